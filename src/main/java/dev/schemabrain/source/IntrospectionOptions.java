@@ -1,0 +1,56 @@
+package dev.schemabrain.source;
+
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * How to introspect.
+ *
+ * @param sampleValues whether to read sample values at all
+ * @param previous the table as the store last saw it, used to skip re-reading rows whose
+ *                 {@link Table#dataVersion()} has not moved
+ */
+public record IntrospectionOptions(boolean sampleValues, Function<QualifiedName, Optional<Table>> previous) {
+
+    public IntrospectionOptions {
+        Objects.requireNonNull(previous, "previous");
+    }
+
+    public static IntrospectionOptions fresh() {
+        return new IntrospectionOptions(true, name -> Optional.empty());
+    }
+
+    public static IntrospectionOptions withoutSamples() {
+        return new IntrospectionOptions(false, name -> Optional.empty());
+    }
+
+    /**
+     * The previous samples of {@code current}, keyed by column name, when the engine vouches that the
+     * rows have not changed (same non-null data version) and the columns are the same.
+     */
+    public Optional<Map<String, List<String>>> reusableSamples(Table current) {
+        if (current.dataVersion() == null) {
+            return Optional.empty();
+        }
+        return previous.apply(current.name())
+                .filter(old -> current.dataVersion().equals(old.dataVersion()))
+                .filter(old -> columnNames(old).equals(columnNames(current)))
+                .map(old -> {
+                    Map<String, List<String>> samples = new HashMap<>();
+                    old.columns().forEach(c -> samples.put(c.name(), c.samples()));
+                    return samples;
+                });
+    }
+
+    private static List<String> columnNames(Table table) {
+        return table.columns().stream().map(Column::name).toList();
+    }
+}

@@ -1,0 +1,128 @@
+package dev.schemabrain.source;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A parsed source address. {@code postgresql://}, {@code postgres://}, {@code mysql://},
+ * {@code mariadb://}, {@code sqlite:PATH}, {@code ddl:PATH} and {@code spider:PATH}.
+ * Credentials are split out of the URL at once: {@link #displayUrl()} and {@link #sourceId()} never
+ * contain them, and {@link #toString()} is the display form.
+ *
+ * @param host       server host (live network sources) or null
+ * @param port       server port, or -1 for the engine default
+ * @param database   database name (network sources) or null
+ * @param path       file path (sqlite, ddl, spider) or null
+ * @param query      the URL's query string without credentials (passed to the driver), or empty
+ * @param user       user name or null
+ * @param password   password or null; never printed
+ */
+public record SourceUrl(SourceKind kind, String host, int port, String database, Path path, String query,
+                        String user, String password, String displayUrl) {
+
+    /** First 16 hex characters of the SHA-256 of the URL without its credentials. */
+    public String sourceId() {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(displayUrl.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public boolean hasPassword() {
+        return password != null && !password.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return displayUrl;
+    }
+
+    public static SourceUrl parse(String url) throws SourceException {
+        if (url == null || url.isBlank()) {
+            throw new SourceException("No source was given; pass --source URL or --url-env VAR.");
+        }
+        String trimmed = url.strip();
+        int colon = trimmed.indexOf(':');
+        String scheme = colon < 0 ? "" : trimmed.substring(0, colon).toLowerCase(Locale.ROOT);
+        return switch (scheme) {
+            case "postgresql", "postgres" -> network(SourceKind.POSTGRESQL, "postgresql", trimmed);
+            case "mysql", "mariadb" -> network(SourceKind.MYSQL, scheme, trimmed);
+            case "sqlite" -> file(SourceKind.SQLITE, trimmed.substring(colon + 1));
+            case "ddl" -> file(SourceKind.DDL, trimmed.substring(colon + 1));
+            case "spider" -> file(SourceKind.SPIDER, trimmed.substring(colon + 1));
+            default -> throw new SourceException("Unknown source URL scheme"
+                    + (scheme.isEmpty() ? "" : " '" + scheme + "'")
+                    + "; use postgresql://, mysql://, mariadb://, sqlite:FILE, ddl:FILE or spider:FILE.");
+        };
+    }
+
+    private static SourceUrl file(SourceKind kind, String rest) throws SourceException {
+        String location = rest.startsWith("//") ? rest.substring(2) : rest;
+        if (location.isBlank()) {
+            throw new SourceException("The " + kind.wireName() + ": source names no file; write it as "
+                    + kind.wireName() + ":/path/to/file.");
+        }
+        Path path = Path.of(location).toAbsolutePath().normalize();
+        return new SourceUrl(kind, null, -1, null, path, "", null, null, kind.wireName() + ":" + path);
+    }
+
+    private static SourceUrl network(SourceKind kind, String scheme, String url) throws SourceException {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            // Never echo the input: it may hold a password.
+            throw new SourceException("The source URL is not a valid URL; write it as "
+                    + scheme + "://user:password@host:port/database (percent-encode special characters).");
+        }
+        if (uri.getHost() == null) {
+            throw new SourceException("The source URL names no host; write it as "
+                    + scheme + "://user@host:port/database.");
+        }
+        String user = null;
+        String password = null;
+        if (uri.getRawUserInfo() != null) {
+            String info = uri.getRawUserInfo();
+            int sep = info.indexOf(':');
+            user = decode(sep < 0 ? info : info.substring(0, sep));
+            password = sep < 0 ? null : decode(info.substring(sep + 1));
+        }
+        String database = uri.getPath() == null || uri.getPath().length() <= 1 ? null : uri.getPath().substring(1);
+        List<String> kept = new ArrayList<>();
+        if (uri.getRawQuery() != null) {
+            for (String pair : uri.getRawQuery().split("&")) {
+                String key = pair.contains("=") ? pair.substring(0, pair.indexOf('=')) : pair;
+                switch (key.toLowerCase(Locale.ROOT)) {
+                    case "password" -> password = decode(pair.substring(pair.indexOf('=') + 1));
+                    case "user" -> user = decode(pair.substring(pair.indexOf('=') + 1));
+                    default -> kept.add(pair);
+                }
+            }
+        }
+        String query = String.join("&", kept);
+        StringBuilder display = new StringBuilder(scheme).append("://").append(uri.getHost());
+        if (uri.getPort() >= 0) {
+            display.append(':').append(uri.getPort());
+        }
+        display.append('/').append(database == null ? "" : database);
+        if (!query.isEmpty()) {
+            display.append('?').append(query);
+        }
+        return new SourceUrl(kind, uri.getHost(), uri.getPort(), database, null, query, user, password, display.toString());
+    }
+
+    private static String decode(String raw) {
+        return URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+}
