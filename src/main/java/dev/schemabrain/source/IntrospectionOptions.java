@@ -17,11 +17,18 @@ import java.util.function.Function;
  * @param sampleValues whether to read sample values at all
  * @param previous the table as the store last saw it, used to skip re-reading rows whose
  *                 {@link Table#dataVersion()} has not moved
+ * @param progress told as tables are sampled, for a progress bar
  */
-public record IntrospectionOptions(boolean sampleValues, Function<QualifiedName, Optional<Table>> previous) {
+public record IntrospectionOptions(boolean sampleValues, Function<QualifiedName, Optional<Table>> previous,
+                                   SamplingProgress progress) {
 
     public IntrospectionOptions {
         Objects.requireNonNull(previous, "previous");
+        Objects.requireNonNull(progress, "progress");
+    }
+
+    public IntrospectionOptions(boolean sampleValues, Function<QualifiedName, Optional<Table>> previous) {
+        this(sampleValues, previous, SamplingProgress.NONE);
     }
 
     public static IntrospectionOptions fresh() {

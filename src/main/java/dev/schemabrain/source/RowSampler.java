@@ -40,13 +40,14 @@ public final class RowSampler {
         List<Table> result = new ArrayList<>(tables.size());
         for (Table table : tables) {
             result.add(sample(connection, table, options));
+            options.progress().sampled(result.size(), tables.size());
         }
         return result;
     }
 
     public Table sample(Connection connection, Table table, IntrospectionOptions options) {
-        if (!options.sampleValues() || table.kind() == TableKind.VIEW
-                || (table.rowEstimate() != null && table.rowEstimate() == 0 && table.dataVersion() != null)) {
+        // Row estimates are not trusted to skip a table: creating an index sets them to 0 on a filled table.
+        if (!options.sampleValues() || table.kind() == TableKind.VIEW) {
             return table;
         }
         var reusable = options.reusableSamples(table);

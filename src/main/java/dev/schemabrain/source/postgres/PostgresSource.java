@@ -1,0 +1,284 @@
+package dev.schemabrain.source.postgres;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.catalog.UniqueConstraint;
+import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.source.RowSampler;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.source.SourceKind;
+import dev.schemabrain.source.SourceUrl;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * PostgreSQL (12 or newer) introspection from pg_catalog: five set-based queries whatever the
+ * schema size. Partition children are left out of the listing; their foreign keys are folded into
+ * the partition root, so a declaratively partitioned table keeps its relationships.
+ */
+public final class PostgresSource implements SchemaSource {
+
+    private static final String RELATION_FILTER = """
+            c.relkind IN ('r', 'v', 'm', 'p')
+              AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+              AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
+              AND NOT EXISTS (SELECT 1 FROM pg_depend d
+                              WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e')
+            """;
+
+    private static final String TABLES = """
+            SELECT c.oid, n.nspname, c.relname, c.relkind,
+                   CASE WHEN c.relkind = 'p' THEN
+                          (SELECT sum(greatest(leaf.reltuples, 0))::bigint
+                             FROM pg_partition_tree(c.oid) t JOIN pg_class leaf ON leaf.oid = t.relid
+                            WHERE t.isleaf)
+                        WHEN c.relkind IN ('r', 'm') AND c.reltuples >= 0 THEN c.reltuples::bigint
+                   END AS row_estimate,
+                   obj_description(c.oid, 'pg_class') AS comment,
+                   CASE WHEN s.relid IS NOT NULL AND c.relkind IN ('r', 'm') THEN
+                          c.relfilenode || ':' || s.n_tup_ins || ':' || s.n_tup_upd || ':' || s.n_tup_del
+                   END AS data_version
+              FROM pg_class c
+              JOIN pg_namespace n ON n.oid = c.relnamespace
+              LEFT JOIN pg_stat_all_tables s ON s.relid = c.oid
+             WHERE NOT c.relispartition AND\s""" + RELATION_FILTER;
+
+    private static final String COLUMNS = """
+            SELECT c.oid, a.attname, a.attnum, format_type(a.atttypid, a.atttypmod) AS data_type,
+                   a.attnotnull,
+                   CASE WHEN a.attgenerated = 's' THEN 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ')'
+                        WHEN a.attidentity <> '' THEN 'generated ' || CASE a.attidentity WHEN 'a' THEN 'always' ELSE 'by default' END || ' as identity'
+                        ELSE pg_get_expr(ad.adbin, ad.adrelid) END AS default_value,
+                   col_description(c.oid, a.attnum) AS comment
+              FROM pg_attribute a
+              JOIN pg_class c ON c.oid = a.attrelid
+              JOIN pg_namespace n ON n.oid = c.relnamespace
+              LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+             WHERE a.attnum > 0 AND NOT a.attisdropped AND NOT c.relispartition AND\s""" + RELATION_FILTER + """
+             ORDER BY c.oid, a.attnum
+            """;
+
+    /** Primary keys, unique constraints, and unique indexes that back no constraint. */
+    private static final String KEYS = """
+            SELECT con.conrelid AS relid, con.contype::text AS kind, con.conname AS name,
+                   array(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(attnum, ord)
+                           JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
+                          ORDER BY k.ord) AS columns
+              FROM pg_constraint con
+             WHERE con.contype IN ('p', 'u') AND con.conparentid = 0
+            UNION ALL
+            SELECT i.indrelid, 'u', ic.relname,
+                   array(SELECT a.attname FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+                           JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                          ORDER BY k.ord)
+              FROM pg_index i
+              JOIN pg_class ic ON ic.oid = i.indexrelid
+             WHERE i.indisunique AND NOT i.indisprimary AND i.indpred IS NULL AND i.indexprs IS NULL
+               AND NOT EXISTS (SELECT 1 FROM pg_constraint con WHERE con.conindid = i.indexrelid)
+               AND NOT EXISTS (SELECT 1 FROM pg_inherits inh WHERE inh.inhrelid = i.indexrelid)
+            """;
+
+    /** Foreign keys of every relation, partition children included, addressed by their partition root. */
+    private static final String FOREIGN_KEYS = """
+            SELECT coalesce(pg_partition_root(con.conrelid)::oid, con.conrelid) AS relid, con.conname,
+                   tn.nspname AS target_schema, tc.relname AS target_table,
+                   array(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(attnum, ord)
+                           JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum
+                          ORDER BY k.ord) AS columns,
+                   array(SELECT a.attname FROM unnest(con.confkey) WITH ORDINALITY k(attnum, ord)
+                           JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.attnum
+                          ORDER BY k.ord) AS target_columns
+              FROM pg_constraint con
+              JOIN pg_class tc ON tc.oid = coalesce(pg_partition_root(con.confrelid)::oid, con.confrelid)
+              JOIN pg_namespace tn ON tn.oid = tc.relnamespace
+             WHERE con.contype = 'f' AND con.conparentid = 0
+             ORDER BY con.conrelid, con.conname
+            """;
+
+    private final SourceUrl url;
+
+    public PostgresSource(SourceUrl url) {
+        this.url = url;
+    }
+
+    @Override
+    public SourceKind kind() {
+        return SourceKind.POSTGRESQL;
+    }
+
+    @Override
+    public Catalog introspect(IntrospectionOptions options) throws SourceException {
+        try (Connection connection = connect()) {
+            List<Table> tables = readCatalog(connection);
+            return new Catalog(new RowSampler(RowSampler::doubleQuote).sampleAll(connection, tables, options));
+        } catch (SQLException e) {
+            throw describe(e);
+        }
+    }
+
+    Connection connect() throws SQLException {
+        Properties props = new Properties();
+        if (url.user() != null) {
+            props.setProperty("user", url.user());
+        }
+        if (url.password() != null) {
+            props.setProperty("password", url.password());
+        }
+        props.setProperty("connectTimeout", "10");
+        props.setProperty("ApplicationName", "schemabrain-index");
+        // Introspection never writes; the session says so too.
+        props.setProperty("readOnly", "true");
+        props.setProperty("options", "-c default_transaction_read_only=on");
+        String jdbc = "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "")
+                + "/" + (url.database() == null ? "" : url.database())
+                + (url.query().isEmpty() ? "" : "?" + url.query());
+        return DriverManager.getConnection(jdbc, props);
+    }
+
+    private List<Table> readCatalog(Connection connection) throws SQLException {
+        Map<Long, TableBuilder> byOid = new LinkedHashMap<>();
+        try (PreparedStatement st = connection.prepareStatement(TABLES); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                long estimate = rs.getLong("row_estimate");
+                Long rowEstimate = rs.wasNull() ? null : estimate;
+                byOid.put(rs.getLong("oid"), new TableBuilder(
+                        QualifiedName.of(rs.getString("nspname"), rs.getString("relname")),
+                        kindOf(rs.getString("relkind")),
+                        rowEstimate,
+                        rs.getString("comment"),
+                        rs.getString("data_version")));
+            }
+        }
+        try (PreparedStatement st = connection.prepareStatement(COLUMNS)) {
+            st.setFetchSize(5000);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    TableBuilder table = byOid.get(rs.getLong("oid"));
+                    if (table != null) {
+                        table.columns.add(new Column(rs.getString("attname"), rs.getInt("attnum"),
+                                rs.getString("data_type"), !rs.getBoolean("attnotnull"),
+                                rs.getString("default_value"), rs.getString("comment"), List.of()));
+                    }
+                }
+            }
+        }
+        try (PreparedStatement st = connection.prepareStatement(KEYS); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                TableBuilder table = byOid.get(rs.getLong("relid"));
+                if (table == null) {
+                    continue;
+                }
+                List<String> columns = strings(rs.getArray("columns"));
+                if ("p".equals(rs.getString("kind"))) {
+                    table.primaryKey = columns;
+                } else {
+                    table.uniques.add(new UniqueConstraint(rs.getString("name"), columns));
+                }
+            }
+        }
+        try (PreparedStatement st = connection.prepareStatement(FOREIGN_KEYS); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                TableBuilder table = byOid.get(rs.getLong("relid"));
+                if (table == null) {
+                    continue;
+                }
+                ForeignKey fk = new ForeignKey(rs.getString("conname"), strings(rs.getArray("columns")),
+                        QualifiedName.of(rs.getString("target_schema"), rs.getString("target_table")),
+                        strings(rs.getArray("target_columns")));
+                // Each partition declares its own copy; the root keeps one per shape.
+                if (table.foreignKeys.stream().noneMatch(fk::sameShape)) {
+                    table.foreignKeys.add(fk);
+                }
+            }
+        }
+        List<Table> tables = new ArrayList<>(byOid.size());
+        byOid.values().forEach(b -> tables.add(b.build()));
+        return tables;
+    }
+
+    private static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+
+    private static TableKind kindOf(String relkind) {
+        return switch (relkind) {
+            case "v" -> TableKind.VIEW;
+            case "m" -> TableKind.MATERIALIZED_VIEW;
+            case "p" -> TableKind.PARTITIONED;
+            default -> TableKind.TABLE;
+        };
+    }
+
+    private SourceException describe(SQLException e) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String where = url.host() + ":" + (url.port() >= 0 ? url.port() : 5432);
+        Throwable cause = e.getCause();
+        if (cause instanceof UnknownHostException) {
+            return new SourceException("Cannot resolve the PostgreSQL host '" + url.host()
+                    + "'; check the host name in the source URL.", e);
+        }
+        if (state.startsWith("08") || cause instanceof ConnectException) {
+            return new SourceException("Cannot reach the PostgreSQL server at " + where
+                    + "; check that it is running and that the host and port are right.", e);
+        }
+        if (state.equals("28P01") || state.equals("28000")) {
+            return new SourceException("PostgreSQL at " + where + " refused the login for user '"
+                    + (url.user() == null ? System.getProperty("user.name") : url.user())
+                    + "'; check the user name and password (prefer --url-env to keep the password out of your shell history).", e);
+        }
+        if (state.equals("3D000")) {
+            return new SourceException("Database '" + url.database() + "' does not exist on " + where
+                    + "; check the database name in the source URL.", e);
+        }
+        if (state.equals("42501")) {
+            return new SourceException("The PostgreSQL role lacks a privilege needed to read the catalog on "
+                    + where + "; grant it USAGE on the schemas and SELECT on the tables to index.", e);
+        }
+        return new SourceException("Reading the PostgreSQL catalog at " + where + " failed (SQLSTATE " + state
+                + "); rerun with -v for details.", e);
+    }
+
+    /** Collects one relation's parts while the result sets stream by. */
+    private static final class TableBuilder {
+        final QualifiedName name;
+        final TableKind kind;
+        final Long rowEstimate;
+        final String comment;
+        final String dataVersion;
+        final List<Column> columns = new ArrayList<>();
+        final List<ForeignKey> foreignKeys = new ArrayList<>();
+        final List<UniqueConstraint> uniques = new ArrayList<>();
+        List<String> primaryKey = List.of();
+
+        TableBuilder(QualifiedName name, TableKind kind, Long rowEstimate, String comment, String dataVersion) {
+            this.name = name;
+            this.kind = kind;
+            this.rowEstimate = rowEstimate;
+            this.comment = comment;
+            this.dataVersion = dataVersion;
+        }
+
+        Table build() {
+            return new Table(name, kind, rowEstimate, comment, columns, primaryKey, foreignKeys, uniques, dataVersion);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.schemabrain.source.sqlite;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.source.RowSampler;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.source.SourceKind;
+import dev.schemabrain.source.SourceUrl;
+import org.sqlite.SQLiteConfig;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One SQLite file, opened read-only so that introspection can never create, migrate or journal it.
+ * Its tables live in the schema {@code main}.
+ */
+public final class SqliteSource implements SchemaSource {
+
+    private final SourceUrl url;
+
+    public SqliteSource(SourceUrl url) {
+        this.url = Objects.requireNonNull(url, "url");
+        if (url.kind() != SourceKind.SQLITE) {
+            throw new IllegalArgumentException("not an SQLite source: " + url);
+        }
+    }
+
+    @Override
+    public SourceKind kind() {
+        return SourceKind.SQLITE;
+    }
+
+    @Override
+    public Catalog introspect(IntrospectionOptions options) throws SourceException {
+        Path path = url.path();
+        // Checked up front: the driver's own errors for these cases are vague.
+        if (!Files.exists(path)) {
+            throw new SourceException("The SQLite file " + path + " does not exist; check the path in the URL.");
+        }
+        if (Files.isDirectory(path)) {
+            throw new SourceException(path + " is a directory, not an SQLite file; point the URL at the database file.");
+        }
+        try (Connection connection = open(path)) {
+            List<Table> tables = new SqliteCatalogReader(connection).read();
+            return new Catalog(new RowSampler(RowSampler::doubleQuote).sampleAll(connection, tables, options));
+        } catch (SQLException e) {
+            throw SqliteErrors.translate(e, path);
+        }
+    }
+
+    private static Connection open(Path path) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        // Read-only also means a path that vanished since the check fails instead of becoming a new, empty file.
+        config.setReadOnly(true);
+        return DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
+    }
+}

@@ -1,0 +1,60 @@
+package dev.schemabrain.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * Versioned schema migrations, {@code migrations/V<n>__<name>.sql} on the class path, applied in
+ * order inside the caller's transaction; {@code PRAGMA user_version} records the version reached.
+ */
+final class Migrations {
+
+    /** Every migration in order; the store's version is the length of this list. */
+    static final List<String> SCRIPTS = List.of("V1__catalog.sql");
+
+    static int latestVersion() {
+        return SCRIPTS.size();
+    }
+
+    private Migrations() {
+    }
+
+    static void migrate(Connection connection, int fromVersion) throws SQLException {
+        for (int v = fromVersion; v < SCRIPTS.size(); v++) {
+            String script = load(SCRIPTS.get(v));
+            try (Statement st = connection.createStatement()) {
+                for (String sql : statements(script)) {
+                    st.execute(sql);
+                }
+                st.execute("PRAGMA user_version = " + (v + 1));
+            }
+        }
+    }
+
+    private static String load(String name) {
+        try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("migration " + name + " is missing from the build");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("migration " + name + " cannot be read", e);
+        }
+    }
+
+    /** Our own scripts only: comments are whole lines, statements end with a semicolon. */
+    private static List<String> statements(String script) {
+        StringBuilder text = new StringBuilder();
+        for (String line : script.split("\n")) {
+            int comment = line.indexOf("--");
+            text.append(comment >= 0 ? line.substring(0, comment) : line).append('\n');
+        }
+        return java.util.Arrays.stream(text.toString().split(";"))
+                .map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+}
