@@ -1,0 +1,60 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.index.IndexListener;
+
+import java.io.PrintStream;
+
+/**
+ * Index progress on stderr: a bar redrawn in place on a terminal, plain stage lines otherwise
+ * (CI logs, pipes), so that stdout only ever carries the command's result.
+ */
+final class ConsoleProgress implements IndexListener {
+
+    private static final int WIDTH = 30;
+
+    private final PrintStream err;
+    private final boolean terminal;
+    private boolean barShown;
+    private long lastDraw;
+
+    ConsoleProgress(PrintStream err, boolean terminal) {
+        this.err = err;
+        this.terminal = terminal;
+    }
+
+    static ConsoleProgress forThisProcess() {
+        return new ConsoleProgress(System.err, System.console() != null);
+    }
+
+    @Override
+    public void stage(String description) {
+        endBar();
+        err.println(description + " ...");
+    }
+
+    @Override
+    public void sampled(int done, int total) {
+        if (!terminal || total == 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (done < total && now - lastDraw < 50_000_000L) {
+            return; // redraw at most 20 times a second
+        }
+        lastDraw = now;
+        int filled = (int) ((long) WIDTH * done / total);
+        err.print("\r  sampling [" + "#".repeat(filled) + " ".repeat(WIDTH - filled) + "] " + done + "/" + total + " tables");
+        err.flush();
+        barShown = true;
+        if (done == total) {
+            endBar();
+        }
+    }
+
+    private void endBar() {
+        if (barShown) {
+            err.println();
+            barShown = false;
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.index.IndexResult;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.CatalogRepository;
+import dev.schemabrain.store.SchemaSummary;
+import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code schemabrain demo}: the whole job on a bundled SaaS database, no setup, no API key. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Create the bundled demo database (a small SaaS company: organizations, users, teams,"
+                + " subscriptions, invoices, payments, tickets, events) as an SQLite file, index it into the store,"
+                + " and print what an agent would see."})
+final class DemoCommand implements Callable<Integer> {
+
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--database", paramLabel = "FILE", defaultValue = "schemabrain-demo.sqlite",
+            description = "Where the demo database is created on first use (default: ${DEFAULT-VALUE}).")
+    Path database;
+
+    @Override
+    public Integer call() throws SourceException, StoreException {
+        PrintStream out = System.out;
+        boolean created = !database.toFile().exists();
+        DemoDatabase.ensure(database);
+        SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
+        IndexResult result;
+        try (SchemaSource source = Sources.open(url)) {
+            result = new Indexer().run(url, source, main.store, false, ConsoleProgress.forThisProcess());
+        }
+        out.println((created ? "Created" : "Using") + " the demo database " + database + ".");
+        IndexCommand.printSummary(out, result, main.store.toString());
+        try (SqliteStore store = SqliteStore.open(main.store)) {
+            List<SchemaSummary> schemas = store.read(CatalogRepository::schemas);
+            Catalog catalog = store.read(c -> CatalogRepository.catalog(c, url.sourceId()));
+            printAgentView(out, schemas, catalog);
+        }
+        out.println();
+        out.println("Next: index your own database with 'schemabrain index --url-env DATABASE_URL'.");
+        return 0;
+    }
+
+    private static void printAgentView(PrintStream out, List<SchemaSummary> schemas, Catalog catalog) {
+        out.println();
+        out.println("What an agent sees");
+        out.println();
+        out.println("list_indexed_schemas");
+        for (SchemaSummary s : schemas) {
+            out.printf("  %-12s %3d tables, %4d columns  (source %s)%n", s.schema(), s.tables(), s.columns(), s.sourceId());
+        }
+        out.println();
+        out.println("tables of the demo database");
+        int width = catalog.tables().stream().mapToInt(t -> t.name().toString().length()).max().orElse(10);
+        for (Table t : catalog.tables()) {
+            String rows = t.rowEstimate() == null ? "" : t.rowEstimate() + " rows, ";
+            String links = t.foreignKeys().stream().map(ForeignKey::target).map(Object::toString).distinct()
+                    .collect(Collectors.joining(", "));
+            out.printf("  %-" + width + "s  %s%d columns%s%s%n", t.name(), rows, t.columns().size(),
+                    links.isEmpty() ? "" : "; references " + links,
+                    t.isJunction() ? "; junction table: joining through it multiplies rows" : "");
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.schemabrain.source;
+
+import dev.schemabrain.source.ddl.DdlSource;
+import dev.schemabrain.source.mysql.MySqlSource;
+import dev.schemabrain.source.postgres.PostgresSource;
+import dev.schemabrain.source.spider.SpiderSource;
+import dev.schemabrain.source.sqlite.SqliteSource;
+
+/** Picks the engine for a source URL. */
+public final class Sources {
+
+    private Sources() {
+    }
+
+    public static SchemaSource open(SourceUrl url) {
+        return switch (url.kind()) {
+            case POSTGRESQL -> new PostgresSource(url);
+            case MYSQL -> new MySqlSource(url);
+            case SQLITE -> new SqliteSource(url);
+            case DDL -> new DdlSource(url);
+            case SPIDER -> new SpiderSource(url);
+        };
+    }
+
+    /**
+     * Resolves {@code --source URL} or {@code --url-env VAR} (exactly one) into a parsed URL.
+     * The environment variable is preferred: the URL then never appears in shell history or process lists.
+     */
+    public static SourceUrl resolve(String url, String urlEnv) throws SourceException {
+        if (url != null && urlEnv != null) {
+            throw new SourceException("Give either --source or --url-env, not both.");
+        }
+        if (urlEnv != null) {
+            String value = System.getenv(urlEnv);
+            if (value == null || value.isBlank()) {
+                throw new SourceException("The environment variable " + urlEnv
+                        + " is not set or empty; export it with the source URL, or pass --source URL.");
+            }
+            return SourceUrl.parse(value);
+        }
+        if (url == null) {
+            throw new SourceException("No source was given; pass --source URL or --url-env VAR.");
+        }
+        return SourceUrl.parse(url);
+    }
+}

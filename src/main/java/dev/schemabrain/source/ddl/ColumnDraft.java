@@ -1,0 +1,24 @@
+package dev.schemabrain.source.ddl;
+
+/** A column while the script is being read: later statements may still set its default or comment. */
+final class ColumnDraft {
+
+    final String name;
+    String dataType;
+    boolean notNull;
+    String defaultValue;
+    String comment;
+
+    ColumnDraft(String name, String dataType) {
+        this.name = name;
+        this.dataType = dataType;
+    }
+
+    /** An inherited copy: PostgreSQL passes type, NOT NULL and default down, not the comment. */
+    ColumnDraft inherited() {
+        ColumnDraft copy = new ColumnDraft(name, dataType);
+        copy.notNull = notNull;
+        copy.defaultValue = defaultValue;
+        return copy;
+    }
+}

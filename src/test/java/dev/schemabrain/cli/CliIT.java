@@ -1,0 +1,147 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.testing.Cli;
+import dev.schemabrain.testing.TestPostgres;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The packaged CLI end to end: the demo, the summary, and one clear sentence for every bad input. */
+class CliIT {
+
+    @TempDir
+    static Path dir;
+    static byte[] storeBefore;
+
+    @BeforeAll
+    static void runTheDemo() throws Exception {
+        Cli.Result demo = Cli.run(dir, "demo");
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        assertTrue(Files.exists(dir.resolve("schemabrain.db")));
+        assertTrue(Files.exists(dir.resolve("schemabrain-demo.sqlite")));
+        storeBefore = Files.readAllBytes(dir.resolve("schemabrain.db"));
+    }
+
+    static void assertOneClearSentence(Cli.Result r) throws Exception {
+        assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
+        String err = r.stderr().strip();
+        assertTrue(err.startsWith("schemabrain: "), err);
+        assertEquals(1, err.lines().count(), "one line, no stack trace: " + err);
+        assertFalse(err.contains("Exception"), err);
+        assertArrayEquals(storeBefore, Files.readAllBytes(dir.resolve("schemabrain.db")), "the store is unchanged");
+    }
+
+    @Test
+    void theDemoShowsWhatAnAgentSeesAndReindexesForFree() throws Exception {
+        Cli.Result again = Cli.run(dir, "demo");
+        assertEquals(0, again.exitCode(), again.stderr());
+        assertTrue(again.stdout().contains("list_indexed_schemas"), again.stdout());
+        assertTrue(again.stdout().contains("main.team_members"), again.stdout());
+        assertTrue(again.stdout().contains("junction table"), again.stdout());
+        assertTrue(again.stdout().contains("tables       12: 0 new, 0 changed, 12 unchanged, 0 deprecated"), again.stdout());
+        assertFalse(again.stdout().contains("Reading the catalog"), "progress goes to stderr, not stdout");
+        assertTrue(again.stderr().contains("Reading the catalog"), again.stderr());
+        storeBefore = Files.readAllBytes(dir.resolve("schemabrain.db"));
+    }
+
+    @Test
+    void versionAndHelpOnEveryCommand() throws Exception {
+        Cli.Result version = Cli.run(dir, "--version");
+        assertEquals(0, version.exitCode());
+        assertTrue(version.stdout().matches("schemabrain \\d+\\.\\d+\\.\\d+\\s*"), version.stdout());
+        for (String command : new String[]{"index", "demo"}) {
+            Cli.Result help = Cli.run(dir, command, "--help");
+            assertEquals(0, help.exitCode(), command);
+            assertTrue(help.stdout().contains("--store"), command + " help lists the global options");
+        }
+        Cli.Result top = Cli.run(dir, "--help");
+        assertTrue(top.stdout().contains("index") && top.stdout().contains("demo"), top.stdout());
+    }
+
+    @Test
+    void unreachableHost() throws Exception {
+        Cli.Result r = Cli.run(dir, "index", "--source", "postgresql://postgres@127.0.0.1:1/app");
+        assertOneClearSentence(r);
+        assertTrue(r.stderr().contains("Cannot reach the PostgreSQL server at 127.0.0.1:1"), r.stderr());
+    }
+
+    @Test
+    void wrongPasswordIsNeverEchoed() throws Exception {
+        String role = TestPostgres.passwordRole();
+        Cli.Result r = Cli.run(dir, Map.of("DB_URL", "postgresql://" + role + ":hunter2-wrong@127.0.0.1:"
+                + TestPostgres.port() + "/postgres"), "index", "--url-env", "DB_URL");
+        assertOneClearSentence(r);
+        assertTrue(r.stderr().contains("refused the login"), r.stderr());
+        assertFalse(r.stderr().contains("hunter2"));
+    }
+
+    @Test
+    void aPasswordOnTheCommandLineIsWarnedAbout() throws Exception {
+        Cli.Result r = Cli.run(dir, "index", "--dry-run", "--source", "postgresql://postgres:pw-on-cli@127.0.0.1:"
+                + TestPostgres.port() + "/postgres");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("warning: the source URL holds a password"), r.stderr());
+        assertFalse((r.stdout() + r.stderr()).contains("pw-on-cli"));
+    }
+
+    @Test
+    void missingDatabase() throws Exception {
+        Cli.Result r = Cli.run(dir, "index", "--source", TestPostgres.url("no_such_db"));
+        assertOneClearSentence(r);
+        assertTrue(r.stderr().contains("'no_such_db' does not exist"), r.stderr());
+    }
+
+    @Test
+    void missingFiles() throws Exception {
+        for (String scheme : new String[]{"sqlite", "ddl", "spider"}) {
+            Cli.Result r = Cli.run(dir, "index", "--source", scheme + ":" + dir.resolve("nope." + scheme));
+            assertOneClearSentence(r);
+            assertTrue(r.stderr().contains("nope." + scheme), r.stderr());
+        }
+    }
+
+    @Test
+    void unparseableDdl() throws Exception {
+        Path ddl = dir.resolve("broken.sql");
+        Files.writeString(ddl, "CREATE TABLE (((;\n");
+        assertOneClearSentence(Cli.run(dir, "index", "--source", "ddl:" + ddl));
+    }
+
+    @Test
+    void unknownSchemeAndMissingSource() throws Exception {
+        Cli.Result r = Cli.run(dir, "index", "--source", "oracle://scott:tiger@db/orcl");
+        assertOneClearSentence(r);
+        assertTrue(r.stderr().contains("Unknown source URL scheme 'oracle'"), r.stderr());
+        assertFalse(r.stderr().contains("tiger"));
+        assertOneClearSentence(Cli.run(dir, "index"));
+        assertOneClearSentence(Cli.run(dir, "index", "--url-env", "SCHEMABRAIN_TEST_UNSET_VARIABLE"));
+        assertOneClearSentence(Cli.run(dir, "index", "--no-such-flag"));
+    }
+
+    @Test
+    void aStoreThatIsNotAStore() throws Exception {
+        Path notes = dir.resolve("notes.txt");
+        Files.writeString(notes, "not a store");
+        Cli.Result r = Cli.run(dir, "--store", notes.toString(), "index", "--source",
+                "sqlite:" + dir.resolve("schemabrain-demo.sqlite"));
+        assertOneClearSentence(r);
+        assertTrue(r.stderr().contains("is not a SchemaBrain store"), r.stderr());
+        assertEquals("not a store", Files.readString(notes));
+    }
+
+    @Test
+    void verboseShowsTheStackTrace() throws Exception {
+        Cli.Result r = Cli.run(dir, "-v", "index", "--source", "sqlite:" + dir.resolve("absent.db"));
+        assertEquals(2, r.exitCode());
+        assertTrue(r.stderr().contains("\tat "), r.stderr());
+    }
+}
