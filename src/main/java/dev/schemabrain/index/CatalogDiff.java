@@ -49,10 +49,13 @@ public final class CatalogDiff {
         int tablesNew = 0, tablesChanged = 0, tablesUnchanged = 0;
         int columnsNew = 0, columnsChanged = 0, columnsUnchanged = 0;
         Set<QualifiedName> seen = new HashSet<>();
+        // Hashing is the costly part and independent per table: spread it over the cores.
+        Map<QualifiedName, Fingerprints.TableHashes> allHashes = catalog.tables().parallelStream()
+                .collect(Collectors.toConcurrentMap(Table::name, Fingerprints::of));
 
         for (Table table : catalog.tables()) {
             seen.add(table.name());
-            Fingerprints.TableHashes hashes = Fingerprints.of(table);
+            Fingerprints.TableHashes hashes = allHashes.get(table.name());
             StoredTable old = byName.get(table.name());
             List<ColumnWrite> columns = new ArrayList<>();
             for (Column column : table.columns()) {

@@ -36,12 +36,16 @@ public final class Fingerprints {
 
     public static TableHashes of(Table table) {
         Map<String, Hashes> columns = new LinkedHashMap<>();
-        List<String> siblings = table.columns().stream().map(Column::name).sorted().toList();
+        // Per-table context computed once, not once per column.
+        String siblings = String.join(",", table.columns().stream().map(Column::name).sorted().toList());
+        String junction = Boolean.toString(table.isJunction());
+        String tableName = table.name().toString();
+        String tableComment = nullable(table.comment());
+        Map<String, List<String>> fkTargets = fkTargetsByColumn(table);
         for (Column column : table.columns()) {
-            String structural = columnStructural(table, column);
-            String semantic = sha256(structural, String.join(",", column.samples()), table.name().toString(),
-                    nullable(table.comment()), nullable(column.comment()), Boolean.toString(table.isJunction()),
-                    String.join(",", siblings), DESCRIBER_VERSION);
+            String structural = columnStructural(table, column, fkTargets.getOrDefault(column.name(), List.of()));
+            String semantic = sha256(structural, String.join(",", column.samples()), tableName,
+                    tableComment, nullable(column.comment()), junction, siblings, DESCRIBER_VERSION);
             columns.put(column.name(), new Hashes(structural, semantic));
         }
         List<String> parts = new ArrayList<>();
@@ -57,11 +61,19 @@ public final class Fingerprints {
         return new TableHashes(new Hashes(structural, sha256(semanticParts.toArray(String[]::new))), columns);
     }
 
-    private static String columnStructural(Table table, Column column) {
-        List<String> fkTargets = table.foreignKeys().stream()
-                .filter(fk -> fk.columns().contains(column.name()))
-                .map(fk -> fk.target() + "." + fk.targetColumns().get(fk.columns().indexOf(column.name())))
-                .sorted().toList();
+    private static Map<String, List<String>> fkTargetsByColumn(Table table) {
+        Map<String, List<String>> targets = new java.util.HashMap<>();
+        for (var fk : table.foreignKeys()) {
+            for (int i = 0; i < fk.columns().size(); i++) {
+                targets.computeIfAbsent(fk.columns().get(i), k -> new ArrayList<>())
+                        .add(fk.target() + "." + fk.targetColumns().get(i));
+            }
+        }
+        targets.values().forEach(java.util.Collections::sort);
+        return targets;
+    }
+
+    private static String columnStructural(Table table, Column column, List<String> fkTargets) {
         return sha256(column.name(), column.dataType(), Boolean.toString(column.nullable()),
                 nullable(column.defaultValue()), Integer.toString(column.position()),
                 Boolean.toString(table.isPrimaryKey(column.name())), String.join(",", fkTargets));
@@ -75,18 +87,23 @@ public final class Fingerprints {
         return value == null ? "\u0000null" : value;
     }
 
-    /** SHA-256 over length-prefixed parts, so no two different part lists can collide by concatenation. */
-    static String sha256(String... parts) {
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
         try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            for (String part : parts) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                digest.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
-                digest.update(bytes);
-            }
-            return HexFormat.of().formatHex(digest.digest());
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    });
+
+    /** SHA-256 over length-prefixed parts, so no two different part lists can collide by concatenation. */
+    static String sha256(String... parts) {
+        MessageDigest digest = SHA256.get();
+        digest.reset();
+        for (String part : parts) {
+            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+            digest.update((bytes.length + ":").getBytes(StandardCharsets.US_ASCII));
+            digest.update(bytes);
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 }

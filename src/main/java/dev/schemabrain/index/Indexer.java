@@ -21,6 +21,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -43,24 +45,39 @@ public final class Indexer {
 
     public IndexResult run(SourceUrl url, SchemaSource source, Path storePath, boolean dryRun, IndexListener listener)
             throws SourceException, StoreException {
+        try {
+            return runChecked(url, source, storePath, dryRun, listener);
+        } catch (StoreReadFailure e) {
+            throw (StoreException) e.getCause();
+        }
+    }
+
+    private IndexResult runChecked(SourceUrl url, SchemaSource source, Path storePath, boolean dryRun,
+                                   IndexListener listener) throws SourceException, StoreException {
         Instant startedAt = clock.instant();
+        long start = System.nanoTime();
         String sourceId = url.sourceId();
         boolean storeExisted = SqliteStore.exists(storePath);
-        List<StoredTable> stored = List.of();
         if (storeExisted) {
-            // Opening validates the file (a store, not from a newer version) before any source work.
-            try (SqliteStore store = SqliteStore.open(storePath)) {
-                stored = store.read(c -> CatalogRepository.load(c, sourceId));
-            }
+            // Validate the file (a store, not from a newer version) before any source work.
+            SqliteStore.open(storePath).close();
         }
-        Map<QualifiedName, Table> previous = stored.stream().filter(t -> !t.deprecated())
-                .collect(Collectors.toMap(t -> t.table().name(), StoredTable::table));
-        Function<QualifiedName, Optional<Table>> lookup = name -> Optional.ofNullable(previous.get(name));
+        // Reading the store overlaps with reading the source's catalog; sampling waits for it.
+        CompletableFuture<LoadedStore> loaded = CompletableFuture.supplyAsync(() -> load(storePath, storeExisted, sourceId));
+        Function<QualifiedName, Optional<Table>> lookup = name -> Optional.ofNullable(join(loaded).previous().get(name));
 
         listener.stage("Reading the catalog of " + url.displayUrl());
         long t0 = System.nanoTime();
-        Catalog catalog = source.introspect(new IntrospectionOptions(true, lookup, listener));
+        Catalog catalog;
+        try {
+            catalog = source.introspect(new IntrospectionOptions(true, lookup, listener));
+        } finally {
+            loaded.exceptionally(e -> null).join();
+        }
         long introspectMillis = millisSince(t0);
+        LoadedStore store = join(loaded);
+        List<StoredTable> stored = store.tables();
+        long loadMillis = store.millis();
 
         listener.stage("Comparing " + catalog.tables().size() + " tables with the store");
         long t1 = System.nanoTime();
@@ -77,7 +94,7 @@ public final class Indexer {
             writeMillis = millisSince(t2);
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
-                catalog.foreignKeyCount(), changes.counts(), purged, introspectMillis, diffMillis, writeMillis, dryRun);
+                catalog.foreignKeyCount(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis, writeMillis, millisSince(start), dryRun);
     }
 
     private static int write(Path storePath, boolean storeExisted, CatalogChanges changes, long startNanos)
@@ -106,6 +123,42 @@ public final class Indexer {
             } catch (IOException ignored) {
                 // Best effort: a leftover empty file is still recognised as an unwritten store.
             }
+        }
+    }
+
+    private record LoadedStore(List<StoredTable> tables, Map<QualifiedName, Table> previous, long millis) {
+    }
+
+    private static LoadedStore load(Path storePath, boolean storeExisted, String sourceId) {
+        long t = System.nanoTime();
+        if (!storeExisted) {
+            return new LoadedStore(List.of(), Map.of(), 0);
+        }
+        try (SqliteStore store = SqliteStore.open(storePath)) {
+            List<StoredTable> tables = store.read(c -> CatalogRepository.load(c, sourceId));
+            Map<QualifiedName, Table> previous = tables.stream().filter(st -> !st.deprecated())
+                    .collect(Collectors.toMap(st -> st.table().name(), StoredTable::table));
+            return new LoadedStore(tables, previous, millisSince(t));
+        } catch (StoreException e) {
+            throw new CompletionException(e);
+        }
+    }
+
+    private static LoadedStore join(CompletableFuture<LoadedStore> loaded) {
+        try {
+            return loaded.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof StoreException se) {
+                throw new StoreReadFailure(se);
+            }
+            throw e;
+        }
+    }
+
+    /** Carries a store failure out of the loader thread; unwrapped by {@link #run}. */
+    private static final class StoreReadFailure extends RuntimeException {
+        StoreReadFailure(StoreException cause) {
+            super(cause);
         }
     }
 

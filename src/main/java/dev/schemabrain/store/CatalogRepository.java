@@ -31,8 +31,9 @@ import java.util.Optional;
 public final class CatalogRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<List<String>> STRING_LIST = new TypeReference<>() {
-    };
+    private static final com.fasterxml.jackson.databind.ObjectReader STRING_LIST =
+            JSON.readerFor(new TypeReference<List<String>>() {
+            });
 
     private CatalogRepository() {
     }
@@ -436,7 +437,7 @@ public final class CatalogRepository {
 
     static List<String> strings(String json) {
         try {
-            return json == null ? List.of() : JSON.readValue(json, STRING_LIST);
+            return json == null || json.equals("[]") ? List.of() : STRING_LIST.readValue(json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the store holds malformed JSON: " + e.getOriginalMessage(), e);
         }

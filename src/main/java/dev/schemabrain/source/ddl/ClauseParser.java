@@ -151,8 +151,7 @@ final class ClauseParser {
             if (columns != null) {
                 table.foreignKeys.add(fk);
             }
-        } else if (name != null || cursor.isWord("CHECK", "EXCLUDE", "FULLTEXT", "SPATIAL", "LIKE", "PERIOD")
-                || isPlainIndex()) {
+        } else if (name != null || cursor.isWord("CHECK", "LIKE") || isOtherConstraint()) {
             skipToElementEnd();
         } else {
             cursor.reset(start);
@@ -226,12 +225,25 @@ final class ClauseParser {
         return group;
     }
 
-    /** MySQL {@code KEY name (cols)} / {@code INDEX (cols)}, told apart from a column named key or index. */
-    private boolean isPlainIndex() {
+    /**
+     * A constraint or index that says nothing about keys (MySQL {@code KEY name (cols)},
+     * {@code FULLTEXT KEY}, PostgreSQL {@code EXCLUDE USING gist (...)}, {@code PERIOD FOR}), told
+     * apart from a column that happens to be called key, index, exclude or period.
+     */
+    private boolean isOtherConstraint() {
+        Token second = cursor.peek(1);
+        if (cursor.isWord("FULLTEXT", "SPATIAL")) {
+            return second != null && second.isWord("KEY", "INDEX");
+        }
+        if (cursor.isWord("EXCLUDE")) {
+            return second != null && (second.isWord("USING") || second.isSymbol("("));
+        }
+        if (cursor.isWord("PERIOD")) {
+            return second != null && second.isWord("FOR");
+        }
         if (!cursor.isWord("KEY", "INDEX")) {
             return false;
         }
-        Token second = cursor.peek(1);
         Token third = cursor.peek(2);
         Token fourth = cursor.peek(3);
         if (second == null || second.isSymbol("(") || second.isWord("USING")) {

@@ -25,7 +25,7 @@ final class CreateTableParser {
     }
 
     /** The table, or empty for statements that define none worth reading (temporary, AS SELECT, OF type). */
-    static Optional<Result> parse(RawStatement statement, String defaultSchema) {
+    static Optional<Result> parse(RawStatement statement, String defaultSchema, Jsql jsql) {
         List<Token> tokens = SqlLexer.tokenize(statement);
         TokenCursor cursor = new TokenCursor(tokens);
         cursor.acceptWords("CREATE");
@@ -60,13 +60,13 @@ final class CreateTableParser {
         if (close < 0) {
             throw new DdlSyntaxException("the column list is not closed");
         }
-        readBody(statement, defaultSchema, table, cursor.get(nameStart), nameEnd, open, close, tokens);
+        readBody(jsql, statement, defaultSchema, table, cursor.get(nameStart), nameEnd, open, close, tokens);
         cursor.reset(close + 1);
         readTail(cursor, defaultSchema, table);
         return Optional.of(new Result(table, ifNotExists));
     }
 
-    private static void readBody(RawStatement statement, String defaultSchema, TableDraft table,
+    private static void readBody(Jsql jsql, RawStatement statement, String defaultSchema, TableDraft table,
                                  Token nameStart, Token nameEnd, int open, int close, List<Token> tokens) {
         String sql = statement.text();
         TableDraft light = new TableDraft(table.name, table.kind);
@@ -80,7 +80,7 @@ final class CreateTableParser {
         String core = "CREATE TABLE " + sql.substring(nameStart.start(), nameEnd.end()) + " "
                 + sql.substring(tokens.get(open).start(), tokens.get(close).end());
         TableDraft parsed = new TableDraft(table.name, table.kind);
-        if (JsqlTableReader.read(core, statement.backslashEscapes(), defaultSchema, parsed)) {
+        if (JsqlTableReader.read(jsql, core, statement.backslashEscapes(), defaultSchema, parsed)) {
             if (lightError == null) {
                 preferWrittenSpelling(parsed, light);
             }

@@ -48,6 +48,12 @@ final class DdlReader {
     }
 
     private List<Table> read() throws SourceException {
+        try (Jsql jsql = new Jsql()) {
+            return read(jsql);
+        }
+    }
+
+    private List<Table> read(Jsql jsql) throws SourceException {
         SchemaDraft schema = new SchemaDraft();
         int createTables = 0;
         for (int i = 0; i < statements.size(); i++) {
@@ -55,7 +61,7 @@ final class DdlReader {
             if (CREATE_TABLE.matcher(statement.text()).matches()) {
                 createTables++;
                 try {
-                    CreateTableParser.parse(statement, defaultSchemas[i])
+                    CreateTableParser.parse(statement, defaultSchemas[i], jsql)
                             .ifPresent(result -> schema.add(result.table(), result.ifNotExists()));
                 } catch (DdlSyntaxException e) {
                     throw cannotParse("CREATE TABLE", statement, e);
@@ -71,7 +77,7 @@ final class DdlReader {
             RawStatement statement = statements.get(i);
             if (CREATE_VIEW.matcher(statement.text()).matches()) {
                 try {
-                    schema.add(ViewParser.parse(statement, defaultSchemas[i], schema), false);
+                    schema.add(ViewParser.parse(statement, defaultSchemas[i], schema, jsql), false);
                 } catch (DdlSyntaxException e) {
                     throw cannotParse("CREATE VIEW", statement, e);
                 }

@@ -1,7 +1,6 @@
 package dev.schemabrain.source.ddl;
 
 import dev.schemabrain.catalog.QualifiedName;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
@@ -30,10 +29,10 @@ final class JsqlTableReader {
     }
 
     /** Fills {@code table} from the statement; false when JSqlParser does not accept it. */
-    static boolean read(String coreSql, boolean backslashEscapes, String defaultSchema, TableDraft table) {
+    static boolean read(Jsql jsql, String coreSql, boolean backslashEscapes, String defaultSchema, TableDraft table) {
         CreateTable create;
         try {
-            Statement statement = CCJSqlParserUtil.parse(coreSql);
+            Statement statement = jsql.parse(coreSql);
             if (!(statement instanceof CreateTable parsed) || parsed.getColumnDefinitions() == null) {
                 return false;
             }

@@ -10,9 +10,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,17 +29,19 @@ final class SchemaDraft {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaDraft.class);
 
     private final Map<QualifiedName, TableDraft> tables = new LinkedHashMap<>();
+    private final Map<String, TableDraft> byFoldedName = new HashMap<>();
 
-    /** Adds a definition; a repeated name replaces the earlier one unless {@code keepExisting}. */
+    /**
+     * Adds a definition; the same name again replaces the earlier one unless {@code keepExisting}
+     * (IF NOT EXISTS). Names differing only in case are different tables, as quoting allows.
+     */
     void add(TableDraft table, boolean keepExisting) {
-        Optional<TableDraft> existing = find(table.name);
-        if (existing.isPresent()) {
-            if (keepExisting) {
-                return;
-            }
-            tables.remove(existing.get().name);
+        if (tables.containsKey(table.name) && keepExisting) {
+            return;
         }
+        tables.remove(table.name);
         tables.put(table.name, table);
+        byFoldedName.put(folded(table.name), table);
     }
 
     Optional<TableDraft> find(QualifiedName name) {
@@ -45,9 +49,11 @@ final class SchemaDraft {
         if (exact != null) {
             return Optional.of(exact);
         }
-        return tables.values().stream()
-                .filter(t -> t.name.schema().equalsIgnoreCase(name.schema()) && t.name.table().equalsIgnoreCase(name.table()))
-                .findFirst();
+        return Optional.ofNullable(byFoldedName.get(folded(name)));
+    }
+
+    private static String folded(QualifiedName name) {
+        return name.schema().toLowerCase(Locale.ROOT) + '\0' + name.table().toLowerCase(Locale.ROOT);
     }
 
     /** PostgreSQL {@code INHERITS}: a child lists its parents' columns first, then its own. */

@@ -49,19 +49,17 @@ final class SqlSplitter {
 
     private void run() {
         while (pos < text.length()) {
-            if (atLineStart() && !started && skipMetaLine()) {
+            if (!started && atLineStart() && skipMetaLine()) {
                 continue;
             }
             char c = text.charAt(pos);
-            if (text.startsWith(delimiter, pos) && !(delimiter.startsWith("$") && dollarTagAt(pos) != null)) {
+            if (text.startsWith(delimiter, pos)) {
                 pos += delimiter.length();
                 finishStatement();
             } else if (c == '-' && text.startsWith("--", pos)) {
                 skipLineComment();
-            } else if (c == '/' && EXECUTABLE_COMMENT.matcher(text).region(pos, text.length()).lookingAt()) {
-                Matcher open = EXECUTABLE_COMMENT.matcher(text).region(pos, text.length());
-                open.lookingAt();
-                pos = open.end();
+            } else if (c == '/' && executableCommentEnd() > 0) {
+                pos = executableCommentEnd();
                 inExecutableComment = true;
                 append(' ');
             } else if (c == '*' && inExecutableComment && text.startsWith("*/", pos)) {
@@ -133,6 +131,12 @@ final class SqlSplitter {
                 return;
             }
         }
+    }
+
+    /** Where the opening {@code /*!50001} of a MySQL executable comment ends, or -1. */
+    private int executableCommentEnd() {
+        Matcher open = EXECUTABLE_COMMENT.matcher(text).region(pos, text.length());
+        return open.lookingAt() ? open.end() : -1;
     }
 
     private void skipLineComment() {

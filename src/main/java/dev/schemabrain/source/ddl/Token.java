@@ -1,7 +1,5 @@
 package dev.schemabrain.source.ddl;
 
-import java.util.Locale;
-
 /**
  * One lexical token of a statement.
  *
@@ -33,9 +31,5 @@ record Token(Kind kind, String text, String value, int start, int end) {
 
     boolean isIdentifier() {
         return kind == Kind.WORD || kind == Kind.QUOTED_IDENTIFIER;
-    }
-
-    String upper() {
-        return text.toUpperCase(Locale.ROOT);
     }
 }

@@ -5,7 +5,6 @@ import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -40,10 +39,10 @@ final class ViewColumns {
     private ViewColumns() {
     }
 
-    static List<ColumnDraft> derive(String query, SchemaDraft schema, String defaultSchema) {
+    static List<ColumnDraft> derive(Jsql jsql, String query, SchemaDraft schema, String defaultSchema) {
         PlainSelect select;
         try {
-            Statement statement = CCJSqlParserUtil.parse(query);
+            Statement statement = jsql.parse(query);
             select = statement instanceof Select s ? firstPlainSelect(s) : null;
         } catch (Exception | StackOverflowError e) {
             LOG.debug("JSqlParser rejected a view query ({}); reading its select list lightly",

@@ -18,7 +18,7 @@ final class ViewParser {
     private ViewParser() {
     }
 
-    static TableDraft parse(RawStatement statement, String defaultSchema, SchemaDraft schema) {
+    static TableDraft parse(RawStatement statement, String defaultSchema, SchemaDraft schema, Jsql jsql) {
         TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement));
         boolean materialized = false;
         while (!cursor.atEnd() && !cursor.isWord("VIEW")) {
@@ -42,7 +42,7 @@ final class ViewParser {
             return view;
         }
         String query = TRAILING_OPTIONS.matcher(statement.text().substring(cursor.peek().start())).replaceFirst("");
-        view.columns.addAll(ViewColumns.derive(query, schema, defaultSchema));
+        view.columns.addAll(ViewColumns.derive(jsql, query, schema, defaultSchema));
         if (explicitNames != null && explicitNames.size() <= view.columns.size()) {
             for (int i = 0; i < explicitNames.size(); i++) {
                 ColumnDraft derived = view.columns.get(i);

@@ -62,18 +62,27 @@ public final class PostgresSource implements SchemaSource {
               LEFT JOIN pg_stat_all_tables s ON s.relid = c.oid
              WHERE NOT c.relispartition AND\s""" + RELATION_FILTER;
 
+    /**
+     * Columns of every candidate relation. Extension members and partition children are dropped in
+     * Java (they are not in the TABLES result), which keeps this query a plain join.
+     */
     private static final String COLUMNS = """
             SELECT c.oid, a.attname, a.attnum, format_type(a.atttypid, a.atttypmod) AS data_type,
                    a.attnotnull,
                    CASE WHEN a.attgenerated = 's' THEN 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ')'
                         WHEN a.attidentity <> '' THEN 'generated ' || CASE a.attidentity WHEN 'a' THEN 'always' ELSE 'by default' END || ' as identity'
                         ELSE pg_get_expr(ad.adbin, ad.adrelid) END AS default_value,
-                   col_description(c.oid, a.attnum) AS comment
+                   d.description AS comment
               FROM pg_attribute a
               JOIN pg_class c ON c.oid = a.attrelid
               JOIN pg_namespace n ON n.oid = c.relnamespace
               LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
-             WHERE a.attnum > 0 AND NOT a.attisdropped AND NOT c.relispartition AND\s""" + RELATION_FILTER + """
+              LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass
+                                        AND d.objsubid = a.attnum
+             WHERE a.attnum > 0 AND NOT a.attisdropped AND NOT c.relispartition
+               AND c.relkind IN ('r', 'v', 'm', 'p')
+               AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+               AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
              ORDER BY c.oid, a.attnum
             """;
 

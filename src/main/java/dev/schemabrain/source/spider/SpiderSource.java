@@ -123,9 +123,11 @@ public final class SpiderSource implements SchemaSource {
                 if (from <= 0 || to <= 0 || from >= name.length || to >= name.length) {
                     throw wrongShape("database '" + schema + "' has a foreign key naming a column that does not exist");
                 }
-                if (owner[from] == t) {
-                    foreignKeys.add(new ForeignKey("fk_" + table.table() + "_" + name[from], List.of(name[from]),
-                            QualifiedName.of(schema, tableNames.get(owner[to]).asText()), List.of(name[to])));
+                ForeignKey candidate = new ForeignKey("fk_" + table.table() + "_" + name[from], List.of(name[from]),
+                        QualifiedName.of(schema, tableNames.get(owner[to]).asText()), List.of(name[to]));
+                // Some files list the same pair twice; one key is enough.
+                if (owner[from] == t && foreignKeys.stream().noneMatch(candidate::sameShape)) {
+                    foreignKeys.add(candidate);
                 }
             }
             tables.add(new Table(table, TableKind.TABLE, null, null, columns, primaryKey, foreignKeys, List.of(), null));

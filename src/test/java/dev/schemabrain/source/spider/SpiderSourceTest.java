@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Spider dev's tables.json. Totals counted independently with python3's json module:
- * 20 databases, 81 tables, 441 columns (without the "*" entries), 74 primary-key columns, 64 foreign-key pairs.
+ * 20 databases, 81 tables, 441 columns (without the "*" entries), 74 primary-key columns, 64 foreign-key pairs of which
+ * one (in dog_kennels) is listed twice, so 63 foreign keys.
  */
 class SpiderSourceTest {
 
@@ -35,7 +36,7 @@ class SpiderSourceTest {
         assertEquals(81, c.tables().size());
         assertEquals(441, c.columnCount());
         assertEquals(74, c.tables().stream().mapToInt(t -> t.primaryKey().size()).sum());
-        assertEquals(64, c.foreignKeyCount());
+        assertEquals(63, c.foreignKeyCount());
 
         Table concert = c.table(QualifiedName.of("concert_singer", "concert")).orElseThrow();
         assertEquals(List.of("concert_ID"), concert.primaryKey());
