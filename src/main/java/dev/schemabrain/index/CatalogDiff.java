@@ -36,8 +36,8 @@ public final class CatalogDiff {
     }
 
     /** Identity of the run the changes belong to. */
-    public record Run(String sourceId, String sourceKind, String displayUrl, Instant startedAt, Instant now,
-                      long introspectMillis) {
+    public record Run(String sourceId, String sourceKind, String displayUrl, String catalogToken, Instant startedAt,
+                      Instant now, long introspectMillis) {
     }
 
     public static CatalogChanges compute(Run run, Catalog catalog, List<StoredTable> stored) {
@@ -109,7 +109,8 @@ public final class CatalogDiff {
         }
         CatalogChanges.RunCounts counts = new CatalogChanges.RunCounts(tablesNew, tablesChanged, tablesUnchanged,
                 deprecateTables.size(), columnsNew, columnsChanged, columnsUnchanged, columnsDeprecated);
-        return new CatalogChanges(run.sourceId(), run.sourceKind(), run.displayUrl(), run.startedAt(), run.now(),
+        return new CatalogChanges(run.sourceId(), run.sourceKind(), run.displayUrl(), run.catalogToken(),
+                run.startedAt(), run.now(),
                 run.introspectMillis(), writes, refreshes, deprecateTables, deprecateColumns,
                 run.now().minus(RETENTION), counts);
     }

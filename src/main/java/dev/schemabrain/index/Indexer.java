@@ -58,9 +58,17 @@ public final class Indexer {
         long start = System.nanoTime();
         String sourceId = url.sourceId();
         boolean storeExisted = SqliteStore.exists(storePath);
+        Optional<String> storedToken = Optional.empty();
         if (storeExisted) {
-            // Validate the file (a store, not from a newer version) before any source work.
-            SqliteStore.open(storePath).close();
+            // Opening validates the file (a store, not from a newer version) before any source work.
+            try (SqliteStore store = SqliteStore.open(storePath)) {
+                storedToken = store.read(c -> CatalogRepository.catalogToken(c, sourceId));
+            }
+        }
+        // The fingerprint scheme is part of the token: a new describer version forces a full run.
+        String token = source.catalogToken().map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION).orElse(null);
+        if (token != null && storedToken.equals(Optional.of(token))) {
+            return unchanged(url, storePath, token, startedAt, start, dryRun);
         }
         // Reading the store overlaps with reading the source's catalog; sampling waits for it.
         CompletableFuture<LoadedStore> loaded = CompletableFuture.supplyAsync(() -> load(storePath, storeExisted, sourceId));
@@ -82,7 +90,7 @@ public final class Indexer {
         listener.stage("Comparing " + catalog.tables().size() + " tables with the store");
         long t1 = System.nanoTime();
         CatalogChanges changes = CatalogDiff.compute(new CatalogDiff.Run(sourceId, url.kind().wireName(),
-                url.displayUrl(), startedAt, clock.instant(), introspectMillis), catalog, stored);
+                url.displayUrl(), token, startedAt, clock.instant(), introspectMillis), catalog, stored);
         long diffMillis = millisSince(t1);
 
         long writeMillis = 0;
@@ -95,6 +103,23 @@ public final class Indexer {
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
                 catalog.foreignKeyCount(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis, writeMillis, millisSince(start), dryRun);
+    }
+
+    /** Nothing the source's token covers has moved: record the run (and purge), touch nothing else. */
+    private IndexResult unchanged(SourceUrl url, Path storePath, String token, Instant startedAt, long start,
+                                  boolean dryRun) throws StoreException {
+        int[] live;
+        try (SqliteStore store = SqliteStore.open(storePath)) {
+            live = store.read(c -> CatalogRepository.liveCounts(c, url.sourceId()));
+        }
+        Instant now = clock.instant();
+        CatalogChanges changes = CatalogChanges.unchanged(url.sourceId(), url.kind().wireName(), url.displayUrl(),
+                token, startedAt, now, now.minus(CatalogDiff.RETENTION),
+                new CatalogChanges.RunCounts(0, 0, live[0], 0, 0, 0, live[1], 0));
+        long t = System.nanoTime();
+        int purged = dryRun ? 0 : write(storePath, true, changes, t);
+        return new IndexResult(url.sourceId(), url.displayUrl(), live[0], live[1], live[2], changes.counts(), purged,
+                0, 0, 0, millisSince(t), millisSince(start), dryRun);
     }
 
     private static int write(Path storePath, boolean storeExisted, CatalogChanges changes, long startNanos)

@@ -13,6 +13,16 @@ public interface SchemaSource extends AutoCloseable {
 
     Catalog introspect(IntrospectionOptions options) throws SourceException;
 
+    /**
+     * A cheap token that changes whenever anything {@link #introspect} reads could have changed:
+     * definitions, comments, row estimates and row changes. Equal tokens let a re-index skip the
+     * source and the store entirely. A token may change without a real change (that only costs a full
+     * run), but must never stay the same across one. Engines that cannot vouch for this return empty.
+     */
+    default java.util.Optional<String> catalogToken() throws SourceException {
+        return java.util.Optional.empty();
+    }
+
     @Override
     default void close() {
     }

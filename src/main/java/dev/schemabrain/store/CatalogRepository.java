@@ -119,6 +119,35 @@ public final class CatalogRepository {
         return new Catalog(load(c, sourceId).stream().filter(t -> !t.deprecated()).map(StoredTable::table).toList());
     }
 
+    /** The change token recorded by the source's last full run, if any. */
+    public static Optional<String> catalogToken(Connection c, String sourceId) throws SQLException {
+        if (!hasSchema(c)) {
+            return Optional.empty();
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT catalog_token FROM sources WHERE source_id = ?")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Live tables, columns and foreign keys of a source: the figures of an unchanged run. */
+    public static int[] liveCounts(Connection c, String sourceId) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("""
+                SELECT (SELECT count(*) FROM catalog_tables WHERE source_id = ?1 AND deprecated_at IS NULL),
+                       (SELECT count(*) FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
+                         WHERE t.source_id = ?1 AND t.deprecated_at IS NULL AND k.deprecated_at IS NULL),
+                       (SELECT count(*) FROM catalog_foreign_keys f JOIN catalog_tables t ON t.table_id = f.table_id
+                         WHERE t.source_id = ?1 AND t.deprecated_at IS NULL)""")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                return new int[]{rs.getInt(1), rs.getInt(2), rs.getInt(3)};
+            }
+        }
+    }
+
     public static List<StoredSource> sources(Connection c) throws SQLException {
         if (!hasSchema(c)) {
             return List.of();
@@ -166,15 +195,16 @@ public final class CatalogRepository {
     public static int apply(Connection c, CatalogChanges changes) throws SQLException {
         String now = changes.now().toString();
         try (PreparedStatement st = c.prepareStatement("""
-                INSERT INTO sources (source_id, kind, display_url, first_indexed_at, last_indexed_at)
-                VALUES (?, ?, ?, ?, ?)
+                INSERT INTO sources (source_id, kind, display_url, catalog_token, first_indexed_at, last_indexed_at)
+                VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (source_id) DO UPDATE SET kind = excluded.kind, display_url = excluded.display_url,
-                                                      last_indexed_at = excluded.last_indexed_at""")) {
+                    catalog_token = excluded.catalog_token, last_indexed_at = excluded.last_indexed_at""")) {
             st.setString(1, changes.sourceId());
             st.setString(2, changes.sourceKind());
             st.setString(3, changes.displayUrl());
-            st.setString(4, now);
+            st.setString(4, changes.catalogToken());
             st.setString(5, now);
+            st.setString(6, now);
             st.executeUpdate();
         }
         try (TableWriter writer = new TableWriter(c, changes.sourceId(), now)) {

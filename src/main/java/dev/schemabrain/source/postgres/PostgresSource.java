@@ -123,6 +123,38 @@ public final class PostgresSource implements SchemaSource {
              ORDER BY con.conrelid, con.conname
             """;
 
+    /**
+     * Every catalog row introspection depends on contributes its xmin (a new row version gets a new
+     * one); relations add their row estimate, file node and cumulative row-change counters.
+     */
+    private static final String CATALOG_TOKEN = """
+            WITH rel AS (
+                SELECT c.oid, c.xmin, c.reltuples, c.relfilenode, s.n_tup_ins, s.n_tup_upd, s.n_tup_del
+                  FROM pg_class c
+                  JOIN pg_namespace n ON n.oid = c.relnamespace
+                  LEFT JOIN pg_stat_all_tables s ON s.relid = c.oid
+                 WHERE c.relkind IN ('r', 'v', 'm', 'p')
+                   AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+                   AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%')
+            SELECT md5(string_agg(v, ',' ORDER BY v)) FROM (
+                SELECT concat_ws(':', 'r', oid, xmin, reltuples, relfilenode, n_tup_ins, n_tup_upd, n_tup_del) FROM rel
+                UNION ALL SELECT concat_ws(':', 'a', a.attrelid, a.attnum, a.xmin)
+                            FROM pg_attribute a JOIN rel ON rel.oid = a.attrelid WHERE a.attnum > 0
+                UNION ALL SELECT concat_ws(':', 'd', d.adrelid, d.adnum, d.xmin) FROM pg_attrdef d JOIN rel ON rel.oid = d.adrelid
+                UNION ALL SELECT concat_ws(':', 'k', k.oid, k.xmin) FROM pg_constraint k JOIN rel ON rel.oid = k.conrelid
+                UNION ALL SELECT concat_ws(':', 'i', i.indexrelid, i.xmin) FROM pg_index i JOIN rel ON rel.oid = i.indrelid
+                UNION ALL SELECT concat_ws(':', 'h', h.inhrelid, h.xmin) FROM pg_inherits h JOIN rel ON rel.oid = h.inhrelid
+                UNION ALL SELECT concat_ws(':', 'c', d.objoid, d.objsubid, d.xmin) FROM pg_description d
+                            JOIN rel ON rel.oid = d.objoid WHERE d.classoid = 'pg_class'::regclass
+                UNION ALL SELECT concat_ws(':', 'n', n.oid, n.xmin) FROM pg_namespace n
+                UNION ALL SELECT concat_ws(':', 't', t.oid, t.xmin) FROM pg_type t
+                            JOIN pg_namespace n ON n.oid = t.typnamespace
+                           WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+                UNION ALL SELECT concat_ws(':', 'x', e.objid, e.xmin) FROM pg_depend e
+                           WHERE e.deptype = 'e' AND e.classid = 'pg_class'::regclass
+            ) parts(v)
+            """;
+
     private final SourceUrl url;
 
     public PostgresSource(SourceUrl url) {
@@ -139,6 +171,17 @@ public final class PostgresSource implements SchemaSource {
         try (Connection connection = connect()) {
             List<Table> tables = readCatalog(connection);
             return new Catalog(new RowSampler(RowSampler::doubleQuote).sampleAll(connection, tables, options));
+        } catch (SQLException e) {
+            throw describe(e);
+        }
+    }
+
+    @Override
+    public java.util.Optional<String> catalogToken() throws SourceException {
+        try (Connection connection = connect();
+             PreparedStatement st = connection.prepareStatement(CATALOG_TOKEN);
+             ResultSet rs = st.executeQuery()) {
+            return rs.next() ? java.util.Optional.ofNullable(rs.getString(1)) : java.util.Optional.empty();
         } catch (SQLException e) {
             throw describe(e);
         }

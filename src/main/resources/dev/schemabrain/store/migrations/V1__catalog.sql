@@ -6,6 +6,7 @@ CREATE TABLE sources (
     source_id        TEXT PRIMARY KEY,          -- sha256(url without credentials), 16 hex chars
     kind             TEXT NOT NULL,             -- postgresql | mysql | sqlite | ddl | spider
     display_url      TEXT NOT NULL,             -- never holds a password
+    catalog_token    TEXT,                      -- the engine's change token at the last full run, if it has one
     first_indexed_at TEXT NOT NULL,
     last_indexed_at  TEXT NOT NULL
 );

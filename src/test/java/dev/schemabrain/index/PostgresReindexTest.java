@@ -1,0 +1,76 @@
+package dev.schemabrain.index;
+
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.TestPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Re-indexing a real PostgreSQL: an untouched database takes the change-token shortcut; any change
+ * to definitions, comments or rows makes the token move and the full comparison find it.
+ */
+class PostgresReindexTest {
+
+    @TempDir
+    Path dir;
+
+    IndexResult index(SourceUrl url) throws Exception {
+        try (SchemaSource source = Sources.open(url)) {
+            return new Indexer().run(url, source, dir.resolve("store.db"), false, IndexListener.SILENT);
+        }
+    }
+
+    void sql(String statement) throws Exception {
+        try (Connection c = TestPostgres.connect("pg_reindex"); Statement st = c.createStatement()) {
+            st.execute(statement);
+        }
+    }
+
+    @Test
+    void everyKindOfChangeMovesTheToken() throws Exception {
+        TestPostgres.createDatabase("pg_reindex",
+                "CREATE TABLE customer (id int PRIMARY KEY, name text, country text)",
+                "CREATE TABLE orders (id int PRIMARY KEY, customer_id int REFERENCES customer(id), total numeric)",
+                "INSERT INTO customer VALUES (1, 'Ann', 'France')");
+        SourceUrl url = SourceUrl.parse(TestPostgres.url("pg_reindex"));
+        IndexResult first = index(url);
+        assertEquals(2, first.counts().tablesNew());
+        assertEquals(6, first.columns());
+
+        IndexResult untouched = index(url);
+        assertEquals(2, untouched.counts().tablesUnchanged());
+        assertEquals(6, untouched.counts().columnsUnchanged());
+        assertEquals(0, untouched.introspectMillis(), "the shortcut does not introspect");
+        assertEquals(1, untouched.foreignKeys());
+
+        sql("ALTER TABLE orders ADD COLUMN placed_at timestamptz");
+        IndexResult added = index(url);
+        assertEquals(1, added.counts().columnsNew());
+        assertEquals(1, added.counts().tablesChanged());
+
+        sql("COMMENT ON COLUMN customer.country IS 'Billing country'");
+        IndexResult commented = index(url);
+        assertEquals(1, commented.counts().tablesChanged(), "a comment is a semantic change");
+
+        sql("INSERT INTO customer VALUES (2, 'Bob', 'Peru')");
+        IndexResult rows = index(url);
+        assertTrue(rows.counts().columnsChanged() >= 1, "new sample values are a semantic change: " + rows.counts());
+
+        sql("ALTER TABLE customer RENAME TO client");
+        IndexResult renamed = index(url);
+        assertEquals(1, renamed.counts().tablesNew());
+        assertEquals(1, renamed.counts().tablesDeprecated());
+        assertEquals(1, renamed.counts().tablesChanged(), "orders now references client");
+
+        assertEquals(2, index(url).counts().tablesUnchanged());
+    }
+}
