@@ -8,6 +8,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.store.CatalogChanges.ColumnWrite;
@@ -55,12 +56,14 @@ public final class CatalogRepository {
                 while (rs.next()) {
                     long rowEstimate = rs.getLong("row_estimate");
                     Long estimate = rs.wasNull() ? null : rowEstimate;
-                    rows.put(rs.getLong("table_id"), new TableRow(rs.getLong("table_id"),
+                    TableBuilder builder = new TableBuilder(
                             QualifiedName.of(rs.getString("schema_name"), rs.getString("table_name")),
                             TableKind.fromWireName(rs.getString("kind")), estimate, rs.getString("comment"),
-                            strings(rs.getString("primary_key")), rs.getString("data_version"),
+                            rs.getString("data_version"));
+                    strings(rs.getString("primary_key")).forEach(builder::addPrimaryKeyColumn);
+                    rows.put(rs.getLong("table_id"), new TableRow(rs.getLong("table_id"), builder,
                             rs.getString("structural_hash"), rs.getString("semantic_hash"),
-                            instant(rs.getString("deprecated_at"))));
+                            instant(rs.getString("deprecated_at")), new HashMap<>()));
                 }
             }
         }
@@ -75,10 +78,10 @@ public final class CatalogRepository {
                     TableRow row = rows.get(rs.getLong("table_id"));
                     Instant deprecated = instant(rs.getString("deprecated_at"));
                     String name = rs.getString("column_name");
-                    row.stored.put(name, new StoredTable.StoredColumn(rs.getLong("column_id"),
+                    row.stored().put(name, new StoredTable.StoredColumn(rs.getLong("column_id"),
                             rs.getString("structural_hash"), rs.getString("semantic_hash"), deprecated));
                     if (deprecated == null) {
-                        row.columns.add(new Column(name, rs.getInt("ordinal"), rs.getString("data_type"),
+                        row.builder().addColumn(new Column(name, rs.getInt("ordinal"), rs.getString("data_type"),
                                 rs.getInt("is_nullable") != 0, rs.getString("default_value"), rs.getString("comment"),
                                 strings(rs.getString("samples"))));
                     }
@@ -92,7 +95,7 @@ public final class CatalogRepository {
             st.setString(1, sourceId);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    rows.get(rs.getLong("table_id")).foreignKeys.add(new ForeignKey(rs.getString("constraint_name"),
+                    rows.get(rs.getLong("table_id")).builder().addForeignKey(new ForeignKey(rs.getString("constraint_name"),
                             strings(rs.getString("columns")),
                             QualifiedName.of(rs.getString("target_schema"), rs.getString("target_table")),
                             strings(rs.getString("target_columns"))));
@@ -106,7 +109,7 @@ public final class CatalogRepository {
             st.setString(1, sourceId);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    rows.get(rs.getLong("table_id")).uniques.add(
+                    rows.get(rs.getLong("table_id")).builder().addUnique(
                             new UniqueConstraint(rs.getString("constraint_name"), strings(rs.getString("columns"))));
                 }
             }
@@ -473,40 +476,11 @@ public final class CatalogRepository {
         }
     }
 
-    /** Mutable while the result sets stream by; frozen into a {@link StoredTable}. */
-    private static final class TableRow {
-        final long id;
-        final QualifiedName name;
-        final TableKind kind;
-        final Long rowEstimate;
-        final String comment;
-        final List<String> primaryKey;
-        final String dataVersion;
-        final String structuralHash;
-        final String semanticHash;
-        final Instant deprecatedAt;
-        final List<Column> columns = new ArrayList<>();
-        final List<ForeignKey> foreignKeys = new ArrayList<>();
-        final List<UniqueConstraint> uniques = new ArrayList<>();
-        final Map<String, StoredTable.StoredColumn> stored = new HashMap<>();
-
-        TableRow(long id, QualifiedName name, TableKind kind, Long rowEstimate, String comment, List<String> primaryKey,
-                 String dataVersion, String structuralHash, String semanticHash, Instant deprecatedAt) {
-            this.id = id;
-            this.name = name;
-            this.kind = kind;
-            this.rowEstimate = rowEstimate;
-            this.comment = comment;
-            this.primaryKey = primaryKey;
-            this.dataVersion = dataVersion;
-            this.structuralHash = structuralHash;
-            this.semanticHash = semanticHash;
-            this.deprecatedAt = deprecatedAt;
-        }
-
+    /** One stored table while the result sets stream by; frozen into a {@link StoredTable}. */
+    private record TableRow(long id, TableBuilder builder, String structuralHash, String semanticHash,
+                            Instant deprecatedAt, Map<String, StoredTable.StoredColumn> stored) {
         StoredTable toStored() {
-            Table table = new Table(name, kind, rowEstimate, comment, columns, primaryKey, foreignKeys, uniques, dataVersion);
-            return new StoredTable(id, table, structuralHash, semanticHash, deprecatedAt, stored);
+            return new StoredTable(id, builder.build(), structuralHash, semanticHash, deprecatedAt, stored);
         }
     }
 }

@@ -33,6 +33,28 @@ class PostgresReindexTest {
         try (Connection c = TestPostgres.connect("pg_reindex"); Statement st = c.createStatement()) {
             st.execute(statement);
         }
+        settle();
+    }
+
+    /**
+     * Row-change counters reach pg_stat_all_tables when the writing backend flushes them, a moment
+     * after its connection closes; wait for the inserted rows to be counted before indexing.
+     */
+    static void settle() throws Exception {
+        long expected = TestPostgres.count("pg_reindex", "SELECT count(*) FROM pg_class WHERE relname IN ('customer', 'client')") > 0
+                ? TestPostgres.count("pg_reindex", "SELECT count(*) FROM " + customerTable()) : 0;
+        for (int i = 0; i < 100; i++) {
+            long counted = TestPostgres.count("pg_reindex", "SELECT coalesce(sum(n_tup_ins), 0) FROM pg_stat_all_tables"
+                    + " WHERE relname IN ('customer', 'client')");
+            if (counted >= expected) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    static String customerTable() throws Exception {
+        return TestPostgres.count("pg_reindex", "SELECT count(*) FROM pg_class WHERE relname = 'client'") > 0 ? "client" : "customer";
     }
 
     @Test
@@ -41,6 +63,7 @@ class PostgresReindexTest {
                 "CREATE TABLE customer (id int PRIMARY KEY, name text, country text)",
                 "CREATE TABLE orders (id int PRIMARY KEY, customer_id int REFERENCES customer(id), total numeric)",
                 "INSERT INTO customer VALUES (1, 'Ann', 'France')");
+        settle();
         SourceUrl url = SourceUrl.parse(TestPostgres.url("pg_reindex"));
         IndexResult first = index(url);
         assertEquals(2, first.counts().tablesNew());

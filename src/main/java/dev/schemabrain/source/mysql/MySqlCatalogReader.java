@@ -3,6 +3,7 @@ package dev.schemabrain.source.mysql;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,10 +68,10 @@ final class MySqlCatalogReader {
 
     List<Table> read() throws SQLException {
         freshStatistics();
-        Map<QualifiedName, TableDraft> drafts = readTables();
+        Map<QualifiedName, TableBuilder> drafts = readTables();
         readColumns(drafts);
         readKeys(drafts);
-        return drafts.values().stream().map(TableDraft::build).toList();
+        return drafts.values().stream().map(TableBuilder::build).toList();
     }
 
     /**
@@ -89,8 +90,8 @@ final class MySqlCatalogReader {
         }
     }
 
-    private Map<QualifiedName, TableDraft> readTables() throws SQLException {
-        Map<QualifiedName, TableDraft> drafts = new LinkedHashMap<>();
+    private Map<QualifiedName, TableBuilder> readTables() throws SQLException {
+        Map<QualifiedName, TableBuilder> drafts = new LinkedHashMap<>();
         try (PreparedStatement ps = prepare(TABLES, "TABLE_SCHEMA"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 TableKind kind = kindOf(rs.getString("TABLE_TYPE"));
@@ -102,16 +103,16 @@ final class MySqlCatalogReader {
                 Long rowEstimate = rs.wasNull() || kind == TableKind.VIEW ? null : rows;
                 // MySQL fills a view's comment with the word VIEW; that is not the user's comment.
                 String comment = kind == TableKind.VIEW ? null : blankToNull(rs.getString("TABLE_COMMENT"));
-                drafts.put(name, new TableDraft(name, kind, rowEstimate, comment, rs.getString("UPDATE_TIME")));
+                drafts.put(name, new TableBuilder(name, kind, rowEstimate, comment, rs.getString("UPDATE_TIME")));
             }
         }
         return drafts;
     }
 
-    private void readColumns(Map<QualifiedName, TableDraft> drafts) throws SQLException {
+    private void readColumns(Map<QualifiedName, TableBuilder> drafts) throws SQLException {
         try (PreparedStatement ps = prepare(COLUMNS, "TABLE_SCHEMA"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                TableDraft draft = drafts.get(QualifiedName.of(rs.getString("TABLE_SCHEMA"), rs.getString("TABLE_NAME")));
+                TableBuilder draft = drafts.get(QualifiedName.of(rs.getString("TABLE_SCHEMA"), rs.getString("TABLE_NAME")));
                 if (draft == null) {
                     continue;
                 }
@@ -127,10 +128,10 @@ final class MySqlCatalogReader {
         }
     }
 
-    private void readKeys(Map<QualifiedName, TableDraft> drafts) throws SQLException {
+    private void readKeys(Map<QualifiedName, TableBuilder> drafts) throws SQLException {
         try (PreparedStatement ps = prepare(KEYS, "c.TABLE_SCHEMA"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                TableDraft draft = drafts.get(QualifiedName.of(rs.getString("TABLE_SCHEMA"), rs.getString("TABLE_NAME")));
+                TableBuilder draft = drafts.get(QualifiedName.of(rs.getString("TABLE_SCHEMA"), rs.getString("TABLE_NAME")));
                 String column = rs.getString("COLUMN_NAME");
                 if (draft == null || column == null) {
                     continue;

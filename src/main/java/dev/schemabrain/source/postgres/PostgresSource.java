@@ -5,6 +5,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.source.IntrospectionOptions;
@@ -226,7 +227,7 @@ public final class PostgresSource implements SchemaSource {
                 while (rs.next()) {
                     TableBuilder table = byOid.get(rs.getLong("oid"));
                     if (table != null) {
-                        table.columns.add(new Column(rs.getString("attname"), rs.getInt("attnum"),
+                        table.addColumn(new Column(rs.getString("attname"), rs.getInt("attnum"),
                                 rs.getString("data_type"), !rs.getBoolean("attnotnull"),
                                 rs.getString("default_value"), rs.getString("comment"), List.of()));
                     }
@@ -241,9 +242,9 @@ public final class PostgresSource implements SchemaSource {
                 }
                 List<String> columns = strings(rs.getArray("columns"));
                 if ("p".equals(rs.getString("kind"))) {
-                    table.primaryKey = columns;
+                    columns.forEach(table::addPrimaryKeyColumn);
                 } else {
-                    table.uniques.add(new UniqueConstraint(rs.getString("name"), columns));
+                    table.addUnique(new UniqueConstraint(rs.getString("name"), columns));
                 }
             }
         }
@@ -253,13 +254,10 @@ public final class PostgresSource implements SchemaSource {
                 if (table == null) {
                     continue;
                 }
-                ForeignKey fk = new ForeignKey(rs.getString("conname"), strings(rs.getArray("columns")),
-                        QualifiedName.of(rs.getString("target_schema"), rs.getString("target_table")),
-                        strings(rs.getArray("target_columns")));
                 // Each partition declares its own copy; the root keeps one per shape.
-                if (table.foreignKeys.stream().noneMatch(fk::sameShape)) {
-                    table.foreignKeys.add(fk);
-                }
+                table.addForeignKey(new ForeignKey(rs.getString("conname"), strings(rs.getArray("columns")),
+                        QualifiedName.of(rs.getString("target_schema"), rs.getString("target_table")),
+                        strings(rs.getArray("target_columns"))));
             }
         }
         List<Table> tables = new ArrayList<>(byOid.size());
@@ -307,30 +305,5 @@ public final class PostgresSource implements SchemaSource {
         }
         return new SourceException("Reading the PostgreSQL catalog at " + where + " failed (SQLSTATE " + state
                 + "); rerun with -v for details.", e);
-    }
-
-    /** Collects one relation's parts while the result sets stream by. */
-    private static final class TableBuilder {
-        final QualifiedName name;
-        final TableKind kind;
-        final Long rowEstimate;
-        final String comment;
-        final String dataVersion;
-        final List<Column> columns = new ArrayList<>();
-        final List<ForeignKey> foreignKeys = new ArrayList<>();
-        final List<UniqueConstraint> uniques = new ArrayList<>();
-        List<String> primaryKey = List.of();
-
-        TableBuilder(QualifiedName name, TableKind kind, Long rowEstimate, String comment, String dataVersion) {
-            this.name = name;
-            this.kind = kind;
-            this.rowEstimate = rowEstimate;
-            this.comment = comment;
-            this.dataVersion = dataVersion;
-        }
-
-        Table build() {
-            return new Table(name, kind, rowEstimate, comment, columns, primaryKey, foreignKeys, uniques, dataVersion);
-        }
     }
 }
