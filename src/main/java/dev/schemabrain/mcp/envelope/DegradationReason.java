@@ -1,0 +1,15 @@
+package dev.schemabrain.mcp.envelope;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+import java.util.Locale;
+
+/** Why a tool answered through a fallback path (status {@code degraded}). */
+public enum DegradationReason {
+    FAN_OUT_JOIN, MISSING_ORDER_BY_WITH_LIMIT, TIME_DIMENSION_UNAVAILABLE;
+
+    @JsonValue
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,107 @@
+package dev.schemabrain.mcp.envelope;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one shape every tool answers with (SPEC §5, charter 1.3). Construction enforces the
+ * invariants, so an envelope that exists is a valid one:
+ * <ul>
+ *   <li>{@code error} is set iff status is error or refused, and then {@code data} is null;</li>
+ *   <li>refused goes with a refusal kind, error with any other;</li>
+ *   <li>success carries data;</li>
+ *   <li>{@code degradation_reason} is set iff status is degraded;</li>
+ *   <li>{@code follow_up_hints} names one to three tools.</li>
+ * </ul>
+ * Data payloads get {@code token_estimate} (serialized length / 4) added.
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonPropertyOrder({"status", "data", "error", "confidence", "provenance", "follow_up_hints", "degradation_reason",
+        "charter_version"})
+public record Envelope(@JsonProperty("status") Status status,
+                       @JsonProperty("data") ObjectNode data,
+                       @JsonProperty("error") ToolError error,
+                       @JsonProperty("confidence") Confidence confidence,
+                       @JsonProperty("provenance") Provenance provenance,
+                       @JsonProperty("follow_up_hints") List<String> followUpHints,
+                       @JsonProperty("degradation_reason") DegradationReason degradationReason) {
+
+    public static final String CHARTER_VERSION = "1.3";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public Envelope {
+        Objects.requireNonNull(status, "status");
+        followUpHints = followUpHints == null ? List.of() : List.copyOf(followUpHints);
+        if (followUpHints.isEmpty() || followUpHints.size() > 3) {
+            throw new IllegalArgumentException("follow_up_hints must name 1 to 3 tools, got " + followUpHints.size());
+        }
+        if (status.isFailure()) {
+            if (error == null) {
+                throw new IllegalArgumentException("status " + status.wireName() + " needs an error");
+            }
+            if (data != null) {
+                throw new IllegalArgumentException("status " + status.wireName() + " carries no data");
+            }
+            if ((status == Status.REFUSED) != error.kind().isRefusal()) {
+                throw new IllegalArgumentException("kind " + error.kind().wireName() + " does not go with status "
+                        + status.wireName());
+            }
+        } else if (error != null) {
+            throw new IllegalArgumentException("status " + status.wireName() + " carries no error");
+        }
+        if (status == Status.SUCCESS && data == null) {
+            throw new IllegalArgumentException("status success needs data");
+        }
+        if ((status == Status.DEGRADED) != (degradationReason != null)) {
+            throw new IllegalArgumentException("degradation_reason goes with status degraded, and only with it");
+        }
+        if (data != null) {
+            data = withTokenEstimate(data);
+        }
+    }
+
+    @JsonProperty("charter_version")
+    public String charterVersion() {
+        return CHARTER_VERSION;
+    }
+
+    public static Envelope success(ObjectNode data, Confidence confidence, Provenance provenance, List<String> hints) {
+        return new Envelope(Status.SUCCESS, data, null, confidence, provenance, hints, null);
+    }
+
+    public static Envelope empty(ObjectNode data, List<String> hints) {
+        return new Envelope(Status.EMPTY, data, null, null, null, hints, null);
+    }
+
+    public static Envelope error(ToolError error, List<String> hints) {
+        return new Envelope(error.kind().isRefusal() ? Status.REFUSED : Status.ERROR, null, error, null, null, hints, null);
+    }
+
+    /** The MCP {@code isError} flag: true for error and refused. */
+    public boolean isError() {
+        return status.isFailure();
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an envelope always serializes", e);
+        }
+    }
+
+    private static ObjectNode withTokenEstimate(ObjectNode data) {
+        ObjectNode copy = data.deepCopy();
+        copy.remove("token_estimate");
+        // The estimate describes the payload it sits in; its own few characters are left out.
+        copy.put("token_estimate", copy.toString().length() / 4);
+        return copy;
+    }
+}
