@@ -56,8 +56,4 @@ public record Table(QualifiedName name, TableKind kind, Long rowEstimate, String
     public Table withColumns(List<Column> newColumns) {
         return new Table(name, kind, rowEstimate, comment, newColumns, primaryKey, foreignKeys, uniqueConstraints, dataVersion);
     }
-
-    public Table withForeignKeys(List<ForeignKey> newForeignKeys) {
-        return new Table(name, kind, rowEstimate, comment, columns, primaryKey, newForeignKeys, uniqueConstraints, dataVersion);
-    }
 }

@@ -151,26 +151,6 @@ public final class CatalogRepository {
         }
     }
 
-    public static List<StoredSource> sources(Connection c) throws SQLException {
-        if (!hasSchema(c)) {
-            return List.of();
-        }
-        List<StoredSource> sources = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("""
-                SELECT source_id, kind, display_url, first_indexed_at, last_indexed_at
-                  FROM sources ORDER BY display_url""")) {
-            while (rs.next()) {
-                sources.add(new StoredSource(rs.getString(1), rs.getString(2), rs.getString(3),
-                        instant(rs.getString(4)), instant(rs.getString(5))));
-            }
-        }
-        return sources;
-    }
-
-    public static Optional<StoredSource> source(Connection c, String sourceId) throws SQLException {
-        return sources(c).stream().filter(s -> s.sourceId().equals(sourceId)).findFirst();
-    }
-
     /** Live table counts per schema, across sources. */
     public static List<SchemaSummary> schemas(Connection c) throws SQLException {
         if (!hasSchema(c)) {

@@ -129,15 +129,6 @@ public final class SqliteStore implements AutoCloseable {
         }
     }
 
-    /** The schema version this file is at; 0 for a new file. */
-    public int schemaVersion() throws StoreException {
-        try {
-            return userVersion();
-        } catch (SQLException e) {
-            throw new StoreException("Cannot read the version of the store " + path + ".", e);
-        }
-    }
-
     @Override
     public void close() {
         try {
