@@ -1,0 +1,82 @@
+package dev.schemabrain.mcp.args;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Renders an {@link ArgSchema} as a compact JSON Schema 2020-12 object (no titles, no $schema). */
+final class InputSchemas {
+
+    private InputSchemas() {
+    }
+
+    static Map<String, Object> of(ArgSchema schema) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        List<String> required = new ArrayList<>();
+        for (ArgSpec spec : schema.args().values()) {
+            properties.put(spec.name(), property(spec));
+            if (spec.required()) {
+                required.add(spec.name());
+            }
+        }
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("type", "object");
+        root.put("properties", properties);
+        if (!required.isEmpty()) {
+            root.put("required", required);
+        }
+        root.put("additionalProperties", false);   // the validator is strict; say so to clients
+        return root;
+    }
+
+    private static Map<String, Object> property(ArgSpec spec) {
+        Map<String, Object> out;
+        if (spec.array()) {
+            out = new LinkedHashMap<>();
+            out.put("type", "array");
+            putIfSet(out, "description", spec.description());
+            out.put("items", element(spec, null));
+        } else {
+            out = element(spec, spec.description());
+        }
+        if (spec.defaultValue() != null) {
+            out.put("default", defaultJson(spec));
+        }
+        return out;
+    }
+
+    /** Type and constraints of the value, or of each element of an array. */
+    private static Map<String, Object> element(ArgSpec spec, String description) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("type", spec.jsonType().name().toLowerCase(Locale.ROOT));
+        putIfSet(out, "description", description);
+        putIfSet(out, "minLength", spec.minLength());
+        putIfSet(out, "maxLength", spec.maxLength());
+        putIfSet(out, "minimum", spec.minimum() == null ? null : Values.jsonNumber(spec.minimum()));
+        putIfSet(out, "maximum", spec.maximum() == null ? null : Values.jsonNumber(spec.maximum()));
+        if (!spec.enumValues().isEmpty()) {
+            out.put("enum", spec.jsonEnumValues());
+        }
+        return out;
+    }
+
+    private static Object defaultJson(ArgSpec spec) {
+        ArgType as = spec.jsonType();
+        if (!spec.array()) {
+            return ArgSpec.jsonValue(as, spec.defaultValue());
+        }
+        List<Object> out = new ArrayList<>();
+        for (Object element : (List<?>) spec.defaultValue()) {
+            out.add(ArgSpec.jsonValue(as, element));
+        }
+        return out;
+    }
+
+    private static void putIfSet(Map<String, Object> out, String key, Object value) {
+        if (value != null) {
+            out.put(key, value);
+        }
+    }
+}
