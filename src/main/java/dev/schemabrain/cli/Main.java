@@ -16,7 +16,7 @@ import java.util.Arrays;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "The trust boundary between AI agents and SQL databases: index a database, then serve it over MCP.",
-        subcommands = {IndexCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {IndexCommand.class, ServeCommand.class, LintCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 

@@ -62,13 +62,13 @@ class CliIT {
         Cli.Result version = Cli.run(dir, "--version");
         assertEquals(0, version.exitCode());
         assertTrue(version.stdout().matches("schemabrain \\d+\\.\\d+\\.\\d+\\s*"), version.stdout());
-        for (String command : new String[]{"index", "demo"}) {
+        for (String command : new String[]{"index", "serve", "lint", "demo"}) {
             Cli.Result help = Cli.run(dir, command, "--help");
             assertEquals(0, help.exitCode(), command);
             assertTrue(help.stdout().contains("--store"), command + " help lists the global options");
         }
         Cli.Result top = Cli.run(dir, "--help");
-        assertTrue(top.stdout().contains("index") && top.stdout().contains("demo"), top.stdout());
+        assertTrue(top.stdout().contains("index") && top.stdout().contains("serve") && top.stdout().contains("lint"), top.stdout());
     }
 
     @Test
@@ -147,5 +147,13 @@ class CliIT {
         Cli.Result r = Cli.run(dir, "-v", "index", "--source", "sqlite:" + dir.resolve("absent.db"));
         assertEquals(2, r.exitCode());
         assertTrue(r.stderr().contains("\tat "), r.stderr());
+    }
+
+    @Test
+    void lintPassesOnEveryServedTool() throws Exception {
+        Cli.Result lint = Cli.run(dir, "lint");
+        assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
+        assertTrue(lint.stdout().contains("ok    describe_table"), lint.stdout());
+        assertTrue(lint.stdout().strip().endsWith("6 tools, 0 findings."), lint.stdout());
     }
 }

@@ -7,7 +7,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -95,6 +98,11 @@ public record Envelope(@JsonProperty("status") Status status,
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an envelope always serializes", e);
         }
+    }
+
+    /** The same JSON as {@link #toJson()}, as ordered maps and lists (MCP structuredContent). */
+    public Map<String, Object> toMap() {
+        return JSON.convertValue(this, new TypeReference<LinkedHashMap<String, Object>>() { });
     }
 
     private static ObjectNode withTokenEstimate(ObjectNode data) {

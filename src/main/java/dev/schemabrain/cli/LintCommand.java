@@ -1,0 +1,35 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.mcp.lint.DemoLint;
+import dev.schemabrain.mcp.lint.Finding;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.store.StoreException;
+import picocli.CommandLine.Command;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code schemabrain lint}: the charter lint over every served tool (SPEC §9.6). */
+@Command(name = "lint", mixinStandardHelpOptions = true,
+        description = {"Check every MCP tool against the charter: the description starts \"Use this when\", says when to",
+                "use another tool instead, names a tool it composes with, stays within 500 characters; and the tool's",
+                "happy path on the demo database answers with an envelope valid against the published outputSchema.",
+                "Exit 0 clean, 1 with findings, 2 on error. Does not touch --store."})
+final class LintCommand implements Callable<Integer> {
+
+    @Override
+    public Integer call() throws IOException, SourceException, StoreException {
+        PrintStream out = System.out;
+        DemoLint.Report report = DemoLint.run();
+        for (String tool : report.tools()) {
+            List<Finding> own = report.findings().stream().filter(f -> f.tool().equals(tool)).toList();
+            out.println((own.isEmpty() ? "ok    " : "FAIL  ") + tool);
+            own.forEach(f -> out.println("      " + f.rule() + ": " + f.message()));
+        }
+        int n = report.findings().size();
+        out.println(report.tools().size() + " tools, " + n + " finding" + (n == 1 ? "" : "s") + ".");
+        return n == 0 ? 0 : 1;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.schemabrain.mcp.lint;
+
+import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.StoreException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** The charter lint over the served tools, their happy paths run on a fresh demo store in a temp directory. */
+public final class DemoLint {
+
+    /** The tools checked, in tools/list order, and what is wrong with them. */
+    public record Report(List<String> tools, List<Finding> findings) {
+    }
+
+    private DemoLint() {
+    }
+
+    public static Report run() throws IOException, SourceException, StoreException {
+        Path dir = Files.createTempDirectory("schemabrain-lint");
+        try {
+            Path database = dir.resolve("demo.sqlite");
+            Path store = dir.resolve("lint.db");
+            DemoDatabase.ensure(database);
+            SourceUrl url = SourceUrl.parse("sqlite:" + database);
+            try (SchemaSource source = Sources.open(url)) {
+                new Indexer().run(url, source, store, false, IndexListener.SILENT);
+            }
+            ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store));
+            return new Report(registry.names(), CharterLint.check(registry, DemoHappyPaths.calls()));
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}

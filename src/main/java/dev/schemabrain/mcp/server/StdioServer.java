@@ -1,0 +1,47 @@
+package dev.schemabrain.mcp.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+
+/**
+ * The MCP server over stdio: stdout carries nothing but frames (every other write is sent to
+ * stderr while it runs), stdin goes through {@link StdinGuard}, and {@link #run} returns when stdin
+ * closes.
+ */
+public final class StdioServer {
+
+    /** The SDK's own line limit; a longer line is answered with an error and skipped. */
+    static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+    private StdioServer() {
+    }
+
+    public static void run(ToolRegistry registry, String version, InputStream stdin, PrintStream stdout)
+            throws InterruptedException {
+        McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()));
+        McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(json, guard.sdkInput(), stdout))
+                .serverInfo("schemabrain", version)
+                .instructions(Instructions.forTools(registry.names()))
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .jsonMapper(json)
+                // Arguments are validated by the registry, which answers with an envelope the model can act on.
+                .validateToolInputs(false)
+                .tools(McpToolAdapter.specifications(registry))
+                .build();
+        Thread reader = new Thread(guard, "schemabrain-stdin");
+        reader.setDaemon(true);
+        reader.start();
+        guard.awaitEnd();
+        server.closeGracefully();
+    }
+}

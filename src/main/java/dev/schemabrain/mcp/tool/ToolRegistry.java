@@ -1,0 +1,128 @@
+package dev.schemabrain.mcp.tool;
+
+import dev.schemabrain.catalog.Fuzzy;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.ArgSpec;
+import dev.schemabrain.mcp.args.Validation;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The tools a server offers, and the one place a call is dispatched: strict argument validation
+ * first (an invalid_argument envelope pointing back at the same tool), then the tool, with any
+ * exception turned into an internal_error envelope so a bug never reaches the agent as a crash.
+ */
+public final class ToolRegistry {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ToolRegistry.class);
+    /** Valid arguments longer than this (as JSON) are not repeated in a recovery. */
+    private static final int MAX_ECHOED_ARGUMENT = 200;
+
+    private final Map<String, Tool> tools;
+
+    private ToolRegistry(Map<String, Tool> tools) {
+        this.tools = tools;
+    }
+
+    public static ToolRegistry of(List<? extends Tool> tools) {
+        Map<String, Tool> byName = new LinkedHashMap<>();
+        for (Tool tool : tools) {
+            if (byName.putIfAbsent(tool.spec().name(), tool) != null) {
+                throw new IllegalArgumentException("two tools are named " + tool.spec().name());
+            }
+        }
+        return new ToolRegistry(Collections.unmodifiableMap(byName));
+    }
+
+    public Collection<Tool> tools() {
+        return tools.values();
+    }
+
+    public List<String> names() {
+        return List.copyOf(tools.keySet());
+    }
+
+    public Optional<Tool> tool(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    /** Validates {@code arguments} and runs the tool; never throws for a known tool. */
+    public Envelope call(String name, Map<String, Object> arguments) {
+        Tool tool = tools.get(name);
+        if (tool == null) {
+            throw new IllegalArgumentException("no tool named " + name);
+        }
+        ToolSpec spec = tool.spec();
+        Validation validation = spec.arguments().validate(arguments == null ? Map.of() : arguments);
+        if (!validation.isValid()) {
+            return invalidArgument(spec, arguments == null ? Map.of() : arguments, validation);
+        }
+        try {
+            return tool.call(validation.arguments());
+        } catch (RuntimeException | Error e) {
+            LOG.error("tool {} failed", name, e);
+            return Envelope.error(ToolError.of(ErrorKind.INTERNAL_ERROR,
+                    "SchemaBrain hit an internal error in " + name + "; this is a bug, it has been logged on the server, "
+                            + "and retrying the same call will not help.",
+                    Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
+        }
+    }
+
+    private static Envelope invalidArgument(ToolSpec spec, Map<String, Object> given, Validation validation) {
+        ArgSchema schema = spec.arguments();
+        List<String> fuzzy = new ArrayList<>();
+        for (String unknown : validation.unknownArguments()) {
+            for (String match : Fuzzy.best(unknown, schema.args().keySet(), 3)) {
+                if (!fuzzy.contains(match) && fuzzy.size() < 3) {
+                    fuzzy.add(match);
+                }
+            }
+        }
+        Map<String, Object> keep = new LinkedHashMap<>();
+        given.forEach((key, value) -> {
+            boolean faulted = validation.violations().stream().anyMatch(v -> v.contains("'" + key + "'"));
+            if (schema.args().containsKey(key) && !faulted && String.valueOf(value).length() <= MAX_ECHOED_ARGUMENT) {
+                keep.put(key, value);
+            }
+        });
+        String message = "Invalid arguments for " + spec.name() + ": " + validation.message()
+                + ". " + allowed(schema);
+        return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, message,
+                Recovery.call(spec.name(), keep).withFuzzyMatches(fuzzy)), List.of(spec.name()));
+    }
+
+    /** "Allowed arguments: query (string, required), limit (integer, default 10)." */
+    static String allowed(ArgSchema schema) {
+        if (schema.args().isEmpty()) {
+            return "This tool takes no arguments.";
+        }
+        return schema.args().values().stream().map(ToolRegistry::describe)
+                .collect(Collectors.joining(", ", "Allowed arguments: ", "."));
+    }
+
+    private static String describe(ArgSpec arg) {
+        List<String> facts = new ArrayList<>();
+        facts.add(arg.enumValues().isEmpty() ? arg.type().name().toLowerCase(java.util.Locale.ROOT) + (arg.array() ? " array" : "")
+                : String.join("|", arg.enumValues()));
+        if (arg.required()) {
+            facts.add("required");
+        }
+        if (arg.defaultValue() != null) {
+            facts.add("default " + arg.defaultValue());
+        }
+        return arg.name() + " (" + String.join(", ", facts) + ")";
+    }
+}

@@ -1,0 +1,37 @@
+package dev.schemabrain.mcp.tools;
+
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.Tool;
+import dev.schemabrain.mcp.tool.ToolSpec;
+
+import java.util.Optional;
+
+/**
+ * A tool that answers from the indexed catalog: index_not_ready when nothing is indexed, otherwise
+ * {@link #answer} on the current snapshot.
+ */
+abstract class CatalogTool implements Tool {
+
+    private final ToolSpec spec;
+    private final CatalogProvider catalogs;
+
+    CatalogTool(ToolSpec spec, CatalogProvider catalogs) {
+        this.spec = spec;
+        this.catalogs = catalogs;
+    }
+
+    @Override
+    public final ToolSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public final Envelope call(Arguments arguments) {
+        Optional<ServedCatalog> served = catalogs.current();
+        return served.isEmpty() ? Replies.indexNotReady() : answer(arguments, served.get());
+    }
+
+    /** Answers a validated call against a non-empty catalog. */
+    abstract Envelope answer(Arguments arguments, ServedCatalog served);
+}

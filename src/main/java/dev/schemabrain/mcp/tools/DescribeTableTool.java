@@ -1,0 +1,118 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.NameLookup;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.UniqueConstraint;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.InferenceMethod;
+import dev.schemabrain.mcp.envelope.Provenance;
+import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.semantic.JoinGraph;
+
+import java.util.List;
+
+/** describe_table: one table's columns, keys and relations. */
+public final class DescribeTableTool extends CatalogTool {
+
+    static final String NAME = "describe_table";
+    private static final ArgSchema ARGS = ArgSchema.parse("""
+            {
+              "qualified_name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
+                                 "description": "schema.table; a bare table name works when it is unique."},
+              "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
+            }""");
+    private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe table",
+            "Use this when you know a table's name (e.g. \"the invoices table\") and need its columns, types, keys, "
+                    + "descriptions and the tables it references or is referenced by. Use find_relevant_tables instead "
+                    + "when the user describes the data rather than naming a table. Common compositions: "
+                    + "find_relevant_tables → describe_table; describe_table → describe_column to drill into one "
+                    + "column, or → suggest_joins to connect it to another table.",
+            ARGS, LatencyHint.FAST);
+
+    public DescribeTableTool(CatalogProvider catalogs) {
+        super(SPEC, catalogs);
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served) {
+        String input = arguments.string("qualified_name").orElseThrow();
+        NameLookup.TableResult result = served.lookup().resolveTable(input);
+        if (!(result instanceof NameLookup.TableResult.Found found)) {
+            return NameReplies.retrying(NAME).forTable(input, result);
+        }
+        Table table = found.table();
+        boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
+        ObjectNode data = Replies.object()
+                .put("qualified_name", table.name().toString())
+                .put("kind", table.kind().wireName())
+                .put("description", table.comment())
+                .put("row_estimate", table.rowEstimate())
+                .put("is_junction", table.isJunction());
+        data.set("primary_key", Replies.strings(table.primaryKey()));
+        ArrayNode columns = data.putArray("columns");
+        for (Column c : table.columns()) {
+            ObjectNode column = columns.addObject()
+                    .put("name", c.name())
+                    .put("type", c.dataType())
+                    .put("nullable", c.nullable())
+                    .put("primary_key", table.isPrimaryKey(c.name()))
+                    .put("default", c.defaultValue())
+                    .put("description", c.comment());
+            if (detailed) {
+                column.put("position", c.position());
+                column.set("samples", Replies.strings(c.samples()));
+            }
+        }
+        ArrayNode out = data.putArray("foreign_keys_out");
+        for (ForeignKey fk : table.foreignKeys()) {
+            ObjectNode row = out.addObject();
+            row.set("columns", Replies.strings(fk.columns()));
+            row.put("references", fk.target().toString());
+            row.set("target_columns", Replies.strings(fk.targetColumns()));
+            if (detailed) {
+                row.put("name", fk.name());
+            }
+        }
+        ArrayNode in = data.putArray("foreign_keys_in");
+        for (JoinGraph.Step step : served.joins().neighbours(table.name())) {
+            // A reverse step starts here and walks to a table whose foreign key points at this one.
+            if (step.direction() == JoinGraph.Direction.REVERSE) {
+                ObjectNode row = in.addObject().put("from", step.to().toString());
+                row.set("columns", Replies.strings(step.toColumns()));
+                row.set("target_columns", Replies.strings(step.fromColumns()));
+                if (detailed) {
+                    row.put("name", step.foreignKeyName());
+                }
+            }
+        }
+        if (detailed) {
+            ArrayNode unique = data.putArray("unique_constraints");
+            for (UniqueConstraint u : table.uniqueConstraints()) {
+                unique.addObject().put("name", u.name()).set("columns", Replies.strings(u.columns()));
+            }
+        }
+        if (table.isJunction()) {
+            data.put("note", "Junction table: it links " + table.foreignKeys().stream().map(fk -> fk.target().toString())
+                    .distinct().toList() + " many-to-many; joining through it multiplies rows.");
+        }
+        Provenance provenance = describedBy(table);
+        return Envelope.success(data, provenance == null ? null : provenance.confidence(), provenance,
+                List.of("describe_column", "suggest_joins", "get_example_queries"));
+    }
+
+    /**
+     * The provenance of the table's interpretive content, its descriptions: the database's own comments
+     * when it has any. Without descriptions the answer is structural fact only, and no confidence applies.
+     */
+    static Provenance describedBy(Table table) {
+        boolean commented = table.comment() != null || table.columns().stream().anyMatch(c -> c.comment() != null);
+        return commented ? Provenance.schema(InferenceMethod.DB_COMMENT) : null;
+    }
+}

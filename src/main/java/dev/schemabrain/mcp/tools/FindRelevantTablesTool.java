@@ -1,0 +1,92 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.Fuzzy;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Confidence;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
+import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.retrieve.TableHit;
+import dev.schemabrain.retrieve.Terms;
+import dev.schemabrain.store.SchemaSummary;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** find_relevant_tables: tables ranked for a question in words. */
+public final class FindRelevantTablesTool extends CatalogTool {
+
+    static final String NAME = "find_relevant_tables";
+    private static final ArgSchema ARGS = ArgSchema.parse("""
+            {
+              "query": {"type": "string", "required": true, "minLength": 1, "maxLength": 1000,
+                        "description": "What you look for, in words (e.g. \\"invoices per customer\\"), or * for every table."},
+              "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+              "schema": {"type": "string", "minLength": 1, "maxLength": 512, "description": "Only tables of this schema."},
+              "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
+            }""");
+    private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Find relevant tables",
+            "Use this when the user describes data in words (\"customer payments\") and you need the tables that hold "
+                    + "it; returns tables ranked by score with the best-matching column. Use describe_table instead "
+                    + "when you already know the table's name. Common compositions: find_relevant_tables → "
+                    + "describe_table on the top 1-3 hits; find_relevant_tables → suggest_joins to connect them.",
+            ARGS, LatencyHint.FAST);
+
+    public FindRelevantTablesTool(CatalogProvider catalogs) {
+        super(SPEC, catalogs);
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served) {
+        String query = arguments.string("query").orElseThrow();
+        Optional<String> schema = arguments.string("schema");
+        if (schema.isPresent()) {
+            List<String> known = served.schemas().stream().map(SchemaSummary::schema).distinct().toList();
+            if (!known.contains(schema.get())) {
+                return unknownSchema(schema.get(), known, query);
+            }
+        }
+        boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
+        List<TableHit> hits = served.keywords().search(query, arguments.integer("limit"), schema);
+        ObjectNode data = Replies.object();
+        ArrayNode rows = data.putArray("hits");
+        for (TableHit hit : hits) {
+            ObjectNode row = rows.addObject()
+                    .put("qualified_name", hit.table().name().toString())
+                    .put("score", Math.round(hit.score() * 1000) / 1000.0)
+                    .put("best_column", hit.bestColumn() == null ? null : hit.bestColumn().name())
+                    .put("best_column_description", hit.bestColumn() == null ? null : hit.bestColumn().comment());
+            if (detailed) {
+                row.put("kind", hit.table().kind().wireName())
+                        .put("description", hit.table().comment())
+                        .put("row_estimate", hit.table().rowEstimate())
+                        .put("column_count", hit.table().columns().size())
+                        .set("matched_terms", Replies.strings(hit.matchedTerms()));
+            }
+        }
+        if (hits.isEmpty()) {
+            data.set("query_terms", Replies.strings(Terms.of(query)));
+            return Envelope.empty(data, List.of("list_indexed_schemas"));
+        }
+        return Envelope.success(data, Confidence.fromScore(hits.get(0).score()), null,
+                List.of("describe_table", "suggest_joins"));
+    }
+
+    private static Envelope unknownSchema(String schema, List<String> known, String query) {
+        List<String> matches = Fuzzy.best(schema, known, 3);
+        Recovery recovery = matches.isEmpty()
+                ? Recovery.call("list_indexed_schemas", Map.of())
+                : Recovery.call(NAME, Map.of("query", Replies.shown(query), "schema", matches.get(0))).withFuzzyMatches(matches);
+        return Envelope.error(ToolError.of(ErrorKind.UNKNOWN_NAME,
+                "No indexed schema is named '" + Replies.shown(schema) + "'"
+                        + (matches.isEmpty() ? "; list_indexed_schemas shows the schemas there are." : "; did you mean "
+                        + String.join(", ", matches) + "?"), recovery), List.of("list_indexed_schemas"));
+    }
+}

@@ -1,0 +1,47 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/** Pieces every catalog tool's answers share. */
+final class Replies {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** How much of a caller's input is ever repeated back: enough to recognize, never a whole payload. */
+    static final int ECHO_LIMIT = 64;
+
+    private Replies() {
+    }
+
+    static ObjectNode object() {
+        return JSON.createObjectNode();
+    }
+
+    static ArrayNode strings(Collection<String> values) {
+        ArrayNode array = JSON.createArrayNode();
+        values.forEach(array::add);
+        return array;
+    }
+
+    /** The store is missing or holds no live table. */
+    static Envelope indexNotReady() {
+        return Envelope.error(ToolError.of(ErrorKind.INDEX_NOT_READY,
+                "Nothing is indexed yet: the operator must run 'schemabrain index --source URL' (or --url-env VAR) "
+                        + "on this server's store; then call list_indexed_schemas again.",
+                Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
+    }
+
+    /** {@code input} cut to {@link #ECHO_LIMIT} characters. */
+    static String shown(String input) {
+        return input.length() <= ECHO_LIMIT ? input : input.substring(0, ECHO_LIMIT) + "…";
+    }
+}

@@ -1,0 +1,187 @@
+package dev.schemabrain.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.testing.McpStdio;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The stdio server under a misbehaving client, driven byte by byte: every bad line gets the right
+ * JSON-RPC error and the session goes on, stdout carries nothing but frames, and the process exits 0
+ * when stdin closes, even mid-session.
+ */
+class StdioRobustnessIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+    Process server;
+    OutputStream stdin;
+    final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
+    final List<String> stdoutLines = new CopyOnWriteArrayList<>();
+
+    void start(String... extraArgs) throws IOException {
+        List<String> command = McpStdio.serveCommand(dir.resolve("schemabrain.db"));
+        command.addAll(List.of(extraArgs));
+        server = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
+        stdin = server.getOutputStream();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    stdoutLines.add(line);
+                    try {
+                        frames.add(JSON.readTree(line));
+                    } catch (IOException e) {
+                        frames.add(JSON.createObjectNode().put("not_json", line));
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.destroyForcibly();
+        }
+    }
+
+    void send(String line) throws IOException {
+        stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        stdin.flush();
+    }
+
+    JsonNode next() throws InterruptedException {
+        JsonNode frame = frames.poll(30, TimeUnit.SECONDS);
+        assertNotNull(frame, "the server answered");
+        return frame;
+    }
+
+    void initialize(String version) throws Exception {
+        send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" + version
+                + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+        JsonNode init = next();
+        assertEquals(version, init.at("/result/protocolVersion").asText());
+        send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    }
+
+    void assertOnlyFrames() {
+        for (String line : stdoutLines) {
+            JsonNode frame;
+            try {
+                frame = JSON.readTree(line);
+            } catch (IOException e) {
+                throw new AssertionError("stdout carried a line that is not a frame: " + line);
+            }
+            assertEquals("2.0", frame.path("jsonrpc").asText(), line);
+        }
+    }
+
+    @Test
+    void olderProtocolVersionsAreAccepted() throws Exception {
+        for (String version : List.of("2024-11-05", "2025-03-26", "2025-06-18")) {
+            frames.clear();
+            start();
+            initialize(version);
+            stdin.close();
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS));
+            assertEquals(0, server.exitValue());
+        }
+    }
+
+    @Test
+    void badLinesGetJsonRpcErrorsAndTheSessionContinues() throws Exception {
+        start("-v");
+        initialize("2025-11-25");
+        send("{bad");
+        assertEquals(-32700, next().at("/error/code").asInt());
+        send("[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}]");
+        assertEquals(-32600, next().at("/error/code").asInt(), "batches are not part of MCP 2025-11-25");
+        send("{\"foo\":1}");
+        assertEquals(-32600, next().at("/error/code").asInt());
+        send("");
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"frobnicate\"}");
+        JsonNode unknownMethod = next();
+        assertEquals(3, unknownMethod.path("id").asInt());
+        assertEquals(-32601, unknownMethod.at("/error/code").asInt());
+        send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"describe_tables\",\"arguments\":{}}}");
+        JsonNode unknownTool = next();
+        assertEquals(4, unknownTool.path("id").asInt());
+        assertEquals(-32602, unknownTool.at("/error/code").asInt());
+        assertTrue(unknownTool.at("/error/message").asText().contains("did you mean describe_table?"));
+        send("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/call\",\"params\":{\"name\":\"describe_table\",\"arguments\":\"x\"}}");
+        JsonNode notAnObject = next();
+        assertEquals(5, notAnObject.path("id").asInt());
+        assertEquals(-32602, notAnObject.at("/error/code").asInt());
+        assertFalse(notAnObject.toString().contains("Exception") || notAnObject.toString().contains("java."),
+                "no Java internals in the answer");
+        send("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"suggest_joins\",\"arguments\":{\"tables\":[1,2],\"max_hops\":true}}}");
+        JsonNode wrongTypes = next();
+        assertEquals(true, wrongTypes.at("/result/isError").asBoolean());
+        assertEquals("invalid_argument", wrongTypes.at("/result/structuredContent/error/kind").asText());
+
+        send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}");
+        JsonNode list = next();
+        assertEquals(7, list.path("id").asInt());
+        assertEquals(6, list.at("/result/tools").size(), "still serving after every bad line");
+        stdin.close();
+        assertTrue(server.waitFor(20, TimeUnit.SECONDS));
+        assertEquals(0, server.exitValue());
+        assertOnlyFrames();
+    }
+
+    @Test
+    void aLineOverTheLimitIsAnsweredAndSkipped() throws Exception {
+        start();
+        initialize("2025-11-25");
+        String huge = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"describe_table\","
+                + "\"arguments\":{\"qualified_name\":\"" + "y".repeat(17 * 1024 * 1024) + "\"}}}";
+        send(huge);
+        JsonNode tooLong = next();
+        assertEquals(-32600, tooLong.at("/error/code").asInt());
+        assertTrue(tooLong.toString().length() < 300);
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}");
+        assertEquals(3, next().path("id").asInt());
+        stdin.close();
+        assertTrue(server.waitFor(20, TimeUnit.SECONDS));
+        assertEquals(0, server.exitValue());
+        assertOnlyFrames();
+    }
+
+    @Test
+    void closingStdinMidSessionEndsTheProcessCleanly() throws Exception {
+        start();
+        initialize("2025-11-25");
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"list_indexed_schemas\",\"arguments\":{}}}");
+        send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/ca");
+        stdin.close();
+        assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server stops when stdin closes");
+        assertEquals(0, server.exitValue());
+        assertOnlyFrames();
+    }
+}

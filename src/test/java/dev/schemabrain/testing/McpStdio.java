@@ -1,0 +1,61 @@
+package dev.schemabrain.testing;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The SDK's own MCP client, talking to {@code schemabrain serve} from the packaged jar over real stdio. */
+public final class McpStdio {
+
+    public static final McpJsonMapper JSON = new JacksonMcpJsonMapper(new ObjectMapper());
+
+    private McpStdio() {
+    }
+
+    public static Path jar() {
+        return Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar"));
+    }
+
+    /** {@code java -jar schemabrain.jar --store STORE serve}; the test classpath instead when no jar is built (benchmarks). */
+    public static List<String> serveCommand(Path store) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> launch = java.nio.file.Files.exists(jar())
+                ? List.of(java, "-jar", jar().toString())
+                : List.of(java, "-cp", System.getProperty("java.class.path"), "dev.schemabrain.cli.Main");
+        List<String> command = new ArrayList<>(launch);
+        command.addAll(List.of("--store", store.toString(), "serve"));
+        return command;
+    }
+
+    /** A started, initialized client; {@code stderr} collects the server's log lines. */
+    public static McpSyncClient client(Path store, StringBuffer stderr) {
+        List<String> command = serveCommand(store);
+        ServerParameters params = ServerParameters.builder(command.get(0))
+                .args(command.subList(1, command.size()).toArray(String[]::new))
+                .build();
+        StdioClientTransport transport = new StdioClientTransport(params, JSON);
+        transport.setStdErrorHandler(line -> stderr.append(line).append('\n'));
+        McpSyncClient client = McpClient.sync(transport)
+                .requestTimeout(Duration.ofSeconds(30))
+                .initializationTimeout(Duration.ofSeconds(30))
+                .clientInfo(McpSchema.Implementation.builder("schemabrain-it", "1").build())
+                .build();
+        client.initialize();
+        return client;
+    }
+
+    public static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> arguments) {
+        return client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
+    }
+}
