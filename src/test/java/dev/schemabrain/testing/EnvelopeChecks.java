@@ -2,6 +2,7 @@ package dev.schemabrain.testing;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -37,6 +38,8 @@ public final class EnvelopeChecks {
         Map<String, Object> envelope = JSON.convertValue(result.structuredContent(), new TypeReference<>() { });
         JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(outputSchema, envelope);
         assertTrue(valid.valid(), () -> "envelope fails the outputSchema: " + valid.errorMessage() + "\n" + envelope);
+        JsonSchemaValidator.ValidationResponse strict = VALIDATOR.validate(EnvelopeSchema.strict(toolNames), envelope);
+        assertTrue(strict.valid(), () -> "envelope fails the strict envelope schema: " + strict.errorMessage() + "\n" + envelope);
         String text = ((McpSchema.TextContent) result.content().get(0)).text();
         assertEquals(JSON.readTree(text), JSON.valueToTree(envelope), "content[0].text is the envelope");
 

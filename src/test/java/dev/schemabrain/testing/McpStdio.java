@@ -9,6 +9,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,10 +30,10 @@ public final class McpStdio {
 
     /** {@code java -jar schemabrain.jar --store STORE serve}; the test classpath instead when no jar is built (benchmarks). */
     public static List<String> serveCommand(Path store) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> launch = java.nio.file.Files.exists(jar())
-                ? List.of(java, "-jar", jar().toString())
-                : List.of(java, "-cp", System.getProperty("java.class.path"), "dev.schemabrain.cli.Main");
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> launch = Files.exists(jar())
+                ? List.of(javaBin, "-jar", jar().toString())
+                : List.of(javaBin, "-cp", System.getProperty("java.class.path"), "dev.schemabrain.cli.Main");
         List<String> command = new ArrayList<>(launch);
         command.addAll(List.of("--store", store.toString(), "serve"));
         return command;

@@ -32,7 +32,7 @@ public final class CharterLint {
     /** All findings for {@code registry}, calling each tool with its entry in {@code happyPaths}. */
     public static List<Finding> check(ToolRegistry registry, Map<String, Map<String, Object>> happyPaths) {
         List<Finding> findings = new ArrayList<>();
-        Map<String, Object> schema = EnvelopeSchema.forTools(registry.names());
+        Map<String, Object> schema = EnvelopeSchema.strict(registry.names());
         JsonSchemaValidator validator = new DefaultJsonSchemaValidator();
         for (Tool tool : registry.tools()) {
             ToolSpec spec = tool.spec();

@@ -23,7 +23,7 @@ public final class McpToolAdapter {
     }
 
     public static List<SyncToolSpecification> specifications(ToolRegistry registry) {
-        Map<String, Object> outputSchema = EnvelopeSchema.forTools(registry.names());
+        Map<String, Object> outputSchema = EnvelopeSchema.published();
         List<SyncToolSpecification> specs = new ArrayList<>();
         for (Tool tool : registry.tools()) {
             String name = tool.spec().name();

@@ -46,7 +46,7 @@ class CharterLintTest {
 
     @Test
     void aHappyPathThatFailsOrBreaksTheSchemaIsReported() {
-        var schema = EnvelopeSchema.forTools(TOOLS);
+        var schema = EnvelopeSchema.strict(TOOLS);
         var validator = new DefaultJsonSchemaValidator();
         Envelope fine = Envelope.success(new ObjectMapper().createObjectNode().put("x", 1), null, null, List.of("describe_table"));
         assertEquals(List.of(), CharterLint.happyPath("describe_table", fine, schema, validator));
