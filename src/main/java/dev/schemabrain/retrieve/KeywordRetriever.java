@@ -17,7 +17,7 @@ import java.util.Optional;
  * prefix match for longer words. A stand-in until embeddings and BM25 arrive; deterministic, ties
  * broken by qualified name. The query {@code *} lists every table.
  */
-public final class KeywordRetriever {
+public final class KeywordRetriever implements TableRetriever {
 
     static final double TABLE_WEIGHT = 1.0;
     static final double COLUMN_WEIGHT = 0.6;
@@ -45,7 +45,7 @@ public final class KeywordRetriever {
         this.tables = List.copyOf(indexed);
     }
 
-    /** The best {@code limit} tables for {@code query}, optionally only from {@code schema}. */
+    @Override
     public List<TableHit> search(String query, int limit, Optional<String> schema) {
         List<TableHit> hits = new ArrayList<>();
         boolean all = query.strip().equals("*");
