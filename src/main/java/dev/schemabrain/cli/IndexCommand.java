@@ -63,7 +63,12 @@ final class IndexCommand implements Callable<Integer> {
         out.printf("  columns  %6d: %d new, %d changed, %d unchanged, %d deprecated%n", r.columns(),
                 n.columnsNew(), n.columnsChanged(), n.columnsUnchanged(), n.columnsDeprecated());
         out.printf("  foreign keys %d%n", r.foreignKeys());
-        out.printf(Locale.ROOT, "  time     %.2f s (introspect %.2f s while reading the store %.2f s, compare %.2f s, write %.2f s)%n",
-                r.totalMillis() / 1000.0, r.introspectMillis() / 1000.0, r.loadMillis() / 1000.0, r.diffMillis() / 1000.0, r.writeMillis() / 1000.0);
+        IndexResult.Documents d = r.documents();
+        out.printf("  documents %5d %s, %d %s%n", d.described(), r.dryRun() ? "to describe" : "described",
+                d.embedded(), r.dryRun() ? "to embed" : "embedded");
+        out.printf(Locale.ROOT, "  time     %.2f s (introspect %.2f s while reading the store %.2f s, compare %.2f s, "
+                        + "describe %.2f s, embed %.2f s, write %.2f s)%n",
+                r.totalMillis() / 1000.0, r.introspectMillis() / 1000.0, r.loadMillis() / 1000.0, r.diffMillis() / 1000.0,
+                d.describeMillis() / 1000.0, d.embedMillis() / 1000.0, r.writeMillis() / 1000.0);
     }
 }

@@ -16,7 +16,7 @@ import java.util.Arrays;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "The trust boundary between AI agents and SQL databases: index a database, then serve it over MCP.",
-        subcommands = {IndexCommand.class, ServeCommand.class, LintCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {IndexCommand.class, ServeCommand.class, EvalCommand.class, LintCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 
@@ -51,6 +51,8 @@ public final class Main implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
         // The MariaDB driver logs failed logins itself; SchemaBrain says it once, in its own words.
         System.setProperty("org.slf4j.simpleLogger.log.org.mariadb.jdbc", verbose ? "debug" : "off");
+        // The tokenizer warns about its default length on every load; SchemaBrain's documents are short.
+        System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
         CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();

@@ -2,7 +2,6 @@ package dev.schemabrain.index;
 
 import dev.schemabrain.store.CatalogChanges.RunCounts;
 
-/** What an index run did, for the summary line and the benchmark. */
 /**
  * What an index run did, for the summary line and the benchmark.
  *
@@ -11,5 +10,15 @@ import dev.schemabrain.store.CatalogChanges.RunCounts;
  */
 public record IndexResult(String sourceId, String displayUrl, int tables, int columns, int foreignKeys,
                           RunCounts counts, int tablesPurged, long loadMillis, long introspectMillis, long diffMillis,
-                          long writeMillis, long totalMillis, boolean dryRun) {
+                          Documents documents, long writeMillis, long totalMillis, boolean dryRun) {
+
+    /**
+     * Descriptions and embeddings of the run.
+     *
+     * @param described documents whose description or embedded text changed (or would, on a dry run)
+     * @param embedded  documents whose text changed and were embedded (a dry run embeds nothing)
+     */
+    public record Documents(int described, int embedded, long describeMillis, long embedMillis) {
+        public static final Documents NONE = new Documents(0, 0, 0, 0);
+    }
 }

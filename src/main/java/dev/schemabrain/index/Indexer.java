@@ -16,6 +16,13 @@ import dev.schemabrain.store.StoredTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.schemabrain.describe.OfflineDescriber;
+import dev.schemabrain.describe.Words;
+import dev.schemabrain.embed.Embedder;
+import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.store.DocumentKey;
+import dev.schemabrain.store.DocumentRepository;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -24,19 +31,29 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * One index run: check the store, introspect the source, fingerprint and compare, then write all
- * changes in a single store transaction. Nothing touches the store file before the source has been
- * read completely, so a source failure leaves the store byte-for-byte as it was.
- */
-public final class Indexer {
+ * One index run: check the store, introspect the source, fingerprint and compare, describe and embed
+ * what changed, then write everything in a single store transaction. Nothing touches the store file
+ * before the source has been read and embedded completely, so a failure leaves the store
+ * byte-for-byte as it was.
+ */public final class Indexer {
 
     private final Clock clock;
+    private final DocumentStage documents;
+    private final String modelId;
+
+    /** @param embedder the embedding model, asked for only when a document needs embedding */
+    public Indexer(Clock clock, Supplier<Embedder> embedder, String modelId) {
+        this.clock = clock;
+        this.modelId = modelId;
+        this.documents = new DocumentStage(new OfflineDescriber(new Words(WordVocabulary.get())), embedder, modelId);
+    }
 
     public Indexer(Clock clock) {
-        this.clock = clock;
+        this(clock, Embedders::shared, Embedders.MODEL_ID);
     }
 
     public Indexer() {
@@ -66,7 +83,8 @@ public final class Indexer {
             }
         }
         // The fingerprint scheme is part of the token: a new describer version forces a full run.
-        String token = source.catalogToken().map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION).orElse(null);
+        String token = source.catalogToken()
+                .map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION + "|" + OfflineDescriber.VERSION + "|" + modelId).orElse(null);
         if (token != null && storedToken.equals(Optional.of(token))) {
             return unchanged(url, storePath, token, startedAt, start, dryRun);
         }
@@ -93,16 +111,21 @@ public final class Indexer {
                 url.displayUrl(), token, startedAt, clock.instant(), introspectMillis), catalog, stored);
         long diffMillis = millisSince(t1);
 
+        listener.stage("Describing and embedding what changed");
+        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), dryRun);
+
         long writeMillis = 0;
         int purged = 0;
         if (!dryRun) {
             listener.stage("Writing the store " + storePath);
             long t2 = System.nanoTime();
-            purged = write(storePath, storeExisted, changes, t2);
+            purged = write(storePath, storeExisted, changes, plan.writes(), t2);
             writeMillis = millisSince(t2);
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
-                catalog.foreignKeyCount(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis, writeMillis, millisSince(start), dryRun);
+                catalog.foreignKeyCount(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis,
+                new IndexResult.Documents(plan.described(), plan.embedded(), plan.describeMillis(), plan.embedMillis()),
+                writeMillis, millisSince(start), dryRun);
     }
 
     /** Nothing the source's token covers has moved: record the run (and purge), touch nothing else. */
@@ -117,17 +140,18 @@ public final class Indexer {
                 token, startedAt, now, now.minus(CatalogDiff.RETENTION),
                 new CatalogChanges.RunCounts(0, 0, live[0], 0, 0, 0, live[1], 0));
         long t = System.nanoTime();
-        int purged = dryRun ? 0 : write(storePath, true, changes, t);
+        int purged = dryRun ? 0 : write(storePath, true, changes, List.of(), t);
         return new IndexResult(url.sourceId(), url.displayUrl(), live[0], live[1], live[2], changes.counts(), purged,
-                0, 0, 0, millisSince(t), millisSince(start), dryRun);
+                0, 0, 0, IndexResult.Documents.NONE, millisSince(t), millisSince(start), dryRun);
     }
 
-    private static int write(Path storePath, boolean storeExisted, CatalogChanges changes, long startNanos)
-            throws StoreException {
+    private static int write(Path storePath, boolean storeExisted, CatalogChanges changes,
+                             List<DocumentRepository.DocumentWrite> documents, long startNanos) throws StoreException {
         boolean committed = false;
         try (SqliteStore store = SqliteStore.openOrCreate(storePath)) {
             int purged = store.write(c -> {
                 int n = CatalogRepository.apply(c, changes);
+                DocumentRepository.write(c, changes.sourceId(), documents);
                 CatalogRepository.recordRun(c, changes, millisSince(startNanos), n);
                 return n;
             });
@@ -151,19 +175,21 @@ public final class Indexer {
         }
     }
 
-    private record LoadedStore(List<StoredTable> tables, Map<QualifiedName, Table> previous, long millis) {
+    private record LoadedStore(List<StoredTable> tables, Map<QualifiedName, Table> previous,
+                               Map<DocumentKey, DocumentRepository.StoredDocument> documents, long millis) {
     }
 
     private static LoadedStore load(Path storePath, boolean storeExisted, String sourceId) {
         long t = System.nanoTime();
         if (!storeExisted) {
-            return new LoadedStore(List.of(), Map.of(), 0);
+            return new LoadedStore(List.of(), Map.of(), Map.of(), 0);
         }
         try (SqliteStore store = SqliteStore.open(storePath)) {
             List<StoredTable> tables = store.read(c -> CatalogRepository.load(c, sourceId));
+            Map<DocumentKey, DocumentRepository.StoredDocument> documents = store.read(c -> DocumentRepository.state(c, sourceId));
             Map<QualifiedName, Table> previous = tables.stream().filter(st -> !st.deprecated())
                     .collect(Collectors.toMap(st -> st.table().name(), StoredTable::table));
-            return new LoadedStore(tables, previous, millisSince(t));
+            return new LoadedStore(tables, previous, documents, millisSince(t));
         } catch (StoreException e) {
             throw new CompletionException(e);
         }

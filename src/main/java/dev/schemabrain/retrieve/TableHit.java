@@ -9,9 +9,12 @@ import java.util.List;
  * One ranked table.
  *
  * @param score      in [0, 1]; the envelope's confidence is derived from the top one
- * @param bestColumn the column that matched the question best, or null when only the table's own name did
+ * @param bestColumn            the column that matched the question best, or null when none stands out
+ * @param bestColumnDescription that column's description
+ * @param matchedTerms          the question's words found in the table's names and descriptions
  */
-public record TableHit(Table table, double score, Column bestColumn, List<String> matchedTerms) {
+public record TableHit(Table table, double score, Column bestColumn, String bestColumnDescription,
+                       List<String> matchedTerms) {
 
     public TableHit {
         if (score < 0 || score > 1) {

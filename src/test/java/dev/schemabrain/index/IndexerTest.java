@@ -98,15 +98,20 @@ class IndexerTest {
         assertEquals(new RunCounts(3, 0, 0, 0, 8, 0, 0, 0), first.counts());
         assertEquals(3, first.tables());
         assertEquals(1, first.foreignKeys());
+        assertEquals(new IndexResult.Documents(11, 11, first.documents().describeMillis(), first.documents().embedMillis()),
+                first.documents(), "3 tables and 8 columns described and embedded");
+        assertEquals("0", storeValue("SELECT count(*) FROM catalog_columns WHERE embedding IS NULL OR length(embedding) != 384 * 4"));
 
-        storeUpdate("UPDATE catalog_columns SET description = 'Country of the customer', described_hash = semantic_hash"
+        // A description written by an enricher (origin llm) is not the offline describer's to replace.
+        storeUpdate("UPDATE catalog_columns SET description = 'Country of the customer', description_origin = 'llm'"
                 + " WHERE column_name = 'country'");
+        String vector = storeValue("SELECT hex(embedding) FROM catalog_columns WHERE column_name = 'country'");
         IndexResult second = index(t0.plusSeconds(60));
         assertEquals(new RunCounts(0, 0, 3, 0, 0, 0, 8, 0), second.counts());
+        assertEquals(0, second.documents().embedded(), "nothing changed, nothing is embedded again");
         assertEquals("Country of the customer",
                 storeValue("SELECT description FROM catalog_columns WHERE column_name = 'country'"));
-        assertEquals("1", storeValue("SELECT count(*) FROM catalog_columns WHERE column_name = 'country'"
-                + " AND described_hash = semantic_hash"), "an unchanged column keeps a current description");
+        assertEquals(vector, storeValue("SELECT hex(embedding) FROM catalog_columns WHERE column_name = 'country'"));
         assertEquals("2", storeValue("SELECT count(*) FROM index_runs"));
         assertEquals("[\"France\",\"Peru\"]", storeValue("SELECT samples FROM catalog_columns WHERE column_name = 'country'"));
     }

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.describe.Description;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.InferenceMethod;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
@@ -46,6 +46,7 @@ public final class DescribeColumnTool extends CatalogTool {
         }
         Table table = found.table();
         Column column = found.column();
+        Description description = served.documents(table.name()).columns().get(table.columns().indexOf(column)).description();
         ObjectNode data = Replies.object()
                 .put("qualified_name", table.name() + "." + column.name())
                 .put("table", table.name().toString())
@@ -56,7 +57,8 @@ public final class DescribeColumnTool extends CatalogTool {
                 .put("unique", table.uniqueConstraints().stream().anyMatch(u -> u.columns().equals(List.of(column.name())))
                         || table.primaryKey().equals(List.of(column.name())))
                 .put("default", column.defaultValue())
-                .put("description", column.comment());
+                .put("description", description.text())
+                .put("description_source", description.origin().wireName());
         data.set("samples", Replies.strings(column.samples()));
         ArrayNode references = data.putArray("references");
         ArrayNode referencedBy = data.putArray("referenced_by");
@@ -71,8 +73,8 @@ public final class DescribeColumnTool extends CatalogTool {
                     .put("cardinality", step.cardinality().wireName())
                     .put("composite", step.fromColumns().size() > 1);
         }
-        Provenance provenance = column.comment() == null ? null : Provenance.schema(InferenceMethod.DB_COMMENT);
-        return Envelope.success(data, provenance == null ? null : provenance.confidence(), provenance,
+        Provenance provenance = DescriptionProvenance.of(List.of(description));
+        return Envelope.success(data, provenance.confidence(), provenance,
                 List.of("describe_table", "suggest_joins"));
     }
 }

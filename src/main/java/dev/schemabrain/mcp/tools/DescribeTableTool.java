@@ -7,10 +7,11 @@ import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.UniqueConstraint;
+import dev.schemabrain.describe.Description;
+import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.InferenceMethod;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
@@ -48,24 +49,28 @@ public final class DescribeTableTool extends CatalogTool {
             return NameReplies.retrying(NAME).forTable(input, result);
         }
         Table table = found.table();
+        TableDocuments documents = served.documents(table.name());
         boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
         ObjectNode data = Replies.object()
                 .put("qualified_name", table.name().toString())
                 .put("kind", table.kind().wireName())
-                .put("description", table.comment())
+                .put("description", documents.description().text())
                 .put("row_estimate", table.rowEstimate())
                 .put("is_junction", table.isJunction());
         data.set("primary_key", Replies.strings(table.primaryKey()));
         ArrayNode columns = data.putArray("columns");
-        for (Column c : table.columns()) {
+        for (int i = 0; i < table.columns().size(); i++) {
+            Column c = table.columns().get(i);
+            Description description = documents.columns().get(i).description();
             ObjectNode column = columns.addObject()
                     .put("name", c.name())
                     .put("type", c.dataType())
                     .put("nullable", c.nullable())
                     .put("primary_key", table.isPrimaryKey(c.name()))
                     .put("default", c.defaultValue())
-                    .put("description", c.comment());
+                    .put("description", description.text());
             if (detailed) {
+                column.put("description_source", description.origin().wireName());
                 column.put("position", c.position());
                 column.set("samples", Replies.strings(c.samples()));
             }
@@ -93,6 +98,7 @@ public final class DescribeTableTool extends CatalogTool {
             }
         }
         if (detailed) {
+            data.put("description_source", documents.description().origin().wireName());
             ArrayNode unique = data.putArray("unique_constraints");
             for (UniqueConstraint u : table.uniqueConstraints()) {
                 unique.addObject().put("name", u.name()).set("columns", Replies.strings(u.columns()));
@@ -102,17 +108,10 @@ public final class DescribeTableTool extends CatalogTool {
             data.put("note", "Junction table: it links " + table.foreignKeys().stream().map(fk -> fk.target().toString())
                     .distinct().toList() + " many-to-many; joining through it multiplies rows.");
         }
-        Provenance provenance = describedBy(table);
-        return Envelope.success(data, provenance == null ? null : provenance.confidence(), provenance,
+        List<Description> described = new java.util.ArrayList<>(List.of(documents.description()));
+        documents.columns().forEach(c -> described.add(c.description()));
+        Provenance provenance = DescriptionProvenance.of(described);
+        return Envelope.success(data, provenance.confidence(), provenance,
                 List.of("describe_column", "suggest_joins", "get_example_queries"));
-    }
-
-    /**
-     * The provenance of the table's interpretive content, its descriptions: the database's own comments
-     * when it has any. Without descriptions the answer is structural fact only, and no confidence applies.
-     */
-    static Provenance describedBy(Table table) {
-        boolean commented = table.comment() != null || table.columns().stream().anyMatch(c -> c.comment() != null);
-        return commented ? Provenance.schema(InferenceMethod.DB_COMMENT) : null;
     }
 }

@@ -13,7 +13,6 @@ import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.retrieve.TableHit;
-import dev.schemabrain.retrieve.Terms;
 import dev.schemabrain.store.SchemaSummary;
 
 import java.util.List;
@@ -54,7 +53,7 @@ public final class FindRelevantTablesTool extends CatalogTool {
             }
         }
         boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
-        List<TableHit> hits = served.keywords().search(query, arguments.integer("limit"), schema);
+        List<TableHit> hits = served.retriever().search(query, arguments.integer("limit"), schema);
         ObjectNode data = Replies.object();
         ArrayNode rows = data.putArray("hits");
         for (TableHit hit : hits) {
@@ -62,17 +61,16 @@ public final class FindRelevantTablesTool extends CatalogTool {
                     .put("qualified_name", hit.table().name().toString())
                     .put("score", Math.round(hit.score() * 1000) / 1000.0)
                     .put("best_column", hit.bestColumn() == null ? null : hit.bestColumn().name())
-                    .put("best_column_description", hit.bestColumn() == null ? null : hit.bestColumn().comment());
+                    .put("best_column_description", hit.bestColumnDescription());
             if (detailed) {
                 row.put("kind", hit.table().kind().wireName())
-                        .put("description", hit.table().comment())
+                        .put("description", served.documents(hit.table().name()).description().text())
                         .put("row_estimate", hit.table().rowEstimate())
                         .put("column_count", hit.table().columns().size())
                         .set("matched_terms", Replies.strings(hit.matchedTerms()));
             }
         }
         if (hits.isEmpty()) {
-            data.set("query_terms", Replies.strings(Terms.of(query)));
             return Envelope.empty(data, List.of("list_indexed_schemas"));
         }
         return Envelope.success(data, Confidence.fromScore(hits.get(0).score()), null,

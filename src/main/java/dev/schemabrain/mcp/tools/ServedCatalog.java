@@ -2,32 +2,51 @@ package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
-import dev.schemabrain.retrieve.KeywordRetriever;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.semantic.JoinGraph;
+import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.SchemaSummary;
 
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * One consistent snapshot of the store as the tools see it: the catalog of every indexed source
- * (merged; tables keep their own schema names) and the structures derived from it, built on first use
- * and shared by every call until the store changes.
+ * (merged; tables keep their own schema names), the tables' descriptions and vectors, and the
+ * structures derived from them, built on first use and shared by every call until the store changes.
  */
 public final class ServedCatalog {
 
     private final List<SchemaSummary> schemas;
     private final Catalog catalog;
+    private final List<TableDocuments> documents;
+    private final Map<QualifiedName, TableDocuments> documentsByTable = new HashMap<>();
+    private final Map<DocumentKey, float[]> vectors;
+    private final Supplier<Function<String, float[]>> queryEmbedder;
     private final Supplier<NameLookup> lookup;
     private final Supplier<JoinGraph> joins;
-    private final Supplier<KeywordRetriever> keywords;
+    private final Map<HybridRetriever.Mode, HybridRetriever> retrievers = new EnumMap<>(HybridRetriever.Mode.class);
 
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog) {
+    /**
+     * @param documents     one per table of {@code catalog}, in its order
+     * @param queryEmbedder embeds a question; its supplier answers null when no model can be loaded
+     */
+    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                         Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder) {
         this.schemas = List.copyOf(schemas);
         this.catalog = catalog;
+        this.documents = List.copyOf(documents);
+        documents.forEach(d -> documentsByTable.put(d.table(), d));
+        this.vectors = Map.copyOf(vectors);
+        this.queryEmbedder = queryEmbedder;
         this.lookup = memoize(() -> new NameLookup(catalog));
         this.joins = memoize(() -> new JoinGraph(catalog));
-        this.keywords = memoize(() -> new KeywordRetriever(catalog));
     }
 
     public List<SchemaSummary> schemas() {
@@ -38,6 +57,16 @@ public final class ServedCatalog {
         return catalog;
     }
 
+    /** The descriptions and texts of each table, in the catalog's order. */
+    public List<TableDocuments> documents() {
+        return documents;
+    }
+
+    /** The descriptions and texts of one table. */
+    public TableDocuments documents(QualifiedName table) {
+        return documentsByTable.get(table);
+    }
+
     public NameLookup lookup() {
         return lookup.get();
     }
@@ -46,8 +75,14 @@ public final class ServedCatalog {
         return joins.get();
     }
 
-    public KeywordRetriever keywords() {
-        return keywords.get();
+    /** The hybrid retriever, the one find_relevant_tables uses. */
+    public HybridRetriever retriever() {
+        return retriever(HybridRetriever.Mode.HYBRID);
+    }
+
+    public synchronized HybridRetriever retriever(HybridRetriever.Mode mode) {
+        return retrievers.computeIfAbsent(mode, m -> new HybridRetriever(m, catalog, documents, vectors,
+                m == HybridRetriever.Mode.KEYWORD ? null : queryEmbedder.get()));
     }
 
     public boolean isEmpty() {

@@ -2,6 +2,17 @@ package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.describe.Description;
+import dev.schemabrain.describe.DescriptionOrigin;
+import dev.schemabrain.describe.OfflineDescriber;
+import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.describe.Words;
+import dev.schemabrain.embed.Embedder;
+import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.embed.Vectors;
+import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.store.DocumentKey;
+import dev.schemabrain.store.DocumentRepository;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SchemaSummary;
 import dev.schemabrain.store.SqliteStore;
@@ -13,7 +24,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -29,10 +44,28 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCatalogProvider.class);
 
     private final Path store;
+    private final Supplier<Function<String, float[]>> queryEmbedder;
     private volatile Loaded loaded;
 
-    public StoreCatalogProvider(Path store) {
+    /** @param queryEmbedder embeds questions; answers null when no model can be loaded (retrieval is then lexical) */
+    public StoreCatalogProvider(Path store, Supplier<Function<String, float[]>> queryEmbedder) {
         this.store = store;
+        this.queryEmbedder = queryEmbedder;
+    }
+
+    /** Questions are embedded with the shared local model. */
+    public StoreCatalogProvider(Path store) {
+        this(store, StoreCatalogProvider::sharedModel);
+    }
+
+    private static Function<String, float[]> sharedModel() {
+        try {
+            Embedder model = Embedders.shared();
+            return model::embedQuery;
+        } catch (RuntimeException e) {
+            LOG.warn("the embedding model cannot be loaded ({}); table retrieval falls back to keywords", e.getMessage());
+            return null;
+        }
     }
 
     private record Loaded(List<Object> stamp, Optional<ServedCatalog> catalog) {
@@ -64,7 +97,11 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 List<SchemaSummary> schemas = CatalogRepository.schemas(c);
                 List<Table> tables = new ArrayList<>();
                 Set<String> seen = new HashSet<>();
+                Map<DocumentKey, DocumentRepository.ServedDocument> stored = new HashMap<>();
                 for (String sourceId : schemas.stream().map(SchemaSummary::sourceId).distinct().sorted().toList()) {
+                    for (DocumentRepository.ServedDocument d : DocumentRepository.served(c, sourceId)) {
+                        stored.putIfAbsent(d.key(), d);
+                    }
                     for (Table t : CatalogRepository.catalog(c, sourceId).tables()) {
                         // Two sources with the same schema.table: the first source (by id) is served.
                         if (seen.add(t.name().toString())) {
@@ -74,13 +111,44 @@ public final class StoreCatalogProvider implements CatalogProvider {
                         }
                     }
                 }
-                ServedCatalog served = new ServedCatalog(schemas, new Catalog(tables));
+                Catalog catalog = new Catalog(tables);
+                ServedCatalog served = new ServedCatalog(schemas, catalog, documents(catalog, stored), vectors(stored),
+                        queryEmbedder);
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {
             LOG.warn("cannot read the store {}: {}", store, e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /** The describer's documents (lexical texts), with the stored descriptions where the store has one. */
+    private static List<TableDocuments> documents(Catalog catalog, Map<DocumentKey, DocumentRepository.ServedDocument> stored) {
+        List<TableDocuments> documents = new ArrayList<>();
+        for (TableDocuments t : new OfflineDescriber(new Words(WordVocabulary.get())).describe(catalog)) {
+            List<TableDocuments.ColumnDocument> columns = t.columns().stream()
+                    .map(c -> new TableDocuments.ColumnDocument(c.column(),
+                            storedOr(stored.get(DocumentKey.column(t.table(), c.column())), c.description()), c.text()))
+                    .toList();
+            documents.add(new TableDocuments(t.table(), storedOr(stored.get(DocumentKey.table(t.table())), t.description()),
+                    t.tableText(), t.lexicalText(), columns));
+        }
+        return documents;
+    }
+
+    private static Description storedOr(DocumentRepository.ServedDocument stored, Description fallback) {
+        return stored == null || stored.description() == null || stored.origin() == null ? fallback
+                : new Description(stored.description(), DescriptionOrigin.fromWire(stored.origin()));
+    }
+
+    private static Map<DocumentKey, float[]> vectors(Map<DocumentKey, DocumentRepository.ServedDocument> stored) {
+        Map<DocumentKey, float[]> vectors = new HashMap<>();
+        stored.forEach((key, d) -> {
+            if (d.embedding() != null) {
+                vectors.put(key, Vectors.fromBytes(d.embedding()));
+            }
+        });
+        return vectors;
     }
 
     private List<Object> stamp() {

@@ -28,7 +28,7 @@ class EvaluationTest {
     private static TableHit hit(String name) {
         String[] p = name.split("\\.");
         return new TableHit(new Table(QualifiedName.of(p[0], p[1]), TableKind.TABLE, null, null, List.of(), List.of(),
-                List.of(), List.of(), null), 0.5, null, List.of());
+                List.of(), List.of(), null), 0.5, null, null, List.of());
     }
 
     /** Answers every question with the same fixed ranking, remembering the schema filter it got. */

@@ -1,0 +1,25 @@
+package dev.schemabrain.embed;
+
+/** The one embedding model a process shares: loaded on first use, kept for the life of the process. */
+public final class Embedders {
+
+    public static final String MODEL_ID = OnnxEmbedder.MODEL_ID;
+    private static volatile Embedder shared;
+
+    private Embedders() {
+    }
+
+    public static Embedder shared() {
+        Embedder e = shared;
+        if (e == null) {
+            synchronized (Embedders.class) {
+                e = shared;
+                if (e == null) {
+                    e = OnnxEmbedder.load();
+                    shared = e;
+                }
+            }
+        }
+        return e;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.schemabrain.index;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.describe.Description;
+import dev.schemabrain.describe.DescriptionOrigin;
+import dev.schemabrain.describe.OfflineDescriber;
+import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.embed.Embedder;
+import dev.schemabrain.embed.Vectors;
+import dev.schemabrain.store.DocumentKey;
+import dev.schemabrain.store.DocumentRepository.DocumentWrite;
+import dev.schemabrain.store.DocumentRepository.StoredDocument;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Describes every table and column and embeds the documents whose text changed. Describing is a
+ * cheap pure function, so it runs over the whole catalog; embedding is the cost, so a document is
+ * embedded only when the hash of its text (and model) differs from the stored one. The model is only
+ * loaded when there is something to embed.
+ */
+final class DocumentStage {
+
+    /** What to write, and what it took. */
+    record Plan(List<DocumentWrite> writes, int described, int embedded, long describeMillis, long embedMillis) {
+    }
+
+    private final OfflineDescriber describer;
+    private final Supplier<Embedder> embedder;
+    private final String modelId;
+
+    DocumentStage(OfflineDescriber describer, Supplier<Embedder> embedder, String modelId) {
+        this.describer = describer;
+        this.embedder = embedder;
+        this.modelId = modelId;
+    }
+
+    private record Pending(DocumentKey key, Description description, String origin, String text, String hash, boolean embed) {
+    }
+
+    private static boolean isDescriberOrigin(String origin) {
+        for (DescriptionOrigin o : DescriptionOrigin.values()) {
+            if (o.wireName().equals(origin)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, boolean dryRun) {
+        long t0 = System.nanoTime();
+        List<Pending> pending = new ArrayList<>();
+        for (TableDocuments table : describer.describe(catalog)) {
+            consider(pending, DocumentKey.table(table.table()), table.description(), table.tableText(), stored);
+            for (TableDocuments.ColumnDocument column : table.columns()) {
+                consider(pending, DocumentKey.column(table.table(), column.column()), column.description(), column.text(), stored);
+            }
+        }
+        long describeMillis = (System.nanoTime() - t0) / 1_000_000;
+        List<String> texts = pending.stream().filter(Pending::embed).map(Pending::text).toList();
+        List<float[]> vectors = List.of();
+        long t1 = System.nanoTime();
+        if (!dryRun && !texts.isEmpty()) {
+            vectors = embedder.get().embedPassages(texts);
+        }
+        long embedMillis = (System.nanoTime() - t1) / 1_000_000;
+        List<DocumentWrite> writes = new ArrayList<>(pending.size());
+        int v = 0;
+        for (Pending p : pending) {
+            byte[] embedding = p.embed() && !dryRun ? Vectors.toBytes(vectors.get(v++)) : null;
+            writes.add(new DocumentWrite(p.key(), p.description().text(), p.origin(), embedding,
+                    p.hash(), modelId));
+        }
+        return new Plan(writes, pending.size(), texts.size(), describeMillis, embedMillis);
+    }
+
+    private void consider(List<Pending> pending, DocumentKey key, Description description, String text,
+                          Map<DocumentKey, StoredDocument> stored) {
+        String hash = hash(modelId + "\u0000" + text);
+        StoredDocument before = stored.get(key);
+        boolean embed = before == null || !hash.equals(before.embeddedHash());
+        // Descriptions of other origins (an enricher's, the semantic YAML's) outrank this describer's.
+        boolean ours = before == null || before.origin() == null || isDescriberOrigin(before.origin());
+        Description kept = ours ? description : new Description(before.description(), description.origin());
+        boolean redescribe = ours && (before == null || !description.text().equals(before.description())
+                || !description.origin().wireName().equals(before.origin()));
+        if (embed || redescribe) {
+            pending.add(new Pending(key, kept, ours ? description.origin().wireName() : before.origin(), text, hash, embed));
+        }
+    }
+
+    static String hash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.schemabrain.mcp.tools;
+
+import dev.schemabrain.describe.Description;
+import dev.schemabrain.describe.DescriptionOrigin;
+import dev.schemabrain.mcp.envelope.InferenceMethod;
+import dev.schemabrain.mcp.envelope.Provenance;
+import dev.schemabrain.mcp.envelope.ValidationState;
+
+import java.util.Collection;
+
+/**
+ * The provenance of an answer's descriptions, by its weakest one: the database's own comments are
+ * schema facts (HIGH); the offline describer's sentences are heuristic inferences (MEDIUM).
+ */
+final class DescriptionProvenance {
+
+    private DescriptionProvenance() {
+    }
+
+    static Provenance of(Collection<Description> descriptions) {
+        boolean heuristic = descriptions.stream().anyMatch(d -> d.origin() == DescriptionOrigin.HEURISTIC);
+        return heuristic
+                ? new Provenance(Provenance.Source.INFERRED, null, null, InferenceMethod.HEURISTIC, ValidationState.APPLIED)
+                : Provenance.schema(InferenceMethod.DB_COMMENT);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.schemabrain.retrieve;
+
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.ByteBuffersDirectory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * BM25 (Lucene's defaults, k1 1.2, b 0.75) over one document per table, in memory. The English
+ * analyzer lower-cases, drops stop words and stems, so "invoices" meets "invoice". Document ids follow
+ * the order the documents were given in.
+ */
+final class LexicalIndex {
+
+    private static final String FIELD = "text";
+    /** Only this many best documents get a BM25 score; the rest count as no match. */
+    static final int MAX_HITS = 1000;
+
+    private final Analyzer analyzer = new EnglishAnalyzer();
+    private final IndexSearcher searcher;
+    private final int size;
+
+    LexicalIndex(List<String> documents) {
+        ByteBuffersDirectory directory = new ByteBuffersDirectory();
+        try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(analyzer))) {
+            for (String text : documents) {
+                Document d = new Document();
+                d.add(new TextField(FIELD, text, Field.Store.NO));
+                writer.addDocument(d);
+            }
+            // One segment keeps document ids equal to insertion order.
+            writer.forceMerge(1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        try {
+            searcher = new IndexSearcher(DirectoryReader.open(directory));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        size = documents.size();
+    }
+
+    /** Analyzed terms: lower case, no stop words, stemmed. */
+    List<String> analyze(String text) {
+        List<String> out = new ArrayList<>();
+        try (TokenStream ts = analyzer.tokenStream(FIELD, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                out.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** BM25 score of each document for {@code query} (0 for documents matching no term). */
+    float[] scores(String query) {
+        float[] scores = new float[size];
+        BooleanQuery.Builder q = new BooleanQuery.Builder();
+        int clauses = 0;
+        for (String term : new LinkedHashSet<>(analyze(query))) {
+            if (clauses++ == IndexSearcher.getMaxClauseCount()) {
+                break;
+            }
+            q.add(new TermQuery(new Term(FIELD, term)), BooleanClause.Occur.SHOULD);
+        }
+        if (clauses == 0 || size == 0) {
+            return scores;
+        }
+        try {
+            for (ScoreDoc hit : searcher.search(q.build(), Math.min(MAX_HITS, size)).scoreDocs) {
+                scores[hit.doc] = hit.score;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return scores;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.schemabrain.store;
+
+import dev.schemabrain.catalog.QualifiedName;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Descriptions and embeddings of tables and columns (the description and embedding columns of
+ * catalog_tables and catalog_columns). {@code embedded_hash} holds the hash of the exact text a vector
+ * was computed from (with the model), so a re-index embeds only documents whose text changed.
+ */
+public final class DocumentRepository {
+
+    private DocumentRepository() {
+    }
+
+    /** What a re-index compares against: description and the hash of the embedded text. */
+    public record StoredDocument(String description, String origin, String embeddedHash) {
+    }
+
+    /** What serving loads: the description and the vector (little-endian float32), null when not embedded. */
+    public record ServedDocument(DocumentKey key, String description, String origin, byte[] embedding) {
+    }
+
+    /**
+     * One document to store. A null {@code embedding} leaves the stored vector as it is (the text to
+     * embed did not change).
+     */
+    public record DocumentWrite(DocumentKey key, String description, String origin, byte[] embedding,
+                                String embeddedHash, String model) {
+    }
+
+    private static final String TABLES = """
+            SELECT t.schema_name, t.table_name, NULL, t.description, t.description_origin, t.embedded_hash, %s
+              FROM catalog_tables t WHERE t.source_id = ? AND t.deprecated_at IS NULL""";
+    private static final String COLUMNS = """
+            SELECT t.schema_name, t.table_name, k.column_name, k.description, k.description_origin, k.embedded_hash, %s
+              FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
+             WHERE t.source_id = ? AND t.deprecated_at IS NULL AND k.deprecated_at IS NULL ORDER BY t.table_id, k.ordinal""";
+
+    public static Map<DocumentKey, StoredDocument> state(Connection c, String sourceId) throws SQLException {
+        Map<DocumentKey, StoredDocument> state = new HashMap<>();
+        for (String sql : List.of(TABLES.formatted("NULL"), COLUMNS.formatted("NULL"))) {
+            query(c, sql, sourceId, rs -> state.put(key(rs), new StoredDocument(rs.getString(4), rs.getString(5), rs.getString(6))));
+        }
+        return state;
+    }
+
+    /** Every live document of the source with its vector; tables first, then columns in table and column order. */
+    public static List<ServedDocument> served(Connection c, String sourceId) throws SQLException {
+        List<ServedDocument> documents = new ArrayList<>();
+        for (String sql : List.of(TABLES.formatted("t.embedding"), COLUMNS.formatted("k.embedding"))) {
+            query(c, sql, sourceId, rs -> documents.add(new ServedDocument(key(rs), rs.getString(4), rs.getString(5), rs.getBytes(7))));
+        }
+        return documents;
+    }
+
+    /** Writes descriptions and vectors; call inside {@link SqliteStore#write}, after the catalog rows are in. */
+    public static void write(Connection c, String sourceId, List<DocumentWrite> writes) throws SQLException {
+        try (PreparedStatement table = c.prepareStatement("""
+                UPDATE catalog_tables SET description = ?, description_origin = ?, described_hash = ?,
+                       embedding = coalesce(?, embedding), embedded_hash = ?, embedding_model = ?
+                 WHERE source_id = ? AND schema_name = ? AND table_name = ?""");
+             PreparedStatement column = c.prepareStatement("""
+                UPDATE catalog_columns SET description = ?, description_origin = ?, described_hash = ?,
+                       embedding = coalesce(?, embedding), embedded_hash = ?, embedding_model = ?
+                 WHERE column_name = ? AND table_id =
+                       (SELECT table_id FROM catalog_tables WHERE source_id = ? AND schema_name = ? AND table_name = ?)""")) {
+            for (DocumentWrite w : writes) {
+                boolean isTable = w.key().column() == null;
+                PreparedStatement st = isTable ? table : column;
+                st.setString(1, w.description());
+                st.setString(2, w.origin());
+                st.setString(3, w.embeddedHash());
+                st.setBytes(4, w.embedding());
+                st.setString(5, w.embeddedHash());
+                st.setString(6, w.model());
+                int i = 7;
+                if (!isTable) {
+                    st.setString(i++, w.key().column());
+                }
+                st.setString(i++, sourceId);
+                st.setString(i++, w.key().table().schema());
+                st.setString(i, w.key().table().table());
+                st.addBatch();
+            }
+            table.executeBatch();
+            column.executeBatch();
+        }
+    }
+
+    private interface RowHandler {
+        void row(ResultSet rs) throws SQLException;
+    }
+
+    private static void query(Connection c, String sql, String sourceId, RowHandler handler) throws SQLException {
+        if (!hasDocuments(c)) {
+            return;
+        }
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    handler.row(rs);
+                }
+            }
+        }
+    }
+
+    private static DocumentKey key(ResultSet rs) throws SQLException {
+        return new DocumentKey(QualifiedName.of(rs.getString(1), rs.getString(2)), rs.getString(3));
+    }
+
+    private static boolean hasDocuments(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_tables'")) {
+            return rs.next();
+        }
+    }
+}
