@@ -28,6 +28,9 @@ public final class OnnxEmbedder implements Embedder {
 
     /** Loads the model; a failure is an {@link EmbeddingException} saying so in one sentence. */
     public static OnnxEmbedder load() {
+        // DJL's tokenizer otherwise reports usage over the network and may download builds; SchemaBrain never goes online.
+        setIfAbsent("OPT_OUT_TRACKING", "true");
+        setIfAbsent("ai.djl.offline", "true");
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()), r -> {
             Thread t = new Thread(r, "schemabrain-embed");
             t.setDaemon(true);
@@ -38,6 +41,12 @@ public final class OnnxEmbedder implements Embedder {
         } catch (RuntimeException | LinkageError e) {
             pool.shutdownNow();
             throw new EmbeddingException("the local embedding model " + MODEL_ID + " could not be loaded: " + e.getMessage(), e);
+        }
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null && System.getenv(key) == null) {
+            System.setProperty(key, value);
         }
     }
 
