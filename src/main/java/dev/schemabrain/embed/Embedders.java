@@ -9,13 +9,18 @@ public final class Embedders {
     private Embedders() {
     }
 
+    /** The shared model; an IllegalStateException carrying one sentence when it cannot be loaded. */
     public static Embedder shared() {
         Embedder e = shared;
         if (e == null) {
             synchronized (Embedders.class) {
                 e = shared;
                 if (e == null) {
-                    e = OnnxEmbedder.load();
+                    try {
+                        e = OnnxEmbedder.load();
+                    } catch (EmbeddingException ex) {
+                        throw new IllegalStateException(ex.getMessage(), ex);
+                    }
                     shared = e;
                 }
             }

@@ -1,54 +1,99 @@
 package dev.schemabrain.embed;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Whole English words of the embedding model's WordPiece vocabulary (lower case, three letters or
- * more): the describer splits run-together identifiers ("countrylanguage") with them.
+ * The whole lower-case words (three letters or more, a-z only) of the embedding model's WordPiece vocabulary:
+ * about 21,000 common English words. The describer uses them to split run-together identifiers such as
+ * "countrylanguage" into words the model knows. Read once from the tokenizer inside the model's jar.
  */
 public final class WordVocabulary {
 
-    private static final String TOKENIZER = "/bge-small-en-v1.5-q-tokenizer.json";
-    private static volatile Set<String> words;
+    static final String TOKENIZER_RESOURCE = "/bge-small-en-v1.5-q-tokenizer.json";
+    private static final Pattern WORD = Pattern.compile("[a-z]{3,}");
 
-    private WordVocabulary() {
+    private final Set<String> words;
+
+    private WordVocabulary(Set<String> words) {
+        this.words = Set.copyOf(words);
     }
 
-    public static Set<String> get() {
-        Set<String> w = words;
-        if (w == null) {
-            synchronized (WordVocabulary.class) {
-                w = words;
-                if (w == null) {
-                    w = load();
-                    words = w;
-                }
-            }
-        }
-        return w;
+    /** The vocabulary, loaded on first use (about 30 ms) and shared. */
+    public static WordVocabulary get() {
+        return Holder.INSTANCE;
     }
 
-    private static Set<String> load() {
-        try (InputStream in = WordVocabulary.class.getResourceAsStream(TOKENIZER)) {
+    public boolean contains(String word) {
+        return words.contains(word);
+    }
+
+    public int size() {
+        return words.size();
+    }
+
+    /** An unmodifiable view. */
+    public Set<String> words() {
+        return words;
+    }
+
+    private static final class Holder {
+        static final WordVocabulary INSTANCE = load();
+    }
+
+    private static WordVocabulary load() {
+        try (InputStream in = WordVocabulary.class.getResourceAsStream(TOKENIZER_RESOURCE)) {
             if (in == null) {
-                return Set.of();
+                throw new IllegalStateException("the tokenizer " + TOKENIZER_RESOURCE + " is missing from the class path");
             }
-            JsonNode vocabulary = new ObjectMapper().readTree(in).path("model").path("vocab");
-            Set<String> out = new HashSet<>();
-            vocabulary.fieldNames().forEachRemaining(word -> {
-                if (word.length() >= 3 && word.chars().allMatch(ch -> ch >= 'a' && ch <= 'z')) {
-                    out.add(word);
-                }
-            });
-            return Set.copyOf(out);
+            return new WordVocabulary(readVocab(in));
         } catch (IOException e) {
-            return Set.of();
+            throw new UncheckedIOException("cannot read the tokenizer " + TOKENIZER_RESOURCE, e);
         }
+    }
+
+    /** Streams to model.vocab (a 30,522-entry object of token to id) instead of building a 700 KB tree. */
+    private static Set<String> readVocab(InputStream in) throws IOException {
+        Set<String> out = new HashSet<>();
+        try (JsonParser p = new JsonFactory().createParser(in)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("the tokenizer file is not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                if (!field.equals("model")) {
+                    p.skipChildren();
+                    continue;
+                }
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String inner = p.currentName();
+                    p.nextToken();
+                    if (inner.equals("vocab") && p.currentToken() == JsonToken.START_OBJECT) {
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String token = p.currentName();
+                            if (WORD.matcher(token).matches()) {
+                                out.add(token);
+                            }
+                            p.nextToken();
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IOException("the tokenizer file has no model.vocab words");
+        }
+        return out;
     }
 }

@@ -49,7 +49,7 @@ import java.util.stream.Collectors;
     public Indexer(Clock clock, Supplier<Embedder> embedder, String modelId) {
         this.clock = clock;
         this.modelId = modelId;
-        this.documents = new DocumentStage(new OfflineDescriber(new Words(WordVocabulary.get())), embedder, modelId);
+        this.documents = new DocumentStage(new OfflineDescriber(new Words(WordVocabulary.get().words())), embedder, modelId);
     }
 
     public Indexer(Clock clock) {

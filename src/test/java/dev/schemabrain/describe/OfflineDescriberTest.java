@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The offline describer: words from identifiers, one sentence per table and column, comments first. */
 class OfflineDescriberTest {
 
-    private static final Words WORDS = new Words(WordVocabulary.get());
+    private static final Words WORDS = new Words(WordVocabulary.get().words());
 
     private static Column column(String name, String type, String comment, String... samples) {
         return new Column(name, 1, type, true, null, comment, List.of(samples));

@@ -125,7 +125,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
     /** The describer's documents (lexical texts), with the stored descriptions where the store has one. */
     private static List<TableDocuments> documents(Catalog catalog, Map<DocumentKey, DocumentRepository.ServedDocument> stored) {
         List<TableDocuments> documents = new ArrayList<>();
-        for (TableDocuments t : new OfflineDescriber(new Words(WordVocabulary.get())).describe(catalog)) {
+        for (TableDocuments t : new OfflineDescriber(new Words(WordVocabulary.get().words())).describe(catalog)) {
             List<TableDocuments.ColumnDocument> columns = t.columns().stream()
                     .map(c -> new TableDocuments.ColumnDocument(c.column(),
                             storedOr(stored.get(DocumentKey.column(t.table(), c.column())), c.description()), c.text()))
