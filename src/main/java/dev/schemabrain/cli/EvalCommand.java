@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 
 /** {@code schemabrain eval}: scores table retrieval on the store against a question file (SPEC §4). */
@@ -68,9 +70,10 @@ final class EvalCommand implements Callable<Integer> {
             throw new UserError("the store has no embeddings or the embedding model cannot be loaded, so --retriever "
                     + retriever + " cannot run; re-index with this version, or use --retriever keyword.");
         }
-        long missing = loaded.stream().flatMap(q -> q.expected().stream()).distinct()
-                .filter(name -> served.get().catalog().tables().stream()
-                        .noneMatch(t -> t.name().toString().equalsIgnoreCase(name))).count();
+        Set<String> indexed = served.get().catalog().tables().stream()
+                .map(t -> t.name().toString().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+        long missing = loaded.stream().flatMap(q -> q.expected().stream()).map(n -> n.toLowerCase(Locale.ROOT))
+                .distinct().filter(n -> !indexed.contains(n)).count();
         if (missing > 0) {
             System.err.println("schemabrain: warning: " + missing + " expected table(s) are not in the store; they count as misses.");
         }

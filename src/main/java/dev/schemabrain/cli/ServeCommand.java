@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.mcp.server.StdioServer;
+import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
@@ -29,8 +30,9 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store);
-        // Warm the catalog while the client initializes, so the first tool call does not pay for loading it.
-        Thread warm = new Thread(catalogs::current, "schemabrain-warm");
+        // Load the catalog, the embedding model and the search index while the client initializes, so the
+        // first tool call does not pay for them.
+        Thread warm = new Thread(() -> catalogs.current().ifPresent(ServedCatalog::retriever), "schemabrain-warm");
         warm.setDaemon(true);
         warm.start();
         PrintStream frames = System.out;

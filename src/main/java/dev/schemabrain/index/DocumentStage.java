@@ -11,13 +11,10 @@ import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository.DocumentWrite;
 import dev.schemabrain.store.DocumentRepository.StoredDocument;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -42,7 +39,7 @@ final class DocumentStage {
         this.modelId = modelId;
     }
 
-    private record Pending(DocumentKey key, Description description, String origin, String text, String hash, boolean embed) {
+    private record Pending(DocumentKey key, String description, String origin, String text, String hash, boolean embed) {
     }
 
     private static boolean isDescriberOrigin(String origin) {
@@ -75,33 +72,24 @@ final class DocumentStage {
         int v = 0;
         for (Pending p : pending) {
             byte[] embedding = p.embed() && !dryRun ? Vectors.toBytes(vectors.get(v++)) : null;
-            writes.add(new DocumentWrite(p.key(), p.description().text(), p.origin(), embedding,
-                    p.hash(), modelId));
+            writes.add(new DocumentWrite(p.key(), p.description(), p.origin(), embedding, p.hash(), modelId));
         }
         return new Plan(writes, pending.size(), texts.size(), describeMillis, embedMillis);
     }
 
     private void consider(List<Pending> pending, DocumentKey key, Description description, String text,
                           Map<DocumentKey, StoredDocument> stored) {
-        String hash = hash(modelId + "\u0000" + text);
+        String hash = Fingerprints.sha256(modelId, text);
         StoredDocument before = stored.get(key);
         boolean embed = before == null || !hash.equals(before.embeddedHash());
         // Descriptions of other origins (an enricher's, the semantic YAML's) outrank this describer's.
         boolean ours = before == null || before.origin() == null || isDescriberOrigin(before.origin());
-        Description kept = ours ? description : new Description(before.description(), description.origin());
-        boolean redescribe = ours && (before == null || !description.text().equals(before.description())
-                || !description.origin().wireName().equals(before.origin()));
+        String describedAs = ours ? description.text() : before.description();
+        String origin = ours ? description.origin().wireName() : before.origin();
+        boolean redescribe = before == null || !Objects.equals(describedAs, before.description())
+                || !Objects.equals(origin, before.origin());
         if (embed || redescribe) {
-            pending.add(new Pending(key, kept, ours ? description.origin().wireName() : before.origin(), text, hash, embed));
-        }
-    }
-
-    static String hash(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+            pending.add(new Pending(key, describedAs, origin, text, hash, embed));
         }
     }
 }

@@ -6,6 +6,7 @@ import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.describe.Words;
 import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.store.DocumentKey;
 
@@ -333,7 +334,7 @@ public final class HybridRetriever implements TableRetriever {
 
     private Set<String> termsOf(int t) {
         return termsOfTable.computeIfAbsent(t, k -> new HashSet<>(lexical.analyze(
-                String.join(" ", dev.schemabrain.describe.Words.pieces(tables.get(k).name().table())) + " "
+                String.join(" ", Words.pieces(tables.get(k).name().table())) + " "
                         + documents.get(k).lexicalText())));
     }
 

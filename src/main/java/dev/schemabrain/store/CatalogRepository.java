@@ -421,7 +421,7 @@ public final class CatalogRepository {
 
     // ---------------------------------------------------------------- helpers
 
-    private static boolean hasSchema(Connection c) throws SQLException {
+    static boolean hasSchema(Connection c) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_tables'")) {
             return rs.next();

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -102,7 +101,7 @@ public final class DocumentRepository {
     }
 
     private static void query(Connection c, String sql, String sourceId, RowHandler handler) throws SQLException {
-        if (!hasDocuments(c)) {
+        if (!CatalogRepository.hasSchema(c)) {
             return;
         }
         try (PreparedStatement st = c.prepareStatement(sql)) {
@@ -117,12 +116,5 @@ public final class DocumentRepository {
 
     private static DocumentKey key(ResultSet rs) throws SQLException {
         return new DocumentKey(QualifiedName.of(rs.getString(1), rs.getString(2)), rs.getString(3));
-    }
-
-    private static boolean hasDocuments(Connection c) throws SQLException {
-        try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_tables'")) {
-            return rs.next();
-        }
     }
 }

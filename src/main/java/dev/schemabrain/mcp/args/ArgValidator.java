@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.args;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,6 +22,7 @@ final class ArgValidator {
     static Validation validate(ArgSchema schema, Map<String, ?> args) {
         Map<String, ?> given = args == null ? Map.of() : args;
         List<String> violations = new ArrayList<>();
+        Map<String, Object> accepted = new LinkedHashMap<>();
         for (ArgSpec spec : schema.args().values()) {
             Object value = given.get(spec.name());
             if (value == null) {   // JSON null on an optional argument means "not given"
@@ -31,6 +33,8 @@ final class ArgValidator {
                 String problem = violation(spec, value);
                 if (problem != null) {
                     violations.add(problem);
+                } else {
+                    accepted.put(spec.name(), value);
                 }
             }
         }
@@ -43,7 +47,7 @@ final class ArgValidator {
         }
         return violations.isEmpty()
                 ? Validation.valid(new Arguments(schema, given))
-                : Validation.invalid(violations, unknown);
+                : Validation.invalid(violations, unknown, accepted);
     }
 
     /** The first problem with a non-null value of {@code spec}, or null when it is acceptable. */

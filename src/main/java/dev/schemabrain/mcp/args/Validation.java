@@ -1,6 +1,9 @@
 package dev.schemabrain.mcp.args;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of checking call arguments: either the {@link Arguments} or the violations, never both.
@@ -10,8 +13,11 @@ import java.util.List;
  *                         {@link #MAX_VIOLATIONS}; empty when valid
  * @param unknownArguments every argument name the schema doesn't declare, in the caller's order and
  *                         not truncated (for fuzzy "did you mean" matching); empty when valid
+ * @param accepted         the declared arguments the caller gave whose values passed, by name (what a
+ *                         corrected call can keep); empty when valid
  */
-public record Validation(Arguments arguments, List<String> violations, List<String> unknownArguments) {
+public record Validation(Arguments arguments, List<String> violations, List<String> unknownArguments,
+                         Map<String, Object> accepted) {
 
     /** A caller who gets everything wrong gets the first few problems, not a wall of text. */
     public static final int MAX_VIOLATIONS = 5;
@@ -19,17 +25,18 @@ public record Validation(Arguments arguments, List<String> violations, List<Stri
     public Validation {
         violations = violations == null ? List.of() : List.copyOf(violations.subList(0, Math.min(MAX_VIOLATIONS, violations.size())));
         unknownArguments = unknownArguments == null ? List.of() : List.copyOf(unknownArguments);
+        accepted = accepted == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(accepted));
         if ((arguments == null) == violations.isEmpty()) {
             throw new IllegalArgumentException("a validation has either arguments or violations");
         }
     }
 
     static Validation valid(Arguments arguments) {
-        return new Validation(arguments, List.of(), List.of());
+        return new Validation(arguments, List.of(), List.of(), Map.of());
     }
 
-    static Validation invalid(List<String> violations, List<String> unknownArguments) {
-        return new Validation(null, violations, unknownArguments);
+    static Validation invalid(List<String> violations, List<String> unknownArguments, Map<String, Object> accepted) {
+        return new Validation(null, violations, unknownArguments, accepted);
     }
 
     public boolean isValid() {

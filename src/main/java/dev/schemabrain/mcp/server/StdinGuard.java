@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.Fuzzy;
+import dev.schemabrain.catalog.NameSyntax;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
@@ -173,8 +174,7 @@ final class StdinGuard implements Runnable {
         String name = params.path("name").asText();
         if (!toolNames.contains(name)) {
             List<String> close = Fuzzy.best(name, toolNames, 1);
-            String shown = name.length() <= 64 ? name : name.substring(0, 64) + "…";
-            return "Unknown tool '" + shown + "'" + (close.isEmpty() ? "" : "; did you mean " + close.get(0) + "?")
+            return "Unknown tool '" + NameSyntax.excerpt(name) + "'" + (close.isEmpty() ? "" : "; did you mean " + close.get(0) + "?")
                     + " tools/list shows the " + toolNames.size() + " tools.";
         }
         return null;

@@ -68,7 +68,7 @@ public final class ToolRegistry {
         ToolSpec spec = tool.spec();
         Validation validation = spec.arguments().validate(arguments == null ? Map.of() : arguments);
         if (!validation.isValid()) {
-            return invalidArgument(spec, arguments == null ? Map.of() : arguments, validation);
+            return invalidArgument(spec, validation);
         }
         try {
             return tool.call(validation.arguments());
@@ -81,7 +81,7 @@ public final class ToolRegistry {
         }
     }
 
-    private static Envelope invalidArgument(ToolSpec spec, Map<String, Object> given, Validation validation) {
+    private static Envelope invalidArgument(ToolSpec spec, Validation validation) {
         ArgSchema schema = spec.arguments();
         List<String> fuzzy = new ArrayList<>();
         for (String unknown : validation.unknownArguments()) {
@@ -92,9 +92,8 @@ public final class ToolRegistry {
             }
         }
         Map<String, Object> keep = new LinkedHashMap<>();
-        given.forEach((key, value) -> {
-            boolean faulted = validation.violations().stream().anyMatch(v -> v.contains("'" + key + "'"));
-            if (schema.args().containsKey(key) && !faulted && String.valueOf(value).length() <= MAX_ECHOED_ARGUMENT) {
+        validation.accepted().forEach((key, value) -> {
+            if (String.valueOf(value).length() <= MAX_ECHOED_ARGUMENT) {
                 keep.put(key, value);
             }
         });

@@ -2,7 +2,7 @@ package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.schemabrain.catalog.Fuzzy;
+import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Confidence;
@@ -13,7 +13,6 @@ import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.retrieve.TableHit;
-import dev.schemabrain.store.SchemaSummary;
 
 import java.util.List;
 import java.util.Map;
@@ -45,12 +44,14 @@ public final class FindRelevantTablesTool extends CatalogTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served) {
         String query = arguments.string("query").orElseThrow();
-        Optional<String> schema = arguments.string("schema");
-        if (schema.isPresent()) {
-            List<String> known = served.schemas().stream().map(SchemaSummary::schema).distinct().toList();
-            if (!known.contains(schema.get())) {
-                return unknownSchema(schema.get(), known, query);
+        Optional<String> schema = Optional.empty();
+        Optional<String> given = arguments.string("schema");
+        if (given.isPresent()) {
+            NameLookup.SchemaResult resolved = served.lookup().resolveSchema(given.get());
+            if (!(resolved instanceof NameLookup.SchemaResult.Found found)) {
+                return unknownSchema(given.get(), resolved, query);
             }
+            schema = Optional.of(found.schema());
         }
         boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
         List<TableHit> hits = served.retriever().search(query, arguments.integer("limit"), schema);
@@ -77,8 +78,10 @@ public final class FindRelevantTablesTool extends CatalogTool {
                 List.of("describe_table", "suggest_joins"));
     }
 
-    private static Envelope unknownSchema(String schema, List<String> known, String query) {
-        List<String> matches = Fuzzy.best(schema, known, 3);
+    private static Envelope unknownSchema(String schema, NameLookup.SchemaResult resolved, String query) {
+        List<String> matches = resolved instanceof NameLookup.NotFound n ? n.fuzzyMatches()
+                : resolved instanceof NameLookup.SchemaResult.Ambiguous a ? a.candidates().stream().limit(3).toList()
+                : List.of();
         Recovery recovery = matches.isEmpty()
                 ? Recovery.call("list_indexed_schemas", Map.of())
                 : Recovery.call(NAME, Map.of("query", Replies.shown(query), "schema", matches.get(0))).withFuzzyMatches(matches);

@@ -3,6 +3,7 @@ package dev.schemabrain.mcp.tools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -16,9 +17,6 @@ import java.util.Map;
 final class Replies {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    /** How much of a caller's input is ever repeated back: enough to recognize, never a whole payload. */
-    static final int ECHO_LIMIT = 64;
-
     private Replies() {
     }
 
@@ -40,8 +38,8 @@ final class Replies {
                 Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
     }
 
-    /** {@code input} cut to {@link #ECHO_LIMIT} characters. */
+    /** As much of a caller's input as is ever repeated back: enough to recognize, never a whole payload. */
     static String shown(String input) {
-        return input.length() <= ECHO_LIMIT ? input : input.substring(0, ECHO_LIMIT) + "…";
+        return NameSyntax.excerpt(input);
     }
 }
