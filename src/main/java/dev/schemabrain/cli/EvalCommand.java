@@ -24,10 +24,10 @@ import java.util.concurrent.Callable;
 
 /** {@code schemabrain eval}: scores table retrieval on the store against a question file (SPEC §4). */
 @Command(name = "eval", mixinStandardHelpOptions = true,
-        description = {"Score table retrieval on the store against a question file: recall@1/3/5/10, full@k (all",
-                "expected tables in the top k), MRR of the first expected table, and query latency p50/p95.",
-                "FILE is a golden file {version: \"1\", questions: [{id, question, expected_tables: [schema.table]}]}",
-                "or a Spider-format list [{db_id, question, gold_tables: [table]}]."})
+        description = {"Score table retrieval on the store against a question file.",
+                "Reports recall@1/3/5/10, full@k (all expected tables in the top k), MRR of the first expected table"
+                        + " and query latency p50/p95. FILE is a golden file {version: \"1\", questions: [{id, question,"
+                        + " expected_tables: [schema.table]}]} or a Spider-format list [{db_id, question, gold_tables: [table]}]."})
 final class EvalCommand implements Callable<Integer> {
 
     enum Retriever { hybrid, embedding, keyword }

@@ -13,10 +13,11 @@ import java.util.concurrent.Callable;
 
 /** {@code schemabrain lint}: the charter lint over every served tool (SPEC §9.6). */
 @Command(name = "lint", mixinStandardHelpOptions = true,
-        description = {"Check every MCP tool against the charter: the description starts \"Use this when\", says when to",
-                "use another tool instead, names a tool it composes with, stays within 500 characters; and the tool's",
-                "happy path on the demo database answers with an envelope valid against the published outputSchema.",
-                "Exit 0 clean, 1 with findings, 2 on error. Does not touch --store."})
+        description = {"Check every MCP tool against the charter (SPEC 9.6).",
+                "A description must start \"Use this when\", say when to use another tool instead, name a tool it"
+                        + " composes with and stay within 500 characters; each tool's happy path on a fresh demo database"
+                        + " must answer with an envelope valid against the strict envelope schema (and so against the"
+                        + " published outputSchema). Exit 0 clean, 1 with findings, 2 on error. Does not touch --store."})
 final class LintCommand implements Callable<Integer> {
 
     @Override
