@@ -6,12 +6,12 @@ import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.catalog.TypeClass;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -134,20 +134,13 @@ public final class OfflineDescriber {
     }
 
     static String typePhrase(String type) {
-        String t = type.toLowerCase(Locale.ROOT);
-        if (t.matches(".*(date|time).*")) {
-            return "a date or time";
-        }
-        if (t.matches(".*(bool|bit).*")) {
-            return "a yes/no flag";
-        }
-        if (t.matches(".*(int|num|dec|real|float|double|money|serial).*") || t.equals("number")) {
-            return "a number";
-        }
-        if (t.matches(".*(char|text|string|clob|uuid|json|enum).*")) {
-            return "text";
-        }
-        return "a value";
+        return switch (TypeClass.of(type)) {
+            case TEMPORAL -> "a date or time";
+            case BOOLEAN -> "a yes/no flag";
+            case NUMBER -> "a number";
+            case TEXT -> "text";
+            case OTHER -> "a value";
+        };
     }
 
     private static void append(StringBuilder s, String text) {

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -30,12 +29,12 @@ import java.util.stream.IntStream;
  * Table retrieval (SPEC §4). Three signals, each min-max normalized over the candidate tables:
  * BM25 over one document per table (its sentence and every column sentence), the best cosine between
  * the question and the table's column vectors, and the cosine to the table's own vector; fused as
- * {@code 0.5·lexical + 0.5·column + 1.0·table}, then a table gains 0.3 × its best foreign-key
+ * {@code 0.5·lexical + 0.5·column + 0.8·table}, then a table gains 0.3 × its best foreign-key
  * neighbour's score (the tables a question joins come up together) and 0.25 × the best score in its
  * schema (a coherent schema beats scattered matches when many databases are searched at once).
  * <p>
- * The displayed score is the fused score relative to the top one times the top hit's absolute match
- * quality (the share of the question's words the table contains, and how high its cosine is), so it
+ * The displayed score is the fused score relative to the top one times the best absolute match
+ * quality among the hits (the share of the question's words the table contains, and how high its cosine is), so it
  * lies in [0, 1] and a question nothing answers well scores low. The weights were chosen on half of
  * the Spider dev databases and checked on the other half; nothing is specific to any schema.
  * <p>
@@ -56,7 +55,7 @@ public final class HybridRetriever implements TableRetriever {
 
     static final double LEXICAL = 0.5;
     static final double COLUMN = 0.5;
-    static final double TABLE = 1.0;
+    static final double TABLE = 0.8;
     static final double NEIGHBOUR = 0.3;
     static final double SCHEMA = 0.25;
     static final double COVERAGE_SHARE = 0.25;
@@ -85,6 +84,9 @@ public final class HybridRetriever implements TableRetriever {
     private final int[] columnStart;
     private final int[][] neighbours;
     private final Map<String, int[]> bySchema = new HashMap<>();
+    /** Each table's schema as a small number, so per-schema sums need no string hashing per query. */
+    private final int[] schemaOf;
+    private final int schemaCount;
     private final int[] all;
     private final Map<Integer, Set<String>> termsOfTable = new ConcurrentHashMap<>();
 
@@ -108,8 +110,15 @@ public final class HybridRetriever implements TableRetriever {
             position.put(tables.get(i).name(), i);
             bySchema.computeIfAbsent(tables.get(i).name().schema(), k -> new int[0]);
         }
+        schemaOf = new int[n];
+        Map<String, Integer> schemaIds = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            schemaOf[i] = schemaIds.computeIfAbsent(tables.get(i).name().schema(), k -> schemaIds.size());
+        }
+        schemaCount = schemaIds.size();
         for (String schema : bySchema.keySet()) {
-            bySchema.put(schema, IntStream.range(0, n).filter(i -> tables.get(i).name().schema().equals(schema)).toArray());
+            int id = schemaIds.get(schema);
+            bySchema.put(schema, IntStream.range(0, n).filter(i -> schemaOf[i] == id).toArray());
         }
         all = IntStream.range(0, n).toArray();
         neighbours = new int[n][];
@@ -192,7 +201,7 @@ public final class HybridRetriever implements TableRetriever {
     /** Best column cosine per candidate; at scale only for the best tables by table cosine or BM25. */
     private void scanColumns(float[] q, int[] candidates, double[] lex, double[] tab, double[] col, int[] bestColumn) {
         int n = candidates.length;
-        int[] scan = n > PREFILTER ? union(top(tab, PREFILTER / 2), top(lex, PREFILTER / 2)) : IntStream.range(0, n).toArray();
+        int[] scan = n > PREFILTER ? union(top(tab, PREFILTER / 2), top(lex, PREFILTER / 2), n) : IntStream.range(0, n).toArray();
         double floor = Double.MAX_VALUE;
         Arrays.fill(col, Double.NaN);
         for (int k : scan) {
@@ -248,41 +257,46 @@ public final class HybridRetriever implements TableRetriever {
             }
             score[k] = fused[k] + NEIGHBOUR * neighbour;
         }
-        Map<String, Double> bestInSchema = new HashMap<>();
+        double[] bestInSchema = new double[schemaCount];
+        Arrays.fill(bestInSchema, -Double.MAX_VALUE);
         for (int k = 0; k < n; k++) {
-            bestInSchema.merge(tables.get(candidates[k]).name().schema(), score[k], Math::max);
+            int schemaId = schemaOf[candidates[k]];
+            bestInSchema[schemaId] = Math.max(bestInSchema[schemaId], score[k]);
         }
         for (int k = 0; k < n; k++) {
-            score[k] += SCHEMA * bestInSchema.get(tables.get(candidates[k]).name().schema());
+            score[k] += SCHEMA * bestInSchema[schemaOf[candidates[k]]];
         }
-        Integer[] order = order(candidates, score);
+        int[] order = best(candidates, score, limit);
         int top = order[0];
-        double coverage = coverage(terms, candidates[top]);
-        double confidence = dense
-                ? COVERAGE_SHARE * coverage + (1 - COVERAGE_SHARE) * clamp((Math.max(col[top], tab[top]) - COSINE_LOW) / (COSINE_HIGH - COSINE_LOW))
-                : coverage;
+        int shown = order.length;
+        // How well the question is answered at all: the best match quality among the tables returned,
+        // so a weak top table above a strong second one cannot blank the answer.
+        double confidence = 0;
+        for (int r = 0; r < shown; r++) {
+            confidence = Math.max(confidence, matchQuality(terms, candidates[order[r]], col[order[r]], tab[order[r]]));
+        }
         List<TableHit> hits = new ArrayList<>();
-        for (int r = 0; r < Math.min(limit, n); r++) {
+        for (int r = 0; r < shown; r++) {
             int k = order[r];
             if (!dense && score[k] <= 0) {
                 break;
             }
             double relative = score[top] > 0 ? Math.max(0, score[k]) / score[top] : (k == top ? 1 : 0);
-            double shown = clamp(relative * confidence);
+            double display = clamp(relative * confidence);
             // A score that rounds to nothing is no match: the question shares no word and no meaning with it.
-            if (shown < MIN_SCORE) {
+            if (display < MIN_SCORE) {
                 break;
             }
-            hits.add(hit(candidates[k], shown, bestColumn[k], terms));
+            hits.add(hit(candidates[k], display, bestColumn[k], terms));
         }
         return hits;
     }
 
     /** The seed's retriever: max cosine over a table's column vectors; tables scoring ≤ 0 dropped. */
     private List<TableHit> rankByColumns(int[] candidates, double[] col, int[] bestColumn, List<String> terms, int limit) {
-        Integer[] order = order(candidates, col);
+        int[] order = best(candidates, col, limit);
         List<TableHit> hits = new ArrayList<>();
-        for (int r = 0; r < Math.min(limit, order.length); r++) {
+        for (int r = 0; r < order.length; r++) {
             int k = order[r];
             if (col[k] <= 0) {
                 break;
@@ -323,6 +337,14 @@ public final class HybridRetriever implements TableRetriever {
         return terms;
     }
 
+    /** Absolute match quality in [0, 1]: the share of the question's words a table has and, with vectors, how high its cosine is. */
+    private double matchQuality(List<String> terms, int t, double col, double tab) {
+        double coverage = coverage(terms, t);
+        return dense
+                ? COVERAGE_SHARE * coverage + (1 - COVERAGE_SHARE) * clamp((Math.max(col, tab) - COSINE_LOW) / (COSINE_HIGH - COSINE_LOW))
+                : coverage;
+    }
+
     /** Share of the question's words found in a table's names and descriptions. */
     private double coverage(List<String> terms, int t) {
         if (terms.isEmpty()) {
@@ -338,14 +360,26 @@ public final class HybridRetriever implements TableRetriever {
                         + documents.get(k).lexicalText())));
     }
 
-    private Integer[] order(int[] candidates, double[] score) {
-        Integer[] order = new Integer[candidates.length];
-        for (int k = 0; k < order.length; k++) {
-            order[k] = k;
+    /**
+     * The positions of the {@code limit} best scores, best first, ties by qualified name. Only scores at
+     * or above the limit-th largest are sorted: at 10,000 tables a full sort costs more than the rest.
+     */
+    private int[] best(int[] candidates, double[] score, int limit) {
+        int n = candidates.length;
+        double floor = -Double.MAX_VALUE;
+        if (n > limit) {
+            double[] sorted = score.clone();
+            Arrays.sort(sorted);
+            floor = sorted[n - limit];
         }
-        Arrays.sort(order, Comparator.<Integer>comparingDouble(k -> -score[k])
-                .thenComparing(k -> tables.get(candidates[k]).name()));
-        return order;
+        List<Integer> chosen = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            if (score[k] >= floor) {
+                chosen.add(k);
+            }
+        }
+        chosen.sort(Comparator.<Integer>comparingDouble(k -> -score[k]).thenComparing(k -> tables.get(candidates[k]).name()));
+        return chosen.stream().limit(limit).mapToInt(Integer::intValue).toArray();
     }
 
     static double[] minmax(double[] values) {
@@ -364,19 +398,30 @@ public final class HybridRetriever implements TableRetriever {
         return out;
     }
 
-    private static int[] top(double[] values, int k) {
-        PriorityQueue<Integer> heap = new PriorityQueue<>(Comparator.comparingDouble(i -> values[i]));
+    /** Marks the positions of the {@code k} largest values; ties at the boundary go to the lower positions. */
+    private static boolean[] top(double[] values, int k) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        double floor = sorted[Math.max(0, sorted.length - k)];
+        boolean[] marked = new boolean[values.length];
+        int left = k;
         for (int i = 0; i < values.length; i++) {
-            heap.add(i);
-            if (heap.size() > k) {
-                heap.poll();
+            if (values[i] > floor) {
+                marked[i] = true;
+                left--;
             }
         }
-        return heap.stream().mapToInt(Integer::intValue).toArray();
+        for (int i = 0; i < values.length && left > 0; i++) {
+            if (values[i] == floor) {
+                marked[i] = true;
+                left--;
+            }
+        }
+        return marked;
     }
 
-    private static int[] union(int[] a, int[] b) {
-        return IntStream.concat(Arrays.stream(a), Arrays.stream(b)).distinct().toArray();
+    private static int[] union(boolean[] a, boolean[] b, int n) {
+        return IntStream.range(0, n).filter(i -> a[i] || b[i]).toArray();
     }
 
     private static double clamp(double v) {

@@ -1,0 +1,259 @@
+package dev.schemabrain.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.IndexResult;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.mcp.tools.ServedCatalog;
+import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.retrieve.HybridRetriever;
+import dev.schemabrain.retrieve.TableHit;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.McpStdio;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 4's scale frontier: a synthetic catalog of 100,000 columns (100 schemas × 100 tables × 10
+ * columns, names drawn from a business vocabulary, a foreign key or two per table). Measures index
+ * throughput (describe + embed, columns per second on this machine), find_relevant_tables latency
+ * including the query embedding, both in process and through the MCP server over stdio, and the
+ * serving process's memory. Run with {@code mvn -Pbench test -Dtest=ScaleBenchmark}; figures go to
+ * target/bench/scale.txt.
+ */
+@Tag("benchmark")
+class ScaleBenchmark {
+
+    static final int SCHEMAS = 100;
+    static final int TABLES = 100;
+    static final int COLUMNS = 10;
+    static final int QUESTIONS = 300;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> DOMAINS = List.of("sales", "billing", "logistics", "inventory", "support", "hr",
+            "marketing", "finance", "crm", "procurement", "payroll", "analytics", "catalog", "shipping", "warehouse",
+            "retail", "clinic", "school", "library", "fleet");
+    private static final List<String> ENTITIES = List.of("customer", "order", "invoice", "payment", "product",
+            "supplier", "shipment", "employee", "department", "account", "ticket", "campaign", "contract", "vendor",
+            "warehouse", "store", "region", "category", "item", "refund", "subscription", "plan", "lead", "opportunity",
+            "visit", "patient", "doctor", "appointment", "course", "student", "teacher", "book", "loan", "member",
+            "vehicle", "driver", "route", "trip", "delivery", "return", "promotion", "coupon", "review", "rating",
+            "budget", "expense", "salary", "bonus", "project", "task");
+    private static final List<String> QUALIFIERS = List.of("", "line", "history", "detail", "log", "status", "note",
+            "archive", "summary", "event");
+    private static final List<String> ATTRIBUTES = List.of("name", "title", "description", "status", "amount",
+            "total_amount", "unit_price", "quantity", "discount_pct", "tax_amt", "currency_code", "created_at",
+            "updated_at", "start_date", "end_date", "due_date", "email", "phone", "street_address", "city",
+            "postal_code", "country", "latitude", "longitude", "weight_kg", "height_cm", "color", "size", "rating",
+            "score", "priority", "channel", "source", "notes", "is_active", "is_deleted", "birth_date", "gender",
+            "first_name", "last_name", "company_name", "website", "balance", "credit_limit", "hire_date", "job_title",
+            "manager_name", "duration_minutes", "distance_km", "fuel_type", "license_plate", "isbn", "author",
+            "publisher", "page_count", "grade", "semester", "room_number", "diagnosis", "dosage", "sku", "barcode",
+            "stock_level", "reorder_point", "lead_time_days", "carrier", "tracking_number", "shipped_at",
+            "delivered_at", "reason", "comment", "budget_amt", "spent_amt", "approved_by", "approved_at");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void hundredThousandColumns() throws Exception {
+        Random random = new Random(42);
+        List<String[]> questions = new ArrayList<>();  // {schema, table, question}
+        // -Dscale.store=PATH keeps the store (and the schema file beside it) between runs: a second run re-indexes nothing.
+        Path store = Optional.ofNullable(System.getProperty("scale.store")).map(Path::of).orElse(dir.resolve("scale.db"));
+        Path tablesFile = store.resolveSibling("synthetic_tables.json");
+        Files.writeString(tablesFile, JSON.writeValueAsString(synthetic(random, questions)));
+        SourceUrl url = SourceUrl.parse("spider:" + tablesFile);
+        IndexResult indexed;
+        try (SchemaSource source = Sources.open(url)) {
+            indexed = new Indexer().run(url, source, store, false, IndexListener.SILENT);
+        }
+        assertEquals(SCHEMAS * TABLES * COLUMNS, indexed.columns());
+        IndexResult.Documents docs = indexed.documents();
+        double documentsPerSecond = docs.embedded() * 1000.0 / Math.max(1, docs.describeMillis() + docs.embedMillis());
+        double columnsPerSecond = indexed.columns() * 1000.0 / Math.max(1, docs.describeMillis() + docs.embedMillis());
+
+        // In process: the retriever alone (question embedding included).
+        ServedCatalog served = new StoreCatalogProvider(store).current().orElseThrow();
+        long buildStart = System.nanoTime();
+        HybridRetriever retriever = served.retriever();
+        retriever.search("warm up", 10, Optional.empty());
+        long buildMillis = (System.nanoTime() - buildStart) / 1_000_000;
+        for (int i = 0; i < 50; i++) {
+            retriever.search(questions.get(i)[2], 10, Optional.empty());
+        }
+        double[] inProcess = new double[QUESTIONS];
+        int foundAt10 = 0;
+        for (int i = 0; i < QUESTIONS; i++) {
+            String[] q = questions.get(i);
+            long start = System.nanoTime();
+            List<TableHit> hits = retriever.search(q[2], 10, Optional.empty());
+            inProcess[i] = (System.nanoTime() - start) / 1e6;
+            if (hits.stream().anyMatch(h -> h.table().name().toString().equals(q[0] + "." + q[1]))) {
+                foundAt10++;
+            }
+        }
+        Arrays.sort(inProcess);
+
+        // Through the MCP server over stdio, and the server process's memory.
+        double[] overMcp = new double[QUESTIONS];
+        String memory = "not measured (-Dscale.mcp=false)";
+        StringBuffer stderr = new StringBuffer();
+        if (Boolean.parseBoolean(System.getProperty("scale.mcp", "true"))) try (McpSyncClient client = McpStdio.client(store, stderr)) {
+            for (int i = 0; i < 50; i++) {
+                find(client, questions.get(i)[2]);
+            }
+            for (int i = 0; i < QUESTIONS; i++) {
+                long start = System.nanoTime();
+                find(client, questions.get(i)[2]);
+                overMcp[i] = (System.nanoTime() - start) / 1e6;
+            }
+            memory = serverMemory();
+        }
+        Arrays.sort(overMcp);
+
+        String report = String.format(Locale.ROOT, """
+                scale benchmark: synthetic catalog of %d schemas x %d tables x %d columns = %,d columns, %,d foreign keys (%d cores)
+                index from scratch: %,d ms total; describe %,d ms + embed %,d ms for %,d documents (tables and columns)
+                  = %,.0f columns/s, %,.0f documents/s (describe + embed); store %,d bytes
+                retriever build (vectors and BM25 index in memory): %,d ms
+                find_relevant_tables in process (question embedding included): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms (%d questions)
+                find_relevant_tables over MCP stdio (client to client): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms
+                serving process: %s
+                synthetic questions whose table is in the top 10: %d / %d (a sanity check, not a target)
+                """, SCHEMAS, TABLES, COLUMNS, indexed.columns(), indexed.foreignKeys(),
+                Runtime.getRuntime().availableProcessors(),
+                indexed.totalMillis(), docs.describeMillis(), docs.embedMillis(), docs.embedded(),
+                columnsPerSecond, documentsPerSecond, Files.size(store), buildMillis,
+                percentile(inProcess, 50), percentile(inProcess, 95), percentile(inProcess, 99), QUESTIONS,
+                percentile(overMcp, 50), percentile(overMcp, 95), percentile(overMcp, 99), memory, foundAt10, QUESTIONS);
+        Path out = Path.of("target", "bench", "scale.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.print(report);
+        assertTrue(percentile(inProcess, 95) <= 30, report);
+    }
+
+    private static void find(McpSyncClient client, String question) {
+        McpSchema.CallToolResult r = McpStdio.call(client, "find_relevant_tables", Map.of("query", question, "limit", 10));
+        assertEquals(false, r.isError());
+    }
+
+    /** A Spider-format file; one question per table sampled into {@code questions}. */
+    private static ArrayNode synthetic(Random random, List<String[]> questions) {
+        ArrayNode databases = JSON.createArrayNode();
+        List<String[]> all = new ArrayList<>();
+        for (int s = 0; s < SCHEMAS; s++) {
+            String schema = DOMAINS.get(s % DOMAINS.size()) + "_" + (s / DOMAINS.size() + 1);
+            ObjectNode db = databases.addObject();
+            db.put("db_id", schema);
+            ArrayNode tableNames = db.putArray("table_names_original");
+            ArrayNode columnNames = db.putArray("column_names_original");
+            ArrayNode columnTypes = db.putArray("column_types");
+            ArrayNode primaryKeys = db.putArray("primary_keys");
+            ArrayNode foreignKeys = db.putArray("foreign_keys");
+            columnNames.addArray().add(-1).add("*");
+            columnTypes.add("text");
+            Set<String> used = new LinkedHashSet<>();
+            int[] keyColumn = new int[TABLES];
+            for (int t = 0; t < TABLES; t++) {
+                String entity;
+                String table;
+                do {
+                    entity = ENTITIES.get(random.nextInt(ENTITIES.size()));
+                    String qualifier = QUALIFIERS.get(random.nextInt(QUALIFIERS.size()));
+                    table = qualifier.isEmpty() ? entity : entity + "_" + qualifier;
+                } while (!used.add(table));
+                tableNames.add(table);
+                keyColumn[t] = columnNames.size();
+                primaryKeys.add(columnNames.size());
+                columnNames.addArray().add(t).add(table + "_id");
+                columnTypes.add("number");
+                int references = t == 0 ? 0 : 1 + random.nextInt(2);
+                Set<Integer> targets = new LinkedHashSet<>();
+                for (int r = 0; r < references; r++) {
+                    targets.add(random.nextInt(t));
+                }
+                List<String> attributes = new ArrayList<>(ATTRIBUTES);
+                java.util.Collections.shuffle(attributes, random);
+                int c = 1;
+                for (int target : targets) {
+                    String name = tableNames.get(target).asText() + "_id";
+                    foreignKeys.addArray().add(columnNames.size()).add(keyColumn[target]);
+                    columnNames.addArray().add(t).add(name);
+                    columnTypes.add("number");
+                    c++;
+                }
+                List<String> chosen = attributes.subList(0, COLUMNS - c);
+                for (String attribute : chosen) {
+                    columnNames.addArray().add(t).add(attribute);
+                    columnTypes.add(attribute.matches(".*(amount|amt|price|quantity|pct|count|level|kg|cm|km|days|minutes|score|balance|limit).*")
+                            ? "number" : attribute.endsWith("_at") || attribute.endsWith("_date") ? "time" : "text");
+                }
+                all.add(new String[]{schema, table, "What is the " + chosen.get(0).replace('_', ' ') + " and "
+                        + chosen.get(1).replace('_', ' ') + " of each " + table.replace('_', ' ') + "?"});
+            }
+        }
+        java.util.Collections.shuffle(all, random);
+        questions.addAll(all.subList(0, QUESTIONS));
+        return databases;
+    }
+
+    /** Resident memory (now and peak) of the server, a child of this JVM, and its heap after a full GC. */
+    private static String serverMemory() throws Exception {
+        ProcessHandle server = ProcessHandle.current().children()
+                .filter(p -> p.info().commandLine().orElse("").contains("serve"))
+                .findFirst().orElseThrow(() -> new AssertionError("the server process was not found"));
+        Map<String, String> status = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(server.pid()), "status"))) {
+            String[] kv = line.split(":\\s+", 2);
+            if (kv.length == 2) {
+                status.put(kv[0], kv[1].trim());
+            }
+        }
+        String heap = "heap after GC not measured (no jcmd)";
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        if (Files.isExecutable(jcmd)) {
+            run(jcmd.toString(), String.valueOf(server.pid()), "GC.run");
+            String info = run(jcmd.toString(), String.valueOf(server.pid()), "GC.heap_info");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+            heap = m.find() ? String.format(Locale.ROOT, "heap used after a full GC %,d MB", Long.parseLong(m.group(1)) / 1024)
+                    : "heap after GC: " + info.lines().findFirst().orElse("?");
+        }
+        return String.format(Locale.ROOT, "RSS %s (peak %s), %s", status.get("VmRSS"), status.get("VmHWM"), heap);
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor(60, TimeUnit.SECONDS);
+        return out;
+    }
+
+    private static double percentile(double[] sorted, int p) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+}
