@@ -53,6 +53,14 @@ public record Table(QualifiedName name, TableKind kind, Long rowEstimate, String
         return covered.containsAll(primaryKey) && targets.size() >= 2;
     }
 
+    /** Whether {@code columns} hold at most one row each: they include the primary key or a unique constraint. */
+    public boolean isUnique(List<String> columns) {
+        if (!primaryKey.isEmpty() && columns.containsAll(primaryKey)) {
+            return true;
+        }
+        return uniqueConstraints.stream().anyMatch(uc -> !uc.columns().isEmpty() && columns.containsAll(uc.columns()));
+    }
+
     public Table withColumns(List<Column> newColumns) {
         return new Table(name, kind, rowEstimate, comment, newColumns, primaryKey, foreignKeys, uniqueConstraints, dataVersion);
     }

@@ -4,7 +4,6 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
-import dev.schemabrain.catalog.UniqueConstraint;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -307,7 +306,7 @@ public final class JoinGraph {
 
     private Step step(Link link) {
         ForeignKey fk = link.fk();
-        boolean unique = uniqueColumns(tables.get(link.holder()), fk.columns());
+        boolean unique = tables.get(link.holder()).isUnique(fk.columns());
         Cardinality cardinality = unique ? Cardinality.ONE_TO_ONE
                 : link.forward() ? Cardinality.MANY_TO_ONE : Cardinality.ONE_TO_MANY;
         long parallel = adjacency.get(link.from()).stream().filter(l -> l.to().equals(link.to())).count();
@@ -319,18 +318,5 @@ public final class JoinGraph {
                         Direction.FORWARD, Via.FOREIGN_KEY, null, cardinality, (int) parallel - 1)
                 : new Step(link.from(), fk.targetColumns(), link.to(), fk.columns(), link.holder(), fk,
                         Direction.REVERSE, Via.FOREIGN_KEY, null, cardinality, (int) parallel - 1);
-    }
-
-    /** Whether {@code columns} hold at most one row each: they include the primary key or a unique constraint. */
-    private static boolean uniqueColumns(Table table, List<String> columns) {
-        if (!table.primaryKey().isEmpty() && columns.containsAll(table.primaryKey())) {
-            return true;
-        }
-        for (UniqueConstraint uc : table.uniqueConstraints()) {
-            if (!uc.columns().isEmpty() && columns.containsAll(uc.columns())) {
-                return true;
-            }
-        }
-        return false;
     }
 }

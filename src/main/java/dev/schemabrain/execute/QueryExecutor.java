@@ -1,0 +1,278 @@
+package dev.schemabrain.execute;
+
+import dev.schemabrain.semantic.compile.Dialect;
+import dev.schemabrain.source.SourceUrl;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The only path by which SQL reaches a source (SPEC §7). Each call opens a fresh connection whose
+ * session is read-only and time-limited, runs one statement in a read-only transaction, and rolls it
+ * back; no session state survives a call. At most {@code maxConcurrent} statements run at once: a call
+ * that cannot get a slot in time is told {@code source_busy} instead of meeting the database's
+ * connection limit. A watchdog cancels a statement that outlives its timeout, should the server's own
+ * limit not fire.
+ */
+public final class QueryExecutor implements AutoCloseable {
+
+    /** The rows of a statement, values as JSON-friendly Java: Long, BigDecimal, Double, Boolean, ISO text. */
+    public record Result(List<String> labels, List<List<Object>> rows, boolean truncated, long millis) {
+    }
+
+    /** The database's estimate; {@code totalCost} is null where the engine gives none (SQLite, MariaDB 10). */
+    public record Explain(Double totalCost, Double estimatedRows, String plan) {
+    }
+
+    private static final long WATCHDOG_GRACE_MS = 1_000;
+
+    private final Engine engine;
+    private final ExecutorSettings settings;
+    private final Semaphore slots;
+    private final String sourceId;
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "schemabrain-statement-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public QueryExecutor(SourceUrl url, ExecutorSettings settings) {
+        this.engine = switch (url.kind()) {
+            case POSTGRESQL -> new PostgresEngine(url);
+            case MYSQL -> new MySqlEngine(url);
+            case SQLITE -> new SqliteEngine(url.path());
+            default -> throw new IllegalArgumentException("get_metric cannot run against a " + url.kind().name().toLowerCase()
+                    + " source; serve with a postgresql://, mysql://, mariadb:// or sqlite: source.");
+        };
+        this.settings = settings;
+        this.slots = new Semaphore(settings.maxConcurrent(), true);
+        this.sourceId = url.sourceId();
+    }
+
+    public Dialect dialect() {
+        return engine.dialect();
+    }
+
+    public String sourceId() {
+        return sourceId;
+    }
+
+    public ExecutorSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Runs {@code query} and returns at most {@code rowLimit} rows (and never more than the configured
+     * maximum); {@code truncated} says more were there. With a cost cap, the database's estimate is
+     * checked first and a statement above it never runs.
+     */
+    public Result execute(BoundQuery query, int rowLimit) throws ExecutionException {
+        int cap = Math.max(1, Math.min(rowLimit, settings.maxRows()));
+        return withSession(c -> {
+            if (settings.costCap() != null) {
+                Explain estimate = explain(c, query);
+                if (estimate.totalCost() != null && estimate.totalCost() > settings.costCap()) {
+                    throw new ExecutionException(ExecutionException.Kind.COST_CAP_EXCEEDED, String.format(java.util.Locale.ROOT,
+                            "The database estimates this query at cost %.0f, above the configured cap of %.0f; narrow it "
+                                    + "with filters or a coarser time grain.", estimate.totalCost(), settings.costCap()));
+                }
+            }
+            long start = System.nanoTime();
+            try (PreparedStatement st = prepare(c, query.sql(), query.params())) {
+                st.setMaxRows(cap + 1);
+                st.setFetchSize(Math.min(cap + 1, 1000));
+                AtomicBoolean timedOut = new AtomicBoolean();
+                ScheduledFuture<?> guard = watchdog.schedule(() -> cancel(st, timedOut),
+                        settings.statementTimeoutMs() + WATCHDOG_GRACE_MS, TimeUnit.MILLISECONDS);
+                try (ResultSet rs = st.executeQuery()) {
+                    ResultSetMetaData meta = rs.getMetaData();
+                    List<String> labels = new ArrayList<>();
+                    for (int i = 1; i <= meta.getColumnCount(); i++) {
+                        labels.add(meta.getColumnLabel(i));
+                    }
+                    List<List<Object>> rows = new ArrayList<>();
+                    boolean more = false;
+                    while (rs.next()) {
+                        if (rows.size() == cap) {
+                            more = true;
+                            break;
+                        }
+                        List<Object> row = new ArrayList<>(labels.size());
+                        for (int i = 1; i <= labels.size(); i++) {
+                            row.add(value(rs.getObject(i)));
+                        }
+                        rows.add(row);
+                    }
+                    return new Result(labels, rows, more, (System.nanoTime() - start) / 1_000_000);
+                } catch (SQLException e) {
+                    if (timedOut.get()) {
+                        throw timeout();
+                    }
+                    throw e;
+                } finally {
+                    guard.cancel(false);
+                }
+            }
+        });
+    }
+
+    /** The database's plan and estimate for {@code query}; nothing is executed. */
+    public Explain explain(BoundQuery query) throws ExecutionException {
+        return withSession(c -> explain(c, query));
+    }
+
+    private Explain explain(Connection c, BoundQuery query) throws SQLException {
+        try (PreparedStatement st = prepare(c, engine.explain(query.sql()), query.params()); ResultSet rs = st.executeQuery()) {
+            return engine.readExplain(rs);
+        }
+    }
+
+    private interface Work<T> {
+        T run(Connection connection) throws SQLException, ExecutionException;
+    }
+
+    private <T> T withSession(Work<T> work) throws ExecutionException {
+        boolean acquired;
+        try {
+            acquired = slots.tryAcquire(settings.acquireWaitMs(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw busy();
+        }
+        if (!acquired) {
+            throw busy();
+        }
+        try (Connection c = engine.openReadOnly(settings.statementTimeoutMs())) {
+            try {
+                if (engine.begin() != null) {
+                    try (java.sql.Statement st = c.createStatement()) {
+                        st.execute(engine.begin());
+                    }
+                }
+                return work.run(c);
+            } finally {
+                rollbackQuietly(c);
+            }
+        } catch (SQLException e) {
+            throw translate(e);
+        } finally {
+            slots.release();
+        }
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, List<Object> params) throws SQLException {
+        PreparedStatement st = c.prepareStatement(sql);
+        try {
+            for (int i = 0; i < params.size(); i++) {
+                st.setObject(i + 1, params.get(i));
+            }
+            return st;
+        } catch (SQLException e) {
+            st.close();
+            throw e;
+        }
+    }
+
+    private ExecutionException translate(SQLException e) {
+        ExecutionException.Kind kind = engine.classify(e);
+        if (kind == null) {
+            // Our own statement failed: say what the database said, never our connection details.
+            return new ExecutionException(ExecutionException.Kind.QUERY_FAILED, "The database refused the compiled query ("
+                    + firstLine(e.getMessage()) + "); check the metric's definition with list_metrics.");
+        }
+        return switch (kind) {
+            case STATEMENT_TIMEOUT -> timeout();
+            case SOURCE_BUSY -> busy();
+            case SOURCE_UNAVAILABLE -> new ExecutionException(kind, "The source database cannot be reached or refused the "
+                    + "login (" + firstLine(e.getMessage()) + "); check that it is up and the server's credentials, then retry.");
+            default -> new ExecutionException(kind, firstLine(e.getMessage()));
+        };
+    }
+
+    private ExecutionException timeout() {
+        return new ExecutionException(ExecutionException.Kind.STATEMENT_TIMEOUT, "The query ran longer than "
+                + settings.statementTimeoutMs() + " ms and was stopped; narrow it with filters or a coarser time grain, or "
+                + "check its plan with dry_run.");
+    }
+
+    private ExecutionException busy() {
+        return new ExecutionException(ExecutionException.Kind.SOURCE_BUSY, "The source is busy: " + settings.maxConcurrent()
+                + " queries are already running; retry in a moment.");
+    }
+
+    /** Passwords never appear in driver messages we pass on: only the first line, and the URL's user at most. */
+    private static String firstLine(String message) {
+        String text = message == null ? "no detail" : message.strip();
+        int newline = text.indexOf('\n');
+        text = newline < 0 ? text : text.substring(0, newline);
+        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
+    }
+
+    private static void cancel(PreparedStatement st, AtomicBoolean timedOut) {
+        timedOut.set(true);
+        try {
+            st.cancel();
+        } catch (SQLException ignored) {
+            // The statement finished meanwhile.
+        }
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            if (!c.getAutoCommit()) {
+                c.rollback();
+            }
+        } catch (SQLException ignored) {
+            // The connection is closed next anyway.
+        }
+    }
+
+    static Object value(Object v) {
+        if (v == null || v instanceof String || v instanceof Boolean || v instanceof BigDecimal || v instanceof Double) {
+            return v;
+        }
+        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof java.math.BigInteger b) {
+            return new BigDecimal(b);
+        }
+        if (v instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (v instanceof java.sql.Date d) {
+            return d.toLocalDate().toString();
+        }
+        if (v instanceof Timestamp t) {
+            return t.toLocalDateTime().toString();
+        }
+        if (v instanceof LocalDate || v instanceof LocalDateTime || v instanceof OffsetDateTime) {
+            return v.toString();
+        }
+        if (v instanceof byte[] bytes) {
+            return "<" + bytes.length + " bytes>";
+        }
+        return v.toString();
+    }
+
+    @Override
+    public void close() {
+        watchdog.shutdownNow();
+    }
+}

@@ -1,0 +1,193 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Bridge;
+import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.semantic.model.TimeGrain;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Drafts a semantic model from the catalog at index time (SPEC §7): an entity per non-junction table
+ * with a primary key (and per link table that carries facts of its own, such as a quantity); a join per foreign key between two entities (fk_constraint, applied; cardinality
+ * from the keys on the referencing side); a many-to-many bridge across each junction table; and
+ * suggested metrics — a row count per entity and a sum per money-like column, with the entity's own
+ * date or time column as time dimension. A pure function of the catalog.
+ */
+public final class SemanticInference {
+
+    private static final Pattern MONEY = Pattern.compile(
+            "(^|_)(total|amount|amt|price|revenue|sales|cost|fee|charge|payment|paid|subtotal|freight|balance|value|spend)(_|$)");
+    private static final Pattern NOT_AN_IDENTIFIER_CHARACTER = Pattern.compile("[^a-z0-9_]+");
+
+    private final Function<QualifiedName, String> descriptions;
+
+    /** @param descriptions a table's description for its entity, or null */
+    public SemanticInference(Function<QualifiedName, String> descriptions) {
+        this.descriptions = descriptions;
+    }
+
+    public SemanticModel infer(Catalog catalog) {
+        Map<QualifiedName, Entity> entities = entities(catalog);
+        List<Join> joins = new ArrayList<>();
+        Set<String> joinNames = new HashSet<>();
+        for (Table t : catalog.tables()) {
+            if (t.isJunction()) {
+                bridge(t, entities).ifPresent(j -> joins.add(unique(j, joinNames)));
+                if (!carriesFacts(t)) {
+                    continue;
+                }
+            }
+            Entity source = entities.get(t.name());
+            if (source == null) {
+                continue;
+            }
+            for (ForeignKey fk : t.foreignKeys()) {
+                Entity target = entities.get(fk.target());
+                if (target == null || fk.target().equals(t.name())) {
+                    continue;  // a self-reference would join an entity to itself: left to the operator
+                }
+                List<ColumnPair> on = new ArrayList<>();
+                for (int i = 0; i < fk.columns().size(); i++) {
+                    on.add(new ColumnPair(fk.columns().get(i), fk.targetColumns().get(i)));
+                }
+                Cardinality cardinality = t.isUnique(fk.columns()) ? Cardinality.ONE_TO_ONE : Cardinality.MANY_TO_ONE;
+                String name = source.name() + "_" + target.name();
+                joins.add(unique(new Join(name, source.name(), target.name(), on, null, cardinality, Origin.FOREIGN_KEY),
+                        joinNames, fk.columns()));
+            }
+        }
+        List<Metric> metrics = new ArrayList<>();
+        Map<QualifiedName, Table> tables = catalog.byName();
+        for (Entity e : entities.values()) {
+            Table t = tables.get(e.table());
+            String time = EventTime.of(t).map(c -> e.name() + "." + c).orElse(null);
+            List<TimeGrain> grains = time == null ? List.of() : Arrays.asList(TimeGrain.values());
+            metrics.add(new Metric(e.name() + "_count", "Number of " + e.name().replace('_', ' ') + " rows", e.name(),
+                    Measure.of(Aggregation.COUNT, e.identity().get(0)), time, grains, List.of(), Origin.HEURISTIC_DRAFT));
+            for (Column c : t.columns()) {
+                if (TypeClass.of(c.dataType()) == TypeClass.NUMBER && !t.isPrimaryKey(c.name())
+                        && MONEY.matcher(c.name().toLowerCase(Locale.ROOT)).find() && !isReference(t, c.name())) {
+                    String name = e.name() + "_" + identifier(c.name()) + "_sum";
+                    metrics.add(new Metric(name, "Sum of " + c.name() + " over " + e.name().replace('_', ' ') + " rows",
+                            e.name(), Measure.of(Aggregation.SUM, c.name()), time, grains, List.of(), Origin.HEURISTIC_DRAFT));
+                }
+            }
+        }
+        return new SemanticModel(List.copyOf(entities.values()), joins, metrics);
+    }
+
+    private Map<QualifiedName, Entity> entities(Catalog catalog) {
+        Map<String, Integer> tableNameCount = new HashMap<>();
+        for (Table t : catalog.tables()) {
+            tableNameCount.merge(identifier(t.name().table()), 1, Integer::sum);
+        }
+        Map<QualifiedName, Entity> entities = new LinkedHashMap<>();
+        Set<String> taken = new HashSet<>();
+        for (Table t : catalog.tables()) {
+            if (t.primaryKey().isEmpty() || t.isJunction() && !carriesFacts(t)) {
+                continue;
+            }
+            String base = identifier(t.name().table());
+            // A table name found in several schemas takes its schema as prefix, so names stay unique.
+            String name = tableNameCount.get(base) > 1 ? identifier(t.name().schema()) + "_" + base : base;
+            String candidate = name;
+            for (int i = 2; !taken.add(candidate); i++) {
+                candidate = name + "_" + i;
+            }
+            String description = descriptions.apply(t.name());
+            entities.put(t.name(), new Entity(candidate, description, t.name(), t.primaryKey(), t.name().schema(),
+                    Origin.HEURISTIC_DRAFT));
+        }
+        return entities;
+    }
+
+    /** A many-to-many join between the first two entities a junction table references. */
+    private static Optional<Join> bridge(Table junction, Map<QualifiedName, Entity> entities) {
+        List<ForeignKey> keys = junction.foreignKeys().stream()
+                .filter(fk -> entities.containsKey(fk.target()) && junction.primaryKey().containsAll(fk.columns()))
+                .toList();
+        if (keys.size() < 2 || keys.get(0).target().equals(keys.get(1).target())) {
+            return Optional.empty();
+        }
+        ForeignKey a = keys.get(0);
+        ForeignKey b = keys.get(1);
+        List<ColumnPair> sourceOn = new ArrayList<>();
+        for (int i = 0; i < a.columns().size(); i++) {
+            sourceOn.add(new ColumnPair(a.targetColumns().get(i), a.columns().get(i)));
+        }
+        List<ColumnPair> targetOn = new ArrayList<>();
+        for (int i = 0; i < b.columns().size(); i++) {
+            targetOn.add(new ColumnPair(b.columns().get(i), b.targetColumns().get(i)));
+        }
+        Entity source = entities.get(a.target());
+        Entity target = entities.get(b.target());
+        return Optional.of(new Join(source.name() + "_" + target.name(), source.name(), target.name(), List.of(),
+                new Bridge(junction.name(), sourceOn, targetOn), Cardinality.MANY_TO_MANY,
+                Origin.BRIDGE_DRAFT));
+    }
+
+    private static Join unique(Join join, Set<String> taken) {
+        return unique(join, taken, List.of());
+    }
+
+    /** Two keys between the same entities (billing and shipping address) get the key's columns as suffix. */
+    private static Join unique(Join join, Set<String> taken, List<String> columns) {
+        String name = join.name();
+        if (taken.contains(name) && !columns.isEmpty()) {
+            name = name + "_by_" + identifier(String.join("_", columns));
+        }
+        String candidate = name;
+        for (int i = 2; !taken.add(candidate); i++) {
+            candidate = name + "_" + i;
+        }
+        return candidate.equals(join.name()) ? join
+                : new Join(candidate, join.sourceEntity(), join.targetEntity(), join.on(), join.bridge(), join.cardinality(), join.origin());
+    }
+
+    /**
+     * A link table with columns of its own beyond keys and timestamps (Northwind's order_details: price,
+     * quantity) records facts worth measuring: it is an entity as well as a bridge.
+     */
+    private static boolean carriesFacts(Table t) {
+        return t.columns().stream().anyMatch(c -> !t.isPrimaryKey(c.name()) && !isReference(t, c.name())
+                && TypeClass.of(c.dataType()) != TypeClass.TEMPORAL);
+    }
+
+    private static boolean isReference(Table t, String column) {
+        return t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(column));
+    }
+
+    /** A safe object name: lower case, runs of other characters as one underscore, not starting with a digit. */
+    static String identifier(String text) {
+        String s = NOT_AN_IDENTIFIER_CHARACTER.matcher(text.toLowerCase(Locale.ROOT)).replaceAll("_").replaceAll("^_+|_+$", "");
+        if (s.isEmpty() || Character.isDigit(s.charAt(0))) {
+            s = "t_" + s;
+        }
+        return s.length() > 63 ? s.substring(0, 63) : s;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.schemabrain.semantic.compile;
+
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.semantic.model.Metric;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A compiled metric query. {@code sql} has {@code ?} placeholders for {@code params} in order; its
+ * result columns are, in order, {@link #columns()} (the keys of get_metric's rows). The LIMIT asks for
+ * one row more than {@code limit}, so the executor can tell a cut-off result from a complete one.
+ *
+ * @param requiredJoins join names walked, in order
+ * @param fanOutJoins   joins walked in a direction that can repeat the metric's rows
+ * @param degradation   why the answer is degraded, if it is
+ * @param touched       every catalog column the statement reads, for PII checks and the audit
+ */
+public record CompiledMetric(Metric metric, String sql, List<Object> params, List<String> columns, int limit,
+                             List<String> requiredJoins, List<String> fanOutJoins, Optional<Degradation> degradation,
+                             List<ColumnRef> touched) {
+
+    public CompiledMetric {
+        params = List.copyOf(params);
+        columns = List.copyOf(columns);
+        requiredJoins = List.copyOf(requiredJoins);
+        fanOutJoins = List.copyOf(fanOutJoins);
+        touched = List.copyOf(touched);
+    }
+
+    public enum Degradation { FAN_OUT_JOIN, TIME_DIMENSION_UNAVAILABLE }
+
+    /** A catalog column a statement reads, and in which role. */
+    public record ColumnRef(QualifiedName table, String column, Role role) {
+        public enum Role { MEASURE, GROUP_BY, FILTER, TIME_DIMENSION, JOIN_KEY }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.schemabrain.semantic.model;
+
+import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.catalog.ValidationState;
+
+import java.util.Objects;
+
+/** Where a semantic object came from and how far it has been validated (SPEC §5's two axes). */
+public record Origin(InferenceMethod method, ValidationState state) {
+
+    public static final Origin HEURISTIC_DRAFT = new Origin(InferenceMethod.HEURISTIC, ValidationState.DRAFT);
+    public static final Origin FOREIGN_KEY = new Origin(InferenceMethod.FK_CONSTRAINT, ValidationState.APPLIED);
+    /** A many-to-many bridge: built from two foreign keys, but that the link table is one is a guess. */
+    public static final Origin BRIDGE_DRAFT = new Origin(InferenceMethod.FK_CONSTRAINT, ValidationState.DRAFT);
+    public static final Origin AUTHORED = new Origin(InferenceMethod.MANUALLY_AUTHORED, ValidationState.APPLIED);
+    public static final Origin DBT = new Origin(InferenceMethod.DBT_IMPORT, ValidationState.APPLIED);
+
+    public Origin {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(state, "state");
+    }
+
+    /** Inferred at index time and not confirmed: re-inference may replace it; anything else is the operator's. */
+    public boolean inferred() {
+        return state != ValidationState.CONFIRMED
+                && (method == InferenceMethod.HEURISTIC || method == InferenceMethod.FK_CONSTRAINT);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.schemabrain.execute;
+
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.testing.TestMariaDb;
+import dev.schemabrain.testing.TestPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The executor's guarantees on real PostgreSQL, MariaDB and SQLite. */
+class QueryExecutorTest {
+
+    @TempDir
+    static Path dir;
+    static String maria;
+    static Path sqlite;
+
+    @BeforeAll
+    static void databases() throws Exception {
+        TestPostgres.createDatabase("sb_exec", "CREATE TABLE item (id int PRIMARY KEY, name text, price numeric(8,2), added date)",
+                "INSERT INTO item SELECT g, 'item ' || g, g * 1.25, DATE '2024-01-01' + g FROM generate_series(1, 50) g");
+        maria = TestMariaDb.create("sb_exec", "CREATE TABLE item (id int PRIMARY KEY, name varchar(20), price decimal(8,2), added date)",
+                "INSERT INTO item SELECT seq, CONCAT('item ', seq), seq * 1.25, DATE '2024-01-01' + INTERVAL seq DAY FROM seq_1_to_50");
+        sqlite = dir.resolve("exec.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price NUMERIC, added TEXT)");
+            st.execute("WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 50) "
+                    + "INSERT INTO item SELECT n, 'item ' || n, n * 1.25, date('2024-01-01', '+' || n || ' days') FROM g");
+        }
+    }
+
+    @AfterAll
+    static void dropMaria() throws Exception {
+        TestMariaDb.drop(maria);
+    }
+
+    static List<String> urls() {
+        return List.of(TestPostgres.url("sb_exec"), TestMariaDb.url(maria), "sqlite:" + sqlite);
+    }
+
+    static QueryExecutor executor(String url, ExecutorSettings settings) throws Exception {
+        return new QueryExecutor(SourceUrl.parse(url), settings);
+    }
+
+    @Test
+    void boundParametersRowCapAndJsonFriendlyValues() throws Exception {
+        for (String url : urls()) {
+            try (QueryExecutor ex = executor(url, new ExecutorSettings(5_000, 10, 4, 1_000, null))) {
+                QueryExecutor.Result r = ex.execute(new BoundQuery(
+                        "SELECT id, name, price, added FROM item WHERE price > ? AND name <> ? ORDER BY id", List.of(10, "item 12")), 100);
+                assertEquals(10, r.rows().size(), url);
+                assertTrue(r.truncated(), url + ": 50 rows match, the cap is 10");
+                List<Object> first = r.rows().get(0);
+                assertEquals(9L, first.get(0), url);
+                assertEquals("item 9", first.get(1), url);
+                assertEquals(0, new java.math.BigDecimal("11.25").compareTo(new java.math.BigDecimal(first.get(2).toString())), url);
+                assertEquals("2024-01-10", first.get(3), url);
+                QueryExecutor.Result small = ex.execute(new BoundQuery("SELECT id FROM item WHERE id <= ?", List.of(3)), 100);
+                assertFalse(small.truncated(), url);
+                assertEquals(3, small.rows().size(), url);
+            }
+        }
+    }
+
+    @Test
+    void aWriteIsRefusedByTheSessionEvenIfOneReachedIt() throws Exception {
+        for (String url : urls()) {
+            try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
+                for (String write : List.of("INSERT INTO item (id, name) VALUES (1000, 'x')", "UPDATE item SET name = 'x'",
+                        "DELETE FROM item", "CREATE TABLE evil (id int)")) {
+                    ExecutionException e = assertThrows(ExecutionException.class,
+                            () -> ex.execute(new BoundQuery(write, List.of()), 10), url + " " + write);
+                    assertEquals(ExecutionException.Kind.QUERY_FAILED, e.kind(), url + " " + write + ": " + e.getMessage());
+                }
+                QueryExecutor.Result count = ex.execute(new BoundQuery("SELECT COUNT(*), MIN(name) FROM item", List.of()), 1);
+                assertEquals(50L, count.rows().get(0).get(0), url + ": nothing was written");
+                assertEquals("item 1", count.rows().get(0).get(1), url);
+            }
+        }
+    }
+
+    @Test
+    void explainEstimatesWithoutRunningAndTheCostCapRefusesBeforeRunning() throws Exception {
+        try (QueryExecutor pg = executor(TestPostgres.url("sb_exec"), ExecutorSettings.defaults())) {
+            // pg_sleep(3) would take three seconds if it ran.
+            long start = System.nanoTime();
+            QueryExecutor.Explain plan = pg.explain(new BoundQuery("SELECT pg_sleep(3), id FROM item WHERE id > ?", List.of(1)));
+            assertTrue((System.nanoTime() - start) / 1_000_000 < 2_000);
+            assertNotNull(plan.totalCost());
+            assertTrue(plan.estimatedRows() > 0);
+        }
+        try (QueryExecutor capped = executor(TestPostgres.url("sb_exec"), ExecutorSettings.defaults().withCostCap(0.5))) {
+            long start = System.nanoTime();
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> capped.execute(new BoundQuery("SELECT pg_sleep(3) FROM item", List.of()), 10));
+            assertEquals(ExecutionException.Kind.COST_CAP_EXCEEDED, e.kind());
+            assertTrue((System.nanoTime() - start) / 1_000_000 < 2_000, "refused before executing");
+        }
+        for (String url : List.of(TestMariaDb.url(maria), "sqlite:" + sqlite)) {
+            try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
+                QueryExecutor.Explain plan = ex.explain(new BoundQuery("SELECT id FROM item WHERE id > ?", List.of(1)));
+                assertFalse(plan.plan().isBlank(), url);
+            }
+        }
+    }
+
+    @Test
+    void aLongStatementIsStoppedAsStatementTimeout() throws Exception {
+        ExecutorSettings quick = new ExecutorSettings(300, 100, 4, 1_000, null);
+        List<String[]> slow = List.of(
+                new String[]{TestPostgres.url("sb_exec"), "SELECT pg_sleep(5)"},
+                new String[]{TestMariaDb.url(maria), "SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b"},
+                new String[]{"sqlite:" + sqlite, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT COUNT(*) FROM r"});
+        for (String[] s : slow) {
+            try (QueryExecutor ex = executor(s[0], quick)) {
+                long start = System.nanoTime();
+                ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery(s[1], List.of()), 10));
+                assertEquals(ExecutionException.Kind.STATEMENT_TIMEOUT, e.kind(), s[0] + ": " + e.getMessage());
+                assertTrue((System.nanoTime() - start) / 1_000_000 < 5_000, s[0]);
+            }
+        }
+    }
+
+    @Test
+    void aSourceThatIsDownOrRefusesTheLoginIsUnavailable() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        for (String url : List.of("postgresql://postgres@127.0.0.1:" + closedPort + "/x",
+                "mariadb://root@127.0.0.1:" + closedPort + "/x", "sqlite:" + dir.resolve("missing.sqlite"))) {
+            try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
+                long start = System.nanoTime();
+                ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
+                assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind(), url + ": " + e.getMessage());
+                assertTrue((System.nanoTime() - start) / 1_000_000 < 10_000, url);
+            }
+        }
+        String role = TestPostgres.passwordRole();
+        try (QueryExecutor ex = executor("postgresql://" + role + ":wrong-secret@127.0.0.1:" + TestPostgres.port() + "/sb_exec",
+                ExecutorSettings.defaults())) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
+            assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind());
+            assertFalse(e.getMessage().contains("wrong-secret"), e.getMessage());
+        }
+        assertFalse(java.nio.file.Files.exists(dir.resolve("missing.sqlite")), "a read-only open creates no file");
+    }
+}

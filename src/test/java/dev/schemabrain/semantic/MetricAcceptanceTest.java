@@ -1,0 +1,256 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.execute.ExecutorSettings;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.CompiledMetric;
+import dev.schemabrain.semantic.compile.MetricCompiler;
+import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.TestMariaDb;
+import dev.schemabrain.testing.TestPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The issue's metric questions, compiled from the inferred semantic layer and run by the executor on
+ * real databases, each equal to a hand-written SQL result: Chinook on PostgreSQL and the same rows
+ * copied into MariaDB; Northwind on PostgreSQL.
+ */
+class MetricAcceptanceTest {
+
+    static String maria;
+
+    @BeforeAll
+    static void load() throws Exception {
+        TestPostgres.loadSample("chinook", "chinook.sql");
+        TestPostgres.loadSample("northwind", "northwind.sql");
+        maria = TestMariaDb.create("sb_chinook",
+                "CREATE TABLE genre (genre_id INT PRIMARY KEY, name VARCHAR(120))",
+                "CREATE TABLE customer (customer_id INT PRIMARY KEY, first_name VARCHAR(40), last_name VARCHAR(20), country VARCHAR(40))",
+                "CREATE TABLE track (track_id INT PRIMARY KEY, name VARCHAR(200), genre_id INT REFERENCES genre (genre_id), "
+                        + "milliseconds INT NOT NULL, unit_price DECIMAL(10,2) NOT NULL)",
+                "CREATE TABLE invoice (invoice_id INT PRIMARY KEY, customer_id INT NOT NULL REFERENCES customer (customer_id), "
+                        + "invoice_date DATETIME NOT NULL, billing_state VARCHAR(40), billing_country VARCHAR(40), total DECIMAL(10,2) NOT NULL)",
+                "CREATE TABLE invoice_line (invoice_line_id INT PRIMARY KEY, invoice_id INT NOT NULL REFERENCES invoice (invoice_id), "
+                        + "track_id INT NOT NULL REFERENCES track (track_id), unit_price DECIMAL(10,2) NOT NULL, quantity INT NOT NULL)");
+        copy("SELECT genre_id, name FROM genre", "INSERT INTO genre VALUES (?, ?)", 2);
+        copy("SELECT customer_id, first_name, last_name, country FROM customer", "INSERT INTO customer VALUES (?, ?, ?, ?)", 4);
+        copy("SELECT track_id, name, genre_id, milliseconds, unit_price FROM track", "INSERT INTO track VALUES (?, ?, ?, ?, ?)", 5);
+        copy("SELECT invoice_id, customer_id, invoice_date, billing_state, billing_country, total FROM invoice",
+                "INSERT INTO invoice VALUES (?, ?, ?, ?, ?, ?)", 6);
+        copy("SELECT invoice_line_id, invoice_id, track_id, unit_price, quantity FROM invoice_line",
+                "INSERT INTO invoice_line VALUES (?, ?, ?, ?, ?)", 5);
+    }
+
+    @AfterAll
+    static void drop() throws Exception {
+        TestMariaDb.drop(maria);
+    }
+
+    private static void copy(String select, String insert, int columns) throws Exception {
+        try (Connection from = TestPostgres.connect("chinook"); Connection to = TestMariaDb.connect(maria);
+             Statement read = from.createStatement(); ResultSet rs = read.executeQuery(select);
+             PreparedStatement write = to.prepareStatement(insert)) {
+            while (rs.next()) {
+                for (int i = 1; i <= columns; i++) {
+                    write.setObject(i, rs.getObject(i));
+                }
+                write.addBatch();
+            }
+            write.executeBatch();
+        }
+    }
+
+    /** A source, its catalog and its inferred layer plus the metrics the issue asks about. */
+    record Source(String url, Catalog catalog, SemanticModel model) {
+
+        static Source of(String url, Metric... extra) throws Exception {
+            Catalog catalog;
+            try (SchemaSource s = Sources.open(SourceUrl.parse(url))) {
+                catalog = s.introspect(IntrospectionOptions.withoutSamples());
+            }
+            SemanticModel inferred = new SemanticInference(n -> null).infer(catalog);
+            List<Metric> metrics = new ArrayList<>(inferred.metrics());
+            metrics.addAll(List.of(extra));
+            return new Source(url, catalog, new SemanticModel(inferred.entities(), inferred.joins(), metrics));
+        }
+
+        CompiledMetric compile(MetricRequest request, QueryExecutor ex) throws CompileException {
+            return new MetricCompiler(catalog, model).compile(request, ex.dialect());
+        }
+    }
+
+    static final Metric AVERAGE_TRACK_MS = new Metric("average_track_ms", "Average track length", "track",
+            Measure.of(Aggregation.AVG, "milliseconds"), null, List.of(), List.of(), Origin.AUTHORED);
+    static final Metric BUYING_CUSTOMERS = new Metric("buying_customers", "Customers who bought", "customer",
+            Measure.of(Aggregation.COUNT_DISTINCT, "customer_id"), null, List.of(), List.of(), Origin.AUTHORED);
+
+    static Source chinook(String engine) throws Exception {
+        String url = engine.equals("postgresql") ? TestPostgres.url("chinook") : TestMariaDb.url(maria);
+        return Source.of(url, AVERAGE_TRACK_MS, BUYING_CUSTOMERS);
+    }
+
+    static MetricRequest request(String metric, List<String> groupBy, List<Filter> filters, String grain) {
+        return new MetricRequest(metric, groupBy, filters, grain, null, List.of(), List.of(), 1000);
+    }
+
+    /** Runs a metric through the executor and hand-written SQL through plain JDBC, and compares. */
+    static CompiledMetric assertSameAs(Source source, MetricRequest request, String handWritten) throws Exception {
+        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(source.url()), ExecutorSettings.defaults())) {
+            CompiledMetric m = source.compile(request, ex);
+            QueryExecutor.Result result = ex.execute(new BoundQuery(m.sql(), m.params()), m.limit());
+            List<List<String>> expected = canonical(ex.execute(new BoundQuery(handWritten, List.of()), 10_000).rows());
+            assertFalse(expected.isEmpty(), handWritten);
+            assertEquals(expected, canonical(result.rows()), m.sql());
+            assertFalse(result.truncated());
+            return m;
+        }
+    }
+
+    /** Values compared as text: numbers to six decimals (AVG's scale differs by engine), dates as ISO days. */
+    static List<List<String>> canonical(List<List<Object>> rows) {
+        List<List<String>> out = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<String> r = new ArrayList<>();
+            for (Object v : row) {
+                if (v instanceof Number n) {
+                    r.add(new BigDecimal(n.toString()).setScale(6, RoundingMode.HALF_UP).toPlainString());
+                } else if (v instanceof String s && s.matches("\\d{4}-\\d{2}-\\d{2}.*")) {
+                    r.add(s.substring(0, 10));
+                } else {
+                    r.add(String.valueOf(v));
+                }
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void revenueByMonth(String engine) throws Exception {
+        String bucket = engine.equals("postgresql") ? "CAST(date_trunc('month', invoice_date) AS date)"
+                : "CAST(DATE_FORMAT(invoice_date, '%Y-%m-01') AS DATE)";
+        CompiledMetric m = assertSameAs(chinook(engine), request("invoice_total_sum", List.of(), List.of(), "month"),
+                "SELECT " + bucket + ", SUM(total) FROM invoice GROUP BY 1 ORDER BY 1");
+        assertEquals(List.of("time_bucket", "invoice_total_sum"), m.columns());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void revenueByCustomerCountry(String engine) throws Exception {
+        CompiledMetric m = assertSameAs(chinook(engine), request("invoice_total_sum", List.of("customer.country"), List.of(), null),
+                "SELECT c.country, SUM(i.total) FROM invoice i LEFT JOIN customer c ON i.customer_id = c.customer_id "
+                        + "GROUP BY c.country ORDER BY c.country");
+        assertEquals(List.of("invoice_customer"), m.requiredJoins());
+        assertTrue(m.degradation().isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void invoicesPerBillingCountryWithFilters(String engine) throws Exception {
+        Source chinook = chinook(engine);
+        assertSameAs(chinook, request("invoice_count", List.of("invoice.billing_country"), List.of(
+                        new Filter("invoice.billing_country", FilterOp.IN, List.of("USA", "Canada", "France", "Germany")),
+                        new Filter("invoice.total", FilterOp.GT, 5),
+                        new Filter("invoice.billing_state", FilterOp.IS_NULL, null)), null),
+                "SELECT billing_country, COUNT(invoice_id) FROM invoice WHERE billing_country IN ('USA', 'Canada', 'France', "
+                        + "'Germany') AND total > 5 AND billing_state IS NULL GROUP BY billing_country ORDER BY billing_country");
+        assertSameAs(chinook, request("invoice_count", List.of("invoice.billing_country"), List.of(
+                        new Filter("customer.country", FilterOp.EQ, "Brazil")), null),
+                "SELECT i.billing_country, COUNT(i.invoice_id) FROM invoice i JOIN customer c ON c.customer_id = i.customer_id "
+                        + "WHERE c.country = 'Brazil' GROUP BY 1 ORDER BY 1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void averageTrackLengthPerGenre(String engine) throws Exception {
+        assertSameAs(chinook(engine), request("average_track_ms", List.of("genre.name"), List.of(), null),
+                "SELECT g.name, AVG(t.milliseconds) FROM track t LEFT JOIN genre g ON t.genre_id = g.genre_id "
+                        + "GROUP BY g.name ORDER BY g.name");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void countDistinctAcrossAFanOutIsExactAndASumAcrossOneIsDegraded(String engine) throws Exception {
+        Source chinook = chinook(engine);
+        CompiledMetric distinct = assertSameAs(chinook, request("buying_customers", List.of("genre.name"), List.of(), null),
+                "SELECT g.name, COUNT(DISTINCT c.customer_id) FROM customer c JOIN invoice i ON i.customer_id = c.customer_id "
+                        + "JOIN invoice_line l ON l.invoice_id = i.invoice_id LEFT JOIN track t ON t.track_id = l.track_id "
+                        + "LEFT JOIN genre g ON g.genre_id = t.genre_id GROUP BY g.name ORDER BY g.name");
+        assertEquals(List.of("invoice_customer", "invoice_line_invoice"), distinct.fanOutJoins());
+        assertTrue(distinct.degradation().isEmpty());
+        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(chinook.url()), ExecutorSettings.defaults())) {
+            CompiledMetric inflated = chinook.compile(request("invoice_total_sum", List.of("genre.name"), List.of(), null), ex);
+            assertEquals(Optional.of(CompiledMetric.Degradation.FAN_OUT_JOIN), inflated.degradation());
+        }
+    }
+
+    @Test
+    void northwindRevenueByMonthAndCountryFromAnExpression() throws Exception {
+        Metric revenue = new Metric("order_revenue", "Line revenue", "order_details",
+                new Measure(Aggregation.SUM, null, "unit_price * quantity * (1 - discount)"), null, List.of(), List.of(), Origin.AUTHORED);
+        Source northwind = Source.of(TestPostgres.url("northwind"), revenue);
+        assertSameAs(northwind, request("order_revenue", List.of("customers.country"), List.of(), "year"),
+                "SELECT CAST(date_trunc('year', o.order_date) AS date), c.country, SUM(d.unit_price * d.quantity * (1 - d.discount)) "
+                        + "FROM order_details d LEFT JOIN orders o ON d.order_id = o.order_id "
+                        + "LEFT JOIN customers c ON o.customer_id = c.customer_id GROUP BY 1, 2 ORDER BY 1, 2");
+    }
+
+    @Test
+    void aRowCapMakesTheAnswerPartialAndTheLimitIsABoundParameter() throws Exception {
+        Source chinook = chinook("postgresql");
+        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(chinook.url()), ExecutorSettings.defaults())) {
+            CompiledMetric m = chinook.compile(new MetricRequest("invoice_total_sum", List.of("customer.country"), List.of(),
+                    null, null, List.of(), List.of(new MetricRequest.OrderBy("invoice_total_sum", true)), 3), ex);
+            assertEquals(4, m.params().get(m.params().size() - 1), "one more than asked, to know whether more exist");
+            QueryExecutor.Result r = ex.execute(new BoundQuery(m.sql(), m.params()), m.limit());
+            assertEquals(3, r.rows().size());
+            assertTrue(r.truncated());
+            assertEquals("USA", r.rows().get(0).get(0));
+        }
+    }
+
+    @Test
+    void unknownColumnsAreRefusedBeforeAnySqlExists() throws Exception {
+        Source chinook = chinook("postgresql");
+        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(chinook.url()), ExecutorSettings.defaults())) {
+            CompileException e = assertThrows(CompileException.class, () -> chinook.compile(
+                    request("invoice_total_sum", List.of("customer.contry"), List.of(), null), ex));
+            assertEquals(Problem.UNKNOWN_GROUP_BY_COLUMN, e.problem());
+            assertEquals("customer.country", e.candidates().get(0));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Drafts inferred from the demo database (a real SQLite file). */
+class SemanticInferenceTest {
+
+    @TempDir
+    static Path dir;
+    static SemanticModel model;
+
+    @BeforeAll
+    static void infer() throws Exception {
+        Path file = DemoDatabase.ensure(dir.resolve("demo.sqlite"));
+        Catalog catalog;
+        try (SchemaSource source = Sources.open(SourceUrl.parse("sqlite:" + file))) {
+            catalog = source.introspect(IntrospectionOptions.withoutSamples());
+        }
+        model = new SemanticInference(name -> "about " + name.table()).infer(catalog);
+    }
+
+    @Test
+    void anEntityPerTableWithAPrimaryKeyButNotForJunctions() {
+        assertTrue(model.entity("invoices").isPresent());
+        assertEquals(List.of("id"), model.entity("invoices").orElseThrow().identity());
+        assertEquals("about invoices", model.entity("invoices").orElseThrow().description());
+        assertFalse(model.entity("team_members").isPresent(), "a junction table is a bridge, not an entity");
+        assertEquals(InferenceMethod.HEURISTIC, model.entity("users").orElseThrow().origin().method());
+        assertEquals(ValidationState.DRAFT, model.entity("users").orElseThrow().origin().state());
+    }
+
+    @Test
+    void joinsFromForeignKeysCarryTheirColumnsAndCardinality() {
+        Join join = model.join("users_organizations").orElseThrow();
+        assertEquals("users", join.sourceEntity());
+        assertEquals("organizations", join.targetEntity());
+        assertEquals(List.of(new ColumnPair("organization_id", "id")), join.on());
+        assertEquals(Cardinality.MANY_TO_ONE, join.cardinality());
+        assertEquals(InferenceMethod.FK_CONSTRAINT, join.origin().method());
+        assertEquals(ValidationState.APPLIED, join.origin().state());
+    }
+
+    @Test
+    void aJunctionTableBecomesAManyToManyBridge() {
+        Join bridge = model.join("teams_users").orElseThrow();
+        assertEquals(Cardinality.MANY_TO_MANY, bridge.cardinality());
+        assertEquals(QualifiedName.of("main", "team_members"), bridge.bridge().table());
+        assertEquals(List.of(new ColumnPair("id", "team_id")), bridge.bridge().sourceOn());
+        assertEquals(List.of(new ColumnPair("user_id", "id")), bridge.bridge().targetOn());
+        assertEquals(ValidationState.DRAFT, bridge.origin().state());
+    }
+
+    @Test
+    void suggestedMetricsCountEntitiesAndSumMoneyWithAnEventTime() {
+        Metric count = model.metric("invoices_count").orElseThrow();
+        assertEquals(Aggregation.COUNT, count.measure().agg());
+        Metric total = model.metric("invoices_total_cents_sum").orElseThrow();
+        assertEquals(Aggregation.SUM, total.measure().agg());
+        assertEquals("total_cents", total.measure().column());
+        assertEquals("invoices.issued_at", total.timeDimension(), "issued_at, not the due date");
+        assertFalse(model.metric("invoices_tax_cents_sum").isPresent());
+        assertNull(model.metric("plans_count").orElseThrow().timeDimension(), "plans have no time column");
+        assertTrue(model.metrics().stream().noneMatch(m -> m.measure().column() != null && m.measure().column().endsWith("_id")));
+    }
+}
