@@ -1,5 +1,12 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.execute.ExecutorSettings;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+import java.util.Optional;
+
 import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StandardTools;
@@ -27,8 +34,32 @@ final class ServeCommand implements Callable<Integer> {
             description = "How clients connect: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Transport transport;
 
+    @Option(names = "--source", paramLabel = "URL",
+            description = "The database get_metric runs on (read-only). A password in it is visible in shell history; prefer --url-env.")
+    String source;
+
+    @Option(names = "--url-env", paramLabel = "VAR", description = "Read get_metric's database URL from this environment variable.")
+    String urlEnv;
+
+    @Option(names = "--statement-timeout-ms", defaultValue = "30000", paramLabel = "MS",
+            description = "Stop a metric query after this long (default: ${DEFAULT-VALUE}).")
+    int statementTimeoutMs;
+
+    @Option(names = "--max-rows-per-result", defaultValue = "10000", paramLabel = "N",
+            description = "Return at most this many rows; more makes the answer partial (default: ${DEFAULT-VALUE}).")
+    int maxRows;
+
+    @Option(names = "--max-concurrent-queries", defaultValue = "8", paramLabel = "N",
+            description = "Metric queries running at once; callers past it are told source_busy (default: ${DEFAULT-VALUE}).")
+    int maxConcurrent;
+
+    @Option(names = "--explain-cost-cap", paramLabel = "COST",
+            description = "Refuse a metric query whose EXPLAIN cost exceeds this (PostgreSQL, MySQL); default: no cap.")
+    Double costCap;
+
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, SourceException {
+        Optional<QueryExecutor> executor = executor();
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store);
         // Load the catalog, the embedding model and the search index while the client initializes, so the
         // first tool call does not pay for them.
@@ -38,7 +69,32 @@ final class ServeCommand implements Callable<Integer> {
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
         System.setOut(System.err);
-        StdioServer.run(StandardTools.registry(catalogs), Version.get(), System.in, frames);
+        try {
+            StdioServer.run(StandardTools.registry(catalogs, executor), Version.get(), System.in, frames);
+        } finally {
+            executor.ifPresent(QueryExecutor::close);
+        }
         return 0;
+    }
+
+    private Optional<QueryExecutor> executor() throws SourceException {
+        if (statementTimeoutMs < 1 || maxRows < 1 || maxConcurrent < 1 || (costCap != null && costCap <= 0)) {
+            throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-concurrent-queries and "
+                    + "--explain-cost-cap must be positive numbers.");
+        }
+        if (source == null && urlEnv == null) {
+            return Optional.empty();
+        }
+        SourceUrl url = Sources.resolve(source, urlEnv);
+        if (source != null && url.hasPassword()) {
+            System.err.println("warning: the source URL holds a password, which shell history and process lists can"
+                    + " show; prefer --url-env VAR.");
+        }
+        try {
+            return Optional.of(new QueryExecutor(url, new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent,
+                    2_000, costCap)));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(e.getMessage());
+        }
     }
 }

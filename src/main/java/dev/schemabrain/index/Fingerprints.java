@@ -96,7 +96,7 @@ public final class Fingerprints {
     });
 
     /** SHA-256 over length-prefixed parts, so no two different part lists can collide by concatenation. */
-    static String sha256(String... parts) {
+    public static String sha256(String... parts) {
         MessageDigest digest = SHA256.get();
         digest.reset();
         for (String part : parts) {

@@ -49,7 +49,9 @@ class McpServerIT {
         try (SchemaSource source = Sources.open(url)) {
             new Indexer().run(url, source, dir.resolve("chinook.db"), false, IndexListener.SILENT);
         }
-        client = McpStdio.client(dir.resolve("chinook.db"), stderr);
+        // The source reaches the server the preferred way: by the name of an environment variable.
+        client = McpStdio.client(dir.resolve("chinook.db"), stderr, Map.of("SB_IT_SOURCE", TestPostgres.url("chinook")),
+                "--url-env", "SB_IT_SOURCE");
         tools = client.listTools().tools().stream().collect(Collectors.toMap(McpSchema.Tool::name, t -> t));
     }
 
@@ -91,13 +93,15 @@ class McpServerIT {
         assertEquals("schemabrain", init.serverInfo().name());
         assertEquals(System.getProperty("schemabrain.version"), init.serverInfo().version());
         assertTrue(init.instructions().contains("find_relevant_tables") && init.instructions().contains("suggest_joins"));
-        assertFalse(init.instructions().contains("get_metric"), "workflows name only tools this server offers");
+        assertTrue(init.instructions().contains("list_metrics, then describe_entity for the metric's entity, then get_metric"),
+                "the aggregating workflow, now that its tools are offered");
     }
 
     @Test
     void everyToolPublishesTheEnvelopeSchemaStrictInputsAndReadOnlyAnnotations() {
         assertEquals(Set.of("list_indexed_schemas", "find_relevant_tables", "describe_table", "describe_column",
-                "suggest_joins", "get_example_queries"), tools.keySet());
+                "suggest_joins", "get_example_queries", "list_entities", "find_relevant_entities", "describe_entity",
+                "list_joins", "resolve_join", "list_metrics", "get_metric"), tools.keySet());
         Map<String, Object> first = null;
         for (McpSchema.Tool tool : tools.values()) {
             assertTrue(tool.description().startsWith("Use this when") && tool.description().length() <= 500, tool.name());
@@ -111,9 +115,11 @@ class McpServerIT {
             }
             first = output;
             McpSchema.ToolAnnotations a = tool.annotations();
-            assertEquals(List.of(true, false, true, false),
+            // Only get_metric reaches the source database; the others read the store.
+            boolean source = tool.name().equals("get_metric");
+            assertEquals(List.of(true, false, true, source),
                     List.of(a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(), a.openWorldHint()), tool.name());
-            assertEquals("fast", tool.meta().get("latency_hint"));
+            assertEquals(source ? "slow" : "fast", tool.meta().get("latency_hint"), tool.name());
         }
         Map<String, Object> describe = (Map<String, Object>) tools.get("describe_table").inputSchema().get("properties");
         assertEquals(List.of("concise", "detailed"), ((Map<String, Object>) describe.get("response_format")).get("enum"));
@@ -360,6 +366,85 @@ class McpServerIT {
         assertError(call("get_example_queries", Map.of("qualified_name", "public.invoices")), "unknown_name");
     }
 
+    // ------------------------------------------------------------------ semantic layer and get_metric
+
+    @Test
+    void theInferredSemanticLayerIsListedAndDescribed() throws Exception {
+        Map<String, Object> entities = call("list_entities", Map.of());
+        assertEquals("success", entities.get("status"));
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) data(entities).get("entities");
+        assertTrue(rows.stream().anyMatch(e -> e.get("name").equals("invoice") && e.get("table").equals("public.invoice")));
+        assertTrue(rows.stream().noneMatch(e -> e.get("name").equals("playlist_track")), "a link table is a bridge");
+        assertEquals("LOW", entities.get("confidence"), "inferred drafts");
+
+        Map<String, Object> invoice = call("describe_entity", Map.of("name", "invoice"));
+        List<Map<String, Object>> columns = (List<Map<String, Object>>) data(invoice).get("columns");
+        assertTrue(columns.stream().anyMatch(c -> c.get("reference").equals("invoice.billing_country")));
+        assertTrue(((List<String>) data(invoice).get("metrics")).contains("invoice_total_sum"));
+        assertError(call("describe_entity", Map.of("name", "invoices")), "unknown_name");
+        assertEquals("invoice", ((List<String>) recovery(call("describe_entity", Map.of("name", "invoices"))).get("fuzzy_matches")).get(0));
+
+        Map<String, Object> join = call("resolve_join", Map.of("entity_a", "customer", "entity_b", "invoice"));
+        assertEquals("success", join.get("status"));
+        assertEquals("one_to_many", data(join).get("cardinality_from_a"));
+        assertEquals("HIGH", join.get("confidence"), "a foreign key, applied");
+        assertError(call("resolve_join", Map.of("entity_a", "artist", "entity_b", "invoice")), "no_canonical_join");
+        assertError(call("resolve_join", Map.of("entity_a", "customer", "entity_b", "invoice", "name", "track_album")),
+                "join_name_mismatch");
+        List<Map<String, Object>> found = (List<Map<String, Object>>) data(call("find_relevant_entities",
+                Map.of("query", "music genres"))).get("hits");
+        assertEquals("genre", found.get(0).get("name"));
+    }
+
+    @Test
+    void getMetricAnswersRowsKeyedAsWrittenWithItsSqlAndParameters() throws Exception {
+        Map<String, Object> env = call("get_metric", Map.of("name", "invoice_total_sum", "group_by", List.of("customer.country"),
+                "filters", List.of(Map.of("column", "invoice.total", "op", "gt", "value", 1)),
+                "order_by", List.of(Map.of("column", "invoice_total_sum", "direction", "desc")), "limit", 2));
+        assertEquals("partial", env.get("status"), "24 countries, 2 asked for");
+        Map<String, Object> data = data(env);
+        List<Map<String, Object>> rows = (List<Map<String, Object>>) data.get("rows");
+        assertEquals(2, rows.size());
+        assertEquals("USA", rows.get(0).get("customer.country"));
+        assertEquals(Set.of("customer.country", "invoice_total_sum"), rows.get(0).keySet());
+        assertEquals(List.of("customer.country", "invoice_total_sum"), data.get("columns"));
+        assertTrue(((String) data.get("sql")).contains("> ?") && !((String) data.get("sql")).contains(";"));
+        assertEquals(List.of(1, 3), data.get("params"));
+        assertEquals(List.of("invoice_customer"), data.get("required_joins"));
+
+        Map<String, Object> monthly = call("get_metric", Map.of("name", "invoice_total_sum", "time_grain", "month"));
+        assertEquals("success", monthly.get("status"));
+        Map<String, Object> first = ((List<Map<String, Object>>) data(monthly).get("rows")).get(0);
+        assertEquals("2021-01-01", first.get("time_bucket"));
+
+        Map<String, Object> dry = call("get_metric", Map.of("name", "invoice_total_sum", "dry_run", true));
+        assertFalse(data(dry).containsKey("rows"));
+        assertTrue(((Number) ((Map<String, Object>) data(dry).get("explain")).get("total_cost")).doubleValue() > 0);
+    }
+
+    @Test
+    void getMetricFailuresCarryTheirKindAndRecovery() throws Exception {
+        Map<String, Object> unknown = call("get_metric", Map.of("name", "invoice_totals_sum"));
+        assertError(unknown, "unknown_metric");
+        assertEquals("invoice_total_sum", ((Map<String, Object>) recovery(unknown).get("suggested_args")).get("name"));
+        assertError(call("get_metric", Map.of("name", "invoice_total_sum", "group_by", List.of("customer.contry"))),
+                "unknown_group_by_column");
+        assertError(call("get_metric", Map.of("name", "invoice_total_sum", "time_grain", "fortnight")), "invalid_time_grain");
+        Map<String, Object> fanOut = call("get_metric", Map.of("name", "invoice_total_sum", "group_by", List.of("genre.name")));
+        assertEquals("degraded", fanOut.get("status"));
+        assertEquals("fan_out_join", fanOut.get("degradation_reason"));
+        assertError(call("get_metric", Map.of("name", "invoice_total_sum", "filters", List.of(Map.of("column", "invoice.total",
+                "op", "between", "value", 1)))), "invalid_argument");
+
+        StringBuffer err = new StringBuffer();
+        try (McpSyncClient withoutSource = McpStdio.client(dir.resolve("chinook.db"), err)) {
+            Map<String, Object> missing = EnvelopeChecks.envelope(McpStdio.call(withoutSource, "get_metric",
+                    Map.of("name", "invoice_total_sum")), tools.get("get_metric").outputSchema(), tools.keySet());
+            assertError(missing, "missing_credential");
+            assertTrue(((String) error(missing).get("message")).contains("--url-env"));
+        }
+    }
+
     // ------------------------------------------------------------------ index_not_ready
 
     @Test
@@ -368,13 +453,20 @@ class McpServerIT {
         try (McpSyncClient empty = McpStdio.client(dir.resolve("missing.db"), err)) {
             Map<String, McpSchema.Tool> listed = empty.listTools().tools().stream()
                     .collect(Collectors.toMap(McpSchema.Tool::name, t -> t));
-            Map<String, Map<String, Object>> calls = Map.of(
-                    "list_indexed_schemas", Map.of(),
-                    "find_relevant_tables", Map.of("query", "track"),
-                    "describe_table", Map.of("qualified_name", "public.track"),
-                    "describe_column", Map.of("qualified_name", "public.track.name"),
-                    "suggest_joins", Map.of("tables", List.of("public.track", "public.album")),
-                    "get_example_queries", Map.of("qualified_name", "public.track"));
+            Map<String, Map<String, Object>> calls = Map.ofEntries(
+                    Map.entry("list_indexed_schemas", Map.of()),
+                    Map.entry("find_relevant_tables", Map.of("query", "track")),
+                    Map.entry("describe_table", Map.of("qualified_name", "public.track")),
+                    Map.entry("describe_column", Map.of("qualified_name", "public.track.name")),
+                    Map.entry("suggest_joins", Map.of("tables", List.of("public.track", "public.album"))),
+                    Map.entry("get_example_queries", Map.of("qualified_name", "public.track")),
+                    Map.entry("list_entities", Map.of()),
+                    Map.entry("find_relevant_entities", Map.of("query", "track")),
+                    Map.entry("describe_entity", Map.of("name", "track")),
+                    Map.entry("list_joins", Map.of()),
+                    Map.entry("resolve_join", Map.of("entity_a", "track", "entity_b", "album")),
+                    Map.entry("list_metrics", Map.of()),
+                    Map.entry("get_metric", Map.of("name", "track_count")));
             assertEquals(listed.keySet(), calls.keySet());
             for (var entry : calls.entrySet()) {
                 Map<String, Object> env = EnvelopeChecks.envelope(McpStdio.call(empty, entry.getKey(), entry.getValue()),

@@ -41,9 +41,16 @@ public final class McpStdio {
 
     /** A started, initialized client; {@code stderr} collects the server's log lines. */
     public static McpSyncClient client(Path store, StringBuffer stderr) {
-        List<String> command = serveCommand(store);
+        return client(store, stderr, Map.of());
+    }
+
+    /** As {@link #client(Path, StringBuffer)}, the server's environment extended by {@code env} and its serve command by {@code serveArgs}. */
+    public static McpSyncClient client(Path store, StringBuffer stderr, Map<String, String> env, String... serveArgs) {
+        List<String> command = new ArrayList<>(serveCommand(store));
+        command.addAll(List.of(serveArgs));
         ServerParameters params = ServerParameters.builder(command.get(0))
                 .args(command.subList(1, command.size()).toArray(String[]::new))
+                .env(env)
                 .build();
         StdioClientTransport transport = new StdioClientTransport(params, JSON);
         transport.setStdErrorHandler(line -> stderr.append(line).append('\n'));

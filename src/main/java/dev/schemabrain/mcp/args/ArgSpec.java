@@ -97,6 +97,7 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
             case INTEGER, NUMBER -> Values.jsonNumber(v instanceof String s ? new BigDecimal(s) : Values.decimal(v));
             case BOOLEAN -> v instanceof String s ? Boolean.valueOf(s) : v;
             case STRING, ENUM -> v instanceof String s ? s : Values.stringForm(v);
+            case OBJECT -> v;
         };
     }
 
@@ -163,7 +164,7 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
             throw new IllegalArgumentException(where(name) + "enum values can't be null");
         }
         return switch (type) {
-            case STRING, ENUM -> value;
+            case STRING, ENUM, OBJECT -> value;
             case BOOLEAN -> "true".equals(value) || "false".equals(value) ? Boolean.valueOf(value) : value;
             case INTEGER, NUMBER -> {
                 try {

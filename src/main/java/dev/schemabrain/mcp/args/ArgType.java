@@ -7,7 +7,9 @@ import java.util.Locale;
  * flag on {@link ArgSpec}, not a type). Seed 001 spells NUMBER as {@code float} or {@code number}.
  */
 public enum ArgType {
-    STRING, INTEGER, NUMBER, BOOLEAN, ENUM;
+    STRING, INTEGER, NUMBER, BOOLEAN, ENUM,
+    /** Not in seed 001: a JSON object whose fields the tool itself checks (get_metric's filters). */
+    OBJECT;
 
     /** The seed's spelling ({@code array} is not a type here; the parser turns it into the array flag). */
     static ArgType fromSeed(String name) {
@@ -17,8 +19,9 @@ public enum ArgType {
             case "float", "number" -> NUMBER;
             case "boolean" -> BOOLEAN;
             case "enum" -> ENUM;
+            case "object" -> OBJECT;
             default -> throw new IllegalArgumentException("unknown type '" + name
-                    + "' (expected string, integer, float, number, boolean, enum or array)");
+                    + "' (expected string, integer, float, number, boolean, enum, object or array)");
         };
     }
 
@@ -27,6 +30,7 @@ public enum ArgType {
         return switch (this) {
             case INTEGER -> "an integer";
             case ENUM -> "one of the enum values";
+            case OBJECT -> "an object";
             default -> "a " + name().toLowerCase(Locale.ROOT);
         };
     }

@@ -94,6 +94,7 @@ final class ArgValidator {
             case NUMBER -> Values.decimal(v) != null;
             case BOOLEAN -> v instanceof Boolean;
             case ENUM -> true;
+            case OBJECT -> v instanceof java.util.Map<?, ?>;
         };
         return ok ? null : "must be " + type.article();
     }

@@ -81,6 +81,12 @@ public final class Arguments {
     }
 
     /** An array of NUMBER (or INTEGER) elements, the default, or an empty list. */
+    /** An array of objects, each as its JSON fields; the tool checks the fields. */
+    @SuppressWarnings("unchecked")
+    public List<Map<String, Object>> objectList(String name) {
+        return list(name, ArgType.OBJECT, Map.class).stream().map(m -> (Map<String, Object>) m).toList();
+    }
+
     public List<Double> numberList(String name) {
         return list(name, ArgType.NUMBER, Double.class);
     }

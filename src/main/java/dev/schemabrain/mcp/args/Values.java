@@ -96,7 +96,7 @@ final class Values {
     /** A validated scalar in the form {@link Arguments} hands out and defaults are stored in. */
     static Object normalize(ArgType type, Object v) {
         return switch (type) {
-            case STRING, BOOLEAN -> v;
+            case STRING, BOOLEAN, OBJECT -> v;
             case ENUM -> stringForm(v);
             case INTEGER -> decimal(v).longValueExact();
             case NUMBER -> decimal(v).doubleValue();

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.envelope;
 
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.catalog.InferenceMethod;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Objects;

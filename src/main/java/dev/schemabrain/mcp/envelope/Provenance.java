@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.envelope;
 
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.catalog.InferenceMethod;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 

@@ -13,12 +13,20 @@ public final class DemoHappyPaths {
     }
 
     public static Map<String, Map<String, Object>> calls() {
-        return Map.of(
-                "list_indexed_schemas", Map.of(),
-                "find_relevant_tables", Map.of("query", "invoice payments by card"),
-                "describe_table", Map.of("qualified_name", "main.invoices"),
-                "describe_column", Map.of("qualified_name", "main.invoices.total_cents"),
-                "suggest_joins", Map.of("tables", List.of("main.users", "main.invoices")),
-                "get_example_queries", Map.of("qualified_name", "main.invoices"));
+        return Map.ofEntries(
+                Map.entry("list_indexed_schemas", Map.of()),
+                Map.entry("find_relevant_tables", Map.of("query", "invoice payments by card")),
+                Map.entry("describe_table", Map.of("qualified_name", "main.invoices")),
+                Map.entry("describe_column", Map.of("qualified_name", "main.invoices.total_cents")),
+                Map.entry("suggest_joins", Map.of("tables", List.of("main.users", "main.invoices"))),
+                Map.entry("get_example_queries", Map.of("qualified_name", "main.invoices")),
+                Map.entry("list_entities", Map.of()),
+                Map.entry("find_relevant_entities", Map.of("query", "invoices paid by card")),
+                Map.entry("describe_entity", Map.of("name", "invoices")),
+                Map.entry("list_joins", Map.of()),
+                Map.entry("resolve_join", Map.of("entity_a", "users", "entity_b", "organizations")),
+                Map.entry("list_metrics", Map.of()),
+                Map.entry("get_metric", Map.of("name", "invoices_total_cents_sum", "group_by", List.of("organizations.country"),
+                        "time_grain", "month")));
     }
 }

@@ -1,5 +1,9 @@
 package dev.schemabrain.mcp.lint;
 
+import dev.schemabrain.execute.ExecutorSettings;
+import dev.schemabrain.execute.QueryExecutor;
+import java.util.Optional;
+
 import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
@@ -39,8 +43,11 @@ public final class DemoLint {
             try (SchemaSource source = Sources.open(url)) {
                 new Indexer().run(url, source, store, false, IndexListener.SILENT);
             }
-            ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store));
-            return new Report(registry.names(), CharterLint.check(registry, DemoHappyPaths.calls()));
+            // The demo database is also get_metric's source, so its happy path runs a real query.
+            try (QueryExecutor executor = new QueryExecutor(url, ExecutorSettings.defaults())) {
+                ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor));
+                return new Report(registry.names(), CharterLint.check(registry, DemoHappyPaths.calls()));
+            }
         } finally {
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

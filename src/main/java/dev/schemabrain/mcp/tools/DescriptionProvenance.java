@@ -1,10 +1,10 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.describe.Description;
 import dev.schemabrain.describe.DescriptionOrigin;
-import dev.schemabrain.mcp.envelope.InferenceMethod;
 import dev.schemabrain.mcp.envelope.Provenance;
-import dev.schemabrain.mcp.envelope.ValidationState;
 
 import java.util.Collection;
 

@@ -6,6 +6,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.semantic.JoinGraph;
+import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.SchemaSummary;
 
@@ -32,6 +33,7 @@ public final class ServedCatalog {
     private final Supplier<NameLookup> lookup;
     private final Supplier<JoinGraph> joins;
     private final Map<HybridRetriever.Mode, HybridRetriever> retrievers = new EnumMap<>(HybridRetriever.Mode.class);
+    private final SemanticModel semantic;
 
     /**
      * @param documents     one per table of {@code catalog}, in its order
@@ -39,6 +41,14 @@ public final class ServedCatalog {
      */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder) {
+        this(schemas, catalog, documents, vectors, queryEmbedder, SemanticModel.EMPTY);
+    }
+
+    /** @param semantic the entities, joins and metrics of the served sources */
+    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                         Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder,
+                         SemanticModel semantic) {
+        this.semantic = semantic;
         this.schemas = List.copyOf(schemas);
         this.catalog = catalog;
         this.documents = List.copyOf(documents);
@@ -47,6 +57,10 @@ public final class ServedCatalog {
         this.queryEmbedder = queryEmbedder;
         this.lookup = memoize(() -> new NameLookup(catalog));
         this.joins = memoize(() -> new JoinGraph(catalog));
+    }
+
+    public SemanticModel semantic() {
+        return semantic;
     }
 
     public List<SchemaSummary> schemas() {

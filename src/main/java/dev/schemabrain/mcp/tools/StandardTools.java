@@ -1,8 +1,11 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.QueryExecutor;
+
 import dev.schemabrain.mcp.tool.ToolRegistry;
 
 import java.util.List;
+import java.util.Optional;
 
 /** The tools {@code schemabrain serve} offers, in the order tools/list shows them. */
 public final class StandardTools {
@@ -10,13 +13,25 @@ public final class StandardTools {
     private StandardTools() {
     }
 
+    /** Without a source database: get_metric answers missing_credential. */
     public static ToolRegistry registry(CatalogProvider catalogs) {
+        return registry(catalogs, Optional.empty());
+    }
+
+    public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
         return ToolRegistry.of(List.of(
                 new ListIndexedSchemasTool(catalogs),
                 new FindRelevantTablesTool(catalogs),
                 new DescribeTableTool(catalogs),
                 new DescribeColumnTool(catalogs),
                 new SuggestJoinsTool(catalogs),
-                new GetExampleQueriesTool(catalogs)));
+                new GetExampleQueriesTool(catalogs),
+                ListSemanticTool.entities(catalogs),
+                new FindRelevantEntitiesTool(catalogs),
+                new DescribeEntityTool(catalogs),
+                ListSemanticTool.joins(catalogs),
+                new ResolveJoinTool(catalogs),
+                ListSemanticTool.metrics(catalogs),
+                new GetMetricTool(catalogs, executor)));
     }
 }

@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.describe.Description;
 import dev.schemabrain.describe.DescriptionOrigin;
@@ -11,6 +12,8 @@ import dev.schemabrain.embed.Embedder;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.semantic.SemanticInference;
+import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
 import dev.schemabrain.store.CatalogRepository;
@@ -112,8 +115,13 @@ public final class StoreCatalogProvider implements CatalogProvider {
                     }
                 }
                 Catalog catalog = new Catalog(tables);
-                ServedCatalog served = new ServedCatalog(schemas, catalog, documents(catalog, stored), vectors(stored),
-                        queryEmbedder);
+                List<TableDocuments> documents = documents(catalog, stored);
+                Map<QualifiedName, String> descriptions = new HashMap<>();
+                documents.forEach(d -> descriptions.put(d.table(), d.description().text()));
+                // Until the store keeps the semantic layer, the served one is inferred from the catalog.
+                SemanticModel semantic = new SemanticInference(descriptions::get).infer(catalog);
+                ServedCatalog served = new ServedCatalog(schemas, catalog, documents, vectors(stored),
+                        queryEmbedder, semantic);
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {

@@ -68,6 +68,11 @@ public final class MySqlSource implements SchemaSource {
 
     /** Host, port, database and pass-through options only: credentials never go into the URL string. */
     String jdbcUrl() {
+        return jdbcUrl(url);
+    }
+
+    /** Host, port, database and pass-through options only: credentials never go into the URL string. */
+    public static String jdbcUrl(SourceUrl url) {
         StringBuilder jdbc = new StringBuilder("jdbc:mariadb://").append(hostAndPort(url)).append('/');
         if (url.database() != null) {
             jdbc.append(url.database());
@@ -79,6 +84,11 @@ public final class MySqlSource implements SchemaSource {
     }
 
     private Properties credentials() {
+        return credentials(url);
+    }
+
+    /** User, password and a short connect timeout, for any connection to this source. */
+    public static Properties credentials(SourceUrl url) {
         Properties props = new Properties();
         if (url.user() != null) {
             props.setProperty("user", url.user());

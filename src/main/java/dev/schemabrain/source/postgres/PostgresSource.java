@@ -188,6 +188,23 @@ public final class PostgresSource implements SchemaSource {
     }
 
     Connection connect() throws SQLException {
+        Properties props = credentials(url);
+        props.setProperty("ApplicationName", "schemabrain-index");
+        // Introspection never writes; the session says so too.
+        props.setProperty("readOnly", "true");
+        props.setProperty("options", "-c default_transaction_read_only=on");
+        return DriverManager.getConnection(jdbcUrl(url), props);
+    }
+
+    /** Host, port, database and pass-through options; credentials go in {@link #credentials}. */
+    public static String jdbcUrl(SourceUrl url) {
+        return "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "")
+                + "/" + (url.database() == null ? "" : url.database())
+                + (url.query().isEmpty() ? "" : "?" + url.query());
+    }
+
+    /** User, password and a connect timeout, for any connection to this source. */
+    public static Properties credentials(SourceUrl url) {
         Properties props = new Properties();
         if (url.user() != null) {
             props.setProperty("user", url.user());
@@ -196,14 +213,7 @@ public final class PostgresSource implements SchemaSource {
             props.setProperty("password", url.password());
         }
         props.setProperty("connectTimeout", "10");
-        props.setProperty("ApplicationName", "schemabrain-index");
-        // Introspection never writes; the session says so too.
-        props.setProperty("readOnly", "true");
-        props.setProperty("options", "-c default_transaction_read_only=on");
-        String jdbc = "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "")
-                + "/" + (url.database() == null ? "" : url.database())
-                + (url.query().isEmpty() ? "" : "?" + url.query());
-        return DriverManager.getConnection(jdbc, props);
+        return props;
     }
 
     private List<Table> readCatalog(Connection connection) throws SQLException {

@@ -56,7 +56,8 @@ public final class SqliteSource implements SchemaSource {
         }
     }
 
-    private static Connection open(Path path) throws SQLException {
+    /** A read-only connection: no write can happen through it, and a missing file is an error, not a new database. */
+    public static Connection open(Path path) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         // Read-only also means a path that vanished since the check fails instead of becoming a new, empty file.
         config.setReadOnly(true);

@@ -143,7 +143,7 @@ class ArgSchemaParseTest {
     @Test
     void declarationErrorsNameTheArgumentAndTheProblem() {
         rejects("{\"q\": {\"type\": \"text\"}}",
-                "argument 'q': unknown type 'text' (expected string, integer, float, number, boolean, enum or array)");
+                "argument 'q': unknown type 'text' (expected string, integer, float, number, boolean, enum, object or array)");
         rejects("{\"q\": {\"type\": \"string\", \"minLength\": 5, \"maxLength\": 2}}",
                 "argument 'q': minLength 5 is greater than maxLength 2");
         rejects("{\"n\": {\"type\": \"integer\", \"minimum\": 10, \"maximum\": 1}}",

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.envelope;
 
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.catalog.InferenceMethod;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

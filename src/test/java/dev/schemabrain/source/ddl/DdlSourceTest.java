@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DdlSourceTest {
 
-    private static final Path SAMPLE_DBS = Path.of(System.getProperty("schemabrain.bench", "../shared/bench"), "sampledbs");
+    private static final Path SAMPLE_DBS = dev.schemabrain.testing.Bench.root().resolve("sampledbs");
 
     /*
      * Expected figures for the two sample dumps were obtained by loading each file into PostgreSQL 15

@@ -1,0 +1,98 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Fuzzy;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.Status;
+import dev.schemabrain.mcp.envelope.ToolError;
+import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.SemanticModel;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** describe_entity: an entity with its table, identity, columns (as entity.column), joins and metrics. */
+public final class DescribeEntityTool extends CatalogTool {
+
+    static final String NAME = "describe_entity";
+    private static final ArgSchema ARGS = ArgSchema.parse("""
+            {"name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
+                      "description": "The entity's name, as list_entities shows it."}}""");
+    private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe entity",
+            "Use this when you know an entity's name and need what get_metric can group or filter it by: its columns "
+                    + "(as entity.column), identity, joins and metrics. Use describe_table instead for a raw table, "
+                    + "find_relevant_entities when you only have words. Common compositions: list_metrics → "
+                    + "describe_entity → get_metric; describe_entity → resolve_join.",
+            ARGS, LatencyHint.FAST);
+
+    public DescribeEntityTool(CatalogProvider catalogs) {
+        super(SPEC, catalogs);
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served) {
+        String name = arguments.string("name").orElseThrow().strip();
+        SemanticModel model = served.semantic();
+        Optional<Entity> found = model.entity(name);
+        if (found.isEmpty()) {
+            return unknownEntity(NAME, name, model);
+        }
+        Entity e = found.get();
+        Optional<Table> table = served.catalog().table(e.table());
+        if (table.isEmpty()) {
+            return Envelope.error(ToolError.of(ErrorKind.SCHEMA_DRIFT, "Entity " + e.name() + " points at " + e.table()
+                    + ", which the index no longer has; run schemabrain index, then apply the project again.",
+                    Recovery.call("list_entities", Map.of())), List.of("list_entities"));
+        }
+        TableDocuments documents = served.documents(e.table());
+        ObjectNode data = SemanticReplies.entity(Replies.object(), e);
+        ArrayNode columns = data.putArray("columns");
+        for (int i = 0; i < table.get().columns().size(); i++) {
+            Column c = table.get().columns().get(i);
+            columns.addObject()
+                    .put("reference", e.name() + "." + c.name())
+                    .put("type", c.dataType())
+                    .put("nullable", c.nullable())
+                    .put("identity", e.identity().contains(c.name()))
+                    .put("time", TypeClass.of(c.dataType()) == TypeClass.TEMPORAL)
+                    .put("description", documents.columns().get(i).description().text());
+        }
+        ArrayNode joins = data.putArray("joins");
+        for (Join j : model.joins()) {
+            if (j.connects(e.name())) {
+                boolean forward = j.sourceEntity().equals(e.name());
+                joins.addObject().put("name", j.name()).put("to", j.other(e.name()))
+                        .put("cardinality", (forward ? j.cardinality() : j.cardinality().reversed()).wireName());
+            }
+        }
+        data.set("metrics", Replies.strings(model.metrics().stream().filter(m -> m.entity().equals(e.name()))
+                .map(Metric::name).toList()));
+        return new Envelope(Status.SUCCESS, data, null, SemanticReplies.confidence(e.origin()),
+                SemanticReplies.provenance(e.origin()), List.of("get_metric", "resolve_join"), null);
+    }
+
+    /** unknown_name for an entity, with close names and a search to fall back on. */
+    static Envelope unknownEntity(String tool, String name, SemanticModel model) {
+        List<String> matches = Fuzzy.best(name, model.entities().stream().map(Entity::name).toList(), Fuzzy.DEFAULT_LIMIT);
+        Recovery recovery = matches.isEmpty()
+                ? Recovery.call("find_relevant_entities", Map.of("query", Replies.shown(name)))
+                : Recovery.call(NAME, Map.of("name", matches.get(0))).withFuzzyMatches(matches);
+        return Envelope.error(ToolError.of(ErrorKind.UNKNOWN_NAME, "No entity is named '" + Replies.shown(name) + "'"
+                + (matches.isEmpty() ? "; find_relevant_entities searches them by meaning." : "; did you mean "
+                + String.join(", ", matches) + "?"), recovery), List.of("list_entities", "find_relevant_entities"));
+    }
+}

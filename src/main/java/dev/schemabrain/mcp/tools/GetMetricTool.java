@@ -1,0 +1,212 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.execute.ExecutionException;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.index.Fingerprints;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Confidence;
+import dev.schemabrain.mcp.envelope.DegradationReason;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.Status;
+import dev.schemabrain.mcp.envelope.ToolError;
+import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.SideEffects;
+import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.CompiledMetric;
+import dev.schemabrain.semantic.compile.MetricCompiler;
+import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Origin;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * get_metric: a metric of the semantic layer, compiled to one read-only SELECT and run by the executor
+ * (SPEC §6–7). The only tool that reaches the source database; nothing the caller writes becomes SQL.
+ */
+public final class GetMetricTool extends CatalogTool {
+
+    static final String NAME = "get_metric";
+    private static final Set<String> FILTER_KEYS = Set.of("column", "op", "value");
+    private static final Set<String> ORDER_KEYS = Set.of("column", "direction");
+    private static final ArgSchema ARGS = ArgSchema.parse("""
+            {
+              "name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512, "description": "The metric, as list_metrics shows it."},
+              "group_by": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "entity.column references to group by."},
+              "filters": {"type": "object", "isArray": true, "description": "[{column: entity.column, op: eq|ne|lt|lte|gt|gte|in|not_in|is_null|not_null, value}]"},
+              "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
+              "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis, when the metric has none or another is wanted."},
+              "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path when two are equally short."},
+              "order_by": {"type": "object", "isArray": true, "description": "[{column: a result column, direction: asc|desc}]"},
+              "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000},
+              "dry_run": {"type": "boolean", "default": false, "description": "Return the SQL and the database's estimate without running it."}
+            }""");
+    private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
+            "Use this when the user wants a number (revenue by month, invoices per country): it compiles a metric to "
+                    + "read-only SQL, runs it and returns rows; no SQL is written by you. Use list_metrics instead to "
+                    + "find a metric, describe_entity for columns to group or filter by. Common compositions: "
+                    + "list_metrics → describe_entity → get_metric; get_metric with dry_run to check the plan first.",
+            ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
+
+    private final Optional<QueryExecutor> executor;
+
+    public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
+        super(SPEC, catalogs);
+        this.executor = executor;
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served) {
+        MetricRequest request;
+        try {
+            request = request(arguments);
+        } catch (IllegalArgumentException e) {
+            return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, e.getMessage(),
+                    Recovery.call(NAME, Map.of("name", Replies.shown(arguments.string("name").orElse(""))))), List.of("describe_entity"));
+        }
+        if (executor.isEmpty()) {
+            return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, "get_metric needs the source database, and this "
+                    + "server was started without one; restart it with schemabrain serve --url-env VAR (or --source URL).",
+                    Recovery.call("list_metrics", Map.of())), List.of("list_metrics", "describe_entity"));
+        }
+        QueryExecutor source = executor.get();
+        CompiledMetric compiled;
+        try {
+            compiled = new MetricCompiler(served.catalog(), served.semantic()).compile(request, source.dialect());
+        } catch (CompileException e) {
+            String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
+            return MetricReplies.compileError(e, request, entity);
+        }
+        BoundQuery query = new BoundQuery(compiled.sql(), compiled.params());
+        ObjectNode data = Replies.object();
+        data.set("columns", Replies.strings(compiled.columns()));
+        try {
+            if (arguments.bool("dry_run")) {
+                QueryExecutor.Explain explain = source.explain(query);
+                describe(data, compiled);
+                ObjectNode plan = data.putObject("explain");
+                plan.put("total_cost", explain.totalCost()).put("estimated_rows", explain.estimatedRows()).put("plan", explain.plan());
+                return answered(Status.SUCCESS, data, compiled, served);
+            }
+            QueryExecutor.Result result = source.execute(query, compiled.limit());
+            ArrayNode rows = data.putArray("rows");
+            for (List<Object> row : result.rows()) {
+                ObjectNode out = rows.addObject();
+                for (int i = 0; i < compiled.columns().size(); i++) {
+                    out.putPOJO(compiled.columns().get(i), row.get(i));
+                }
+            }
+            data.put("row_count", result.rows().size()).put("truncated", result.truncated());
+            describe(data, compiled);
+            return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data, compiled, served);
+        } catch (ExecutionException e) {
+            return MetricReplies.executionError(e, request);
+        }
+    }
+
+    private static void describe(ObjectNode data, CompiledMetric compiled) {
+        data.put("sql", compiled.sql());
+        ArrayNode params = data.putArray("params");
+        compiled.params().forEach(p -> params.addPOJO(p instanceof java.time.temporal.TemporalAccessor ? p.toString() : p));
+        data.set("required_joins", Replies.strings(compiled.requiredJoins()));
+        data.set("fan_out_joins", Replies.strings(compiled.fanOutJoins()));
+        data.set("pii_categories", Replies.strings(List.of()));
+        data.put("sql_fingerprint", Fingerprints.sha256(compiled.sql()).substring(0, 16));
+    }
+
+    /** Degraded wins over partial: a wrong-looking number matters more than a cut-off list (truncated says so too). */
+    private static Envelope answered(Status status, ObjectNode data, CompiledMetric compiled, ServedCatalog served) {
+        List<Origin> origins = new ArrayList<>(List.of(compiled.metric().origin()));
+        for (String name : compiled.requiredJoins()) {
+            served.semantic().join(name).map(Join::origin).ifPresent(origins::add);
+        }
+        Confidence confidence = SemanticReplies.worst(origins);
+        var provenance = SemanticReplies.worstProvenance(origins);
+        List<String> hints = List.of("describe_entity", "list_metrics");
+        if (compiled.degradation().isPresent()) {
+            DegradationReason reason = DegradationReason.valueOf(compiled.degradation().get().name());
+            return new Envelope(Status.DEGRADED, data, null, confidence, provenance, hints, reason);
+        }
+        if (status == Status.SUCCESS && data.has("rows") && data.get("rows").isEmpty()) {
+            return new Envelope(Status.EMPTY, data, null, confidence, provenance, hints, null);
+        }
+        return new Envelope(status, data, null, confidence, provenance, hints, null);
+    }
+
+    /** The arguments as a request; an IllegalArgumentException's message says what is wrong with them. */
+    static MetricRequest request(Arguments arguments) {
+        List<Filter> filters = new ArrayList<>();
+        for (Map<String, Object> f : arguments.objectList("filters")) {
+            unknownKeys("filter", f, FILTER_KEYS);
+            String column = text(f, "column", "filter");
+            String opText = text(f, "op", "filter");
+            FilterOp op;
+            try {
+                op = FilterOp.fromWire(opText);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("filter op '" + Replies.shown(opText)
+                        + "' is not one of eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null.");
+            }
+            Object value = f.get("value");
+            if (value instanceof Map<?, ?> || value instanceof List<?> list && list.stream().anyMatch(v -> v instanceof Map<?, ?> || v instanceof List<?>)) {
+                throw new IllegalArgumentException("filter value on " + Replies.shown(column) + " must be a string, number, boolean or a list of them.");
+            }
+            filters.add(new Filter(column, op, value));
+        }
+        List<MetricRequest.OrderBy> order = new ArrayList<>();
+        for (Map<String, Object> o : arguments.objectList("order_by")) {
+            unknownKeys("order_by", o, ORDER_KEYS);
+            String direction = o.containsKey("direction") ? text(o, "direction", "order_by") : "asc";
+            if (!direction.equalsIgnoreCase("asc") && !direction.equalsIgnoreCase("desc")) {
+                throw new IllegalArgumentException("order_by direction must be asc or desc, got '" + Replies.shown(direction) + "'.");
+            }
+            order.add(new MetricRequest.OrderBy(text(o, "column", "order_by"), direction.equalsIgnoreCase("desc")));
+        }
+        return new MetricRequest(arguments.string("name").orElseThrow(), arguments.stringList("group_by"), filters,
+                arguments.string("time_grain").orElse(null), arguments.string("time_dimension").orElse(null),
+                arguments.stringList("via"), order, arguments.integer("limit"));
+    }
+
+    private static void unknownKeys(String what, Map<String, Object> object, Set<String> allowed) {
+        for (String key : object.keySet()) {
+            if (!allowed.contains(key)) {
+                throw new IllegalArgumentException(what + " has an unknown field '" + Replies.shown(key) + "'; its fields are "
+                        + String.join(", ", allowed.stream().sorted().toList()) + ".");
+            }
+        }
+    }
+
+    private static String text(Map<String, Object> object, String key, String what) {
+        Object v = object.get(key);
+        if (!(v instanceof String s) || s.isBlank() || s.length() > 512) {
+            throw new IllegalArgumentException(what + " needs '" + key + "' as a non-empty string of at most 512 characters.");
+        }
+        return s;
+    }
+
+    static Map<String, Object> retryArgs(MetricRequest request, String key, Object value) {
+        Map<String, Object> args = new HashMap<>();
+        args.put("name", Replies.shown(request.metric()));
+        if (!request.groupBy().isEmpty()) {
+            args.put("group_by", request.groupBy().stream().map(Replies::shown).toList());
+        }
+        if (key != null) {
+            args.put(key, value);
+        }
+        return args;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.Status;
+import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** list_entities, list_joins and list_metrics: one listing each of the semantic layer, with provenance. */
+final class ListSemanticTool<T> extends CatalogTool {
+
+    private final String field;
+    private final Function<SemanticModel, List<T>> rows;
+    private final Function<T, Origin> origin;
+    private final BiFunction<ObjectNode, T, ObjectNode> render;
+    private final List<String> hints;
+
+    private ListSemanticTool(ToolSpec spec, CatalogProvider catalogs, String field, Function<SemanticModel, List<T>> rows,
+                             Function<T, Origin> origin, BiFunction<ObjectNode, T, ObjectNode> render, List<String> hints) {
+        super(spec, catalogs);
+        this.field = field;
+        this.rows = rows;
+        this.origin = origin;
+        this.render = render;
+        this.hints = hints;
+    }
+
+    static ListSemanticTool<Entity> entities(CatalogProvider catalogs) {
+        return new ListSemanticTool<>(ToolSpec.storeReader("list_entities", "List entities",
+                "Use this when you want the business entities (customer, invoice) the semantic layer knows, each with its "
+                        + "table and identity columns. Use find_relevant_entities instead to search them by meaning, "
+                        + "find_relevant_tables for raw tables. Common compositions: list_entities → describe_entity; "
+                        + "list_entities → list_metrics → get_metric.",
+                ArgSchema.empty(), LatencyHint.FAST), catalogs, "entities", SemanticModel::entities, Entity::origin,
+                SemanticReplies::entity, List.of("describe_entity", "list_metrics"));
+    }
+
+    static ListSemanticTool<Join> joins(CatalogProvider catalogs) {
+        return new ListSemanticTool<>(ToolSpec.storeReader("list_joins", "List joins",
+                "Use this when you want the canonical joins between entities: columns, cardinality and whether a link "
+                        + "table is crossed. Use resolve_join instead for the one join between two named entities, "
+                        + "suggest_joins for raw tables. Common compositions: list_joins → resolve_join; list_joins → "
+                        + "get_metric with via to pick a path.",
+                ArgSchema.empty(), LatencyHint.FAST), catalogs, "joins", SemanticModel::joins, Join::origin,
+                SemanticReplies::join, List.of("resolve_join", "get_metric"));
+    }
+
+    static ListSemanticTool<Metric> metrics(CatalogProvider catalogs) {
+        return new ListSemanticTool<>(ToolSpec.storeReader("list_metrics", "List metrics",
+                "Use this when the user wants a number (revenue, a count, an average) and you need the metrics that "
+                        + "compute it: measure, entity, time dimension and grains. Use get_metric instead to compute one, "
+                        + "describe_entity for the columns to group or filter by. Common compositions: list_metrics → "
+                        + "describe_entity → get_metric.",
+                ArgSchema.empty(), LatencyHint.FAST), catalogs, "metrics", SemanticModel::metrics, Metric::origin,
+                SemanticReplies::metric, List.of("get_metric", "describe_entity"));
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served) {
+        List<T> list = rows.apply(served.semantic());
+        ObjectNode data = Replies.object();
+        ArrayNode array = data.putArray(field);
+        list.forEach(row -> render.apply(array.addObject(), row));
+        if (list.isEmpty()) {
+            return Envelope.empty(data, List.of("find_relevant_tables", "list_indexed_schemas"));
+        }
+        List<Origin> origins = list.stream().map(origin).toList();
+        return new Envelope(Status.SUCCESS, data, null, SemanticReplies.worst(origins),
+                SemanticReplies.worstProvenance(origins), hints, null);
+    }
+}

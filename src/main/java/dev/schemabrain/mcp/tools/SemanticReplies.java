@@ -1,0 +1,100 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.mcp.envelope.Confidence;
+import dev.schemabrain.mcp.envelope.Provenance;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.TimeGrain;
+
+import java.util.Collection;
+import java.util.List;
+
+/** How entities, joins and metrics read in tool answers, and the provenance their origin gives. */
+final class SemanticReplies {
+
+    private SemanticReplies() {
+    }
+
+    /** Facts the database or a person declared are schema facts; guesses are inferred. */
+    static Provenance provenance(Origin origin) {
+        Provenance.Source source = switch (origin.method()) {
+            case HEURISTIC, OBSERVED_IN_QUERY_LOG -> Provenance.Source.INFERRED;
+            case LLM_SUGGESTED -> Provenance.Source.LLM;
+            default -> Provenance.Source.SCHEMA;
+        };
+        return new Provenance(source, null, null, origin.method(), origin.state());
+    }
+
+    static Confidence confidence(Origin origin) {
+        return Confidence.derive(origin.state(), origin.method());
+    }
+
+    /** A list's confidence is its worst row's. */
+    static Confidence worst(Collection<Origin> origins) {
+        return Confidence.worst(origins.stream().map(SemanticReplies::confidence).toList()).orElse(Confidence.LOW);
+    }
+
+    /** The provenance of a list: of its least trusted row. */
+    static Provenance worstProvenance(Collection<Origin> origins) {
+        return origins.stream().min(java.util.Comparator.comparing(SemanticReplies::confidence))
+                .map(SemanticReplies::provenance)
+                .orElse(provenance(new Origin(InferenceMethod.HEURISTIC, dev.schemabrain.catalog.ValidationState.DRAFT)));
+    }
+
+    static void origin(ObjectNode node, Origin origin) {
+        node.put("inference_method", origin.method().wireName())
+                .put("validation_state", origin.state().wireName())
+                .put("confidence", confidence(origin).name());
+    }
+
+    static ObjectNode entity(ObjectNode node, Entity e) {
+        node.put("name", e.name()).put("description", e.description()).put("table", e.table().toString());
+        node.set("identity", Replies.strings(e.identity()));
+        origin(node, e.origin());
+        return node;
+    }
+
+    static ObjectNode join(ObjectNode node, Join j) {
+        node.put("name", j.name()).put("source_entity", j.sourceEntity()).put("target_entity", j.targetEntity())
+                .put("cardinality", j.cardinality().wireName());
+        if (j.bridge() == null) {
+            pairs(node.putArray("on"), j.on());
+        } else {
+            ObjectNode through = node.putObject("through").put("table", j.bridge().table().toString());
+            pairs(through.putArray("source_on"), j.bridge().sourceOn());
+            pairs(through.putArray("target_on"), j.bridge().targetOn());
+        }
+        origin(node, j.origin());
+        return node;
+    }
+
+    static ObjectNode metric(ObjectNode node, Metric m) {
+        node.put("name", m.name()).put("description", m.description()).put("entity", m.entity());
+        ObjectNode measure = node.putObject("measure").put("agg", m.measure().agg().wireName());
+        if (m.measure().column() != null) {
+            measure.put("column", m.measure().column());
+        }
+        if (m.measure().expression() != null) {
+            measure.put("expression", m.measure().expression());
+        }
+        node.put("time_dimension", m.timeDimension());
+        node.set("time_grains", Replies.strings(m.timeGrains().stream().map(TimeGrain::wireName).toList()));
+        if (!m.filters().isEmpty()) {
+            ArrayNode filters = node.putArray("default_filters");
+            m.filters().forEach(f -> filters.addObject().put("column", f.column()).put("op", f.op().wireName())
+                    .putPOJO("value", f.value()));
+        }
+        origin(node, m.origin());
+        return node;
+    }
+
+    private static void pairs(ArrayNode array, List<ColumnPair> pairs) {
+        pairs.forEach(p -> array.addObject().put("source", p.source()).put("target", p.target()));
+    }
+}
