@@ -16,7 +16,9 @@ import java.util.Arrays;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "The trust boundary between AI agents and SQL databases: index a database, then serve it over MCP.",
-        subcommands = {IndexCommand.class, ServeCommand.class, EvalCommand.class, LintCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {IndexCommand.class, ServeCommand.class, EvalCommand.class, ApplyCommand.class, DiffCommand.class,
+                ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
+                ImportCommand.class, LintCommand.class, DemoCommand.class, CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 

@@ -7,6 +7,7 @@ import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.SourceException;
 import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.store.CatalogChanges;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
@@ -152,6 +153,8 @@ import java.util.stream.Collectors;
             int purged = store.write(c -> {
                 int n = CatalogRepository.apply(c, changes);
                 DocumentRepository.write(c, changes.sourceId(), documents);
+                // Drafts follow the catalog in the same transaction; the operator's objects are kept.
+                SemanticLayer.refreshDrafts(c);
                 CatalogRepository.recordRun(c, changes, millisSince(startNanos), n);
                 return n;
             });

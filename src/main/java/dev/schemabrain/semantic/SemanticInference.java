@@ -183,7 +183,7 @@ public final class SemanticInference {
     }
 
     /** A safe object name: lower case, runs of other characters as one underscore, not starting with a digit. */
-    static String identifier(String text) {
+    public static String identifier(String text) {
         String s = NOT_AN_IDENTIFIER_CHARACTER.matcher(text.toLowerCase(Locale.ROOT)).replaceAll("_").replaceAll("^_+|_+$", "");
         if (s.isEmpty() || Character.isDigit(s.charAt(0))) {
             s = "t_" + s;

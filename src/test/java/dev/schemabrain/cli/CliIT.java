@@ -62,7 +62,7 @@ class CliIT {
         Cli.Result version = Cli.run(dir, "--version");
         assertEquals(0, version.exitCode());
         assertTrue(version.stdout().matches("schemabrain \\d+\\.\\d+\\.\\d+\\s*"), version.stdout());
-        for (String command : new String[]{"index", "serve", "lint", "demo"}) {
+        for (String command : new String[]{"index", "serve", "lint", "demo", "apply", "diff", "export", "entities", "joins", "metrics", "import"}) {
             Cli.Result help = Cli.run(dir, command, "--help");
             assertEquals(0, help.exitCode(), command);
             assertTrue(help.stdout().contains("--store"), command + " help lists the global options");
@@ -147,6 +147,36 @@ class CliIT {
         Cli.Result r = Cli.run(dir, "-v", "index", "--source", "sqlite:" + dir.resolve("absent.db"));
         assertEquals(2, r.exitCode());
         assertTrue(r.stderr().contains("\tat "), r.stderr());
+    }
+
+    @Test
+    void theSemanticProjectExportsAppliesAndDiffs() throws Exception {
+        String store = dir.resolve("semantic.db").toString();
+        Cli.Result index = Cli.run(dir, "index", "--store", store, "--source", "sqlite:" + dir.resolve("schemabrain-demo.sqlite"));
+        assertEquals(0, index.exitCode(), index.stderr());
+        Cli.Result export = Cli.run(dir, "export", "--store", store, "proj");
+        assertEquals(0, export.exitCode(), export.stderr());
+        assertTrue(Files.exists(dir.resolve("proj/metrics/invoices_count.yaml")), export.stdout());
+        Cli.Result drift = Cli.run(dir, "diff", "--store", store, "proj");
+        assertEquals(1, drift.exitCode(), "exported drafts are not applied yet: " + drift.stdout() + drift.stderr());
+        assertTrue(drift.stdout().contains("+ metric invoices_count"), drift.stdout());
+        Cli.Result apply = Cli.run(dir, "apply", "--store", store, "proj");
+        assertEquals(0, apply.exitCode(), apply.stderr());
+        Cli.Result inSync = Cli.run(dir, "diff", "--store", store, "proj");
+        assertEquals(0, inSync.exitCode(), inSync.stdout() + inSync.stderr());
+        Cli.Result metrics = Cli.run(dir, "metrics", "list", "--json", "--store", store);
+        assertEquals(0, metrics.exitCode(), metrics.stderr());
+        assertTrue(metrics.stdout().contains("\"name\":\"invoices_count\"") && metrics.stdout().contains("\"validation_state\":\"applied\""),
+                metrics.stdout());
+        Files.writeString(dir.resolve("proj/metrics/invoices_count.yaml"), "\nbogus: 1\n", java.nio.file.StandardOpenOption.APPEND);
+        byte[] before = Files.readAllBytes(dir.resolve("semantic.db"));
+        for (String command : new String[]{"diff", "apply"}) {
+            Cli.Result bad = Cli.run(dir, command, "--store", store, "proj");
+            assertEquals(2, bad.exitCode(), bad.stdout() + bad.stderr());
+            assertTrue(bad.stderr().strip().startsWith("schemabrain: metrics/invoices_count.yaml: 'bogus' is not a known key"), bad.stderr());
+            assertFalse(bad.stderr().contains("Exception"), bad.stderr());
+        }
+        assertArrayEquals(before, Files.readAllBytes(dir.resolve("semantic.db")), "a failed apply writes nothing");
     }
 
     @Test

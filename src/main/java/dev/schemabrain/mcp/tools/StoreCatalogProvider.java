@@ -2,7 +2,6 @@ package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.QualifiedName;
-import dev.schemabrain.catalog.Table;
 import dev.schemabrain.describe.Description;
 import dev.schemabrain.describe.DescriptionOrigin;
 import dev.schemabrain.describe.OfflineDescriber;
@@ -12,12 +11,11 @@ import dev.schemabrain.embed.Embedder;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.embed.WordVocabulary;
-import dev.schemabrain.semantic.SemanticInference;
+import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
-import dev.schemabrain.store.CatalogRepository;
-import dev.schemabrain.store.SchemaSummary;
+import dev.schemabrain.store.StoreSnapshot;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.store.StoreException;
 import org.slf4j.Logger;
@@ -28,13 +26,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Serves the store's catalog, reloading it when the store file changes on disk (a re-index while the
@@ -97,31 +93,14 @@ public final class StoreCatalogProvider implements CatalogProvider {
         }
         try (SqliteStore opened = SqliteStore.open(store)) {
             return opened.read(c -> {
-                List<SchemaSummary> schemas = CatalogRepository.schemas(c);
-                List<Table> tables = new ArrayList<>();
-                Set<String> seen = new HashSet<>();
-                Map<DocumentKey, DocumentRepository.ServedDocument> stored = new HashMap<>();
-                for (String sourceId : schemas.stream().map(SchemaSummary::sourceId).distinct().sorted().toList()) {
-                    for (DocumentRepository.ServedDocument d : DocumentRepository.served(c, sourceId)) {
-                        stored.putIfAbsent(d.key(), d);
-                    }
-                    for (Table t : CatalogRepository.catalog(c, sourceId).tables()) {
-                        // Two sources with the same schema.table: the first source (by id) is served.
-                        if (seen.add(t.name().toString())) {
-                            tables.add(t);
-                        } else {
-                            LOG.warn("{} is indexed from two sources; serving the one from the first source", t.name());
-                        }
-                    }
-                }
-                Catalog catalog = new Catalog(tables);
-                List<TableDocuments> documents = documents(catalog, stored);
+                StoreSnapshot snapshot = StoreSnapshot.read(c);
+                Catalog catalog = snapshot.catalog();
+                List<TableDocuments> documents = documents(catalog, snapshot.documents());
                 Map<QualifiedName, String> descriptions = new HashMap<>();
                 documents.forEach(d -> descriptions.put(d.table(), d.description().text()));
-                // Until the store keeps the semantic layer, the served one is inferred from the catalog.
-                SemanticModel semantic = new SemanticInference(descriptions::get).infer(catalog);
-                ServedCatalog served = new ServedCatalog(schemas, catalog, documents, vectors(stored),
-                        queryEmbedder, semantic);
+                SemanticModel semantic = SemanticLayer.load(c, catalog, descriptions::get);
+                ServedCatalog served = new ServedCatalog(snapshot.schemas(), catalog, documents,
+                        vectors(snapshot.documents()), queryEmbedder, semantic);
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {

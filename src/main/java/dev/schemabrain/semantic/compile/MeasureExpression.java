@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * The whitelisted grammar of a metric's measure expression: column names, unsigned decimal numbers,
  * {@code + - * /} and parentheses. Anything else is refused, so an expression cannot smuggle SQL.
  */
-final class MeasureExpression {
+public final class MeasureExpression {
 
     private static final Pattern TOKEN = Pattern.compile(
             "\\s*(?:(?<name>[A-Za-z_][A-Za-z0-9_]*)|(?<number>\\d{1,18}(?:\\.\\d{1,18})?)|(?<op>[-+*/()]))");
@@ -19,7 +19,7 @@ final class MeasureExpression {
     }
 
     /** The column names the expression reads, in order of appearance. */
-    static List<String> columns(String expression) throws CompileException {
+    public static List<String> columns(String expression) throws CompileException {
         List<String> names = new ArrayList<>();
         for (String[] token : tokens(expression)) {
             if (token[0].equals("name")) {

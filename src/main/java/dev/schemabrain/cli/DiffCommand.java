@@ -1,0 +1,42 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.semantic.project.SemanticProject;
+import dev.schemabrain.store.StoreException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code schemabrain diff [DIR]}: what apply would change; exit 0 in sync, 1 drift, 2 error. */
+@Command(name = "diff", mixinStandardHelpOptions = true,
+        description = {"Compare the YAML semantic project with the store's applied objects without writing anything.",
+                "Prints '+ kind name' (apply would add), '~' (change) and '-' (remove). Exit 0 in sync, 1 drift, 2 error."})
+final class DiffCommand implements Callable<Integer> {
+
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", defaultValue = "schemabrain",
+            description = "The project directory (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    @Override
+    public Integer call() throws StoreException {
+        SemanticStore.State state = SemanticStore.read(main.store);
+        SemanticProject.Loaded project = ApplyCommand.load(dir);
+        ApplyCommand.failOnProblems(SemanticProject.check(SemanticProject.merge(state.stored(), project.model()),
+                state.catalog(), project), "the project cannot be applied");
+        List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), project.model());
+        if (changes.isEmpty()) {
+            System.out.println("In sync: the store holds every object of " + dir + " as it is written.");
+            return 0;
+        }
+        changes.forEach(System.out::println);
+        System.out.println(changes.size() + " difference" + (changes.size() == 1 ? "" : "s") + "; run 'schemabrain apply "
+                + dir + "' to sync.");
+        return 1;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.semantic.project.DbtManifest;
+import dev.schemabrain.semantic.project.SemanticProjectException;
+import dev.schemabrain.store.StoreException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** {@code schemabrain import dbt manifest.json}: entities, joins and simple metrics from a dbt project. */
+@Command(name = "import", mixinStandardHelpOptions = true, description = "Import a semantic layer from another tool.")
+final class ImportCommand implements Runnable {
+
+    @ParentCommand
+    Main main;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    @Command(name = "dbt", mixinStandardHelpOptions = true,
+            description = {"Import entities (models with a primary key), joins (relationships tests) and simple metrics"
+                    + " from dbt's target/manifest.json.",
+                    "Only models whose relation is in the index are imported; imports replace drafts and earlier imports of"
+                            + " the same name, never objects applied from YAML. What is left out is listed with the reason."})
+    int dbt(@Parameters(paramLabel = "MANIFEST", description = "dbt's manifest.json.") Path manifest) throws StoreException {
+        SemanticStore.State state = SemanticStore.read(main.store);
+        DbtManifest.Result result;
+        try {
+            result = DbtManifest.read(manifest, state.catalog());
+        } catch (SemanticProjectException e) {
+            throw new UserError(e.getMessage());
+        }
+        SemanticModel stored = state.stored();
+        SemanticModel merged = new SemanticModel(
+                merge(stored.entities(), result.model().entities(), Entity::name, Entity::origin),
+                merge(stored.joins(), result.model().joins(), Join::name, Join::origin),
+                merge(stored.metrics(), result.model().metrics(), Metric::name, Metric::origin));
+        SemanticStore.replace(main.store, merged);
+        System.out.printf("Imported from %s: %d entities, %d joins, %d metrics%n", manifest,
+                result.model().entities().size(), result.model().joins().size(), result.model().metrics().size());
+        result.skipped().forEach(s -> System.out.println("  skipped " + s));
+        return 0;
+    }
+
+    /** An import replaces drafts and the previous import; objects applied from YAML win. */
+    private static <T> List<T> merge(List<T> stored, List<T> imported, Function<T, String> name, Function<T, Origin> origin) {
+        Map<String, T> out = new LinkedHashMap<>();
+        for (T s : stored) {
+            if (!origin.apply(s).equals(Origin.DBT)) {
+                out.put(name.apply(s), s);
+            }
+        }
+        for (T i : imported) {
+            T existing = out.get(name.apply(i));
+            if (existing == null || !origin.apply(existing).equals(Origin.AUTHORED)) {
+                out.put(name.apply(i), i);
+            }
+        }
+        return new ArrayList<>(out.values());
+    }
+}

@@ -1,0 +1,407 @@
+package dev.schemabrain.semantic.project;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.semantic.SemanticInference;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.MeasureExpression;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.semantic.model.TimeGrain;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a dbt {@code manifest.json} into semantic objects (origin dbt_import, applied): an entity per
+ * model whose relation is in the index and that has a primary key (a primary_key constraint, else a
+ * column tested both unique and not_null, else the table's own key); a many_to_one join per
+ * {@code relationships} test; and simple metrics, both dbt's semantic-layer metrics (type simple over a
+ * semantic model's measure) and the older {@code calculation_method} metrics. Anything that cannot be
+ * carried over faithfully (Jinja filters, derived or ratio metrics, models not indexed) is skipped and
+ * reported, never guessed.
+ */
+public final class DbtManifest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern REF = Pattern.compile("ref\\(\\s*['\"](?:[^'\"]+['\"]\\s*,\\s*['\"])?([^'\"]+)['\"]");
+    private static final Pattern SOURCE = Pattern.compile("source\\(\\s*['\"]([^'\"]+)['\"]\\s*,\\s*['\"]([^'\"]+)['\"]");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /** What was imported, what was left out and why. */
+    public record Result(SemanticModel model, List<String> skipped) {
+    }
+
+    private record Model(String uniqueId, String name, Table table, JsonNode node) {
+    }
+
+    private DbtManifest() {
+    }
+
+    public static Result read(Path manifest, Catalog catalog) throws SemanticProjectException {
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(manifest));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new SemanticProjectException("There is no file " + manifest + "; pass the path of dbt's target/manifest.json.");
+        } catch (IOException e) {
+            throw new SemanticProjectException(manifest + " is not a JSON file (" + firstLine(e.getMessage())
+                    + "); pass dbt's target/manifest.json.", e);
+        }
+        if (root == null || !root.path("nodes").isObject()) {
+            throw new SemanticProjectException(manifest + " has no 'nodes'; it is not a dbt manifest (dbt writes one to target/manifest.json).");
+        }
+        List<String> skipped = new ArrayList<>();
+        Map<String, Table> byName = new HashMap<>();
+        Map<String, List<Table>> byTable = new HashMap<>();
+        for (Table t : catalog.tables()) {
+            byName.put(key(t.name().schema(), t.name().table()), t);
+            byTable.computeIfAbsent(t.name().table().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(t);
+        }
+
+        // Models (and sources) that are indexed, by unique id and by name.
+        Map<String, Model> models = new LinkedHashMap<>();
+        Map<String, Model> modelsByName = new HashMap<>();
+        List<JsonNode> tests = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.path("nodes").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode n = e.getValue();
+            switch (n.path("resource_type").asText()) {
+                case "model", "snapshot", "seed" -> {
+                    String name = n.path("name").asText();
+                    String relation = n.hasNonNull("alias") ? n.path("alias").asText() : name;
+                    Optional<Table> table = locate(n.path("schema").asText(), relation, byName, byTable);
+                    if (table.isEmpty()) {
+                        skipped.add("model " + name + ": its relation " + n.path("schema").asText() + "." + relation + " is not in the index");
+                        continue;
+                    }
+                    Model m = new Model(e.getKey(), name, table.get(), n);
+                    models.put(e.getKey(), m);
+                    modelsByName.put(name, m);
+                }
+                case "test" -> tests.add(n);
+                default -> {
+                }
+            }
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.path("sources").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode n = e.getValue();
+            String relation = n.hasNonNull("identifier") ? n.path("identifier").asText() : n.path("name").asText();
+            locate(n.path("schema").asText(), relation, byName, byTable).ifPresent(t -> {
+                Model m = new Model(e.getKey(), n.path("source_name").asText() + "_" + n.path("name").asText(), t, n);
+                models.put(e.getKey(), m);
+            });
+        }
+
+        // Column tests: unique and not_null mark keys; relationships make joins.
+        Map<String, Set<String>> unique = new HashMap<>();
+        Map<String, Set<String>> notNull = new HashMap<>();
+        for (JsonNode t : tests) {
+            String kind = t.path("test_metadata").path("name").asText();
+            String attached = attachedNode(t);
+            String column = column(t);
+            if (attached == null || column == null) {
+                continue;
+            }
+            if (kind.equals("unique")) {
+                unique.computeIfAbsent(attached, k -> new HashSet<>()).add(column);
+            } else if (kind.equals("not_null")) {
+                notNull.computeIfAbsent(attached, k -> new HashSet<>()).add(column);
+            }
+        }
+
+        Map<String, Entity> entities = new LinkedHashMap<>();
+        Set<String> entityNames = new HashSet<>();
+        for (Model m : models.values()) {
+            List<String> identity = primaryKey(m, unique.getOrDefault(m.uniqueId(), Set.of()), notNull.getOrDefault(m.uniqueId(), Set.of()));
+            String name = SemanticInference.identifier(m.name());
+            if (identity.isEmpty()) {
+                if (m.uniqueId().startsWith("model.")) {
+                    skipped.add("model " + m.name() + ": no primary key (no primary_key constraint, no column tested unique and not_null, none in the database)");
+                }
+                continue;
+            }
+            if (!entityNames.add(name)) {
+                skipped.add("model " + m.name() + ": another model already gives the entity name " + name);
+                continue;
+            }
+            String description = m.node().path("description").asText("");
+            entities.put(m.uniqueId(), new Entity(name, description.isBlank() ? null : description.strip(), m.table().name(),
+                    identity, m.table().name().schema(), Origin.DBT));
+        }
+
+        List<Join> joins = new ArrayList<>();
+        Set<String> joinNames = new HashSet<>();
+        for (JsonNode t : tests) {
+            if (!t.path("test_metadata").path("name").asText().equals("relationships")) {
+                continue;
+            }
+            JsonNode kwargs = t.path("test_metadata").path("kwargs");
+            String attached = attachedNode(t);
+            String column = column(t);
+            String field = kwargs.path("field").asText(null);
+            Entity child = attached == null ? null : entities.get(attached);
+            Entity parent = target(kwargs.path("to").asText(""), t, attached, models, modelsByName, entities);
+            if (child == null || parent == null || column == null || field == null) {
+                skipped.add("relationships test " + t.path("name").asText("?") + ": one of its models is not an imported entity");
+                continue;
+            }
+            String name = child.name() + "_" + parent.name();
+            if (!joinNames.add(name)) {
+                name = name + "_by_" + SemanticInference.identifier(column);
+                joinNames.add(name);
+            }
+            Cardinality cardinality = unique.getOrDefault(attached, Set.of()).contains(column) ? Cardinality.ONE_TO_ONE : Cardinality.MANY_TO_ONE;
+            joins.add(new Join(name, child.name(), parent.name(), List.of(new ColumnPair(column, field)), null, cardinality, Origin.DBT));
+        }
+
+        List<Metric> metrics = new ArrayList<>();
+        Map<String, JsonNode> semanticModels = new HashMap<>();
+        Map<String, JsonNode> measureOwners = new HashMap<>();
+        for (JsonNode sm : iterable(root.path("semantic_models"))) {
+            for (JsonNode measure : sm.path("measures")) {
+                measureOwners.put(measure.path("name").asText(), sm);
+                semanticModels.put(measure.path("name").asText(), measure);
+            }
+        }
+        for (JsonNode metric : iterable(root.path("metrics"))) {
+            String name = metric.path("name").asText();
+            try {
+                metrics.add(metric.has("calculation_method")
+                        ? legacyMetric(metric, models, modelsByName, entities)
+                        : simpleMetric(metric, semanticModels, measureOwners, modelsByName, entities));
+            } catch (SemanticProjectException e) {
+                skipped.add("metric " + name + ": " + e.getMessage());
+            }
+        }
+        return new Result(new SemanticModel(new ArrayList<>(entities.values()), joins, metrics), skipped);
+    }
+
+    private static Metric simpleMetric(JsonNode metric, Map<String, JsonNode> measures, Map<String, JsonNode> owners,
+                                       Map<String, Model> modelsByName, Map<String, Entity> entities) throws SemanticProjectException {
+        if (!metric.path("type").asText().equals("simple")) {
+            throw new SemanticProjectException("type " + metric.path("type").asText("?") + " is not a simple metric");
+        }
+        if (metric.hasNonNull("filter") && !metric.path("filter").isEmpty()) {
+            throw new SemanticProjectException("its filter is a Jinja expression SchemaBrain does not translate");
+        }
+        String measureName = metric.path("type_params").path("measure").path("name").asText(
+                metric.path("type_params").path("measure").asText(""));
+        JsonNode measure = measures.get(measureName);
+        JsonNode owner = owners.get(measureName);
+        if (measure == null) {
+            throw new SemanticProjectException("its measure " + measureName + " is in no semantic model");
+        }
+        Entity entity = entityOfRef(owner.path("model").asText(""), modelsByName, entities);
+        Aggregation agg = aggregation(measure.path("agg").asText());
+        String expr = measure.hasNonNull("expr") ? measure.path("expr").asText().strip() : measure.path("name").asText();
+        String time = owner.path("defaults").path("agg_time_dimension").asText(null);
+        if (time == null) {
+            time = measure.path("agg_time_dimension").asText(null);
+        }
+        String timeColumn = null;
+        if (time != null) {
+            timeColumn = time;
+            for (JsonNode d : owner.path("dimensions")) {
+                if (d.path("name").asText().equals(time) && d.hasNonNull("expr")) {
+                    timeColumn = d.path("expr").asText().strip();
+                }
+            }
+        }
+        return metric(metric.path("name").asText(), metric.path("description").asText(""), entity, agg, expr, timeColumn, List.of());
+    }
+
+    private static Metric legacyMetric(JsonNode metric, Map<String, Model> models, Map<String, Model> modelsByName,
+                                       Map<String, Entity> entities) throws SemanticProjectException {
+        if (metric.hasNonNull("filters") && metric.path("filters").size() > 0) {
+            throw new SemanticProjectException("its filters are not carried over");
+        }
+        Entity entity = entityOfRef(metric.path("model").asText(""), modelsByName, entities);
+        List<TimeGrain> grains = new ArrayList<>();
+        for (JsonNode g : metric.path("time_grains")) {
+            try {
+                grains.add(TimeGrain.fromWire(g.asText()));
+            } catch (IllegalArgumentException ignored) {
+                // dbt allows grains SchemaBrain has no bucket for; the others still apply.
+            }
+        }
+        return metric(metric.path("name").asText(), metric.path("description").asText(""), entity,
+                aggregation(metric.path("calculation_method").asText()), metric.path("expression").asText("").strip(),
+                metric.path("timestamp").asText(null), grains);
+    }
+
+    private static Metric metric(String name, String description, Entity entity, Aggregation agg, String expr, String timeColumn,
+                                 List<TimeGrain> grains) throws SemanticProjectException {
+        if (!IDENTIFIER.matcher(name).matches()) {
+            throw new SemanticProjectException("its name is not an identifier");
+        }
+        Measure measure;
+        if (agg == Aggregation.COUNT && (expr.equals("1") || expr.equals("*"))) {
+            measure = new Measure(agg, null, null);
+        } else if (IDENTIFIER.matcher(expr).matches()) {
+            measure = new Measure(agg, expr, null);
+        } else {
+            try {
+                MeasureExpression.columns(expr);
+            } catch (CompileException e) {
+                throw new SemanticProjectException("its expression '" + expr + "' is outside SchemaBrain's arithmetic grammar");
+            }
+            measure = new Measure(agg, null, expr);
+        }
+        String time = timeColumn == null || !IDENTIFIER.matcher(timeColumn).matches() ? null : entity.name() + "." + timeColumn;
+        return new Metric(name, description.isBlank() ? null : description.strip(), entity.name(), measure, time, grains,
+                List.of(), Origin.DBT);
+    }
+
+    private static Aggregation aggregation(String dbt) throws SemanticProjectException {
+        return switch (dbt.toLowerCase(Locale.ROOT)) {
+            case "sum" -> Aggregation.SUM;
+            case "count" -> Aggregation.COUNT;
+            case "count_distinct" -> Aggregation.COUNT_DISTINCT;
+            case "average", "avg" -> Aggregation.AVG;
+            case "min" -> Aggregation.MIN;
+            case "max" -> Aggregation.MAX;
+            default -> throw new SemanticProjectException("its aggregation " + dbt + " has no SchemaBrain equivalent");
+        };
+    }
+
+    private static Entity entityOfRef(String ref, Map<String, Model> modelsByName, Map<String, Entity> entities)
+            throws SemanticProjectException {
+        Matcher m = REF.matcher(ref);
+        Model model = m.find() ? modelsByName.get(m.group(1)) : null;
+        Entity entity = model == null ? null : entities.get(model.uniqueId());
+        if (entity == null) {
+            throw new SemanticProjectException("its model " + ref + " is not an imported entity");
+        }
+        return entity;
+    }
+
+    private static Entity target(String to, JsonNode test, String attached, Map<String, Model> models,
+                                 Map<String, Model> modelsByName, Map<String, Entity> entities) {
+        Matcher ref = REF.matcher(to);
+        if (ref.find()) {
+            Model m = modelsByName.get(ref.group(1));
+            return m == null ? null : entities.get(m.uniqueId());
+        }
+        Matcher source = SOURCE.matcher(to);
+        if (source.find()) {
+            for (Model m : models.values()) {
+                if (m.uniqueId().startsWith("source.") && m.uniqueId().endsWith("." + source.group(1) + "." + source.group(2))) {
+                    return entities.get(m.uniqueId());
+                }
+            }
+        }
+        // Fall back on the test's dependencies: the one that is not the attached model.
+        for (JsonNode d : test.path("depends_on").path("nodes")) {
+            if (!d.asText().equals(attached) && entities.containsKey(d.asText())) {
+                return entities.get(d.asText());
+            }
+        }
+        return null;
+    }
+
+    private static List<String> primaryKey(Model m, Set<String> unique, Set<String> notNull) {
+        for (JsonNode c : m.node().path("constraints")) {
+            if (c.path("type").asText().equals("primary_key") && c.path("columns").size() > 0) {
+                List<String> columns = new ArrayList<>();
+                c.path("columns").forEach(x -> columns.add(x.asText()));
+                return existing(m.table(), columns);
+            }
+        }
+        for (JsonNode col : iterable(m.node().path("columns"))) {
+            for (JsonNode c : col.path("constraints")) {
+                if (c.path("type").asText().equals("primary_key")) {
+                    return existing(m.table(), List.of(col.path("name").asText()));
+                }
+            }
+        }
+        List<String> tested = unique.stream().filter(notNull::contains).sorted().toList();
+        if (!tested.isEmpty()) {
+            return existing(m.table(), List.of(tested.get(0)));
+        }
+        return m.table().primaryKey();
+    }
+
+    /** The columns as the catalog spells them; empty if any is missing. */
+    private static List<String> existing(Table t, List<String> columns) {
+        List<String> out = new ArrayList<>();
+        for (String c : columns) {
+            Optional<String> found = t.columns().stream().map(x -> x.name()).filter(x -> x.equalsIgnoreCase(c)).findFirst();
+            if (found.isEmpty()) {
+                return List.of();
+            }
+            out.add(found.get());
+        }
+        return out;
+    }
+
+    private static String attachedNode(JsonNode test) {
+        if (test.hasNonNull("attached_node")) {
+            return test.path("attached_node").asText();
+        }
+        Matcher m = REF.matcher(test.path("test_metadata").path("kwargs").path("model").asText(""));
+        for (JsonNode d : test.path("depends_on").path("nodes")) {
+            if (m.find(0) && d.asText().endsWith("." + m.group(1))) {
+                return d.asText();
+            }
+        }
+        return null;
+    }
+
+    private static String column(JsonNode test) {
+        String c = test.path("column_name").asText(null);
+        if (c == null) {
+            c = test.path("test_metadata").path("kwargs").path("column_name").asText(null);
+        }
+        return c;
+    }
+
+    private static Optional<Table> locate(String schema, String relation, Map<String, Table> byName, Map<String, List<Table>> byTable) {
+        Table exact = byName.get(key(schema, relation));
+        if (exact != null) {
+            return Optional.of(exact);
+        }
+        List<Table> same = byTable.getOrDefault(relation.toLowerCase(Locale.ROOT), List.of());
+        return same.size() == 1 ? Optional.of(same.get(0)) : Optional.empty();
+    }
+
+    private static String key(String schema, String table) {
+        return schema.toLowerCase(Locale.ROOT) + "." + table.toLowerCase(Locale.ROOT);
+    }
+
+    private static Iterable<JsonNode> iterable(JsonNode objectOrArray) {
+        if (objectOrArray.isArray()) {
+            return objectOrArray;
+        }
+        List<JsonNode> values = new ArrayList<>();
+        objectOrArray.fields().forEachRemaining(e -> values.add(e.getValue()));
+        return values;
+    }
+
+    private static String firstLine(String s) {
+        return s == null ? "" : s.lines().findFirst().orElse("");
+    }
+}

@@ -1,0 +1,149 @@
+package dev.schemabrain.semantic.project;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.semantic.SemanticInference;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.DocumentKey;
+import dev.schemabrain.store.DocumentRepository;
+import dev.schemabrain.store.SemanticRepository;
+import dev.schemabrain.store.SemanticRepository.StoredObject;
+import dev.schemabrain.store.StoreSnapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The semantic layer as the store keeps it. Index runs replace the inferred drafts (and only those);
+ * {@code apply} and {@code import} write the operator's objects, which drafts never overwrite.
+ */
+public final class SemanticLayer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SemanticLayer.class);
+    static final ObjectMapper JSON = new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+
+    public static final String ENTITY = "entity";
+    public static final String JOIN = "join";
+    public static final String METRIC = "metric";
+
+    private SemanticLayer() {
+    }
+
+    /** The model to serve: the stored one, or, for a store indexed before the semantic layer existed, a fresh inference. */
+    public static SemanticModel load(Connection c, Catalog catalog, Function<QualifiedName, String> descriptions)
+            throws SQLException {
+        List<StoredObject> stored = SemanticRepository.load(c);
+        if (stored.isEmpty()) {
+            return new SemanticInference(descriptions).infer(catalog);
+        }
+        return decode(stored);
+    }
+
+    /** The stored model only (nothing inferred on the fly). */
+    public static SemanticModel stored(Connection c) throws SQLException {
+        return decode(SemanticRepository.load(c));
+    }
+
+    /**
+     * Re-infers the drafts from the store's catalog and replaces the stored drafts with them; objects an
+     * operator applied or imported keep their names. Call inside the index run's write transaction.
+     */
+    public static void refreshDrafts(Connection c) throws SQLException {
+        StoreSnapshot snapshot = StoreSnapshot.read(c);
+        SemanticModel inferred = new SemanticInference(table -> {
+            DocumentRepository.ServedDocument d = snapshot.documents().get(DocumentKey.table(table));
+            return d == null ? null : d.description();
+        }).infer(snapshot.catalog());
+        List<StoredObject> stored = SemanticRepository.load(c);
+        List<StoredObject> drafts = new ArrayList<>();
+        Set<String> kept = new HashSet<>();
+        for (StoredObject o : stored) {
+            if (origin(o).inferred()) {
+                drafts.add(o);
+            } else {
+                kept.add(o.kind() + "/" + o.name());
+            }
+        }
+        List<StoredObject> fresh = encode(inferred).stream().filter(o -> !kept.contains(o.kind() + "/" + o.name())).toList();
+        Set<String> freshKeys = new HashSet<>();
+        fresh.forEach(o -> freshKeys.add(o.kind() + "/" + o.name()));
+        SemanticRepository.delete(c, drafts.stream().filter(o -> !freshKeys.contains(o.kind() + "/" + o.name())).toList());
+        SemanticRepository.put(c, fresh);
+    }
+
+    /** Makes the stored layer exactly {@code model}; call inside {@link dev.schemabrain.store.SqliteStore#write}. */
+    public static void replace(Connection c, SemanticModel model) throws SQLException {
+        List<StoredObject> wanted = encode(model);
+        Set<String> keys = new HashSet<>();
+        wanted.forEach(o -> keys.add(o.kind() + "/" + o.name()));
+        SemanticRepository.delete(c, SemanticRepository.load(c).stream()
+                .filter(o -> !keys.contains(o.kind() + "/" + o.name())).toList());
+        SemanticRepository.put(c, wanted);
+    }
+
+    public static List<StoredObject> encode(SemanticModel model) {
+        List<StoredObject> out = new ArrayList<>();
+        model.entities().forEach(e -> out.add(stored(ENTITY, e.name(), SemanticCodec.encode(e), e.origin())));
+        model.joins().forEach(j -> out.add(stored(JOIN, j.name(), SemanticCodec.encode(j), j.origin())));
+        model.metrics().forEach(m -> out.add(stored(METRIC, m.name(), SemanticCodec.encode(m), m.origin())));
+        return out;
+    }
+
+    private static StoredObject stored(String kind, String name, JsonNode definition, Origin origin) {
+        try {
+            return new StoredObject(kind, name, JSON.writeValueAsString(definition), origin.method().wireName(),
+                    origin.state().wireName());
+        } catch (IOException e) {
+            throw new IllegalStateException("a semantic object cannot be written as JSON", e);
+        }
+    }
+
+    static SemanticModel decode(List<StoredObject> stored) {
+        List<Entity> entities = new ArrayList<>();
+        List<Join> joins = new ArrayList<>();
+        List<Metric> metrics = new ArrayList<>();
+        for (StoredObject o : stored) {
+            String where = "the store's " + o.kind() + " " + o.name();
+            try {
+                JsonNode tree = JSON.readTree(o.definition());
+                Origin origin = origin(o);
+                switch (o.kind()) {
+                    case ENTITY -> entities.add(SemanticCodec.decodeEntity(tree, where, origin));
+                    case JOIN -> joins.add(SemanticCodec.decodeJoin(tree, where, origin));
+                    case METRIC -> metrics.add(SemanticCodec.decodeMetric(tree, where, origin));
+                    default -> LOG.warn("skipping {}: unknown kind", where);
+                }
+            } catch (IOException | SemanticProjectException | IllegalArgumentException e) {
+                LOG.warn("skipping {}: {}", where, e.getMessage());
+            }
+        }
+        return new SemanticModel(entities, joins, metrics);
+    }
+
+    static Origin origin(StoredObject o) {
+        try {
+            return new Origin(InferenceMethod.valueOf(o.inferenceMethod().toUpperCase(Locale.ROOT)),
+                    ValidationState.valueOf(o.validationState().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            return Origin.HEURISTIC_DRAFT;
+        }
+    }
+}

@@ -1,0 +1,350 @@
+package dev.schemabrain.semantic.project;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.MeasureExpression;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A semantic project on disk: {@code DIR/entities/*.yaml}, {@code DIR/joins/*.yaml},
+ * {@code DIR/metrics/*.yaml}, one object per file (SPEC §7). Reading checks every file's shape;
+ * {@link #check} checks the objects against the indexed catalog; {@link #merge} and {@link #diff}
+ * say what applying the project does to the stored layer.
+ */
+public final class SemanticProject {
+
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+    private static final List<String> FOLDERS = List.of("entities", "joins", "metrics");
+
+    /** The objects of a project and the file each came from. */
+    public record Loaded(SemanticModel model, Map<String, String> files) {
+
+        public String fileOf(String kind, String name) {
+            return files.getOrDefault(kind + "/" + name, kind + " " + name);
+        }
+    }
+
+    /** One difference between the project and the store: + added, ~ changed, - removed. */
+    public record Change(char sign, String kind, String name) {
+        @Override
+        public String toString() {
+            return sign + " " + kind + " " + name;
+        }
+    }
+
+    private SemanticProject() {
+    }
+
+    /** Reads every YAML file of the project; the objects are manually authored and applied. */
+    public static Loaded read(Path dir) throws SemanticProjectException {
+        if (!Files.isDirectory(dir)) {
+            throw new SemanticProjectException("There is no semantic project at " + dir
+                    + "; create " + dir.resolve("entities") + ", joins/ and metrics/ or run 'schemabrain export' first.");
+        }
+        List<Entity> entities = new ArrayList<>();
+        List<Join> joins = new ArrayList<>();
+        List<Metric> metrics = new ArrayList<>();
+        Map<String, String> files = new LinkedHashMap<>();
+        for (String folder : FOLDERS) {
+            Path sub = dir.resolve(folder);
+            if (!Files.isDirectory(sub)) {
+                continue;
+            }
+            List<Path> paths;
+            try (Stream<Path> list = Files.list(sub)) {
+                paths = list.filter(p -> p.getFileName().toString().endsWith(".yaml") || p.getFileName().toString().endsWith(".yml"))
+                        .sorted().toList();
+            } catch (IOException e) {
+                throw new SemanticProjectException("Cannot list " + sub + " (" + e.getMessage() + "); check its permissions.", e);
+            }
+            for (Path p : paths) {
+                String where = dir.relativize(p).toString();
+                JsonNode tree = parse(p, where);
+                String kind = switch (folder) {
+                    case "entities" -> SemanticLayer.ENTITY;
+                    case "joins" -> SemanticLayer.JOIN;
+                    default -> SemanticLayer.METRIC;
+                };
+                String name = switch (kind) {
+                    case SemanticLayer.ENTITY -> add(entities, SemanticCodec.decodeEntity(tree, where, Origin.AUTHORED), Entity::name);
+                    case SemanticLayer.JOIN -> add(joins, SemanticCodec.decodeJoin(tree, where, Origin.AUTHORED), Join::name);
+                    default -> add(metrics, SemanticCodec.decodeMetric(tree, where, Origin.AUTHORED), Metric::name);
+                };
+                String earlier = files.putIfAbsent(kind + "/" + name, where);
+                if (earlier != null) {
+                    throw new SemanticProjectException(where + ": the " + kind + " '" + name + "' is already defined in "
+                            + earlier + "; names must be unique.");
+                }
+            }
+        }
+        return new Loaded(new SemanticModel(entities, joins, metrics), files);
+    }
+
+    private static <T> String add(List<T> list, T object, java.util.function.Function<T, String> name) {
+        list.add(object);
+        return name.apply(object);
+    }
+
+    private static JsonNode parse(Path p, String where) throws SemanticProjectException {
+        try {
+            JsonNode tree = YAML.readTree(Files.readString(p, StandardCharsets.UTF_8));
+            if (tree == null || tree.isMissingNode()) {
+                throw new SemanticProjectException(where + ": the file is empty; it needs 'version: 1' and the object's keys.");
+            }
+            return tree;
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new SemanticProjectException(where + ": the file is not UTF-8 text.", e);
+        } catch (IOException e) {
+            String detail = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+            throw new SemanticProjectException(where + ": not valid YAML (" + detail + ").", e);
+        }
+    }
+
+    /** Writes every object of {@code model} as {@code DIR/<kind folder>/<name>.yaml}; returns the files written. */
+    public static List<Path> write(Path dir, SemanticModel model) throws IOException {
+        List<Path> written = new ArrayList<>();
+        for (Entity e : model.entities()) {
+            written.add(writeFile(dir.resolve("entities"), e.name(), SemanticCodec.encode(e)));
+        }
+        for (Join j : model.joins()) {
+            written.add(writeFile(dir.resolve("joins"), j.name(), SemanticCodec.encode(j)));
+        }
+        for (Metric m : model.metrics()) {
+            written.add(writeFile(dir.resolve("metrics"), m.name(), SemanticCodec.encode(m)));
+        }
+        return written;
+    }
+
+    private static Path writeFile(Path folder, String name, ObjectNode tree) throws IOException {
+        Files.createDirectories(folder);
+        Path target = folder.resolve(name + ".yaml");
+        Path temp = Files.createTempFile(folder, "." + name, ".tmp");
+        try {
+            Files.writeString(temp, YAML.writeValueAsString(tree), StandardCharsets.UTF_8);
+            try {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+        return target;
+    }
+
+    /**
+     * The stored layer after applying {@code project}: the project's objects replace stored objects of the
+     * same name (drafts included); manually authored objects the project no longer has are dropped;
+     * drafts and imports of other names stay.
+     */
+    public static SemanticModel merge(SemanticModel stored, SemanticModel project) {
+        return new SemanticModel(
+                merge(stored.entities(), project.entities(), Entity::name, Entity::origin),
+                merge(stored.joins(), project.joins(), Join::name, Join::origin),
+                merge(stored.metrics(), project.metrics(), Metric::name, Metric::origin));
+    }
+
+    private static <T> List<T> merge(List<T> stored, List<T> project, java.util.function.Function<T, String> name,
+                                     java.util.function.Function<T, Origin> origin) {
+        Map<String, T> out = new LinkedHashMap<>();
+        for (T s : stored) {
+            if (!origin.apply(s).equals(Origin.AUTHORED)) {
+                out.put(name.apply(s), s);
+            }
+        }
+        project.forEach(p -> out.put(name.apply(p), p));
+        return new ArrayList<>(out.values());
+    }
+
+    /** What applying {@code project} would change among the store's applied objects. */
+    public static List<Change> diff(SemanticModel stored, SemanticModel project) {
+        List<Change> changes = new ArrayList<>();
+        diff(changes, SemanticLayer.ENTITY, stored.entities(), project.entities(), Entity::name, Entity::origin, SemanticCodec::encode);
+        diff(changes, SemanticLayer.JOIN, stored.joins(), project.joins(), Join::name, Join::origin, SemanticCodec::encode);
+        diff(changes, SemanticLayer.METRIC, stored.metrics(), project.metrics(), Metric::name, Metric::origin, SemanticCodec::encode);
+        return changes;
+    }
+
+    private static <T> void diff(List<Change> changes, String kind, List<T> stored, List<T> project,
+                                 java.util.function.Function<T, String> name, java.util.function.Function<T, Origin> origin,
+                                 java.util.function.Function<T, JsonNode> encode) {
+        Map<String, T> before = new HashMap<>();
+        stored.forEach(s -> before.put(name.apply(s), s));
+        for (T p : project) {
+            T s = before.get(name.apply(p));
+            if (s == null || !origin.apply(s).equals(Origin.AUTHORED)) {
+                changes.add(new Change('+', kind, name.apply(p)));
+            } else if (!comparable(encode.apply(s)).equals(comparable(encode.apply(p)))) {
+                changes.add(new Change('~', kind, name.apply(p)));
+            }
+        }
+        List<String> names = project.stream().map(name).toList();
+        for (T s : stored) {
+            if (origin.apply(s).equals(Origin.AUTHORED) && !names.contains(name.apply(s))) {
+                changes.add(new Change('-', kind, name.apply(s)));
+            }
+        }
+    }
+
+    private static JsonNode comparable(JsonNode n) {
+        ObjectNode copy = n.deepCopy();
+        copy.remove("origin");
+        return copy;
+    }
+
+    /**
+     * Problems of the objects in {@code check} against the catalog and the rest of the model: tables and
+     * columns that do not exist, entities a join or metric names that do not exist, a time dimension
+     * that is not a date. Each problem is one sentence naming the file.
+     */
+    public static List<String> check(SemanticModel model, Catalog catalog, Loaded files) {
+        List<String> problems = new ArrayList<>();
+        Map<QualifiedName, Table> tables = catalog.byName();
+        Map<String, Entity> entities = new HashMap<>();
+        model.entities().forEach(e -> entities.put(e.name(), e));
+        for (Entity e : model.entities()) {
+            if (!files.files().containsKey(SemanticLayer.ENTITY + "/" + e.name())) {
+                continue;
+            }
+            String where = files.fileOf(SemanticLayer.ENTITY, e.name());
+            Table t = tables.get(e.table());
+            if (t == null) {
+                problems.add(where + ": table " + e.table() + " is not in the index; index its source or fix 'table'.");
+                continue;
+            }
+            for (String c : e.identity()) {
+                if (t.column(c).isEmpty()) {
+                    problems.add(where + ": identity column " + c + " is not a column of " + e.table() + ".");
+                }
+            }
+        }
+        for (Join j : model.joins()) {
+            if (!files.files().containsKey(SemanticLayer.JOIN + "/" + j.name())) {
+                continue;
+            }
+            String where = files.fileOf(SemanticLayer.JOIN, j.name());
+            Optional<Table> source = entityTable(j.sourceEntity(), entities, tables, where, "source_entity", problems);
+            Optional<Table> target = entityTable(j.targetEntity(), entities, tables, where, "target_entity", problems);
+            if (source.isEmpty() || target.isEmpty()) {
+                continue;
+            }
+            if (j.bridge() == null) {
+                pairs(j.on(), source.get(), target.get(), where, "on", problems);
+            } else {
+                Table link = tables.get(j.bridge().table());
+                if (link == null) {
+                    problems.add(where + ": link table " + j.bridge().table() + " ('through') is not in the index.");
+                    continue;
+                }
+                pairs(j.bridge().sourceOn(), source.get(), link, where, "on", problems);
+                pairs(j.bridge().targetOn(), link, target.get(), where, "through_on", problems);
+            }
+        }
+        for (Metric m : model.metrics()) {
+            if (!files.files().containsKey(SemanticLayer.METRIC + "/" + m.name())) {
+                continue;
+            }
+            String where = files.fileOf(SemanticLayer.METRIC, m.name());
+            Optional<Table> t = entityTable(m.entity(), entities, tables, where, "entity", problems);
+            if (t.isEmpty()) {
+                continue;
+            }
+            if (m.measure().column() != null && t.get().column(m.measure().column()).isEmpty()) {
+                problems.add(where + ": measure column " + m.measure().column() + " is not a column of " + t.get().name() + ".");
+            }
+            if (m.measure().expression() != null) {
+                try {
+                    for (String c : MeasureExpression.columns(m.measure().expression())) {
+                        if (t.get().column(c).isEmpty()) {
+                            problems.add(where + ": measure expression reads " + c + ", which is not a column of " + t.get().name() + ".");
+                        }
+                    }
+                } catch (CompileException e) {
+                    problems.add(where + ": " + e.getMessage());
+                }
+            }
+            if (m.timeDimension() != null) {
+                reference(m.timeDimension(), entities, tables, where, "time_dimension", problems).ifPresent(c -> {
+                    if (TypeClass.of(c.dataType()) != TypeClass.TEMPORAL) {
+                        problems.add(where + ": time_dimension " + m.timeDimension() + " is not a date or time column.");
+                    }
+                });
+            }
+            for (Filter f : m.filters()) {
+                reference(f.column(), entities, tables, where, "filters", problems);
+            }
+        }
+        return problems;
+    }
+
+    private static Optional<Table> entityTable(String entity, Map<String, Entity> entities, Map<QualifiedName, Table> tables,
+                                               String where, String key, List<String> problems) {
+        Entity e = entities.get(entity);
+        if (e == null) {
+            problems.add(where + ": " + key + " '" + entity + "' is not an entity; define it or fix the name.");
+            return Optional.empty();
+        }
+        Table t = tables.get(e.table());
+        if (t == null) {
+            problems.add(where + ": entity " + entity + " is on " + e.table() + ", which is not in the index.");
+        }
+        return Optional.ofNullable(t);
+    }
+
+    private static void pairs(List<ColumnPair> pairs, Table left, Table right, String where, String key, List<String> problems) {
+        for (ColumnPair p : pairs) {
+            if (left.column(p.source()).isEmpty()) {
+                problems.add(where + ": " + key + " source column " + p.source() + " is not a column of " + left.name() + ".");
+            }
+            if (right.column(p.target()).isEmpty()) {
+                problems.add(where + ": " + key + " target column " + p.target() + " is not a column of " + right.name() + ".");
+            }
+        }
+    }
+
+    private static Optional<Column> reference(String ref, Map<String, Entity> entities, Map<QualifiedName, Table> tables,
+                                              String where, String key, List<String> problems) {
+        int dot = ref.indexOf('.');
+        if (dot <= 0) {
+            problems.add(where + ": " + key + " '" + ref + "' must be entity.column.");
+            return Optional.empty();
+        }
+        Optional<Table> t = entityTable(ref.substring(0, dot), entities, tables, where, key, problems);
+        Optional<Column> c = t.flatMap(table -> table.column(ref.substring(dot + 1)));
+        if (t.isPresent() && c.isEmpty()) {
+            problems.add(where + ": " + key + " '" + ref + "' names no column of " + t.get().name() + ".");
+        }
+        return c;
+    }
+}
