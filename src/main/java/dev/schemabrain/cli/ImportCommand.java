@@ -8,10 +8,8 @@ import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.DbtManifest;
 import dev.schemabrain.semantic.project.SemanticProjectException;
 import dev.schemabrain.store.StoreException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,17 +20,7 @@ import java.util.function.Function;
 
 /** {@code schemabrain import dbt manifest.json}: entities, joins and simple metrics from a dbt project. */
 @Command(name = "import", mixinStandardHelpOptions = true, description = "Import a semantic layer from another tool.")
-final class ImportCommand implements Runnable {
-
-    @ParentCommand
-    Main main;
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+final class ImportCommand extends CommandGroup {
 
     @Command(name = "dbt", mixinStandardHelpOptions = true,
             description = {"Import entities (models with a primary key), joins (relationships tests) and simple metrics"

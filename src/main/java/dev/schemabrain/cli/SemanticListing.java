@@ -7,10 +7,8 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticCodec;
 import dev.schemabrain.store.StoreException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 import java.util.List;
 import java.util.function.Function;
@@ -24,16 +22,7 @@ final class SemanticListing {
     }
 
     @Command(name = "entities", mixinStandardHelpOptions = true, description = "The semantic layer's entities.")
-    static final class Entities implements Runnable {
-        @ParentCommand
-        Main main;
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(System.out);
-        }
+    static final class Entities extends CommandGroup {
 
         @Command(name = "list", mixinStandardHelpOptions = true,
                 description = "List entities: name, table, identity, how each was derived and validated.")
@@ -46,16 +35,7 @@ final class SemanticListing {
     }
 
     @Command(name = "joins", mixinStandardHelpOptions = true, description = "The semantic layer's joins.")
-    static final class Joins implements Runnable {
-        @ParentCommand
-        Main main;
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(System.out);
-        }
+    static final class Joins extends CommandGroup {
 
         @Command(name = "list", mixinStandardHelpOptions = true,
                 description = "List joins: name, entities joined, cardinality, how each was derived and validated.")
@@ -69,16 +49,7 @@ final class SemanticListing {
     }
 
     @Command(name = "metrics", mixinStandardHelpOptions = true, description = "The semantic layer's metrics.")
-    static final class Metrics implements Runnable {
-        @ParentCommand
-        Main main;
-        @CommandLine.Spec
-        CommandLine.Model.CommandSpec spec;
-
-        @Override
-        public void run() {
-            spec.commandLine().usage(System.out);
-        }
+    static final class Metrics extends CommandGroup {
 
         @Command(name = "list", mixinStandardHelpOptions = true,
                 description = "List metrics: name, entity, measure, time dimension, how each was derived and validated.")
