@@ -15,7 +15,7 @@ import java.util.List;
 final class Migrations {
 
     /** Every migration in order; the store's version is the length of this list. */
-    static final List<String> SCRIPTS = List.of("V1__catalog.sql", "V2__semantic.sql");
+    static final List<String> SCRIPTS = List.of("V1__catalog.sql", "V2__semantic.sql", "V3__pii.sql");
 
     static int latestVersion() {
         return SCRIPTS.size();
