@@ -77,7 +77,7 @@ final class EvalCommand implements Callable<Integer> {
         if (missing > 0) {
             System.err.println("schemabrain: warning: " + missing + " expected table(s) are not in the store; they count as misses.");
         }
-        ranker.search("warm up", 1, Optional.empty());
+        ranker.warmUp(500, 1_000);
         EvalResult result = Evaluation.run(ranker, loaded, perSchema);
         PrintStream out = System.out;
         if (json) {

@@ -8,7 +8,6 @@ import dev.schemabrain.source.Sources;
 import java.util.Optional;
 
 import dev.schemabrain.mcp.server.StdioServer;
-import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
@@ -63,7 +62,8 @@ final class ServeCommand implements Callable<Integer> {
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store);
         // Load the catalog, the embedding model and the search index while the client initializes, so the
         // first tool call does not pay for them.
-        Thread warm = new Thread(() -> catalogs.current().ifPresent(ServedCatalog::retriever), "schemabrain-warm");
+        Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> c.retriever().warmUp(200, 1_000)),
+                "schemabrain-warm");
         warm.setDaemon(true);
         warm.start();
         PrintStream frames = System.out;

@@ -35,8 +35,9 @@ import java.util.function.Supplier;
  *       Two single-threaded calls in parallel beat one call on two threads by half (about 600 against 400
  *       passages/s). Texts are not batched into one ONNX call: the model quantizes activations per call, so a
  *       batch would change every vector (cosine to the single-text vector down to 0.976) for 5% more speed;</li>
- *   <li>queries: one session with two intra-op threads, on the caller's thread: p50 about 5-6 ms instead of
- *       7-8 on one thread. It costs about 55 MB of resident memory.</li>
+ *   <li>queries: on the caller's thread. With four or more cores a second session with two intra-op threads
+ *       (p50 about 5-6 ms instead of 7-8, for about 55 MB); below four cores queries share the passage session:
+ *       on 2 cores the two spinning threads competed with the server's own and the p95 doubled.</li>
  * </ul>
  * Thread-safe. {@link #close()} waits for calls in flight.
  */
@@ -59,10 +60,10 @@ public final class OnnxEmbedder implements Embedder {
             }
         }
 
-        /** One passage worker per core up to 4 (measured: 2 on 2 cores), and up to 2 threads for a query. */
+        /** One passage worker per core up to 4 (measured: 2 on 2 cores); two query threads from four cores on. */
         public static Settings defaults() {
             int cores = Runtime.getRuntime().availableProcessors();
-            return new Settings(Math.min(cores, 4), Math.min(cores, 2));
+            return new Settings(Math.min(cores, 4), cores >= 4 ? 2 : 1);
         }
     }
 
