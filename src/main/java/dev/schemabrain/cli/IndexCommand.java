@@ -63,6 +63,7 @@ final class IndexCommand implements Callable<Integer> {
         out.printf("  columns  %6d: %d new, %d changed, %d unchanged, %d deprecated%n", r.columns(),
                 n.columnsNew(), n.columnsChanged(), n.columnsUnchanged(), n.columnsDeprecated());
         out.printf("  foreign keys %d%n", r.foreignKeys());
+        out.printf("  pii      %6d columns tagged (schemabrain policy tags lists them)%n", r.piiColumns());
         IndexResult.Documents d = r.documents();
         out.printf("  documents %5d %s, %d %s%n", d.described(), r.dryRun() ? "to describe" : "described",
                 d.embedded(), r.dryRun() ? "to embed" : "embedded");

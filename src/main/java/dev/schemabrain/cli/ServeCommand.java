@@ -5,7 +5,11 @@ import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.source.SourceException;
 import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.source.Sources;
+import java.util.List;
 import java.util.Optional;
+
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiCategory;
 
 import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.tools.StandardTools;
@@ -52,14 +56,24 @@ final class ServeCommand implements Callable<Integer> {
             description = "Metric queries running at once; callers past it are told source_busy (default: ${DEFAULT-VALUE}).")
     int maxConcurrent;
 
+    @Option(names = "--pii-block", paramLabel = "CATEGORIES", split = ",",
+            description = "PII categories get_metric refuses and describe_* redact, comma-separated (default: the store's"
+                    + " policy, else credential,payment_card,government_id, which are always blocked).")
+    List<String> piiBlock;
+
+    @Option(names = "--force-pii-floor", description = "Allow --pii-block to leave out credential, payment_card or"
+            + " government_id; the server then aggregates over them.")
+    boolean forcePiiFloor;
+
     @Option(names = "--explain-cost-cap", paramLabel = "COST",
             description = "Refuse a metric query whose EXPLAIN cost exceeds this (PostgreSQL, MySQL); default: no cap.")
     Double costCap;
 
     @Override
     public Integer call() throws InterruptedException, SourceException {
+        Optional<BlockList> blockList = blockList();
         Optional<QueryExecutor> executor = executor();
-        StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store);
+        StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store, blockList);
         // Load the catalog, the embedding model and the search index while the client initializes, so the
         // first tool call does not pay for them.
         Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> c.retriever().warmUp(200, 1_000)),
@@ -75,6 +89,23 @@ final class ServeCommand implements Callable<Integer> {
             executor.ifPresent(QueryExecutor::close);
         }
         return 0;
+    }
+
+    private Optional<BlockList> blockList() {
+        if (piiBlock == null) {
+            return Optional.empty();
+        }
+        try {
+            BlockList block = BlockList.parse(String.join(",", piiBlock), forcePiiFloor);
+            if (forcePiiFloor && !block.categories().containsAll(PiiCategory.CATASTROPHIC_FLOOR)) {
+                System.err.println("warning: the PII block list leaves out part of the catastrophic floor; get_metric may"
+                        + " aggregate over " + PiiCategory.CATASTROPHIC_FLOOR.stream().filter(c -> !block.blocks(c)).sorted()
+                        .map(PiiCategory::wireName).toList() + ".");
+            }
+            return Optional.of(block);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--pii-block: " + e.getMessage().replace("the force flag", "--force-pii-floor") + ".");
+        }
     }
 
     private Optional<QueryExecutor> executor() throws SourceException {

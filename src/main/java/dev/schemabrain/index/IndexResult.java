@@ -5,11 +5,12 @@ import dev.schemabrain.store.CatalogChanges.RunCounts;
 /**
  * What an index run did, for the summary line and the benchmark.
  *
+ * @param piiColumns  columns the classifier tagged
  * @param loadMillis  reading the previous state from the store, which runs alongside introspection
  * @param totalMillis wall-clock time of the whole run
  */
 public record IndexResult(String sourceId, String displayUrl, int tables, int columns, int foreignKeys,
-                          RunCounts counts, int tablesPurged, long loadMillis, long introspectMillis, long diffMillis,
+                          int piiColumns, RunCounts counts, int tablesPurged, long loadMillis, long introspectMillis, long diffMillis,
                           Documents documents, long writeMillis, long totalMillis, boolean dryRun) {
 
     /**

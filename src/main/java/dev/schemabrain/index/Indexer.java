@@ -24,6 +24,9 @@ import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
+import dev.schemabrain.store.PiiRepository;
+import dev.schemabrain.pii.PiiClassifier;
+import dev.schemabrain.pii.PiiTags;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -36,8 +39,8 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * One index run: check the store, introspect the source, fingerprint and compare, describe and embed
- * what changed, then write everything in a single store transaction. Nothing touches the store file
+ * One index run: check the store, introspect the source, classify PII (dropping tagged columns' samples),
+ * fingerprint and compare, describe and embed what changed, then write everything in a single store transaction. Nothing touches the store file
  * before the source has been read and embedded completely, so a failure leaves the store
  * byte-for-byte as it was.
  */public final class Indexer {
@@ -83,9 +86,10 @@ import java.util.stream.Collectors;
                 storedToken = store.read(c -> CatalogRepository.catalogToken(c, sourceId));
             }
         }
-        // The fingerprint scheme is part of the token: a new describer version forces a full run.
+        // The fingerprint scheme is part of the token: a new describer or classifier version forces a full run.
         String token = source.catalogToken()
-                .map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION + "|" + OfflineDescriber.VERSION + "|" + modelId).orElse(null);
+                .map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION + "|" + OfflineDescriber.VERSION + "|" + modelId
+                        + "|pii" + PiiClassifier.VERSION).orElse(null);
         if (token != null && storedToken.equals(Optional.of(token))) {
             return unchanged(url, storePath, token, startedAt, start, dryRun);
         }
@@ -105,6 +109,8 @@ import java.util.stream.Collectors;
         LoadedStore store = join(loaded);
         List<StoredTable> stored = store.tables();
         long loadMillis = store.millis();
+        PiiStage.Classified pii = PiiStage.classify(catalog, store.piiTags(), store.piiOverrides());
+        catalog = pii.catalog();
 
         listener.stage("Comparing " + catalog.tables().size() + " tables with the store");
         long t1 = System.nanoTime();
@@ -120,11 +126,11 @@ import java.util.stream.Collectors;
         if (!dryRun) {
             listener.stage("Writing the store " + storePath);
             long t2 = System.nanoTime();
-            purged = write(storePath, storeExisted, changes, plan.writes(), t2);
+            purged = write(storePath, storeExisted, changes, plan.writes(), Optional.of(pii.heuristic()), t2);
             writeMillis = millisSince(t2);
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
-                catalog.foreignKeyCount(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis,
+                catalog.foreignKeyCount(), pii.heuristic().size(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis,
                 new IndexResult.Documents(plan.described(), plan.embedded(), plan.describeMillis(), plan.embedMillis()),
                 writeMillis, millisSince(start), dryRun);
     }
@@ -133,26 +139,33 @@ import java.util.stream.Collectors;
     private IndexResult unchanged(SourceUrl url, Path storePath, String token, Instant startedAt, long start,
                                   boolean dryRun) throws StoreException {
         int[] live;
+        int tagged;
         try (SqliteStore store = SqliteStore.open(storePath)) {
             live = store.read(c -> CatalogRepository.liveCounts(c, url.sourceId()));
+            tagged = store.read(c -> PiiRepository.heuristic(c, Optional.of(url.sourceId())).size());
         }
         Instant now = clock.instant();
         CatalogChanges changes = CatalogChanges.unchanged(url.sourceId(), url.kind().wireName(), url.displayUrl(),
                 token, startedAt, now, now.minus(CatalogDiff.RETENTION),
                 new CatalogChanges.RunCounts(0, 0, live[0], 0, 0, 0, live[1], 0));
         long t = System.nanoTime();
-        int purged = dryRun ? 0 : write(storePath, true, changes, List.of(), t);
-        return new IndexResult(url.sourceId(), url.displayUrl(), live[0], live[1], live[2], changes.counts(), purged,
+        int purged = dryRun ? 0 : write(storePath, true, changes, List.of(), Optional.empty(), t);
+        return new IndexResult(url.sourceId(), url.displayUrl(), live[0], live[1], live[2], tagged, changes.counts(), purged,
                 0, 0, 0, IndexResult.Documents.NONE, millisSince(t), millisSince(start), dryRun);
     }
 
+    /** @param pii the classifier's tags of this run; empty when the catalog did not move */
     private static int write(Path storePath, boolean storeExisted, CatalogChanges changes,
-                             List<DocumentRepository.DocumentWrite> documents, long startNanos) throws StoreException {
+                             List<DocumentRepository.DocumentWrite> documents, Optional<List<PiiTags.Entry>> pii,
+                             long startNanos) throws StoreException {
         boolean committed = false;
         try (SqliteStore store = SqliteStore.openOrCreate(storePath)) {
             int purged = store.write(c -> {
                 int n = CatalogRepository.apply(c, changes);
                 DocumentRepository.write(c, changes.sourceId(), documents);
+                if (pii.isPresent()) {
+                    PiiRepository.replaceHeuristic(c, changes.sourceId(), pii.get());
+                }
                 // Drafts follow the catalog in the same transaction; the operator's objects are kept.
                 SemanticLayer.refreshDrafts(c);
                 CatalogRepository.recordRun(c, changes, millisSince(startNanos), n);
@@ -179,20 +192,23 @@ import java.util.stream.Collectors;
     }
 
     private record LoadedStore(List<StoredTable> tables, Map<QualifiedName, Table> previous,
-                               Map<DocumentKey, DocumentRepository.StoredDocument> documents, long millis) {
+                               Map<DocumentKey, DocumentRepository.StoredDocument> documents,
+                               List<PiiTags.Entry> piiTags, List<PiiTags.Entry> piiOverrides, long millis) {
     }
 
     private static LoadedStore load(Path storePath, boolean storeExisted, String sourceId) {
         long t = System.nanoTime();
         if (!storeExisted) {
-            return new LoadedStore(List.of(), Map.of(), Map.of(), 0);
+            return new LoadedStore(List.of(), Map.of(), Map.of(), List.of(), List.of(), 0);
         }
         try (SqliteStore store = SqliteStore.open(storePath)) {
             List<StoredTable> tables = store.read(c -> CatalogRepository.load(c, sourceId));
             Map<DocumentKey, DocumentRepository.StoredDocument> documents = store.read(c -> DocumentRepository.state(c, sourceId));
             Map<QualifiedName, Table> previous = tables.stream().filter(st -> !st.deprecated())
                     .collect(Collectors.toMap(st -> st.table().name(), StoredTable::table));
-            return new LoadedStore(tables, previous, documents, millisSince(t));
+            List<PiiTags.Entry> piiTags = store.read(c -> PiiRepository.heuristic(c, Optional.of(sourceId)));
+            List<PiiTags.Entry> overrides = store.read(PiiRepository::overrides);
+            return new LoadedStore(tables, previous, documents, piiTags, overrides, millisSince(t));
         } catch (StoreException e) {
             throw new CompletionException(e);
         }

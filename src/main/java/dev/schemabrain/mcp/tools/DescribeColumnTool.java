@@ -12,6 +12,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.semantic.JoinGraph;
 
 import java.util.List;
@@ -47,6 +48,7 @@ public final class DescribeColumnTool extends CatalogTool {
         Table table = found.table();
         Column column = found.column();
         Description description = served.documents(table.name()).columns().get(table.columns().indexOf(column)).description();
+        PiiTag tag = PiiReplies.tag(served, table.name(), column.name());
         ObjectNode data = Replies.object()
                 .put("qualified_name", table.name() + "." + column.name())
                 .put("table", table.name().toString())
@@ -57,8 +59,9 @@ public final class DescribeColumnTool extends CatalogTool {
                 .put("unique", table.uniqueConstraints().stream().anyMatch(u -> u.columns().equals(List.of(column.name())))
                         || table.primaryKey().equals(List.of(column.name())))
                 .put("default", column.defaultValue())
-                .put("description", description.text())
+                .put("description", PiiReplies.description(served, tag, description.text()))
                 .put("description_source", description.origin().wireName());
+        PiiReplies.annotate(data, served, tag);
         data.set("samples", Replies.strings(column.samples()));
         ArrayNode references = data.putArray("references");
         ArrayNode referencedBy = data.putArray("referenced_by");

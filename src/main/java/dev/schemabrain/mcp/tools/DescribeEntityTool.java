@@ -16,6 +16,7 @@ import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
@@ -63,13 +64,15 @@ public final class DescribeEntityTool extends CatalogTool {
         ArrayNode columns = data.putArray("columns");
         for (int i = 0; i < table.get().columns().size(); i++) {
             Column c = table.get().columns().get(i);
-            columns.addObject()
+            PiiTag tag = PiiReplies.tag(served, e.table(), c.name());
+            ObjectNode column = columns.addObject()
                     .put("reference", e.name() + "." + c.name())
                     .put("type", c.dataType())
                     .put("nullable", c.nullable())
                     .put("identity", e.identity().contains(c.name()))
                     .put("time", TypeClass.of(c.dataType()) == TypeClass.TEMPORAL)
-                    .put("description", documents.columns().get(i).description().text());
+                    .put("description", PiiReplies.description(served, tag, documents.columns().get(i).description().text()));
+            PiiReplies.annotate(column, served, tag);
         }
         ArrayNode joins = data.putArray("joins");
         for (Join j : model.joins()) {

@@ -15,6 +15,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.semantic.JoinGraph;
 
 import java.util.List;
@@ -62,13 +63,15 @@ public final class DescribeTableTool extends CatalogTool {
         for (int i = 0; i < table.columns().size(); i++) {
             Column c = table.columns().get(i);
             Description description = documents.columns().get(i).description();
+            PiiTag tag = PiiReplies.tag(served, table.name(), c.name());
             ObjectNode column = columns.addObject()
                     .put("name", c.name())
                     .put("type", c.dataType())
                     .put("nullable", c.nullable())
                     .put("primary_key", table.isPrimaryKey(c.name()))
                     .put("default", c.defaultValue())
-                    .put("description", description.text());
+                    .put("description", PiiReplies.description(served, tag, description.text()));
+            PiiReplies.annotate(column, served, tag);
             if (detailed) {
                 column.put("description_source", description.origin().wireName());
                 column.put("position", c.position());

@@ -68,9 +68,11 @@ public final class FindRelevantEntitiesTool extends CatalogTool {
         ObjectNode data = Replies.object();
         ArrayNode rows = data.putArray("hits");
         for (Scored s : scored) {
-            SemanticReplies.entity(rows.addObject(), s.entity())
-                    .put("score", Math.round(s.score() * 1000) / 1000.0)
-                    .put("best_column", s.hit().bestColumn() == null ? null : s.entity().name() + "." + s.hit().bestColumn().name());
+            ObjectNode row = SemanticReplies.entity(rows.addObject(), s.entity())
+                    .put("score", Math.round(s.score() * 1000) / 1000.0);
+            PiiReplies.bestColumn(row, served, s.hit(),
+                    s.hit().bestColumn() == null ? null : s.entity().name() + "." + s.hit().bestColumn().name());
+            row.set("pii_columns", PiiReplies.taggedColumns(served, s.hit().table()));
         }
         if (scored.isEmpty()) {
             return Envelope.empty(data, List.of("list_entities", "find_relevant_tables"));

@@ -60,9 +60,9 @@ public final class FindRelevantTablesTool extends CatalogTool {
         for (TableHit hit : hits) {
             ObjectNode row = rows.addObject()
                     .put("qualified_name", hit.table().name().toString())
-                    .put("score", Math.round(hit.score() * 1000) / 1000.0)
-                    .put("best_column", hit.bestColumn() == null ? null : hit.bestColumn().name())
-                    .put("best_column_description", hit.bestColumnDescription());
+                    .put("score", Math.round(hit.score() * 1000) / 1000.0);
+            PiiReplies.bestColumn(row, served, hit, hit.bestColumn() == null ? null : hit.bestColumn().name());
+            row.set("pii_columns", PiiReplies.taggedColumns(served, hit.table()));
             if (detailed) {
                 row.put("kind", hit.table().kind().wireName())
                         .put("description", served.documents(hit.table().name()).description().text())

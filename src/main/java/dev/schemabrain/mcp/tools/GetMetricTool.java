@@ -20,8 +20,11 @@ import dev.schemabrain.mcp.tool.SideEffects;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
+import dev.schemabrain.semantic.compile.Dialect;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.pii.MetricPiiCheck;
+import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Join;
@@ -78,26 +81,32 @@ public final class GetMetricTool extends CatalogTool {
             return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, e.getMessage(),
                     Recovery.call(NAME, Map.of("name", Replies.shown(arguments.string("name").orElse(""))))), List.of("describe_entity"));
         }
+        // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
+        CompiledMetric compiled;
+        try {
+            compiled = new MetricCompiler(served.catalog(), served.semantic())
+                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Dialect.POSTGRESQL));
+        } catch (CompileException e) {
+            String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
+            return MetricReplies.compileError(e, request, entity);
+        }
+        MetricPiiCheck.Verdict pii = MetricPiiCheck.check(uses(compiled), served.pii(), served.blockList());
+        if (pii.refusal().isPresent()) {
+            return refusal(pii.refusal().get(), compiled);
+        }
         if (executor.isEmpty()) {
             return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, "get_metric needs the source database, and this "
                     + "server was started without one; restart it with schemabrain serve --url-env VAR (or --source URL).",
                     Recovery.call("list_metrics", Map.of())), List.of("list_metrics", "describe_entity"));
         }
         QueryExecutor source = executor.get();
-        CompiledMetric compiled;
-        try {
-            compiled = new MetricCompiler(served.catalog(), served.semantic()).compile(request, source.dialect());
-        } catch (CompileException e) {
-            String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
-            return MetricReplies.compileError(e, request, entity);
-        }
         BoundQuery query = new BoundQuery(compiled.sql(), compiled.params());
         ObjectNode data = Replies.object();
         data.set("columns", Replies.strings(compiled.columns()));
         try {
             if (arguments.bool("dry_run")) {
                 QueryExecutor.Explain explain = source.explain(query);
-                describe(data, compiled);
+                describe(data, compiled, pii);
                 ObjectNode plan = data.putObject("explain");
                 plan.put("total_cost", explain.totalCost()).put("estimated_rows", explain.estimatedRows()).put("plan", explain.plan());
                 return answered(Status.SUCCESS, data, compiled, served);
@@ -111,20 +120,54 @@ public final class GetMetricTool extends CatalogTool {
                 }
             }
             data.put("row_count", result.rows().size()).put("truncated", result.truncated());
-            describe(data, compiled);
+            describe(data, compiled, pii);
             return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data, compiled, served);
         } catch (ExecutionException e) {
             return MetricReplies.executionError(e, request);
         }
     }
 
-    private static void describe(ObjectNode data, CompiledMetric compiled) {
+    /** Every column the query reads, with the use the PII rules look at. */
+    private static List<MetricPiiCheck.ColumnUse> uses(CompiledMetric compiled) {
+        Aggregation agg = compiled.metric().measure().agg();
+        boolean extremum = agg == Aggregation.MIN || agg == Aggregation.MAX;
+        return compiled.touched().stream().map(ref -> new MetricPiiCheck.ColumnUse(ref.table(), ref.column(),
+                switch (ref.role()) {
+                    case MEASURE -> extremum ? MetricPiiCheck.Use.MIN_MAX_OPERAND : MetricPiiCheck.Use.OTHER;
+                    case GROUP_BY -> MetricPiiCheck.Use.GROUP_BY;
+                    default -> MetricPiiCheck.Use.OTHER;
+                })).toList();
+    }
+
+    /** pii_blocked, naming only the categories that caused it, before any SQL leaves. */
+    private static Envelope refusal(MetricPiiCheck.Refusal refusal, CompiledMetric compiled) {
+        String categories = String.join(", ", refusal.categoryNames());
+        String entity = compiled.metric().entity();
+        String why = switch (refusal.use()) {
+            case GROUP_BY -> "it groups by " + refusal.column() + ", a column tagged " + categories
+                    + ", and each group would expose a personal value";
+            case MIN_MAX_OPERAND -> "it takes " + compiled.metric().measure().agg().wireName() + " over " + refusal.column()
+                    + ", a column tagged " + categories + ", and the answer would be one person's value";
+            case OTHER -> "it reads " + refusal.column() + ", and this server blocks " + categories;
+        };
+        String rewrite = switch (refusal.use()) {
+            case GROUP_BY -> "group by an untagged column instead of " + refusal.column();
+            case MIN_MAX_OPERAND -> "use a count or sum metric, or one over an untagged column";
+            case OTHER -> "leave out filters, groupings and time dimensions on columns tagged " + categories;
+        };
+        Recovery recovery = new Recovery(DescribeEntityTool.NAME, Map.of("name", entity), List.of(), rewrite, null);
+        return Envelope.error(new ToolError(ErrorKind.PII_BLOCKED, "get_metric refused " + compiled.metric().name() + ": "
+                + why + "; describe_entity shows each column's PII tags.", recovery, refusal.categoryNames()),
+                List.of(DescribeEntityTool.NAME, "list_metrics"));
+    }
+
+    private static void describe(ObjectNode data, CompiledMetric compiled, MetricPiiCheck.Verdict pii) {
         data.put("sql", compiled.sql());
         ArrayNode params = data.putArray("params");
         compiled.params().forEach(p -> params.addPOJO(p instanceof java.time.temporal.TemporalAccessor ? p.toString() : p));
         data.set("required_joins", Replies.strings(compiled.requiredJoins()));
         data.set("fan_out_joins", Replies.strings(compiled.fanOutJoins()));
-        data.set("pii_categories", Replies.strings(List.of()));
+        data.set("pii_categories", Replies.strings(pii.propagatedNames()));
         data.put("sql_fingerprint", Fingerprints.sha256(compiled.sql()).substring(0, 16));
     }
 

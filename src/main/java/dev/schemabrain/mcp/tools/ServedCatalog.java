@@ -4,6 +4,8 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.semantic.JoinGraph;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -19,8 +21,8 @@ import java.util.function.Supplier;
 
 /**
  * One consistent snapshot of the store as the tools see it: the catalog of every indexed source
- * (merged; tables keep their own schema names), the tables' descriptions and vectors, and the
- * structures derived from them, built on first use and shared by every call until the store changes.
+ * (merged; tables keep their own schema names), the tables' descriptions and vectors, the columns'
+ * PII tags with the block list in force, and the structures derived from them, built on first use and shared by every call until the store changes.
  */
 public final class ServedCatalog {
 
@@ -34,6 +36,8 @@ public final class ServedCatalog {
     private final Supplier<JoinGraph> joins;
     private final Map<HybridRetriever.Mode, HybridRetriever> retrievers = new EnumMap<>(HybridRetriever.Mode.class);
     private final SemanticModel semantic;
+    private final PiiTags pii;
+    private final BlockList blockList;
 
     /**
      * @param documents     one per table of {@code catalog}, in its order
@@ -41,14 +45,20 @@ public final class ServedCatalog {
      */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, SemanticModel.EMPTY);
+        this(schemas, catalog, documents, vectors, queryEmbedder, SemanticModel.EMPTY, PiiTags.NONE, BlockList.FLOOR);
     }
 
-    /** @param semantic the entities, joins and metrics of the served sources */
+    /**
+     * @param semantic  the entities, joins and metrics of the served sources
+     * @param pii       each column's tag; {@code catalog} must hold no samples of tagged columns
+     * @param blockList the categories this server refuses and redacts
+     */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder,
-                         SemanticModel semantic) {
+                         SemanticModel semantic, PiiTags pii, BlockList blockList) {
         this.semantic = semantic;
+        this.pii = pii;
+        this.blockList = blockList;
         this.schemas = List.copyOf(schemas);
         this.catalog = catalog;
         this.documents = List.copyOf(documents);
@@ -61,6 +71,14 @@ public final class ServedCatalog {
 
     public SemanticModel semantic() {
         return semantic;
+    }
+
+    public PiiTags pii() {
+        return pii;
+    }
+
+    public BlockList blockList() {
+        return blockList;
     }
 
     public List<SchemaSummary> schemas() {

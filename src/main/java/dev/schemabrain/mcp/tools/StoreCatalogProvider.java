@@ -11,6 +11,9 @@ import dev.schemabrain.embed.Embedder;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.DocumentKey;
@@ -44,17 +47,26 @@ public final class StoreCatalogProvider implements CatalogProvider {
 
     private final Path store;
     private final Supplier<Function<String, float[]>> queryEmbedder;
+    private final Optional<BlockList> blockList;
     private volatile Loaded loaded;
 
-    /** @param queryEmbedder embeds questions; answers null when no model can be loaded (retrieval is then lexical) */
-    public StoreCatalogProvider(Path store, Supplier<Function<String, float[]>> queryEmbedder) {
+    /**
+     * @param queryEmbedder embeds questions; answers null when no model can be loaded (retrieval is then lexical)
+     * @param blockList     the server's block list; without one, the store's (from policy apply), else the floor
+     */
+    public StoreCatalogProvider(Path store, Supplier<Function<String, float[]>> queryEmbedder, Optional<BlockList> blockList) {
         this.store = store;
         this.queryEmbedder = queryEmbedder;
+        this.blockList = blockList;
     }
 
     /** Questions are embedded with the shared local model. */
+    public StoreCatalogProvider(Path store, Optional<BlockList> blockList) {
+        this(store, StoreCatalogProvider::sharedModel, blockList);
+    }
+
     public StoreCatalogProvider(Path store) {
-        this(store, StoreCatalogProvider::sharedModel);
+        this(store, Optional.empty());
     }
 
     private static Function<String, float[]> sharedModel() {
@@ -94,13 +106,17 @@ public final class StoreCatalogProvider implements CatalogProvider {
         try (SqliteStore opened = SqliteStore.open(store)) {
             return opened.read(c -> {
                 StoreSnapshot snapshot = StoreSnapshot.read(c);
-                Catalog catalog = snapshot.catalog();
+                PiiTags pii = PiiRepository.tags(c);
+                // Overrides applied since the last index may tag columns whose samples are still stored.
+                Catalog catalog = pii.withoutTaggedSamples(snapshot.catalog());
+                BlockList block = blockList.isPresent() ? blockList.get()
+                        : PiiRepository.blockList(c).orElse(BlockList.FLOOR);
                 List<TableDocuments> documents = documents(catalog, snapshot.documents());
                 Map<QualifiedName, String> descriptions = new HashMap<>();
                 documents.forEach(d -> descriptions.put(d.table(), d.description().text()));
                 SemanticModel semantic = SemanticLayer.load(c, catalog, descriptions::get);
                 ServedCatalog served = new ServedCatalog(snapshot.schemas(), catalog, documents,
-                        vectors(snapshot.documents()), queryEmbedder, semantic);
+                        vectors(snapshot.documents()), queryEmbedder, semantic, pii, block);
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {

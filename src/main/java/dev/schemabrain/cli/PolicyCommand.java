@@ -1,0 +1,200 @@
+package dev.schemabrain.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.NameLookup;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiCategory;
+import dev.schemabrain.pii.PiiPolicy;
+import dev.schemabrain.pii.PiiPolicyException;
+import dev.schemabrain.pii.PiiTag;
+import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.pii.Sensitivity;
+import dev.schemabrain.store.PiiRepository;
+import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.StoreException;
+import dev.schemabrain.store.StoreSnapshot;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code schemabrain policy show|apply|tag|tags}: the operator's PII policy (SPEC §8). */
+@Command(name = "policy", mixinStandardHelpOptions = true,
+        description = "The PII policy: the categories the server blocks and the operator's column tags, which win over"
+                + " the classifier's and survive re-indexing.")
+final class PolicyCommand extends CommandGroup {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Command(name = "show", mixinStandardHelpOptions = true,
+            description = "Print the policy in force in the store, in the shape of pii_policy.yaml.")
+    int show() throws StoreException {
+        Stored s = read(main.store);
+        List<PiiPolicy.ColumnOverride> columns = s.overrides().stream()
+                .map(e -> new PiiPolicy.ColumnOverride(e.qualifiedColumn(), e.tag())).toList();
+        System.out.println("# block list in force: " + String.join(", ", s.block().orElse(BlockList.FLOOR).names())
+                + (s.block().isEmpty() ? " (the catastrophic floor; no policy applied)" : "")
+                + "; " + s.tags().tagged().size() + " columns tagged (policy tags lists them)");
+        System.out.print(new PiiPolicy(s.block(), columns).toYaml());
+        return 0;
+    }
+
+    @Command(name = "apply", mixinStandardHelpOptions = true,
+            description = "Load FILE into the store: its block list and column overrides replace the applied ones."
+                    + " Every column is checked against the index first; nothing is written unless all resolve.")
+    int apply(@Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "schemabrain/pii_policy.yaml",
+            description = "The policy file (default: ${DEFAULT-VALUE}).") Path file) throws StoreException {
+        if (!file.toFile().isFile()) {
+            throw new UserError("There is no policy file at " + file + "; write one (see README) or tag a column with"
+                    + " 'schemabrain policy tag schema.table.column CATEGORY'.");
+        }
+        PiiPolicy policy = load(file);
+        int n = store(main.store, policy);
+        System.out.printf("Applied %s: block list %s, %d column overrides%n", file,
+                String.join(", ", policy.block().orElse(BlockList.FLOOR).names()), n);
+        return 0;
+    }
+
+    @Command(name = "tag", mixinStandardHelpOptions = true,
+            description = "Tag one column in the policy file and apply the file: CATEGORY... replaces the column's"
+                    + " categories; --none marks it as not PII (hiding a false positive).")
+    int tag(@Parameters(index = "0", paramLabel = "COLUMN", description = "schema.table.column") String column,
+            @Parameters(index = "1..*", arity = "0..*", paramLabel = "CATEGORY",
+                    description = "contact, financial, payment_card, health, genetic, biometric, behavioral,"
+                            + " online_identifier, credential, government_id, location, demographic_protected") List<String> categories,
+            @Option(names = "--none", description = "The column holds no PII.") boolean none,
+            @Option(names = "--sensitivity", paramLabel = "LEVEL",
+                    description = "public, internal, confidential or pii (default: from the categories).") String sensitivity,
+            @Option(names = "--file", paramLabel = "FILE", defaultValue = "schemabrain/pii_policy.yaml",
+                    description = "The policy file to update (default: ${DEFAULT-VALUE}).") Path file) throws StoreException {
+        List<String> named = categories == null ? List.of() : categories;
+        if (named.isEmpty() == !none) {
+            throw new UserError("Give the column's categories (e.g. 'policy tag public.customer.email contact') or --none, not both"
+                    + " and not neither.");
+        }
+        EnumSet<PiiCategory> set = EnumSet.noneOf(PiiCategory.class);
+        Sensitivity level;
+        try {
+            named.forEach(c -> set.add(PiiCategory.fromWireName(c.toLowerCase(java.util.Locale.ROOT))));
+            level = sensitivity == null ? Sensitivity.of(set) : Sensitivity.fromWireName(sensitivity.toLowerCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UserError(capitalized(e.getMessage()) + ".");
+        }
+        Stored s = read(main.store);
+        PiiTags.Entry resolved = resolve(s.catalog(), column, new PiiTag(level, set, List.of("operator")));
+        PiiPolicy policy = load(file).with(new PiiPolicy.ColumnOverride(resolved.qualifiedColumn(), resolved.tag()));
+        // The store is checked before the file is written, so a bad file never results from this command.
+        resolveAll(s.catalog(), policy);
+        try {
+            policy.write(file);
+        } catch (PiiPolicyException e) {
+            throw new UserError(e.getMessage());
+        }
+        store(main.store, policy);
+        PiiTag tag = resolved.tag();
+        System.out.printf("Tagged %s: %s %s (in %s, applied)%n", resolved.qualifiedColumn(), tag.sensitivity().wireName(),
+                tag.tagged() ? tag.categoryNames() : "no PII", file);
+        return 0;
+    }
+
+    @Command(name = "tags", mixinStandardHelpOptions = true,
+            description = "List every tagged column: sensitivity, categories and origin (heuristic or operator).")
+    int tags(@Option(names = "--json", description = "[{column, sensitivity, categories, origin}]") boolean json)
+            throws StoreException {
+        List<PiiTags.Entry> tagged = read(main.store).tags().tagged();
+        if (json) {
+            ArrayNode out = JSON.createArrayNode();
+            for (PiiTags.Entry e : tagged) {
+                ArrayNode cats = out.addObject().put("column", e.qualifiedColumn())
+                        .put("sensitivity", e.tag().sensitivity().wireName())
+                        .putArray("categories");
+                e.tag().categoryNames().forEach(cats::add);
+                ((com.fasterxml.jackson.databind.node.ObjectNode) out.get(out.size() - 1)).put("origin", e.origin().wireName());
+            }
+            System.out.println(out);
+            return 0;
+        }
+        if (tagged.isEmpty()) {
+            System.out.println("No column is tagged: nothing looked like PII when the store was indexed.");
+            return 0;
+        }
+        for (PiiTags.Entry e : tagged) {
+            System.out.printf("%-56s %-13s %-40s %s%n", e.qualifiedColumn(), e.tag().sensitivity().wireName(),
+                    String.join(",", e.tag().categoryNames()), e.origin().wireName());
+        }
+        return 0;
+    }
+
+    private record Stored(Catalog catalog, PiiTags tags, List<PiiTags.Entry> overrides, Optional<BlockList> block) {
+    }
+
+    private static Stored read(Path store) throws StoreException {
+        if (!SqliteStore.exists(store)) {
+            throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
+        }
+        try (SqliteStore s = SqliteStore.open(store)) {
+            return s.read(c -> new Stored(StoreSnapshot.read(c).catalog(), PiiRepository.tags(c), PiiRepository.overrides(c),
+                    PiiRepository.blockList(c)));
+        }
+    }
+
+    private static PiiPolicy load(Path file) {
+        try {
+            return PiiPolicy.read(file);
+        } catch (PiiPolicyException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    /** Writes the policy's block list and overrides in one transaction; answers the number of overrides. */
+    private static int store(Path store, PiiPolicy policy) throws StoreException {
+        Stored s = read(store);
+        List<PiiTags.Entry> overrides = resolveAll(s.catalog(), policy);
+        try (SqliteStore opened = SqliteStore.open(store)) {
+            opened.write(c -> {
+                PiiRepository.replaceOverrides(c, overrides);
+                PiiRepository.putBlockList(c, policy.block());
+                return null;
+            });
+        }
+        return overrides.size();
+    }
+
+    /** Every override resolved against the index; all problems are reported at once. */
+    private static List<PiiTags.Entry> resolveAll(Catalog catalog, PiiPolicy policy) {
+        List<PiiTags.Entry> out = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        for (PiiPolicy.ColumnOverride o : policy.columns()) {
+            try {
+                out.add(resolve(catalog, o.column(), o.tag()));
+            } catch (UserError e) {
+                problems.add(e.getMessage());
+            }
+        }
+        ApplyCommand.failOnProblems(problems, "nothing was applied");
+        return out;
+    }
+
+    private static PiiTags.Entry resolve(Catalog catalog, String column, PiiTag tag) {
+        NameLookup.ColumnResult result = new NameLookup(catalog).resolveColumn(column);
+        if (result instanceof NameLookup.ColumnResult.Found found) {
+            return new PiiTags.Entry(found.table().name(), found.column().name(), tag, PiiTags.Origin.OPERATOR);
+        }
+        List<String> matches = result instanceof NameLookup.NotFound n ? n.fuzzyMatches()
+                : result instanceof NameLookup.ColumnResult.UnknownColumn u ? u.fuzzyMatches() : List.of();
+        String hint = matches.isEmpty() ? "; name it as schema.table.column, as 'schemabrain policy tags' and describe_table show."
+                : "; did you mean " + String.join(", ", matches) + "?";
+        throw new UserError("The column " + column + " is not in the index" + hint);
+    }
+
+    private static String capitalized(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.schemabrain.pii;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The operator's PII policy, {@code schemabrain/pii_policy.yaml}:
+ * <pre>
+ * block: [credential, payment_card, government_id, health]   # optional; default: the catastrophic floor
+ * force: false                                              # true allows a block list below the floor
+ * columns:
+ *   public.customer.email: {categories: [contact]}
+ *   public.track.composer: {categories: []}                 # not PII: hides the classifier's tag
+ *   public.patient.notes: {categories: [health], sensitivity: pii}
+ * </pre>
+ * Overrides live apart from the classifier's tags, so they survive every re-index.
+ */
+public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns) {
+
+    public static final Path DEFAULT_FILE = Path.of("schemabrain", "pii_policy.yaml");
+    public static final PiiPolicy EMPTY = new PiiPolicy(Optional.empty(), List.of());
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
+    private static final Set<String> TOP_KEYS = Set.of("block", "force", "columns");
+    private static final Set<String> COLUMN_KEYS = Set.of("categories", "sensitivity");
+
+    /** @param column {@code schema.table.column} as written; resolved against the catalog when applied */
+    public record ColumnOverride(String column, PiiTag tag) {
+    }
+
+    public PiiPolicy {
+        columns = columns.stream().sorted(Comparator.comparing(ColumnOverride::column)).toList();
+    }
+
+    /** The policy with {@code override} replacing any override of the same column. */
+    public PiiPolicy with(ColumnOverride override) {
+        List<ColumnOverride> next = new ArrayList<>(columns.stream().filter(c -> !c.column().equals(override.column())).toList());
+        next.add(override);
+        return new PiiPolicy(block, next);
+    }
+
+    /** Reads {@code file}; a missing file is the empty policy. */
+    public static PiiPolicy read(Path file) throws PiiPolicyException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return EMPTY;
+        } catch (IOException e) {
+            throw new PiiPolicyException("Cannot read the PII policy " + file + " (" + e.getMessage() + "); check the path and its permissions.");
+        }
+        try {
+            return parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new PiiPolicyException("The PII policy " + file + " is invalid: " + e.getMessage() + "; fix the file and run the command again.");
+        }
+    }
+
+    /** @throws IllegalArgumentException saying what is wrong, without a final period */
+    static PiiPolicy parse(String yaml) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("it is not YAML (line " + e.getLocation().getLineNr() + ": "
+                    + e.getOriginalMessage().lines().findFirst().orElse("") + ")");
+        }
+        if (root == null || root.isMissingNode() || root.isNull()) {
+            return EMPTY;
+        }
+        if (!root.isObject()) {
+            throw new IllegalArgumentException("the top level must be a mapping with block, force and columns");
+        }
+        unknownKeys(root, TOP_KEYS, "the top level");
+        boolean force = root.path("force").asBoolean(false);
+        Optional<BlockList> block = Optional.empty();
+        if (root.has("block")) {
+            block = Optional.of(BlockList.of(categories(root.get("block"), "block"), force));
+        }
+        List<ColumnOverride> columns = new ArrayList<>();
+        JsonNode cols = root.path("columns");
+        if (!cols.isMissingNode() && !cols.isNull()) {
+            if (!cols.isObject()) {
+                throw new IllegalArgumentException("columns must map schema.table.column to {categories, sensitivity}");
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = cols.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                columns.add(override(e.getKey(), e.getValue()));
+            }
+        }
+        return new PiiPolicy(block, columns);
+    }
+
+    private static ColumnOverride override(String column, JsonNode node) {
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("column " + column + " needs a mapping such as {categories: [contact]}");
+        }
+        unknownKeys(node, COLUMN_KEYS, "column " + column);
+        if (!node.has("categories")) {
+            throw new IllegalArgumentException("column " + column + " needs categories (an empty list marks it as not PII)");
+        }
+        Set<PiiCategory> categories = categories(node.get("categories"), "column " + column);
+        Sensitivity sensitivity = Sensitivity.of(categories);
+        if (node.hasNonNull("sensitivity")) {
+            sensitivity = Sensitivity.fromWireName(node.get("sensitivity").asText());
+        }
+        return new ColumnOverride(column, new PiiTag(sensitivity, categories, List.of("operator")));
+    }
+
+    private static Set<PiiCategory> categories(JsonNode node, String where) {
+        if (!node.isArray()) {
+            throw new IllegalArgumentException(where + " must be a list of categories such as [contact, health]");
+        }
+        EnumSet<PiiCategory> out = EnumSet.noneOf(PiiCategory.class);
+        node.forEach(n -> out.add(PiiCategory.fromWireName(n.asText())));
+        return out;
+    }
+
+    private static void unknownKeys(JsonNode node, Set<String> allowed, String where) {
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!allowed.contains(key)) {
+                throw new IllegalArgumentException(where + " has an unknown key '" + key + "'; the keys are "
+                        + String.join(", ", allowed.stream().sorted().toList()));
+            }
+        }
+    }
+
+    /** The policy as YAML, in the shape {@link #read} takes. */
+    public String toYaml() {
+        ObjectNode root = YAML.createObjectNode();
+        block.ifPresent(b -> {
+            ArrayNode list = root.putArray("block");
+            b.names().forEach(list::add);
+            if (!b.categories().containsAll(PiiCategory.CATASTROPHIC_FLOOR)) {
+                root.put("force", true);
+            }
+        });
+        ObjectNode cols = root.putObject("columns");
+        for (ColumnOverride c : columns) {
+            ObjectNode o = cols.putObject(c.column());
+            ArrayNode list = o.putArray("categories");
+            c.tag().categoryNames().forEach(list::add);
+            if (c.tag().sensitivity() != Sensitivity.of(c.tag().categories())) {
+                o.put("sensitivity", c.tag().sensitivity().wireName());
+            }
+        }
+        try {
+            return "# SchemaBrain PII policy: operator overrides win over the classifier and survive re-indexing.\n"
+                    + YAML.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a policy tree always serializes", e);
+        }
+    }
+
+    /** Writes the policy to {@code file}, creating its directory; replaced atomically. */
+    public void write(Path file) throws PiiPolicyException {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, ".pii_policy", ".yaml");
+            Files.writeString(tmp, toYaml(), StandardCharsets.UTF_8);
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new PiiPolicyException("Cannot write the PII policy " + file + " (" + e.getMessage() + "); check the path and its permissions.");
+        }
+    }
+}
