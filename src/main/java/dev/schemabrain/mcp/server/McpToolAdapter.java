@@ -29,10 +29,16 @@ public final class McpToolAdapter {
             String name = tool.spec().name();
             specs.add(SyncToolSpecification.builder()
                     .tool(definition(tool.spec(), outputSchema))
-                    .callHandler((exchange, request) -> result(registry.call(name, request.arguments())))
+                    .callHandler((exchange, request) -> result(registry.call(name, request.arguments(), caller(exchange))))
                     .build());
         }
         return specs;
+    }
+
+    /** "name/version" as the client introduced itself at initialize, or null. */
+    private static String caller(io.modelcontextprotocol.server.McpSyncServerExchange exchange) {
+        McpSchema.Implementation client = exchange.getClientInfo();
+        return client == null ? null : client.name() + (client.version() == null ? "" : "/" + client.version());
     }
 
     /** The MCP tool definition: the same one every tools/list returns. */

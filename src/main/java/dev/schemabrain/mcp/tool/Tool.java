@@ -12,6 +12,9 @@ public interface Tool {
 
     ToolSpec spec();
 
-    /** Answers a call whose arguments already passed validation (defaults applied). */
-    Envelope call(Arguments arguments);
+    /**
+     * Answers a call whose arguments already passed validation (defaults applied). A tool that sends SQL
+     * calls {@link ToolCall#beforeSql} first.
+     */
+    Envelope call(Arguments arguments, ToolCall call);
 }

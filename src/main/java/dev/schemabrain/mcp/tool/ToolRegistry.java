@@ -32,9 +32,16 @@ public final class ToolRegistry {
     private static final int MAX_ECHOED_ARGUMENT = 200;
 
     private final Map<String, Tool> tools;
+    private final CallAudit audit;
 
-    private ToolRegistry(Map<String, Tool> tools) {
+    private ToolRegistry(Map<String, Tool> tools, CallAudit audit) {
         this.tools = tools;
+        this.audit = audit;
+    }
+
+    /** Every call is recorded in {@code audit} before its answer is returned. */
+    public ToolRegistry audited(CallAudit audit) {
+        return new ToolRegistry(tools, audit);
     }
 
     public static ToolRegistry of(List<? extends Tool> tools) {
@@ -44,7 +51,7 @@ public final class ToolRegistry {
                 throw new IllegalArgumentException("two tools are named " + tool.spec().name());
             }
         }
-        return new ToolRegistry(Collections.unmodifiableMap(byName));
+        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE);
     }
 
     public Collection<Tool> tools() {
@@ -61,24 +68,54 @@ public final class ToolRegistry {
 
     /** Validates {@code arguments} and runs the tool; never throws for a known tool. */
     public Envelope call(String name, Map<String, Object> arguments) {
+        return call(name, arguments, null);
+    }
+
+    /**
+     * Validates {@code arguments}, runs the tool and records the call; never throws for a known tool.
+     *
+     * @param caller the client's name and version, or null
+     */
+    public Envelope call(String name, Map<String, Object> arguments, String caller) {
         Tool tool = tools.get(name);
         if (tool == null) {
             throw new IllegalArgumentException("no tool named " + name);
         }
+        Map<String, Object> given = arguments == null ? Map.of() : arguments;
+        ToolCall call = new ToolCall(name, caller, given, audit);
+        Envelope answer = answer(tool, given, call);
+        try {
+            audit.completed(call, answer);
+            return answer;
+        } catch (CallAudit.AuditUnavailable e) {
+            LOG.error("the audit log could not record a call to {}", name, e);
+            return auditUnavailable(name);
+        }
+    }
+
+    private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {
         ToolSpec spec = tool.spec();
-        Validation validation = spec.arguments().validate(arguments == null ? Map.of() : arguments);
+        Validation validation = spec.arguments().validate(arguments);
         if (!validation.isValid()) {
             return invalidArgument(spec, validation);
         }
         try {
-            return tool.call(validation.arguments());
+            return tool.call(validation.arguments(), call);
         } catch (RuntimeException | Error e) {
-            LOG.error("tool {} failed", name, e);
+            LOG.error("tool {} failed", spec.name(), e);
             return Envelope.error(ToolError.of(ErrorKind.INTERNAL_ERROR,
-                    "SchemaBrain hit an internal error in " + name + "; this is a bug, it has been logged on the server, "
+                    "SchemaBrain hit an internal error in " + spec.name() + "; this is a bug, it has been logged on the server, "
                             + "and retrying the same call will not help.",
                     Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
         }
+    }
+
+    /** Nothing goes unrecorded: without its audit row, a call's answer is withheld. */
+    public static Envelope auditUnavailable(String tool) {
+        return Envelope.error(ToolError.of(ErrorKind.INTERNAL_ERROR, "The audit log could not record this call to " + tool
+                        + ", so its answer is withheld; the operator should check the store's disk and permissions"
+                        + " (schemabrain audit verify), then the same call can be retried.",
+                Recovery.call(tool, Map.of())), List.of("list_indexed_schemas"));
     }
 
     private static Envelope invalidArgument(ToolSpec spec, Validation validation) {

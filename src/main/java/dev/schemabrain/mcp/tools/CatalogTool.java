@@ -3,6 +3,7 @@ package dev.schemabrain.mcp.tools;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.Tool;
+import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.mcp.tool.ToolSpec;
 
 import java.util.Optional;
@@ -27,9 +28,14 @@ abstract class CatalogTool implements Tool {
     }
 
     @Override
-    public final Envelope call(Arguments arguments) {
+    public final Envelope call(Arguments arguments, ToolCall call) {
         Optional<ServedCatalog> served = catalogs.current();
-        return served.isEmpty() ? Replies.indexNotReady() : answer(arguments, served.get());
+        return served.isEmpty() ? Replies.indexNotReady() : answer(arguments, served.get(), call);
+    }
+
+    /** Answers a validated call against a non-empty catalog; a tool that sends SQL overrides this one. */
+    Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
+        return answer(arguments, served);
     }
 
     /** Answers a validated call against a non-empty catalog. */

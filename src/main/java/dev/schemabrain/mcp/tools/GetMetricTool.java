@@ -16,7 +16,10 @@ import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.SideEffects;
+import dev.schemabrain.mcp.tool.ToolCall;
+import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
@@ -74,6 +77,11 @@ public final class GetMetricTool extends CatalogTool {
 
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served) {
+        return answer(arguments, served, ToolCall.unaudited(NAME));
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         MetricRequest request;
         try {
             request = request(arguments);
@@ -101,6 +109,11 @@ public final class GetMetricTool extends CatalogTool {
         }
         QueryExecutor source = executor.get();
         BoundQuery query = new BoundQuery(compiled.sql(), compiled.params());
+        try {
+            call.beforeSql(fingerprint(compiled));
+        } catch (CallAudit.AuditUnavailable e) {
+            return ToolRegistry.auditUnavailable(NAME);
+        }
         ObjectNode data = Replies.object();
         data.set("columns", Replies.strings(compiled.columns()));
         try {
@@ -112,6 +125,7 @@ public final class GetMetricTool extends CatalogTool {
                 return answered(Status.SUCCESS, data, compiled, served);
             }
             QueryExecutor.Result result = source.execute(query, compiled.limit());
+            call.rowsReturned(result.rows().size());
             ArrayNode rows = data.putArray("rows");
             for (List<Object> row : result.rows()) {
                 ObjectNode out = rows.addObject();
@@ -168,7 +182,12 @@ public final class GetMetricTool extends CatalogTool {
         data.set("required_joins", Replies.strings(compiled.requiredJoins()));
         data.set("fan_out_joins", Replies.strings(compiled.fanOutJoins()));
         data.set("pii_categories", Replies.strings(pii.propagatedNames()));
-        data.put("sql_fingerprint", Fingerprints.sha256(compiled.sql()).substring(0, 16));
+        data.put("sql_fingerprint", fingerprint(compiled));
+    }
+
+    /** The statement's identity in answers and the audit log: its SQL text hashed, never its parameters. */
+    private static String fingerprint(CompiledMetric compiled) {
+        return Fingerprints.sha256(compiled.sql()).substring(0, 16);
     }
 
     /** Degraded wins over partial: a wrong-looking number matters more than a cut-off list (truncated says so too). */

@@ -37,7 +37,7 @@ class ToolRegistryTest {
             }
 
             @Override
-            public Envelope call(Arguments arguments) {
+            public Envelope call(Arguments arguments, ToolCall call) {
                 calls.incrementAndGet();
                 if (fails) {
                     throw new IllegalStateException("boom at /secret/path");
@@ -77,6 +77,42 @@ class ToolRegistryTest {
         Envelope env = ToolRegistry.of(List.of(tool(true))).call("echo_tool", Map.of("query", "x"));
         assertEquals(ErrorKind.INTERNAL_ERROR, env.error().kind());
         assertFalse(env.toJson().contains("/secret/path") || env.toJson().contains("IllegalStateException"));
+    }
+
+    @Test
+    void everyCallIsRecordedAndAnAnswerWithoutItsRecordIsWithheld() {
+        List<String> recorded = new java.util.ArrayList<>();
+        CallAudit recording = new CallAudit() {
+            @Override
+            public void beforeSql(ToolCall call, String sqlFingerprint) {
+            }
+
+            @Override
+            public void completed(ToolCall call, Envelope result) {
+                recorded.add(call.tool() + " " + call.caller() + " " + result.status().wireName());
+            }
+        };
+        ToolRegistry registry = ToolRegistry.of(List.of(tool(false))).audited(recording);
+        registry.call("echo_tool", Map.of("query", "x"), "claude/1.0");
+        registry.call("echo_tool", Map.of("limt", 2), "claude/1.0");
+        ToolRegistry.of(List.of(tool(true))).audited(recording).call("echo_tool", Map.of("query", "x"), null);
+        assertEquals(List.of("echo_tool claude/1.0 success", "echo_tool claude/1.0 error", "echo_tool null error"), recorded,
+                "answered, invalid and failed calls are all recorded");
+
+        CallAudit broken = new CallAudit() {
+            @Override
+            public void beforeSql(ToolCall call, String sqlFingerprint) {
+            }
+
+            @Override
+            public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
+                throw new AuditUnavailable("disk full", null);
+            }
+        };
+        Envelope withheld = ToolRegistry.of(List.of(tool(false))).audited(broken).call("echo_tool", Map.of("query", "x"), null);
+        assertEquals(ErrorKind.INTERNAL_ERROR, withheld.error().kind());
+        assertEquals(null, withheld.data(), "the tool's data never leaves unrecorded");
+        assertTrue(withheld.error().message().contains("audit log"), withheld.error().message());
     }
 
     @Test

@@ -1,0 +1,68 @@
+package dev.schemabrain.mcp.tool;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One tools/call as the audit sees it: who asked, what, with which arguments, and what SQL it sent.
+ * Confined to the thread answering the call.
+ */
+public final class ToolCall {
+
+    private final String tool;
+    private final String caller;
+    private final Map<String, Object> arguments;
+    private final long startNanos = System.nanoTime();
+    private final CallAudit audit;
+    private String sqlFingerprint;
+    private Long rowCount;
+
+    ToolCall(String tool, String caller, Map<String, Object> arguments, CallAudit audit) {
+        this.tool = tool;
+        this.caller = caller;
+        this.arguments = arguments;
+        this.audit = audit;
+    }
+
+    /** A call outside any server (lint, tests): nothing is recorded. */
+    public static ToolCall unaudited(String tool) {
+        return new ToolCall(tool, null, Map.of(), CallAudit.NONE);
+    }
+
+    public String tool() {
+        return tool;
+    }
+
+    /** The client's name and version as it introduced itself, or null. */
+    public String caller() {
+        return caller;
+    }
+
+    /** The arguments as the client sent them. */
+    public Map<String, Object> arguments() {
+        return arguments;
+    }
+
+    public long elapsedMillis() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    /** Records that SQL with this fingerprint is about to leave; it must not leave if this throws. */
+    public void beforeSql(String fingerprint) throws CallAudit.AuditUnavailable {
+        this.sqlFingerprint = fingerprint;
+        audit.beforeSql(this, fingerprint);
+    }
+
+    public void rowsReturned(long rows) {
+        this.rowCount = rows;
+    }
+
+    public Optional<String> sqlFingerprint() {
+        return Optional.ofNullable(sqlFingerprint);
+    }
+
+    public OptionalLong rowCount() {
+        return rowCount == null ? OptionalLong.empty() : OptionalLong.of(rowCount);
+    }
+}
