@@ -85,6 +85,8 @@ class SemanticInferenceTest {
         assertEquals("invoices.issued_at", total.timeDimension(), "issued_at, not the due date");
         assertFalse(model.metric("invoices_tax_cents_sum").isPresent());
         assertNull(model.metric("plans_count").orElseThrow().timeDimension(), "plans have no time column");
+        assertEquals("users.created_at", model.metric("users_count").orElseThrow().timeDimension(),
+                "a birth date says who a user is, not when the row happened");
         assertTrue(model.metrics().stream().noneMatch(m -> m.measure().column() != null && m.measure().column().endsWith("_id")));
     }
 }
