@@ -36,7 +36,7 @@ public record BlockList(Set<PiiCategory> categories) {
     /** @throws IllegalArgumentException when {@code categories} leaves out part of the floor and {@code force} is not set */
     public static BlockList of(Set<PiiCategory> categories, boolean force) {
         List<String> missing = new ArrayList<>();
-        for (PiiCategory floor : EnumSet.copyOf(PiiCategory.CATASTROPHIC_FLOOR)) {
+        for (PiiCategory floor : List.of(PiiCategory.CREDENTIAL, PiiCategory.PAYMENT_CARD, PiiCategory.GOVERNMENT_ID)) {
             if (!categories.contains(floor)) {
                 missing.add(floor.wireName());
             }
