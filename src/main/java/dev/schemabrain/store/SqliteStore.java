@@ -147,6 +147,9 @@ public final class SqliteStore implements AutoCloseable {
         // Transactions take the write lock at BEGIN, not at the first write, so two index runs queue cleanly.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         config.setBusyTimeout(10_000);
+        // Deleted content is overwritten, not left in free pages: samples dropped when a column becomes
+        // tagged must not linger in the file.
+        config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         try {
             Connection connection = DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
             return new SqliteStore(path, connection);
