@@ -8,6 +8,10 @@ import dev.schemabrain.source.Sources;
 import java.util.List;
 import java.util.Optional;
 
+import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.mcp.server.AuditedCalls;
+import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
 
@@ -83,12 +87,23 @@ final class ServeCommand implements Callable<Integer> {
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
         System.setOut(System.err);
-        try {
-            StdioServer.run(StandardTools.registry(catalogs, executor), Version.get(), System.in, frames);
+        try (AuditLog audit = openAudit()) {
+            ToolRegistry tools = StandardTools.registry(catalogs, executor)
+                    .audited(new AuditedCalls(audit, executor.map(QueryExecutor::sourceId).orElse(null)));
+            StdioServer.run(tools, Version.get(), System.in, frames);
         } finally {
             executor.ifPresent(QueryExecutor::close);
         }
         return 0;
+    }
+
+    /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
+    private AuditLog openAudit() {
+        try {
+            return AuditLog.open(main.store);
+        } catch (AuditException e) {
+            throw new UserError(e.getMessage());
+        }
     }
 
     private Optional<BlockList> blockList() {

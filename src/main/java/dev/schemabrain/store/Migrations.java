@@ -28,7 +28,7 @@ final class Migrations {
         for (int v = fromVersion; v < SCRIPTS.size(); v++) {
             String script = load(SCRIPTS.get(v));
             try (Statement st = connection.createStatement()) {
-                for (String sql : statements(script)) {
+                for (String sql : SqlScript.statements(script)) {
                     st.execute(sql);
                 }
                 st.execute("PRAGMA user_version = " + (v + 1));
@@ -47,14 +47,4 @@ final class Migrations {
         }
     }
 
-    /** Our own scripts only: comments are whole lines, statements end with a semicolon. */
-    private static List<String> statements(String script) {
-        StringBuilder text = new StringBuilder();
-        for (String line : script.split("\n")) {
-            int comment = line.indexOf("--");
-            text.append(comment >= 0 ? line.substring(0, comment) : line).append('\n');
-        }
-        return java.util.Arrays.stream(text.toString().split(";"))
-                .map(String::strip).filter(s -> !s.isEmpty()).toList();
-    }
 }

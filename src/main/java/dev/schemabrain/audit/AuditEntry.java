@@ -1,0 +1,36 @@
+package dev.schemabrain.audit;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What one audit row says about a call (SPEC §9.2). Nullable: sourceId, caller, errorKind, argsHash,
+ * sqlFingerprint, rowCount, durationMs.
+ *
+ * @param phase         a whole call, or the row before a metric's SQL leaves and the one after it
+ * @param piiCategories a refusal's blocked categories, or what a metric touched
+ */
+public record AuditEntry(String sourceId, String caller, String tool, Phase phase, String status, String errorKind,
+                         List<String> piiCategories, String argsHash, String sqlFingerprint, Long rowCount,
+                         Long durationMs) {
+
+    public enum Phase {
+        CALL, STARTED, COMPLETED;
+
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        public static Phase fromWireName(String name) {
+            return valueOf(name.toUpperCase(Locale.ROOT));
+        }
+    }
+
+    public AuditEntry {
+        Objects.requireNonNull(tool, "tool");
+        Objects.requireNonNull(phase, "phase");
+        Objects.requireNonNull(status, "status");
+        piiCategories = piiCategories == null ? List.of() : List.copyOf(piiCategories);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.schemabrain.mcp.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.audit.ArgsHash;
+import dev.schemabrain.audit.AuditEntry;
+import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.CallAudit;
+import dev.schemabrain.mcp.tool.ToolCall;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The server's {@link CallAudit}: rows in the store's audit log. A call that sent SQL ends with a
+ * completed row after its started row; any other call with one call row.
+ */
+public final class AuditedCalls implements CallAudit {
+
+    private final AuditLog log;
+    private final String sourceId;
+
+    /** @param sourceId the source get_metric runs on, or null when the server has none */
+    public AuditedCalls(AuditLog log, String sourceId) {
+        this.log = log;
+        this.sourceId = sourceId;
+    }
+
+    @Override
+    public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
+        append(new AuditEntry(sourceId, call.caller(), call.tool(), AuditEntry.Phase.STARTED, "started", null, List.of(),
+                ArgsHash.of(call.arguments()), sqlFingerprint, null, null));
+    }
+
+    @Override
+    public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
+        AuditEntry.Phase phase = call.sqlFingerprint().isPresent() ? AuditEntry.Phase.COMPLETED : AuditEntry.Phase.CALL;
+        append(new AuditEntry(sourceId, call.caller(), call.tool(), phase, result.status().wireName(),
+                result.error() == null ? null : result.error().kind().wireName(), piiCategories(result),
+                ArgsHash.of(call.arguments()), call.sqlFingerprint().orElse(null),
+                call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis()));
+    }
+
+    /** A refusal's blocked categories, or what a successful metric touched. */
+    private static List<String> piiCategories(Envelope result) {
+        if (result.error() != null) {
+            return result.error().piiCategories();
+        }
+        List<String> out = new ArrayList<>();
+        JsonNode touched = result.data() == null ? null : result.data().get("pii_categories");
+        if (touched != null && touched.isArray()) {
+            touched.forEach(n -> out.add(n.asText()));
+        }
+        return out;
+    }
+
+    private void append(AuditEntry entry) throws AuditUnavailable {
+        try {
+            log.append(entry);
+        } catch (AuditException | RuntimeException e) {
+            throw new AuditUnavailable(e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,239 @@
+package dev.schemabrain.audit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The audit chain on real SQLite files: it verifies, it detects every kind of tampering, it stays linear under load and crashes. */
+class AuditLogTest {
+
+    @TempDir
+    Path dir;
+
+    private Path store() {
+        return dir.resolve("schemabrain.db");
+    }
+
+    private static AuditEntry entry(String tool, int n) {
+        return new AuditEntry("src1", "claude/1", tool, AuditEntry.Phase.CALL, "success", null, List.of(), "args" + n, null, null, 3L);
+    }
+
+    private void appendSome(int n) throws Exception {
+        try (AuditLog log = AuditLog.open(store())) {
+            for (int i = 0; i < n; i++) {
+                log.append(entry("describe_table", i));
+            }
+        }
+    }
+
+    /** A plain connection with the triggers dropped: what someone with the file and sqlite3 can do. */
+    private void tamper(String... statements) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + AuditLog.fileFor(store()));
+             Statement st = c.createStatement()) {
+            st.execute("DROP TRIGGER audit_log_no_update");
+            st.execute("DROP TRIGGER audit_log_no_delete");
+            for (String sql : statements) {
+                st.execute(sql);
+            }
+        }
+    }
+
+    private VerifyResult verify() throws Exception {
+        try (AuditLog log = AuditLog.openExisting(store())) {
+            return log.verify(OptionalLong.empty());
+        }
+    }
+
+    @Test
+    void theChainStartsAtGenesisAndLinksEveryRow() throws Exception {
+        appendSome(5);
+        try (AuditLog log = AuditLog.openExisting(store())) {
+            List<AuditRecord> rows = log.list(100, OptionalLong.empty());
+            assertEquals(5, rows.size());
+            assertEquals(AuditLog.GENESIS, rows.get(0).prevHash());
+            for (int i = 1; i < rows.size(); i++) {
+                assertEquals(rows.get(i - 1).chainHash(), rows.get(i).prevHash());
+                assertEquals(rows.get(i - 1).id() + 1, rows.get(i).id());
+            }
+            assertEquals(AuditLog.chainHash(AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
+                    rows.get(0).chainHash(), "sha256 of genesis and the row's canonical JSON");
+            assertEquals(List.of(4L, 5L), log.list(2, OptionalLong.empty()).stream().map(AuditRecord::id).toList());
+            assertEquals(new VerifyResult(true, 5, OptionalLong.empty(), null), log.verify(OptionalLong.empty()));
+            assertEquals(3, log.verify(OptionalLong.of(3)).rowsChecked());
+        }
+    }
+
+    @Test
+    void triggersRejectUpdateAndDelete() throws Exception {
+        appendSome(2);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + AuditLog.fileFor(store()));
+             Statement st = c.createStatement()) {
+            SQLException update = assertThrows(SQLException.class, () -> st.execute("UPDATE audit_log SET status = 'error'"));
+            assertTrue(update.getMessage().contains("append-only"), update.getMessage());
+            assertThrows(SQLException.class, () -> st.execute("DELETE FROM audit_log WHERE id = 1"));
+        }
+        assertTrue(verify().intact());
+    }
+
+    @Test
+    void anUpdatedRowIsNamed() throws Exception {
+        appendSome(6);
+        tamper("UPDATE audit_log SET status = 'refused' WHERE id = 4");
+        VerifyResult r = verify();
+        assertFalse(r.intact());
+        assertEquals(OptionalLong.of(4), r.firstBadId());
+        assertTrue(r.problem().contains("altered"), r.problem());
+    }
+
+    @Test
+    void aDeletedRowBreaksTheLinkOfTheNext() throws Exception {
+        appendSome(6);
+        tamper("DELETE FROM audit_log WHERE id = 3");
+        VerifyResult r = verify();
+        assertEquals(OptionalLong.of(4), r.firstBadId());
+        assertTrue(r.problem().contains("deleted, inserted or moved"), r.problem());
+    }
+
+    @Test
+    void anInsertedRowIsCaughtWhereverItGoes() throws Exception {
+        appendSome(4);
+        // In the middle: the rows from 3 on moved up to make room, and a forged row took id 3.
+        tamper("UPDATE audit_log SET id = id + 100 WHERE id >= 3",
+                "UPDATE audit_log SET id = id - 99 WHERE id >= 103",
+                "INSERT INTO audit_log SELECT 3, occurred_at, source_id, caller, 'get_metric', phase, status, error_kind,"
+                        + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash"
+                        + " FROM audit_log WHERE id = 4");
+        assertEquals(OptionalLong.of(3), verify().firstBadId());
+
+        Path other = dir.resolve("other");
+        java.nio.file.Files.createDirectories(other);
+        try (AuditLog log = AuditLog.open(other.resolve("schemabrain.db"))) {
+            log.append(entry("a", 1));
+            log.append(entry("b", 2));
+        }
+        // At the end, linked to the head but with a made-up hash.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + AuditLog.fileFor(other.resolve("schemabrain.db")));
+             Statement st = c.createStatement()) {
+            st.execute("INSERT INTO audit_log SELECT 3, occurred_at, source_id, caller, tool, phase, status, error_kind,"
+                    + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, chain_hash, '"
+                    + "ab".repeat(32) + "' FROM audit_log WHERE id = 2");
+        }
+        try (AuditLog log = AuditLog.openExisting(other.resolve("schemabrain.db"))) {
+            assertEquals(OptionalLong.of(3), log.verify(OptionalLong.empty()).firstBadId());
+        }
+    }
+
+    @Test
+    void reorderedRowsAreCaught() throws Exception {
+        try (AuditLog log = AuditLog.open(store())) {
+            log.append(entry("first", 1));
+            log.append(entry("second", 2));
+            log.append(entry("third", 3));
+        }
+        // Swap rows 1 and 2 completely (hashes included): each now sits at the other's id.
+        tamper("UPDATE audit_log SET id = 100 WHERE id = 1", "UPDATE audit_log SET id = 1 WHERE id = 2",
+                "UPDATE audit_log SET id = 2 WHERE id = 100");
+        VerifyResult r = verify();
+        assertEquals(OptionalLong.of(1), r.firstBadId(), r.toString());
+    }
+
+    @Test
+    void verifySinceChecksTheLinkIntoTheRange() throws Exception {
+        appendSome(6);
+        tamper("UPDATE audit_log SET caller = 'mallory' WHERE id = 2");
+        try (AuditLog log = AuditLog.openExisting(store())) {
+            assertTrue(log.verify(OptionalLong.of(3)).intact(), "rows 3..6 still verify against row 2's stored hash");
+            assertEquals(OptionalLong.of(2), log.verify(OptionalLong.of(2)).firstBadId());
+        }
+    }
+
+    @Test
+    void concurrentCallersAndTwoProcessesFormOneLinearChain() throws Exception {
+        int threads = 8;
+        int each = 200;
+        try (AuditLog a = AuditLog.open(store()); AuditLog b = AuditLog.open(store())) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                AuditLog log = t % 2 == 0 ? a : b;   // two connections, as two server processes would have
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        log.append(entry("t" + thread, i));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            pool.shutdown();
+            VerifyResult r = a.verify(OptionalLong.empty());
+            assertEquals(new VerifyResult(true, threads * each, OptionalLong.empty(), null), r);
+            Set<String> hashes = new HashSet<>();
+            a.list(threads * each, OptionalLong.empty()).forEach(row -> hashes.add(row.prevHash()));
+            assertEquals(threads * each, hashes.size(), "no two rows share a predecessor: the chain never forks");
+        }
+    }
+
+    @Test
+    void aKilledWriterLeavesAChainThatVerifies() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process victim = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                AppendForever.class.getName(), store().toString()).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(victim.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            do {
+                line = out.readLine();
+            } while (line != null && !line.equals("appending"));
+            assertEquals("appending", line, "the writer started its burst");
+            Thread.sleep(300);
+            victim.destroyForcibly();   // SIGKILL, mid-transaction more often than not
+            assertTrue(victim.waitFor(30, TimeUnit.SECONDS));
+        }
+        VerifyResult r = verify();
+        assertTrue(r.intact(), r.toString());
+        assertTrue(r.rowsChecked() > 20, "rows written before the kill are all there: " + r);
+        try (AuditLog log = AuditLog.open(store())) {
+            log.append(entry("after", 1));
+            assertTrue(log.verify(OptionalLong.empty()).intact(), "the chain continues after the crash");
+        }
+    }
+
+    @Test
+    void argumentsAreHashedCanonicallyAndNeverStored() {
+        assertEquals(ArgsHash.of(Map.of("b", 1, "a", List.of("x"))), ArgsHash.of(new java.util.TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
+        assertNotEquals(ArgsHash.of(Map.of("a", 1)), ArgsHash.of(Map.of("a", 2)));
+        assertEquals(64, ArgsHash.of(Map.of()).length());
+    }
+
+    @Test
+    void aMissingStoreIsAClearError() {
+        AuditException e = assertThrows(AuditException.class, () -> AuditLog.openExisting(dir.resolve("nowhere.db")));
+        assertTrue(e.getMessage().startsWith("There is no store at"), e.getMessage());
+    }
+}
