@@ -159,6 +159,60 @@ class PiiEnforcementIT {
         assertEquals(List.of("contact"), data(touches).get("pii_categories"), "and the answer says what it touched");
     }
 
+    @Test
+    void everyCallIsAuditedRefusalsWithTheirCategoriesAndTheChainVerifies() throws Exception {
+        call(client, "list_indexed_schemas", Map.of());
+        call(client, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.email")));
+        Map<String, Object> ran = call(client, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.role")));
+        String fingerprint = (String) data(ran).get("sql_fingerprint");
+
+        Cli.Result listed = Cli.run(dir, "--store", store.toString(), "audit", "list", "--json", "--limit", "1000");
+        assertEquals(0, listed.exitCode(), listed.stderr());
+        List<Map<String, Object>> rows = new com.fasterxml.jackson.databind.ObjectMapper().readValue(listed.stdout(), List.class);
+        assertTrue(rows.stream().anyMatch(r -> r.get("tool").equals("list_indexed_schemas") && r.get("phase").equals("call")
+                && "schemabrain-it/1".equals(r.get("caller"))), "every call is recorded, with its caller");
+        assertTrue(rows.stream().anyMatch(r -> r.get("tool").equals("get_metric") && r.get("status").equals("refused")
+                && r.get("error_kind").equals("pii_blocked") && r.get("pii_categories").equals(List.of("contact"))
+                && r.get("sql_fingerprint") == null), "a refusal is recorded with its categories, and no SQL left");
+        Map<String, Object> started = rows.stream().filter(r -> fingerprint.equals(r.get("sql_fingerprint"))
+                && r.get("phase").equals("started")).findFirst().orElseThrow(() -> new AssertionError(rows.toString()));
+        Map<String, Object> completed = rows.stream().filter(r -> fingerprint.equals(r.get("sql_fingerprint"))
+                && r.get("phase").equals("completed")).findFirst().orElseThrow();
+        assertTrue(((Number) started.get("id")).longValue() < ((Number) completed.get("id")).longValue());
+        assertEquals("success", completed.get("status"));
+        assertEquals(3, ((Number) completed.get("row_count")).intValue(), "owner, admin, member");
+        assertFalse(listed.stdout().contains("users.role"), "arguments are hashed, never stored");
+
+        Cli.Result verified = Cli.run(dir, "--store", store.toString(), "audit", "verify");
+        assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
+        assertTrue(verified.stdout().startsWith("audit chain intact: "), verified.stdout());
+        Cli.Result missing = Cli.run(dir, "--store", dir.resolve("nowhere.db").toString(), "audit", "verify");
+        assertEquals(2, missing.exitCode());
+        assertTrue(missing.stderr().startsWith("schemabrain: There is no store at"), missing.stderr());
+    }
+
+    @Test
+    void aTamperedAuditLogFailsVerifyNamingTheRow() throws Exception {
+        Path copy = dir.resolve("tampered/demo.db");
+        Files.createDirectories(copy.getParent());
+        try (McpSyncClient own = McpStdio.client(store, new StringBuffer())) {
+            call(own, "list_indexed_schemas", Map.of());
+        }
+        // The log as it is on disk now, its WAL included (the other server still has it open).
+        Files.copy(dir.resolve("demo.audit.db"), copy.resolveSibling("demo.audit.db"));
+        if (Files.exists(dir.resolve("demo.audit.db-wal"))) {
+            Files.copy(dir.resolve("demo.audit.db-wal"), copy.resolveSibling("demo.audit.db-wal"));
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy.resolveSibling("demo.audit.db"));
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP TRIGGER audit_log_no_update");
+            st.execute("UPDATE audit_log SET status = 'tampered' WHERE id = 1");
+        }
+        Cli.Result broken = Cli.run(dir, "--store", copy.toString(), "audit", "verify");
+        assertEquals(1, broken.exitCode(), broken.stdout() + broken.stderr());
+        assertTrue(broken.stdout().startsWith("audit chain broken at row 1: "), broken.stdout());
+    }
+
     static void assertRefused(Map<String, Object> envelope, List<String> categories) {
         assertEquals("refused", envelope.get("status"), envelope::toString);
         assertEquals("pii_blocked", error(envelope).get("kind"));
