@@ -1,31 +1,261 @@
 package dev.schemabrain.pii;
 
 import dev.schemabrain.catalog.Column;
-import dev.schemabrain.catalog.SamplePolicy;
+import dev.schemabrain.catalog.Identifiers;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.catalog.ValueShape;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
-/** Interim rules until the full classifier lands: sensitive names are credentials, e-mail names contact. */
+/**
+ * Tags a column with PII categories (SPEC §8) from its name, type and sample values.
+ *
+ * <p>Name rules match whole words of the snake-cased name ({@code pin} never fires on {@code shipping}).
+ * Guards keep well-known look-alikes out: a key column ({@code customer_id}, {@code address_id}) keeps
+ * only identifier-like categories; a date, time or flag about something ({@code password_changed_at},
+ * {@code is_email_verified}) and a count or setting of something ({@code token_count},
+ * {@code password_policy}) are not that thing; {@code name} is a person's name only with a person
+ * qualifier ({@code first_name}) or on a person-like table. Content rules look at the sampled values
+ * (already redacted placeholders count as evidence): most of them must look like e-mails, phone numbers,
+ * Luhn-valid card numbers, national ids, IP or MAC addresses.
+ */
 public final class PiiClassifier {
 
-    public static final String VERSION = "0";
+    /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
+    public static final String VERSION = "1";
+
+    private record Rule(PiiCategory category, List<String> words) {
+    }
+
+    private static final List<Rule> NAME_RULES = new ArrayList<>();
+
+    private static void rule(PiiCategory category, String... phrases) {
+        for (String phrase : phrases) {
+            NAME_RULES.add(new Rule(category, List.of(phrase.split("_"))));
+        }
+    }
+
+    static {
+        rule(PiiCategory.CONTACT, "email", "e_mail", "emailaddress", "phone", "telephone", "tel", "mobile", "cellphone",
+                "cell_phone", "fax", "address", "addr", "street", "address1", "address2", "address_line", "postal_code",
+                "postcode", "zip", "zipcode", "zip_code", "first_name", "firstname", "fname", "last_name", "lastname",
+                "lname", "full_name", "fullname", "middle_name", "given_name", "family_name", "surname", "maiden_name",
+                "display_name", "nickname", "contact_name", "contact_person", "emergency_contact", "msisdn");
+        rule(PiiCategory.LOCATION, "latitude", "longitude", "lat", "lng", "lon", "geo", "geolocation", "gps",
+                "coordinates", "geohash", "geopoint", "geo_point", "home_location", "location_history");
+        rule(PiiCategory.FINANCIAL, "salary", "wage", "wages", "income", "iban", "bic", "swift", "account_number",
+                "account_no", "acct_no", "acct_number", "bank_account", "routing_number", "sort_code", "credit_score",
+                "credit_limit", "net_worth", "account_balance", "balance", "payroll", "compensation", "bonus",
+                "card_last4", "last4", "last_four");
+        rule(PiiCategory.PAYMENT_CARD, "card_number", "card_no", "card_num", "cardnumber", "credit_card", "creditcard",
+                "cc_number", "cc_num", "ccnum", "pan", "cvv", "cvv2", "cvc", "cvc2", "card_cvv", "card_expiry",
+                "card_exp", "card_expiration", "cardholder", "card_holder", "cardholder_name", "primary_account_number");
+        rule(PiiCategory.HEALTH, "diagnosis", "diagnoses", "medication", "medications", "prescription", "allergy",
+                "allergies", "blood_type", "blood_group", "icd", "icd10", "icd_code", "medical", "symptom", "symptoms",
+                "medical_treatment", "treatment_plan", "disease", "mental_health", "health_condition", "health_record", "clinical", "lab_result", "bmi", "pregnancy", "hiv",
+                "vaccination", "immunization", "insurance_member_id", "medical_record_number", "mrn");
+        rule(PiiCategory.GENETIC, "dna", "genome", "genotype", "genetic", "gene", "snp", "allele", "gene_sequence");
+        rule(PiiCategory.BIOMETRIC, "fingerprint", "face_embedding", "face_id", "faceprint", "facial", "retina",
+                "iris_scan", "voiceprint", "voice_print", "biometric", "biometrics", "palm_print", "face_template");
+        rule(PiiCategory.BEHAVIORAL, "browsing_history", "clickstream", "click_stream", "search_history", "search_query",
+                "search_terms", "search_term", "purchase_history", "watch_history", "viewing_history",
+                "listening_history", "location_history", "interests");
+        rule(PiiCategory.ONLINE_IDENTIFIER, "ip", "ip_address", "ipaddress", "ipv4", "ipv6", "ip_addr", "mac_address",
+                "macaddress", "device_id", "cookie", "cookie_id", "session_id", "user_agent", "useragent", "username",
+                "user_name", "login", "login_name", "handle", "screen_name", "idfa", "advertising_id", "imei", "udid",
+                "browser_fingerprint", "device_fingerprint");
+        rule(PiiCategory.CREDENTIAL, "password", "passwd", "pwd", "passphrase", "password_hash", "secret",
+                "client_secret", "api_key", "apikey", "access_key", "secret_key", "private_key", "token", "access_token",
+                "refresh_token", "auth_token", "session_token", "bearer", "otp", "totp", "mfa_secret", "salt", "pin",
+                "security_answer", "recovery_code", "credential", "credentials", "hashed_password", "encrypted_password");
+        rule(PiiCategory.GOVERNMENT_ID, "ssn", "social_security", "social_security_number", "sin", "passport",
+                "passport_number", "passport_no", "national_id", "national_insurance", "national_insurance_number", "nino",
+                "nin", "tax_id", "tin", "taxpayer_id", "driver_license", "drivers_license", "driving_licence",
+                "driving_license", "driver_licence", "license_number", "licence_number", "voter_id", "aadhaar", "curp", "cpf",
+                "nif", "dni", "bsn", "personnummer", "id_card_number", "id_number");
+        rule(PiiCategory.DEMOGRAPHIC_PROTECTED, "gender", "sex", "race", "ethnicity", "ethnic", "religion", "religious",
+                "sexual_orientation", "disability", "disabilities", "date_of_birth", "birth_date", "birthdate", "dob",
+                "birthday", "age", "marital_status", "nationality", "political", "political_party", "citizenship",
+                "union_membership", "veteran_status", "birth_year", "year_of_birth", "place_of_birth", "birthplace");
+        NAME_RULES.sort(Comparator.comparingInt((Rule r) -> -r.words().size()));
+    }
+
+    private static final Map<ValueShape, PiiCategory> SHAPES = new EnumMap<>(Map.of(
+            ValueShape.EMAIL, PiiCategory.CONTACT, ValueShape.PHONE, PiiCategory.CONTACT,
+            ValueShape.PAYMENT_CARD, PiiCategory.PAYMENT_CARD, ValueShape.NATIONAL_ID, PiiCategory.GOVERNMENT_ID,
+            ValueShape.IP_ADDRESS, PiiCategory.ONLINE_IDENTIFIER, ValueShape.MAC_ADDRESS, PiiCategory.ONLINE_IDENTIFIER));
+    /** Location words that place a person wherever they appear; the others only on person-like tables. */
+    private static final Set<String> LOCATES_A_PERSON = Set.of("gps", "geolocation", "home_location", "location_history");
+    private static final Set<String> WHEN_WORDS = Set.of("at", "on", "date", "time", "timestamp", "ts", "when");
+
+    /** Categories a key column may keep: an identifier can itself be personal. */
+    private static final Set<PiiCategory> IDENTIFIER_LIKE = EnumSet.of(PiiCategory.GOVERNMENT_ID,
+            PiiCategory.ONLINE_IDENTIFIER);
+    /** Words that make a column a key to other rows rather than the value itself. */
+    private static final Set<String> KEY_WORDS = Set.of("id", "ids", "fk", "key", "uuid", "guid", "ref", "sk");
+    /** Words that make a column a count, setting or property of the thing rather than the thing. */
+    private static final Set<String> ABOUT_WORDS = Set.of("count", "counts", "attempts", "tries", "length", "len",
+            "size", "policy", "policies", "type", "types", "status", "format", "version", "strength", "required",
+            "enabled", "verified", "confirmed", "changed", "updated", "created", "reset", "expires", "expired",
+            "expiry", "used", "limit", "limits", "max", "min", "rule", "rules", "template", "hint", "hints", "provider",
+            "validated", "opt", "optin", "consent", "consented", "sent", "bounced", "domain", "by", "code_type",
+            "flag", "allowed", "mode", "file", "files", "archive", "check", "url", "count_of", "quota", "pattern");
+    private static final Set<String> FLAG_PREFIXES = Set.of("is", "has", "can", "should", "was", "allow", "use", "uses");
+    /** What the bare word {@code name} names on these tables: a person. */
+    private static final Set<String> PERSON_TABLES = Set.of("customer", "customers", "user", "users", "person", "people",
+            "persons", "employee", "employees", "staff", "contact", "contacts", "patient", "patients", "member",
+            "members", "author", "authors", "student", "students", "teacher", "teachers", "client", "clients",
+            "account_holder", "guest", "guests", "passenger", "passengers", "driver", "drivers", "applicant",
+            "applicants", "candidate", "candidates", "subscriber", "subscribers", "donor", "donors", "player",
+            "players", "actor", "actors", "artist", "artists", "owner", "owners", "visitor", "visitors", "worker",
+            "workers", "physician", "physicians", "doctor", "doctors", "nurse", "nurses", "singer", "singers",
+            "teammate", "profile", "profiles", "individual", "individuals", "buyer", "buyers", "seller", "sellers",
+            "tenant", "tenants", "resident", "residents", "beneficiary", "beneficiaries", "contractor", "contractors");
+    /** Qualifiers that make {@code name} a person's name on any table. */
+    private static final Set<String> PERSON_QUALIFIERS = Set.of("customer", "user", "person", "employee", "contact",
+            "patient", "member", "author", "student", "client", "guest", "passenger", "driver", "applicant",
+            "candidate", "subscriber", "owner", "recipient", "sender", "holder", "manager", "rep", "agent", "parent",
+            "spouse", "child", "buyer", "seller", "tenant", "beneficiary", "maiden", "legal", "billing", "shipping");
+    /** {@code fingerprint} of these is a hash of data, not of a body. */
+    private static final Set<String> HASH_OF = Set.of("sql", "query", "key", "ssh", "cert", "certificate", "schema",
+            "file", "content", "commit", "plan", "build", "statement", "gpg", "pgp", "tls", "public", "row", "record");
 
     private PiiClassifier() {
     }
 
-    public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName) {
-        if (SamplePolicy.looksSensitive(columnName)) {
-            return PiiTag.of(Set.of(PiiCategory.CREDENTIAL), List.of("name:sensitive"));
-        }
-        if (columnName.toLowerCase(java.util.Locale.ROOT).contains("email")) {
-            return PiiTag.of(Set.of(PiiCategory.CONTACT), List.of("name:email"));
-        }
-        return PiiTag.NONE;
-    }
-
     public static PiiTag classify(Table table, Column column) {
         return classify(column.name(), column.dataType(), column.samples(), table.name().table());
+    }
+
+    public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName) {
+        EnumSet<PiiCategory> categories = EnumSet.noneOf(PiiCategory.class);
+        Set<String> reasons = new LinkedHashSet<>();
+        List<String> words = words(columnName);
+        if (words.isEmpty()) {
+            return PiiTag.NONE;
+        }
+        TypeClass type = TypeClass.of(dataType);
+        List<String> table = tableName == null ? List.of() : words(tableName);
+        boolean[] covered = nameRules(words, table, categories, reasons);
+        guard(words, covered, type, categories, reasons);
+        contentRules(samples, categories, reasons);
+        return categories.isEmpty() ? PiiTag.NONE : PiiTag.of(categories, List.copyOf(reasons));
+    }
+
+    private static List<String> words(String name) {
+        return Arrays.stream(Identifiers.toSnakeCase(name).toLowerCase(Locale.ROOT).split("_+"))
+                .filter(w -> !w.isEmpty()).toList();
+    }
+
+    /**
+     * Longer phrases first; a phrase whose words a longer one already matched does not fire
+     * ({@code ip_address} is not also an {@code address}). Answers which words were matched.
+     */
+    private static boolean[] nameRules(List<String> words, List<String> table, Set<PiiCategory> categories,
+                                       Set<String> reasons) {
+        boolean[] covered = new boolean[words.size()];
+        for (Rule rule : NAME_RULES) {
+            int at = indexOf(words, rule.words());
+            if (at < 0 || allCovered(covered, at, rule.words().size()) && !categories.contains(rule.category())) {
+                continue;
+            }
+            if (rule.words().equals(List.of("fingerprint")) && at > 0 && HASH_OF.contains(words.get(at - 1))) {
+                continue;   // sql_fingerprint, key_fingerprint: a hash of data, not of a body
+            }
+            if (rule.category() == PiiCategory.LOCATION && !LOCATES_A_PERSON.contains(String.join("_", rule.words()))
+                    && !personTable(table) && words.stream().noneMatch(PERSON_QUALIFIERS::contains)) {
+                continue;   // a station's or a store's coordinates locate no one
+            }
+            for (int i = at; i < at + rule.words().size(); i++) {
+                covered[i] = true;
+            }
+            categories.add(rule.category());
+            reasons.add("name:" + String.join("_", rule.words()));
+        }
+        int name = words.lastIndexOf("name");
+        if (name >= 0 && !categories.contains(PiiCategory.CONTACT)) {
+            boolean qualified = name > 0 && PERSON_QUALIFIERS.contains(words.get(name - 1));
+            if (qualified || (words.size() == 1 && personTable(table))) {
+                covered[name] = true;
+                categories.add(PiiCategory.CONTACT);
+                reasons.add("name:person_name");
+            }
+        }
+        return covered;
+    }
+
+    private static boolean personTable(List<String> table) {
+        return !table.isEmpty() && PERSON_TABLES.contains(table.get(table.size() - 1));
+    }
+
+    private static boolean allCovered(boolean[] covered, int from, int length) {
+        for (int i = from; i < from + length; i++) {
+            if (!covered[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Drops what the column's shape says it cannot be (see the class comment). */
+    private static void guard(List<String> words, boolean[] covered, TypeClass type, Set<PiiCategory> categories,
+                              Set<String> reasons) {
+        if (categories.isEmpty()) {
+            return;
+        }
+        String last = words.get(words.size() - 1);
+        if (KEY_WORDS.contains(last) && words.size() > 1 && !covered[words.size() - 1]) {
+            categories.retainAll(IDENTIFIER_LIKE);   // customer_id, address_id: a key; session_id stays
+        }
+        boolean birth = words.stream().anyMatch(w -> w.startsWith("birth") || w.equals("dob"));
+        boolean flag = type == TypeClass.BOOLEAN || FLAG_PREFIXES.contains(words.get(0)) && !covered[0];
+        boolean about = false;
+        for (int i = 0; i < words.size(); i++) {
+            about |= !covered[i] && ABOUT_WORDS.contains(words.get(i));
+        }
+        boolean when = type == TypeClass.TEMPORAL || (!covered[words.size() - 1] && WHEN_WORDS.contains(last));
+        if (flag || about) {
+            categories.clear();
+        } else if (when && !birth) {
+            categories.retainAll(EnumSet.of(PiiCategory.HEALTH));
+        }
+        if (categories.isEmpty()) {
+            reasons.clear();
+        }
+    }
+
+    private static int indexOf(List<String> words, List<String> phrase) {
+        for (int i = 0; i + phrase.size() <= words.size(); i++) {
+            if (words.subList(i, i + phrase.size()).equals(phrase)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static void contentRules(List<String> samples, Set<PiiCategory> categories, Set<String> reasons) {
+        List<String> values = samples.stream().filter(v -> v != null && !v.isBlank()).map(String::strip).toList();
+        if (values.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<ValueShape, PiiCategory> shape : SHAPES.entrySet()) {
+            long matching = values.stream().filter(shape.getKey()::matches).count();
+            // Most values must have the shape; a lone value proves little unless it is a redaction placeholder.
+            boolean placeholder = values.contains(shape.getKey().placeholder());
+            if (matching * 10 >= values.size() * 6L && (values.size() >= 2 || placeholder)) {
+                categories.add(shape.getValue());
+                reasons.add("content:" + shape.getKey().wireName());
+            }
+        }
     }
 }

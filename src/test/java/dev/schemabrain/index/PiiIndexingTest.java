@@ -42,8 +42,8 @@ class PiiIndexingTest {
         storeFile = dir.resolve("store.db");
         url = SourceUrl.parse("sqlite:" + sourceFile);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sourceFile); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE contacts (id INTEGER PRIMARY KEY, email TEXT, handle_value TEXT, product_name TEXT, segment TEXT)");
-            // handle_value says nothing by its name: only its values show it holds e-mail addresses.
+            st.execute("CREATE TABLE contacts (id INTEGER PRIMARY KEY, email TEXT, extra_value TEXT, product_name TEXT, segment TEXT)");
+            // extra_value says nothing by its name: only its values show it holds e-mail addresses.
             st.execute("""
                     INSERT INTO contacts VALUES
                       (1, 'ann@example.com', 'ann.lee@example.org', 'Widget', 'smb'),
@@ -69,7 +69,7 @@ class PiiIndexingTest {
         index();
         PiiTags tags = tags();
         assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "email").categories());
-        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "handle_value").categories(), "found by its values");
+        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "extra_value").categories(), "found by its values");
         assertFalse(tags.tag(contacts, "product_name").tagged());
         assertFalse(tags.tag(contacts, "segment").tagged());
 
@@ -99,7 +99,7 @@ class PiiIndexingTest {
         }
         index();
         PiiTags tags = tags();
-        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "handle_value").categories(),
+        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "extra_value").categories(),
                 "what the content rule found survives re-indexes that reuse the (dropped) samples");
         assertEquals(Set.of(PiiCategory.BEHAVIORAL), tags.tag(contacts, "segment").categories());
         assertEquals(PiiTags.Origin.OPERATOR, tags.tagged().stream()
