@@ -50,7 +50,9 @@ public enum ValueShape {
             long digits = v.chars().filter(Character::isDigit).count();
             // A bare run of digits is an id or an amount; a phone number has a + or separators.
             boolean formatted = v.startsWith("+") || v.matches(".*\\d[\\s().-]+\\d.*");
-            return digits >= 9 && digits <= 15 && formatted;
+            // ISBNs and similar codes end in a single check digit; a phone number's last group is longer.
+            boolean lastGroupLong = v.matches(".*\\d\\d(?:\\s*(?:x|ext\\.?)\\s*\\d{1,5})?$");
+            return digits >= 9 && digits <= 15 && formatted && lastGroupLong;
         }
     };
 

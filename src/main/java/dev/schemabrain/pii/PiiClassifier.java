@@ -50,7 +50,7 @@ public final class PiiClassifier {
                 "cell_phone", "fax", "address", "addr", "street", "address1", "address2", "address_line", "postal_code",
                 "postcode", "zip", "zipcode", "zip_code", "first_name", "firstname", "fname", "last_name", "lastname",
                 "lname", "full_name", "fullname", "middle_name", "given_name", "family_name", "surname", "maiden_name",
-                "display_name", "nickname", "contact_name", "contact_person", "emergency_contact", "msisdn");
+                "display_name", "nickname", "contact_name", "contact_person", "emergency_contact", "msisdn", "cell_number");
         rule(PiiCategory.LOCATION, "latitude", "longitude", "lat", "lng", "lon", "geo", "geolocation", "gps",
                 "coordinates", "geohash", "geopoint", "geo_point", "home_location", "location_history");
         rule(PiiCategory.FINANCIAL, "salary", "wage", "wages", "income", "iban", "bic", "swift", "account_number",
@@ -86,7 +86,8 @@ public final class PiiClassifier {
         rule(PiiCategory.DEMOGRAPHIC_PROTECTED, "gender", "sex", "race", "ethnicity", "ethnic", "religion", "religious",
                 "sexual_orientation", "disability", "disabilities", "date_of_birth", "birth_date", "birthdate", "dob",
                 "birthday", "age", "marital_status", "nationality", "political", "political_party", "citizenship",
-                "union_membership", "veteran_status", "birth_year", "year_of_birth", "place_of_birth", "birthplace");
+                "union_membership", "veteran_status", "birth_year", "year_of_birth", "place_of_birth", "birthplace",
+                "birth_place", "male", "female", "pregnant");
         NAME_RULES.sort(Comparator.comparingInt((Rule r) -> -r.words().size()));
     }
 
@@ -125,7 +126,8 @@ public final class PiiClassifier {
     private static final Set<String> PERSON_QUALIFIERS = Set.of("customer", "user", "person", "employee", "contact",
             "patient", "member", "author", "student", "client", "guest", "passenger", "driver", "applicant",
             "candidate", "subscriber", "owner", "recipient", "sender", "holder", "manager", "rep", "agent", "parent",
-            "spouse", "child", "buyer", "seller", "tenant", "beneficiary", "maiden", "legal", "billing", "shipping");
+            "spouse", "child", "buyer", "seller", "tenant", "beneficiary", "maiden", "legal", "billing", "shipping",
+            "cardholder", "account");
     /** {@code fingerprint} of these is a hash of data, not of a body. */
     private static final Set<String> HASH_OF = Set.of("sql", "query", "key", "ssh", "cert", "certificate", "schema",
             "file", "content", "commit", "plan", "build", "statement", "gpg", "pgp", "tls", "public", "row", "record");
@@ -164,6 +166,21 @@ public final class PiiClassifier {
     private static boolean[] nameRules(List<String> words, List<String> table, Set<PiiCategory> categories,
                                        Set<String> reasons) {
         boolean[] covered = new boolean[words.size()];
+        // LName, FName, FullName: snake-casing splits a single letter off; the whole name may be one rule word.
+        String whole = String.join("", words);
+        for (Rule rule : NAME_RULES) {
+            if (words.size() > 1 && rule.words().size() == 1 && rule.words().get(0).equals(whole)) {
+                Arrays.fill(covered, true);
+                categories.add(rule.category());
+                reasons.add("name:" + whole);
+            }
+        }
+        // line_1, line_2 of an address table are address lines.
+        if (table.stream().anyMatch(w -> w.startsWith("address")) && words.get(0).equals("line")) {
+            covered[0] = true;
+            categories.add(PiiCategory.CONTACT);
+            reasons.add("name:address_line");
+        }
         for (Rule rule : NAME_RULES) {
             int at = indexOf(words, rule.words());
             if (at < 0 || allCovered(covered, at, rule.words().size()) && !categories.contains(rule.category())) {
@@ -221,11 +238,15 @@ public final class PiiClassifier {
         boolean flag = type == TypeClass.BOOLEAN || FLAG_PREFIXES.contains(words.get(0)) && !covered[0];
         boolean about = false;
         for (int i = 0; i < words.size(); i++) {
-            about |= !covered[i] && ABOUT_WORDS.contains(words.get(i));
+            about |= !covered[i] && ABOUT_WORDS.contains(words.get(i))
+                    && !(words.get(i).equals("template") && categories.contains(PiiCategory.BIOMETRIC));
         }
         boolean when = type == TypeClass.TEMPORAL || (!covered[words.size() - 1] && WHEN_WORDS.contains(last));
-        if (flag || about) {
-            categories.clear();
+        if (flag) {
+            // is_male, has_disability: a flag about a protected trait or a health fact still states it.
+            categories.retainAll(EnumSet.of(PiiCategory.DEMOGRAPHIC_PROTECTED, PiiCategory.HEALTH));
+        } else if (about) {
+            categories.clear();    // a biometric is stored as a template: that word does not make it a setting
         } else if (when && !birth) {
             categories.retainAll(EnumSet.of(PiiCategory.HEALTH));
         }

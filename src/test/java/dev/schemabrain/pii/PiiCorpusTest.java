@@ -1,0 +1,121 @@
+package dev.schemabrain.pii;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The classifier against a labelled corpus of real and realistic columns (src/test/resources/pii/corpus.tsv):
+ * precision and recall per category, printed and written to target/pii-corpus.txt.
+ */
+class PiiCorpusTest {
+
+    record Labelled(String table, String column, String type, List<String> samples, Set<PiiCategory> expected) {
+    }
+
+    static List<Labelled> corpus() throws IOException {
+        List<Labelled> out = new ArrayList<>();
+        try (InputStream in = PiiCorpusTest.class.getResourceAsStream("/pii/corpus.tsv")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                String[] f = line.split("\t", -1);
+                EnumSet<PiiCategory> expected = EnumSet.noneOf(PiiCategory.class);
+                Arrays.stream(f[4].split(",")).filter(s -> !s.isBlank()).forEach(s -> expected.add(PiiCategory.fromWireName(s.strip())));
+                List<String> samples = f[3].isEmpty() ? List.of() : List.of(f[3].split("\\|"));
+                out.add(new Labelled(f[0], f[1], f[2], samples, expected));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void precisionAndRecallPerCategory() throws IOException {
+        List<Labelled> corpus = corpus();
+        assertTrue(corpus.size() >= 300, "the corpus holds at least 300 columns: " + corpus.size());
+        Map<PiiCategory, int[]> counts = new EnumMap<>(PiiCategory.class);   // tp, fp, fn
+        for (PiiCategory c : PiiCategory.values()) {
+            counts.put(c, new int[3]);
+        }
+        List<String> mistakes = new ArrayList<>();
+        int exact = 0;
+        for (Labelled l : corpus) {
+            Set<PiiCategory> got = PiiClassifier.classify(l.column(), l.type(), l.samples(), l.table()).categories();
+            for (PiiCategory c : PiiCategory.values()) {
+                boolean want = l.expected().contains(c);
+                boolean has = got.contains(c);
+                if (want && has) {
+                    counts.get(c)[0]++;
+                } else if (has) {
+                    counts.get(c)[1]++;
+                } else if (want) {
+                    counts.get(c)[2]++;
+                }
+            }
+            if (got.equals(l.expected())) {
+                exact++;
+            } else {
+                mistakes.add(l.table() + "." + l.column() + " expected " + l.expected() + " got " + got);
+            }
+        }
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "PII classifier on %d labelled columns (%d exactly right)%n%-22s %5s %5s %5s %9s %6s%n",
+                corpus.size(), exact, "category", "tp", "fp", "fn", "precision", "recall"));
+        int tp = 0;
+        int fp = 0;
+        int fn = 0;
+        for (PiiCategory c : PiiCategory.values()) {
+            int[] n = counts.get(c);
+            tp += n[0];
+            fp += n[1];
+            fn += n[2];
+            report.append(String.format(Locale.ROOT, "%-22s %5d %5d %5d %9.3f %6.3f%n", c.wireName(), n[0], n[1], n[2],
+                    ratio(n[0], n[0] + n[1]), ratio(n[0], n[0] + n[2])));
+        }
+        double precision = ratio(tp, tp + fp);
+        double recall = ratio(tp, tp + fn);
+        report.append(String.format(Locale.ROOT, "%-22s %5d %5d %5d %9.3f %6.3f%n", "micro", tp, fp, fn, precision, recall));
+        report.append("mistakes:\n  ").append(String.join("\n  ", mistakes)).append('\n');
+        Files.createDirectories(Path.of("target"));
+        Files.writeString(Path.of("target", "pii-corpus.txt"), report);
+        System.err.print(report);
+
+        for (PiiCategory c : PiiCategory.CATASTROPHIC_FLOOR) {
+            int[] n = counts.get(c);
+            assertEquals(0, n[2], c.wireName() + " must have recall 1.0:\n" + report);
+            assertEquals(0, n[1], c.wireName() + " must have no false positive:\n" + report);
+        }
+        assertTrue(precision >= 0.93 && recall >= 0.95, report.toString());
+    }
+
+    @Test
+    void clearlyHarmlessColumnsAreNeverTagged() {
+        for (String[] c : new String[][]{{"product_name", "text"}, {"token_count", "integer"}, {"created_by", "integer"},
+                {"company_name", "text"}, {"file_name", "text"}, {"password_policy_id", "integer"}, {"lessons", "text"},
+                {"shipping", "text"}, {"sql_fingerprint", "text"}, {"customer_id", "integer"}, {"email_verified_at", "timestamp"},
+                {"is_email_verified", "boolean"}, {"login_count", "integer"}, {"card_type", "text"}}) {
+            PiiTag tag = PiiClassifier.classify(c[0], c[1], List.of(), "things");
+            assertTrue(!tag.tagged(), c[0] + " is not PII, got " + tag);
+        }
+    }
+
+    private static double ratio(int a, int b) {
+        return b == 0 ? 1.0 : (double) a / b;
+    }
+}
