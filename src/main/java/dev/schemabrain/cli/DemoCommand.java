@@ -13,6 +13,9 @@ import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SchemaSummary;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,10 +57,23 @@ final class DemoCommand implements Callable<Integer> {
             List<SchemaSummary> schemas = store.read(CatalogRepository::schemas);
             Catalog catalog = store.read(c -> CatalogRepository.catalog(c, url.sourceId()));
             printAgentView(out, schemas, catalog);
+            printPii(out, store.read(PiiRepository::tags));
         }
         out.println();
         out.println("Next: index your own database with 'schemabrain index --url-env DATABASE_URL'.");
         return 0;
+    }
+
+    /** The tagged columns, and what the default block list does with them. */
+    private static void printPii(PrintStream out, PiiTags tags) {
+        out.println();
+        out.println("PII the classifier found (samples of these columns were never stored; blocked ones are redacted"
+                + " and get_metric refuses to aggregate over them)");
+        for (PiiTags.Entry e : tags.tagged()) {
+            boolean blocked = !e.tag().blockedBy(BlockList.FLOOR.categories()).isEmpty();
+            out.printf("  %-32s %-13s %s%s%n", e.qualifiedColumn(), e.tag().sensitivity().wireName(),
+                    String.join(",", e.tag().categoryNames()), blocked ? "  (blocked)" : "");
+        }
     }
 
     private static void printAgentView(PrintStream out, List<SchemaSummary> schemas, Catalog catalog) {
