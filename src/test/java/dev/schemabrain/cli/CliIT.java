@@ -52,7 +52,7 @@ class CliIT {
         assertTrue(again.stdout().contains("main.team_members"), again.stdout());
         assertTrue(again.stdout().contains("junction table"), again.stdout());
         assertTrue(again.stdout().contains("main.payments.card_number        pii           payment_card  (blocked)"), again.stdout());
-        assertFalse(again.stdout().contains("@example"), "no personal value is ever printed");
+        assertFalse(again.stdout().matches("(?s).*[a-z]@[a-z].*"), "no e-mail address is ever printed");
         assertTrue(again.stdout().contains("tables       12: 0 new, 0 changed, 12 unchanged, 0 deprecated"), again.stdout());
         assertFalse(again.stdout().contains("Reading the catalog"), "progress goes to stderr, not stdout");
         assertTrue(again.stderr().contains("Reading the catalog"), again.stderr());
