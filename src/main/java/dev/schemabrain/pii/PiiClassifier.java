@@ -32,7 +32,7 @@ import java.util.Set;
 public final class PiiClassifier {
 
     /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
-    public static final String VERSION = "1";
+    public static final String VERSION = "2";
 
     private record Rule(PiiCategory category, List<String> words) {
     }
@@ -52,7 +52,7 @@ public final class PiiClassifier {
                 "lname", "full_name", "fullname", "middle_name", "given_name", "family_name", "surname", "maiden_name",
                 "display_name", "nickname", "contact_name", "contact_person", "emergency_contact", "msisdn", "cell_number");
         rule(PiiCategory.LOCATION, "latitude", "longitude", "lat", "lng", "lon", "geo", "geolocation", "gps",
-                "coordinates", "geohash", "geopoint", "geo_point", "home_location", "location_history");
+                "coordinates", "geohash", "geopoint", "geo_point", "home_location", "location_history", "cell_tower");
         rule(PiiCategory.FINANCIAL, "salary", "wage", "wages", "income", "iban", "bic", "swift", "account_number",
                 "account_no", "acct_no", "acct_number", "bank_account", "routing_number", "sort_code", "credit_score",
                 "credit_limit", "net_worth", "account_balance", "balance", "payroll", "compensation", "bonus",
@@ -63,21 +63,25 @@ public final class PiiClassifier {
         rule(PiiCategory.HEALTH, "diagnosis", "diagnoses", "medication", "medications", "prescription", "allergy",
                 "allergies", "blood_type", "blood_group", "icd", "icd10", "icd_code", "medical", "symptom", "symptoms",
                 "medical_treatment", "treatment_plan", "disease", "mental_health", "health_condition", "health_record", "clinical", "lab_result", "bmi", "pregnancy", "hiv",
-                "vaccination", "immunization", "insurance_member_id", "medical_record_number", "mrn");
+                "vaccination", "immunization", "insurance_member_id", "medical_record_number", "mrn", "injury", "smoker",
+                "pre_existing_condition", "special_needs");
         rule(PiiCategory.GENETIC, "dna", "genome", "genotype", "genetic", "gene", "snp", "allele", "gene_sequence");
         rule(PiiCategory.BIOMETRIC, "fingerprint", "face_embedding", "face_id", "faceprint", "facial", "retina",
-                "iris_scan", "voiceprint", "voice_print", "biometric", "biometrics", "palm_print", "face_template");
+                "iris_scan", "voiceprint", "voice_print", "biometric", "palm_print", "face_template", "face_image", "selfie",
+                "signature_image");
         rule(PiiCategory.BEHAVIORAL, "browsing_history", "clickstream", "click_stream", "search_history", "search_query",
                 "search_terms", "search_term", "purchase_history", "watch_history", "viewing_history",
                 "listening_history", "location_history", "interests");
         rule(PiiCategory.ONLINE_IDENTIFIER, "ip", "ip_address", "ipaddress", "ipv4", "ipv6", "ip_addr", "mac_address",
                 "macaddress", "device_id", "cookie", "cookie_id", "session_id", "user_agent", "useragent", "username",
                 "user_name", "login", "login_name", "handle", "screen_name", "idfa", "advertising_id", "imei", "udid",
-                "browser_fingerprint", "device_fingerprint");
+                "browser_fingerprint", "device_fingerprint", "ua", "imsi", "iccid", "sim_serial", "linkedin", "twitter",
+                "facebook", "instagram", "gamertag");
         rule(PiiCategory.CREDENTIAL, "password", "passwd", "pwd", "passphrase", "password_hash", "secret",
                 "client_secret", "api_key", "apikey", "access_key", "secret_key", "private_key", "token", "access_token",
                 "refresh_token", "auth_token", "session_token", "bearer", "otp", "totp", "mfa_secret", "salt", "pin",
-                "security_answer", "recovery_code", "credential", "credentials", "hashed_password", "encrypted_password");
+                "security_answer", "recovery_code", "backup_code", "credential", "hashed_password", "encrypted_password",
+                "password_digest");
         rule(PiiCategory.GOVERNMENT_ID, "ssn", "social_security", "social_security_number", "sin", "passport",
                 "passport_number", "passport_no", "national_id", "national_insurance", "national_insurance_number", "nino",
                 "nin", "tax_id", "tin", "taxpayer_id", "driver_license", "drivers_license", "driving_licence",
@@ -96,7 +100,10 @@ public final class PiiClassifier {
             ValueShape.PAYMENT_CARD, PiiCategory.PAYMENT_CARD, ValueShape.NATIONAL_ID, PiiCategory.GOVERNMENT_ID,
             ValueShape.IP_ADDRESS, PiiCategory.ONLINE_IDENTIFIER, ValueShape.MAC_ADDRESS, PiiCategory.ONLINE_IDENTIFIER));
     /** Location words that place a person wherever they appear; the others only on person-like tables. */
-    private static final Set<String> LOCATES_A_PERSON = Set.of("gps", "geolocation", "home_location", "location_history");
+    private static final Set<String> LOCATES_A_PERSON = Set.of("gps", "geolocation", "home_location", "location_history",
+            "cell_tower");
+    private static final Set<String> IDENTITY_TABLE_WORDS = Set.of("kyc", "identity", "identities", "verification",
+            "verifications", "passport", "passports", "id");
     private static final Set<String> WHEN_WORDS = Set.of("at", "on", "date", "time", "timestamp", "ts", "when");
 
     /** Categories a key column may keep: an identifier can itself be personal. */
@@ -110,7 +117,7 @@ public final class PiiClassifier {
             "enabled", "verified", "confirmed", "changed", "updated", "created", "reset", "expires", "expired",
             "expiry", "used", "limit", "limits", "max", "min", "rule", "rules", "template", "hint", "hints", "provider",
             "validated", "opt", "optin", "consent", "consented", "sent", "bounced", "domain", "by", "code_type",
-            "flag", "allowed", "mode", "file", "files", "archive", "check", "url", "count_of", "quota", "pattern");
+            "flag", "allowed", "mode", "file", "files", "archive", "check", "quota", "pattern");
     private static final Set<String> FLAG_PREFIXES = Set.of("is", "has", "can", "should", "was", "allow", "use", "uses");
     /** What the bare word {@code name} names on these tables: a person. */
     private static final Set<String> PERSON_TABLES = Set.of("customer", "customers", "user", "users", "person", "people",
@@ -127,10 +134,11 @@ public final class PiiClassifier {
             "patient", "member", "author", "student", "client", "guest", "passenger", "driver", "applicant",
             "candidate", "subscriber", "owner", "recipient", "sender", "holder", "manager", "rep", "agent", "parent",
             "spouse", "child", "buyer", "seller", "tenant", "beneficiary", "maiden", "legal", "billing", "shipping",
-            "cardholder", "account");
+            "cardholder", "account", "guardian");
     /** {@code fingerprint} of these is a hash of data, not of a body. */
     private static final Set<String> HASH_OF = Set.of("sql", "query", "key", "ssh", "cert", "certificate", "schema",
-            "file", "content", "commit", "plan", "build", "statement", "gpg", "pgp", "tls", "public", "row", "record");
+            "file", "content", "commit", "plan", "build", "statement", "gpg", "pgp", "tls", "public", "row", "record",
+            "card");
 
     private PiiClassifier() {
     }
@@ -174,6 +182,11 @@ public final class PiiClassifier {
                 categories.add(rule.category());
                 reasons.add("name:" + whole);
             }
+        }
+        // The number of an identity document, on a table about checking identities.
+        if (indexOf(words, List.of("document", "number")) >= 0 && table.stream().anyMatch(IDENTITY_TABLE_WORDS::contains)) {
+            categories.add(PiiCategory.GOVERNMENT_ID);
+            reasons.add("name:identity_document_number");
         }
         // line_1, line_2 of an address table are address lines.
         if (table.stream().anyMatch(w -> w.startsWith("address")) && words.get(0).equals("line")) {
@@ -255,13 +268,24 @@ public final class PiiClassifier {
         }
     }
 
+    /** Where {@code phrase} starts in {@code words}; in a phrase, a plural matches its singular ({@code backup_codes}). */
     private static int indexOf(List<String> words, List<String> phrase) {
+        outer:
         for (int i = 0; i + phrase.size() <= words.size(); i++) {
-            if (words.subList(i, i + phrase.size()).equals(phrase)) {
-                return i;
+            for (int k = 0; k < phrase.size(); k++) {
+                String w = words.get(i + k);
+                // Plurals only inside phrases: a lone plural (prompt_tokens, interests aside) is usually a count.
+                if (!w.equals(phrase.get(k)) && !(phrase.size() > 1 && singular(w).equals(phrase.get(k)))) {
+                    continue outer;
+                }
             }
+            return i;
         }
         return -1;
+    }
+
+    private static String singular(String word) {
+        return word.length() > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.substring(0, word.length() - 1) : word;
     }
 
     private static void contentRules(List<String> samples, Set<PiiCategory> categories, Set<String> reasons) {
