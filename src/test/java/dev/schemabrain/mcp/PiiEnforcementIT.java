@@ -162,7 +162,18 @@ class PiiEnforcementIT {
     @Test
     void everyCallIsAuditedRefusalsWithTheirCategoriesAndTheChainVerifies() throws Exception {
         call(client, "list_indexed_schemas", Map.of());
-        call(client, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.email")));
+        // One refusal of each kind, each under arguments no other test uses, so its row can be told apart.
+        Map<String, List<String>> refusals = new java.util.LinkedHashMap<>();
+        Map<String, Object> byGroup = Map.of("name", "users_count", "group_by", List.of("users.email"), "limit", 7);
+        Map<String, Object> byExtremum = Map.of("name", "users_earliest_birth", "limit", 7);
+        Map<String, Object> byBlock = Map.of("name", "payments_count", "limit", 7,
+                "filters", List.of(Map.of("column", "payments.card_number", "op", "is_null")));
+        for (Map<String, Object> args : List.of(byGroup, byExtremum, byBlock)) {
+            Map<String, Object> refused = call(client, "get_metric", args);
+            refusals.put(dev.schemabrain.audit.ArgsHash.of(args), (List<String>) error(refused).get("pii_categories"));
+        }
+        assertEquals(List.of(List.of("contact"), List.of("demographic_protected"), List.of("payment_card")),
+                List.copyOf(refusals.values()));
         Map<String, Object> ran = call(client, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.role")));
         String fingerprint = (String) data(ran).get("sql_fingerprint");
 
@@ -171,9 +182,14 @@ class PiiEnforcementIT {
         List<Map<String, Object>> rows = new com.fasterxml.jackson.databind.ObjectMapper().readValue(listed.stdout(), List.class);
         assertTrue(rows.stream().anyMatch(r -> r.get("tool").equals("list_indexed_schemas") && r.get("phase").equals("call")
                 && "schemabrain-it/1".equals(r.get("caller"))), "every call is recorded, with its caller");
-        assertTrue(rows.stream().anyMatch(r -> r.get("tool").equals("get_metric") && r.get("status").equals("refused")
-                && r.get("error_kind").equals("pii_blocked") && r.get("pii_categories").equals(List.of("contact"))
-                && r.get("sql_fingerprint") == null), "a refusal is recorded with its categories, and no SQL left");
+        refusals.forEach((argsHash, categories) -> {
+            List<Map<String, Object>> forCall = rows.stream().filter(r -> argsHash.equals(r.get("args_hash"))).toList();
+            assertEquals(1, forCall.size(), "one row per refused call, none before SQL: no SQL left " + forCall);
+            Map<String, Object> r = forCall.get(0);
+            assertEquals(List.of("get_metric", "call", "refused", "pii_blocked", categories),
+                    List.of(r.get("tool"), r.get("phase"), r.get("status"), r.get("error_kind"), r.get("pii_categories")));
+            assertEquals(null, r.get("sql_fingerprint"));
+        });
         Map<String, Object> started = rows.stream().filter(r -> fingerprint.equals(r.get("sql_fingerprint"))
                 && r.get("phase").equals("started")).findFirst().orElseThrow(() -> new AssertionError(rows.toString()));
         Map<String, Object> completed = rows.stream().filter(r -> fingerprint.equals(r.get("sql_fingerprint"))
