@@ -18,7 +18,18 @@ public enum ValueShape {
     PAYMENT_CARD("<card number>") {
         @Override
         public boolean test(String v) {
-            return CARD_PATTERN.matcher(v).matches() && luhn(v.replaceAll("[ -]", ""));
+            return CARD_PATTERN.matcher(v).matches() && card(v.replaceAll("[ -]", ""));
+        }
+
+        @Override
+        public boolean occursIn(String text) {
+            java.util.regex.Matcher m = CARD_IN_TEXT.matcher(text);
+            while (m.find()) {
+                if (card(m.group().replaceAll("[ -]", ""))) {
+                    return true;
+                }
+            }
+            return false;
         }
     },
     NATIONAL_ID("<national id>") {
@@ -61,6 +72,8 @@ public enum ValueShape {
     /** US SSN, UK National Insurance number, Spanish DNI, French INSEE number with its separators. */
     private static final Pattern NATIONAL_ID_PATTERN = Pattern.compile(
             "\\d{3}-\\d{2}-\\d{4}|[A-CEGHJ-PR-TW-Z]{2} ?\\d{2} ?\\d{2} ?\\d{2} ?[A-D]|\\d{8}-?[A-Z]|[12] \\d{2} \\d{2} \\d{2} \\d{3} \\d{3}(?: \\d{2})?");
+    private static final Pattern CARD_IN_TEXT = Pattern.compile("(?<![\\d-])\\d(?:[ -]?\\d){12,18}(?![\\d-])");
+    private static final Pattern SSN_IN_TEXT = Pattern.compile("(?<![\\d-])\\d{3}-\\d{2}-\\d{4}(?![\\d-])");
     private static final Pattern IPV6_PATTERN = Pattern.compile("[0-9A-Fa-f:]{2,39}(?:%\\w+)?");
     private static final Pattern MAC_PATTERN = Pattern.compile("[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}");
     private static final Pattern PHONE_PATTERN = Pattern.compile("\\+?[\\d\\s().-]{7,22}(?:\\s*(?:x|ext\\.?)\\s*\\d{1,5})?");
@@ -79,6 +92,11 @@ public enum ValueShape {
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether a value of this shape occurs anywhere inside {@code text}; only card numbers and SSNs are looked for. */
+    public boolean occursIn(String text) {
+        return this == NATIONAL_ID && SSN_IN_TEXT.matcher(text).find();
     }
 
     /** Whether {@code value} (stripped) has this shape. */
@@ -100,6 +118,25 @@ public enum ValueShape {
             }
         }
         return true;
+    }
+
+    /**
+     * Luhn-valid and of a length its issuer uses: an IMEI is 15 Luhn-valid digits too, but no card network
+     * issues 15 digits outside American Express (34, 37).
+     */
+    static boolean card(String digits) {
+        if (!luhn(digits)) {
+            return false;
+        }
+        int n = digits.length();
+        char first = digits.charAt(0);
+        if (digits.startsWith("34") || digits.startsWith("37")) {
+            return n == 15;
+        }
+        if (first == '4') {
+            return n == 13 || n == 16 || n == 19;
+        }
+        return n >= 14 && n != 15 && (first == '2' || first == '3' || first == '5' || first == '6');
     }
 
     static boolean luhn(String digits) {

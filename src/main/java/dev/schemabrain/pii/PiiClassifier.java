@@ -32,7 +32,7 @@ import java.util.Set;
 public final class PiiClassifier {
 
     /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
-    public static final String VERSION = "2";
+    public static final String VERSION = "3";
 
     private record Rule(PiiCategory category, List<String> words) {
     }
@@ -80,7 +80,8 @@ public final class PiiClassifier {
         rule(PiiCategory.CREDENTIAL, "password", "passwd", "pwd", "passphrase", "password_hash", "secret",
                 "client_secret", "api_key", "apikey", "access_key", "secret_key", "private_key", "token", "access_token",
                 "refresh_token", "auth_token", "session_token", "bearer", "otp", "totp", "mfa_secret", "salt", "pin",
-                "security_answer", "recovery_code", "backup_code", "credential", "hashed_password", "encrypted_password",
+                "security_answer", "recovery_code", "backup_code", "puk", "puk_code", "access_code", "passcode",
+                "verification_code", "credential", "hashed_password", "encrypted_password",
                 "password_digest");
         rule(PiiCategory.GOVERNMENT_ID, "ssn", "social_security", "social_security_number", "sin", "passport",
                 "passport_number", "passport_no", "national_id", "national_insurance", "national_insurance_number", "nino",
@@ -117,7 +118,8 @@ public final class PiiClassifier {
             "enabled", "verified", "confirmed", "changed", "updated", "created", "reset", "expires", "expired",
             "expiry", "used", "limit", "limits", "max", "min", "rule", "rules", "template", "hint", "hints", "provider",
             "validated", "opt", "optin", "consent", "consented", "sent", "bounced", "domain", "by", "code_type",
-            "flag", "allowed", "mode", "file", "files", "archive", "check", "quota", "pattern");
+            "flag", "allowed", "mode", "file", "files", "archive", "check", "quota", "pattern", "state", "country",
+            "subject");
     private static final Set<String> FLAG_PREFIXES = Set.of("is", "has", "can", "should", "was", "allow", "use", "uses");
     /** What the bare word {@code name} names on these tables: a person. */
     private static final Set<String> PERSON_TABLES = Set.of("customer", "customers", "user", "users", "person", "people",
@@ -158,6 +160,7 @@ public final class PiiClassifier {
         List<String> table = tableName == null ? List.of() : words(tableName);
         boolean[] covered = nameRules(words, table, categories, reasons);
         guard(words, covered, type, categories, reasons);
+        cardExpiry(words, table, categories, reasons);
         contentRules(samples, categories, reasons);
         return categories.isEmpty() ? PiiTag.NONE : PiiTag.of(categories, List.copyOf(reasons));
     }
@@ -199,7 +202,8 @@ public final class PiiClassifier {
             if (at < 0 || allCovered(covered, at, rule.words().size()) && !categories.contains(rule.category())) {
                 continue;
             }
-            if (rule.words().equals(List.of("fingerprint")) && at > 0 && HASH_OF.contains(words.get(at - 1))) {
+            if (rule.words().equals(List.of("fingerprint")) && (at > 0 && HASH_OF.contains(words.get(at - 1))
+                    || table.stream().map(PiiClassifier::singular).anyMatch(HASH_OF::contains))) {
                 continue;   // sql_fingerprint, key_fingerprint: a hash of data, not of a body
             }
             if (rule.category() == PiiCategory.LOCATION && !LOCATES_A_PERSON.contains(String.join("_", rule.words()))
@@ -245,7 +249,7 @@ public final class PiiClassifier {
         }
         String last = words.get(words.size() - 1);
         if (KEY_WORDS.contains(last) && words.size() > 1 && !covered[words.size() - 1]) {
-            categories.retainAll(IDENTIFIER_LIKE);   // customer_id, address_id: a key; session_id stays
+            categories.retainAll(IDENTIFIER_LIKE);   // customer_id, address_id: a key; driver_license_id keeps government_id
         }
         boolean birth = words.stream().anyMatch(w -> w.startsWith("birth") || w.equals("dob"));
         boolean flag = type == TypeClass.BOOLEAN || FLAG_PREFIXES.contains(words.get(0)) && !covered[0];
@@ -288,10 +292,33 @@ public final class PiiClassifier {
         return word.length() > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.substring(0, word.length() - 1) : word;
     }
 
+    /** A card's expiry month, year or date, on a table of cards: part of the card data, whatever its type. */
+    private static void cardExpiry(List<String> words, List<String> table, Set<PiiCategory> categories, Set<String> reasons) {
+        boolean cardTable = table.stream().anyMatch(w -> w.equals("card") || w.equals("cards"));
+        boolean expiry = words.stream().anyMatch(w -> w.equals("exp") || w.startsWith("expir"));
+        if (cardTable && expiry && words.stream().noneMatch(w -> ABOUT_WORDS.contains(w) && !w.startsWith("exp"))) {
+            categories.add(PiiCategory.PAYMENT_CARD);
+            reasons.add("name:card_expiry");
+        }
+    }
+
     private static void contentRules(List<String> samples, Set<PiiCategory> categories, Set<String> reasons) {
         List<String> values = samples.stream().filter(v -> v != null && !v.isBlank()).map(String::strip).toList();
         if (values.isEmpty()) {
             return;
+        }
+        // Free text: a single card number or SSN inside any value is enough; these must never be missed.
+        for (ValueShape shape : List.of(ValueShape.PAYMENT_CARD, ValueShape.NATIONAL_ID)) {
+            if (values.stream().anyMatch(shape::occursIn)) {
+                categories.add(SHAPES.get(shape));
+                reasons.add("content:" + shape.wireName() + "_in_text");
+            }
+        }
+        // Contact columns often mix phone numbers and e-mail addresses.
+        long contact = values.stream().filter(v -> ValueShape.EMAIL.matches(v) || ValueShape.PHONE.matches(v)).count();
+        if (contact * 10 >= values.size() * 6L && values.size() >= 2) {
+            categories.add(PiiCategory.CONTACT);
+            reasons.add("content:contact_mixed");
         }
         for (Map.Entry<ValueShape, PiiCategory> shape : SHAPES.entrySet()) {
             long matching = values.stream().filter(shape.getKey()::matches).count();
