@@ -137,7 +137,9 @@ public final class AuditLog implements AutoCloseable {
 
     private static Connection connect(Path file) throws AuditException {
         SQLiteConfig config = new SQLiteConfig();
-        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        // FULL: each append's commit is fsynced, so a recorded call survives a power cut too (in WAL mode
+        // NORMAL only survives a killed process); one or two appends per tool call can afford it.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
         // The write lock is taken at BEGIN: two appenders queue instead of both reading the same head.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         config.setBusyTimeout(10_000);
