@@ -101,7 +101,7 @@ public final class TestPostgres {
     }
 
     /**
-     * Loads a file of ../shared/bench/sampledbs into its own database once per JVM. chinook.sql
+     * Loads a file of bench/sampledbs into its own database once per JVM. chinook.sql
      * creates and connects to its own database; the others are loaded into {@code database}.
      */
     public static synchronized void loadSample(String database, String file) {
