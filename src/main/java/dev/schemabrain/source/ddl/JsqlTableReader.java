@@ -6,6 +6,7 @@ import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
 import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.create.table.NamedConstraint;
 import net.sf.jsqlparser.schema.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,9 @@ final class JsqlTableReader {
         }
         String kind = index.getType() == null ? "" : index.getType().toUpperCase(Locale.ROOT);
         String name = index.getName() == null ? null : Names.unquote(index.getName());
+        if (name == null && index instanceof NamedConstraint named && named.getIndexName() != null) {
+            name = Names.unquote(named.getIndexName());   // MySQL's UNIQUE KEY name (...) since JSqlParser 5.1
+        }
         if (index instanceof ForeignKeyIndex fk) {
             Table target = fk.getTable();
             List<String> parts = new ArrayList<>();
