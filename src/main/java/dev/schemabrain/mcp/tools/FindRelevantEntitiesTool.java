@@ -49,6 +49,9 @@ public final class FindRelevantEntitiesTool extends CatalogTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served) {
         String query = arguments.string("query").orElseThrow();
+        if (query.isBlank()) {
+            return Replies.blankQuery(NAME);
+        }
         int limit = arguments.integer("limit");
         Map<QualifiedName, Entity> byTable = new HashMap<>();
         served.semantic().entities().forEach(e -> byTable.putIfAbsent(e.table(), e));

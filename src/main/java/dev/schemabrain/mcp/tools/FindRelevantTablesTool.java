@@ -44,6 +44,9 @@ public final class FindRelevantTablesTool extends CatalogTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served) {
         String query = arguments.string("query").orElseThrow();
+        if (query.isBlank()) {
+            return Replies.blankQuery(NAME);
+        }
         Optional<String> schema = Optional.empty();
         Optional<String> given = arguments.string("schema");
         if (given.isPresent()) {

@@ -38,6 +38,13 @@ final class Replies {
                 Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
     }
 
+    /** A search of nothing but white space: there is nothing to rank by, so it is the caller's to fix. */
+    static Envelope blankQuery(String tool) {
+        return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, "Invalid arguments for " + tool
+                        + ": query holds only white space; describe the data in words, such as \"invoices per customer\".",
+                Recovery.call(tool, Map.of("query", "invoices per customer"))), List.of(tool, "list_indexed_schemas"));
+    }
+
     /** As much of a caller's input as is ever repeated back: enough to recognize, never a whole payload. */
     static String shown(String input) {
         return NameSyntax.excerpt(input);

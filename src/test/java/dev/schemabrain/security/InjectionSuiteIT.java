@@ -1,0 +1,232 @@
+package dev.schemabrain.security;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.testing.Cli;
+import dev.schemabrain.testing.McpStdio;
+import dev.schemabrain.testing.TestPostgres;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The hostile agent's injection attempts, through a real MCP client against the packaged server in front
+ * of Chinook on PostgreSQL: a payload corpus in every string slot of every tool (get_metric's twelve and
+ * the other tools' eleven). Asserted on what the database saw, not on what the server says: every
+ * statement pg_stat_statements recorded for the database is a compiled, parameterized SELECT (or the
+ * read-only session's own setup), no payload text reached it, and no table or row count changed. Every
+ * call gets an envelope, never an internal error, and the server answers a plain call afterwards.
+ */
+class InjectionSuiteIT {
+
+    @TempDir
+    Path dir;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Classic and less classic payloads: quoting, stacking, comments, sleeps, encodings, look-alikes, sizes. */
+    static final List<String> PAYLOADS = List.of(
+            "'", "\"", "`", "\\", "';", "\";", "')", "'))", "' OR '1'='1", "' OR 1=1 --", "\" OR \"\"=\"", "1 OR 1=1",
+            "1' AND '1'='2", "x' UNION SELECT email FROM customer --", "1 UNION ALL SELECT NULL,NULL,NULL--",
+            "invoice'; DROP TABLE invoice; --", "1; DROP TABLE invoice", "'; DELETE FROM customer; --",
+            "'; UPDATE customer SET email = 'x'; --", "'; INSERT INTO genre VALUES (999, 'x'); --",
+            "'; TRUNCATE invoice_line; --", "'; ALTER TABLE customer DROP COLUMN email; --",
+            "'; CREATE TABLE pwned (x int); --", "'; GRANT ALL ON customer TO PUBLIC; --", "'; COPY customer TO '/tmp/x'; --",
+            "invoice.total) FROM invoice; DELETE FROM invoice; --", "/* comment */ invoice.total", "invoice.total -- x",
+            "invoice.total /*", "*/ invoice.total", "pg_sleep(5)", "invoice.total; SELECT pg_sleep(5)",
+            "'; SELECT pg_sleep(5); --", "1 AND (SELECT 1 FROM pg_sleep(5)) IS NOT NULL", "$$; SELECT pg_sleep(5); $$",
+            "'||pg_sleep(5)||'", "(SELECT current_user)", "current_setting('is_superuser')", "version()",
+            "lo_import('/etc/passwd')", "pg_read_file('/etc/passwd')", "dblink('host=evil', 'select 1')",
+            "ｉｎｖｏｉｃｅ．ｔｏｔａｌ", "invoice\u2024total", "ＤＲＯＰ ＴＡＢＬＥ invoice", "invoice.tot\u0430l",
+            "invoice\u200b.total", "invoice.total\u202e", "\u02bc OR 1=1 --", "\uff07 OR 1=1 --",
+            "invoice.total\u0000", "\u0000'; DROP TABLE invoice; --", "invoice.total\r\nDROP TABLE invoice",
+            "\u001b[2K\u001b[1Aforged log line", "%n%n%s%s", "${jndi:ldap://127.0.0.1/x}", "{{7*7}}", "<script>alert(1)</script>",
+            "../../../../etc/passwd", "public.customer.email", "customer.email", "\"public\".\"customer\"",
+            "invoice.\"total\"", "\"invoice\".\"total\"; DROP", "$1", "?", "%s", ":name", "@var", "E'\\x27'",
+            "0x27", "CHAR(39)", "chr(39)", "U&'\\0027'", "'' ''", "x".repeat(513), "x".repeat(10_240),
+            "invoice." + "a".repeat(10_240), "a.b.c.d.e.f", ".", "..", "", " ", "\t", "null", "NULL", "true",
+            "-1", "1e308", "NaN", "[]", "{}", "{\"$ne\": null}", "😀", "🅳🆁🅾🅿", "\ud800");
+
+    private record Slot(String tool, String name, Function<String, Map<String, Object>> arguments) {
+    }
+
+    /** Every string an agent can send, one slot at a time; the rest of each call is valid. */
+    static List<Slot> slots() {
+        List<Slot> s = new ArrayList<>();
+        String metric = "invoice_total_sum";
+        s.add(new Slot("get_metric", "name", p -> Map.of("name", p)));
+        s.add(new Slot("get_metric", "group_by", p -> Map.of("name", metric, "group_by", List.of(p))));
+        s.add(new Slot("get_metric", "filters.column", p -> Map.of("name", metric,
+                "filters", List.of(Map.of("column", p, "op", "eq", "value", "x")))));
+        s.add(new Slot("get_metric", "filters.op", p -> Map.of("name", metric,
+                "filters", List.of(Map.of("column", "invoice.billing_country", "op", p, "value", "x")))));
+        s.add(new Slot("get_metric", "filters.value", p -> Map.of("name", metric,
+                "filters", List.of(Map.of("column", "invoice.billing_country", "op", "eq", "value", p)))));
+        s.add(new Slot("get_metric", "filters.in", p -> Map.of("name", metric,
+                "filters", List.of(Map.of("column", "invoice.billing_country", "op", "in", "value", List.of("USA", p))))));
+        s.add(new Slot("get_metric", "time_grain", p -> Map.of("name", metric, "time_grain", p)));
+        s.add(new Slot("get_metric", "time_dimension", p -> Map.of("name", metric, "time_grain", "month", "time_dimension", p)));
+        s.add(new Slot("get_metric", "via", p -> Map.of("name", metric, "group_by", List.of("invoice.billing_country"),
+                "via", List.of(p))));
+        s.add(new Slot("get_metric", "order_by.column", p -> Map.of("name", metric, "order_by", List.of(Map.of("column", p)))));
+        s.add(new Slot("get_metric", "order_by.direction", p -> Map.of("name", metric,
+                "order_by", List.of(Map.of("column", metric, "direction", p)))));
+        s.add(new Slot("get_metric", "filters.key", p -> Map.of("name", metric,
+                "filters", List.of(Map.of("column", "invoice.billing_country", "op", "eq", "value", "x", p, "y")))));
+        s.add(new Slot("find_relevant_tables", "query", p -> Map.of("query", p)));
+        s.add(new Slot("find_relevant_tables", "schema", p -> Map.of("query", "invoices", "schema", p)));
+        s.add(new Slot("describe_table", "qualified_name", p -> Map.of("qualified_name", p)));
+        s.add(new Slot("describe_column", "qualified_name", p -> Map.of("qualified_name", p)));
+        s.add(new Slot("suggest_joins", "tables", p -> Map.of("tables", List.of("public.invoice", p))));
+        s.add(new Slot("get_example_queries", "qualified_name", p -> Map.of("qualified_name", p)));
+        s.add(new Slot("find_relevant_entities", "query", p -> Map.of("query", p)));
+        s.add(new Slot("describe_entity", "name", p -> Map.of("name", p)));
+        s.add(new Slot("resolve_join", "entity_a", p -> Map.of("entity_a", p, "entity_b", "customer")));
+        s.add(new Slot("resolve_join", "entity_b", p -> Map.of("entity_a", "invoice", "entity_b", p)));
+        s.add(new Slot("resolve_join", "name", p -> Map.of("entity_a", "invoice", "entity_b", "customer", "name", p)));
+        return s;
+    }
+
+    @Test
+    void noPayloadInAnySlotOfAnyToolReachesTheDatabaseAsAnythingButACompiledSelect() throws Exception {
+        TestPostgres.loadSample("chinook", "chinook.sql");
+        Path store = dir.resolve("chinook.db");
+        Cli.Result indexed = Cli.run(dir, "--store", store.toString(), "index", "--source", TestPostgres.url("chinook"));
+        assertEquals(0, indexed.exitCode(), indexed.stderr());
+        String before = fingerprint();
+        try (Connection c = TestPostgres.connect("postgres"); Statement st = c.createStatement()) {
+            st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            st.execute("SELECT pg_stat_statements_reset()");
+        }
+
+        List<Slot> slots = slots();
+        Map<String, int[]> perTool = new LinkedHashMap<>();   // tool → calls, internal errors
+        int calls = 0;
+        StringBuffer stderr = new StringBuffer();
+        McpSyncClient client = McpStdio.client(store, stderr, Map.of(), ServeArgs.source(TestPostgres.url("chinook")));
+        try {
+            for (String payload : PAYLOADS) {
+                for (Slot slot : slots) {
+                    Map<String, Object> args = new HashMap<>(slot.arguments().apply(payload));
+                    JsonNode envelope = callOrProtocolError(client, slot.tool(), args);
+                    calls++;
+                    int[] counts = perTool.computeIfAbsent(slot.tool() + "." + slot.name(), k -> new int[2]);
+                    counts[0]++;
+                    if (envelope != null) {
+                        String kind = envelope.path("error").path("kind").asText("");
+                        assertNotEquals("internal_error", kind, () -> slot.tool() + "." + slot.name() + " with "
+                                + shown(payload) + " answered " + envelope);
+                        assertTrue(envelope.has("status") && envelope.path("charter_version").asText().equals("1.3"),
+                                () -> "an envelope for " + slot.tool() + ": " + envelope);
+                    }
+                }
+            }
+            // The server is still up and still answers correctly.
+            JsonNode after = callOrProtocolError(client, "get_metric", Map.of("name", "invoice_total_sum"));
+            assertTrue(after != null && after.path("data").path("rows").size() == 1, () -> "a plain call still works: " + after);
+        } finally {
+            client.closeGracefully();
+        }
+
+        List<String> seen = statementsSeenBy("chinook");
+        assertFalse(seen.isEmpty(), "filter values were bound and run");
+        int compiled = 0;
+        for (String q : seen) {
+            boolean select = q.startsWith("SELECT ") && q.contains(" AS \"t0\"") && q.contains("LIMIT $");
+            boolean setup = q.equals("SET TRANSACTION READ ONLY") || q.equals("BEGIN READ ONLY") || q.equals("ROLLBACK")
+                    || q.equals("BEGIN") || q.equals("COMMIT") || q.startsWith("SET SESSION CHARACTERISTICS")
+                    || q.startsWith("SET application_name") || q.startsWith("SET statement_timeout")
+                    || q.startsWith("SELECT pg_stat_statements_reset");
+            assertTrue(select || setup, "unexpected statement reached the database: " + q);
+            compiled += select ? 1 : 0;
+            for (String marker : List.of("DROP", "DELETE", "UPDATE ", "INSERT", "TRUNCATE", "ALTER", "CREATE", "GRANT", "COPY",
+                    "pg_sleep", "pg_read_file", "lo_import", "dblink", "current_setting", "version()", ";", "--", "/*", "OR 1=1",
+                    "UNION")) {
+                assertFalse(q.contains(marker), marker + " reached the database: " + q);
+            }
+        }
+        assertEquals(before, fingerprint(), "no table and no row count changed");
+
+        StringBuilder report = new StringBuilder();
+        report.append("injection payloads: ").append(PAYLOADS.size()).append(" payloads x ").append(slots.size())
+                .append(" slots in ").append(perTool.keySet().stream().map(k -> k.substring(0, k.indexOf('.'))).distinct().count())
+                .append(" tools = ").append(calls).append(" calls through MCP stdio; internal errors: 0; statements the database saw: ")
+                .append(seen.size()).append(" distinct (").append(compiled)
+                .append(" compiled SELECTs, the rest read-only session setup); payload text in any of them: 0; tables or row counts changed: 0\n");
+        perTool.forEach((slot, n) -> report.append("  ").append(slot).append(": ").append(n[0]).append(" calls\n"));
+        Files.createDirectories(Path.of("target", "security"));
+        Files.writeString(Path.of("target", "security", "injection.txt"), report);
+    }
+
+    /** The envelope of a tools/call, or null when the server answered with a JSON-RPC error (also a clear answer). */
+    private static JsonNode callOrProtocolError(McpSyncClient client, String tool, Map<String, Object> args) throws Exception {
+        McpSchema.CallToolResult result;
+        try {
+            result = McpStdio.call(client, tool, args);
+        } catch (io.modelcontextprotocol.spec.McpError protocolError) {
+            return null;
+        }
+        Object structured = result.structuredContent();
+        return structured == null ? JSON.readTree(((McpSchema.TextContent) result.content().get(0)).text())
+                : JSON.valueToTree(structured);
+    }
+
+    private static List<String> statementsSeenBy(String database) throws Exception {
+        List<String> seen = new ArrayList<>();
+        try (Connection c = TestPostgres.connect("postgres"); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
+                     + "WHERE d.datname = '" + database + "'")) {
+            while (rs.next()) {
+                seen.add(rs.getString(1));
+            }
+        }
+        return seen;
+    }
+
+    /** Every table of Chinook with its row count: what a successful injection would have changed. */
+    private static String fingerprint() throws Exception {
+        StringBuilder out = new StringBuilder();
+        List<String> tables = new ArrayList<>();
+        try (Connection c = TestPostgres.connect("chinook"); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT table_schema || '.' || table_name FROM information_schema.tables"
+                    + " WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1")) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+            for (String t : tables) {
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + t)) {
+                    rs.next();
+                    out.append(t).append('=').append(rs.getLong(1)).append('\n');
+                }
+            }
+            try (ResultSet rs = st.executeQuery("SELECT md5(string_agg(email, ',' ORDER BY customer_id)) FROM customer")) {
+                rs.next();
+                out.append("customer.email=").append(rs.getString(1)).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String shown(String payload) {
+        return payload.length() > 60 ? payload.substring(0, 60) + "… (" + payload.length() + " chars)" : payload;
+    }
+}
