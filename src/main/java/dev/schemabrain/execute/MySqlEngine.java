@@ -34,6 +34,9 @@ final class MySqlEngine implements Engine {
     public Connection openReadOnly(int timeoutMs) throws SQLException {
         Properties props = MySqlSource.credentials(url);
         props.setProperty("connectTimeout", "5000");
+        // The driver's default emulates parameters by escaping values into the SQL text; server-side prepared
+        // statements make MariaDB/MySQL bind them, so no value is ever parsed as SQL whatever the sql_mode.
+        props.setProperty("useServerPrepStmts", "true");
         Connection c = DriverManager.getConnection(MySqlSource.jdbcUrl(url), props);
         try (Statement st = c.createStatement()) {
             st.execute("SET SESSION TRANSACTION READ ONLY");

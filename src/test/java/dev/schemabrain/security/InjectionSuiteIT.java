@@ -2,8 +2,10 @@ package dev.schemabrain.security;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.testing.ChinookOnMariaDb;
 import dev.schemabrain.testing.Cli;
 import dev.schemabrain.testing.McpStdio;
+import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -33,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the other tools' eleven). Asserted on what the database saw, not on what the server says: every
  * statement pg_stat_statements recorded for the database is a compiled, parameterized SELECT (or the
  * read-only session's own setup), no payload text reached it, and no table or row count changed. Every
- * call gets an envelope, never an internal error, and the server answers a plain call afterwards.
+ * call gets an envelope, never an internal error, and the server answers a plain call afterwards. On MariaDB
+ * the same for get_metric, judged by the server's general log.
  */
 class InjectionSuiteIT {
 
@@ -174,6 +177,102 @@ class InjectionSuiteIT {
         perTool.forEach((slot, n) -> report.append("  ").append(slot).append(": ").append(n[0]).append(" calls\n"));
         Files.createDirectories(Path.of("target", "security"));
         Files.writeString(Path.of("target", "security", "injection.txt"), report);
+    }
+
+    /**
+     * The same for get_metric's twelve slots on MariaDB, judged by the server's general log: every statement
+     * SchemaBrain's connections sent is the read-only session setup or a compiled SELECT with placeholders.
+     */
+    @Test
+    void onMariaDbEveryGetMetricSlotReachesTheDatabaseAsCompiledSelectsOnly() throws Exception {
+        String maria = ChinookOnMariaDb.create();
+        try {
+            Path store = dir.resolve("maria.db");
+            Cli.Result indexed = Cli.run(dir, "--store", store.toString(), "index", "--source", TestMariaDb.url(maria));
+            assertEquals(0, indexed.exitCode(), indexed.stderr());
+            String before = mariaFingerprint(maria);
+            List<Slot> slots = slots().stream().filter(s -> s.tool().equals("get_metric")).toList();
+            int calls = 0;
+            List<String> seen;
+            try (Connection admin = TestMariaDb.connect(maria); Statement st = admin.createStatement()) {
+                st.execute("SET GLOBAL log_output = 'TABLE'");
+                st.execute("TRUNCATE mysql.general_log");
+                st.execute("SET GLOBAL general_log = 'ON'");
+                StringBuffer stderr = new StringBuffer();
+                McpSyncClient client = McpStdio.client(store, stderr, Map.of(), ServeArgs.source(TestMariaDb.url(maria)));
+                try {
+                    for (String payload : PAYLOADS) {
+                        for (Slot slot : slots) {
+                            JsonNode envelope = callOrProtocolError(client, slot.tool(), new HashMap<>(slot.arguments().apply(payload)));
+                            calls++;
+                            if (envelope != null) {
+                                assertNotEquals("internal_error", envelope.path("error").path("kind").asText(""),
+                                        () -> slot.name() + " with " + shown(payload) + " answered " + envelope);
+                            }
+                        }
+                    }
+                } finally {
+                    client.closeGracefully();
+                    st.execute("SET GLOBAL general_log = 'OFF'");
+                }
+                seen = new ArrayList<>();
+                // Only the sessions that connected to this database: other tests may share the server.
+                // Execute lines show the bound values substituted (the payloads, as data); what the server parsed as
+                // SQL is in the Query and Prepare lines.
+                try (ResultSet rs = st.executeQuery("SELECT CONVERT(g.argument USING utf8mb4) FROM mysql.general_log g"
+                        + " WHERE g.command_type IN ('Query', 'Prepare') AND g.thread_id <> CONNECTION_ID()"
+                        + " AND g.thread_id IN (SELECT c.thread_id FROM mysql.general_log c WHERE c.command_type = 'Connect'"
+                        + " AND CONVERT(c.argument USING utf8mb4) LIKE '% on " + maria + " %')")) {
+                    while (rs.next()) {
+                        seen.add(rs.getString(1).strip());
+                    }
+                }
+            }
+            int compiled = 0;
+            for (String logged : seen) {
+                // The driver applies the row cap (setMaxRows) as a statement prefix.
+                String q = logged.replaceFirst("^SET STATEMENT SQL_SELECT_LIMIT=\\d+ FOR ", "");
+                String upper = q.toUpperCase(java.util.Locale.ROOT);
+                boolean select = upper.startsWith("SELECT ") && q.contains(" AS `t0`") && upper.contains(" LIMIT ?");
+                boolean setup = upper.startsWith("SET ") || upper.equals("START TRANSACTION READ ONLY") || upper.equals("ROLLBACK")
+                        || upper.equals("COMMIT") || upper.startsWith("SELECT @@") || upper.startsWith("SHOW ")
+                        || upper.startsWith("SELECT 1") || upper.startsWith("SET GLOBAL GENERAL_LOG");
+                assertTrue(select || setup, "unexpected statement reached MariaDB: " + q);
+                compiled += select ? 1 : 0;
+                for (String marker : List.of("DROP", "DELETE", "UPDATE ", "INSERT", "TRUNCATE", "ALTER", "CREATE", "GRANT",
+                        "SLEEP", "BENCHMARK", "LOAD_FILE", "INTO OUTFILE", ";", "--", "/*", "OR 1=1", "UNION")) {
+                    assertFalse(select && upper.contains(marker), marker + " reached MariaDB as SQL: " + q);
+                }
+            }
+            assertTrue(compiled > 0, "compiled statements were prepared and run");
+            assertEquals(before, mariaFingerprint(maria), "no table and no row count changed");
+            Files.createDirectories(Path.of("target", "security"));
+            Files.writeString(Path.of("target", "security", "injection-mariadb.txt"), "injection payloads on MariaDB: "
+                    + PAYLOADS.size() + " payloads x " + slots.size() + " get_metric slots = " + calls + " calls through MCP stdio;"
+                    + " internal errors: 0; statements MariaDB logged from SchemaBrain: " + seen.size() + " (" + compiled
+                    + " prepared SELECTs with ? placeholders, the rest session setup); payload text parsed as SQL: 0; tables or row counts changed: 0\n");
+        } finally {
+            TestMariaDb.drop(maria);
+        }
+    }
+
+    private static String mariaFingerprint(String database) throws Exception {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = TestMariaDb.connect(database); Statement st = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1")) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+            for (String t : tables) {
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM `" + t + "`")) {
+                    rs.next();
+                    out.append(t).append('=').append(rs.getLong(1)).append('\n');
+                }
+            }
+        }
+        return out.toString();
     }
 
     /** The envelope of a tools/call, or null when the server answered with a JSON-RPC error (also a clear answer). */
