@@ -18,7 +18,9 @@ import java.util.Set;
  * follow OpenSSH's StrictModes: a file must be a regular file (not a symlink), owned by the user
  * running SchemaBrain, and writable by nobody else; a directory on the way must not be writable by
  * others unless it is sticky (like /tmp), and must belong to this user or root. A secret (the audit
- * key) must also be unreadable by others.
+ * key) must also be unreadable by others. Group write is accepted where the group is the user's private
+ * group (the user-private-group scheme of Debian and Ubuntu, whose umask 002 makes every directory
+ * group-writable): a group named like the user, with no other member, as Debian's OpenSSH accepts it.
  *
  * <p>On a file system without POSIX attributes the checks are skipped: there is nothing to read.
  */
@@ -28,6 +30,7 @@ public final class PrivateFiles {
     private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     private static final int STICKY = 01000;
     private static final int GROUP_OR_OTHER_WRITE = 0022;
+    private static final int OTHER_WRITE = 0002;
     private static final int GROUP_OR_OTHER_ANY = 0077;
 
     private PrivateFiles() {
@@ -143,7 +146,7 @@ public final class PrivateFiles {
             throw new UnsafeFileException(abs + " belongs to another user (uid " + mode.uid() + "), who could have planted"
                     + " or changed it; move it away, or chown it to the user running SchemaBrain.", null);
         }
-        int forbidden = secret ? GROUP_OR_OTHER_ANY : GROUP_OR_OTHER_WRITE;
+        int forbidden = secret ? GROUP_OR_OTHER_ANY : writableByOthers(abs, mode);
         if ((mode.bits() & forbidden) != 0) {
             throw new UnsafeFileException(abs + " is " + (secret ? "readable or writable" : "writable") + " by other users (mode "
                     + String.format("%04o", mode.bits() & 07777) + "), who could " + (secret ? "read or change" : "change")
@@ -161,7 +164,7 @@ public final class PrivateFiles {
             throw new UnsafeFileException("The directory " + dir + " belongs to another user (uid " + mode.uid()
                     + "), who could replace the files in it; use a directory of your own.", null);
         }
-        if ((mode.bits() & GROUP_OR_OTHER_WRITE) != 0 && (mode.bits() & STICKY) == 0) {
+        if ((mode.bits() & writableByOthers(dir, mode)) != 0 && (mode.bits() & STICKY) == 0) {
             throw new UnsafeFileException("The directory " + dir + " is writable by other users (mode "
                     + String.format("%04o", mode.bits() & 07777) + "), who could replace the files in it; run chmod go-w "
                     + dir + " or use a directory of your own.", null);
@@ -204,6 +207,32 @@ public final class PrivateFiles {
     }
 
     private record Mode(long uid, int bits) {
+    }
+
+    /** The write bits that let someone else in: group and others, or only others where the group is the user's own. */
+    private static int writableByOthers(Path path, Mode mode) {
+        return (mode.bits() & 0020) != 0 && privateGroup(path) ? OTHER_WRITE : GROUP_OR_OTHER_WRITE;
+    }
+
+    /** Whether the path's group is the user's private group: named like the user, listing no other member. */
+    static boolean privateGroup(Path path) {
+        try {
+            String user = System.getProperty("user.name");
+            String group = Files.readAttributes(path, java.nio.file.attribute.PosixFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS).group().getName();
+            if (user == null || !user.equals(group)) {
+                return false;
+            }
+            for (String line : Files.readAllLines(Path.of("/etc/group"))) {
+                String[] f = line.split(":", -1);
+                if (f.length >= 4 && f[0].equals(group)) {
+                    return f[3].isBlank() || f[3].strip().equals(user);
+                }
+            }
+            return false;
+        } catch (IOException | RuntimeException unknown) {
+            return false;   // when in doubt, the group counts as others
+        }
     }
 
     private static Mode mode(Path path) throws UnsafeFileException {

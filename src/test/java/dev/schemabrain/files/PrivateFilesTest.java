@@ -90,6 +90,19 @@ class PrivateFilesTest {
     }
 
     @Test
+    void acceptsGroupWriteOnlyWhereTheGroupIsTheUsersPrivateGroup() throws Exception {
+        Path own = Files.createDirectory(dir.resolve("own"));
+        Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwxrwxr-x"));   // umask 002
+        boolean upg = PrivateFiles.privateGroup(own);
+        // root's group here is "root" with no other member: the user-private-group scheme.
+        assumeTrue(upg, "the test machine's user has a private group");
+        PrivateFiles.create(own.resolve("store.db"));
+        Files.setAttribute(own, "posix:group", own.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName("users"));
+        assertFalse(PrivateFiles.privateGroup(own));
+        assertThrows(UnsafeFileException.class, () -> PrivateFiles.check(own.resolve("store.db")));
+    }
+
+    @Test
     void refusesAGroupWritableDirectoryButNotASticky() throws Exception {
         Path shared = Files.createDirectory(dir.resolve("shared"));
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
