@@ -256,6 +256,60 @@ public final class CatalogRepository {
     }
 
     /**
+     * Moves every row of source {@code oldId} to {@code newId} with a new display URL (the same database,
+     * shown without parameters that may hold secrets); when {@code newId} is already taken, only the old
+     * row's URL is replaced. Call inside {@link SqliteStore#write}.
+     */
+    public static void rekeySource(Connection c, String oldId, String newId, String displayUrl) throws SQLException {
+        boolean taken;
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sources WHERE source_id = ?")) {
+            st.setString(1, newId);
+            try (ResultSet rs = st.executeQuery()) {
+                taken = rs.next() || oldId.equals(newId);
+            }
+        }
+        if (taken) {
+            try (PreparedStatement st = c.prepareStatement("UPDATE sources SET display_url = ? WHERE source_id = ?")) {
+                st.setString(1, displayUrl);
+                st.setString(2, oldId);
+                st.executeUpdate();
+            }
+            return;
+        }
+        try (PreparedStatement st = c.prepareStatement("""
+                INSERT INTO sources (source_id, kind, display_url, catalog_token, first_indexed_at, last_indexed_at)
+                SELECT ?, kind, ?, catalog_token, first_indexed_at, last_indexed_at FROM sources WHERE source_id = ?""")) {
+            st.setString(1, newId);
+            st.setString(2, displayUrl);
+            st.setString(3, oldId);
+            st.executeUpdate();
+        }
+        for (String table : List.of("catalog_tables", "index_runs", "pii_tags")) {
+            if (!tableExists(c, table)) {
+                continue;
+            }
+            try (PreparedStatement st = c.prepareStatement("UPDATE " + table + " SET source_id = ? WHERE source_id = ?")) {
+                st.setString(1, newId);
+                st.setString(2, oldId);
+                st.executeUpdate();
+            }
+        }
+        try (PreparedStatement st = c.prepareStatement("DELETE FROM sources WHERE source_id = ?")) {
+            st.setString(1, oldId);
+            st.executeUpdate();
+        }
+    }
+
+    private static boolean tableExists(Connection c, String name) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+            st.setString(1, name);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
      * Replaces the semantic hashes of one live table and its columns (after their samples were dropped, so
      * no stored hash is computed from a value that is gone); call inside {@link SqliteStore#write}.
      */
