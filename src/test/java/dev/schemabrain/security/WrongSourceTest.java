@@ -1,5 +1,6 @@
 package dev.schemabrain.security;
 
+import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,33 @@ class WrongSourceTest {
             assertTrue(r.err().contains("index this source"), "says what to do: " + r.err());
             assertEquals(1, r.err().strip().lines().count(), r.err());
         }
+    }
+
+    @Test
+    void serveRefusesAnotherPostgresDatabaseAndAnotherEngine() throws Exception {
+        TestPostgres.createDatabase("sb_music", "CREATE TABLE artist (id int PRIMARY KEY, name text)",
+                "INSERT INTO artist VALUES (1, 'AC/DC')");
+        TestPostgres.createDatabase("sb_payroll", "CREATE TABLE artist (id int PRIMARY KEY, name text, ssn text)",
+                "INSERT INTO artist VALUES (1, 'Ann Lee', '123-45-6789')");
+        Path pgStore = dir.resolve("pg-music.db");
+        assertEquals(0, CliRun.of("--store", pgStore.toString(), "index", "--source", TestPostgres.url("sb_music")).exit());
+        for (String[] served : new String[][]{
+                {pgStore.toString(), TestPostgres.url("sb_payroll")},
+                {pgStore.toString(), "sqlite:" + payroll},
+                {store.toString(), TestPostgres.url("sb_payroll")}}) {
+            CliRun r = CliRun.of("--store", served[0], "serve", "--source", served[1]);
+            tried++;
+            if (r.exit() == 2 && r.err().contains("index this source")) {
+                refused++;
+            }
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().contains("index this source"), r.err());
+        }
+        assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit());
+        // A store holding both sources serves either.
+        assertEquals(0, CliRun.of("--store", pgStore.toString(), "index", "--source", "sqlite:" + music).exit());
+        assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", "sqlite:" + music).exit());
+        assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit());
     }
 
     @Test
