@@ -5,6 +5,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,11 +91,16 @@ class TagPurgeTest {
         return out;
     }
 
+    private String schema = "main";
+
     private String servedAnswers() {
         ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
         Envelope found = tools.call("find_relevant_tables", Map.of("query", "gadget remark marmalade flavour kumquat"));
-        Envelope column = tools.call("describe_column", Map.of("table", "main.gadget", "column", "remark"));
-        Envelope table = tools.call("describe_table", Map.of("table", "main.gadget"));
+        Envelope column = tools.call("describe_column", Map.of("qualified_name", schema + ".gadget.remark"));
+        Envelope table = tools.call("describe_table", Map.of("qualified_name", schema + ".gadget", "response_format", "detailed"));
+        for (Envelope e : List.of(found, column, table)) {
+            assertFalse(e.isError(), e.toJson());
+        }
         return found.toJson() + column.toJson() + table.toJson();
     }
 
@@ -123,6 +129,8 @@ class TagPurgeTest {
         }
         assertTrue(storedDescriptions().stream().anyMatch(d -> d.contains("marmalade")),
                 "precondition: the describer quotes the samples");
+        assertTrue(servedAnswers().contains("marmalade") && servedAnswers().contains("purple-kumquat"),
+                "precondition: the tools serve the untagged values");
 
         cli("policy", "tag", "main.gadget.remark", "contact", "--file", policy.toString());
         cli("policy", "tag", "main.gadget.flavour", "credential", "--file", policy.toString());
@@ -150,6 +158,24 @@ class TagPurgeTest {
                 """);
         cli("policy", "apply", policy.toString());
         assertNoValueLeft("after policy apply");
+    }
+
+    @Test
+    void onPostgresAReindexWithAnUnchangedChangeTokenKeepsThePurge() throws Exception {
+        schema = "public";
+        TestPostgres.createDatabase("sb_tag_purge", "CREATE TABLE gadget (id int PRIMARY KEY, label text, remark text, flavour text)",
+                "INSERT INTO gadget SELECT g, 'sprocket', 'Zebulon prefers marmalade', 'purple-kumquat' FROM generate_series(1, 3) g");
+        String url = TestPostgres.url("sb_tag_purge");
+        CliRun first = CliRun.of("--store", store.toString(), "index", "--source", url);
+        assertEquals(0, first.exit(), first.err());
+        assertTrue(storedDescriptions().stream().anyMatch(d -> d.contains("marmalade")), "precondition: quoted");
+        cli("policy", "tag", "public.gadget.remark", "contact", "--file", policy.toString());
+        cli("policy", "tag", "public.gadget.flavour", "credential", "--file", policy.toString());
+        assertNoValueLeft("right after tagging (PostgreSQL)");
+        CliRun again = CliRun.of("--store", store.toString(), "index", "--source", url);
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.out().contains("0 changed"), "the change token did not move: " + again.out());
+        assertNoValueLeft("after a re-index whose change token said unchanged");
     }
 
     @AfterAll
