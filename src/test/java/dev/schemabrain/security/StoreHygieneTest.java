@@ -1,16 +1,10 @@
 package dev.schemabrain.security;
 
-import dev.schemabrain.cli.Main;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -42,9 +36,6 @@ class StoreHygieneTest {
     Path store;
     Path policy;
 
-    record Run(int exit, String err) {
-    }
-
     @BeforeEach
     void createSource() throws Exception {
         source = dir.resolve("people.db");
@@ -56,37 +47,23 @@ class StoreHygieneTest {
         policy = dir.resolve("state/pii_policy.yaml");
     }
 
-    /** Runs the CLI in this JVM with stdin at end of file (serve then stops at once) and stderr captured. */
-    private static synchronized Run cli(String... args) {
-        PrintStream err = System.err;
-        PrintStream out = System.out;
-        InputStream in = System.in;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        try {
-            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-            System.setIn(new ByteArrayInputStream(new byte[0]));
-            int exit = Main.execute(args);
-            return new Run(exit, captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(err);
-            System.setOut(out);
-            System.setIn(in);
-        }
+    private static CliRun cli(String... args) {
+        return CliRun.of(args);
     }
 
-    private Run index() {
+    private CliRun index() {
         return cli("--store", store.toString(), "index", "--source", "sqlite:" + source);
     }
 
     /** Every command that opens the store must refuse it with one sentence that names the file and the fix. */
     private void assertRefusedEverywhere(String why, String fix) {
-        List<Run> runs = new ArrayList<>();
+        List<CliRun> runs = new ArrayList<>();
         runs.add(index());
         runs.add(cli("--store", store.toString(), "policy", "tags"));
         runs.add(cli("--store", store.toString(), "policy", "tag", "main.person.city", "location", "--file", policy.toString()));
         runs.add(cli("--store", store.toString(), "serve"));
         runs.add(cli("--store", store.toString(), "serve", "--source", "sqlite:" + source));
-        for (Run r : runs) {
+        for (CliRun r : runs) {
             tried++;
             boolean ok = r.exit() == 2 && r.err().contains(fix) && r.err().strip().lines().count() == 1
                     && !r.err().contains("Exception");
@@ -162,7 +139,7 @@ class StoreHygieneTest {
         assertEquals(0, index().exit());
         Files.writeString(policy, "block: [credential]\nforce: true\ncolumns:\n  main.person.ssn: {categories: []}\n");
         Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-rw-rw-"));
-        for (Run r : List.of(cli("--store", store.toString(), "policy", "apply", policy.toString()),
+        for (CliRun r : List.of(cli("--store", store.toString(), "policy", "apply", policy.toString()),
                 cli("--store", store.toString(), "policy", "tag", "main.person.city", "location", "--file", policy.toString()))) {
             tried++;
             if (r.exit() == 2 && r.err().contains("chmod 600")) {
@@ -171,7 +148,7 @@ class StoreHygieneTest {
             assertEquals(2, r.exit(), r.err());
             assertTrue(r.err().contains("chmod 600"), r.err());
         }
-        Run tags = cli("--store", store.toString(), "policy", "tags");
+        CliRun tags = cli("--store", store.toString(), "policy", "tags");
         assertFalse(tags.err().contains("Exception"));
     }
 
@@ -182,7 +159,7 @@ class StoreHygieneTest {
         Files.writeString(policy, "columns:\n  main.person.ssn: {categories: []}\n");
         Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-------"));
         Files.setAttribute(policy, "unix:uid", (int) OTHER_UID);
-        Run r = cli("--store", store.toString(), "policy", "apply", policy.toString());
+        CliRun r = cli("--store", store.toString(), "policy", "apply", policy.toString());
         tried++;
         if (r.exit() == 2 && r.err().contains("belongs to another user")) {
             refused++;
