@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
+import dev.schemabrain.index.TagPurge;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiPolicy;
@@ -159,7 +160,7 @@ final class PolicyCommand extends CommandGroup {
         List<PiiTags.Entry> overrides = resolveAll(s.catalog(), policy);
         try (SqliteStore opened = SqliteStore.open(store)) {
             opened.write(c -> {
-                PiiRepository.replaceOverrides(c, overrides);
+                TagPurge.replaceOverrides(c, overrides);
                 PiiRepository.putBlockList(c, policy.block());
                 return null;
             });

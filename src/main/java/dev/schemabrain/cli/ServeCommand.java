@@ -12,7 +12,10 @@ import dev.schemabrain.audit.AuditException;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.store.ServedSource;
+import dev.schemabrain.store.StoreException;
 import dev.schemabrain.pii.PiiCategory;
 
 import dev.schemabrain.mcp.server.StdioServer;
@@ -74,7 +77,8 @@ final class ServeCommand implements Callable<Integer> {
     Double costCap;
 
     @Override
-    public Integer call() throws InterruptedException, SourceException {
+    public Integer call() throws InterruptedException, SourceException, StoreException {
+        checkStore();
         Optional<BlockList> blockList = blockList();
         Optional<QueryExecutor> executor = executor();
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store, blockList);
@@ -93,8 +97,18 @@ final class ServeCommand implements Callable<Integer> {
             StdioServer.run(tools, Version.get(), System.in, frames);
         } finally {
             executor.ifPresent(QueryExecutor::close);
+            // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
+            // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
+            warm.join();
+            Embedders.closeShared();
         }
         return 0;
+    }
+
+    /** A planted store, or one indexed from another database than --source, is refused before serving. */
+    private void checkStore() throws SourceException, StoreException {
+        Optional<SourceUrl> url = source == null && urlEnv == null ? Optional.empty() : Optional.of(Sources.resolve(source, urlEnv));
+        ServedSource.check(main.store, url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
     }
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */

@@ -27,4 +27,23 @@ public final class Embedders {
         }
         return e;
     }
+
+    /**
+     * Closes the shared model if it was loaded, waiting for calls in flight, so no inference runs in
+     * native code while the JVM exits; a holder of the old instance gets an IllegalStateException.
+     */
+    public static void closeShared() {
+        Embedder e;
+        synchronized (Embedders.class) {
+            e = shared;
+            shared = null; // a later caller in this process (tests) loads a fresh one
+        }
+        if (e != null) {
+            try {
+                e.close();
+            } catch (Exception ignored) {
+                // Closing at exit: nothing left to protect.
+            }
+        }
+    }
 }

@@ -42,8 +42,10 @@ import java.util.stream.Collectors;
  * One index run: check the store, introspect the source, classify PII (dropping tagged columns' samples),
  * fingerprint and compare, describe and embed what changed, then write everything in a single store transaction. Nothing touches the store file
  * before the source has been read and embedded completely, so a failure leaves the store
- * byte-for-byte as it was.
- */public final class Indexer {
+ * byte-for-byte as it was. (The one earlier write: a store from before display URLs were allow-listed has
+ * its sources re-keyed first, see {@link SourceScrub}.)
+ */
+public final class Indexer {
 
     private final Clock clock;
     private final DocumentStage documents;
@@ -81,6 +83,9 @@ import java.util.stream.Collectors;
         boolean storeExisted = SqliteStore.exists(storePath);
         Optional<String> storedToken = Optional.empty();
         if (storeExisted) {
+            if (!dryRun) {
+                SourceScrub.run(storePath);
+            }
             // Opening validates the file (a store, not from a newer version) before any source work.
             try (SqliteStore store = SqliteStore.open(storePath)) {
                 storedToken = store.read(c -> CatalogRepository.catalogToken(c, sourceId));

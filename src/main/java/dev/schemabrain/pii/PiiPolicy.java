@@ -64,6 +64,12 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
     public static PiiPolicy read(Path file) throws PiiPolicyException {
         String text;
         try {
+            // A policy someone else could write could unblock categories or untag columns.
+            dev.schemabrain.files.PrivateFiles.check(file);
+        } catch (dev.schemabrain.files.UnsafeFileException e) {
+            throw new PiiPolicyException(e.getMessage());
+        }
+        try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             return EMPTY;
@@ -174,16 +180,12 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
         }
     }
 
-    /** Writes the policy to {@code file}, creating its directory; replaced atomically. */
+    /** Writes the policy to {@code file} as a private file (0600, its directory 0700), replaced atomically. */
     public void write(Path file) throws PiiPolicyException {
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, ".pii_policy", ".yaml");
-            Files.writeString(tmp, toYaml(), StandardCharsets.UTF_8);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new PiiPolicyException("Cannot write the PII policy " + file + " (" + e.getMessage() + "); check the path and its permissions.");
+            dev.schemabrain.files.PrivateFiles.write(file, toYaml().getBytes(StandardCharsets.UTF_8));
+        } catch (dev.schemabrain.files.UnsafeFileException e) {
+            throw new PiiPolicyException(e.getMessage());
         }
     }
 }

@@ -16,20 +16,25 @@ import java.util.Locale;
  * A parsed source address. {@code postgresql://}, {@code postgres://}, {@code mysql://},
  * {@code mariadb://}, {@code sqlite:PATH}, {@code ddl:PATH} and {@code spider:PATH}.
  * Credentials are split out of the URL at once: {@link #displayUrl()} and {@link #sourceId()} never
- * contain them, and {@link #toString()} is the display form.
+ * contain them, and {@link #toString()} is the display form. The display form keeps only the query
+ * parameters of {@link DisplayedParameters}; every other one (sslpassword, sslkey, passfile, tokens,
+ * anything unknown) still reaches the driver through {@link #query()} but is never shown or stored.
  *
  * @param host       server host (live network sources) or null
  * @param port       server port, or -1 for the engine default
  * @param database   database name (network sources) or null
  * @param path       file path (sqlite, ddl, spider) or null
- * @param query      the URL's query string without credentials (passed to the driver), or empty
+ * @param query      the URL's query string without user and password (passed to the driver, never shown), or empty
  * @param user       user name or null
  * @param password   password or null; never printed
  */
 public record SourceUrl(SourceKind kind, String host, int port, String database, Path path, String query,
                         String user, String password, String displayUrl) {
 
-    /** First 16 hex characters of the SHA-256 of the URL without its credentials. */
+    /**
+     * First 16 hex characters of the SHA-256 of the display URL: without credentials and without query
+     * parameters outside the allow-list (a hash of a short secret could be reversed by guessing).
+     */
     public String sourceId() {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(displayUrl.getBytes(StandardCharsets.UTF_8));
@@ -111,13 +116,15 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
             }
         }
         String query = String.join("&", kept);
+        // Only parameters known to hold no secret are shown or stored (the source id is derived from them too).
+        String shown = String.join("&", kept.stream().filter(pair -> DisplayedParameters.shown(kind, pair)).toList());
         StringBuilder display = new StringBuilder(scheme).append("://").append(uri.getHost());
         if (uri.getPort() >= 0) {
             display.append(':').append(uri.getPort());
         }
         display.append('/').append(database == null ? "" : database);
-        if (!query.isEmpty()) {
-            display.append('?').append(query);
+        if (!shown.isEmpty()) {
+            display.append('?').append(shown);
         }
         return new SourceUrl(kind, uri.getHost(), uri.getPort(), database, null, query, user, password, display.toString());
     }

@@ -226,6 +226,119 @@ public final class CatalogRepository {
         return purged;
     }
 
+    /** The ids of every source the store holds, in id order. */
+    public static List<String> sourceIds(Connection c) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        if (!hasSchema(c)) {
+            return ids;
+        }
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT source_id FROM sources ORDER BY source_id")) {
+            while (rs.next()) {
+                ids.add(rs.getString(1));
+            }
+        }
+        return ids;
+    }
+
+    /** The display URL of every source the store holds, by source id. */
+    public static Map<String, String> sourceUrls(Connection c) throws SQLException {
+        Map<String, String> urls = new LinkedHashMap<>();
+        if (!hasSchema(c)) {
+            return urls;
+        }
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT source_id, display_url FROM sources ORDER BY last_indexed_at DESC")) {
+            while (rs.next()) {
+                urls.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        return urls;
+    }
+
+    /**
+     * Moves every row of source {@code oldId} to {@code newId} with a new display URL (the same database,
+     * shown without parameters that may hold secrets); when {@code newId} is already taken, only the old
+     * row's URL is replaced. Call inside {@link SqliteStore#write}.
+     */
+    public static void rekeySource(Connection c, String oldId, String newId, String displayUrl) throws SQLException {
+        boolean taken;
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sources WHERE source_id = ?")) {
+            st.setString(1, newId);
+            try (ResultSet rs = st.executeQuery()) {
+                taken = rs.next() || oldId.equals(newId);
+            }
+        }
+        if (taken) {
+            try (PreparedStatement st = c.prepareStatement("UPDATE sources SET display_url = ? WHERE source_id = ?")) {
+                st.setString(1, displayUrl);
+                st.setString(2, oldId);
+                st.executeUpdate();
+            }
+            return;
+        }
+        try (PreparedStatement st = c.prepareStatement("""
+                INSERT INTO sources (source_id, kind, display_url, catalog_token, first_indexed_at, last_indexed_at)
+                SELECT ?, kind, ?, catalog_token, first_indexed_at, last_indexed_at FROM sources WHERE source_id = ?""")) {
+            st.setString(1, newId);
+            st.setString(2, displayUrl);
+            st.setString(3, oldId);
+            st.executeUpdate();
+        }
+        for (String table : List.of("catalog_tables", "index_runs", "pii_tags")) {
+            if (!tableExists(c, table)) {
+                continue;
+            }
+            try (PreparedStatement st = c.prepareStatement("UPDATE " + table + " SET source_id = ? WHERE source_id = ?")) {
+                st.setString(1, newId);
+                st.setString(2, oldId);
+                st.executeUpdate();
+            }
+        }
+        try (PreparedStatement st = c.prepareStatement("DELETE FROM sources WHERE source_id = ?")) {
+            st.setString(1, oldId);
+            st.executeUpdate();
+        }
+    }
+
+    private static boolean tableExists(Connection c, String name) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+            st.setString(1, name);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /**
+     * Replaces the semantic hashes of one live table and its columns (after their samples were dropped, so
+     * no stored hash is computed from a value that is gone); call inside {@link SqliteStore#write}.
+     */
+    public static void updateSemanticHashes(Connection c, String sourceId, QualifiedName table, String tableHash,
+                                            Map<String, String> columnHashes) throws SQLException {
+        try (PreparedStatement t = c.prepareStatement("""
+                UPDATE catalog_tables SET semantic_hash = ?
+                 WHERE source_id = ? AND schema_name = ? AND table_name = ? AND deprecated_at IS NULL""");
+             PreparedStatement k = c.prepareStatement("""
+                UPDATE catalog_columns SET semantic_hash = ? WHERE column_name = ? AND deprecated_at IS NULL AND table_id =
+                       (SELECT table_id FROM catalog_tables WHERE source_id = ? AND schema_name = ? AND table_name = ?
+                           AND deprecated_at IS NULL)""")) {
+            t.setString(1, tableHash);
+            t.setString(2, sourceId);
+            t.setString(3, table.schema());
+            t.setString(4, table.table());
+            t.executeUpdate();
+            for (Map.Entry<String, String> e : columnHashes.entrySet()) {
+                k.setString(1, e.getValue());
+                k.setString(2, e.getKey());
+                k.setString(3, sourceId);
+                k.setString(4, table.schema());
+                k.setString(5, table.table());
+                k.addBatch();
+            }
+            k.executeBatch();
+        }
+    }
+
     /** Records a finished run. */
     public static void recordRun(Connection c, CatalogChanges changes, long writeMillis, int purged) throws SQLException {
         CatalogChanges.RunCounts n = changes.counts();

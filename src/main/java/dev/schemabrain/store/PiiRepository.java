@@ -77,8 +77,10 @@ public final class PiiRepository {
     }
 
     /**
-     * Makes the overrides exactly {@code overrides} and drops the stored samples of every column they tag;
-     * call inside {@link SqliteStore#write}.
+     * Makes the overrides exactly {@code overrides} and drops the stored samples of every column they tag,
+     * with the describer's sentence that quoted them (a database comment or an applied description is
+     * kept: it was not written from the values); call inside {@link SqliteStore#write}. Prefer
+     * {@code index.TagPurge#replaceOverrides}, which also re-derives every document and fingerprint.
      */
     public static void replaceOverrides(Connection c, Collection<PiiTags.Entry> overrides) throws SQLException {
         try (PreparedStatement delete = c.prepareStatement("DELETE FROM pii_overrides")) {
@@ -87,7 +89,10 @@ public final class PiiRepository {
         try (PreparedStatement st = c.prepareStatement("""
                 INSERT INTO pii_overrides (schema_name, table_name, column_name, sensitivity, categories) VALUES (?, ?, ?, ?, ?)""");
              PreparedStatement strip = c.prepareStatement("""
-                UPDATE catalog_columns SET samples = '[]' WHERE column_name = ? AND table_id IN
+                UPDATE catalog_columns SET samples = '[]',
+                       description = CASE WHEN description_origin = 'heuristic' THEN NULL ELSE description END,
+                       described_hash = CASE WHEN description_origin = 'heuristic' THEN NULL ELSE described_hash END
+                 WHERE column_name = ? AND table_id IN
                   (SELECT table_id FROM catalog_tables WHERE schema_name = ? AND table_name = ?)""")) {
             for (PiiTags.Entry e : overrides) {
                 bindColumn(st, 1, e);

@@ -1,5 +1,7 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.files.PrivateFiles;
+import dev.schemabrain.files.UnsafeFileException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -49,14 +51,16 @@ public final class SqliteStore implements AutoCloseable {
     }
 
     /**
-     * Opens an existing store for reading and writing, after checking it is one this build
-     * understands. Nothing is written by opening.
+     * Opens an existing store for reading and writing, after checking that nobody else could have planted
+     * or changed it (see {@link #checkPrivate}) and that it is one this build understands. Nothing is
+     * written by opening.
      */
     public static SqliteStore open(Path path) throws StoreException {
         if (!exists(path)) {
             throw new StoreException("No store at " + path + "; run 'schemabrain index --source URL' first"
                     + " or pass --store PATH.");
         }
+        checkPrivate(path);
         checkHeader(path);
         SqliteStore store = connect(path);
         try {
@@ -68,21 +72,55 @@ public final class SqliteStore implements AutoCloseable {
         }
     }
 
-    /** Opens the store at {@code path}, creating the file when it does not exist yet. */
+    /**
+     * Opens the store at {@code path}, creating the file when it does not exist yet: mode 0600 in a
+     * 0700 directory, before SQLite opens it, so its -wal and -shm files (which SQLite creates with the
+     * database file's mode) are private too.
+     */
     public static SqliteStore openOrCreate(Path path) throws StoreException {
         if (exists(path)) {
             return open(path);
         }
+        checkPrivate(path);
         try {
-            Path parent = path.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-        } catch (IOException e) {
-            throw new StoreException("Cannot create the directory for the store " + path
-                    + "; check the path and its permissions.", e);
+            PrivateFiles.create(path);
+        } catch (UnsafeFileException e) {
+            throw new StoreException(e.getMessage(), e);
         }
         return connect(path);
+    }
+
+    /**
+     * Refuses a store that someone else could have planted or changed: the file, its -wal and -shm
+     * (SQLite replays a planted WAL) and its directory must pass {@link PrivateFiles#check}. A store
+     * that does not exist yet passes when its directory does.
+     */
+    public static void checkPrivate(Path path) throws StoreException {
+        try {
+            for (String suffix : new String[]{"", "-wal", "-shm", "-journal"}) {
+                PrivateFiles.check(Path.of(path + suffix));
+            }
+        } catch (UnsafeFileException e) {
+            throw new StoreException("Refusing the store: " + lowerFirst(e.getMessage()), e);
+        }
+    }
+
+    private static String lowerFirst(String s) {
+        return s.isEmpty() || s.startsWith("/") ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /**
+     * Copies every committed page into the database file and empties the WAL, so values a transaction
+     * overwrote (with secure_delete on) linger in no file; answers false when a reader kept part of
+     * the WAL alive.
+     */
+    public boolean checkpoint() throws StoreException {
+        try (Statement st = connection.createStatement();
+             ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+            return rs.next() && rs.getInt(1) == 0;
+        } catch (SQLException e) {
+            throw new StoreException(writeFailure(e), e);
+        }
     }
 
     /** Runs {@code work} in one immediate transaction, migrating the schema first if needed. */
@@ -103,6 +141,9 @@ public final class SqliteStore implements AutoCloseable {
             }
             T result = work.run(connection);
             connection.commit();
+            connection.setAutoCommit(true);
+            // Old page images (values a tagged column no longer has) must not outlive the write in the WAL.
+            checkpointQuietly();
             return result;
         } catch (SQLException e) {
             rollbackQuietly();
@@ -229,6 +270,14 @@ public final class SqliteStore implements AutoCloseable {
         }
         return "Writing the store " + path + " failed (" + e.getMessage()
                 + "); the store was left as it was. Rerun with -v for details.";
+    }
+
+    private void checkpointQuietly() {
+        try {
+            checkpoint();
+        } catch (StoreException e) {
+            // Committed already; the WAL is checkpointed again by the next write and when the last connection closes.
+        }
     }
 
     private void rollbackQuietly() {

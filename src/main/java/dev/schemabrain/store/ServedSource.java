@@ -1,0 +1,40 @@
+package dev.schemabrain.store;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What {@code serve} checks before it answers anything: the store is one nobody else could have planted
+ * (see {@link SqliteStore#checkPrivate}), and the database get_metric runs on is one the store was
+ * indexed from. PII tags, the semantic layer and the catalog describe the indexed source: served against
+ * another database they would tag the wrong columns and leave the other database's PII unguarded.
+ */
+public final class ServedSource {
+
+    private ServedSource() {
+    }
+
+    /**
+     * @param sourceId  the id of get_metric's source, when serve has one
+     * @param displayUrl its display URL (never credentials), for the message
+     */
+    public static void check(Path store, Optional<String> sourceId, Optional<String> displayUrl) throws StoreException {
+        if (!SqliteStore.exists(store)) {
+            // Serve starts before anything is indexed (tools answer index_not_ready); its directory must still be private.
+            SqliteStore.checkPrivate(store);
+            return;
+        }
+        Map<String, String> indexed;
+        try (SqliteStore opened = SqliteStore.open(store)) {
+            indexed = opened.read(CatalogRepository::sourceUrls);
+        }
+        if (sourceId.isEmpty() || indexed.isEmpty() || indexed.containsKey(sourceId.get())) {
+            return;
+        }
+        String from = String.join(", ", indexed.values());
+        throw new StoreException("The store " + store + " was indexed from " + from + ", not from "
+                + displayUrl.orElse("the --source given") + ", so its PII tags and catalog do not describe that database;"
+                + " index this source into the store first (schemabrain index --source URL) or pass the --store indexed from it.");
+    }
+}
