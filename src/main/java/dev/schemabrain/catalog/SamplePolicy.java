@@ -23,7 +23,7 @@ public final class SamplePolicy {
             "password", "passwd", "pwd", "passphrase", "secret", "ssn", "cvv", "cvc", "pin", "salt",
             "apikey", "passport", "iban", "otp", "totp", "mfa", "credential", "credentials", "pw", "psk", "jwt");
     private static final List<String> SENSITIVE_PHRASES = List.of(
-            "api_key", "access_token", "refresh_token", "auth_token", "session_token", "bearer_token",
+            "api_key", "api_token", "id_token", "access_token", "refresh_token", "auth_token", "session_token", "bearer_token",
             "card_number", "cc_number", "credit_card", "card_no", "pan_number", "social_security",
             "national_id", "tax_id", "private_key", "secret_key", "security_code", "routing_number",
             "account_number", "driver_license", "drivers_license", "license_number");
@@ -113,7 +113,5 @@ public final class SamplePolicy {
         return value.substring(0, MAX_LENGTH - dropped.length()) + dropped;
     }
 
-    /** Secrets first (a key may contain digits a phone finder would take), phone numbers last (the loosest shape). */
-    private static final List<ValueShape> REDACTED = List.of(ValueShape.SECRET, ValueShape.EMAIL, ValueShape.IBAN,
-            ValueShape.PAYMENT_CARD, ValueShape.NATIONAL_ID, ValueShape.PHONE);
+    private static final List<ValueShape> REDACTED = ValueShape.REDACTION_ORDER;
 }

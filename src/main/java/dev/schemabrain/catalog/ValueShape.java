@@ -1,5 +1,6 @@
 package dev.schemabrain.catalog;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -100,6 +101,12 @@ public enum ValueShape {
             return PHONE_IN_TEXT;
         }
     };
+
+    /**
+     * The order redaction replaces shapes in: secrets first (a key may contain digits a phone finder would take),
+     * phone numbers last (the loosest shape, which would otherwise take the first groups of a card number).
+     */
+    public static final List<ValueShape> REDACTION_ORDER = List.of(SECRET, EMAIL, IBAN, PAYMENT_CARD, NATIONAL_ID, PHONE);
 
     private static final Pattern EMAIL_PATTERN = Pattern.compile("[^\\s@]+@[^\\s@]+\\.\\p{L}{2,}");
     private static final Pattern EMAIL_IN_TEXT = Pattern.compile("[\\p{L}0-9._%+'-]+@[\\p{L}0-9-]+(?:\\.[\\p{L}0-9-]+)*\\.\\p{L}{2,}");
@@ -204,7 +211,7 @@ public enum ValueShape {
      */
     static boolean groupsLikeAPhone(String v) {
         String[] groups = v.replaceAll("(?:\\s*(?:x|ext\\.?)\\s*\\d{1,5})$", "").split("\\D+");
-        java.util.List<String> g = java.util.Arrays.stream(groups).filter(s -> !s.isEmpty()).toList();
+        List<String> g = java.util.Arrays.stream(groups).filter(s -> !s.isEmpty()).toList();
         if (g.size() >= 2 && g.get(g.size() - 1).length() == 2 && g.size() < 4) {
             return false;
         }

@@ -63,10 +63,17 @@ final class ContentRules {
         }
     }
 
-    /** The shape (or its placeholder) inside a longer value with words around it: free text, not a code. */
-    private static boolean insideText(ValueShape shape, String value) {
-        if (value.equals(shape.placeholder()) || shape.test(value)) {
+    /**
+     * The shape (or its placeholder) inside a longer value with words around it: free text, not a code. Shapes
+     * redaction replaces earlier are masked first, so the first groups of a card number are not a phone number.
+     */
+    private static boolean insideText(ValueShape shape, String text) {
+        if (text.equals(shape.placeholder()) || shape.test(text)) {
             return false;
+        }
+        String value = text;
+        for (ValueShape earlier : ValueShape.REDACTION_ORDER.subList(0, ValueShape.REDACTION_ORDER.indexOf(shape))) {
+            value = earlier.redactIn(value);
         }
         String rest = shape.redactIn(value).replace(shape.placeholder(), " ");
         boolean found = value.contains(shape.placeholder()) || !rest.equals(value.replace(shape.placeholder(), " "));
