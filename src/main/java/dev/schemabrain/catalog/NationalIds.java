@@ -64,14 +64,9 @@ final class NationalIds {
         return false;
     }
 
-    /** Where national ids of a distinctive format occur in {@code text} (upper-cased by the caller's choice). */
+    /** Candidates for national ids of a distinctive format in {@code text}; {@link #test} decides which are. */
     static Matcher inText(String text) {
         return IN_TEXT.matcher(text);
-    }
-
-    /** Whether a match of {@link #inText} is a valid number (its check digits hold). */
-    static boolean validMatch(String match) {
-        return test(match);
     }
 
     private static boolean cpf(String v) {

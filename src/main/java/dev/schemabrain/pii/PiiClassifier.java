@@ -17,14 +17,15 @@ import java.util.Set;
 /**
  * Tags a column with PII categories (SPEC §8) from its name, type and sample values.
  *
- * <p>Name rules match whole words of the snake-cased name ({@code pin} never fires on {@code shipping}).
+ * <p>Name rules match whole words of the name as the describer splits it ({@code pin} never fires on
+ * {@code shipping}; {@code passwordhash} reads "password hash"; a three-letter word only a run-together split
+ * produced fires nothing). {@link NameContext} settles short forms by their samples ({@code cc}, {@code pan}) and
+ * traits on tables about animals; {@link ContentRules} reads the samples.
  * Guards keep well-known look-alikes out: a key column ({@code customer_id}, {@code address_id}) keeps
  * only identifier-like categories; a date, time or flag about something ({@code password_changed_at},
  * {@code is_email_verified}) and a count or setting of something ({@code token_count},
  * {@code password_policy}) are not that thing; {@code name} is a person's name only with a person
- * qualifier ({@code first_name}) or on a person-like table. Content rules look at the sampled values
- * (already redacted placeholders count as evidence): most of them must look like e-mails, phone numbers,
- * Luhn-valid card numbers, national ids, IP or MAC addresses.
+ * qualifier ({@code first_name}) or on a person-like table (an artist, a band, is a thing).
  */
 public final class PiiClassifier {
 
@@ -185,7 +186,7 @@ public final class PiiClassifier {
     public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName) {
         EnumSet<PiiCategory> categories = EnumSet.noneOf(PiiCategory.class);
         Set<String> reasons = new LinkedHashSet<>();
-        Words name = words(columnName);
+        NameWords name = words(columnName);
         List<String> words = name.words();
         if (words.isEmpty()) {
             return PiiTag.NONE;
@@ -206,10 +207,10 @@ public final class PiiClassifier {
      * normalized; {@code shortParts} marks words of three letters or fewer that only a run-together split produced
      * ({@code pinstripe} → pin stripe): too weak alone to fire a rule.
      */
-    record Words(List<String> words, boolean[] shortParts) {
+    record NameWords(List<String> words, boolean[] shortParts) {
     }
 
-    static Words words(String name) {
+    static NameWords words(String name) {
         List<String> out = new ArrayList<>();
         List<Boolean> weak = new ArrayList<>();
         for (List<String> piece : SPLITTER.splitPieces(name)) {
@@ -222,14 +223,14 @@ public final class PiiClassifier {
         for (int i = 0; i < shortParts.length; i++) {
             shortParts[i] = weak.get(i);
         }
-        return new Words(List.copyOf(out), shortParts);
+        return new NameWords(List.copyOf(out), shortParts);
     }
 
     /**
      * Longer phrases first; a phrase whose words a longer one already matched does not fire
      * ({@code ip_address} is not also an {@code address}). Answers which words were matched.
      */
-    private static boolean[] nameRules(Words column, List<String> table, Set<PiiCategory> categories,
+    private static boolean[] nameRules(NameWords column, List<String> table, Set<PiiCategory> categories,
                                        Set<String> reasons) {
         List<String> words = column.words();
         boolean[] covered = new boolean[words.size()];
