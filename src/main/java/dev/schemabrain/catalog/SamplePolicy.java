@@ -8,9 +8,11 @@ import java.util.Set;
 
 /**
  * What sample values a catalog may hold: at most five distinct values per column, each at most
- * fifty characters, none for columns whose names look sensitive or whose type is binary, and
- * values shaped like e-mails, card numbers or national ids replaced by a placeholder.
- * The full PII classifier refines this later; this is the floor applied while reading rows.
+ * fifty characters, none for columns whose names look sensitive (run-together names included:
+ * {@code passwordhash}) or whose type is binary; secrets, e-mails, IBANs, card numbers, national ids and
+ * phone numbers are replaced by a placeholder, as a whole value or inside free text, so even a column nobody
+ * tagged never stores one. The full PII classifier refines this later; this is the floor applied while
+ * reading rows.
  */
 public final class SamplePolicy {
 
@@ -19,9 +21,9 @@ public final class SamplePolicy {
 
     private static final Set<String> SENSITIVE_WORDS = Set.of(
             "password", "passwd", "pwd", "passphrase", "secret", "ssn", "cvv", "cvc", "pin", "salt",
-            "apikey", "passport", "iban", "otp", "totp", "mfa", "credential", "credentials");
+            "apikey", "passport", "iban", "otp", "totp", "mfa", "credential", "credentials", "pw", "psk", "jwt");
     private static final List<String> SENSITIVE_PHRASES = List.of(
-            "api_key", "access_token", "refresh_token", "auth_token", "session_token", "bearer_token",
+            "api_key", "api_token", "id_token", "access_token", "refresh_token", "auth_token", "session_token", "bearer_token",
             "card_number", "cc_number", "credit_card", "card_no", "pan_number", "social_security",
             "national_id", "tax_id", "private_key", "secret_key", "security_code", "routing_number",
             "account_number", "driver_license", "drivers_license", "license_number");
@@ -42,14 +44,15 @@ public final class SamplePolicy {
         return !looksSensitive(columnName);
     }
 
-    /** A name such as {@code password_hash}, {@code api_key} or {@code cardNumber}. */
+    /** A name such as {@code password_hash}, {@code api_key}, {@code cardNumber} or {@code passwordhash}. */
     public static boolean looksSensitive(String columnName) {
-        String snake = Identifiers.toSnakeCase(columnName);
-        for (String word : snake.split("_")) {
+        List<String> words = IdentifierWords.english().splitPieces(columnName).stream().flatMap(List::stream).toList();
+        for (String word : words) {
             if (SENSITIVE_WORDS.contains(word)) {
                 return true;
             }
         }
+        String snake = String.join("_", words);
         for (String phrase : SENSITIVE_PHRASES) {
             if (snake.contains(phrase)) {
                 return true;
@@ -73,14 +76,42 @@ public final class SamplePolicy {
         return new ArrayList<>(picked);
     }
 
-    /** The value as it may be stored: e-mails, card numbers and national ids replaced, then cut to fifty characters. */
+    /**
+     * The value as it may be stored: a value that is a secret, e-mail, IBAN, card number, national id or phone
+     * number becomes its placeholder; inside longer text each one is replaced where it stands ("Call Alice at
+     * &lt;email&gt;"); then the value is cut to fifty characters. Replacing before cutting means a cut never
+     * leaves half an identifier behind.
+     */
     public static String redact(String raw) {
         String value = raw.strip();
-        for (ValueShape shape : List.of(ValueShape.EMAIL, ValueShape.NATIONAL_ID, ValueShape.PAYMENT_CARD)) {
+        for (ValueShape shape : REDACTED) {
             if (shape.test(value)) {
                 return shape.placeholder();
             }
         }
-        return value.length() <= MAX_LENGTH ? value : value.substring(0, MAX_LENGTH);
+        for (ValueShape shape : REDACTED) {
+            value = shape.redactIn(value);
+        }
+        return cut(value);
     }
+
+    /**
+     * At most fifty characters; placeholders the cut would drop are kept at the end instead of the text before
+     * them, so the classifier still sees that a long note held an e-mail or a card number.
+     */
+    static String cut(String value) {
+        if (value.length() <= MAX_LENGTH) {
+            return value;
+        }
+        StringBuilder dropped = new StringBuilder();
+        for (ValueShape shape : REDACTED) {
+            if (value.indexOf(shape.placeholder(), MAX_LENGTH - shape.placeholder().length() + 1) >= 0
+                    && dropped.length() + shape.placeholder().length() + 1 <= MAX_LENGTH / 2) {
+                dropped.append(' ').append(shape.placeholder());
+            }
+        }
+        return value.substring(0, MAX_LENGTH - dropped.length()) + dropped;
+    }
+
+    private static final List<ValueShape> REDACTED = ValueShape.REDACTION_ORDER;
 }

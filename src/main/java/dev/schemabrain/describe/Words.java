@@ -1,124 +1,39 @@
 package dev.schemabrain.describe;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedList;
+import dev.schemabrain.catalog.IdentifierWords;
+
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
- * The English words inside an identifier: {@code custAddr}, {@code cust_addr} and {@code CUST_ADDR}
- * all read "customer address". Splits snake and camel case and letter/digit boundaries, expands common
- * database abbreviations, and, given a vocabulary, splits run-together words ({@code countrylanguage}
- * → "country language").
+ * The describer's view of {@link IdentifierWords} (where the splitting lives, shared with the PII classifier):
+ * {@code custAddr}, {@code cust_addr} and {@code CUST_ADDR} all read "customer address".
  */
 public final class Words {
 
-    /** Abbreviations common in database naming, from general practice. */
-    static final Map<String, String> ABBREVIATIONS = Map.ofEntries(
-            Map.entry("qty", "quantity"), Map.entry("amt", "amount"), Map.entry("dt", "date"), Map.entry("cust", "customer"),
-            Map.entry("addr", "address"), Map.entry("num", "number"), Map.entry("no", "number"), Map.entry("nbr", "number"),
-            Map.entry("desc", "description"), Map.entry("descr", "description"), Map.entry("cd", "code"), Map.entry("yr", "year"),
-            Map.entry("dob", "date of birth"), Map.entry("emp", "employee"), Map.entry("dept", "department"),
-            Map.entry("mgr", "manager"), Map.entry("acct", "account"), Map.entry("txn", "transaction"),
-            Map.entry("trans", "transaction"), Map.entry("prod", "product"), Map.entry("cnt", "count"),
-            Map.entry("avg", "average"), Map.entry("pct", "percent"), Map.entry("tel", "telephone"), Map.entry("ph", "phone"),
-            Map.entry("fname", "first name"), Map.entry("lname", "last name"), Map.entry("ref", "reference"),
-            Map.entry("org", "organization"), Map.entry("loc", "location"), Map.entry("info", "information"),
-            Map.entry("ts", "timestamp"), Map.entry("seq", "sequence"), Map.entry("max", "maximum"), Map.entry("min", "minimum"),
-            Map.entry("ctry", "country"), Map.entry("curr", "currency"), Map.entry("pos", "position"),
-            Map.entry("prev", "previous"), Map.entry("src", "source"), Map.entry("dest", "destination"),
-            Map.entry("dst", "destination"), Map.entry("usr", "user"), Map.entry("pwd", "password"), Map.entry("bal", "balance"),
-            Map.entry("pmt", "payment"), Map.entry("attr", "attribute"), Map.entry("msg", "message"), Map.entry("img", "image"),
-            Map.entry("doc", "document"), Map.entry("ver", "version"), Map.entry("eff", "effective"), Map.entry("tot", "total"),
-            Map.entry("stmt", "statement"), Map.entry("req", "request"), Map.entry("resp", "response"),
-            Map.entry("cat", "category"), Map.entry("grp", "group"), Map.entry("mon", "month"), Map.entry("wk", "week"),
-            Map.entry("hr", "hour"), Map.entry("sec", "second"), Map.entry("lat", "latitude"), Map.entry("lng", "longitude"),
-            Map.entry("lon", "longitude"), Map.entry("dur", "duration"), Map.entry("cnty", "county"), Map.entry("st", "street"),
-            Map.entry("sal", "salary"), Map.entry("inv", "invoice"), Map.entry("ord", "order"), Map.entry("stat", "status"),
-            Map.entry("pop", "population"), Map.entry("ht", "height"), Map.entry("wt", "weight"),
-            Map.entry("temp", "temperature"), Map.entry("fk", "foreign key"), Map.entry("pk", "primary key"),
-            Map.entry("co", "company"), Map.entry("corp", "corporation"), Map.entry("govt", "government"),
-            Map.entry("intl", "international"), Map.entry("natl", "national"), Map.entry("univ", "university"),
-            Map.entry("std", "standard"), Map.entry("mgmt", "management"), Map.entry("svc", "service"),
-            Map.entry("bldg", "building"), Map.entry("apt", "apartment"));
-
-    private static final Pattern BOUNDARY = Pattern.compile(
-            "(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
-    private static final int MIN_COMPOUND = 7;
-    private static final int MIN_PIECE = 3;
-
-    private final Set<String> vocabulary;
+    private final IdentifierWords words;
 
     /** @param vocabulary whole English words for splitting run-together identifiers; empty: no splitting */
     public Words(Set<String> vocabulary) {
-        this.vocabulary = Set.copyOf(vocabulary);
+        this.words = new IdentifierWords(vocabulary);
     }
 
     /** Lower-case pieces of an identifier, split at case, digit and punctuation boundaries, nothing expanded. */
     public static List<String> pieces(String identifier) {
-        List<String> out = new ArrayList<>();
-        for (String part : identifier.split("[^A-Za-z0-9]+")) {
-            for (String w : BOUNDARY.split(part)) {
-                if (!w.isEmpty()) {
-                    out.add(w.toLowerCase(Locale.ROOT));
-                }
-            }
-        }
-        return out;
+        return IdentifierWords.pieces(identifier);
     }
 
     /** The identifier's words, abbreviations expanded and run-together words split. */
     public List<String> of(String identifier) {
-        List<String> out = new ArrayList<>();
-        for (String piece : pieces(identifier)) {
-            String expanded = ABBREVIATIONS.get(piece);
-            if (expanded != null) {
-                out.addAll(Arrays.asList(expanded.split(" ")));
-            } else {
-                out.addAll(split(piece));
-            }
-        }
-        return out;
+        return words.of(identifier);
     }
 
     /** The words as a phrase: "customer address". */
     public String phrase(String identifier) {
-        return String.join(" ", of(identifier));
+        return words.phrase(identifier);
     }
 
-    /** The fewest vocabulary words of at least three letters that spell {@code word}, at most three; else the word. */
     List<String> split(String word) {
-        if (vocabulary.isEmpty() || word.length() < MIN_COMPOUND || vocabulary.contains(word)
-                || !word.chars().allMatch(Character::isLetter)) {
-            return List.of(word);
-        }
-        int n = word.length();
-        int[] best = new int[n + 1];
-        int[] previous = new int[n + 1];
-        Arrays.fill(best, Integer.MAX_VALUE);
-        best[0] = 0;
-        for (int i = 0; i < n; i++) {
-            if (best[i] == Integer.MAX_VALUE) {
-                continue;
-            }
-            for (int j = i + MIN_PIECE; j <= n; j++) {
-                if (best[i] + 1 < best[j] && vocabulary.contains(word.substring(i, j))) {
-                    best[j] = best[i] + 1;
-                    previous[j] = i;
-                }
-            }
-        }
-        if (best[n] == Integer.MAX_VALUE || best[n] > 3) {
-            return List.of(word);
-        }
-        LinkedList<String> parts = new LinkedList<>();
-        for (int j = n; j > 0; j = previous[j]) {
-            parts.addFirst(word.substring(previous[j], j));
-        }
-        return parts;
+        return words.split(word);
     }
 }

@@ -1,25 +1,18 @@
 package dev.schemabrain.embed;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import dev.schemabrain.catalog.EnglishVocabulary;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.HashSet;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The whole lower-case words (three letters or more, a-z only) of the embedding model's WordPiece vocabulary:
  * about 21,000 common English words. The describer uses them to split run-together identifiers such as
- * "countrylanguage" into words the model knows. Read once from the tokenizer inside the model's jar.
+ * "countrylanguage" into words the model knows. Read once by {@link EnglishVocabulary} (the PII classifier splits
+ * names with the same words).
  */
 public final class WordVocabulary {
 
-    static final String TOKENIZER_RESOURCE = "/bge-small-en-v1.5-q-tokenizer.json";
-    private static final Pattern WORD = Pattern.compile("[a-z]{3,}");
+    static final String TOKENIZER_RESOURCE = EnglishVocabulary.TOKENIZER_RESOURCE;
 
     private final Set<String> words;
 
@@ -46,54 +39,6 @@ public final class WordVocabulary {
     }
 
     private static final class Holder {
-        static final WordVocabulary INSTANCE = load();
-    }
-
-    private static WordVocabulary load() {
-        try (InputStream in = WordVocabulary.class.getResourceAsStream(TOKENIZER_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("the tokenizer " + TOKENIZER_RESOURCE + " is missing from the class path");
-            }
-            return new WordVocabulary(readVocab(in));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the tokenizer " + TOKENIZER_RESOURCE, e);
-        }
-    }
-
-    /** Streams to model.vocab (a 30,522-entry object of token to id) instead of building a 700 KB tree. */
-    private static Set<String> readVocab(InputStream in) throws IOException {
-        Set<String> out = new HashSet<>();
-        try (JsonParser p = new JsonFactory().createParser(in)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("the tokenizer file is not a JSON object");
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                p.nextToken();
-                if (!field.equals("model")) {
-                    p.skipChildren();
-                    continue;
-                }
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String inner = p.currentName();
-                    p.nextToken();
-                    if (inner.equals("vocab") && p.currentToken() == JsonToken.START_OBJECT) {
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String token = p.currentName();
-                            if (WORD.matcher(token).matches()) {
-                                out.add(token);
-                            }
-                            p.nextToken();
-                        }
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IOException("the tokenizer file has no model.vocab words");
-        }
-        return out;
+        static final WordVocabulary INSTANCE = new WordVocabulary(EnglishVocabulary.words());
     }
 }

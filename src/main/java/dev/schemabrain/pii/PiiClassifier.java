@@ -1,47 +1,55 @@
 package dev.schemabrain.pii;
 
 import dev.schemabrain.catalog.Column;
-import dev.schemabrain.catalog.Identifiers;
+import dev.schemabrain.catalog.IdentifierWords;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
-import dev.schemabrain.catalog.ValueShape;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * Tags a column with PII categories (SPEC §8) from its name, type and sample values.
  *
- * <p>Name rules match whole words of the snake-cased name ({@code pin} never fires on {@code shipping}).
+ * <p>Name rules match whole words of the name as the describer splits it ({@code pin} never fires on
+ * {@code shipping}; {@code passwordhash} reads "password hash"; a three-letter word only a run-together split
+ * produced fires nothing). {@link NameContext} settles short forms by their samples ({@code cc}, {@code pan}) and
+ * traits on tables about animals; {@link ContentRules} reads the samples.
  * Guards keep well-known look-alikes out: a key column ({@code customer_id}, {@code address_id}) keeps
  * only identifier-like categories; a date, time or flag about something ({@code password_changed_at},
  * {@code is_email_verified}) and a count or setting of something ({@code token_count},
  * {@code password_policy}) are not that thing; {@code name} is a person's name only with a person
- * qualifier ({@code first_name}) or on a person-like table. Content rules look at the sampled values
- * (already redacted placeholders count as evidence): most of them must look like e-mails, phone numbers,
- * Luhn-valid card numbers, national ids, IP or MAC addresses.
+ * qualifier ({@code first_name}) or on a person-like table (an artist, a band, is a thing).
  */
 public final class PiiClassifier {
 
     /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
-    public static final String VERSION = "3";
+    public static final String VERSION = "4";
 
     private record Rule(PiiCategory category, List<String> words) {
     }
 
+    private record Phrase(PiiCategory category, String phrase) {
+    }
+
+    private static final List<Phrase> PHRASES = new ArrayList<>();
     private static final List<Rule> NAME_RULES = new ArrayList<>();
+    /** The describer's splitter, which also knows the rules' own short terms ("ssn", "iban", "addr"). */
+    private static final IdentifierWords SPLITTER;
+    /** The rule word "fingerprint" as the splitter reads it. */
+    private static final List<String> FINGERPRINT;
+    /** Spellings of "number" in names: {@code licence_no}, {@code card_num}. */
+    private static final Set<String> NUMBER = Set.of("no", "num", "nbr", "nr", "nro", "nummer", "numero");
 
     private static void rule(PiiCategory category, String... phrases) {
         for (String phrase : phrases) {
-            NAME_RULES.add(new Rule(category, List.of(phrase.split("_"))));
+            PHRASES.add(new Phrase(category, phrase));
         }
     }
 
@@ -82,24 +90,47 @@ public final class PiiClassifier {
                 "refresh_token", "auth_token", "session_token", "bearer", "otp", "totp", "mfa_secret", "salt", "pin",
                 "security_answer", "recovery_code", "backup_code", "puk", "puk_code", "access_code", "passcode",
                 "verification_code", "credential", "hashed_password", "encrypted_password",
-                "password_digest");
+                "password_digest", "pw", "pwhash", "psk", "pre_shared_key", "wpa_key", "jwt", "id_token", "signing_key",
+                "hmac_key", "encryption_key", "master_key", "connection_string", "conn_string", "mfa_seed", "otp_seed",
+                "totp_seed", "two_factor_seed", "two_factor_secret", "seed_phrase", "mnemonic", "recovery_phrase");
         rule(PiiCategory.GOVERNMENT_ID, "ssn", "social_security", "social_security_number", "sin", "passport",
                 "passport_number", "passport_no", "national_id", "national_insurance", "national_insurance_number", "nino",
                 "nin", "tax_id", "tin", "taxpayer_id", "driver_license", "drivers_license", "driving_licence",
                 "driving_license", "driver_licence", "license_number", "licence_number", "voter_id", "aadhaar", "curp", "cpf",
-                "nif", "dni", "bsn", "personnummer", "id_card_number", "id_number");
+                "nif", "dni", "bsn", "personnummer", "id_card_number", "id_number",
+                // national numbers around the world, by their usual names and acronyms
+                "nie", "pesel", "hetu", "cpr", "nric", "tfn", "tax_file_number", "codice_fiscale", "fiscal_code",
+                "steuer_id", "steuernummer", "steueridentifikationsnummer", "sozialversicherungsnummer", "svnr", "ahv",
+                "ppsn", "pps_number", "insee", "nir", "numero_secu", "securite_sociale", "aadhar", "cuit", "cuil", "amka",
+                "egn", "oib", "jmbg", "mykad", "hkid", "emirates_id", "iqama", "my_number", "personal_identity_number",
+                "personal_id_number", "personal_number", "identity_number", "identity_card", "id_card",
+                "resident_registration_number", "citizen_id", "known_traveler_number", "known_traveller_number",
+                "redress_number", "travel_document", "id_document", "identity_document");
         rule(PiiCategory.DEMOGRAPHIC_PROTECTED, "gender", "sex", "race", "ethnicity", "ethnic", "religion", "religious",
                 "sexual_orientation", "disability", "disabilities", "date_of_birth", "birth_date", "birthdate", "dob",
                 "birthday", "age", "marital_status", "nationality", "political", "political_party", "citizenship",
                 "union_membership", "veteran_status", "birth_year", "year_of_birth", "place_of_birth", "birthplace",
-                "birth_place", "male", "female", "pregnant");
+                "birth_place", "male", "female", "pregnant", "dateofbirth", "party_affiliation", "political_affiliation");
+        rule(PiiCategory.FINANCIAL, "gross_pay", "net_pay", "base_pay", "take_home_pay");
+        Set<String> ruleTerms = new HashSet<>();
+        for (Phrase p : PHRASES) {
+            for (String part : p.phrase().split("_")) {
+                for (String w : IdentifierWords.pieces(part)) {
+                    // Short terms only: a long rule word ("emailaddress") must stay splittable itself.
+                    if (w.length() >= 3 && w.length() <= 6 && w.chars().allMatch(Character::isLetter)) {
+                        ruleTerms.add(w);
+                    }
+                }
+            }
+        }
+        SPLITTER = IdentifierWords.english().with(ruleTerms);
+        for (Phrase p : PHRASES) {
+            NAME_RULES.add(new Rule(p.category(), words(p.phrase()).words()));
+        }
         NAME_RULES.sort(Comparator.comparingInt((Rule r) -> -r.words().size()));
+        FINGERPRINT = words("fingerprint").words();
     }
 
-    private static final Map<ValueShape, PiiCategory> SHAPES = new EnumMap<>(Map.of(
-            ValueShape.EMAIL, PiiCategory.CONTACT, ValueShape.PHONE, PiiCategory.CONTACT,
-            ValueShape.PAYMENT_CARD, PiiCategory.PAYMENT_CARD, ValueShape.NATIONAL_ID, PiiCategory.GOVERNMENT_ID,
-            ValueShape.IP_ADDRESS, PiiCategory.ONLINE_IDENTIFIER, ValueShape.MAC_ADDRESS, PiiCategory.ONLINE_IDENTIFIER));
     /** Location words that place a person wherever they appear; the others only on person-like tables. */
     private static final Set<String> LOCATES_A_PERSON = Set.of("gps", "geolocation", "home_location", "location_history",
             "cell_tower");
@@ -120,14 +151,17 @@ public final class PiiClassifier {
             "validated", "opt", "optin", "consent", "consented", "sent", "bounced", "domain", "by", "code_type",
             "flag", "allowed", "mode", "file", "files", "archive", "check", "quota", "pattern", "state", "country",
             "subject");
+    /** About-words that state a trait rather than describe a setting: a disability's status is the disability. */
+    private static final Set<String> STATE_OF = Set.of("status", "state");
     private static final Set<String> FLAG_PREFIXES = Set.of("is", "has", "can", "should", "was", "allow", "use", "uses");
     /** What the bare word {@code name} names on these tables: a person. */
-    private static final Set<String> PERSON_TABLES = Set.of("customer", "customers", "user", "users", "person", "people",
+    private static final Set<String> PERSON_TABLES = Set.of("agent", "agents", "learner", "learners", "volunteer",
+            "volunteers", "customer", "customers", "user", "users", "person", "people",
             "persons", "employee", "employees", "staff", "contact", "contacts", "patient", "patients", "member",
             "members", "author", "authors", "student", "students", "teacher", "teachers", "client", "clients",
             "account_holder", "guest", "guests", "passenger", "passengers", "driver", "drivers", "applicant",
             "applicants", "candidate", "candidates", "subscriber", "subscribers", "donor", "donors", "player",
-            "players", "actor", "actors", "artist", "artists", "owner", "owners", "visitor", "visitors", "worker",
+            "players", "actor", "actors", "owner", "owners", "visitor", "visitors", "worker",
             "workers", "physician", "physicians", "doctor", "doctors", "nurse", "nurses", "singer", "singers",
             "teammate", "profile", "profiles", "individual", "individuals", "buyer", "buyers", "seller", "sellers",
             "tenant", "tenants", "resident", "residents", "beneficiary", "beneficiaries", "contractor", "contractors");
@@ -152,30 +186,53 @@ public final class PiiClassifier {
     public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName) {
         EnumSet<PiiCategory> categories = EnumSet.noneOf(PiiCategory.class);
         Set<String> reasons = new LinkedHashSet<>();
-        List<String> words = words(columnName);
+        NameWords name = words(columnName);
+        List<String> words = name.words();
         if (words.isEmpty()) {
             return PiiTag.NONE;
         }
         TypeClass type = TypeClass.of(dataType);
-        List<String> table = tableName == null ? List.of() : words(tableName);
-        boolean[] covered = nameRules(words, table, categories, reasons);
+        List<String> table = tableName == null ? List.of() : words(tableName).words();
+        List<String> values = samples.stream().filter(v -> v != null && !v.isBlank()).map(String::strip).toList();
+        boolean[] covered = nameRules(name, table, categories, reasons);
         guard(words, covered, type, categories, reasons);
+        NameContext.apply(words, table, type, values, categories, reasons);
         cardExpiry(words, table, categories, reasons);
-        contentRules(samples, categories, reasons);
+        ContentRules.apply(values, categories, reasons);
         return categories.isEmpty() ? PiiTag.NONE : PiiTag.of(categories, List.copyOf(reasons));
     }
 
-    private static List<String> words(String name) {
-        return Arrays.stream(Identifiers.toSnakeCase(name).toLowerCase(Locale.ROOT).split("_+"))
-                .filter(w -> !w.isEmpty()).toList();
+    /**
+     * A name's words as the describer splits them ({@code passwordhash} → password hash), spellings of "number"
+     * normalized; {@code shortParts} marks words of three letters or fewer that only a run-together split produced
+     * ({@code pinstripe} → pin stripe): too weak alone to fire a rule.
+     */
+    record NameWords(List<String> words, boolean[] shortParts) {
+    }
+
+    static NameWords words(String name) {
+        List<String> out = new ArrayList<>();
+        List<Boolean> weak = new ArrayList<>();
+        for (List<String> piece : SPLITTER.splitPieces(name)) {
+            for (String w : piece) {
+                out.add(NUMBER.contains(w) ? "number" : w);
+                weak.add(piece.size() > 1 && w.length() <= 3);
+            }
+        }
+        boolean[] shortParts = new boolean[out.size()];
+        for (int i = 0; i < shortParts.length; i++) {
+            shortParts[i] = weak.get(i);
+        }
+        return new NameWords(List.copyOf(out), shortParts);
     }
 
     /**
      * Longer phrases first; a phrase whose words a longer one already matched does not fire
      * ({@code ip_address} is not also an {@code address}). Answers which words were matched.
      */
-    private static boolean[] nameRules(List<String> words, List<String> table, Set<PiiCategory> categories,
+    private static boolean[] nameRules(NameWords column, List<String> table, Set<PiiCategory> categories,
                                        Set<String> reasons) {
+        List<String> words = column.words();
         boolean[] covered = new boolean[words.size()];
         // LName, FName, FullName: snake-casing splits a single letter off; the whole name may be one rule word.
         String whole = String.join("", words);
@@ -199,10 +256,11 @@ public final class PiiClassifier {
         }
         for (Rule rule : NAME_RULES) {
             int at = indexOf(words, rule.words());
-            if (at < 0 || allCovered(covered, at, rule.words().size()) && !categories.contains(rule.category())) {
+            if (at < 0 || allCovered(covered, at, rule.words().size()) && !categories.contains(rule.category())
+                    || allCovered(column.shortParts(), at, rule.words().size())) {
                 continue;
             }
-            if (rule.words().equals(List.of("fingerprint")) && (at > 0 && HASH_OF.contains(words.get(at - 1))
+            if (rule.words().equals(FINGERPRINT) && (at > 0 && HASH_OF.contains(words.get(at - 1))
                     || table.stream().map(PiiClassifier::singular).anyMatch(HASH_OF::contains))) {
                 continue;   // sql_fingerprint, key_fingerprint: a hash of data, not of a body
             }
@@ -217,7 +275,9 @@ public final class PiiClassifier {
             reasons.add("name:" + String.join("_", rule.words()));
         }
         int name = words.lastIndexOf("name");
-        if (name >= 0 && !categories.contains(PiiCategory.CONTACT)) {
+        // A login name (username → user name, screen_name) is not a person's name.
+        boolean login = name >= 0 && covered[name] && categories.contains(PiiCategory.ONLINE_IDENTIFIER);
+        if (name >= 0 && !login && !categories.contains(PiiCategory.CONTACT)) {
             boolean qualified = name > 0 && PERSON_QUALIFIERS.contains(words.get(name - 1));
             if (qualified || (words.size() == 1 && personTable(table))) {
                 covered[name] = true;
@@ -251,16 +311,20 @@ public final class PiiClassifier {
         if (KEY_WORDS.contains(last) && words.size() > 1 && !covered[words.size() - 1]) {
             categories.retainAll(IDENTIFIER_LIKE);   // customer_id, address_id: a key; driver_license_id keeps government_id
         }
-        boolean birth = words.stream().anyMatch(w -> w.startsWith("birth") || w.equals("dob"));
+        boolean birth = words.stream().anyMatch(w -> w.contains("birth") || w.equals("dob"));
         boolean flag = type == TypeClass.BOOLEAN || FLAG_PREFIXES.contains(words.get(0)) && !covered[0];
         boolean about = false;
+        boolean states = false;
         for (int i = 0; i < words.size(); i++) {
-            about |= !covered[i] && ABOUT_WORDS.contains(words.get(i))
+            boolean aboutWord = !covered[i] && ABOUT_WORDS.contains(words.get(i))
                     && !(words.get(i).equals("template") && categories.contains(PiiCategory.BIOMETRIC));
+            about |= aboutWord;
+            states |= aboutWord && STATE_OF.contains(words.get(i));
         }
+        states &= about && words.stream().filter(ABOUT_WORDS::contains).allMatch(STATE_OF::contains);
         boolean when = type == TypeClass.TEMPORAL || (!covered[words.size() - 1] && WHEN_WORDS.contains(last));
-        if (flag) {
-            // is_male, has_disability: a flag about a protected trait or a health fact still states it.
+        if (flag || states) {
+            // is_male, has_disability, hiv_status: a flag or status of a protected trait or a health fact states it.
             categories.retainAll(EnumSet.of(PiiCategory.DEMOGRAPHIC_PROTECTED, PiiCategory.HEALTH));
         } else if (about) {
             categories.clear();    // a biometric is stored as a template: that word does not make it a setting
@@ -299,35 +363,6 @@ public final class PiiClassifier {
         if (cardTable && expiry && words.stream().noneMatch(w -> ABOUT_WORDS.contains(w) && !w.startsWith("exp"))) {
             categories.add(PiiCategory.PAYMENT_CARD);
             reasons.add("name:card_expiry");
-        }
-    }
-
-    private static void contentRules(List<String> samples, Set<PiiCategory> categories, Set<String> reasons) {
-        List<String> values = samples.stream().filter(v -> v != null && !v.isBlank()).map(String::strip).toList();
-        if (values.isEmpty()) {
-            return;
-        }
-        // Free text: a single card number or SSN inside any value is enough; these must never be missed.
-        for (ValueShape shape : List.of(ValueShape.PAYMENT_CARD, ValueShape.NATIONAL_ID)) {
-            if (values.stream().anyMatch(shape::occursIn)) {
-                categories.add(SHAPES.get(shape));
-                reasons.add("content:" + shape.wireName() + "_in_text");
-            }
-        }
-        // Contact columns often mix phone numbers and e-mail addresses.
-        long contact = values.stream().filter(v -> ValueShape.EMAIL.matches(v) || ValueShape.PHONE.matches(v)).count();
-        if (contact * 10 >= values.size() * 6L && values.size() >= 2) {
-            categories.add(PiiCategory.CONTACT);
-            reasons.add("content:contact_mixed");
-        }
-        for (Map.Entry<ValueShape, PiiCategory> shape : SHAPES.entrySet()) {
-            long matching = values.stream().filter(shape.getKey()::matches).count();
-            // Most values must have the shape; a lone value proves little unless it is a redaction placeholder.
-            boolean placeholder = values.contains(shape.getKey().placeholder());
-            if (matching * 10 >= values.size() * 6L && (values.size() >= 2 || placeholder)) {
-                categories.add(shape.getValue());
-                reasons.add("content:" + shape.getKey().wireName());
-            }
         }
     }
 }

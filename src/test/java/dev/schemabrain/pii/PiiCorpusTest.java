@@ -63,7 +63,7 @@ class PiiCorpusTest {
         assertTrue(scored.precision() >= 0.93 && scored.recall() >= 0.95, report);
     }
 
-    private static Scored score(String name, List<Labelled> corpus) throws IOException {
+    static Scored score(String name, List<Labelled> corpus) throws IOException {
         Map<PiiCategory, int[]> counts = new EnumMap<>(PiiCategory.class);   // tp, fp, fn
         for (PiiCategory c : PiiCategory.values()) {
             counts.put(c, new int[3]);
