@@ -128,7 +128,8 @@ public final class AuditLog implements AutoCloseable {
                 String problem = AuditSchema.problem(c, false);
                 if (problem != null) {
                     throw new AuditException("The audit log " + file + " was altered (" + problem + "); the server will not"
-                            + " record into it. Run schemabrain audit verify, keep the file as evidence and move it away.", null);
+                            + " record into it. Run schemabrain audit verify, then schemabrain audit rotate --even-if-broken to"
+                            + " keep it as evidence and start a new log.", null);
                 }
                 if (!meta.keyId().equals(key.id())) {
                     throw new AuditException("The audit log " + file + " was written with another audit key (key id "
@@ -234,7 +235,8 @@ public final class AuditLog implements AutoCloseable {
         String problem = AuditSchema.problem(c, true);
         if (problem != null) {
             throw new AuditException("The audit log " + file + " was altered (" + problem + "); the server will not record"
-                    + " into it. Run schemabrain audit verify, keep the file as evidence and move it away.", null);
+                    + " into it. Run schemabrain audit verify, then schemabrain audit rotate --even-if-broken to keep it as"
+                    + " evidence and start a new log.", null);
         }
         long rows = 0;
         String prev = GENESIS;
@@ -245,8 +247,8 @@ public final class AuditLog implements AutoCloseable {
                 if (r.id() != rows || !r.prevHash().equals(prev)
                         || !chainHash(null, r.prevHash(), r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
                     throw new AuditException("The audit log " + file + " was written by an earlier SchemaBrain and its chain"
-                            + " is broken at row " + r.id() + "; keep it as evidence, move it away, and start the server"
-                            + " again for a new log.", null);
+                            + " is broken at row " + r.id() + "; keep it as evidence with schemabrain audit rotate"
+                            + " --even-if-broken, then start the server again for a new log.", null);
                 }
                 prev = r.chainHash();
             }
@@ -488,7 +490,7 @@ public final class AuditLog implements AutoCloseable {
             throw new AuditException("The audit log " + file + " is behind " + where + ", which says row "
                     + w.head().count() + " had another chain hash" + (atCount.isEmpty() ? " and the log no longer has that row" : "")
                     + ": the log was truncated, deleted, replaced or rolled back. Run schemabrain audit verify; the server"
-                    + " will not record into it.", null);
+                    + " will not record into it (schemabrain audit rotate --even-if-broken starts a new log).", null);
         }
     }
 

@@ -8,6 +8,7 @@ import dev.schemabrain.audit.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
+import dev.schemabrain.audit.AuditRotation;
 import dev.schemabrain.audit.AuditVerifier;
 import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.audit.Head;
@@ -73,6 +74,29 @@ final class AuditCommand extends CommandGroup {
             return Optional.empty();
         }
         return Optional.of(AuditKey.resolve(Optional.ofNullable(keyFile), System.getenv(), false));
+    }
+
+    @Command(name = "rotate", mixinStandardHelpOptions = true,
+            description = {"Archive the audit log (verified first) under a timestamped name, with the witness file if named,"
+                    + " and clear the store's witness, so the next serve starts a new log. Stop the servers on this store first."})
+    int rotate(@Option(names = "--audit-key", paramLabel = "FILE", description = "The key file (default: $" + AuditKey.ENV
+                       + ", else the default key file serve uses).") Path keyFile,
+               @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to;"
+                       + " it is archived too.") Path witness,
+               @Option(names = "--even-if-broken", description = "Archive a log that does not verify (keep the archive:"
+                       + " it is evidence).") boolean evenIfBroken) {
+        try {
+            AuditRotation.Archived a = AuditRotation.rotate(main.store, new AuditVerifier.Options(key(keyFile),
+                    Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
+                    evenIfBroken, java.time.Clock.systemUTC());
+            System.out.println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
+                    : "NOT intact: " + a.verified().problem()) + ") to " + a.log()
+                    + a.witnessFile().map(w -> " and the witness file to " + w).orElse("")
+                    + "; keep the head elsewhere. The next serve starts a new log.");
+            return 0;
+        } catch (AuditException e) {
+            throw new UserError(e.getMessage());
+        }
     }
 
     @Command(name = "head", mixinStandardHelpOptions = true,

@@ -97,6 +97,26 @@ public final class AuditWitnessStore {
         }
     }
 
+    /**
+     * Forgets the witness: only {@code audit rotate} does this, after archiving the log it vouched for.
+     * Waits for the store's write lock like any writer.
+     */
+    public static void clear(Path store) throws StoreException {
+        if (!SqliteStore.exists(store)) {
+            return;
+        }
+        try (Connection c = connect(store, 10_000, false)) {
+            if (pragma(c, "application_id") == SqliteStore.APPLICATION_ID && hasTable(c, "audit_witness")) {
+                try (Statement st = c.createStatement()) {
+                    st.execute("DELETE FROM audit_witness");
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("Clearing the audit witness in the store " + store + " failed (" + e.getMessage()
+                    + "); retry when no index run holds the store.", e);
+        }
+    }
+
     /** The stored witness; empty when the store, its V4 table or the row does not exist. Read-only. */
     public static Optional<Stored> read(Path store) throws StoreException {
         if (!SqliteStore.exists(store)) {

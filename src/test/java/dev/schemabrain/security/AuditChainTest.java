@@ -7,6 +7,7 @@ import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.AuditRotation;
 import dev.schemabrain.audit.AuditVerifier;
 import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.audit.Head;
@@ -227,6 +228,30 @@ class AuditChainTest {
         assertTrue(r.problem().contains("is missing or empty, but the witness in the store says it held 1 rows"), r.problem());
         AuditException serve = assertThrows(AuditException.class, () -> AuditLog.open(store(), KEY, Optional.empty()));
         assertTrue(serve.getMessage().contains("is behind the witness in the store"), serve.getMessage());
+    }
+
+    @Test
+    void rotationIsTheOneDeliberateWayToStartANewLog() throws Exception {
+        migratedStore();
+        WitnessFile witness = new WitnessFile(dir.resolve("witness.log"));
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.of(witness))) {
+            log.append(call("a", null));
+            log.append(call("b", null));
+        }
+        covertly("DELETE FROM audit_log WHERE id = 2");
+        AuditVerifier.Options options = new AuditVerifier.Options(Optional.of(KEY), Optional.of(witness), Optional.empty(),
+                OptionalLong.empty());
+        AuditException broken = assertThrows(AuditException.class,
+                () -> AuditRotation.rotate(store(), options, false, java.time.Clock.systemUTC()));
+        assertTrue(broken.getMessage().contains("--even-if-broken"), broken.getMessage());
+        AuditRotation.Archived a = AuditRotation.rotate(store(), options, true, java.time.Clock.systemUTC());
+        assertEquals(1, a.head().count());
+        assertTrue(Files.exists(a.log()) && a.witnessFile().isPresent() && Files.exists(a.witnessFile().get()), a.toString());
+        assertFalse(Files.exists(AuditLog.fileFor(store())));
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.of(witness))) {
+            assertEquals(1, log.append(call("fresh", null)), "a new chain from row 1");
+        }
+        assertTrue(verify(Optional.of(witness), Optional.empty()).intact());
     }
 
     @Test
