@@ -101,10 +101,8 @@ public final class AuditKey {
                     throw new AuditException("There is no audit key at " + file + " (and " + ENV + " is not set); pass the key"
                             + " the log was written with: --audit-key FILE or " + ENV + ".", null);
                 }
-                byte[] fresh = new byte[MIN_BYTES];
-                new SecureRandom().nextBytes(fresh);
-                PrivateFiles.write(file, (HexFormat.of().formatHex(fresh) + "\n").getBytes(StandardCharsets.US_ASCII));
-                return new AuditKey(fresh);
+                generate(file);
+                PrivateFiles.checkSecret(file);
             }
             return new AuditKey(decode(Files.readString(file, StandardCharsets.US_ASCII), "the key file " + file));
         } catch (UnsafeFileException e) {
@@ -112,6 +110,26 @@ public final class AuditKey {
         } catch (IOException e) {
             throw new AuditException("The audit key file " + file + " cannot be read (" + e.getClass().getSimpleName()
                     + "); check the file and its permissions.", e);
+        }
+    }
+
+    /**
+     * Writes a fresh key unless another process just did: the key is written to a private temporary
+     * file and linked into place, which fails if the file exists, so two first serves agree on one key.
+     */
+    private static void generate(Path file) throws UnsafeFileException, IOException {
+        byte[] fresh = new byte[MIN_BYTES];
+        new SecureRandom().nextBytes(fresh);
+        Path dir = PrivateFiles.directory(file.toAbsolutePath().getParent());
+        Path tmp = dir.resolve("." + file.getFileName() + "." + HexFormat.of().formatHex(fresh, 0, 4) + ".tmp");
+        PrivateFiles.write(tmp, (HexFormat.of().formatHex(fresh) + "\n").getBytes(StandardCharsets.US_ASCII));
+        Arrays.fill(fresh, (byte) 0);
+        try {
+            Files.createLink(file, tmp);
+        } catch (java.nio.file.FileAlreadyExistsException anotherServeWon) {
+            // Its key is read below, like any existing key.
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 

@@ -132,32 +132,6 @@ public final class AuditWitnessStore {
         }
     }
 
-    /**
-     * The catalog's version: changes whenever a row the served catalog is read from changes, or the
-     * schema does; empty for a store without the V4 table (then every change of the file counts).
-     */
-    public static Optional<String> catalogVersion(Connection c) throws SQLException {
-        if (!hasTable(c, "catalog_version")) {
-            return Optional.empty();
-        }
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT hex(token) FROM catalog_version WHERE id = 1")) {
-            String token = rs.next() ? rs.getString(1) : "";
-            return Optional.of(token + "/" + pragma(c, "schema_version"));
-        }
-    }
-
-    /** {@link #catalogVersion(Connection)} of the store file, opened read-only for the question. */
-    public static Optional<String> catalogVersion(Path store) throws StoreException {
-        if (!SqliteStore.exists(store)) {
-            return Optional.empty();
-        }
-        try (Connection c = connect(store, 5_000, true)) {
-            return catalogVersion(c);
-        } catch (SQLException e) {
-            throw new StoreException("Reading the store " + store + " failed (" + e.getMessage() + ").", e);
-        }
-    }
-
     private static Optional<Stored> read(Connection c) throws SQLException {
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT row_count, head_hash, mac FROM audit_witness WHERE id = 1")) {
@@ -165,7 +139,7 @@ public final class AuditWitnessStore {
         }
     }
 
-    private static boolean hasTable(Connection c, String name) throws SQLException {
+    static boolean hasTable(Connection c, String name) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
             st.setString(1, name);
             try (ResultSet rs = st.executeQuery()) {
@@ -174,13 +148,13 @@ public final class AuditWitnessStore {
         }
     }
 
-    private static int pragma(Connection c, String name) throws SQLException {
+    static int pragma(Connection c, String name) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + name)) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }
 
-    private static Connection connect(Path store, int busyMillis, boolean readOnly) throws SQLException {
+    static Connection connect(Path store, int busyMillis, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.resetOpenMode(SQLiteOpenMode.CREATE);   // never create a store file
         config.setReadOnly(readOnly);

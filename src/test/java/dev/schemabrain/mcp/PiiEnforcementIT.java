@@ -37,9 +37,6 @@ class PiiEnforcementIT {
     static McpSyncClient client;
     static final StringBuffer stderr = new StringBuffer();
     static Map<String, McpSchema.Tool> tools;
-    /** The audit key of this suite's servers, so the test can compute the keyed argument hashes. */
-    static final String AUDIT_KEY_ENV = dev.schemabrain.audit.AuditKey.ENV;
-    static final String AUDIT_KEY = "ab".repeat(32);
 
     @BeforeAll
     static void indexTheDemoAndConnect() throws Exception {
@@ -57,8 +54,7 @@ class PiiEnforcementIT {
                 """);
         Cli.Result apply = Cli.run(dir, "--store", store.toString(), "apply", "proj");
         assertEquals(0, apply.exitCode(), apply.stderr());
-        client = McpStdio.client(store, stderr, Map.of("SB_IT_SOURCE", "sqlite:" + demo, AUDIT_KEY_ENV, AUDIT_KEY),
-                "--url-env", "SB_IT_SOURCE");
+        client = McpStdio.client(store, stderr, Map.of("SB_IT_SOURCE", "sqlite:" + demo), "--url-env", "SB_IT_SOURCE");
         tools = client.listTools().tools().stream().collect(Collectors.toMap(McpSchema.Tool::name, t -> t));
     }
 
@@ -174,8 +170,7 @@ class PiiEnforcementIT {
                 "filters", List.of(Map.of("column", "payments.card_number", "op", "is_null")));
         for (Map<String, Object> args : List.of(byGroup, byExtremum, byBlock)) {
             Map<String, Object> refused = call(client, "get_metric", args);
-            refusals.put(dev.schemabrain.audit.ArgsHash.of(dev.schemabrain.audit.AuditKey.of(
-                    java.util.HexFormat.of().parseHex(AUDIT_KEY)), args), (List<String>) error(refused).get("pii_categories"));
+            refusals.put(dev.schemabrain.audit.ArgsHash.of(auditKey(), args), (List<String>) error(refused).get("pii_categories"));
         }
         assertEquals(List.of(List.of("contact"), List.of("demographic_protected"), List.of("payment_card")),
                 List.copyOf(refusals.values()));
@@ -204,7 +199,7 @@ class PiiEnforcementIT {
         assertEquals(3, ((Number) completed.get("row_count")).intValue(), "owner, admin, member");
         assertFalse(listed.stdout().contains("users.role"), "arguments are hashed, never stored");
 
-        Cli.Result verified = Cli.run(dir, Map.of(AUDIT_KEY_ENV, AUDIT_KEY), "--store", store.toString(), "audit", "verify");
+        Cli.Result verified = Cli.run(dir, "--store", store.toString(), "audit", "verify");
         assertEquals(0, verified.exitCode(), verified.stdout() + verified.stderr());
         assertTrue(verified.stdout().startsWith("audit chain intact: "), verified.stdout());
         Cli.Result missing = Cli.run(dir, "--store", dir.resolve("nowhere.db").toString(), "audit", "verify");
@@ -216,7 +211,7 @@ class PiiEnforcementIT {
     void aTamperedAuditLogFailsVerifyNamingTheRow() throws Exception {
         Path copy = dir.resolve("tampered/demo.db");
         Files.createDirectories(copy.getParent());
-        try (McpSyncClient own = McpStdio.client(store, new StringBuffer(), Map.of(AUDIT_KEY_ENV, AUDIT_KEY))) {
+        try (McpSyncClient own = McpStdio.client(store, new StringBuffer())) {
             call(own, "list_indexed_schemas", Map.of());
         }
         // The log as it is on disk now, its WAL included (the other server still has it open).
@@ -231,9 +226,18 @@ class PiiEnforcementIT {
             // The exact trigger put back: only the chain can tell.
             st.execute("CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END");
         }
-        Cli.Result broken = Cli.run(dir, Map.of(AUDIT_KEY_ENV, AUDIT_KEY), "--store", copy.toString(), "audit", "verify");
+        Cli.Result broken = Cli.run(dir, "--store", copy.toString(), "audit", "verify");
         assertEquals(1, broken.exitCode(), broken.stdout() + broken.stderr());
         assertTrue(broken.stdout().startsWith("audit chain broken at row 1: "), broken.stdout());
+    }
+
+    /** The key the suite's servers generated (under the build's XDG_CONFIG_HOME), to compute keyed argument hashes. */
+    static dev.schemabrain.audit.AuditKey auditKey() {
+        try {
+            return dev.schemabrain.audit.AuditKey.resolve(java.util.Optional.empty(), System.getenv(), false);
+        } catch (dev.schemabrain.audit.AuditException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
     }
 
     static void assertRefused(Map<String, Object> envelope, List<String> categories) {

@@ -16,7 +16,7 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.CatalogVersion;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
 import dev.schemabrain.store.StoreSnapshot;
@@ -113,7 +113,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
     /** The store's catalog version; empty when there is none to read (no store, or one older than V4). */
     private Optional<String> version() {
         try {
-            return AuditWitnessStore.catalogVersion(store);
+            return CatalogVersion.of(store);
         } catch (StoreException e) {
             return Optional.empty();
         }
