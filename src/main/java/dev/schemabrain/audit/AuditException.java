@@ -1,7 +1,7 @@
 package dev.schemabrain.audit;
 
 /** The audit log cannot be read or written; the message is one sentence for the operator. */
-public final class AuditException extends Exception {
+public class AuditException extends Exception {
 
     public AuditException(String message, Throwable cause) {
         super(message, cause);

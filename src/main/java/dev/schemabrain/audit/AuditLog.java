@@ -3,22 +3,29 @@ package dev.schemabrain.audit;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.schemabrain.store.SqlScript;
+import dev.schemabrain.files.PrivateFiles;
+import dev.schemabrain.files.UnsafeFileException;
+import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.StoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.sql.DriverManager;
-import java.sql.Statement;
-
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;
@@ -29,19 +36,29 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The hash-chained, append-only audit log (SPEC §9.2), an SQLite file beside the store
+ * The keyed, hash-chained, append-only audit log (SPEC §9.2), an SQLite file beside the store
  * ({@code schemabrain.db} → {@code schemabrain.audit.db}). Each append is one immediate transaction
- * that reads the chain's head and writes the next row, so concurrent callers, threads or processes,
+ * that reads the chain's head and writes the next row, so concurrent callers, threads or processes
  * still form one linear chain; a killed process leaves either its whole row or none. Rows are never
- * changed: triggers reject UPDATE and DELETE.
+ * changed: triggers reject UPDATE and DELETE, and a log whose triggers are gone is refused, not
+ * repaired. After every append a signed head (a {@link Witness}) is written outside the file: into
+ * the store, and into the operator's witness file when one is named. Before every append the server
+ * checks that the file at the path is still the one it opened.
  */
 public final class AuditLog implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(AuditLog.class);
+
     /** The first row's prev_hash: 32 zero bytes. */
     public static final String GENESIS = "0".repeat(64);
+    static final String FORMAT = "2";
+    /** How long an append waits for the store's write lock before leaving the witness behind. */
+    private static final int WITNESS_BUSY_MILLIS = 50;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
@@ -50,13 +67,24 @@ public final class AuditLog implements AutoCloseable {
     static final int APPLICATION_ID = 0x53424155;
 
     private final Path file;
-    private final Connection connection;   // null: no call was ever recorded for this store
+    private final Path store;
+    private final Connection connection;   // null: there is no log file (reading only)
     private final Clock clock;
+    private final AuditKey key;            // null: opened for reading
+    private final AuditSchema.Meta meta;   // null: no file, or a keyless log not yet adopted
+    private final Object fileKey;
+    private final Optional<WitnessFile> witnessFile;
 
-    private AuditLog(Path file, Connection connection, Clock clock) {
+    private AuditLog(Path file, Path store, Connection connection, Clock clock, AuditKey key, AuditSchema.Meta meta,
+                     Object fileKey, Optional<WitnessFile> witnessFile) {
         this.file = file;
+        this.store = store;
         this.connection = connection;
         this.clock = clock;
+        this.key = key;
+        this.meta = meta;
+        this.fileKey = fileKey;
+        this.witnessFile = witnessFile;
     }
 
     /** The audit file of the store at {@code storePath}. */
@@ -66,38 +94,52 @@ public final class AuditLog implements AutoCloseable {
         return storePath.resolveSibling(base + ".audit.db");
     }
 
-    /** Opens the store's audit log for appending, creating the file when needed. */
-    public static AuditLog open(Path storePath) throws AuditException {
-        return open(storePath, Clock.systemUTC());
+    /**
+     * Opens the store's audit log for appending under {@code key}, creating the file (0600) when needed.
+     * Refuses a file someone else could have planted or changed, a log written with another key, a log
+     * whose triggers are gone, and a log behind its witnesses (truncated, deleted or rolled back).
+     */
+    public static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile) throws AuditException {
+        return open(storePath, key, witnessFile, Clock.systemUTC());
     }
 
-    static AuditLog open(Path storePath, Clock clock) throws AuditException {
+    static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, Clock clock) throws AuditException {
+        Objects.requireNonNull(key, "key");
         Path file = fileFor(storePath);
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-        } catch (IOException e) {
-            throw new AuditException("Cannot create the directory for the audit log " + file + "; check the path and its"
-                    + " permissions.", e);
+            PrivateFiles.create(file);
+        } catch (UnsafeFileException e) {
+            throw new AuditException(e.getMessage(), e);
         }
-        Connection c = connect(file);
+        if (witnessFile.isPresent()) {
+            witnessFile.get().prepare();
+        }
+        Connection c = connect(file, false);
         try {
             checkIdentity(c, file);
-            try (Statement st = c.createStatement()) {
-                st.execute("PRAGMA journal_mode = WAL");
-            }
-            inTransaction(c, () -> {
-                try (Statement st = c.createStatement()) {
-                    for (String sql : SqlScript.statements(schema())) {
-                        st.execute(sql);
-                    }
-                    st.execute("PRAGMA application_id = " + APPLICATION_ID);
+            Object identity = fileKey(file);
+            AuditSchema.Meta meta;
+            if (!AuditSchema.hasLog(c)) {
+                meta = create(c, key);
+            } else if (!AuditSchema.hasMeta(c)) {
+                meta = adoptKeyless(c, file, key);
+            } else {
+                meta = AuditSchema.meta(c);
+                String problem = AuditSchema.problem(c, false);
+                if (problem != null) {
+                    throw new AuditException("The audit log " + file + " was altered (" + problem + "); the server will not"
+                            + " record into it. Run schemabrain audit verify, then schemabrain audit rotate --even-if-broken to"
+                            + " keep it as evidence and start a new log.", null);
                 }
-                return null;
-            });
-            return new AuditLog(file, c, clock);
+                if (!meta.keyId().equals(key.id())) {
+                    throw new AuditException("The audit log " + file + " was written with another audit key (key id "
+                            + meta.keyId() + "; this key's id is " + key.id() + "); pass the key it was written with"
+                            + " (--audit-key FILE or " + AuditKey.ENV + ").", null);
+                }
+            }
+            AuditLog log = new AuditLog(file, storePath, c, clock, key, meta, identity, witnessFile);
+            log.checkWitnesses();
+            return log;
         } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
             if (e instanceof AuditException ae) {
@@ -109,25 +151,41 @@ public final class AuditLog implements AutoCloseable {
     }
 
     /**
-     * Opens the store's audit log for reading; nothing is written. A store whose tools were never
-     * called has an empty log.
+     * Opens the store's audit log for reading; nothing is written. Empty when the file does not exist
+     * (a store whose tools were never called, or a deleted log: {@link AuditVerifier} tells them apart).
      */
     public static AuditLog openExisting(Path storePath) throws AuditException {
         Path file = fileFor(storePath);
-        if (!Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(file)) {
             if (!SqliteStore.exists(storePath)) {
                 throw new AuditException("There is no store at " + storePath + " and no audit log beside it; pass the"
                         + " --store the server runs on.", null);
             }
-            return new AuditLog(file, null, Clock.systemUTC());
+            return new AuditLog(file, storePath, null, Clock.systemUTC(), null, null, null, Optional.empty());
         }
-        Connection c = connect(file);
+        try {
+            PrivateFiles.check(file);
+        } catch (UnsafeFileException e) {
+            throw new UntrustedFile(e.getMessage(), e);
+        }
+        Connection c = connect(file, true);
         try {
             checkIdentity(c, file);
-            return new AuditLog(file, c, Clock.systemUTC());
-        } catch (AuditException | RuntimeException e) {
+            AuditSchema.Meta meta = AuditSchema.hasMeta(c) ? AuditSchema.meta(c) : null;
+            return new AuditLog(file, storePath, c, Clock.systemUTC(), null, meta, null, Optional.empty());
+        } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
-            throw e;
+            if (e instanceof AuditException ae) {
+                throw ae;
+            }
+            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
+        }
+    }
+
+    /** The audit file exists but anyone else could have written it: verify reports it as broken. */
+    public static final class UntrustedFile extends AuditException {
+        UntrustedFile(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -135,7 +193,77 @@ public final class AuditLog implements AutoCloseable {
         return file;
     }
 
-    private static Connection connect(Path file) throws AuditException {
+    Path store() {
+        return store;
+    }
+
+    /** Whether a log file exists with the audit table in it. */
+    boolean exists() throws SQLException {
+        return connection != null && AuditSchema.hasLog(connection);
+    }
+
+    /** The log's key id and keyless prefix; null for a keyless log not adopted yet, or no log. */
+    AuditSchema.Meta meta() {
+        return meta;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    private static AuditSchema.Meta create(Connection c, AuditKey key) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("PRAGMA journal_mode = WAL");
+        }
+        AuditSchema.Meta meta = new AuditSchema.Meta(key.id(), 0);
+        inTransaction(c, () -> {
+            AuditSchema.create(c);
+            AuditSchema.writeMeta(c, meta);
+            try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA application_id = " + APPLICATION_ID);
+            }
+            return null;
+        });
+        return meta;
+    }
+
+    /**
+     * A log written by the keyless build: verified with the old rule to its last row, then continued
+     * keyed. The first keyed row links to the old head, so the old rows are covered by its HMAC.
+     */
+    private static AuditSchema.Meta adoptKeyless(Connection c, Path file, AuditKey key) throws SQLException, AuditException {
+        String problem = AuditSchema.problem(c, true);
+        if (problem != null) {
+            throw new AuditException("The audit log " + file + " was altered (" + problem + "); the server will not record"
+                    + " into it. Run schemabrain audit verify, then schemabrain audit rotate --even-if-broken to keep it as"
+                    + " evidence and start a new log.", null);
+        }
+        long rows = 0;
+        String prev = GENESIS;
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT + " ORDER BY id")) {
+            while (rs.next()) {
+                AuditRecord r = record(rs);
+                rows++;
+                if (r.id() != rows || !r.prevHash().equals(prev)
+                        || !chainHash(null, r.prevHash(), r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
+                    throw new AuditException("The audit log " + file + " was written by an earlier SchemaBrain and its chain"
+                            + " is broken at row " + r.id() + "; keep it as evidence with schemabrain audit rotate"
+                            + " --even-if-broken, then start the server again for a new log.", null);
+                }
+                prev = r.chainHash();
+            }
+        }
+        AuditSchema.Meta meta = new AuditSchema.Meta(key.id(), rows);
+        inTransaction(c, () -> {
+            AuditSchema.create(c);
+            AuditSchema.writeMeta(c, meta);
+            return null;
+        });
+        LOG.warn("the audit log {} was written without a key; its {} rows verified and it continues keyed", file, rows);
+        return meta;
+    }
+
+    private static Connection connect(Path file, boolean readOnly) throws AuditException {
         SQLiteConfig config = new SQLiteConfig();
         // FULL: each append's commit is fsynced, so a recorded call survives a power cut too (in WAL mode
         // NORMAL only survives a killed process); one or two appends per tool call can afford it.
@@ -143,6 +271,9 @@ public final class AuditLog implements AutoCloseable {
         // The write lock is taken at BEGIN: two appenders queue instead of both reading the same head.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         config.setBusyTimeout(10_000);
+        if (readOnly) {
+            config.resetOpenMode(SQLiteOpenMode.CREATE);
+        }
         try {
             return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
         } catch (SQLException e) {
@@ -163,14 +294,30 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    private static String schema() {
-        try (InputStream in = AuditLog.class.getResourceAsStream("audit.sql")) {
-            if (in == null) {
-                throw new IllegalStateException("audit.sql is missing from the build");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    private static Object fileKey(Path file) throws AuditException {
+        try {
+            Object k = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            return k == null ? "" : k;
         } catch (IOException e) {
-            throw new IllegalStateException("audit.sql cannot be read", e);
+            throw new AuditException("The audit log " + file + " cannot be read (" + e.getClass().getSimpleName() + ").", e);
+        }
+    }
+
+    /** The file at the path must still be the one opened: not unlinked, not replaced. */
+    private void checkSameFile() throws AuditException {
+        Object now;
+        try {
+            now = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+        } catch (NoSuchFileException gone) {
+            now = null;
+        } catch (IOException e) {
+            throw new AuditException("The audit log " + file + " cannot be checked (" + e.getClass().getSimpleName()
+                    + "); the server stops answering until it can record.", e);
+        }
+        if (now == null || !now.equals(fileKey)) {
+            throw new AuditException("The audit log " + file + " was " + (now == null ? "deleted" : "replaced")
+                    + " while the server ran, so nothing more is recorded or answered; run schemabrain audit verify and"
+                    + " restart the server.", null);
         }
     }
 
@@ -204,25 +351,23 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    /** Appends {@code entry} as the chain's next row; durable when it returns. Answers the row's id. */
+    /**
+     * Appends {@code entry} as the chain's next row; durable when it returns, and its witness written
+     * (or, when the store is busy, left for the next append). Answers the row's id.
+     */
     public synchronized long append(AuditEntry entry) throws AuditException {
-        if (connection == null) {
+        if (key == null) {
             throw new AuditException("The audit log " + file + " was opened for reading only.", null);
         }
+        checkSameFile();
         Connection c = connection;
+        Head head;
         try {
-            return inTransaction(c, () -> {
-                long id = 1;
-                String prev = GENESIS;
-                try (PreparedStatement head = c.prepareStatement("SELECT id, chain_hash FROM audit_log ORDER BY id DESC LIMIT 1");
-                     ResultSet rs = head.executeQuery()) {
-                    if (rs.next()) {
-                        id = rs.getLong(1) + 1;
-                        prev = rs.getString(2);
-                    }
-                }
+            head = inTransaction(c, () -> {
+                Head last = lastRow(c);
+                long id = last.count() + 1;
                 String occurredAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.MILLIS));
-                String hash = chainHash(prev, id, occurredAt, entry);
+                String hash = chainHash(key, last.hash(), id, occurredAt, entry);
                 try (PreparedStatement st = c.prepareStatement("""
                         INSERT INTO audit_log (id, occurred_at, source_id, caller, tool, phase, status, error_kind,
                           pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash)
@@ -240,64 +385,148 @@ public final class AuditLog implements AutoCloseable {
                     st.setString(11, entry.sqlFingerprint());
                     setLong(st, 12, entry.rowCount());
                     setLong(st, 13, entry.durationMs());
-                    st.setString(14, prev);
+                    st.setString(14, last.hash());
                     st.setString(15, hash);
                     st.executeUpdate();
                 }
-                return id;
+                return new Head(id, hash);
             });
         } catch (SQLException | RuntimeException e) {
-            throw new AuditException("The audit log could not record a call to " + entry.tool() + ": " + e.getMessage(), e);
+            throw new AuditException("The audit log could not record a call to " + ClientText.clean(entry.tool()) + ": "
+                    + e.getMessage(), e);
+        }
+        witness(head);
+        return head.count();
+    }
+
+    /** The chain's head: the last row's id and chain_hash; {@link Head#EMPTY} for an empty log. */
+    public Head head() throws AuditException {
+        if (connection == null) {
+            return Head.EMPTY;
+        }
+        try {
+            if (!AuditSchema.hasLog(connection)) {
+                return Head.EMPTY;
+            }
+            return lastRow(connection);
+        } catch (SQLException e) {
+            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
-    /**
-     * Recomputes the chain, from the first row or from row {@code sinceId} (then linked to the row before
-     * it), and names the first row that does not verify.
-     */
-    public VerifyResult verify(OptionalLong sinceId) throws AuditException {
-        if (connection == null) {
-            return VerifyResult.intact(0);
+    private static Head lastRow(Connection c) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT id, chain_hash FROM audit_log ORDER BY id DESC LIMIT 1");
+             ResultSet rs = st.executeQuery()) {
+            return rs.next() ? new Head(rs.getLong(1), rs.getString(2)) : Head.EMPTY;
         }
-        Connection c = connection;
+    }
+
+    /** The chain_hash stored at row {@code id}; empty when there is no such row. Row 0 is the genesis. */
+    Optional<String> storedHash(long id) throws SQLException {
+        if (id == 0) {
+            return Optional.of(GENESIS);
+        }
+        try (PreparedStatement st = connection.prepareStatement("SELECT chain_hash FROM audit_log WHERE id = ?")) {
+            st.setLong(1, id);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** After an append: the signed head into the store (unless busy) and the witness file (if named). */
+    private void witness(Head head) throws AuditException {
+        Witness w = Witness.sign(key, head);
         try {
-            return read(() -> {
-                String expectedPrev = GENESIS;
-                long from = sinceId.orElse(Long.MIN_VALUE);
-                if (sinceId.isPresent()) {
-                    try (PreparedStatement st = c.prepareStatement(
-                            "SELECT chain_hash FROM audit_log WHERE id < ? ORDER BY id DESC LIMIT 1")) {
-                        st.setLong(1, from);
-                        try (ResultSet rs = st.executeQuery()) {
-                            expectedPrev = rs.next() ? rs.getString(1) : GENESIS;
-                        }
-                    }
-                }
-                long checked = 0;
-                try (PreparedStatement st = c.prepareStatement(SELECT + " WHERE id >= ? ORDER BY id")) {
-                    st.setLong(1, from);
+            AuditWitnessStore.Outcome outcome = AuditWitnessStore.advance(store,
+                    new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac()), WITNESS_BUSY_MILLIS,
+                    previous -> checkWitness("the witness in the store", toWitness(previous)));
+            if (outcome == AuditWitnessStore.Outcome.BUSY) {
+                LOG.debug("the store is busy; the audit witness lags behind row {}", head.count());
+            }
+        } catch (StoreException e) {
+            LOG.warn("the audit witness could not be written into the store: {}", e.getMessage());
+        }
+        if (witnessFile.isPresent()) {
+            witnessFile.get().append(w);
+        }
+    }
+
+    static Witness toWitness(AuditWitnessStore.Stored s) {
+        return new Witness(new Head(s.rowCount(), s.headHash()), s.mac());
+    }
+
+    /** At open: every witness must verify and be matched by the chain, else the log went backwards. */
+    private void checkWitnesses() throws AuditException {
+        try {
+            Optional<AuditWitnessStore.Stored> stored = AuditWitnessStore.read(store);
+            if (stored.isPresent()) {
+                checkWitness("the witness in the store", toWitness(stored.get()));
+            }
+        } catch (StoreException e) {
+            LOG.warn("the audit witness in the store cannot be read: {}", e.getMessage());
+        }
+        if (witnessFile.isPresent()) {
+            WitnessFile.Lines lines = witnessFile.get().read();
+            if (!lines.witnesses().isEmpty()) {
+                Witness latest = lines.witnesses().stream().max(java.util.Comparator.comparingLong(x -> x.head().count())).get();
+                checkWitness("the witness file " + witnessFile.get().path(), latest);
+            }
+        }
+    }
+
+    private void checkWitness(String where, Witness w) throws AuditException {
+        if (!w.verifies(key)) {
+            throw new AuditException("The audit log " + file + " cannot be trusted: " + where + " does not verify under"
+                    + " this audit key (forged, or written with another key); run schemabrain audit verify.", null);
+        }
+        Optional<String> atCount;
+        try {
+            atCount = storedHash(w.head().count());
+        } catch (SQLException e) {
+            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
+        }
+        if (atCount.isEmpty() || !atCount.get().equals(w.head().hash())) {
+            throw new AuditException("The audit log " + file + " is behind " + where + ", which says row "
+                    + w.head().count() + " had another chain hash" + (atCount.isEmpty() ? " and the log no longer has that row" : "")
+                    + ": the log was truncated, deleted, replaced or rolled back. Run schemabrain audit verify; the server"
+                    + " will not record into it (schemabrain audit rotate --even-if-broken starts a new log).", null);
+        }
+    }
+
+    /** Every row from {@code sinceId} in id order, inside one read snapshot. */
+    interface RowVisitor {
+        /** @param unreadable why the row cannot be read (then only its id is set), or null; @return false to stop */
+        boolean visit(AuditRecord row, String unreadable);
+    }
+
+    void scan(OptionalLong sinceId, RowVisitor visitor) throws AuditException {
+        if (connection == null) {
+            return;
+        }
+        try {
+            read(() -> {
+                try (PreparedStatement st = connection.prepareStatement(SELECT + " WHERE id >= ? ORDER BY id")) {
+                    st.setLong(1, sinceId.orElse(Long.MIN_VALUE));
                     try (ResultSet rs = st.executeQuery()) {
                         while (rs.next()) {
-                            checked++;
                             AuditRecord r;
                             try {
                                 r = record(rs);
-                            } catch (IllegalStateException | IllegalArgumentException unreadable) {
-                                return VerifyResult.broken(checked, rs.getLong(1), "its content cannot be read: the row was altered");
+                            } catch (IllegalStateException | IllegalArgumentException | NullPointerException unreadable) {
+                                if (!visitor.visit(new AuditRecord(rs.getLong(1), null, null, null, null),
+                                        "its content cannot be read: the row was altered")) {
+                                    return null;
+                                }
+                                continue;
                             }
-                            if (!r.prevHash().equals(expectedPrev)) {
-                                return VerifyResult.broken(checked, r.id(), "its prev_hash is not the previous row's"
-                                        + " chain_hash: a row before it was deleted, inserted or moved");
+                            if (!visitor.visit(r, null)) {
+                                return null;
                             }
-                            if (!chainHash(r.prevHash(), r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
-                                return VerifyResult.broken(checked, r.id(), "its content does not match its chain_hash:"
-                                        + " the row was altered or forged");
-                            }
-                            expectedPrev = r.chainHash();
                         }
                     }
                 }
-                return VerifyResult.intact(checked);
+                return null;
             });
         } catch (SQLException | RuntimeException e) {
             throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
@@ -309,11 +538,13 @@ public final class AuditLog implements AutoCloseable {
         if (connection == null) {
             return List.of();
         }
-        Connection c = connection;
         try {
+            if (!AuditSchema.hasLog(connection)) {
+                return List.of();
+            }
             return read(() -> {
                 List<AuditRecord> out = new ArrayList<>();
-                try (PreparedStatement st = c.prepareStatement(SELECT + " WHERE id >= ? ORDER BY id DESC LIMIT ?")) {
+                try (PreparedStatement st = connection.prepareStatement(SELECT + " WHERE id >= ? ORDER BY id DESC LIMIT ?")) {
                     st.setLong(1, sinceId.orElse(Long.MIN_VALUE));
                     st.setInt(2, limit);
                     try (ResultSet rs = st.executeQuery()) {
@@ -365,8 +596,11 @@ public final class AuditLog implements AutoCloseable {
         return new AuditRecord(rs.getLong(1), rs.getString(2), entry, rs.getString(14), rs.getString(15));
     }
 
-    /** sha256(prev_hash bytes ‖ canonical JSON of the content fields), hex. */
-    static String chainHash(String prevHex, long id, String occurredAt, AuditEntry e) {
+    /**
+     * HMAC-SHA256(chain key, prev_hash bytes ‖ canonical JSON of the content fields), hex; with no key
+     * (rows of a keyless log) plain sha256 over the same bytes.
+     */
+    static String chainHash(AuditKey key, String prevHex, long id, String occurredAt, AuditEntry e) {
         Map<String, Object> content = new LinkedHashMap<>();
         content.put("id", id);
         content.put("occurred_at", occurredAt);
@@ -387,7 +621,8 @@ public final class AuditLog implements AutoCloseable {
         } catch (IllegalArgumentException notHex) {
             prev = prevHex.getBytes(StandardCharsets.UTF_8);   // a forged, malformed prev_hash still gets a (wrong) hash
         }
-        return HexFormat.of().formatHex(CanonicalJson.sha256(prev, CanonicalJson.bytes(content)));
+        byte[] body = CanonicalJson.bytes(content);
+        return HexFormat.of().formatHex(key == null ? CanonicalJson.sha256(prev, body) : key.chainMac(prev, body));
     }
 
     private static void setLong(PreparedStatement st, int at, Long value) throws SQLException {

@@ -5,37 +5,109 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
+import dev.schemabrain.audit.AuditRotation;
+import dev.schemabrain.audit.AuditVerifier;
+import dev.schemabrain.audit.ClientText;
+import dev.schemabrain.audit.Head;
 import dev.schemabrain.audit.VerifyResult;
+import dev.schemabrain.audit.WitnessFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
-/** {@code schemabrain audit verify|list}: the hash-chained audit log of every tool call (SPEC §9.2). */
+/** {@code schemabrain audit verify|list|head}: the keyed, hash-chained audit log of every tool call (SPEC §9.2). */
 @Command(name = "audit", mixinStandardHelpOptions = true,
-        description = "The audit log: one hash-chained row per tool call, and one before each metric query's SQL leaves.")
+        description = "The audit log: one keyed, hash-chained row per tool call, and one before each metric query's SQL leaves.")
 final class AuditCommand extends CommandGroup {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Command(name = "verify", mixinStandardHelpOptions = true,
-            description = "Recompute the chain. Exit 0 intact, 1 tampered (naming the first bad row), 2 on error.")
-    int verify(@Option(names = "--since", paramLabel = "ID", description = "Start at this row id.") Long since) {
+            description = {"Check the key, the append-only triggers, the row ids, every row's HMAC and link, and every"
+                    + " head kept outside the log (the store's witness, a witness file, --expect-head).",
+                    "Exit 0 intact, 1 tampered or broken (naming the first bad row and what is wrong), 2 on error."})
+    int verify(@Option(names = "--since", paramLabel = "ID", description = "Start recomputing at this row id.") Long since,
+               @Option(names = "--audit-key", paramLabel = "FILE", description = "The key file (default: $" + AuditKey.ENV
+                       + ", else the default key file serve uses).") Path keyFile,
+               @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to.") Path witness,
+               @Option(names = "--expect-head", paramLabel = "COUNT:HASH", description = "A head printed by 'audit head' and"
+                       + " kept elsewhere: the log must still hold that row with that hash.") String expectHead) {
+        Optional<Head> expected = Optional.empty();
+        if (expectHead != null) {
+            expected = Head.parse(expectHead);
+            if (expected.isEmpty()) {
+                throw new UserError("--expect-head must be COUNT:HASH as 'schemabrain audit head' prints it (a row count, a"
+                        + " colon and 64 hex digits).");
+            }
+        }
         VerifyResult result;
-        try (AuditLog log = open()) {
-            result = log.verify(since == null ? OptionalLong.empty() : OptionalLong.of(since));
+        try {
+            Optional<AuditKey> key = key(keyFile);
+            result = AuditVerifier.verify(main.store, new AuditVerifier.Options(key,
+                    Optional.ofNullable(witness).map(WitnessFile::new), expected,
+                    since == null ? OptionalLong.empty() : OptionalLong.of(since)));
         } catch (AuditException e) {
             throw new UserError(e.getMessage());
         }
         if (result.intact()) {
             System.out.println("audit chain intact: " + result.rowsChecked() + " rows verified");
+            result.warnings().forEach(w -> System.out.println("warning: " + w + "."));
             return 0;
         }
-        System.out.println("audit chain broken at row " + result.firstBadId().getAsLong() + ": " + result.problem() + ".");
+        System.out.println(result.firstBadId().isPresent()
+                ? "audit chain broken at row " + result.firstBadId().getAsLong() + ": " + result.problem() + "."
+                : "audit chain broken: " + result.problem() + ".");
         return 1;
+    }
+
+    /** The key when one is configured; a log written without one verifies without it. */
+    private static Optional<AuditKey> key(Path keyFile) throws AuditException {
+        if (keyFile == null && System.getenv(AuditKey.ENV) == null
+                && !java.nio.file.Files.exists(AuditKey.defaultFile(System.getenv()))) {
+            return Optional.empty();
+        }
+        return Optional.of(AuditKey.resolve(Optional.ofNullable(keyFile), System.getenv(), false));
+    }
+
+    @Command(name = "rotate", mixinStandardHelpOptions = true,
+            description = {"Archive the audit log (verified first) under a timestamped name, with the witness file if named,"
+                    + " and clear the store's witness, so the next serve starts a new log. Stop the servers on this store first."})
+    int rotate(@Option(names = "--audit-key", paramLabel = "FILE", description = "The key file (default: $" + AuditKey.ENV
+                       + ", else the default key file serve uses).") Path keyFile,
+               @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to;"
+                       + " it is archived too.") Path witness,
+               @Option(names = "--even-if-broken", description = "Archive a log that does not verify (keep the archive:"
+                       + " it is evidence).") boolean evenIfBroken) {
+        try {
+            AuditRotation.Archived a = AuditRotation.rotate(main.store, new AuditVerifier.Options(key(keyFile),
+                    Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
+                    evenIfBroken, java.time.Clock.systemUTC());
+            System.out.println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
+                    : "NOT intact: " + a.verified().problem()) + ") to " + a.log()
+                    + a.witnessFile().map(w -> " and the witness file to " + w).orElse("")
+                    + "; keep the head elsewhere. The next serve starts a new log.");
+            return 0;
+        } catch (AuditException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    @Command(name = "head", mixinStandardHelpOptions = true,
+            description = "Print the chain's head as COUNT:HASH; keep it elsewhere and check it later with verify --expect-head.")
+    int head() {
+        try (AuditLog log = AuditLog.openExisting(main.store)) {
+            System.out.println(log.head());
+            return 0;
+        } catch (AuditException e) {
+            throw new UserError(e.getMessage());
+        }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The newest audit rows, oldest first.")
@@ -46,7 +118,7 @@ final class AuditCommand extends CommandGroup {
             throw new UserError("--limit must be at least 1.");
         }
         List<AuditRecord> rows;
-        try (AuditLog log = open()) {
+        try (AuditLog log = AuditLog.openExisting(main.store)) {
             rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since));
         } catch (AuditException e) {
             throw new UserError(e.getMessage());
@@ -61,18 +133,16 @@ final class AuditCommand extends CommandGroup {
             System.out.println("The audit log is empty: no tool has been called on this store yet.");
             return 0;
         }
+        // Client-chosen text is cleaned at print time too: rows written before it was cleaned on the way in.
         for (AuditRecord r : rows) {
             AuditEntry e = r.entry();
-            System.out.printf("%6d %s %-24s %-9s %-8s %-22s %-14s %s%n", r.id(), r.occurredAt(), e.tool(), e.phase().wireName(),
-                    e.status(), e.errorKind() == null ? "-" : e.errorKind(),
-                    e.piiCategories().isEmpty() ? "-" : String.join(",", e.piiCategories()),
-                    e.caller() == null ? "-" : e.caller());
+            System.out.printf("%6d %s %-24s %-9s %-8s %-22s %-14s %s%n", r.id(), ClientText.clean(r.occurredAt()),
+                    ClientText.clean(e.tool()), e.phase().wireName(), ClientText.clean(e.status()),
+                    e.errorKind() == null ? "-" : ClientText.clean(e.errorKind()),
+                    e.piiCategories().isEmpty() ? "-" : ClientText.clean(String.join(",", e.piiCategories())),
+                    e.caller() == null ? "-" : ClientText.clean(e.caller()));
         }
         return 0;
-    }
-
-    private AuditLog open() throws AuditException {
-        return AuditLog.openExisting(main.store);
     }
 
     private static ObjectNode json(AuditRecord r) {
@@ -81,8 +151,8 @@ final class AuditCommand extends CommandGroup {
                 .put("id", r.id())
                 .put("occurred_at", r.occurredAt())
                 .put("source_id", e.sourceId())
-                .put("caller", e.caller())
-                .put("tool", e.tool())
+                .put("caller", ClientText.clean(e.caller()))
+                .put("tool", ClientText.clean(e.tool()))
                 .put("phase", e.phase().wireName())
                 .put("status", e.status())
                 .put("error_kind", e.errorKind());

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.embed.Embedders;
@@ -76,6 +78,15 @@ final class ServeCommand implements Callable<Integer> {
             description = "Refuse a metric query whose EXPLAIN cost exceeds this (PostgreSQL, MySQL); default: no cap.")
     Double costCap;
 
+    @Option(names = "--audit-key", paramLabel = "FILE", description = "The audit chain's key file (default: $"
+            + AuditKey.ENV + ", else $XDG_CONFIG_HOME/schemabrain/audit.key or ~/.config/schemabrain/audit.key,"
+            + " generated 0600 on first serve).")
+    java.nio.file.Path auditKey;
+
+    @Option(names = "--audit-witness", paramLabel = "FILE", description = "Also append the audit chain's signed head to"
+            + " this file after every call (best on another disk); pass it to audit verify too.")
+    java.nio.file.Path auditWitness;
+
     @Override
     public Integer call() throws InterruptedException, SourceException, StoreException {
         checkStore();
@@ -91,9 +102,10 @@ final class ServeCommand implements Callable<Integer> {
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
         System.setOut(System.err);
-        try (AuditLog audit = openAudit()) {
+        AuditKey key = auditKey();
+        try (AuditLog audit = openAudit(key)) {
             ToolRegistry tools = StandardTools.registry(catalogs, executor)
-                    .audited(new AuditedCalls(audit, executor.map(QueryExecutor::sourceId).orElse(null)));
+                    .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
             StdioServer.run(tools, Version.get(), System.in, frames);
         } finally {
             executor.ifPresent(QueryExecutor::close);
@@ -112,9 +124,18 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
-    private AuditLog openAudit() {
+    private AuditLog openAudit(AuditKey key) {
         try {
-            return AuditLog.open(main.store);
+            return AuditLog.open(main.store, key, Optional.ofNullable(auditWitness).map(WitnessFile::new));
+        } catch (AuditException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    /** The audit key, generated on first serve; outside the store and the audit file. */
+    private AuditKey auditKey() {
+        try {
+            return AuditKey.resolve(Optional.ofNullable(auditKey), System.getenv(), true);
         } catch (AuditException e) {
             throw new UserError(e.getMessage());
         }

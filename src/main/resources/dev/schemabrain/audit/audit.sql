@@ -1,8 +1,11 @@
 -- The audit chain (SPEC §9.2), in its own file beside the store: appends never wait for an index run's
 -- write transaction, and a served catalog is not reloaded because a call was recorded.
 -- One row per tools/call, one before a metric's SQL leaves and one after.
--- chain_hash = sha256(prev_hash || canonical JSON of the row's content fields, the id included);
--- the first row's prev_hash is 32 zero bytes. No foreign key: the log outlives every source.
+-- chain_hash = HMAC-SHA256(chain key, prev_hash || canonical JSON of the row's content fields, the id
+-- included); the first row's prev_hash is 32 zero bytes. The key is kept outside this file and the
+-- store; audit_meta names it by its id. Rows up to legacy_rows were written by a keyless build and are
+-- chained with plain sha256 (the first keyed row's HMAC covers their head). No foreign key: the log
+-- outlives every source. A missing trigger is tampering: it is never re-created, verify reports it.
 
 CREATE TABLE IF NOT EXISTS audit_log (
     id               INTEGER PRIMARY KEY,
@@ -30,4 +33,21 @@ END;
 CREATE TRIGGER IF NOT EXISTS audit_log_no_delete BEFORE DELETE ON audit_log
 BEGIN
     SELECT RAISE(ABORT, 'audit_log is append-only');
+END;
+
+
+-- format (2), key_id (the audit key's id), legacy_rows (rows chained without a key).
+CREATE TABLE IF NOT EXISTS audit_meta (
+    name   TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
+
+CREATE TRIGGER IF NOT EXISTS audit_meta_no_update BEFORE UPDATE ON audit_meta
+BEGIN
+    SELECT RAISE(ABORT, 'audit_meta is append-only');
+END;
+
+CREATE TRIGGER IF NOT EXISTS audit_meta_no_delete BEFORE DELETE ON audit_meta
+BEGIN
+    SELECT RAISE(ABORT, 'audit_meta is append-only');
 END;

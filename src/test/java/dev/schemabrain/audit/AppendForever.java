@@ -10,7 +10,7 @@ public final class AppendForever {
     }
 
     public static void main(String[] args) throws Exception {
-        try (AuditLog log = AuditLog.open(Path.of(args[0]))) {
+        try (AuditLog log = AuditLog.open(Path.of(args[0]), AuditLogTest.KEY, java.util.Optional.empty())) {
             for (long i = 0; ; i++) {
                 log.append(new AuditEntry("src", "victim", "get_metric", AuditEntry.Phase.CALL, "success", null,
                         List.of("contact"), "h" + i, null, i, 1L));

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +35,8 @@ class AuditLogTest {
     @TempDir
     Path dir;
 
+    static final AuditKey KEY = AuditKey.of("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII));
+
     private Path store() {
         return dir.resolve("schemabrain.db");
     }
@@ -43,29 +46,40 @@ class AuditLogTest {
     }
 
     private void appendSome(int n) throws Exception {
-        try (AuditLog log = AuditLog.open(store())) {
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
             for (int i = 0; i < n; i++) {
                 log.append(entry("describe_table", i));
             }
         }
     }
 
-    /** A plain connection with the triggers dropped: what someone with the file and sqlite3 can do. */
+    /**
+     * What someone with the file and sqlite3 can do: drop the triggers, change rows, and put the exact
+     * triggers back so that only the chain can tell.
+     */
     private void tamper(String... statements) throws SQLException {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + AuditLog.fileFor(store()));
+        tamper(AuditLog.fileFor(store()), statements);
+    }
+
+    static void tamper(Path auditFile, String... statements) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + auditFile);
              Statement st = c.createStatement()) {
             st.execute("DROP TRIGGER audit_log_no_update");
             st.execute("DROP TRIGGER audit_log_no_delete");
             for (String sql : statements) {
                 st.execute(sql);
             }
+            st.execute("CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log\nBEGIN\n    SELECT RAISE(ABORT, 'audit_log is append-only'); END");
+            st.execute("CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log\nBEGIN\n    SELECT RAISE(ABORT, 'audit_log is append-only'); END");
         }
     }
 
     private VerifyResult verify() throws Exception {
-        try (AuditLog log = AuditLog.openExisting(store())) {
-            return log.verify(OptionalLong.empty());
-        }
+        return verify(store(), OptionalLong.empty());
+    }
+
+    static VerifyResult verify(Path store, OptionalLong since) throws Exception {
+        return AuditVerifier.verify(store, new AuditVerifier.Options(Optional.of(KEY), Optional.empty(), Optional.empty(), since));
     }
 
     @Test
@@ -79,12 +93,15 @@ class AuditLogTest {
                 assertEquals(rows.get(i - 1).chainHash(), rows.get(i).prevHash());
                 assertEquals(rows.get(i - 1).id() + 1, rows.get(i).id());
             }
-            assertEquals(AuditLog.chainHash(AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
-                    rows.get(0).chainHash(), "sha256 of genesis and the row's canonical JSON");
+            assertEquals(AuditLog.chainHash(KEY, AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
+                    rows.get(0).chainHash(), "HMAC of genesis and the row's canonical JSON");
+            assertNotEquals(AuditLog.chainHash(null, AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
+                    rows.get(0).chainHash(), "not the keyless sha256 anyone could recompute");
             assertEquals(List.of(4L, 5L), log.list(2, OptionalLong.empty()).stream().map(AuditRecord::id).toList());
-            assertEquals(new VerifyResult(true, 5, OptionalLong.empty(), null), log.verify(OptionalLong.empty()));
-            assertEquals(3, log.verify(OptionalLong.of(3)).rowsChecked());
+            assertEquals(new Head(5, rows.get(4).chainHash()), log.head());
         }
+        assertEquals(VerifyResult.intact(5, List.of(noWitnessWarning())), verify());
+        assertEquals(3, verify(store(), OptionalLong.of(3)).rowsChecked());
     }
 
     @Test
@@ -115,7 +132,7 @@ class AuditLogTest {
         tamper("DELETE FROM audit_log WHERE id = 3");
         VerifyResult r = verify();
         assertEquals(OptionalLong.of(4), r.firstBadId());
-        assertTrue(r.problem().contains("deleted, inserted or moved"), r.problem());
+        assertTrue(r.problem().contains("jump from 2 to 4: rows in between were deleted"), r.problem());
     }
 
     @Test
@@ -131,7 +148,7 @@ class AuditLogTest {
 
         Path other = dir.resolve("other");
         java.nio.file.Files.createDirectories(other);
-        try (AuditLog log = AuditLog.open(other.resolve("schemabrain.db"))) {
+        try (AuditLog log = AuditLog.open(other.resolve("schemabrain.db"), KEY, Optional.empty())) {
             log.append(entry("a", 1));
             log.append(entry("b", 2));
         }
@@ -142,14 +159,12 @@ class AuditLogTest {
                     + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, chain_hash, '"
                     + "ab".repeat(32) + "' FROM audit_log WHERE id = 2");
         }
-        try (AuditLog log = AuditLog.openExisting(other.resolve("schemabrain.db"))) {
-            assertEquals(OptionalLong.of(3), log.verify(OptionalLong.empty()).firstBadId());
-        }
+        assertEquals(OptionalLong.of(3), verify(other.resolve("schemabrain.db"), OptionalLong.empty()).firstBadId());
     }
 
     @Test
     void reorderedRowsAreCaught() throws Exception {
-        try (AuditLog log = AuditLog.open(store())) {
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
             log.append(entry("first", 1));
             log.append(entry("second", 2));
             log.append(entry("third", 3));
@@ -165,17 +180,15 @@ class AuditLogTest {
     void verifySinceChecksTheLinkIntoTheRange() throws Exception {
         appendSome(6);
         tamper("UPDATE audit_log SET caller = 'mallory' WHERE id = 2");
-        try (AuditLog log = AuditLog.openExisting(store())) {
-            assertTrue(log.verify(OptionalLong.of(3)).intact(), "rows 3..6 still verify against row 2's stored hash");
-            assertEquals(OptionalLong.of(2), log.verify(OptionalLong.of(2)).firstBadId());
-        }
+        assertTrue(verify(store(), OptionalLong.of(3)).intact(), "rows 3..6 still verify against row 2's stored hash");
+        assertEquals(OptionalLong.of(2), verify(store(), OptionalLong.of(2)).firstBadId());
     }
 
     @Test
     void concurrentCallersAndTwoProcessesFormOneLinearChain() throws Exception {
         int threads = 8;
         int each = 200;
-        try (AuditLog a = AuditLog.open(store()); AuditLog b = AuditLog.open(store())) {
+        try (AuditLog a = AuditLog.open(store(), KEY, Optional.empty()); AuditLog b = AuditLog.open(store(), KEY, Optional.empty())) {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
@@ -192,8 +205,8 @@ class AuditLogTest {
                 f.get(120, TimeUnit.SECONDS);
             }
             pool.shutdown();
-            VerifyResult r = a.verify(OptionalLong.empty());
-            assertEquals(new VerifyResult(true, threads * each, OptionalLong.empty(), null), r);
+            VerifyResult r = verify();
+            assertEquals(VerifyResult.intact(threads * each, List.of(noWitnessWarning())), r);
             Set<String> hashes = new HashSet<>();
             a.list(threads * each, OptionalLong.empty()).forEach(row -> hashes.add(row.prevHash()));
             assertEquals(threads * each, hashes.size(), "no two rows share a predecessor: the chain never forks");
@@ -205,6 +218,7 @@ class AuditLogTest {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process victim = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 AppendForever.class.getName(), store().toString()).redirectErrorStream(true).start();
+        // AppendForever appends under the same test key.
         try (BufferedReader out = new BufferedReader(new InputStreamReader(victim.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             do {
@@ -218,17 +232,24 @@ class AuditLogTest {
         VerifyResult r = verify();
         assertTrue(r.intact(), r.toString());
         assertTrue(r.rowsChecked() > 20, "rows written before the kill are all there: " + r);
-        try (AuditLog log = AuditLog.open(store())) {
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
             log.append(entry("after", 1));
-            assertTrue(log.verify(OptionalLong.empty()).intact(), "the chain continues after the crash");
         }
+        assertTrue(verify().intact(), "the chain continues after the crash");
     }
 
     @Test
     void argumentsAreHashedCanonicallyAndNeverStored() {
-        assertEquals(ArgsHash.of(Map.of("b", 1, "a", List.of("x"))), ArgsHash.of(new java.util.TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
-        assertNotEquals(ArgsHash.of(Map.of("a", 1)), ArgsHash.of(Map.of("a", 2)));
-        assertEquals(64, ArgsHash.of(Map.of()).length());
+        assertEquals(ArgsHash.of(KEY, Map.of("b", 1, "a", List.of("x"))),
+                ArgsHash.of(KEY, new java.util.TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
+        assertNotEquals(ArgsHash.of(KEY, Map.of("a", 1)), ArgsHash.of(KEY, Map.of("a", 2)));
+        assertEquals(64, ArgsHash.of(KEY, Map.of()).length());
+    }
+
+    static String noWitnessWarning() {
+        return "no witness of this log exists outside it (the store has none: it was busy, missing or"
+                + " written by an older build), so rows removed from its end cannot be ruled out; keep"
+                + " 'schemabrain audit head' elsewhere and pass it as --expect-head";
     }
 
     @Test

@@ -170,7 +170,7 @@ class PiiEnforcementIT {
                 "filters", List.of(Map.of("column", "payments.card_number", "op", "is_null")));
         for (Map<String, Object> args : List.of(byGroup, byExtremum, byBlock)) {
             Map<String, Object> refused = call(client, "get_metric", args);
-            refusals.put(dev.schemabrain.audit.ArgsHash.of(args), (List<String>) error(refused).get("pii_categories"));
+            refusals.put(dev.schemabrain.audit.ArgsHash.of(auditKey(), args), (List<String>) error(refused).get("pii_categories"));
         }
         assertEquals(List.of(List.of("contact"), List.of("demographic_protected"), List.of("payment_card")),
                 List.copyOf(refusals.values()));
@@ -223,10 +223,21 @@ class PiiEnforcementIT {
              java.sql.Statement st = c.createStatement()) {
             st.execute("DROP TRIGGER audit_log_no_update");
             st.execute("UPDATE audit_log SET status = 'tampered' WHERE id = 1");
+            // The exact trigger put back: only the chain can tell.
+            st.execute("CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END");
         }
         Cli.Result broken = Cli.run(dir, "--store", copy.toString(), "audit", "verify");
         assertEquals(1, broken.exitCode(), broken.stdout() + broken.stderr());
         assertTrue(broken.stdout().startsWith("audit chain broken at row 1: "), broken.stdout());
+    }
+
+    /** The key the suite's servers generated (under the build's XDG_CONFIG_HOME), to compute keyed argument hashes. */
+    static dev.schemabrain.audit.AuditKey auditKey() {
+        try {
+            return dev.schemabrain.audit.AuditKey.resolve(java.util.Optional.empty(), System.getenv(), false);
+        } catch (dev.schemabrain.audit.AuditException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
     }
 
     static void assertRefused(Map<String, Object> envelope, List<String> categories) {

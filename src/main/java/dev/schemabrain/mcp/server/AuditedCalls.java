@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.ToolCall;
@@ -14,35 +16,45 @@ import java.util.List;
 
 /**
  * The server's {@link CallAudit}: rows in the store's audit log. A call that sent SQL ends with a
- * completed row after its started row; any other call with one call row.
+ * completed row after its started row; any other call with one call row; a tools/call rejected before
+ * dispatch (unknown tool, no name, arguments not an object) with one error row. Arguments are recorded
+ * only as a keyed hash; what the client chose to call itself is cleaned and capped.
  */
 public final class AuditedCalls implements CallAudit {
 
     private final AuditLog log;
+    private final AuditKey key;
     private final String sourceId;
 
     /** @param sourceId the source get_metric runs on, or null when the server has none */
-    public AuditedCalls(AuditLog log, String sourceId) {
+    public AuditedCalls(AuditLog log, AuditKey key, String sourceId) {
         this.log = log;
+        this.key = key;
         this.sourceId = sourceId;
     }
 
     @Override
     public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
-        append(new AuditEntry(sourceId, call.caller(), call.tool(), AuditEntry.Phase.STARTED, "started", null, List.of(),
-                ArgsHash.of(call.arguments()), sqlFingerprint, null, null));
+        append(new AuditEntry(sourceId, ClientText.clean(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
+                null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null));
     }
 
     @Override
     public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
         AuditEntry.Phase phase = call.sqlFingerprint().isPresent() ? AuditEntry.Phase.COMPLETED : AuditEntry.Phase.CALL;
-        append(new AuditEntry(sourceId, call.caller(), call.tool(), phase, result.status().wireName(),
+        append(new AuditEntry(sourceId, ClientText.clean(call.caller()), call.tool(), phase, result.status().wireName(),
                 result.error() == null ? null : result.error().kind().wireName(), piiCategories(result),
-                ArgsHash.of(call.arguments()), call.sqlFingerprint().orElse(null),
+                ArgsHash.of(key, call.arguments()), call.sqlFingerprint().orElse(null),
                 call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis()));
     }
 
-    /** A refusal's blocked categories, or what a successful metric touched. */
+    @Override
+    public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
+        append(new AuditEntry(sourceId, ClientText.clean(caller), tool == null ? NO_TOOL : ClientText.clean(tool),
+                AuditEntry.Phase.CALL, "error", errorKind, List.of(), ArgsHash.of(key, arguments), null, null, null));
+    }
+
+    /** A successful metric's touched categories; a refusal's blocked ones. */
     private static List<String> piiCategories(Envelope result) {
         if (result.error() != null) {
             return result.error().piiCategories();

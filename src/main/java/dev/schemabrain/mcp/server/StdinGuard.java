@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.catalog.NameSyntax;
+import dev.schemabrain.mcp.envelope.ErrorKind;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
@@ -24,7 +25,10 @@ import java.util.concurrent.CountDownLatch;
  * the first line it cannot parse; the guard answers such lines itself with the JSON-RPC error the
  * specification names (-32700 parse error, -32600 invalid request) and passes only well-formed
  * messages on, so one bad line costs one error frame, not the session. Lines are bounded, so a
- * runaway client cannot exhaust memory. End of input ends the session: {@link #awaitEnd()}.
+ * runaway client cannot exhaust memory. End of input ends the session: {@link #awaitEnd()}. A
+ * tools/call it answers itself (unknown tool, no name, arguments not an object, not a request) is
+ * still recorded in the audit log through {@link Rejections}, with the caller the client named at
+ * initialize: every tools/call leaves a row, valid or not.
  */
 final class StdinGuard implements Runnable {
 
@@ -41,12 +45,34 @@ final class StdinGuard implements Runnable {
     private final ObjectMapper json = new ObjectMapper();
     private final FrameInputStream forSdk = new FrameInputStream();
     private final CountDownLatch ended = new CountDownLatch(1);
+    private final Rejections rejections;
+    private volatile String caller;
+
+    /** Where a tools/call answered by the guard is recorded. */
+    @FunctionalInterface
+    interface Rejections {
+        Rejections NONE = (tool, caller, arguments, kind) -> {
+        };
+
+        /** @param tool the name as sent, or null; @param arguments the arguments as sent (any JSON value), or null */
+        void record(String tool, String caller, Object arguments, ErrorKind kind);
+    }
+
+    /** A tools/call the guard answers itself: the message for the client and what the audit row says. */
+    private record Rejected(String message, String tool, JsonNode arguments, ErrorKind kind) {
+    }
 
     /**
      * @param frames the stream the SDK writes its frames to: error frames are written under the same
      *               lock the SDK takes, so frames never interleave
      */
     StdinGuard(InputStream stdin, OutputStream frames, McpJsonMapper mcpJson, int maxLineBytes, Set<String> toolNames) {
+        this(stdin, frames, mcpJson, maxLineBytes, toolNames, Rejections.NONE);
+    }
+
+    StdinGuard(InputStream stdin, OutputStream frames, McpJsonMapper mcpJson, int maxLineBytes, Set<String> toolNames,
+               Rejections rejections) {
+        this.rejections = rejections;
         this.toolNames = Set.copyOf(toolNames);
         this.stdin = stdin;
         this.frames = frames;
@@ -132,20 +158,25 @@ final class StdinGuard implements Runnable {
         }
         JsonNode id = message.get("id");
         JsonNode replyId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
+        boolean toolCall = "tools/call".equals(message.path("method").asText(null));
+        noteCaller(message);
         boolean shaped = "2.0".equals(message.path("jsonrpc").asText(null))
                 && (message.path("method").isTextual() || (replyId != null && (message.has("result") || message.has("error"))));
         if (!shaped) {
+            record(toolCall, message, ErrorKind.INVALID_ARGUMENT);
             reply(replyId, INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
             return;
         }
-        String problem = toolCallProblem(message);
+        Rejected problem = toolCallProblem(message);
         if (problem != null) {
-            reply(replyId, INVALID_PARAMS, problem);
+            rejections.record(problem.tool(), caller, arguments(problem.arguments()), problem.kind());
+            reply(replyId, INVALID_PARAMS, problem.message());
             return;
         }
         try {
             McpSchema.deserializeJsonRpcMessage(mcpJson, line);
         } catch (IOException | RuntimeException e) {
+            record(toolCall, message, ErrorKind.INVALID_ARGUMENT);
             reply(replyId, INVALID_REQUEST, "Invalid Request: the message does not have the shape of a JSON-RPC 2.0 request.");
             return;
         }
@@ -155,27 +186,57 @@ final class StdinGuard implements Runnable {
         forSdk.offer(frame);
     }
 
+    /** The client's name/version from initialize, as the SDK will report it for dispatched calls. */
+    private void noteCaller(JsonNode message) {
+        if (!"initialize".equals(message.path("method").asText(null))) {
+            return;
+        }
+        JsonNode info = message.path("params").path("clientInfo");
+        if (info.path("name").isTextual()) {
+            caller = info.path("name").asText() + (info.path("version").isTextual() ? "/" + info.path("version").asText() : "");
+        }
+    }
+
+    /** A tools/call the guard answers as a malformed message: recorded under the name it gave, if any. */
+    private void record(boolean toolCall, JsonNode message, ErrorKind kind) {
+        if (!toolCall) {
+            return;
+        }
+        JsonNode params = message.path("params");
+        JsonNode name = params.path("name");
+        rejections.record(name.isTextual() ? name.asText() : null, caller, arguments(params.get("arguments")), kind);
+    }
+
+    private Object arguments(JsonNode arguments) {
+        return arguments == null ? null : json.convertValue(arguments, Object.class);
+    }
+
     /**
      * A tools/call the SDK would answer with a Java exception text (arguments not an object) or a bare
      * "Unknown tool": answered here with a sentence that says what to send instead.
      */
-    private String toolCallProblem(JsonNode message) {
+    private Rejected toolCallProblem(JsonNode message) {
         if (!"tools/call".equals(message.path("method").asText(null))) {
             return null;
         }
         JsonNode params = message.get("params");
         if (params == null || !params.isObject() || !params.path("name").isTextual()) {
-            return "Invalid params: tools/call needs params.name (a tool name from tools/list).";
-        }
-        JsonNode arguments = params.get("arguments");
-        if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
-            return "Invalid params: tools/call params.arguments must be a JSON object of argument names to values.";
+            JsonNode name = params == null ? null : params.path("name");
+            return new Rejected("Invalid params: tools/call needs params.name (a tool name from tools/list).",
+                    name != null && name.isTextual() ? name.asText() : null,
+                    params != null && params.isObject() ? params.get("arguments") : null, ErrorKind.INVALID_ARGUMENT);
         }
         String name = params.path("name").asText();
+        JsonNode arguments = params.get("arguments");
+        if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
+            return new Rejected("Invalid params: tools/call params.arguments must be a JSON object of argument names to values.",
+                    name, arguments, ErrorKind.INVALID_ARGUMENT);
+        }
         if (!toolNames.contains(name)) {
             List<String> close = Fuzzy.best(name, toolNames, 1);
-            return "Unknown tool '" + NameSyntax.excerpt(name) + "'" + (close.isEmpty() ? "" : "; did you mean " + close.get(0) + "?")
-                    + " tools/list shows the " + toolNames.size() + " tools.";
+            return new Rejected("Unknown tool '" + NameSyntax.excerpt(name) + "'" + (close.isEmpty() ? "" : "; did you mean "
+                    + close.get(0) + "?") + " tools/list shows the " + toolNames.size() + " tools.", name, arguments,
+                    ErrorKind.UNKNOWN_NAME);
         }
         return null;
     }

@@ -28,7 +28,8 @@ public final class StdioServer {
     public static void run(ToolRegistry registry, String version, InputStream stdin, PrintStream stdout)
             throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
-        StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()));
+        StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()),
+                registry::recordRejected);
         McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(json, guard.sdkInput(), stdout))
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))

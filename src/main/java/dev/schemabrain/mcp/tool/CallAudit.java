@@ -25,6 +25,20 @@ public interface CallAudit {
     /** @throws AuditUnavailable when the row cannot be written; the answer must then be withheld */
     void completed(ToolCall call, Envelope result) throws AuditUnavailable;
 
+    /** The tool name recorded for a tools/call that named none. */
+    String NO_TOOL = "(none)";
+
+    /**
+     * Records a tools/call answered before dispatch: an unknown tool, no name, or arguments that are not
+     * an object. Its answer is an error either way; a failure to record it is logged by the caller.
+     *
+     * @param tool      the name as the client sent it (cleaned by the audit), or null when it sent none
+     * @param arguments whatever the client sent as arguments (hashed, never stored), or null
+     * @param errorKind unknown_name or invalid_argument
+     */
+    default void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
+    }
+
     /** The audit log refused or failed a write. */
     final class AuditUnavailable extends Exception {
         public AuditUnavailable(String message, Throwable cause) {

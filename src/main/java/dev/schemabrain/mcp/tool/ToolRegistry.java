@@ -93,6 +93,18 @@ public final class ToolRegistry {
         }
     }
 
+    /**
+     * Records a tools/call that never reached a tool (see {@link CallAudit#rejected}); the caller answers
+     * it with a protocol error. Never throws: a failure to record is logged.
+     */
+    public void recordRejected(String tool, String caller, Object arguments, ErrorKind kind) {
+        try {
+            audit.rejected(tool, caller, arguments, kind.wireName());
+        } catch (CallAudit.AuditUnavailable | RuntimeException e) {
+            LOG.error("the audit log could not record a rejected tools/call: {}", e.getMessage());
+        }
+    }
+
     private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {
         ToolSpec spec = tool.spec();
         Validation validation = spec.arguments().validate(arguments);

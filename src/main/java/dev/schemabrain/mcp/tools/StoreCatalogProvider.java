@@ -16,6 +16,7 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.CatalogVersion;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
 import dev.schemabrain.store.StoreSnapshot;
@@ -36,10 +37,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Serves the store's catalog, reloading it when the store file changes on disk (a re-index while the
- * server runs), so a long-lived server never answers from a stale index and never holds the file open
- * between calls. A change is noticed by size and modification time of the file and its WAL: a stat
- * per call, far cheaper than a query.
+ * Serves the store's catalog, reloading it when the catalog in the store changes (a re-index, apply,
+ * import or policy change while the server runs), so a long-lived server never answers from a stale
+ * index and never holds the file open between calls. A stat per call (size and modification time of
+ * the file and its WAL) notices that something was written; only then is the store's catalog version
+ * read, which moves with catalog rows and not with the audit witness every call writes, so recording a
+ * call never makes the next one reload the catalog. A store without the version (older than V4) is
+ * reloaded whenever the file changes.
  */
 public final class StoreCatalogProvider implements CatalogProvider {
 
@@ -79,7 +83,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
         }
     }
 
-    private record Loaded(List<Object> stamp, Optional<ServedCatalog> catalog) {
+    private record Loaded(List<Object> stamp, Optional<String> version, Optional<ServedCatalog> catalog) {
     }
 
     @Override
@@ -91,11 +95,27 @@ public final class StoreCatalogProvider implements CatalogProvider {
         }
         synchronized (this) {
             l = loaded;
-            if (l == null || !l.stamp.equals(stamp)) {
-                l = new Loaded(stamp, load());
-                loaded = l;
+            if (l != null && l.stamp.equals(stamp)) {
+                return l.catalog;
             }
+            // Read before the load: a catalog write in between only costs one more reload, never a stale answer.
+            Optional<String> version = version();
+            if (l != null && version.isPresent() && version.equals(l.version)) {
+                l = new Loaded(stamp, version, l.catalog);   // the file moved, the catalog did not (an audit witness)
+            } else {
+                l = new Loaded(stamp, version, load());
+            }
+            loaded = l;
             return l.catalog;
+        }
+    }
+
+    /** The store's catalog version; empty when there is none to read (no store, or one older than V4). */
+    private Optional<String> version() {
+        try {
+            return CatalogVersion.of(store);
+        } catch (StoreException e) {
+            return Optional.empty();
         }
     }
 

@@ -1,0 +1,229 @@
+package dev.schemabrain.audit;
+
+import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.StoreException;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * {@code audit verify}: checks the key id, the schema (the append-only triggers), the id sequence,
+ * every row's HMAC and link, and every head kept outside the file — the witness in the store, each
+ * line of a witness file, an expected head — so truncation, deletion of the file, rollback to an older
+ * copy, recomputation without the key, forged appends and reused ids are all reported. A call that
+ * started SQL without a recorded outcome is a warning, not tampering (a killed server leaves one).
+ */
+public final class AuditVerifier {
+
+    /** What to verify against; an empty key is only enough for a log written without one. */
+    public record Options(Optional<AuditKey> key, Optional<WitnessFile> witnessFile, Optional<Head> expectHead,
+                          OptionalLong since) {
+    }
+
+    /** A head some witness claims, and which witness. */
+    private record Claim(String where, String hash) {
+    }
+
+    private AuditVerifier() {
+    }
+
+    public static VerifyResult verify(Path storePath, Options o) throws AuditException {
+        Optional<Witness> stored = storeWitness(storePath);
+        List<Witness> fileLines = new ArrayList<>();
+        String fileName = o.witnessFile().map(f -> "the witness file " + f.path()).orElse(null);
+        if (o.witnessFile().isPresent()) {
+            WitnessFile.Lines lines = o.witnessFile().get().read();
+            if (!lines.unreadable().isEmpty()) {
+                return VerifyResult.broken(0, "line " + lines.unreadable().get(0) + " of " + fileName + " is not a witness:"
+                        + " the file was edited");
+            }
+            fileLines.addAll(lines.witnesses());
+        }
+        TreeMap<Long, List<Claim>> claims = new TreeMap<>();
+        stored.ifPresent(w -> claim(claims, w.head(), "the witness in the store"));
+        fileLines.forEach(w -> claim(claims, w.head(), fileName));
+        o.expectHead().ifPresent(h -> claim(claims, h, "the expected head"));
+
+        AuditLog log;
+        try {
+            log = AuditLog.openExisting(storePath);
+        } catch (AuditLog.UntrustedFile e) {
+            return VerifyResult.broken(0, clause(e.getMessage()));
+        }
+        try (log) {
+            if (!log.exists()) {
+                Map.Entry<Long, List<Claim>> last = claims.lastEntry();
+                if (last != null && last.getKey() > 0) {
+                    return VerifyResult.broken(0, "the audit log " + log.file() + " is missing or empty, but "
+                            + last.getValue().get(0).where() + " says it held " + last.getKey() + " rows: it was deleted or replaced");
+                }
+                return VerifyResult.intact(0, List.of());
+            }
+            AuditSchema.Meta meta = log.meta();
+            String schemaProblem = AuditSchema.problem(log.connection(), meta == null);
+            if (schemaProblem != null) {
+                return VerifyResult.broken(0, schemaProblem.replace("it holds", "the log holds").replace("its ", "the log's ")
+                        + ": the log was altered outside SchemaBrain");
+            }
+            AuditKey key = null;
+            List<String> warnings = new ArrayList<>();
+            if (meta == null) {
+                if (!claims.isEmpty() && claims.lastKey() > 0) {
+                    return VerifyResult.broken(0, "the log has no key, but " + claims.lastEntry().getValue().get(0).where()
+                            + " says a keyed log held " + claims.lastKey() + " rows: it was replaced by a keyless copy");
+                }
+                warnings.add("this log was written by a build without an audit key: anyone with the file can recompute"
+                        + " its chain; serve continues it keyed (the first keyed row covers these rows)");
+            } else {
+                if (meta.legacyRows() < 0 || meta.keyId().isEmpty()) {
+                    return VerifyResult.broken(0, "the log's audit_meta was altered (no key id or keyless row count)");
+                }
+                if (o.key().isEmpty()) {
+                    throw new AuditException("Verifying this audit log needs its key (key id " + meta.keyId() + "); pass"
+                            + " --audit-key FILE or set " + AuditKey.ENV + ".", null);
+                }
+                key = o.key().get();
+                if (!key.id().equals(meta.keyId())) {
+                    if (stored.isPresent() && stored.get().verifies(key)) {
+                        return VerifyResult.broken(0, "the log was written with another key (key id " + meta.keyId()
+                                + ") than the store's witness is signed with (key id " + key.id() + "): the log was replaced");
+                    }
+                    throw new AuditException("The audit key (key id " + key.id() + ") does not match the key this log was"
+                            + " written with (key id " + meta.keyId() + "); pass that key with --audit-key FILE or "
+                            + AuditKey.ENV + ".", null);
+                }
+                if (stored.isPresent() && !stored.get().verifies(key)) {
+                    return VerifyResult.broken(0, "the witness in the store does not verify under this key: it was forged");
+                }
+                for (int i = 0; i < fileLines.size(); i++) {
+                    if (!fileLines.get(i).verifies(key)) {
+                        return VerifyResult.broken(0, "the witness " + fileLines.get(i).head() + " in " + fileName
+                                + " does not verify under this key: it was forged");
+                    }
+                }
+                if (stored.isEmpty() && o.witnessFile().isEmpty() && o.expectHead().isEmpty()) {
+                    warnings.add("no witness of this log exists outside it (the store has none: it was busy, missing or"
+                            + " written by an older build), so rows removed from its end cannot be ruled out; keep"
+                            + " 'schemabrain audit head' elsewhere and pass it as --expect-head");
+                }
+                if (meta.legacyRows() > 0) {
+                    warnings.add("rows 1.." + meta.legacyRows() + " were written without a key (by an earlier build);"
+                            + " the first keyed row after them covers their chain");
+                }
+            }
+            return scan(log, key, meta == null ? Long.MAX_VALUE : meta.legacyRows(), claims, o.since(), warnings);
+        } catch (SQLException e) {
+            throw new AuditException("The audit log cannot be read (" + e.getMessage() + ").", e);
+        }
+    }
+
+    private static VerifyResult scan(AuditLog log, AuditKey key, long legacyRows, TreeMap<Long, List<Claim>> claims,
+                                     OptionalLong since, List<String> warnings) throws AuditException, SQLException {
+        long from = since.isPresent() ? Math.max(1, since.getAsLong()) : 1;
+        Optional<String> before = log.storedHash(from - 1);
+        if (before.isEmpty()) {
+            return VerifyResult.broken(0, from - 1, "the row before --since is missing: rows were deleted");
+        }
+        // Heads before --since are compared with the stored hashes, which the chain from there on covers.
+        for (Map.Entry<Long, List<Claim>> e : claims.headMap(from).entrySet()) {
+            Optional<String> h = log.storedHash(e.getKey());
+            for (Claim c : e.getValue()) {
+                if (h.isEmpty() || !h.get().equals(c.hash())) {
+                    return VerifyResult.broken(0, e.getKey(), "its chain_hash is not the one " + c.where() + " recorded:"
+                            + " the log was rewritten or rolled back from here");
+                }
+            }
+        }
+        long[] next = {from};
+        long[] checked = {0};
+        String[] prev = {before.get()};
+        VerifyResult[] bad = {null};
+        Map<String, Deque<Long>> started = new HashMap<>();
+        log.scan(OptionalLong.of(from), (r, unreadable) -> {
+            checked[0]++;
+            if (unreadable != null) {
+                bad[0] = VerifyResult.broken(checked[0], r.id(), unreadable);
+                return false;
+            }
+            if (r.id() != next[0]) {
+                bad[0] = VerifyResult.broken(checked[0], r.id(), "the row ids jump from " + (next[0] - 1) + " to " + r.id()
+                        + ": rows in between were deleted");
+                return false;
+            }
+            if (!r.prevHash().equals(prev[0])) {
+                bad[0] = VerifyResult.broken(checked[0], r.id(), "its prev_hash is not the previous row's chain_hash: a row"
+                        + " before it was deleted, inserted or moved");
+                return false;
+            }
+            AuditKey rowKey = r.id() <= legacyRows ? null : key;
+            if (!AuditLog.chainHash(rowKey, r.prevHash(), r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
+                bad[0] = VerifyResult.broken(checked[0], r.id(), "its content does not match its chain_hash: the row was"
+                        + " altered or forged, or the chain was recomputed without the key");
+                return false;
+            }
+            for (Claim c : claims.getOrDefault(r.id(), List.of())) {
+                if (!c.hash().equals(r.chainHash())) {
+                    bad[0] = VerifyResult.broken(checked[0], r.id(), "its chain_hash is not the one " + c.where()
+                            + " recorded for row " + r.id() + ": the log was truncated and appended to again (ids reused),"
+                            + " rewritten or rolled back from here");
+                    return false;
+                }
+            }
+            String call = r.entry().caller() + "\u0000" + r.entry().tool() + "\u0000" + r.entry().argsHash() + "\u0000"
+                    + r.entry().sqlFingerprint();
+            if (r.entry().phase() == AuditEntry.Phase.STARTED) {
+                started.computeIfAbsent(call, k -> new ArrayDeque<>()).add(r.id());
+            } else if (r.entry().phase() == AuditEntry.Phase.COMPLETED) {
+                Deque<Long> open = started.get(call);
+                if (open != null) {
+                    open.poll();
+                }
+            }
+            prev[0] = r.chainHash();
+            next[0]++;
+            return true;
+        });
+        if (bad[0] != null) {
+            return bad[0];
+        }
+        long rows = next[0] - 1;
+        Map.Entry<Long, List<Claim>> ahead = claims.higherEntry(rows);
+        if (ahead != null) {
+            return VerifyResult.broken(checked[0], "the log ends at row " + rows + " but " + ahead.getValue().get(0).where()
+                    + " says it held " + ahead.getKey() + " rows: rows were removed from its end, or the file was rolled"
+                    + " back to an older copy");
+        }
+        List<Long> open = started.values().stream().flatMap(Deque::stream).sorted().toList();
+        for (Long id : open) {
+            warnings.add("row " + id + " started a metric query but no completed row follows: the server was stopped or"
+                    + " could not record the outcome; this is not tampering");
+        }
+        return VerifyResult.intact(checked[0], warnings);
+    }
+
+    private static void claim(TreeMap<Long, List<Claim>> claims, Head head, String where) {
+        claims.computeIfAbsent(head.count(), k -> new ArrayList<>()).add(new Claim(where, head.hash()));
+    }
+
+    private static Optional<Witness> storeWitness(Path storePath) throws AuditException {
+        try {
+            return AuditWitnessStore.read(storePath).map(AuditLog::toWitness);
+        } catch (StoreException e) {
+            throw new AuditException(e.getMessage(), e);
+        }
+    }
+
+    /** A sentence as a clause: without its final period. */
+    private static String clause(String sentence) {
+        return sentence.endsWith(".") ? sentence.substring(0, sentence.length() - 1) : sentence;
+    }
+}

@@ -1,0 +1,175 @@
+package dev.schemabrain.store;
+
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+import org.sqlite.SQLiteOpenMode;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The audit chain's witness row in the store (V4). Written after every append with a short busy
+ * timeout: an index run holds the store's write lock for its whole transaction, and a call must never
+ * wait for it, so a busy store just leaves the witness lagging until the next append. It only moves
+ * forward; the row it replaces is handed to a check first, so a witness that the chain no longer
+ * matches (a truncated or rolled-back log) is never overwritten. Serving never creates a store: a
+ * missing or never-written store gets no witness.
+ */
+public final class AuditWitnessStore {
+
+    /** A stored witness, as written; the audit package checks its MAC. */
+    public record Stored(long rowCount, String headHash, String mac) {
+    }
+
+    /** What happened to one write. */
+    public enum Outcome { WRITTEN, ALREADY_AHEAD, NO_STORE, BUSY }
+
+    /** Checks the witness about to be replaced; throws to keep it. */
+    @FunctionalInterface
+    public interface Check<E extends Exception> {
+        void accept(Stored previous) throws E;
+    }
+
+    private AuditWitnessStore() {
+    }
+
+    /**
+     * Writes {@code witness} if it is ahead of the stored one, after {@code check} accepted the stored
+     * one. Migrates a store of an older version first (in the same transaction).
+     */
+    public static <E extends Exception> Outcome advance(Path store, Stored witness, int busyMillis, Check<E> check)
+            throws E, StoreException {
+        if (!SqliteStore.exists(store)) {
+            return Outcome.NO_STORE;
+        }
+        try (Connection c = connect(store, busyMillis, false)) {
+            int version = pragma(c, "user_version");
+            if (version == 0 || version > Migrations.latestVersion() || pragma(c, "application_id") != SqliteStore.APPLICATION_ID) {
+                return Outcome.NO_STORE;   // never indexed, newer, or not ours: nothing to write into
+            }
+            c.setAutoCommit(false);
+            try {
+                if (version < Migrations.latestVersion()) {
+                    Migrations.migrate(c, version);
+                }
+                Optional<Stored> previous = read(c);
+                if (previous.isPresent()) {
+                    check.accept(previous.get());
+                    if (previous.get().rowCount() >= witness.rowCount()) {
+                        c.rollback();
+                        return Outcome.ALREADY_AHEAD;
+                    }
+                }
+                try (PreparedStatement st = c.prepareStatement("""
+                        INSERT INTO audit_witness (id, row_count, head_hash, mac, written_at) VALUES (1, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET row_count = excluded.row_count, head_hash = excluded.head_hash,
+                          mac = excluded.mac, written_at = excluded.written_at
+                        WHERE excluded.row_count > audit_witness.row_count""")) {
+                    st.setLong(1, witness.rowCount());
+                    st.setString(2, witness.headHash());
+                    st.setString(3, witness.mac());
+                    st.setString(4, Instant.now().toString());
+                    st.executeUpdate();
+                }
+                c.commit();
+                return Outcome.WRITTEN;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            } catch (Exception e) {
+                rollbackQuietly(c);
+                throw e;
+            }
+        } catch (SQLException e) {
+            if (e instanceof SQLiteException se && (se.getResultCode() == SQLiteErrorCode.SQLITE_BUSY
+                    || se.getResultCode() == SQLiteErrorCode.SQLITE_LOCKED)) {
+                return Outcome.BUSY;
+            }
+            throw new StoreException("Writing the audit witness into the store " + store + " failed (" + e.getMessage() + ").", e);
+        }
+    }
+
+    /**
+     * Forgets the witness: only {@code audit rotate} does this, after archiving the log it vouched for.
+     * Waits for the store's write lock like any writer.
+     */
+    public static void clear(Path store) throws StoreException {
+        if (!SqliteStore.exists(store)) {
+            return;
+        }
+        try (Connection c = connect(store, 10_000, false)) {
+            if (pragma(c, "application_id") == SqliteStore.APPLICATION_ID && hasTable(c, "audit_witness")) {
+                try (Statement st = c.createStatement()) {
+                    st.execute("DELETE FROM audit_witness");
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("Clearing the audit witness in the store " + store + " failed (" + e.getMessage()
+                    + "); retry when no index run holds the store.", e);
+        }
+    }
+
+    /** The stored witness; empty when the store, its V4 table or the row does not exist. Read-only. */
+    public static Optional<Stored> read(Path store) throws StoreException {
+        if (!SqliteStore.exists(store)) {
+            return Optional.empty();
+        }
+        try (Connection c = connect(store, 5_000, true)) {
+            if (pragma(c, "application_id") != SqliteStore.APPLICATION_ID || !hasTable(c, "audit_witness")) {
+                return Optional.empty();
+            }
+            return read(c);
+        } catch (SQLException e) {
+            throw new StoreException("Reading the audit witness from the store " + store + " failed (" + e.getMessage() + ").", e);
+        }
+    }
+
+    private static Optional<Stored> read(Connection c) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT row_count, head_hash, mac FROM audit_witness WHERE id = 1")) {
+            return rs.next() ? Optional.of(new Stored(rs.getLong(1), rs.getString(2), rs.getString(3))) : Optional.empty();
+        }
+    }
+
+    static boolean hasTable(Connection c, String name) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+            st.setString(1, name);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    static int pragma(Connection c, String name) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA " + name)) {
+            return rs.next() ? rs.getInt(1) : 0;
+        }
+    }
+
+    static Connection connect(Path store, int busyMillis, boolean readOnly) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.resetOpenMode(SQLiteOpenMode.CREATE);   // never create a store file
+        config.setReadOnly(readOnly);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        config.setBusyTimeout(busyMillis);
+        config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
+        return DriverManager.getConnection("jdbc:sqlite:" + store, config.toProperties());
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // The transaction dies with the connection.
+        }
+    }
+}
