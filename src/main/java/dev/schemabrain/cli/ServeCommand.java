@@ -93,26 +93,31 @@ final class ServeCommand implements Callable<Integer> {
         Optional<BlockList> blockList = blockList();
         Optional<QueryExecutor> executor = executor();
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store, blockList);
-        // Load the catalog, the embedding model and the search index while the client initializes, so the
-        // first tool call does not pay for them.
-        Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> c.retriever().warmUp(200, 1_000)),
-                "schemabrain-warm");
-        warm.setDaemon(true);
-        warm.start();
-        PrintStream frames = System.out;
-        // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
-        System.setOut(System.err);
+        // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
+        // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
         AuditKey key = auditKey();
         try (AuditLog audit = openAudit(key)) {
-            ToolRegistry tools = StandardTools.registry(catalogs, executor)
-                    .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
-            StdioServer.run(tools, Version.get(), System.in, frames);
+            // Load the catalog, the embedding model and the search index while the client initializes, so the
+            // first tool call does not pay for them.
+            Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> c.retriever().warmUp(200, 1_000)),
+                    "schemabrain-warm");
+            warm.setDaemon(true);
+            warm.start();
+            PrintStream frames = System.out;
+            // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
+            System.setOut(System.err);
+            try {
+                ToolRegistry tools = StandardTools.registry(catalogs, executor)
+                        .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
+                StdioServer.run(tools, Version.get(), System.in, frames);
+            } finally {
+                // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
+                // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
+                warm.join();
+                Embedders.closeShared();
+            }
         } finally {
             executor.ifPresent(QueryExecutor::close);
-            // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
-            // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
-            warm.join();
-            Embedders.closeShared();
         }
         return 0;
     }
