@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -55,7 +56,13 @@ public final class MetricCompiler {
         this.paths = new PathFinder(model);
     }
 
+    /** Without small-cell suppression (the semantic layer's own checks, dry answers in tests). */
     public CompiledMetric compile(MetricRequest request, Dialect dialect) throws CompileException {
+        return compile(request, dialect, SmallCells.OFF);
+    }
+
+    /** With {@code cells}: a group of fewer distinct people than its minimum gets NULL and the flag 1. */
+    public CompiledMetric compile(MetricRequest request, Dialect dialect, SmallCells cells) throws CompileException {
         Metric metric = model.metric(request.metric()).orElseThrow(() -> new CompileException(Problem.UNKNOWN_METRIC,
                 "There is no metric named '" + NameSyntax.excerpt(request.metric()) + "'; list_metrics shows the metrics there are.",
                 Fuzzy.best(request.metric(), model.metrics().stream().map(Metric::name).toList(), Fuzzy.DEFAULT_LIMIT)));
@@ -151,7 +158,18 @@ public final class MetricCompiler {
             touched.add(new ColumnRef(g.table().name(), g.column().name(), Role.GROUP_BY));
         }
         keys.add(metric.name());
-        selected.add(measure(dialect, metric, baseTable, touched));
+        String value = measure(dialect, metric, baseTable, touched);
+        List<String> subjects = new ArrayList<>();
+        List<Ref> used = new ArrayList<>(groups);
+        used.addAll(filterRefs);
+        String small = cells.active() ? smallGroup(dialect, alias, cells, base.name(), used, subjects) : null;
+        if (small == null) {
+            selected.add(value);
+        } else {
+            // The value is replaced inside the database: a suppressed group's number never leaves it.
+            selected.add("CASE WHEN " + small + " THEN NULL ELSE " + value + " END");
+            selected.add("CASE WHEN " + small + " THEN 1 ELSE 0 END");
+        }
 
         StringBuilder sql = new StringBuilder("SELECT ");
         for (int i = 0; i < selected.size(); i++) {
@@ -163,16 +181,95 @@ public final class MetricCompiler {
             Ref r = filterRefs.get(i);
             sql.append(i == 0 ? " WHERE " : " AND ")
                     .append(condition(dialect, column(dialect, alias, r), r, filters.get(i), params));
-            touched.add(new ColumnRef(r.table().name(), r.column().name(), Role.FILTER));
+            touched.add(new ColumnRef(r.table().name(), r.column().name(), Role.FILTER, filters.get(i).op()));
         }
         if (!grouped.isEmpty()) {
             sql.append(" GROUP BY ").append(String.join(", ", grouped));
         }
-        sql.append(orderBy(request.orderBy(), keys, selected, dialect));
+        sql.append(orderBy(request.orderBy(), keys, selected, small == null ? null : selected.get(keys.size())));
         sql.append(" LIMIT ?");
         params.add(request.limit() + 1);
         return new CompiledMetric(metric, sql.toString(), params, keys, request.limit(), requiredJoins, fanOut,
-                degradation, touched);
+                degradation, touched, small == null ? OptionalInt.empty() : OptionalInt.of(cells.minGroupSize()), subjects);
+    }
+
+    /**
+     * The condition that a group is too small: fewer than K distinct people in it, for every kind of
+     * person the query reaches. People are counted by key, not by row (a customer with seven invoices is
+     * still one person):
+     * <ul>
+     * <li>every entity of the query (the metric's and each joined one) on a personal table, by its first
+     *     identity column;</li>
+     * <li>a group_by or filter column that is a person's key (the source side of a many-to-one join to a
+     *     personal entity: {@code invoice.customer_id}), by that column — grouping by it is grouping by
+     *     the person;</li>
+     * <li>when the metric's own entity is not personal, each of its many-to-one keys to a personal entity
+     *     (an invoice line belongs to its invoice).</li>
+     * </ul>
+     * A personal entity's other references (a customer's support rep) are attributes, not the subject,
+     * and are not counted. COUNT(DISTINCT) of the first identity column never counts more people than
+     * there are, so a composite identity only suppresses more. K is the operator's integer, written as a
+     * literal: no caller text reaches it. Null when the query reaches no person.
+     */
+    private String smallGroup(Dialect dialect, Map<String, String> alias, SmallCells cells, String base, List<Ref> used,
+                              List<String> subjects) throws CompileException {
+        Set<String> keys = new LinkedHashSet<>();
+        for (Map.Entry<String, String> e : alias.entrySet()) {
+            Entity entity = entity(e.getKey());
+            Table table = table(entity);
+            if (cells.personal().contains(table.name()) && table.column(entity.identity().get(0)).isPresent()) {
+                subject(dialect, e.getValue(), entity.name(), entity.identity().get(0), keys, subjects);
+            }
+        }
+        for (Ref r : used) {
+            if (personalKeys(r.entity(), cells).contains(r.column().name())) {
+                subject(dialect, alias.get(r.entity().name()), r.entity().name(), r.column().name(), keys, subjects);
+            }
+        }
+        Entity own = entity(base);
+        if (!cells.personal().contains(own.table())) {
+            for (String key : personalKeys(own, cells)) {
+                subject(dialect, alias.get(base), base, key, keys, subjects);
+            }
+        }
+        if (keys.isEmpty()) {
+            return null;
+        }
+        String k = Integer.toString(cells.minGroupSize());
+        return String.join(" OR ", keys.stream().map(key -> "COUNT(DISTINCT " + key + ") < " + k).toList());
+    }
+
+    /** The columns of {@code entity} that hold the key of a row of a personal entity (many-to-one or one-to-one). */
+    private List<String> personalKeys(Entity entity, SmallCells cells) throws CompileException {
+        Table table = table(entity);
+        List<String> out = new ArrayList<>();
+        for (dev.schemabrain.semantic.model.Join j : model.joins()) {
+            if (j.bridge() != null || j.on().isEmpty() || !j.connects(entity.name()) || j.sourceEntity().equals(j.targetEntity())) {
+                continue;
+            }
+            boolean fromSource = j.sourceEntity().equals(entity.name());
+            var walked = fromSource ? j.cardinality() : j.cardinality().reversed();
+            if (walked != dev.schemabrain.semantic.model.Cardinality.MANY_TO_ONE
+                    && walked != dev.schemabrain.semantic.model.Cardinality.ONE_TO_ONE) {
+                continue;
+            }
+            Optional<Entity> other = model.entity(j.other(entity.name()));
+            if (other.isEmpty() || !cells.personal().contains(other.get().table())) {
+                continue;
+            }
+            String column = fromSource ? j.on().get(0).source() : j.on().get(0).target();
+            if (table.column(column).isPresent() && !out.contains(column)) {
+                out.add(column);
+            }
+        }
+        return out;
+    }
+
+    private static void subject(Dialect dialect, String alias, String entity, String column, Set<String> keys,
+                                List<String> subjects) {
+        if (keys.add(dialect.quote(alias) + "." + dialect.quote(column))) {
+            subjects.add(entity + "." + column);
+        }
     }
 
     /** A column of an entity as the caller wrote it, resolved against the model and the catalog. */
@@ -347,10 +444,18 @@ public final class MetricCompiler {
         }
     }
 
-    /** Explicit ordering by result keys; by default the time bucket and the group columns, ascending. */
+    /**
+     * Explicit ordering by result keys; by default the time bucket and the group columns, ascending. When
+     * small groups are suppressed and the value is ordered, suppressed groups come last ({@code flag}
+     * first), so a "top N" shows the largest values there are, not NULLs an engine sorts first.
+     */
     private static String orderBy(List<MetricRequest.OrderBy> order, List<String> keys, List<String> selected,
-                                  Dialect dialect) throws CompileException {
+                                  String flag) throws CompileException {
         List<String> terms = new ArrayList<>();
+        if (flag != null && order.stream().anyMatch(o -> o.column() != null
+                && o.column().strip().equalsIgnoreCase(keys.get(keys.size() - 1)))) {
+            terms.add(flag + " ASC");
+        }
         for (MetricRequest.OrderBy o : order) {
             String wanted = o.column() == null ? "" : o.column().strip();
             int at = keys.indexOf(wanted);
