@@ -73,6 +73,14 @@ class PiiLeakageIT {
                 entity: users
                 measure: {agg: max, column: date_of_birth}
                 """);
+        Files.writeString(dir.resolve("proj/metrics/users_by_birthday.yaml"), """
+                version: 1
+                name: users_by_birthday
+                entity: users
+                measure: {agg: count, column: id}
+                time_dimension: users.date_of_birth
+                time_grains: [day, month]
+                """);
         Cli.Result apply = Cli.run(dir, "--store", store.toString(), "apply", "proj");
         assertEquals(0, apply.exitCode(), apply.stderr());
         // The operator allows "users by last name" and nothing else on that column.
@@ -249,6 +257,9 @@ class PiiLeakageIT {
                 "time_grain", "day", "group_by", List.of("users.role")));
         held("time_dimension users.date_of_birth by day (the group_by rule bypass)", refused(birthdays, "demographic_protected"),
                 rows(birthdays).size() + " rows");
+        Map<String, Object> defined = metric(Map.of("name", "users_by_birthday", "time_grain", "day"));
+        held("a metric whose own time dimension is users.date_of_birth, by day", refused(defined, "demographic_protected"),
+                rows(defined).size() + " rows");
         Map<String, Object> phones = metric(Map.of("name", "view_seconds", "group_by", List.of("users.phone_number")));
         held("group_by users.phone_number reached through a join", refused(phones, "contact"), phones.get("status"));
         Map<String, Object> latest = metric(Map.of("name", "latest_birth"));
@@ -340,6 +351,10 @@ class PiiLeakageIT {
         held("allowance group_by does not allow a range on users.last_name", refused(range, "contact"), range);
         Map<String, Object> first = metric(Map.of("name", "users_count", "group_by", List.of("users.first_name")));
         held("allowance on last_name does not reach users.first_name", refused(first, "contact"), first);
+        Cli.Result shown = Cli.run(dir, "--store", store.toString(), "policy", "show");
+        assertEquals(0, shown.exitCode(), shown.stderr());
+        assertTrue(shown.stdout().contains("main.users.last_name:") && shown.stdout().contains("allow:")
+                && shown.stdout().contains("group_by"), "policy show lists the allowance: " + shown.stdout());
     }
 
     @Test
