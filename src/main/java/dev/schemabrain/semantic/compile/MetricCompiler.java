@@ -195,81 +195,18 @@ public final class MetricCompiler {
 
     /**
      * The condition that a group is too small: fewer than K distinct people in it, for every kind of
-     * person the query reaches. People are counted by key, not by row (a customer with seven invoices is
-     * still one person):
-     * <ul>
-     * <li>every entity of the query (the metric's and each joined one) on a personal table, by its first
-     *     identity column;</li>
-     * <li>a group_by or filter column that is a person's key (the source side of a many-to-one join to a
-     *     personal entity: {@code invoice.customer_id}), by that column — grouping by it is grouping by
-     *     the person;</li>
-     * <li>when the metric's own entity is not personal, each of its many-to-one keys to a personal entity
-     *     (an invoice line belongs to its invoice).</li>
-     * </ul>
-     * A personal entity's other references (a customer's support rep) are attributes, not the subject,
-     * and are not counted. COUNT(DISTINCT) of the first identity column never counts more people than
-     * there are, so a composite identity only suppresses more. K is the operator's integer, written as a
-     * literal: no caller text reaches it. Null when the query reaches no person.
+     * person the query reaches ({@link Subjects}). K is the operator's integer, written as a literal: no
+     * caller text reaches it. Null when the query reaches no person.
      */
     private String smallGroup(Dialect dialect, Map<String, String> alias, SmallCells cells, String base, List<Ref> used,
                               List<String> subjects) throws CompileException {
-        Set<String> keys = new LinkedHashSet<>();
-        for (Map.Entry<String, String> e : alias.entrySet()) {
-            Entity entity = entity(e.getKey());
-            Table table = table(entity);
-            if (cells.personal().contains(table.name()) && table.column(entity.identity().get(0)).isPresent()) {
-                subject(dialect, e.getValue(), entity.name(), entity.identity().get(0), keys, subjects);
-            }
+        List<String> keys = new ArrayList<>();
+        for (Subjects.Key key : new Subjects(model, this::table, cells).of(alias.keySet(), base, used)) {
+            keys.add("COUNT(DISTINCT " + dialect.quote(alias.get(key.entity())) + "." + dialect.quote(key.column()) + ") < "
+                    + cells.minGroupSize());
+            subjects.add(key.entity() + "." + key.column());
         }
-        for (Ref r : used) {
-            if (personalKeys(r.entity(), cells).contains(r.column().name())) {
-                subject(dialect, alias.get(r.entity().name()), r.entity().name(), r.column().name(), keys, subjects);
-            }
-        }
-        Entity own = entity(base);
-        if (!cells.personal().contains(own.table())) {
-            for (String key : personalKeys(own, cells)) {
-                subject(dialect, alias.get(base), base, key, keys, subjects);
-            }
-        }
-        if (keys.isEmpty()) {
-            return null;
-        }
-        String k = Integer.toString(cells.minGroupSize());
-        return String.join(" OR ", keys.stream().map(key -> "COUNT(DISTINCT " + key + ") < " + k).toList());
-    }
-
-    /** The columns of {@code entity} that hold the key of a row of a personal entity (many-to-one or one-to-one). */
-    private List<String> personalKeys(Entity entity, SmallCells cells) throws CompileException {
-        Table table = table(entity);
-        List<String> out = new ArrayList<>();
-        for (dev.schemabrain.semantic.model.Join j : model.joins()) {
-            if (j.bridge() != null || j.on().isEmpty() || !j.connects(entity.name()) || j.sourceEntity().equals(j.targetEntity())) {
-                continue;
-            }
-            boolean fromSource = j.sourceEntity().equals(entity.name());
-            var walked = fromSource ? j.cardinality() : j.cardinality().reversed();
-            if (walked != dev.schemabrain.semantic.model.Cardinality.MANY_TO_ONE
-                    && walked != dev.schemabrain.semantic.model.Cardinality.ONE_TO_ONE) {
-                continue;
-            }
-            Optional<Entity> other = model.entity(j.other(entity.name()));
-            if (other.isEmpty() || !cells.personal().contains(other.get().table())) {
-                continue;
-            }
-            String column = fromSource ? j.on().get(0).source() : j.on().get(0).target();
-            if (table.column(column).isPresent() && !out.contains(column)) {
-                out.add(column);
-            }
-        }
-        return out;
-    }
-
-    private static void subject(Dialect dialect, String alias, String entity, String column, Set<String> keys,
-                                List<String> subjects) {
-        if (keys.add(dialect.quote(alias) + "." + dialect.quote(column))) {
-            subjects.add(entity + "." + column);
-        }
+        return keys.isEmpty() ? null : String.join(" OR ", keys);
     }
 
     /** A column of an entity as the caller wrote it, resolved against the model and the catalog. */
@@ -504,7 +441,7 @@ public final class MetricCompiler {
         return model.entity(name).orElseThrow(() -> drift("entity " + name));
     }
 
-    private Table table(Entity e) throws CompileException {
+    Table table(Entity e) throws CompileException {
         return catalog.table(e.table()).orElseThrow(() -> drift("the table " + e.table() + " of entity " + e.name()));
     }
 
