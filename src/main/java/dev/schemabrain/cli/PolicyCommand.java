@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.index.TagPurge;
+import dev.schemabrain.pii.Allowance;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiPolicy;
@@ -12,6 +13,7 @@ import dev.schemabrain.pii.PiiPolicyException;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.Sensitivity;
+import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.store.StoreException;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@code schemabrain policy show|apply|tag|tags}: the operator's PII policy (SPEC §8). */
 @Command(name = "policy", mixinStandardHelpOptions = true,
@@ -39,7 +42,8 @@ final class PolicyCommand extends CommandGroup {
     int show() throws StoreException {
         Stored s = read(main.store);
         List<PiiPolicy.ColumnOverride> columns = s.overrides().stream()
-                .map(e -> new PiiPolicy.ColumnOverride(e.qualifiedColumn(), e.tag())).toList();
+                .map(e -> new PiiPolicy.ColumnOverride(e.qualifiedColumn(), e.tag(), s.tags().allowances(e.table(), e.column())))
+                .toList();
         System.out.println("# block list in force: " + String.join(", ", s.block().orElse(BlockList.FLOOR).names())
                 + (s.block().isEmpty() ? " (the catastrophic floor; no policy applied)" : "")
                 + "; " + s.tags().tagged().size() + " columns tagged (policy tags lists them)");
@@ -51,12 +55,16 @@ final class PolicyCommand extends CommandGroup {
             description = "Load FILE into the store: its block list and column overrides replace the applied ones."
                     + " Every column is checked against the index first; nothing is written unless all resolve.")
     int apply(@Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "schemabrain/pii_policy.yaml",
-            description = "The policy file (default: ${DEFAULT-VALUE}).") Path file) throws StoreException {
+            description = "The policy file (default: ${DEFAULT-VALUE}).") Path file,
+              @Option(names = "--force-pii-floor", description = "Allow overrides that take credential, payment_card or"
+                      + " government_id off a column the classifier tagged with it.") boolean forceFloor) throws StoreException {
         if (!file.toFile().isFile()) {
             throw new UserError("There is no policy file at " + file + "; write one (see README) or tag a column with"
                     + " 'schemabrain policy tag schema.table.column CATEGORY'.");
         }
         PiiPolicy policy = load(file);
+        Stored s = read(main.store);
+        floorCheck(s, resolveAll(s.catalog(), policy), forceFloor, "policy apply " + file);
         int n = store(main.store, policy);
         System.out.printf("Applied %s: block list %s, %d column overrides%n", file,
                 String.join(", ", policy.block().orElse(BlockList.FLOOR).names()), n);
@@ -74,7 +82,10 @@ final class PolicyCommand extends CommandGroup {
             @Option(names = "--sensitivity", paramLabel = "LEVEL",
                     description = "public, internal, confidential or pii (default: from the categories).") String sensitivity,
             @Option(names = "--file", paramLabel = "FILE", defaultValue = "schemabrain/pii_policy.yaml",
-                    description = "The policy file to update (default: ${DEFAULT-VALUE}).") Path file) throws StoreException {
+                    description = "The policy file to update (default: ${DEFAULT-VALUE}).") Path file,
+            @Option(names = "--force-pii-floor", description = "Allow taking credential, payment_card or government_id off a"
+                    + " column tagged with it (the server then serves that column like any other).") boolean forceFloor)
+            throws StoreException {
         List<String> named = categories == null ? List.of() : categories;
         if (named.isEmpty() == !none) {
             throw new UserError("Give the column's categories (e.g. 'policy tag public.customer.email contact') or --none, not both"
@@ -90,7 +101,12 @@ final class PolicyCommand extends CommandGroup {
         }
         Stored s = read(main.store);
         PiiTags.Entry resolved = resolve(s.catalog(), column, new PiiTag(level, set, List.of("operator")));
-        PiiPolicy policy = load(file).with(new PiiPolicy.ColumnOverride(resolved.qualifiedColumn(), resolved.tag()));
+        PiiPolicy current = load(file);
+        // Retagging keeps the column's allowances; only its categories change.
+        Set<Allowance> kept = current.columns().stream().filter(c -> c.column().equals(resolved.qualifiedColumn()))
+                .findFirst().map(PiiPolicy.ColumnOverride::allow).orElse(Set.of());
+        floorCheck(s, List.of(new Resolved(resolved, kept)), forceFloor, "policy tag " + resolved.qualifiedColumn());
+        PiiPolicy policy = current.with(new PiiPolicy.ColumnOverride(resolved.qualifiedColumn(), resolved.tag(), kept));
         // The store is checked before the file is written, so a bad file never results from this command.
         resolveAll(s.catalog(), policy);
         try {
@@ -133,7 +149,8 @@ final class PolicyCommand extends CommandGroup {
         return 0;
     }
 
-    private record Stored(Catalog catalog, PiiTags tags, List<PiiTags.Entry> overrides, Optional<BlockList> block) {
+    private record Stored(Catalog catalog, PiiTags tags, List<PiiTags.Entry> overrides, Optional<BlockList> block,
+                          List<PiiTags.Entry> heuristic) {
     }
 
     private static Stored read(Path store) throws StoreException {
@@ -141,8 +158,9 @@ final class PolicyCommand extends CommandGroup {
             throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
         try (SqliteStore s = SqliteStore.open(store)) {
-            return s.read(c -> new Stored(StoreSnapshot.read(c).catalog(), PiiRepository.tags(c), PiiRepository.overrides(c),
-                    PiiRepository.blockList(c)));
+            return s.read(c -> new Stored(StoreSnapshot.read(c).catalog(),
+                    PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c)), PiiRepository.overrides(c),
+                    PiiRepository.blockList(c), PiiRepository.heuristic(c, Optional.empty())));
         }
     }
 
@@ -154,13 +172,46 @@ final class PolicyCommand extends CommandGroup {
         }
     }
 
-    /** Writes the policy's block list and overrides in one transaction; answers the number of overrides. */
+    /**
+     * The catastrophic floor holds unless the operator says otherwise: an override that takes credential,
+     * payment_card or government_id off a column the classifier (or an earlier override) tagged with it
+     * needs --force-pii-floor. A planted or careless "--none" on an SSN column must not serve SSNs.
+     */
+    private static void floorCheck(Stored s, List<Resolved> overrides, boolean force, String command) {
+        if (force) {
+            return;
+        }
+        List<String> lowered = new ArrayList<>();
+        for (Resolved r : overrides) {
+            PiiTags.Entry o = r.entry();
+            EnumSet<PiiCategory> before = EnumSet.noneOf(PiiCategory.class);
+            s.heuristic().stream().filter(h -> h.table().equals(o.table()) && h.column().equals(o.column()))
+                    .forEach(h -> before.addAll(h.tag().categories()));
+            before.addAll(s.tags().tag(o.table(), o.column()).categories());
+            before.retainAll(PiiCategory.CATASTROPHIC_FLOOR);
+            before.removeAll(o.tag().categories());
+            if (!before.isEmpty()) {
+                lowered.add(o.qualifiedColumn() + " (" + String.join(", ", before.stream().sorted().map(PiiCategory::wireName).toList()) + ")");
+            }
+        }
+        if (!lowered.isEmpty()) {
+            throw new UserError("The policy takes the always-blocked categories off " + String.join("; ", lowered)
+                    + ", which would let the server aggregate over them; keep the categories, or run '" + command
+                    + " --force-pii-floor' if the column truly holds no such data.");
+        }
+    }
+
+    /** Writes the policy's block list, overrides and allowances in one transaction; answers the number of overrides. */
     private static int store(Path store, PiiPolicy policy) throws StoreException {
         Stored s = read(store);
-        List<PiiTags.Entry> overrides = resolveAll(s.catalog(), policy);
+        List<Resolved> resolved = resolveAll(s.catalog(), policy);
+        List<PiiTags.Entry> overrides = resolved.stream().map(Resolved::entry).toList();
+        List<PiiAllowanceRepository.Entry> allowances = resolved.stream()
+                .map(r -> new PiiAllowanceRepository.Entry(r.entry().table(), r.entry().column(), r.allow())).toList();
         try (SqliteStore opened = SqliteStore.open(store)) {
             opened.write(c -> {
                 TagPurge.replaceOverrides(c, overrides);
+                PiiAllowanceRepository.replace(c, allowances);
                 PiiRepository.putBlockList(c, policy.block());
                 return null;
             });
@@ -168,13 +219,17 @@ final class PolicyCommand extends CommandGroup {
         return overrides.size();
     }
 
+    /** An override resolved against the index, with its allowances. */
+    private record Resolved(PiiTags.Entry entry, Set<Allowance> allow) {
+    }
+
     /** Every override resolved against the index; all problems are reported at once. */
-    private static List<PiiTags.Entry> resolveAll(Catalog catalog, PiiPolicy policy) {
-        List<PiiTags.Entry> out = new ArrayList<>();
+    private static List<Resolved> resolveAll(Catalog catalog, PiiPolicy policy) {
+        List<Resolved> out = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (PiiPolicy.ColumnOverride o : policy.columns()) {
             try {
-                out.add(resolve(catalog, o.column(), o.tag()));
+                out.add(new Resolved(resolve(catalog, o.column(), o.tag()), o.allow()));
             } catch (UserError e) {
                 problems.add(e.getMessage());
             }

@@ -74,6 +74,11 @@ final class ServeCommand implements Callable<Integer> {
             + " government_id; the server then aggregates over them.")
     boolean forcePiiFloor;
 
+    @Option(names = "--min-group-size", defaultValue = "5", paramLabel = "K",
+            description = "get_metric gives no value for a group of fewer than K people (small-cell suppression, computed"
+                    + " in the query); 1 turns it off (default: ${DEFAULT-VALUE}).")
+    int minGroupSize;
+
     @Option(names = "--explain-cost-cap", paramLabel = "COST",
             description = "Refuse a metric query whose EXPLAIN cost exceeds this (PostgreSQL, MySQL); default: no cap.")
     Double costCap;
@@ -107,7 +112,7 @@ final class ServeCommand implements Callable<Integer> {
             // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
             try {
-                ToolRegistry tools = StandardTools.registry(catalogs, executor)
+                ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
                         .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
                 StdioServer.run(tools, Version.get(), System.in, frames);
             } finally {
@@ -164,8 +169,8 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private Optional<QueryExecutor> executor() throws SourceException {
-        if (statementTimeoutMs < 1 || maxRows < 1 || maxConcurrent < 1 || (costCap != null && costCap <= 0)) {
-            throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-concurrent-queries and "
+        if (statementTimeoutMs < 1 || maxRows < 1 || maxConcurrent < 1 || minGroupSize < 1 || (costCap != null && costCap <= 0)) {
+            throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-concurrent-queries, --min-group-size and "
                     + "--explain-cost-cap must be positive numbers.");
         }
         if (source == null && urlEnv == null) {

@@ -31,7 +31,10 @@ import java.util.Set;
  *   public.customer.email: {categories: [contact]}
  *   public.track.composer: {categories: []}                 # not PII: hides the classifier's tag
  *   public.patient.notes: {categories: [health], sensitivity: pii}
+ *   public.employee.last_name: {categories: [contact], allow: [group_by]}   # "revenue by employee last name"
  * </pre>
+ * {@code allow} lifts one disclosure rule for that column only ({@link Allowance}: group_by, filter_eq,
+ * filter_range, min_max, time_dimension); it never lifts the block list.
  * Overrides live apart from the classifier's tags, so they survive every re-index.
  */
 public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns) {
@@ -43,10 +46,21 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
     private static final Set<String> TOP_KEYS = Set.of("block", "force", "columns");
-    private static final Set<String> COLUMN_KEYS = Set.of("categories", "sensitivity");
+    private static final Set<String> COLUMN_KEYS = Set.of("categories", "sensitivity", "allow");
 
-    /** @param column {@code schema.table.column} as written; resolved against the catalog when applied */
-    public record ColumnOverride(String column, PiiTag tag) {
+    /**
+     * @param column {@code schema.table.column} as written; resolved against the catalog when applied
+     * @param allow  the uses the operator permits on this column beyond the default rules
+     */
+    public record ColumnOverride(String column, PiiTag tag, Set<Allowance> allow) {
+
+        public ColumnOverride {
+            allow = allow.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(allow));
+        }
+
+        public ColumnOverride(String column, PiiTag tag) {
+            this(column, tag, Set.of());
+        }
     }
 
     public PiiPolicy {
@@ -131,7 +145,34 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
         if (node.hasNonNull("sensitivity")) {
             sensitivity = Sensitivity.fromWireName(node.get("sensitivity").asText());
         }
-        return new ColumnOverride(column, new PiiTag(sensitivity, categories, List.of("operator")));
+        Set<Allowance> allow = allowances(node.path("allow"), column);
+        List<String> floor = categories.stream().filter(PiiCategory::catastrophic).sorted().map(PiiCategory::wireName).toList();
+        if (!allow.isEmpty() && !floor.isEmpty()) {
+            throw new IllegalArgumentException("column " + column + " is tagged " + String.join(", ", floor)
+                    + ", which is always blocked, so allow cannot apply to it; remove its allow list");
+        }
+        return new ColumnOverride(column, new PiiTag(sensitivity, categories, List.of("operator")), allow);
+    }
+
+    private static Set<Allowance> allowances(JsonNode node, String column) {
+        if (node.isMissingNode() || node.isNull()) {
+            return Set.of();
+        }
+        if (!node.isArray()) {
+            throw new IllegalArgumentException("column " + column + " allow must be a list such as [group_by, filter_eq]");
+        }
+        EnumSet<Allowance> out = EnumSet.noneOf(Allowance.class);
+        for (JsonNode n : node) {
+            if (!n.isTextual()) {
+                throw new IllegalArgumentException("column " + column + " allow must list names such as group_by, not " + n);
+            }
+            try {
+                out.add(Allowance.fromWireName(n.asText()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("column " + column + " has an " + e.getMessage());
+            }
+        }
+        return out;
     }
 
     private static Set<PiiCategory> categories(JsonNode node, String where) {
@@ -170,6 +211,10 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
             c.tag().categoryNames().forEach(list::add);
             if (c.tag().sensitivity() != Sensitivity.of(c.tag().categories())) {
                 o.put("sensitivity", c.tag().sensitivity().wireName());
+            }
+            if (!c.allow().isEmpty()) {
+                ArrayNode allowed = o.putArray("allow");
+                c.allow().stream().sorted().map(Allowance::wireName).forEach(allowed::add);
             }
         }
         try {

@@ -7,10 +7,12 @@ import dev.schemabrain.catalog.Table;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The tag each column carries: the operator's override where there is one, else the classifier's.
@@ -41,11 +43,29 @@ public final class PiiTags {
     }
 
     private final Map<Key, Entry> entries = new HashMap<>();
+    private final Map<Key, Set<Allowance>> allowances = new HashMap<>();
 
     /** @param heuristic the classifier's tags; {@code overrides} win over them column by column */
     public PiiTags(List<Entry> heuristic, List<Entry> overrides) {
         heuristic.forEach(e -> entries.put(new Key(e.table(), e.column()), e));
         overrides.forEach(e -> entries.put(new Key(e.table(), e.column()), e));
+    }
+
+    /** These tags with the operator's allowances ({@code schema.table.column} resolved) replacing any others. */
+    public PiiTags withAllowances(Map<QualifiedName, Map<String, Set<Allowance>>> byTable) {
+        PiiTags out = new PiiTags(List.of(), List.of());
+        out.entries.putAll(entries);
+        byTable.forEach((table, columns) -> columns.forEach((column, allowed) -> {
+            if (!allowed.isEmpty()) {
+                out.allowances.put(new Key(table, column), Set.copyOf(EnumSet.copyOf(allowed)));
+            }
+        }));
+        return out;
+    }
+
+    /** The uses the operator allows on this column (empty by default). */
+    public Set<Allowance> allowances(QualifiedName table, String column) {
+        return allowances.getOrDefault(new Key(table, column), Set.of());
     }
 
     /** The column's tag; {@link PiiTag#NONE} when nothing tags it. */

@@ -103,13 +103,13 @@ class PiiPolicyTest {
         PiiTags tags = new PiiTags(List.of(entry(t, "email", PiiCategory.CONTACT, PiiTags.Origin.HEURISTIC),
                 entry(t, "password_hash", PiiCategory.CREDENTIAL, PiiTags.Origin.HEURISTIC),
                 entry(t, "date_of_birth", PiiCategory.DEMOGRAPHIC_PROTECTED, PiiTags.Origin.HEURISTIC)), List.of());
-        MetricPiiCheck.Verdict ok = MetricPiiCheck.check(List.of(use(t, "id", MetricPiiCheck.Use.OTHER),
-                use(t, "email", MetricPiiCheck.Use.OTHER)), tags, BlockList.FLOOR);
+        MetricPiiCheck.Verdict ok = MetricPiiCheck.check(List.of(use(t, "id", MetricPiiCheck.Use.MEASURE),
+                use(t, "email", MetricPiiCheck.Use.MEASURE)), tags, BlockList.FLOOR);
         assertTrue(ok.refusal().isEmpty());
         assertEquals(List.of("contact"), ok.propagatedNames(), "a filter over a tagged column is in the PII set");
 
-        MetricPiiCheck.Verdict blocked = MetricPiiCheck.check(List.of(use(t, "email", MetricPiiCheck.Use.OTHER),
-                use(t, "password_hash", MetricPiiCheck.Use.OTHER)), tags, BlockList.FLOOR);
+        MetricPiiCheck.Verdict blocked = MetricPiiCheck.check(List.of(use(t, "email", MetricPiiCheck.Use.MEASURE),
+                use(t, "password_hash", MetricPiiCheck.Use.MEASURE)), tags, BlockList.FLOOR);
         assertEquals(List.of("credential"), blocked.refusal().orElseThrow().categoryNames(), "only the blocked category");
         assertEquals("main.users.password_hash", blocked.refusal().orElseThrow().column());
 

@@ -26,6 +26,8 @@ import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.Dialect;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.semantic.compile.SmallCells;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.pii.MetricPiiCheck;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Filter;
@@ -35,6 +37,7 @@ import dev.schemabrain.semantic.model.Origin;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,11 +71,29 @@ public final class GetMetricTool extends CatalogTool {
                     + "list_metrics → describe_entity → get_metric; get_metric with dry_run to check the plan first.",
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
 
+    /**
+     * Small-cell suppression's default K: a group of fewer than five people gets no value. Five is the
+     * common floor of statistical disclosure control (the threshold rule of Eurostat's and the US federal
+     * agencies' tabular-data guidance, and the CMS cell-size suppression policy uses eleven); it keeps
+     * every answer about a country, a plan or a month while refusing one about a household.
+     */
+    public static final int DEFAULT_MIN_GROUP_SIZE = 5;
+
     private final Optional<QueryExecutor> executor;
+    private final int minGroupSize;
 
     public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
+        this(catalogs, executor, DEFAULT_MIN_GROUP_SIZE);
+    }
+
+    /** @param minGroupSize the smallest group of people whose value is shown; 1 shows every group */
+    public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
         super(SPEC, catalogs);
+        if (minGroupSize < 1) {
+            throw new IllegalArgumentException("the minimum group size must be at least 1");
+        }
         this.executor = executor;
+        this.minGroupSize = minGroupSize;
     }
 
     @Override
@@ -93,14 +114,14 @@ public final class GetMetricTool extends CatalogTool {
         CompiledMetric compiled;
         try {
             compiled = new MetricCompiler(served.catalog(), served.semantic())
-                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Dialect.POSTGRESQL));
+                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Dialect.POSTGRESQL), smallCells(served));
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);
         }
         MetricPiiCheck.Verdict pii = MetricPiiCheck.check(uses(compiled), served.pii(), served.blockList());
         if (pii.refusal().isPresent()) {
-            return refusal(pii.refusal().get(), compiled);
+            return MetricReplies.refusal(pii.refusal().get(), compiled, served.semantic());
         }
         if (executor.isEmpty()) {
             return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, "get_metric needs the source database, and this "
@@ -127,52 +148,78 @@ public final class GetMetricTool extends CatalogTool {
             QueryExecutor.Result result = source.execute(query, compiled.limit());
             call.rowsReturned(result.rows().size());
             ArrayNode rows = data.putArray("rows");
+            int suppressed = 0;
             for (List<Object> row : result.rows()) {
                 ObjectNode out = rows.addObject();
                 for (int i = 0; i < compiled.columns().size(); i++) {
-                    out.putPOJO(compiled.columns().get(i), row.get(i));
+                    out.putPOJO(compiled.columns().get(i), shortest(row.get(i)));
+                }
+                if (compiled.suppresses() && flagged(row.get(compiled.columns().size()))) {
+                    out.put("suppressed", true);
+                    suppressed++;
                 }
             }
             data.put("row_count", result.rows().size()).put("truncated", result.truncated());
+            if (compiled.suppresses()) {
+                data.put("min_group_size", compiled.minGroupSize().getAsInt()).put("suppressed_groups", suppressed);
+            }
             describe(data, compiled, pii);
-            return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data, compiled, served);
+            return answered(result.truncated() || suppressed > 0 ? Status.PARTIAL : Status.SUCCESS, data, compiled, served);
         } catch (ExecutionException e) {
             return MetricReplies.executionError(e, request);
         }
     }
 
-    /** Every column the query reads, with the use the PII rules look at. */
-    private static List<MetricPiiCheck.ColumnUse> uses(CompiledMetric compiled) {
+    /** The suppression this server applies: its K over every table that holds a tagged column. */
+    private SmallCells smallCells(ServedCatalog served) {
+        if (minGroupSize <= 1) {
+            return SmallCells.OFF;
+        }
+        Set<QualifiedName> personal = new HashSet<>();
+        served.pii().tagged().forEach(e -> personal.add(e.table()));
+        return new SmallCells(minGroupSize, personal);
+    }
+
+    /**
+     * A decimal in its shortest exact form (112.30 → 112.3, never 1E+3), so the JSON a client parses and
+     * re-serializes has the same text as the one sent, and token_estimate describes both.
+     */
+    private static Object shortest(Object value) {
+        if (value instanceof java.math.BigDecimal d) {
+            java.math.BigDecimal s = d.stripTrailingZeros();
+            return s.scale() < 0 ? s.setScale(0) : s;
+        }
+        return value;
+    }
+
+    private static boolean flagged(Object flag) {
+        return flag instanceof Number n ? n.intValue() != 0 : Boolean.TRUE.equals(flag);
+    }
+
+    /** Every column the query reads, with the role the disclosure rules look at. */
+    static List<MetricPiiCheck.ColumnUse> uses(CompiledMetric compiled) {
         Aggregation agg = compiled.metric().measure().agg();
         boolean extremum = agg == Aggregation.MIN || agg == Aggregation.MAX;
         return compiled.touched().stream().map(ref -> new MetricPiiCheck.ColumnUse(ref.table(), ref.column(),
                 switch (ref.role()) {
-                    case MEASURE -> extremum ? MetricPiiCheck.Use.MIN_MAX_OPERAND : MetricPiiCheck.Use.OTHER;
+                    case MEASURE -> extremum ? MetricPiiCheck.Use.MIN_MAX_OPERAND : MetricPiiCheck.Use.MEASURE;
                     case GROUP_BY -> MetricPiiCheck.Use.GROUP_BY;
-                    default -> MetricPiiCheck.Use.OTHER;
+                    case TIME_DIMENSION -> MetricPiiCheck.Use.TIME_DIMENSION;
+                    case JOIN_KEY -> MetricPiiCheck.Use.JOIN_KEY;
+                    case FILTER -> filterUse(ref.op());
                 })).toList();
     }
 
-    /** pii_blocked, naming only the categories that caused it, before any SQL leaves. */
-    private static Envelope refusal(MetricPiiCheck.Refusal refusal, CompiledMetric compiled) {
-        String categories = String.join(", ", refusal.categoryNames());
-        String entity = compiled.metric().entity();
-        String why = switch (refusal.use()) {
-            case GROUP_BY -> "it groups by " + refusal.column() + ", a column tagged " + categories
-                    + ", and each group would expose a personal value";
-            case MIN_MAX_OPERAND -> "it takes " + compiled.metric().measure().agg().wireName() + " over " + refusal.column()
-                    + ", a column tagged " + categories + ", and the answer would be one person's value";
-            case OTHER -> "it reads " + refusal.column() + ", and this server blocks " + categories;
+    /** An operator the rules do not know is treated as the strictest: a range (pattern) test. */
+    private static MetricPiiCheck.Use filterUse(FilterOp op) {
+        if (op == null) {
+            return MetricPiiCheck.Use.FILTER_RANGE;
+        }
+        return switch (op) {
+            case EQ, NE, IN, NOT_IN -> MetricPiiCheck.Use.FILTER_EQUALITY;
+            case IS_NULL, NOT_NULL -> MetricPiiCheck.Use.FILTER_NULL_TEST;
+            case LT, LTE, GT, GTE -> MetricPiiCheck.Use.FILTER_RANGE;
         };
-        String rewrite = switch (refusal.use()) {
-            case GROUP_BY -> "group by an untagged column instead of " + refusal.column();
-            case MIN_MAX_OPERAND -> "use a count or sum metric, or one over an untagged column";
-            case OTHER -> "leave out filters, groupings and time dimensions on columns tagged " + categories;
-        };
-        Recovery recovery = new Recovery(DescribeEntityTool.NAME, Map.of("name", entity), List.of(), rewrite, null);
-        return Envelope.error(new ToolError(ErrorKind.PII_BLOCKED, "get_metric refused " + compiled.metric().name() + ": "
-                + why + "; describe_entity shows each column's PII tags.", recovery, refusal.categoryNames()),
-                List.of(DescribeEntityTool.NAME, "list_metrics"));
     }
 
     private static void describe(ObjectNode data, CompiledMetric compiled, MetricPiiCheck.Verdict pii) {

@@ -8,7 +8,13 @@ import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricRequest;
 
+import dev.schemabrain.pii.MetricPiiCheck;
+import dev.schemabrain.semantic.compile.CompiledMetric;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.SemanticModel;
+
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 /** get_metric's failures as envelopes: each kind with the call most likely to fix it. */
@@ -51,6 +57,58 @@ final class MetricReplies {
             default -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery), List.of("list_metrics"));
+    }
+
+    /**
+     * pii_blocked, naming only the categories that caused it, before any SQL leaves. A refused grouping
+     * suggests grouping by the identity of the entity that owns the column (recovery → describe_entity).
+     */
+    static Envelope refusal(MetricPiiCheck.Refusal refusal, CompiledMetric compiled, SemanticModel model) {
+        String categories = String.join(", ", refusal.categoryNames());
+        String metricEntity = compiled.metric().entity();
+        Optional<Entity> owner = refusal.table() == null ? Optional.empty()
+                : model.entities().stream().filter(e -> e.table().equals(refusal.table())).findFirst();
+        String entity = owner.map(Entity::name).orElse(metricEntity);
+        String column = refusal.column();
+        String why;
+        String rewrite;
+        if (refusal.cause() == MetricPiiCheck.Cause.BLOCKED) {
+            why = "it reads " + column + ", and this server blocks " + categories;
+            rewrite = "leave out filters, groupings and time dimensions on columns tagged " + categories;
+        } else {
+            switch (refusal.use()) {
+                case GROUP_BY, TIME_DIMENSION -> {
+                    why = (refusal.use() == MetricPiiCheck.Use.GROUP_BY ? "it groups by " : "its time dimension is ") + column
+                            + ", a column tagged " + categories + ", and each group would expose a personal value";
+                    rewrite = owner.map(e -> "group_by [\"" + e.name() + "." + e.identity().get(0) + "\"] (the "
+                                    + e.name() + " identity) instead of " + column + ", or by an untagged column")
+                            .orElse("group by an untagged column instead of " + column);
+                }
+                case MIN_MAX_OPERAND -> {
+                    why = "it takes " + compiled.metric().measure().agg().wireName() + " over " + column
+                            + ", a column tagged " + categories + ", and the answer would be one person's value";
+                    rewrite = "use a count or sum metric, or one over an untagged column";
+                }
+                case FILTER_RANGE -> {
+                    why = "it filters " + column + ", a column tagged " + categories + ", by a range, and repeated"
+                            + " ranges recover a personal value";
+                    rewrite = "filter by an untagged column instead of " + column;
+                }
+                case FILTER_EQUALITY -> {
+                    why = "it filters " + column + ", a direct identifier (" + categories + "), by value, and each"
+                            + " answer would confirm whether that person is there";
+                    rewrite = "filter by an untagged column, or use is_null / not_null on " + column;
+                }
+                default -> {
+                    why = "it reads " + column + ", a column tagged " + categories;
+                    rewrite = "leave out " + column;
+                }
+            }
+        }
+        Recovery recovery = new Recovery(DescribeEntityTool.NAME, Map.of("name", entity), List.of(), rewrite, null);
+        return Envelope.error(new ToolError(ErrorKind.PII_BLOCKED, "get_metric refused " + compiled.metric().name() + ": "
+                + why + "; describe_entity shows each column's PII tags.", recovery, refusal.categoryNames()),
+                List.of(DescribeEntityTool.NAME, "list_metrics"));
     }
 
     /** The entity a close match names (else the metric's own), for describe_entity. */

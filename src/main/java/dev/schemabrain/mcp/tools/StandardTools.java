@@ -19,6 +19,11 @@ public final class StandardTools {
     }
 
     public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
+        return registry(catalogs, executor, GetMetricTool.DEFAULT_MIN_GROUP_SIZE);
+    }
+
+    /** @param minGroupSize get_metric's small-cell suppression threshold ({@code serve --min-group-size}) */
+    public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
         return ToolRegistry.of(List.of(
                 new ListIndexedSchemasTool(catalogs),
                 new FindRelevantTablesTool(catalogs),
@@ -32,6 +37,6 @@ public final class StandardTools {
                 ListSemanticTool.joins(catalogs),
                 new ResolveJoinTool(catalogs),
                 ListSemanticTool.metrics(catalogs),
-                new GetMetricTool(catalogs, executor)));
+                new GetMetricTool(catalogs, executor, minGroupSize)));
     }
 }

@@ -13,6 +13,7 @@ import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -126,7 +127,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
         try (SqliteStore opened = SqliteStore.open(store)) {
             return opened.read(c -> {
                 StoreSnapshot snapshot = StoreSnapshot.read(c);
-                PiiTags pii = PiiRepository.tags(c);
+                PiiTags pii = PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c));
                 // Overrides applied since the last index may tag columns whose samples are still stored.
                 Catalog catalog = pii.withoutTaggedSamples(snapshot.catalog());
                 BlockList block = blockList.isPresent() ? blockList.get()

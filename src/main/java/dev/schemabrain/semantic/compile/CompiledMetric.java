@@ -1,10 +1,12 @@
 package dev.schemabrain.semantic.compile;
 
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A compiled metric query. {@code sql} has {@code ?} placeholders for {@code params} in order; its
@@ -15,10 +17,13 @@ import java.util.Optional;
  * @param fanOutJoins   joins walked in a direction that can repeat the metric's rows
  * @param degradation   why the answer is degraded, if it is
  * @param touched       every catalog column the statement reads, for PII checks and the audit
+ * @param minGroupSize  when small groups are suppressed, the smallest shown; the SELECT then has one more
+ *                      result column after {@code columns}: 1 for a suppressed group (its value NULL), else 0
+ * @param subjects      what suppression counts per group (distinct people), as {@code entity.column}
  */
 public record CompiledMetric(Metric metric, String sql, List<Object> params, List<String> columns, int limit,
                              List<String> requiredJoins, List<String> fanOutJoins, Optional<Degradation> degradation,
-                             List<ColumnRef> touched) {
+                             List<ColumnRef> touched, OptionalInt minGroupSize, List<String> subjects) {
 
     public CompiledMetric {
         params = List.copyOf(params);
@@ -26,12 +31,26 @@ public record CompiledMetric(Metric metric, String sql, List<Object> params, Lis
         requiredJoins = List.copyOf(requiredJoins);
         fanOutJoins = List.copyOf(fanOutJoins);
         touched = List.copyOf(touched);
+        subjects = List.copyOf(subjects);
+    }
+
+    /** Whether the SELECT carries the suppression flag column. */
+    public boolean suppresses() {
+        return minGroupSize.isPresent();
     }
 
     public enum Degradation { FAN_OUT_JOIN, TIME_DIMENSION_UNAVAILABLE }
 
-    /** A catalog column a statement reads, and in which role. */
-    public record ColumnRef(QualifiedName table, String column, Role role) {
+    /**
+     * A catalog column a statement reads, and in which role.
+     *
+     * @param op the filter's operator for a FILTER, else null
+     */
+    public record ColumnRef(QualifiedName table, String column, Role role, FilterOp op) {
         public enum Role { MEASURE, GROUP_BY, FILTER, TIME_DIMENSION, JOIN_KEY }
+
+        public ColumnRef(QualifiedName table, String column, Role role) {
+            this(table, column, role, null);
+        }
     }
 }

@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -55,7 +56,13 @@ public final class MetricCompiler {
         this.paths = new PathFinder(model);
     }
 
+    /** Without small-cell suppression (the semantic layer's own checks, dry answers in tests). */
     public CompiledMetric compile(MetricRequest request, Dialect dialect) throws CompileException {
+        return compile(request, dialect, SmallCells.OFF);
+    }
+
+    /** With {@code cells}: a group of fewer distinct people than its minimum gets NULL and the flag 1. */
+    public CompiledMetric compile(MetricRequest request, Dialect dialect, SmallCells cells) throws CompileException {
         Metric metric = model.metric(request.metric()).orElseThrow(() -> new CompileException(Problem.UNKNOWN_METRIC,
                 "There is no metric named '" + NameSyntax.excerpt(request.metric()) + "'; list_metrics shows the metrics there are.",
                 Fuzzy.best(request.metric(), model.metrics().stream().map(Metric::name).toList(), Fuzzy.DEFAULT_LIMIT)));
@@ -151,7 +158,18 @@ public final class MetricCompiler {
             touched.add(new ColumnRef(g.table().name(), g.column().name(), Role.GROUP_BY));
         }
         keys.add(metric.name());
-        selected.add(measure(dialect, metric, baseTable, touched));
+        String value = measure(dialect, metric, baseTable, touched);
+        List<String> subjects = new ArrayList<>();
+        List<Ref> used = new ArrayList<>(groups);
+        used.addAll(filterRefs);
+        String small = cells.active() ? smallGroup(dialect, alias, cells, base.name(), used, subjects) : null;
+        if (small == null) {
+            selected.add(value);
+        } else {
+            // The value is replaced inside the database: a suppressed group's number never leaves it.
+            selected.add("CASE WHEN " + small + " THEN NULL ELSE " + value + " END");
+            selected.add("CASE WHEN " + small + " THEN 1 ELSE 0 END");
+        }
 
         StringBuilder sql = new StringBuilder("SELECT ");
         for (int i = 0; i < selected.size(); i++) {
@@ -163,16 +181,32 @@ public final class MetricCompiler {
             Ref r = filterRefs.get(i);
             sql.append(i == 0 ? " WHERE " : " AND ")
                     .append(condition(dialect, column(dialect, alias, r), r, filters.get(i), params));
-            touched.add(new ColumnRef(r.table().name(), r.column().name(), Role.FILTER));
+            touched.add(new ColumnRef(r.table().name(), r.column().name(), Role.FILTER, filters.get(i).op()));
         }
         if (!grouped.isEmpty()) {
             sql.append(" GROUP BY ").append(String.join(", ", grouped));
         }
-        sql.append(orderBy(request.orderBy(), keys, selected, dialect));
+        sql.append(orderBy(request.orderBy(), keys, selected, small == null ? null : selected.get(keys.size())));
         sql.append(" LIMIT ?");
         params.add(request.limit() + 1);
         return new CompiledMetric(metric, sql.toString(), params, keys, request.limit(), requiredJoins, fanOut,
-                degradation, touched);
+                degradation, touched, small == null ? OptionalInt.empty() : OptionalInt.of(cells.minGroupSize()), subjects);
+    }
+
+    /**
+     * The condition that a group is too small: fewer than K distinct people in it, for every kind of
+     * person the query reaches ({@link Subjects}). K is the operator's integer, written as a literal: no
+     * caller text reaches it. Null when the query reaches no person.
+     */
+    private String smallGroup(Dialect dialect, Map<String, String> alias, SmallCells cells, String base, List<Ref> used,
+                              List<String> subjects) throws CompileException {
+        List<String> keys = new ArrayList<>();
+        for (Subjects.Key key : new Subjects(model, this::table, cells).of(alias.keySet(), base, used)) {
+            keys.add("COUNT(DISTINCT " + dialect.quote(alias.get(key.entity())) + "." + dialect.quote(key.column()) + ") < "
+                    + cells.minGroupSize());
+            subjects.add(key.entity() + "." + key.column());
+        }
+        return keys.isEmpty() ? null : String.join(" OR ", keys);
     }
 
     /** A column of an entity as the caller wrote it, resolved against the model and the catalog. */
@@ -347,10 +381,18 @@ public final class MetricCompiler {
         }
     }
 
-    /** Explicit ordering by result keys; by default the time bucket and the group columns, ascending. */
+    /**
+     * Explicit ordering by result keys; by default the time bucket and the group columns, ascending. When
+     * small groups are suppressed and the value is ordered, suppressed groups come last ({@code flag}
+     * first), so a "top N" shows the largest values there are, not NULLs an engine sorts first.
+     */
     private static String orderBy(List<MetricRequest.OrderBy> order, List<String> keys, List<String> selected,
-                                  Dialect dialect) throws CompileException {
+                                  String flag) throws CompileException {
         List<String> terms = new ArrayList<>();
+        if (flag != null && order.stream().anyMatch(o -> o.column() != null
+                && o.column().strip().equalsIgnoreCase(keys.get(keys.size() - 1)))) {
+            terms.add(flag + " ASC");
+        }
         for (MetricRequest.OrderBy o : order) {
             String wanted = o.column() == null ? "" : o.column().strip();
             int at = keys.indexOf(wanted);
@@ -399,7 +441,7 @@ public final class MetricCompiler {
         return model.entity(name).orElseThrow(() -> drift("entity " + name));
     }
 
-    private Table table(Entity e) throws CompileException {
+    Table table(Entity e) throws CompileException {
         return catalog.table(e.table()).orElseThrow(() -> drift("the table " + e.table() + " of entity " + e.name()));
     }
 
