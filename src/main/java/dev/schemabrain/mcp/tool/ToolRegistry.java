@@ -93,6 +93,24 @@ public final class ToolRegistry {
         }
     }
 
+    /**
+     * Records a call the dispatcher answered without running the tool (the source is busy, the caller is
+     * over its rate) and returns that answer; like {@link #call}, withheld if it cannot be recorded.
+     */
+    public Envelope turnAway(String name, Map<String, Object> arguments, String caller, Envelope answer) {
+        if (!tools.containsKey(name)) {
+            throw new IllegalArgumentException("no tool named " + name);
+        }
+        ToolCall call = new ToolCall(name, caller, arguments == null ? Map.of() : arguments, audit);
+        try {
+            audit.completed(call, answer);
+            return answer;
+        } catch (CallAudit.AuditUnavailable e) {
+            LOG.error("the audit log could not record a call to {}", name, e);
+            return auditUnavailable(name);
+        }
+    }
+
     private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {
         ToolSpec spec = tool.spec();
         Validation validation = spec.arguments().validate(arguments);
