@@ -191,10 +191,10 @@ class AvailabilityIT {
             List<Long> sorted = cheapMillis.stream().sorted().toList();
             report("flood", String.format(Locale.ROOT, "flood of %d concurrent get_metric from one client (--max-concurrent-queries 4):"
                             + " %d answered with rows, %d source_busy, %d rate-limited, %d other, %d unanswered%n"
-                            + "cheap call (describe_table) under the flood: p50 %d ms, max %d ms over %d calls; the first was answered"
-                            + " after %d of the %d row answers, with %d of %d flood calls still outstanding%n",
+                            + "cheap call (describe_table) under the flood: p50 %d ms, max %d ms over %d calls (in order: %s); the first"
+                            + " was answered after %d of the %d row answers, with %d of %d flood calls still outstanding%n",
                     FLOOD, rows, busy, limited, other.size(), FLOOD - floodOutcomes.size(), sorted.get(sorted.size() / 2),
-                    sorted.get(sorted.size() - 1), CHEAP_CALLS, rowsBeforeCheap, rows, outstandingAtFirstCheap, FLOOD));
+                    sorted.get(sorted.size() - 1), CHEAP_CALLS, cheapMillis, rowsBeforeCheap, rows, outstandingAtFirstCheap, FLOOD));
 
             assertEquals(FLOOD, floodOutcomes.size());
             assertEquals(List.of(), other, "every flood call is answered with rows or source_busy");

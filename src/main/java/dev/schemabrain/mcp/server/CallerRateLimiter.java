@@ -18,6 +18,7 @@ final class CallerRateLimiter {
     }
 
     private static final String ANONYMOUS = "";
+    private static final int MAX_KEY_CHARS = 256;
 
     private final RateLimit limit;
     private final LongSupplier nanoClock;
@@ -48,7 +49,7 @@ final class CallerRateLimiter {
             return Decision.ALLOWED;
         }
         long now = nanoClock.getAsLong();
-        Bucket bucket = buckets.computeIfAbsent(caller == null ? ANONYMOUS : caller, c -> new Bucket(limit.burst(), now));
+        Bucket bucket = buckets.computeIfAbsent(key(caller), c -> new Bucket(limit.burst(), now));
         bucket.refill(now, limit);
         if (bucket.tokens >= 1) {
             bucket.tokens -= 1;
@@ -56,6 +57,22 @@ final class CallerRateLimiter {
         }
         double seconds = (1 - bucket.tokens) / limit.perSecond();
         return new Decision(false, Math.max(1, (long) Math.ceil(seconds * 1000)));
+    }
+
+    /** The caller as a map key of bounded size: a client name can be megabytes long. */
+    static String key(String caller) {
+        if (caller == null) {
+            return ANONYMOUS;
+        }
+        if (caller.length() <= MAX_KEY_CHARS) {
+            return caller;
+        }
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(caller.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "sha256:" + java.util.HexFormat.of().formatHex(digest);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     private static final class Bucket {

@@ -24,9 +24,8 @@ import java.util.function.Supplier;
  *   <li>catalog tools (answered from the store) on their own threads;</li>
  *   <li>source tools (get_metric) on as many threads as the executor has slots, with a bounded queue:
  *       past it a call is answered source_busy at once; before that, a caller over its rate is refused;</li>
- *   <li>those two answers are recorded in the audit log on a thread of their own, so turning a flood away
- *       neither blocks the reader nor takes a catalog thread, and after any catalog call in flight
- *       ({@link CatalogFirst}).</li>
+ *   <li>those two answers go back at once and are recorded in the audit log right after, on a thread of
+ *       their own, after any catalog call in flight ({@link CatalogFirst}).</li>
  * </ul>
  * {@link #dispatch} never blocks the caller (the SDK's stdin reader) except as backpressure when a lane's
  * queue is full. Answers come back in no particular order, which MCP allows.
@@ -65,8 +64,8 @@ public final class ToolDispatcher implements AutoCloseable {
     }
 
     /**
-     * Runs {@code tool} on its lane and completes with its envelope; every answer, including a turned-away
-     * one, is recorded by the registry's audit first.
+     * Runs {@code tool} on its lane and completes with its envelope. Every call is recorded by the
+     * registry's audit: before its answer, or for a turned-away call (no data in it) right after.
      *
      * @param caller the client's name and version, or null
      */
@@ -94,11 +93,18 @@ public final class ToolDispatcher implements AutoCloseable {
         }
     }
 
+    /**
+     * Answers at once and records the call right after, in order, on the turned-away thread. These
+     * answers carry nothing from the store or the source, so they are not held for their row: held, a
+     * flood turned away would be answered at the audit log's fsync rate, and the SDK (which has at most
+     * 256 requests of a session in flight) would not even read the describe_table sent after it.
+     */
     private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
-        return CompletableFuture.supplyAsync(() -> {
+        turnedAwayLane.execute(() -> {
             catalogFirst.awaitQuiet(CATALOG_FIRST_MAX_WAIT_MS);
-            return registry.turnAway(tool, arguments, caller, answer);
-        }, turnedAwayLane);
+            registry.recordTurnedAway(tool, arguments, caller, answer);
+        });
+        return CompletableFuture.completedFuture(answer);
     }
 
     /** Tools that answer at once while the source is busy, where the server has them. */

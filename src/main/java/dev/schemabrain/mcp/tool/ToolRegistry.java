@@ -95,19 +95,20 @@ public final class ToolRegistry {
 
     /**
      * Records a call the dispatcher answered without running the tool (the source is busy, the caller is
-     * over its rate) and returns that answer; like {@link #call}, withheld if it cannot be recorded.
+     * over its rate); such an answer carries no data, so it is not withheld when this fails (logged).
+     *
+     * @return whether the row was written
      */
-    public Envelope turnAway(String name, Map<String, Object> arguments, String caller, Envelope answer) {
+    public boolean recordTurnedAway(String name, Map<String, Object> arguments, String caller, Envelope answer) {
         if (!tools.containsKey(name)) {
             throw new IllegalArgumentException("no tool named " + name);
         }
-        ToolCall call = new ToolCall(name, caller, arguments == null ? Map.of() : arguments, audit);
         try {
-            audit.completed(call, answer);
-            return answer;
+            audit.completed(new ToolCall(name, caller, arguments == null ? Map.of() : arguments, audit), answer);
+            return true;
         } catch (CallAudit.AuditUnavailable e) {
-            LOG.error("the audit log could not record a call to {}", name, e);
-            return auditUnavailable(name);
+            LOG.error("the audit log could not record a turned-away call to {}", name, e);
+            return false;
         }
     }
 

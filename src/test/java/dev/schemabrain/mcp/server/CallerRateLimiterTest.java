@@ -70,6 +70,16 @@ class CallerRateLimiterTest {
     }
 
     @Test
+    void aHugeClientNameIsKeptAsItsHashAndStillHasOneBucket() {
+        CallerRateLimiter limiter = limiter(RateLimit.parse("1/h", 2), 100);
+        String huge = "x".repeat(4 * 1024 * 1024);
+        assertEquals(71, CallerRateLimiter.key(huge).length(), "sha256: and 64 hex digits, not 4 MiB");
+        assertEquals(2, allowed(limiter, huge, 5));
+        assertEquals(2, allowed(limiter, huge + "y", 5), "another name, another bucket");
+        assertEquals("agent/1", CallerRateLimiter.key("agent/1"));
+    }
+
+    @Test
     void offLetsEverythingThrough() {
         CallerRateLimiter limiter = limiter(RateLimit.parse("off", 1), 100);
         assertEquals(10_000, allowed(limiter, "a", 10_000));

@@ -142,6 +142,7 @@ class ToolDispatcherTest {
         assertEquals(5, outcomes.stream().filter("success"::equals).count());
         assertEquals(15, outcomes.stream().filter("error/source_busy"::equals).count());
         assertEquals(5, sourceRuns.get());
+        d.close();
         // Every answer was recorded: 20 source calls and the catalog call.
         assertEquals(21, audited.size());
         assertEquals(15, audited.stream().filter(a -> a.equals("slow_metric agent/1 error/source_busy")).count());
@@ -170,6 +171,7 @@ class ToolDispatcherTest {
         assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "other/1")), "another caller has its own");
         now.addAndGet(1_000_000_000L);
         assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "agent/1")), "after the wait");
+        d.close();
         assertEquals(5, audited.stream().filter(a -> a.equals("slow_metric agent/1 refused/policy_blocked")).count());
         assertFalse(audited.isEmpty());
     }
