@@ -20,6 +20,8 @@ import dev.schemabrain.store.ServedSource;
 import dev.schemabrain.store.StoreException;
 import dev.schemabrain.pii.PiiCategory;
 
+import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
@@ -62,8 +64,18 @@ final class ServeCommand implements Callable<Integer> {
     int maxRows;
 
     @Option(names = "--max-concurrent-queries", defaultValue = "8", paramLabel = "N",
-            description = "Metric queries running at once; callers past it are told source_busy (default: ${DEFAULT-VALUE}).")
+            description = "Metric queries running at once; twice as many more wait, and calls past that are told"
+                    + " source_busy at once (default: ${DEFAULT-VALUE}).")
     int maxConcurrent;
+
+    @Option(names = "--metric-rate-limit", defaultValue = "1/s", paramLabel = "RATE",
+            description = "get_metric calls one client may make, as N/s, N/min or N/h, or off; calls past it and the"
+                    + " burst are refused (policy_blocked) with the time to retry (default: ${DEFAULT-VALUE}).")
+    String metricRateLimit;
+
+    @Option(names = "--metric-rate-burst", defaultValue = "20", paramLabel = "N",
+            description = "get_metric calls one client may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
+    int metricRateBurst;
 
     @Option(names = "--pii-block", paramLabel = "CATEGORIES", split = ",",
             description = "PII categories get_metric refuses and describe_* redact, comma-separated (default: the store's"
@@ -96,6 +108,7 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException, SourceException, StoreException {
         checkStore();
         Optional<BlockList> blockList = blockList();
+        RateLimit metricRate = metricRate();
         Optional<QueryExecutor> executor = executor();
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store, blockList);
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
@@ -114,7 +127,8 @@ final class ServeCommand implements Callable<Integer> {
             try {
                 ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
                         .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
-                StdioServer.run(tools, Version.get(), System.in, frames);
+                StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate, Version.get(),
+                        System.in, frames);
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
                 // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
@@ -148,6 +162,15 @@ final class ServeCommand implements Callable<Integer> {
             return AuditKey.resolve(Optional.ofNullable(auditKey), System.getenv(), true);
         } catch (AuditException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    private RateLimit metricRate() {
+        try {
+            return RateLimit.parse(metricRateLimit, metricRateBurst);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--metric-rate-limit " + metricRateLimit + " --metric-rate-burst " + metricRateBurst + ": "
+                    + e.getMessage() + ", for example --metric-rate-limit 2/s --metric-rate-burst 20.");
         }
     }
 

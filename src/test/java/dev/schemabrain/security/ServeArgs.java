@@ -7,6 +7,6 @@ final class ServeArgs {
     }
 
     static String[] source(String url) {
-        return new String[]{"--source", url};
+        return new String[]{"--source", url, "--metric-rate-limit", "off"};
     }
 }

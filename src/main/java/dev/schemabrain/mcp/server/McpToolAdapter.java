@@ -6,10 +6,12 @@ import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolHints;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tool.ToolSpec;
-import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,22 +24,32 @@ public final class McpToolAdapter {
     private McpToolAdapter() {
     }
 
-    public static List<SyncToolSpecification> specifications(ToolRegistry registry) {
+    /**
+     * One specification per tool; each call goes through {@code dispatcher}, which runs it on its own lane
+     * instead of the SDK's shared pool (see {@link ToolDispatcher}). Answers are handed to the SDK on
+     * {@code answers}, one thread: the SDK's outbound sink takes one emitter at a time and gives a
+     * concurrent one only 100 ms of spinning before it drops the frame and ends the session, which a
+     * loaded machine with a dozen lane threads finishing together can exceed.
+     */
+    public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
+                                                              Scheduler answers) {
         Map<String, Object> outputSchema = EnvelopeSchema.published();
-        List<SyncToolSpecification> specs = new ArrayList<>();
+        List<AsyncToolSpecification> specs = new ArrayList<>();
         for (Tool tool : registry.tools()) {
             String name = tool.spec().name();
-            specs.add(SyncToolSpecification.builder()
+            specs.add(AsyncToolSpecification.builder()
                     .tool(definition(tool.spec(), outputSchema))
-                    .callHandler((exchange, request) -> result(registry.call(name, request.arguments(), caller(exchange))))
+                    .callHandler((exchange, request) -> Mono.fromFuture(
+                            () -> dispatcher.dispatch(name, request.arguments(), caller(exchange.getClientInfo())))
+                            .map(McpToolAdapter::result)
+                            .publishOn(answers))
                     .build());
         }
         return specs;
     }
 
     /** "name/version" as the client introduced itself at initialize, or null. */
-    private static String caller(io.modelcontextprotocol.server.McpSyncServerExchange exchange) {
-        McpSchema.Implementation client = exchange.getClientInfo();
+    private static String caller(McpSchema.Implementation client) {
         return client == null ? null : client.name() + (client.version() == null ? "" : "/" + client.version());
     }
 

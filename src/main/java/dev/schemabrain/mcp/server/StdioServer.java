@@ -5,9 +5,13 @@ import dev.schemabrain.mcp.tool.ToolRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -25,24 +29,38 @@ public final class StdioServer {
     private StdioServer() {
     }
 
-    public static void run(ToolRegistry registry, String version, InputStream stdin, PrintStream stdout)
-            throws InterruptedException {
+    /**
+     * @param capacity   threads and queues of the catalog and source lanes
+     * @param sourceRate how many get_metric calls one caller may make
+     */
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+                           InputStream stdin, PrintStream stdout) throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()),
                 registry::recordRejected);
-        McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(json, guard.sdkInput(), stdout))
+        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
+        Scheduler answers = Schedulers.newSingle("schemabrain-answers", true);
+        // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool.
+        McpAsyncServer server = McpServer.async(new StdioServerTransportProvider(json, guard.sdkInput(), stdout))
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .jsonMapper(json)
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
-                .tools(McpToolAdapter.specifications(registry))
+                .tools(McpToolAdapter.specifications(registry, dispatcher, answers))
                 .build();
         Thread reader = new Thread(guard, "schemabrain-stdin");
         reader.setDaemon(true);
         reader.start();
-        guard.awaitEnd();
-        server.closeGracefully();
+        try {
+            guard.awaitEnd();
+            server.closeGracefully().onErrorResume(e -> Mono.empty()).block(java.time.Duration.ofSeconds(10));
+        } catch (IllegalStateException timedOut) {
+            LoggerFactory.getLogger(StdioServer.class).warn("the MCP session did not close within 10 s; stopping anyway");
+        } finally {
+            dispatcher.close();
+            answers.dispose();
+        }
     }
 }

@@ -105,6 +105,25 @@ public final class ToolRegistry {
         }
     }
 
+    /**
+     * Records a call the dispatcher answered without running the tool (the source is busy, the caller is
+     * over its rate); such an answer carries no data, so it is not withheld when this fails (logged).
+     *
+     * @return whether the row was written
+     */
+    public boolean recordTurnedAway(String name, Map<String, Object> arguments, String caller, Envelope answer) {
+        if (!tools.containsKey(name)) {
+            throw new IllegalArgumentException("no tool named " + name);
+        }
+        try {
+            audit.completed(new ToolCall(name, caller, arguments == null ? Map.of() : arguments, audit), answer);
+            return true;
+        } catch (CallAudit.AuditUnavailable e) {
+            LOG.error("the audit log could not record a turned-away call to {}", name, e);
+            return false;
+        }
+    }
+
     private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {
         ToolSpec spec = tool.spec();
         Validation validation = spec.arguments().validate(arguments);

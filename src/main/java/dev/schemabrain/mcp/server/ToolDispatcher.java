@@ -1,0 +1,143 @@
+package dev.schemabrain.mcp.server;
+
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.Tool;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Where each tools/call runs. The SDK would run every synchronous tool on Reactor's shared
+ * boundedElastic pool (10 threads per core), where get_metric calls waiting for a database slot held
+ * the threads a describe_table needed. Here each kind of tool has its own lane:
+ * <ul>
+ *   <li>catalog tools (answered from the store) on their own threads;</li>
+ *   <li>source tools (get_metric) on as many threads as the executor has slots, with a bounded queue:
+ *       past it a call is answered source_busy at once; before that, a caller over its rate is refused;</li>
+ *   <li>those two answers go back at once and are recorded in the audit log right after, on a thread of
+ *       their own, after any catalog call in flight ({@link CatalogFirst}).</li>
+ * </ul>
+ * {@link #dispatch} never blocks the caller (the SDK's stdin reader) except as backpressure when a lane's
+ * queue is full. Answers come back in no particular order, which MCP allows.
+ */
+public final class ToolDispatcher implements AutoCloseable {
+
+    /** How long recording one turned-away call waits for catalog calls to finish first. */
+    private static final long CATALOG_FIRST_MAX_WAIT_MS = 50;
+
+    private final ToolRegistry registry;
+    private final DispatchCapacity capacity;
+    private final CallerRateLimiter rateLimiter;
+    private final ThreadPoolExecutor catalogLane;
+    private final ThreadPoolExecutor sourceLane;
+    private final ThreadPoolExecutor turnedAwayLane;
+    private final CatalogFirst catalogFirst = new CatalogFirst();
+
+    public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate) {
+        this(registry, capacity, new CallerRateLimiter(sourceRate));
+    }
+
+    ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter) {
+        this.registry = registry;
+        this.capacity = capacity;
+        this.rateLimiter = rateLimiter;
+        this.catalogLane = lane("schemabrain-catalog", capacity.catalogThreads(), capacity.catalogQueue(),
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        this.sourceLane = lane("schemabrain-source", capacity.sourceThreads(), capacity.sourceQueue(),
+                new ThreadPoolExecutor.AbortPolicy());
+        this.turnedAwayLane = lane("schemabrain-turned-away", 1, DispatchCapacity.CATALOG_QUEUE,
+                new ThreadPoolExecutor.CallerRunsPolicy());
+    }
+
+    public DispatchCapacity capacity() {
+        return capacity;
+    }
+
+    /**
+     * Runs {@code tool} on its lane and completes with its envelope. Every call is recorded by the
+     * registry's audit: before its answer, or for a turned-away call (no data in it) right after.
+     *
+     * @param caller the client's name and version, or null
+     */
+    public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller) {
+        boolean touchesSource = registry.tool(tool).map(Tool::spec).map(s -> s.touchesSource()).orElse(false);
+        Supplier<Envelope> run = () -> registry.call(tool, arguments, caller);
+        if (!touchesSource) {
+            catalogFirst.enter();
+            try {
+                return CompletableFuture.supplyAsync(run, catalogLane).whenComplete((answer, failure) -> catalogFirst.exit());
+            } catch (RuntimeException notRun) {
+                catalogFirst.exit();
+                throw notRun;
+            }
+        }
+        CallerRateLimiter.Decision decision = rateLimiter.tryAcquire(caller);
+        if (!decision.allowed()) {
+            return turnAway(tool, arguments, caller,
+                    TurnedAway.overRate(tool, arguments, rateLimiter.limit(), decision.retryAfterMillis(), hints(tool)));
+        }
+        try {
+            return CompletableFuture.supplyAsync(run, sourceLane);
+        } catch (RejectedExecutionException full) {
+            return turnAway(tool, arguments, caller, TurnedAway.sourceBusy(tool, arguments, capacity, hints(tool)));
+        }
+    }
+
+    /**
+     * Answers at once and records the call right after, in order, on the turned-away thread. These
+     * answers carry nothing from the store or the source, so they are not held for their row: held, a
+     * flood turned away would be answered at the audit log's fsync rate, and the SDK (which has at most
+     * 256 requests of a session in flight) would not even read the describe_table sent after it.
+     */
+    private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
+        turnedAwayLane.execute(() -> {
+            catalogFirst.awaitQuiet(CATALOG_FIRST_MAX_WAIT_MS);
+            registry.recordTurnedAway(tool, arguments, caller, answer);
+        });
+        return CompletableFuture.completedFuture(answer);
+    }
+
+    /** Tools that answer at once while the source is busy, where the server has them. */
+    private List<String> hints(String tool) {
+        List<String> known = List.of("list_metrics", "describe_entity").stream().filter(n -> registry.tool(n).isPresent()).toList();
+        return known.isEmpty() ? List.of(tool) : known;
+    }
+
+    /** Lets running and queued calls finish for a moment, then stops the lanes. */
+    @Override
+    public void close() {
+        for (ThreadPoolExecutor lane : List.of(sourceLane, catalogLane, turnedAwayLane)) {
+            lane.shutdown();
+        }
+        try {
+            for (ThreadPoolExecutor lane : List.of(sourceLane, catalogLane, turnedAwayLane)) {
+                if (!lane.awaitTermination(5, TimeUnit.SECONDS)) {
+                    lane.shutdownNow();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static ThreadPoolExecutor lane(String name, int threads, int queue, RejectedExecutionHandler whenFull) {
+        AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                queue == 0 ? new java.util.concurrent.SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), factory, whenFull);
+    }
+}
