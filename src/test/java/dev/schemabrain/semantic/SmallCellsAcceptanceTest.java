@@ -17,6 +17,7 @@ import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.ChinookOnMariaDb;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -28,10 +29,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -67,10 +64,10 @@ class SmallCellsAcceptanceTest {
                         + "support_rep_id INT REFERENCES employee (employee_id))",
                 "CREATE TABLE invoice (invoice_id INT PRIMARY KEY, customer_id INT NOT NULL REFERENCES customer (customer_id), "
                         + "invoice_date DATETIME NOT NULL, billing_country VARCHAR(40), total DECIMAL(10,2) NOT NULL)");
-        copy("SELECT employee_id, last_name, email FROM employee", "INSERT INTO employee VALUES (?, ?, ?)", 3);
-        copy("SELECT customer_id, first_name, last_name, company, city, country, email, support_rep_id FROM customer",
+        ChinookOnMariaDb.copy(maria, "SELECT employee_id, last_name, email FROM employee", "INSERT INTO employee VALUES (?, ?, ?)", 3);
+        ChinookOnMariaDb.copy(maria, "SELECT customer_id, first_name, last_name, company, city, country, email, support_rep_id FROM customer",
                 "INSERT INTO customer VALUES (?, ?, ?, ?, ?, ?, ?, ?)", 8);
-        copy("SELECT invoice_id, customer_id, invoice_date, billing_country, total FROM invoice",
+        ChinookOnMariaDb.copy(maria, "SELECT invoice_id, customer_id, invoice_date, billing_country, total FROM invoice",
                 "INSERT INTO invoice VALUES (?, ?, ?, ?, ?)", 5);
     }
 
@@ -82,20 +79,6 @@ class SmallCellsAcceptanceTest {
         Path file = Path.of("target", "security", "small-cells.txt");
         java.nio.file.Files.createDirectories(file.getParent());
         java.nio.file.Files.writeString(file, out.toString());
-    }
-
-    private static void copy(String select, String insert, int columns) throws Exception {
-        try (Connection from = TestPostgres.connect("chinook"); Connection to = TestMariaDb.connect(maria);
-             Statement read = from.createStatement(); ResultSet rs = read.executeQuery(select);
-             PreparedStatement write = to.prepareStatement(insert)) {
-            while (rs.next()) {
-                for (int i = 1; i <= columns; i++) {
-                    write.setObject(i, rs.getObject(i));
-                }
-                write.addBatch();
-            }
-            write.executeBatch();
-        }
     }
 
     record Source(String url, Catalog catalog, SemanticModel model) {

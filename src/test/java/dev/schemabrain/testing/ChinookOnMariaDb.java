@@ -34,7 +34,8 @@ public final class ChinookOnMariaDb {
         return maria;
     }
 
-    private static void copy(String maria, String select, String insert, int columns) throws SQLException {
+    /** Copies the rows {@code select} reads from PostgreSQL's chinook into MariaDB's {@code maria} with {@code insert}. */
+    public static void copy(String maria, String select, String insert, int columns) throws SQLException {
         try (Connection from = TestPostgres.connect("chinook"); Connection to = TestMariaDb.connect(maria);
              Statement read = from.createStatement(); ResultSet rs = read.executeQuery(select);
              PreparedStatement write = to.prepareStatement(insert)) {
