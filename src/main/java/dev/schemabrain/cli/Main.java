@@ -42,6 +42,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        ExitSignals.install();
         System.exit(execute(args));
     }
 

@@ -5,6 +5,8 @@ public final class Embedders {
 
     public static final String MODEL_ID = OnnxEmbedder.MODEL_ID;
     private static volatile Embedder shared;
+    /** Set when the JVM begins to exit: no model is loaded after that. */
+    private static boolean exiting;
 
     private Embedders() {
     }
@@ -16,6 +18,9 @@ public final class Embedders {
             synchronized (Embedders.class) {
                 e = shared;
                 if (e == null) {
+                    if (exiting) {
+                        throw new IllegalStateException("the process is shutting down; the embedding model is not loaded");
+                    }
                     try {
                         e = OnnxEmbedder.load();
                     } catch (EmbeddingException ex) {
@@ -26,6 +31,18 @@ public final class Embedders {
             }
         }
         return e;
+    }
+
+    /**
+     * For a shutdown hook: refuses new loads, waits for a load under way (it holds the lock) and for calls
+     * in flight, then closes the model. A JVM that exits while onnxruntime runs (a SIGTERM while serve
+     * warms up) otherwise crashes in native code and writes an hs_err file holding the command line.
+     */
+    public static void shutDown() {
+        synchronized (Embedders.class) {
+            exiting = true;
+        }
+        closeShared();
     }
 
     /**

@@ -78,4 +78,46 @@ class ServeExitIT {
         assertTrue(failures.isEmpty(), String.join("\n", failures));
         assertFalse(!crashFiles.isEmpty(), "crash files left in the working directory: " + crashFiles);
     }
+
+    /**
+     * A client that kills the server (SIGTERM, as the SDK's stdio client does when it closes) while the
+     * warm-up is loading the model in native code: the JVM runs its shutdown hooks with that thread still
+     * inside onnxruntime, which crashed (SIGSEGV, an hs_err file with the command line). Kills land at
+     * staggered moments of the start-up.
+     */
+    @Test
+    void aServerTerminatedDuringItsWarmUpNeverCrashes() throws Exception {
+        Cli.Result demo = Cli.run(work, "demo");
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        Path store = work.resolve("schemabrain.db");
+        List<String> failures = new ArrayList<>();
+        for (int i = 0; i < CYCLES; i++) {
+            Process p = new ProcessBuilder(McpStdio.serveCommand(store)).directory(work.toFile())
+                    .redirectError(work.resolve("term-" + i + ".err").toFile()).start();
+            OutputStream in = p.getOutputStream();
+            in.write((INITIALIZE + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            String answer = out.readLine();   // serving: the warm-up has started
+            Thread.sleep(50L * (i % 10));
+            p.destroy();
+            boolean ended = p.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly();
+            }
+            String err = Files.readString(work.resolve("term-" + i + ".err"));
+            if (!ended || answer == null || err.contains("SIGSEGV") || err.contains("fatal error")) {
+                failures.add("cycle " + i + ": ended=" + ended + " answer=" + answer + " stderr=" + err.lines().limit(5).toList());
+            }
+        }
+        List<Path> crashFiles;
+        try (Stream<Path> files = Files.walk(work)) {
+            crashFiles = files.filter(f -> f.getFileName().toString().startsWith("hs_err")
+                    || f.getFileName().toString().startsWith("core")).toList();
+        }
+        FileFigures.record("serve terminated during warm-up without a crash or crash file",
+                crashFiles.isEmpty() ? CYCLES - failures.size() : 0, CYCLES);
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+        assertTrue(crashFiles.isEmpty(), "crash files left in the working directory: " + crashFiles);
+    }
 }

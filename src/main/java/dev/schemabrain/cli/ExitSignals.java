@@ -1,0 +1,34 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.embed.Embedders;
+import sun.misc.Signal;
+
+import java.util.Map;
+
+/**
+ * SIGTERM, SIGINT and SIGHUP let the embedding model finish before the JVM exits. onnxruntime registers a
+ * shutdown hook that frees its native environment; hooks run at once and unordered, so a signal that
+ * arrived while a session was still loading (serve's warm-up) freed memory under it: a SIGSEGV, and an
+ * hs_err file holding the command line. Here the signal first waits for a load or inference under way,
+ * then exits with the usual 128 + signal number, and the hooks then find nothing running in native code.
+ */
+final class ExitSignals {
+
+    private static final Map<String, Integer> SIGNALS = Map.of("TERM", 15, "INT", 2, "HUP", 1);
+
+    private ExitSignals() {
+    }
+
+    static void install() {
+        SIGNALS.forEach((name, number) -> {
+            try {
+                Signal.handle(new Signal(name), signal -> {
+                    Embedders.shutDown();
+                    Runtime.getRuntime().exit(128 + number);
+                });
+            } catch (IllegalArgumentException | UnsupportedOperationException reserved) {
+                // The JVM keeps this signal (-Xrs, or a platform without it): its default handling applies.
+            }
+        });
+    }
+}
