@@ -1,5 +1,6 @@
 package dev.schemabrain.index;
 
+import dev.schemabrain.testing.StoreBytes;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTag;
@@ -73,8 +74,7 @@ class PiiIndexingTest {
         assertFalse(tags.tag(contacts, "product_name").tagged());
         assertFalse(tags.tag(contacts, "segment").tagged());
 
-        String store = new String(Files.readAllBytes(storeFile), StandardCharsets.ISO_8859_1)
-                + (Files.exists(Path.of(storeFile + "-wal")) ? new String(Files.readAllBytes(Path.of(storeFile + "-wal")), StandardCharsets.ISO_8859_1) : "");
+        String store = StoreBytes.of(storeFile);
         for (String value : List.of("ann@example.com", "ann.lee@example.org", "bob@corp.example.net", "cyd_99")) {
             assertFalse(store.contains(value), value + " must never be written to the store");
         }

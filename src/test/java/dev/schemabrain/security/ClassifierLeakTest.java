@@ -9,11 +9,11 @@ import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.testing.StoreBytes;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -80,7 +80,7 @@ class ClassifierLeakTest {
                 "main.app_user.notes", Set.of(PiiCategory.CONTACT),
                 "main.app_user.build_log", Set.of(PiiCategory.CREDENTIAL))), tags);
 
-        String bytes = storeBytes(store);
+        String bytes = StoreBytes.of(store);
         List<String> leaked = new ArrayList<>();
         int checked = 0;
         for (String[] row : rows) {
@@ -134,13 +134,4 @@ class ClassifierLeakTest {
         return out;
     }
 
-    private static String storeBytes(Path store) throws Exception {
-        StringBuilder all = new StringBuilder();
-        for (Path p : List.of(store, Path.of(store + "-wal"))) {
-            if (Files.exists(p)) {
-                all.append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
-            }
-        }
-        return all.toString();
-    }
 }

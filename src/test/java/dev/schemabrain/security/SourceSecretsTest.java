@@ -3,13 +3,12 @@ package dev.schemabrain.security;
 import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.testing.StoreBytes;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -78,7 +77,7 @@ class SourceSecretsTest {
         assertEquals(0, dry.exit(), dry.err());
         CliRun serve = CliRun.of("--store", store.toString(), "serve", "--source", url);
         assertEquals(0, serve.exit(), "the same source is accepted by serve: " + serve.err());
-        String bytes = storeBytes(store);
+        String bytes = StoreBytes.of(store);
         for (String text : List.of(run.out(), run.err(), dry.out(), dry.err(), serve.err(), bytes)) {
             count(!text.contains(SECRET));
         }
@@ -105,11 +104,11 @@ class SourceSecretsTest {
                 return null;
             });
         }
-        assertTrue(storeBytes(store).contains(SECRET), "precondition: the old store holds the secret");
+        assertTrue(StoreBytes.of(store).contains(SECRET), "precondition: the old store holds the secret");
         CliRun again = CliRun.of("--store", store.toString(), "index", "--source", clean + "&sslpassword=" + SECRET);
         assertEquals(0, again.exit(), again.err());
-        count(!storeBytes(store).contains(SECRET));
-        assertFalse(storeBytes(store).contains(SECRET), "the next index scrubs the stored URL");
+        count(!StoreBytes.of(store).contains(SECRET));
+        assertFalse(StoreBytes.of(store).contains(SECRET), "the next index scrubs the stored URL");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*), min(source_id) FROM sources")) {
             rs.next();
@@ -119,16 +118,6 @@ class SourceSecretsTest {
         assertTrue(again.out().contains("0 new"), "the re-keyed tables are found again: " + again.out());
     }
 
-    private static String storeBytes(Path store) throws Exception {
-        StringBuilder all = new StringBuilder();
-        for (String suffix : List.of("", "-wal", "-shm")) {
-            Path p = Path.of(store + suffix);
-            if (Files.exists(p)) {
-                all.append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
-            }
-        }
-        return all.toString();
-    }
 
     @AfterAll
     static void figures() throws Exception {

@@ -5,13 +5,13 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.testing.StoreBytes;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -69,16 +69,6 @@ class TagPurgeTest {
         assertEquals(0, Main.execute(all.toArray(String[]::new)), String.join(" ", args));
     }
 
-    private String storeBytes() throws Exception {
-        StringBuilder all = new StringBuilder();
-        for (String suffix : List.of("", "-wal", "-shm")) {
-            Path p = Path.of(store + suffix);
-            if (Files.exists(p)) {
-                all.append(new String(Files.readAllBytes(p), StandardCharsets.ISO_8859_1));
-            }
-        }
-        return all.toString();
-    }
 
     private List<String> storedDescriptions() throws Exception {
         List<String> out = new ArrayList<>();
@@ -105,7 +95,7 @@ class TagPurgeTest {
     }
 
     private void assertNoValueLeft(String when) throws Exception {
-        String bytes = storeBytes();
+        String bytes = StoreBytes.of(store);
         String descriptions = String.join("\n", storedDescriptions());
         String served = servedAnswers();
         for (String value : VALUES) {
@@ -123,7 +113,7 @@ class TagPurgeTest {
     @Test
     void taggingPurgesEveryValueOfTheColumnFromTheStoreAndAReindexDoesNotBringThemBack() throws Exception {
         cli("index", "--source", "sqlite:" + source);
-        String before = storeBytes() + String.join("\n", storedDescriptions());
+        String before = StoreBytes.of(store) + String.join("\n", storedDescriptions());
         for (String value : VALUES) {
             assertTrue(before.contains(value), "precondition: untagged, '" + value + "' is stored and quoted");
         }
@@ -135,7 +125,7 @@ class TagPurgeTest {
         cli("policy", "tag", "main.gadget.remark", "contact", "--file", policy.toString());
         cli("policy", "tag", "main.gadget.flavour", "credential", "--file", policy.toString());
         assertNoValueLeft("right after tagging");
-        assertTrue(storeBytes().contains("sprocket"), "an untagged column keeps its samples");
+        assertTrue(StoreBytes.of(store).contains("sprocket"), "an untagged column keeps its samples");
 
         cli("index", "--source", "sqlite:" + source);
         assertNoValueLeft("after a re-index");
