@@ -24,6 +24,10 @@ import java.util.Set;
  * a field declaration (it has no string {@code type}); so a direct-map argument named "properties"
  * needs a type. A top-level string {@code schemaVersion} is the seed's version marker in both shapes.
  * Field values of JSON null count as absent.
+ * <p>
+ * Version 2026-11-23 adds, in both shapes: {@code "type": "object"} with {@code properties} (field
+ * declarations, parsed like arguments) and a {@code required} list, on the field or in {@code items};
+ * {@code "type": "scalars"} (a string, number, boolean or flat array of them); {@code maxItems}.
  */
 final class ArgSchemaParser {
 
