@@ -126,6 +126,29 @@ class McpServerIT {
         assertEquals(List.of("qualified_name"), tools.get("describe_table").inputSchema().get("required"));
     }
 
+    /** One declaration: what tools/list publishes for a filter is what the server holds a call to. */
+    @Test
+    void getMetricPublishesItsFilterFieldsAndAnswersABadOneWithTheirPath() throws Exception {
+        Map<String, Object> properties = (Map<String, Object>) tools.get("get_metric").inputSchema().get("properties");
+        Map<String, Object> filter = (Map<String, Object>) ((Map<String, Object>) properties.get("filters")).get("items");
+        assertEquals("object", filter.get("type"));
+        assertEquals(List.of("column", "op", "value"), List.copyOf(((Map<String, Object>) filter.get("properties")).keySet()));
+        assertEquals(List.of("column", "op"), filter.get("required"));
+        assertEquals(false, filter.get("additionalProperties"));
+        Map<String, Object> op = (Map<String, Object>) ((Map<String, Object>) filter.get("properties")).get("op");
+        assertEquals(List.of("eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"), op.get("enum"));
+        Map<String, Object> order = (Map<String, Object>) ((Map<String, Object>) properties.get("order_by")).get("items");
+        assertEquals(List.of("asc", "desc"), ((Map<String, Object>) ((Map<String, Object>) order.get("properties")).get("direction")).get("enum"));
+
+        Map<String, Object> bad = call("get_metric", Map.of("name", "invoice_total_sum", "filters", List.of(
+                Map.of("column", "invoice.total", "op", "gt", "value", 1), Map.of("column", "invoice.total", "op", "between", "value", 1))));
+        assertError(bad, "invalid_argument");
+        assertTrue(((String) error(bad).get("message")).startsWith("Invalid arguments for get_metric: argument 'filters[1].op' "
+                + "must be one of the enum values: eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null."), () -> bad.toString());
+        assertEquals("get_metric", recovery(bad).get("suggested_tool"));
+        assertEquals(Map.of("name", "invoice_total_sum"), recovery(bad).get("suggested_args"));
+    }
+
     @Test
     void anUnknownToolIsAProtocolErrorNamingTheClosestTool() {
         McpError e = assertThrows(McpError.class, () -> McpStdio.call(client, "describe_tabel", Map.of()));
