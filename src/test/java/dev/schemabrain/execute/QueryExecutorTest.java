@@ -1,6 +1,7 @@
 package dev.schemabrain.execute;
 
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -116,7 +117,7 @@ class QueryExecutorTest {
     void explainEstimatesWithoutRunningAndTheCostCapRefusesBeforeRunning() throws Exception {
         resetStatementStatistics();
         try (QueryExecutor pg = executor(TestPostgres.url("sb_exec"), ExecutorSettings.defaults())) {
-            QueryExecutor.Explain plan = pg.explain(new BoundQuery("SELECT pg_sleep(3), id FROM item WHERE id > ?", List.of(1)));
+            Explain plan = pg.explain(new BoundQuery("SELECT pg_sleep(3), id FROM item WHERE id > ?", List.of(1)));
             assertNotNull(plan.totalCost());
             assertTrue(plan.estimatedRows() > 0);
         }
@@ -130,7 +131,7 @@ class QueryExecutorTest {
                 .map(q -> q.substring(0, q.indexOf(' '))).sorted().toList());
         for (String url : List.of(TestMariaDb.url(maria), "sqlite:" + sqlite)) {
             try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
-                QueryExecutor.Explain plan = ex.explain(new BoundQuery("SELECT id FROM item WHERE id > ?", List.of(1)));
+                Explain plan = ex.explain(new BoundQuery("SELECT id FROM item WHERE id > ?", List.of(1)));
                 assertFalse(plan.plan().isBlank(), url);
             }
         }

@@ -1,4 +1,4 @@
-package dev.schemabrain.source;
+package dev.schemabrain.engine;
 
 /** The engines SchemaBrain reads. Live sources can also run the metric executor; offline ones cannot. */
 public enum SourceKind {
