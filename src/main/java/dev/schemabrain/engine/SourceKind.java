@@ -1,18 +1,8 @@
 package dev.schemabrain.engine;
 
-/** The engines SchemaBrain reads. Live sources can also run the metric executor; offline ones cannot. */
+/** The sources SchemaBrain reads. The live ones have an {@link Engine} ({@link Engines#of}); ddl and spider are files only. */
 public enum SourceKind {
-    POSTGRESQL(true), MYSQL(true), SQLITE(true), DDL(false), SPIDER(false);
-
-    private final boolean live;
-
-    SourceKind(boolean live) {
-        this.live = live;
-    }
-
-    public boolean live() {
-        return live;
-    }
+    POSTGRESQL, MYSQL, SQLITE, DDL, SPIDER;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);
