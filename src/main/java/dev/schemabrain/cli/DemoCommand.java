@@ -8,7 +8,7 @@ import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.SourceException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SchemaSummary;

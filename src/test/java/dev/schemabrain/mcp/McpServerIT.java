@@ -3,7 +3,7 @@ package dev.schemabrain.mcp;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.EnvelopeChecks;
 import dev.schemabrain.testing.McpStdio;

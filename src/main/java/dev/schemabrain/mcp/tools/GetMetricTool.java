@@ -2,6 +2,8 @@ package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
@@ -23,7 +25,6 @@ import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
-import dev.schemabrain.semantic.compile.Dialect;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.SmallCells;
@@ -119,7 +120,7 @@ public final class GetMetricTool extends CatalogTool {
         CompiledMetric compiled;
         try {
             compiled = new MetricCompiler(served.catalog(), served.semantic())
-                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Dialect.POSTGRESQL), smallCells(served));
+                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL), smallCells(served));
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);
@@ -144,7 +145,7 @@ public final class GetMetricTool extends CatalogTool {
         data.set("columns", Replies.strings(compiled.columns()));
         try {
             if (arguments.bool("dry_run")) {
-                QueryExecutor.Explain explain = source.explain(query);
+                Explain explain = source.explain(query);
                 describe(data, compiled, pii);
                 ObjectNode plan = data.putObject("explain");
                 plan.put("total_cost", explain.totalCost()).put("estimated_rows", explain.estimatedRows()).put("plan", explain.plan());

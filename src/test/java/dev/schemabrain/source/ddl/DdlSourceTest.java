@@ -9,8 +9,8 @@ import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SourceException;
-import dev.schemabrain.source.SourceKind;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
