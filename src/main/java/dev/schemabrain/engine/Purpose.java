@@ -1,8 +1,7 @@
 package dev.schemabrain.engine;
 
 /**
- * Why a connection is opened. It names the session on the server ({@code schemabrain-NAME}) and sets its
- * limits: introspection has no server-side statement limit (each sample query sets its own), a query
+ * Why a connection is opened. It sets the session's limits: introspection has no server-side statement limit (each sample query sets its own), a query
  * session has one and runs its statement in a read-only transaction that is rolled back.
  *
  * @param statementTimeoutMs the server stops a statement after this long; 0 for none
@@ -20,9 +19,11 @@ public record Purpose(String name, int connectTimeoutSeconds, int statementTimeo
         return new Purpose("executor", 5, statementTimeoutMs);
     }
 
-    public String applicationName() {
-        return "schemabrain-" + name;
-    }
+    /**
+     * Every SchemaBrain session carries this one name (PostgreSQL {@code application_name}, MySQL's
+     * {@code program_name} attribute), so an operator and the query-log miner can tell our statements apart.
+     */
+    public static final String APPLICATION_NAME = "schemabrain";
 
     /** A query session: time-limited, and its work runs in a transaction. */
     public boolean limited() {

@@ -92,11 +92,11 @@ class EngineTest {
     }
 
     static Stream<Arguments> purposes() {
-        return Stream.of(Arguments.of(Purpose.introspection(), "schemabrain-index", "0"),
-                Arguments.of(Purpose.query(1234), "schemabrain-executor", "1234ms"));
+        return Stream.of(Arguments.of(Purpose.introspection(), "schemabrain", "0"),
+                Arguments.of(Purpose.query(1234), "schemabrain", "1234ms"));
     }
 
-    @ParameterizedTest(name = "{1}")
+    @ParameterizedTest(name = "{0}")
     @MethodSource("purposes")
     void aPostgresSessionIsNamedReadOnlyAndLimitedByItsPurpose(Purpose purpose, String name, String timeout) throws Exception {
         SourceUrl url = SourceUrl.parse(TestPostgres.url("sb_engine"));

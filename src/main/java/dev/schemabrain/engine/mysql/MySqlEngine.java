@@ -34,6 +34,7 @@ public final class MySqlEngine implements Engine {
     public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
         Properties props = url.credentials();
         props.setProperty("connectTimeout", Integer.toString(purpose.connectTimeoutSeconds() * 1000));
+        props.setProperty("connectionAttributes", "program_name:" + Purpose.APPLICATION_NAME);
         if (purpose.limited()) {
             // The driver's default emulates parameters by escaping values into the SQL text; server-side prepared
             // statements make MariaDB/MySQL bind them, so no value is ever parsed as SQL whatever the sql_mode.

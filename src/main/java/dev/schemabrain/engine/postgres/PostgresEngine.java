@@ -32,7 +32,7 @@ public final class PostgresEngine implements Engine {
     public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
         Properties props = url.credentials();
         props.setProperty("connectTimeout", Integer.toString(purpose.connectTimeoutSeconds()));
-        props.setProperty("ApplicationName", purpose.applicationName());
+        props.setProperty("ApplicationName", Purpose.APPLICATION_NAME);
         props.setProperty("readOnly", "true");
         props.setProperty("options", "-c default_transaction_read_only=on"
                 + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
