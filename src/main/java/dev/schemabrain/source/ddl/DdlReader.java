@@ -18,7 +18,7 @@ final class DdlReader {
 
     static final Pattern CREATE_TABLE = Pattern.compile(
             "(?is)CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:(?:GLOBAL|LOCAL)\\s+)?(?:(?:TEMP|TEMPORARY|UNLOGGED)\\s+)?TABLE\\s.*");
-    private static final Pattern CREATE_VIEW = Pattern.compile(
+    static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:ALGORITHM\\s*=\\s*\\w+\\s+)?(?:DEFINER\\s*=\\s*\\S+\\s+)?"
                     + "(?:SQL\\s+SECURITY\\s+\\w+\\s+)?(?:(?:TEMP|TEMPORARY)\\s+)?(?:RECURSIVE\\s+)?(?:MATERIALIZED\\s+)?VIEW\\s.*");
     private static final Pattern CREATE_UNIQUE_INDEX = Pattern.compile(
