@@ -62,12 +62,15 @@ class CreateTableParserFigures {
         StringBuilder views = new StringBuilder();
         for (String file : List.of("chinook.sql", "northwind.sql", "pagila.sql", "pagila-pg15.sql", "sakila.sql")) {
             addScript(samples, "sampledbs/" + file, DdlSource.read(Bench.sampleDb(file)), null);
-            views.append(viewColumns(file));
+            views.append(viewColumns(file, DdlSource.read(Bench.sampleDb(file)), null));
         }
         for (Path file : CreateTableCorpusTest.spiderDatabases().toList()) {
             addScript(samples, "spider (SQLite)", CreateTableCorpusTest.createTables(file), liveCatalog("sqlite:" + file));
         }
         String mariaNote = addMariaDb(samples);
+        if (mariaNote.startsWith("MariaDB ")) {
+            views.append(viewColumns("mariadb sys", mariaDbViews(), liveCatalog(TestMariaDb.url("sys"))));
+        }
 
         StringBuilder out = new StringBuilder();
         out.append("CREATE TABLE: the clause parser alone vs the JSqlParser path alone\n");
@@ -133,6 +136,32 @@ class CreateTableParserFigures {
         return "MariaDB " + version;
     }
 
+    /** The tables of mysql, performance_schema and sys (names qualified), then sys's views, x$ views first. */
+    private static String mariaDbViews() throws Exception {
+        StringBuilder script = new StringBuilder();
+        for (String database : List.of("mysql", "performance_schema", "sys")) {
+            for (String statement : MariaDbDdlIT.showCreateTables(database).split(";\n")) {
+                script.append(statement.replaceFirst("^CREATE TABLE `", "CREATE TABLE `" + database + "`.`")).append(";\n");
+            }
+        }
+        try (Connection c = TestMariaDb.connect("sys"); Statement st = c.createStatement()) {
+            List<String> names = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.views WHERE table_schema = 'sys'"
+                    + " ORDER BY table_name NOT LIKE 'x$%', table_name")) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            for (String name : names) {
+                try (ResultSet rs = st.executeQuery("SHOW CREATE VIEW sys.`" + name + "`")) {
+                    rs.next();
+                    script.append(rs.getString(2)).append(";\n");
+                }
+            }
+        }
+        return script.toString();
+    }
+
     private static Catalog liveCatalog(String url) throws Exception {
         try (SchemaSource source = Sources.open(SourceUrl.parse(url))) {
             return source.introspect(IntrospectionOptions.withoutSamples());
@@ -141,9 +170,13 @@ class CreateTableParserFigures {
 
     private static final Pattern VIEW_QUERY = Pattern.compile("(?is)^.*?\\bVIEW\\b.*?\\bAS\\s+(?=SELECT\\b|WITH\\b|\\()");
 
-    /** Views of one sample dump: columns and typed columns with JSqlParser as shipped, and with the light reader alone. */
-    private static String viewColumns(String file) throws Exception {
-        List<RawStatement> statements = SqlSplitter.split(DdlSource.read(Bench.sampleDb(file)));
+    /**
+     * Views of one script: columns and typed columns with JSqlParser as shipped (the light reader
+     * where JSqlParser fails) and with the light reader alone; against the live catalog when given.
+     * Each view joins the schema as JSqlParser read it, so later views can use its columns.
+     */
+    private static String viewColumns(String label, String script, Catalog live) throws Exception {
+        List<RawStatement> statements = SqlSplitter.split(script);
         String[] schemas = DdlReader.searchPaths(statements);
         SchemaDraft schema = new SchemaDraft();
         for (int i = 0; i < statements.size(); i++) {
@@ -153,8 +186,9 @@ class CreateTableParserFigures {
         }
         schema.resolveInheritance();
         int views = 0;
-        int[] jsqlCounts = new int[2];
-        int[] lightCounts = new int[2];
+        int rejected = 0;
+        int[] jsqlCounts = new int[4];
+        int[] lightCounts = new int[4];
         List<String> differences = new ArrayList<>();
         try (Jsql jsql = new Jsql()) {
             for (int i = 0; i < statements.size(); i++) {
@@ -164,28 +198,54 @@ class CreateTableParserFigures {
                     continue;
                 }
                 views++;
+                try {
+                    jsql.parse(statement.text().substring(head.end()));
+                } catch (Exception | StackOverflowError e) {
+                    rejected++;
+                }
                 TableDraft view = ViewParser.parse(statement, schemas[i], schema, jsql);
                 List<ColumnDraft> light = LightViewColumns.derive(statement.text().substring(head.end()), schema, schemas[i]);
-                tally(jsqlCounts, view.columns);
-                tally(lightCounts, light);
-                for (int c = 0; c < Math.min(view.columns.size(), light.size()); c++) {
-                    ColumnDraft x = view.columns.get(c);
-                    ColumnDraft y = light.get(c);
-                    if (!x.name.equals(y.name) || !x.dataType.equals(y.dataType)) {
-                        differences.add(view.name.table() + "." + x.name + " " + x.dataType + " vs " + y.name + " " + y.dataType);
+                schema.add(view, false);
+                Optional<Table> liveView = live == null ? Optional.empty() : liveTable(live, view.name.table());
+                tally(jsqlCounts, view.columns, liveView);
+                tally(lightCounts, light, liveView);
+                for (int c = 0; c < Math.max(view.columns.size(), light.size()); c++) {
+                    String x = c < view.columns.size() ? view.columns.get(c).name + " " + view.columns.get(c).dataType : "-";
+                    String y = c < light.size() ? light.get(c).name + " " + light.get(c).dataType : "-";
+                    if (!x.equals(y)) {
+                        differences.add(view.name.table() + ": " + x + " vs " + y);
                     }
                 }
             }
         }
-        return String.format(Locale.ROOT, "%-16s %2d views | JSqlParser %3d columns, %3d typed | light alone %3d columns, %3d typed%n",
-                file, views, jsqlCounts[0], jsqlCounts[1], lightCounts[0], lightCounts[1])
-                + differences.stream().map(d -> "  differ: " + d + "\n").collect(Collectors.joining());
+        String out = String.format(Locale.ROOT,
+                "%-16s %3d views (JSqlParser rejects %2d) | JSqlParser %4d columns, %4d typed | light alone %4d columns, %4d typed | differ on %d columns%n",
+                label, views, rejected, jsqlCounts[0], jsqlCounts[1], lightCounts[0], lightCounts[1], differences.size())
+                + differences.stream().limit(5).map(d -> "  e.g. " + d + "\n").collect(Collectors.joining());
+        if (live != null) {
+            out += String.format(Locale.ROOT, "  against the live catalog: JSqlParser names %d and types %d right,"
+                    + " light alone names %d and types %d right%n", jsqlCounts[2], jsqlCounts[3], lightCounts[2], lightCounts[3]);
+        }
+        return out;
     }
 
-    private static void tally(int[] counts, List<ColumnDraft> columns) {
+    /** columns, typed columns, columns named as the live view names them, typed columns typed as it types them. */
+    private static void tally(int[] counts, List<ColumnDraft> columns, Optional<Table> live) {
         counts[0] += columns.size();
         counts[1] += (int) columns.stream().filter(c -> !c.dataType.equals(Names.UNKNOWN_TYPE)).count();
+        List<Column> liveColumns = live.map(Table::columns).orElse(List.of());
+        for (int c = 0; c < Math.min(columns.size(), liveColumns.size()); c++) {
+            ColumnDraft column = columns.get(c);
+            if (column.name.equalsIgnoreCase(liveColumns.get(c).name())) {
+                counts[2]++;
+                if (!column.dataType.equals(Names.UNKNOWN_TYPE)
+                        && canonicalType(column.dataType).equals(canonicalType(liveColumns.get(c).dataType()))) {
+                    counts[3]++;
+                }
+            }
+        }
     }
+
 
     // --- the two paths -----------------------------------------------------------------------------
 
