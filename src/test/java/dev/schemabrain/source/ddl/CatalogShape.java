@@ -5,12 +5,21 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 
+import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.SourceException;
+import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.source.Sources;
+
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * What a DDL file and the live database must agree on, table by table and case aside (SQLite and
@@ -21,6 +30,19 @@ import java.util.stream.Collectors;
 final class CatalogShape {
 
     private CatalogShape() {
+    }
+
+    /** The live database at {@code liveUrl} and the DDL file {@code script} describe the same tables. */
+    static void assertDdlMatches(String liveUrl, Path script) throws SourceException {
+        Catalog live;
+        try (SchemaSource source = Sources.open(SourceUrl.parse(liveUrl))) {
+            live = source.introspect(IntrospectionOptions.withoutSamples());
+        }
+        Catalog parsed;
+        try (DdlSource source = new DdlSource(SourceUrl.parse("ddl:" + script))) {
+            parsed = source.introspect(IntrospectionOptions.withoutSamples());
+        }
+        assertEquals(of(live), of(parsed));
     }
 
     static Map<String, String> of(Catalog catalog) {

@@ -1,10 +1,6 @@
 package dev.schemabrain.source.ddl;
 
-import dev.schemabrain.catalog.Catalog;
-import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SourceException;
-import dev.schemabrain.source.SourceUrl;
-import dev.schemabrain.source.sqlite.SqliteSource;
 import dev.schemabrain.testing.Bench;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +15,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -38,13 +35,20 @@ class CreateTableCorpusTest {
         List<RawStatement> statements = SqlSplitter.split(DdlSource.read(Bench.sampleDb(file)));
         String[] schemas = DdlReader.searchPaths(statements);
         int parsed = 0;
+        List<String> unread = new ArrayList<>();   // all of them, not just the first
         for (int i = 0; i < statements.size(); i++) {
             if (DdlReader.CREATE_TABLE.matcher(statements.get(i).text()).matches()) {
-                assertEquals(true, CreateTableParser.parse(statements.get(i), schemas[i]).isPresent(),
-                        "line " + statements.get(i).line());
                 parsed++;
+                try {
+                    if (CreateTableParser.parse(statements.get(i), schemas[i]).isEmpty()) {
+                        unread.add("line " + statements.get(i).line() + ": no table");
+                    }
+                } catch (DdlSyntaxException e) {
+                    unread.add("line " + statements.get(i).line() + ": " + e.getMessage());
+                }
             }
         }
+        assertEquals(List.of(), unread);
         assertEquals(createTables, parsed);
     }
 
@@ -58,15 +62,7 @@ class CreateTableCorpusTest {
     @MethodSource("spiderDatabases")
     void spiderDdlMatchesSqliteCatalog(Path database, @TempDir Path dir) throws Exception {
         Path script = Files.writeString(dir.resolve("schema.sql"), createTables(database));
-        Catalog live;
-        try (SqliteSource source = new SqliteSource(SourceUrl.parse("sqlite:" + database))) {
-            live = source.introspect(IntrospectionOptions.withoutSamples());
-        }
-        Catalog parsed;
-        try (DdlSource source = new DdlSource(SourceUrl.parse("ddl:" + script))) {
-            parsed = source.introspect(IntrospectionOptions.withoutSamples());
-        }
-        assertEquals(CatalogShape.of(live), CatalogShape.of(parsed));
+        CatalogShape.assertDdlMatches("sqlite:" + database, script);
     }
 
     /** The database's CREATE TABLE statements as SQLite keeps them, the way a user would dump them. */

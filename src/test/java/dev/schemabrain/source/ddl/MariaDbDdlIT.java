@@ -1,10 +1,5 @@
 package dev.schemabrain.source.ddl;
 
-import dev.schemabrain.catalog.Catalog;
-import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.Sources;
-import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.testing.TestMariaDb;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,8 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 /**
  * MySQL-dialect DDL against the server that wrote it: MariaDB's own mysql schema, dumped with SHOW
  * CREATE TABLE, read by the DDL source, matches MariaDB's catalog of the same tables. The types are
@@ -29,15 +22,7 @@ class MariaDbDdlIT {
     @Test
     void mysqlSchemaDdlMatchesMariaDbCatalog(@TempDir Path dir) throws Exception {
         Path script = Files.writeString(dir.resolve("mysql.sql"), showCreateTables("mysql"));
-        Catalog live;
-        try (SchemaSource source = Sources.open(SourceUrl.parse(TestMariaDb.url("mysql")))) {
-            live = source.introspect(IntrospectionOptions.withoutSamples());
-        }
-        Catalog parsed;
-        try (DdlSource source = new DdlSource(SourceUrl.parse("ddl:" + script))) {
-            parsed = source.introspect(IntrospectionOptions.withoutSamples());
-        }
-        assertEquals(CatalogShape.of(live), CatalogShape.of(parsed));
+        CatalogShape.assertDdlMatches(TestMariaDb.url("mysql"), script);
     }
 
     /** The base tables of a database as SHOW CREATE TABLE prints them, one script. */
