@@ -11,7 +11,8 @@ import java.util.Optional;
  * One CREATE TABLE statement: the head (name, {@code PARTITION OF}) and the tail ({@code PARTITION
  * BY}, {@code INHERITS}, MySQL {@code COMMENT=}) here, the column list by {@link ClauseParser}.
  * JSqlParser is not used for tables: on 295 sample statements it finds the same columns and keys,
- * but folds MySQL's {@code CHARACTER SET} into the type and is slower (docs/architecture.md, "DDL reading").
+ * but folds MySQL's {@code CHARACTER SET} into the type and is slower (docs/architecture.md, DDL
+ * reading).
  */
 final class CreateTableParser {
 
