@@ -8,7 +8,7 @@ import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.SourceException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 
 import java.nio.file.Path;

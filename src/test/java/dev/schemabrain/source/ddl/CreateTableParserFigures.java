@@ -7,7 +7,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.Sources;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.Bench;
 import dev.schemabrain.testing.TestMariaDb;
 import org.junit.jupiter.api.Test;
