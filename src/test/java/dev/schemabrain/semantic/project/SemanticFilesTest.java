@@ -1,6 +1,19 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Bridge;
+import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.semantic.model.TimeGrain;
 import dev.schemabrain.semantic.project.SemanticCodec.Format;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,6 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
@@ -135,6 +149,71 @@ class SemanticFilesTest {
     @MethodSource("malformed")
     void aMalformedFileIsRefusedNamingFileKeyAndLine(String relative, String yaml, String message) throws Exception {
         assertEquals(message, refused(relative, yaml).getMessage());
+    }
+
+    /** Every kind of value a file can hold, written and read back. */
+    static SemanticModel everyShape() {
+        return new SemanticModel(
+                List.of(new Entity("orders", "One order", QualifiedName.of("main", "orders"), List.of("id", "line"), "sales", Origin.AUTHORED)),
+                List.of(new Join("orders_tags", "orders", "tags", List.of(),
+                        new Bridge(QualifiedName.of("main", "order_tags"), List.of(new ColumnPair("id", "order_id")),
+                                List.of(new ColumnPair("tag_id", "id"))), Cardinality.MANY_TO_MANY, Origin.AUTHORED)),
+                List.of(new Metric("net", null, "orders", new Measure(Aggregation.SUM, null, "total - tax"), "orders.placed_at",
+                        List.of(TimeGrain.MONTH, TimeGrain.YEAR),
+                        List.of(new Filter("orders.status", FilterOp.NOT_IN, List.of("void", 3L)),
+                                new Filter("orders.total", FilterOp.GT, 1.5),
+                                new Filter("orders.paid", FilterOp.EQ, true),
+                                new Filter("orders.note", FilterOp.IS_NULL, null)), Origin.AUTHORED)));
+    }
+
+    @Test
+    void everyShapeIsWrittenAsBeforeAndReadsBackTheSame() throws Exception {
+        SemanticModel model = everyShape();
+        SemanticProject.write(dir.resolve("out"), model);
+        // The text export wrote before the files were bound to records; a change here changes users' files.
+        assertEquals("""
+                version: 1
+                name: net
+                entity: orders
+                measure:
+                  agg: sum
+                  expression: total - tax
+                time_dimension: orders.placed_at
+                time_grains:
+                - month
+                - year
+                filters:
+                - column: orders.status
+                  op: not_in
+                  value:
+                  - void
+                  - 3
+                - column: orders.total
+                  op: gt
+                  value: 1.5
+                - column: orders.paid
+                  op: eq
+                  value: true
+                - column: orders.note
+                  op: is_null
+                origin: manually_authored
+                """, Files.readString(dir.resolve("out/metrics/net.yaml")));
+        assertEquals("""
+                version: 1
+                name: orders_tags
+                source_entity: orders
+                target_entity: tags
+                "on":
+                - source: id
+                  target: order_id
+                through: main.order_tags
+                through_on:
+                - source: tag_id
+                  target: id
+                cardinality: many_to_many
+                origin: manually_authored
+                """, Files.readString(dir.resolve("out/joins/orders_tags.yaml")));
+        assertEquals(model, SemanticProject.read(dir.resolve("out")).model());
     }
 
     @Test
