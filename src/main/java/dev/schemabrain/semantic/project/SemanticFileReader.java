@@ -34,9 +34,11 @@ import java.util.Map;
  */
 final class SemanticFileReader {
 
-    /** A semantic object file is a few hundred bytes; anything near this is not one. */
+    /** A semantic object file is a few hundred bytes; anything near this (1 MiB) is not one. */
     static final int MAX_CHARS = 1 << 20;
     private static final int MAX_DEPTH = 32;
+    /** The deepest an object goes is 4 (filters[0].value[0]); the parser's own stop is {@link #MAX_DEPTH}. */
+    private static final int MAX_OBJECT_DEPTH = 8;
 
     static final ObjectMapper YAML = configure(new ObjectMapper(YAMLFactory.builder()
             .loaderOptions(loaderOptions())
@@ -100,7 +102,7 @@ final class SemanticFileReader {
     /** @param where the file (or store row) being read, for messages */
     static <T> Bound<T> read(String text, Class<T> type, String where, Format format) throws SemanticProjectException {
         if (text.length() > MAX_CHARS) {
-            throw tooLarge(where, text.length());
+            throw tooLarge(where);
         }
         ObjectMapper mapper = format == Format.YAML ? YAML : JSON;
         Map<String, Integer> lines = new HashMap<>();
@@ -117,28 +119,31 @@ final class SemanticFileReader {
         } catch (JsonMappingException e) {
             throw fail(e, where, format, lines, "cannot be read (" + firstLine(e.getOriginalMessage()) + ")");
         } catch (IOException e) {
-            int line = e instanceof JsonProcessingException j && j.getLocation() != null ? j.getLocation().getLineNr() : 0;
-            String detail = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
-            // SnakeYAML's problem and its mark say what is wrong and where; Jackson's first line is the context.
-            if (e.getCause() instanceof MarkedYAMLException m && m.getProblem() != null) {
-                detail = m.getProblem();
-                line = m.getProblemMark() == null ? line : m.getProblemMark().getLine() + 1;
-            } else if (e.getCause() instanceof ReaderException r) {
-                detail = String.format("the character U+%04X is not allowed", r.getCodePoint());
-                line = 1 + (int) text.codePoints().limit(r.getPosition()).filter(c -> c == '\n').count();
-            }
-            if (detail != null && detail.contains("(TAB)")) {
-                detail = "a tab where YAML allows only spaces; indent with spaces";
-            }
-            line = format == Format.YAML ? line : 0;
-            throw new SemanticProjectException(at(where, line) + ": not valid " + format + " ("
-                    + escape(firstLine(detail)) + "); fix the syntax there.", e);
+            throw notValid(e, text, where, format);
         }
     }
 
-    static SemanticProjectException tooLarge(String where, long size) {
-        return new SemanticProjectException(where + ": the file has " + size + " characters or more, over the limit of "
-                + MAX_CHARS + "; a file holds one object, so split or shorten it.");
+    private static SemanticProjectException notValid(IOException e, String text, String where, Format format) {
+        int line = e instanceof JsonProcessingException j && j.getLocation() != null ? j.getLocation().getLineNr() : 0;
+        String detail = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+        // SnakeYAML's problem and its mark say what is wrong and where; Jackson's first line is the context.
+        if (e.getCause() instanceof MarkedYAMLException m && m.getProblem() != null) {
+            detail = m.getProblem();
+            line = m.getProblemMark() == null ? line : m.getProblemMark().getLine() + 1;
+        } else if (e.getCause() instanceof ReaderException r) {
+            detail = String.format("the character U+%04X is not allowed", r.getCodePoint());
+            line = 1 + (int) text.codePoints().limit(r.getPosition()).filter(c -> c == '\n').count();
+        }
+        if (detail != null && detail.contains("(TAB)")) {
+            detail = "a tab where YAML allows only spaces; indent with spaces";
+        }
+        return new SemanticProjectException(at(where, format == Format.YAML ? line : 0) + ": not valid " + format + " ("
+                + escape(firstLine(detail)) + "); fix the syntax there.", e);
+    }
+
+    static SemanticProjectException tooLarge(String where) {
+        return new SemanticProjectException(where + ": the file is over 1 MiB; it should hold one object of a few hundred "
+                + "bytes, so split or shorten it.");
     }
 
     private static String expected(Class<?> type) {
@@ -151,7 +156,7 @@ final class SemanticFileReader {
         if (List.class.isAssignableFrom(type)) {
             return "a list";
         }
-        return type.isRecord() ? "a mapping of keys to values" : "a " + type.getSimpleName().toLowerCase();
+        return type.isRecord() ? "a mapping of keys to values" : "of type " + type.getSimpleName();
     }
 
     private static SemanticProjectException fail(JsonMappingException e, String where, Format format,
@@ -220,6 +225,10 @@ final class SemanticFileReader {
                 refuseYamlExtras(yaml, where, line, path);
             }
             if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                if (open.size() == MAX_OBJECT_DEPTH) {
+                    throw new SemanticProjectException(message(where, format == Format.YAML ? line : 0, path,
+                            "nests deeper than " + MAX_OBJECT_DEPTH + " levels, where an object needs 4; flatten it"));
+                }
                 open.push(new Frame(path, t == JsonToken.START_ARRAY, new int[1]));
             }
         }

@@ -114,7 +114,7 @@ public final class SemanticProject {
     private static String readText(Path p, String where) throws SemanticProjectException {
         try {
             if (Files.size(p) > SemanticFileReader.MAX_CHARS) {
-                throw SemanticFileReader.tooLarge(where, Files.size(p));
+                throw SemanticFileReader.tooLarge(where);
             }
             return Files.readString(p, StandardCharsets.UTF_8);
         } catch (java.nio.charset.MalformedInputException e) {

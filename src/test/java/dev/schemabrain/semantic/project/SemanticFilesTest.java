@@ -243,8 +243,15 @@ class SemanticFilesTest {
     @Test
     void aHugeFileIsRefusedBeforeParsing() throws Exception {
         String huge = "version: 1\n" + "# padding\n".repeat(120_000);
-        String message = refused("entities/x.yaml", huge).getMessage();
-        assertTrue(message.startsWith("entities/x.yaml: the file has 1200011 characters or more, over the limit of 1048576;"), message);
+        assertEquals("entities/x.yaml: the file is over 1 MiB; it should hold one object of a few hundred bytes, so split or shorten it.",
+                refused("entities/x.yaml", huge).getMessage());
+    }
+
+    @Test
+    void deepNestingIsRefusedWhereItStarts() throws Exception {
+        String deep = "version: 1\nname: x\nfilters: " + "[".repeat(40) + "]".repeat(40) + "\n";
+        assertEquals("metrics/m.yaml:3: 'filters[0][0][0][0][0][0][0]' nests deeper than 8 levels, where an object needs 4; flatten it.",
+                refused("metrics/m.yaml", deep).getMessage());
     }
 
     @Test
