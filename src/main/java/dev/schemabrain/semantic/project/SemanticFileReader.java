@@ -22,10 +22,12 @@ import org.yaml.snakeyaml.reader.ReaderException;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Binds one semantic object's text (a YAML file, or the store's JSON) to its {@link SemanticFiles} record,
@@ -156,7 +158,12 @@ final class SemanticFileReader {
         if (List.class.isAssignableFrom(type)) {
             return "a list";
         }
-        return type.isRecord() ? "a mapping of keys to values" : "of type " + type.getSimpleName();
+        if (type.isRecord()) {
+            PropertyNamingStrategies.NamingBase snake = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
+            return "a mapping with the keys " + Arrays.stream(type.getRecordComponents())
+                    .map(c -> snake.translate(c.getName())).collect(Collectors.joining(", "));
+        }
+        return "of type " + type.getSimpleName();
     }
 
     private static SemanticProjectException fail(JsonMappingException e, String where, Format format,

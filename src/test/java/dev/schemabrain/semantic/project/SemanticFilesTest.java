@@ -133,7 +133,20 @@ class SemanticFilesTest {
                         name: y
                         identity: [id]
                         """, "entities/x.yaml:4: 'name' is given twice (first on line 2); keep one of them."),
-                Arguments.of("entities/x.yaml", "- version: 1\n", "entities/x.yaml:1: the file must be a mapping of keys to values."),
+                Arguments.of("entities/x.yaml", "- version: 1\n", "entities/x.yaml:1: the file must be a mapping with the keys version, name, description, table, identity, group, origin."),
+                Arguments.of("metrics/m.yaml", """
+                        version: 1
+                        name: m
+                        entity: users
+                        measure: sum
+                        """, "metrics/m.yaml:4: 'measure' must be a mapping with the keys agg, column, expression."),
+                Arguments.of("metrics/m.yaml", """
+                        version: 1
+                        name: m
+                        entity: users
+                        measure: {agg: count}
+                        filters: [users.status]
+                        """, "metrics/m.yaml:5: 'filters[0]' must be a mapping with the keys column, op, value."),
                 Arguments.of("entities/x.yaml", "# nothing yet\n", "entities/x.yaml: the file is empty; it needs 'version: 1' and the object's keys."),
                 Arguments.of("entities/x.yaml", """
                         version: 1
