@@ -20,6 +20,7 @@ import dev.schemabrain.semantic.project.SemanticFiles.FilterFile;
 import dev.schemabrain.semantic.project.SemanticFiles.JoinFile;
 import dev.schemabrain.semantic.project.SemanticFiles.MeasureFile;
 import dev.schemabrain.semantic.project.SemanticFiles.MetricFile;
+import dev.schemabrain.semantic.project.SemanticFiles.ObjectFile;
 import dev.schemabrain.semantic.project.SemanticFiles.PairFile;
 
 import java.util.ArrayList;
@@ -91,9 +92,8 @@ public final class SemanticCodec {
 
     /** @param where the file (or store row) being read, for messages */
     public static Entity decodeEntity(String text, String where, Format format, Origin origin) throws SemanticProjectException {
-        Bound<EntityFile> b = SemanticFileReader.read(text, EntityFile.class, where, format);
+        Bound<EntityFile> b = open(text, EntityFile.class, where, format);
         EntityFile f = b.value();
-        version(b, f.version());
         String name = identifier(b, "name", f.name());
         String table = required(b, "table", f.table());
         int dot = table.indexOf('.');
@@ -109,9 +109,8 @@ public final class SemanticCodec {
     }
 
     public static Join decodeJoin(String text, String where, Format format, Origin origin) throws SemanticProjectException {
-        Bound<JoinFile> b = SemanticFileReader.read(text, JoinFile.class, where, format);
+        Bound<JoinFile> b = open(text, JoinFile.class, where, format);
         JoinFile f = b.value();
-        version(b, f.version());
         String name = identifier(b, "name", f.name());
         String source = identifier(b, "source_entity", f.sourceEntity());
         String target = identifier(b, "target_entity", f.targetEntity());
@@ -136,9 +135,8 @@ public final class SemanticCodec {
     }
 
     public static Metric decodeMetric(String text, String where, Format format, Origin origin) throws SemanticProjectException {
-        Bound<MetricFile> b = SemanticFileReader.read(text, MetricFile.class, where, format);
+        Bound<MetricFile> b = open(text, MetricFile.class, where, format);
         MetricFile f = b.value();
-        version(b, f.version());
         String name = identifier(b, "name", f.name());
         String entity = identifier(b, "entity", f.entity());
         MeasureFile m = f.measure();
@@ -181,10 +179,14 @@ public final class SemanticCodec {
                 optional(f.timeDimension()), grains, filters, origin);
     }
 
-    private static void version(Bound<?> b, Object version) throws SemanticProjectException {
-        if (!(version instanceof Number n) || n.doubleValue() != VERSION) {
+    /** The file bound to its record, its version checked. */
+    private static <F extends ObjectFile> Bound<F> open(String text, Class<F> type, String where, Format format)
+            throws SemanticProjectException {
+        Bound<F> b = SemanticFileReader.read(text, type, where, format);
+        if (!(b.value().version() instanceof Number n) || n.doubleValue() != VERSION) {
             throw b.fail("version", "must be " + VERSION + " (the first key of every file)");
         }
+        return b;
     }
 
     private static String optional(String text) {

@@ -15,16 +15,23 @@ final class SemanticFiles {
     private SemanticFiles() {
     }
 
+    /** What every object file has: its format version and its name. */
+    interface ObjectFile {
+        Object version();
+
+        String name();
+    }
+
     // version is Object so that 'version: two' says "must be 1" rather than a type error.
     @JsonPropertyOrder({"version", "name", "description", "table", "identity", "group", "origin"})
     record EntityFile(Object version, String name, String description, String table, List<String> identity,
-                      String group, String origin) {
+                      String group, String origin) implements ObjectFile {
     }
 
     @JsonPropertyOrder({"version", "name", "source_entity", "target_entity", "on", "through", "through_on",
             "cardinality", "origin"})
     record JoinFile(Object version, String name, String sourceEntity, String targetEntity, List<PairFile> on,
-                    String through, List<PairFile> throughOn, String cardinality, String origin) {
+                    String through, List<PairFile> throughOn, String cardinality, String origin) implements ObjectFile {
     }
 
     @JsonPropertyOrder({"version", "name", "description", "entity", "measure", "time_dimension", "time_grains",
@@ -33,7 +40,7 @@ final class SemanticFiles {
                       String timeDimension,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> timeGrains,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<FilterFile> filters,
-                      String origin) {
+                      String origin) implements ObjectFile {
     }
 
     @JsonPropertyOrder({"source", "target"})

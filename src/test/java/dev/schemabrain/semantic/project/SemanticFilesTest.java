@@ -53,6 +53,14 @@ class SemanticFilesTest {
         return refused(relative, yaml.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The head of a valid metric file, for cases about the keys after it. */
+    private static final String COUNT_METRIC = """
+            version: 1
+            name: m
+            entity: users
+            measure: {agg: count}
+            """;
+
     static Stream<Arguments> malformed() {
         return Stream.of(
                 Arguments.of("entities/x.yaml", """
@@ -71,27 +79,15 @@ class SemanticFilesTest {
                         entity: users
                         measure: {agg: median, column: id}
                         """, "metrics/m.yaml:4: 'measure.agg' is 'median'; use one of sum, count, count_distinct, avg, min, max."),
-                Arguments.of("metrics/m.yaml", """
-                        version: 1
-                        name: m
-                        entity: users
-                        measure: {agg: count}
+                Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         filters:
                           - {column: users.status, op: eq, value: active}
                           - {colum: users.status, op: eq, value: active}
                         """, "metrics/m.yaml:7: 'filters[1].colum' is not a known key; the keys are column, op, value."),
-                Arguments.of("metrics/m.yaml", """
-                        version: 1
-                        name: m
-                        entity: users
-                        measure: {agg: count}
+                Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         time_grains: [month, fortnight]
                         """, "metrics/m.yaml:5: 'time_grains[1]' is 'fortnight'; use one of day, week, month, quarter, year."),
-                Arguments.of("metrics/m.yaml", """
-                        version: 1
-                        name: m
-                        entity: users
-                        measure: {agg: count}
+                Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         filters:
                           - column: users.status
                             op: eq
@@ -140,11 +136,7 @@ class SemanticFilesTest {
                         entity: users
                         measure: sum
                         """, "metrics/m.yaml:4: 'measure' must be a mapping with the keys agg, column, expression."),
-                Arguments.of("metrics/m.yaml", """
-                        version: 1
-                        name: m
-                        entity: users
-                        measure: {agg: count}
+                Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         filters: [users.status]
                         """, "metrics/m.yaml:5: 'filters[0]' must be a mapping with the keys column, op, value."),
                 Arguments.of("entities/x.yaml", "# nothing yet\n", "entities/x.yaml: the file is empty; it needs 'version: 1' and the object's keys."),
