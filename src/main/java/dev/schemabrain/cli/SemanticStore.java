@@ -2,7 +2,7 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.semantic.project.SemanticLayer;
+import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.store.StoreException;
 import dev.schemabrain.store.StoreSnapshot;

@@ -7,7 +7,7 @@ import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.SourceException;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.semantic.project.SemanticLayer;
+import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.CatalogChanges;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Tags a column with PII categories (SPEC §8) from its name, type and sample values.
@@ -33,58 +34,53 @@ public final class PiiClassifier {
     public static final String VERSION = "4";
 
     private record Rule(PiiCategory category, List<String> words) {
+        Rule {
+            words = List.copyOf(words);
+        }
     }
 
     private record Phrase(PiiCategory category, String phrase) {
     }
 
-    private static final List<Phrase> PHRASES = new ArrayList<>();
-    private static final List<Rule> NAME_RULES = new ArrayList<>();
-    /** The describer's splitter, which also knows the rules' own short terms ("ssn", "iban", "addr"). */
-    private static final IdentifierWords SPLITTER;
-    /** The rule word "fingerprint" as the splitter reads it. */
-    private static final List<String> FINGERPRINT;
     /** Spellings of "number" in names: {@code licence_no}, {@code card_num}. */
     private static final Set<String> NUMBER = Set.of("no", "num", "nbr", "nr", "nro", "nummer", "numero");
 
-    private static void rule(PiiCategory category, String... phrases) {
-        for (String phrase : phrases) {
-            PHRASES.add(new Phrase(category, phrase));
-        }
+    private static List<Phrase> rule(PiiCategory category, String... phrases) {
+        return Arrays.stream(phrases).map(phrase -> new Phrase(category, phrase)).toList();
     }
 
-    static {
+    private static final List<Phrase> PHRASES = Stream.of(
         rule(PiiCategory.CONTACT, "email", "e_mail", "emailaddress", "phone", "telephone", "tel", "mobile", "cellphone",
                 "cell_phone", "fax", "address", "addr", "street", "address1", "address2", "address_line", "postal_code",
                 "postcode", "zip", "zipcode", "zip_code", "first_name", "firstname", "fname", "last_name", "lastname",
                 "lname", "full_name", "fullname", "middle_name", "given_name", "family_name", "surname", "maiden_name",
-                "display_name", "nickname", "contact_name", "contact_person", "emergency_contact", "msisdn", "cell_number");
+                "display_name", "nickname", "contact_name", "contact_person", "emergency_contact", "msisdn", "cell_number"),
         rule(PiiCategory.LOCATION, "latitude", "longitude", "lat", "lng", "lon", "geo", "geolocation", "gps",
-                "coordinates", "geohash", "geopoint", "geo_point", "home_location", "location_history", "cell_tower");
+                "coordinates", "geohash", "geopoint", "geo_point", "home_location", "location_history", "cell_tower"),
         rule(PiiCategory.FINANCIAL, "salary", "wage", "wages", "income", "iban", "bic", "swift", "account_number",
                 "account_no", "acct_no", "acct_number", "bank_account", "routing_number", "sort_code", "credit_score",
                 "credit_limit", "net_worth", "account_balance", "balance", "payroll", "compensation", "bonus",
-                "card_last4", "last4", "last_four");
+                "card_last4", "last4", "last_four"),
         rule(PiiCategory.PAYMENT_CARD, "card_number", "card_no", "card_num", "cardnumber", "credit_card", "creditcard",
                 "cc_number", "cc_num", "ccnum", "pan", "cvv", "cvv2", "cvc", "cvc2", "card_cvv", "card_expiry",
-                "card_exp", "card_expiration", "cardholder", "card_holder", "cardholder_name", "primary_account_number");
+                "card_exp", "card_expiration", "cardholder", "card_holder", "cardholder_name", "primary_account_number"),
         rule(PiiCategory.HEALTH, "diagnosis", "diagnoses", "medication", "medications", "prescription", "allergy",
                 "allergies", "blood_type", "blood_group", "icd", "icd10", "icd_code", "medical", "symptom", "symptoms",
                 "medical_treatment", "treatment_plan", "disease", "mental_health", "health_condition", "health_record", "clinical", "lab_result", "bmi", "pregnancy", "hiv",
                 "vaccination", "immunization", "insurance_member_id", "medical_record_number", "mrn", "injury", "smoker",
-                "pre_existing_condition", "special_needs");
-        rule(PiiCategory.GENETIC, "dna", "genome", "genotype", "genetic", "gene", "snp", "allele", "gene_sequence");
+                "pre_existing_condition", "special_needs"),
+        rule(PiiCategory.GENETIC, "dna", "genome", "genotype", "genetic", "gene", "snp", "allele", "gene_sequence"),
         rule(PiiCategory.BIOMETRIC, "fingerprint", "face_embedding", "face_id", "faceprint", "facial", "retina",
                 "iris_scan", "voiceprint", "voice_print", "biometric", "palm_print", "face_template", "face_image", "selfie",
-                "signature_image");
+                "signature_image"),
         rule(PiiCategory.BEHAVIORAL, "browsing_history", "clickstream", "click_stream", "search_history", "search_query",
                 "search_terms", "search_term", "purchase_history", "watch_history", "viewing_history",
-                "listening_history", "location_history", "interests");
+                "listening_history", "location_history", "interests"),
         rule(PiiCategory.ONLINE_IDENTIFIER, "ip", "ip_address", "ipaddress", "ipv4", "ipv6", "ip_addr", "mac_address",
                 "macaddress", "device_id", "cookie", "cookie_id", "session_id", "user_agent", "useragent", "username",
                 "user_name", "login", "login_name", "handle", "screen_name", "idfa", "advertising_id", "imei", "udid",
                 "browser_fingerprint", "device_fingerprint", "ua", "imsi", "iccid", "sim_serial", "linkedin", "twitter",
-                "facebook", "instagram", "gamertag");
+                "facebook", "instagram", "gamertag"),
         rule(PiiCategory.CREDENTIAL, "password", "passwd", "pwd", "passphrase", "password_hash", "secret",
                 "client_secret", "api_key", "apikey", "access_key", "secret_key", "private_key", "token", "access_token",
                 "refresh_token", "auth_token", "session_token", "bearer", "otp", "totp", "mfa_secret", "salt", "pin",
@@ -92,7 +88,7 @@ public final class PiiClassifier {
                 "verification_code", "credential", "hashed_password", "encrypted_password",
                 "password_digest", "pw", "pwhash", "psk", "pre_shared_key", "wpa_key", "jwt", "id_token", "signing_key",
                 "hmac_key", "encryption_key", "master_key", "connection_string", "conn_string", "mfa_seed", "otp_seed",
-                "totp_seed", "two_factor_seed", "two_factor_secret", "seed_phrase", "mnemonic", "recovery_phrase");
+                "totp_seed", "two_factor_seed", "two_factor_secret", "seed_phrase", "mnemonic", "recovery_phrase"),
         rule(PiiCategory.GOVERNMENT_ID, "ssn", "social_security", "social_security_number", "sin", "passport",
                 "passport_number", "passport_no", "national_id", "national_insurance", "national_insurance_number", "nino",
                 "nin", "tax_id", "tin", "taxpayer_id", "driver_license", "drivers_license", "driving_licence",
@@ -105,15 +101,24 @@ public final class PiiClassifier {
                 "egn", "oib", "jmbg", "mykad", "hkid", "emirates_id", "iqama", "my_number", "personal_identity_number",
                 "personal_id_number", "personal_number", "identity_number", "identity_card", "id_card",
                 "resident_registration_number", "citizen_id", "known_traveler_number", "known_traveller_number",
-                "redress_number", "travel_document", "id_document", "identity_document");
+                "redress_number", "travel_document", "id_document", "identity_document"),
         rule(PiiCategory.DEMOGRAPHIC_PROTECTED, "gender", "sex", "race", "ethnicity", "ethnic", "religion", "religious",
                 "sexual_orientation", "disability", "disabilities", "date_of_birth", "birth_date", "birthdate", "dob",
                 "birthday", "age", "marital_status", "nationality", "political", "political_party", "citizenship",
                 "union_membership", "veteran_status", "birth_year", "year_of_birth", "place_of_birth", "birthplace",
-                "birth_place", "male", "female", "pregnant", "dateofbirth", "party_affiliation", "political_affiliation");
-        rule(PiiCategory.FINANCIAL, "gross_pay", "net_pay", "base_pay", "take_home_pay");
+                "birth_place", "male", "female", "pregnant", "dateofbirth", "party_affiliation", "political_affiliation"),
+        rule(PiiCategory.FINANCIAL, "gross_pay", "net_pay", "base_pay", "take_home_pay")).flatMap(List::stream).toList();
+    /** The describer's splitter, which also knows the rules' own short terms ("ssn", "iban", "addr"). */
+    private static final IdentifierWords SPLITTER = IdentifierWords.english().with(shortTerms(PHRASES));
+    /** Longest rules first, so that {@code card_number} wins over {@code number}. */
+    private static final List<Rule> NAME_RULES = PHRASES.stream().map(p -> new Rule(p.category(), words(p.phrase()).words()))
+            .sorted(Comparator.comparingInt((Rule r) -> -r.words().size())).toList();
+    /** The rule word "fingerprint" as the splitter reads it. */
+    private static final List<String> FINGERPRINT = words("fingerprint").words();
+
+    private static Set<String> shortTerms(List<Phrase> phrases) {
         Set<String> ruleTerms = new HashSet<>();
-        for (Phrase p : PHRASES) {
+        for (Phrase p : phrases) {
             for (String part : p.phrase().split("_")) {
                 for (String w : IdentifierWords.pieces(part)) {
                     // Short terms only: a long rule word ("emailaddress") must stay splittable itself.
@@ -123,12 +128,7 @@ public final class PiiClassifier {
                 }
             }
         }
-        SPLITTER = IdentifierWords.english().with(ruleTerms);
-        for (Phrase p : PHRASES) {
-            NAME_RULES.add(new Rule(p.category(), words(p.phrase()).words()));
-        }
-        NAME_RULES.sort(Comparator.comparingInt((Rule r) -> -r.words().size()));
-        FINGERPRINT = words("fingerprint").words();
+        return Set.copyOf(ruleTerms);
     }
 
     /** Location words that place a person wherever they appear; the others only on person-like tables. */

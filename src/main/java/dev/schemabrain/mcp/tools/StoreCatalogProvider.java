@@ -15,7 +15,7 @@ import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
-import dev.schemabrain.semantic.project.SemanticLayer;
+import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.CatalogVersion;
 import dev.schemabrain.store.DocumentKey;

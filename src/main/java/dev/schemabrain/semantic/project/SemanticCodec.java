@@ -1,8 +1,5 @@
 package dev.schemabrain.semantic.project;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.semantic.model.Aggregation;
@@ -17,32 +14,37 @@ import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
+import dev.schemabrain.semantic.project.SemanticFileReader.Bound;
+import dev.schemabrain.semantic.project.SemanticFiles.EntityFile;
+import dev.schemabrain.semantic.project.SemanticFiles.FilterFile;
+import dev.schemabrain.semantic.project.SemanticFiles.JoinFile;
+import dev.schemabrain.semantic.project.SemanticFiles.MeasureFile;
+import dev.schemabrain.semantic.project.SemanticFiles.MetricFile;
+import dev.schemabrain.semantic.project.SemanticFiles.ObjectFile;
+import dev.schemabrain.semantic.project.SemanticFiles.PairFile;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The semantic objects as trees in the shape of their YAML files (SPEC §7), both ways. Reading is
- * strict: {@code version: 1}, required keys present, no unknown keys, names that are identifiers,
- * known enums; each failure names the file and the key. The store keeps the same trees as JSON.
+ * The semantic objects in the shape of their YAML files (SPEC §7), both ways, through the
+ * {@link SemanticFiles} records. Reading is strict: {@code version: 1}, required keys present, no unknown
+ * keys, names that are identifiers, known enums; each failure names the file, the key path and the line.
+ * The store keeps the same shape as JSON.
  */
 public final class SemanticCodec {
 
     public static final int VERSION = 1;
-    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
-    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    /** The kinds of semantic object, as the store names them. */
+    public static final String ENTITY = "entity";
+    public static final String JOIN = "join";
+    public static final String METRIC = "metric";
 
-    private static final Set<String> ENTITY_KEYS = Set.of("version", "name", "description", "table", "identity", "group", "origin");
-    private static final Set<String> JOIN_KEYS = Set.of("version", "name", "source_entity", "target_entity", "on",
-            "cardinality", "through", "through_on", "origin");
-    private static final Set<String> METRIC_KEYS = Set.of("version", "name", "description", "entity", "measure",
-            "time_dimension", "time_grains", "filters", "origin");
-    private static final Set<String> PAIR_KEYS = Set.of("source", "target");
-    private static final Set<String> MEASURE_KEYS = Set.of("agg", "column", "expression");
-    private static final Set<String> FILTER_KEYS = Set.of("column", "op", "value");
+    /** What the text being read is: a project's YAML file, or the JSON the store keeps. */
+    public enum Format { YAML, JSON }
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private SemanticCodec() {
     }
@@ -50,351 +52,230 @@ public final class SemanticCodec {
     // ---- writing ----
 
     public static ObjectNode encode(Entity e) {
-        ObjectNode n = header(e.name());
-        putIfPresent(n, "description", e.description());
-        n.put("table", e.table().toString());
-        ArrayNode identity = n.putArray("identity");
-        e.identity().forEach(identity::add);
-        putIfPresent(n, "group", e.group());
-        n.put("origin", e.origin().method().wireName());
-        return n;
+        return tree(new EntityFile(VERSION, e.name(), e.description(), e.table().toString(), e.identity(), e.group(),
+                e.origin().method().wireName()));
     }
 
     public static ObjectNode encode(Join j) {
-        ObjectNode n = header(j.name());
-        n.put("source_entity", j.sourceEntity());
-        n.put("target_entity", j.targetEntity());
-        if (j.bridge() == null) {
-            n.set("on", pairs(j.on()));
-        } else {
-            n.set("on", pairs(j.bridge().sourceOn()));
-            n.put("through", j.bridge().table().toString());
-            n.set("through_on", pairs(j.bridge().targetOn()));
-        }
-        n.put("cardinality", j.cardinality().wireName());
-        n.put("origin", j.origin().method().wireName());
-        return n;
+        Bridge b = j.bridge();
+        return tree(new JoinFile(VERSION, j.name(), j.sourceEntity(), j.targetEntity(), pairs(b == null ? j.on() : b.sourceOn()),
+                b == null ? null : b.table().toString(), b == null ? null : pairs(b.targetOn()), j.cardinality().wireName(),
+                j.origin().method().wireName()));
     }
 
     public static ObjectNode encode(Metric m) {
-        ObjectNode n = header(m.name());
-        putIfPresent(n, "description", m.description());
-        n.put("entity", m.entity());
-        ObjectNode measure = n.putObject("measure");
-        measure.put("agg", m.measure().agg().wireName());
-        putIfPresent(measure, "column", m.measure().column());
-        putIfPresent(measure, "expression", m.measure().expression());
-        putIfPresent(n, "time_dimension", m.timeDimension());
-        if (!m.timeGrains().isEmpty()) {
-            ArrayNode grains = n.putArray("time_grains");
-            m.timeGrains().forEach(g -> grains.add(g.wireName()));
-        }
-        if (!m.filters().isEmpty()) {
-            ArrayNode filters = n.putArray("filters");
-            for (Filter f : m.filters()) {
-                ObjectNode filter = filters.addObject().put("column", f.column()).put("op", f.op().wireName());
-                if (f.value() != null) {
-                    filter.set("value", value(f.value()));
-                }
-            }
-        }
-        n.put("origin", m.origin().method().wireName());
-        return n;
+        Measure measure = m.measure();
+        return tree(new MetricFile(VERSION, m.name(), m.description(), m.entity(),
+                new MeasureFile(measure.agg().wireName(), measure.column(), measure.expression()), m.timeDimension(),
+                m.timeGrains().stream().map(TimeGrain::wireName).toList(),
+                m.filters().stream().map(f -> new FilterFile(f.column(), f.op().wireName(), wire(f.value()))).toList(),
+                m.origin().method().wireName()));
     }
 
-    private static ObjectNode header(String name) {
-        ObjectNode n = NODES.objectNode();
-        n.put("version", VERSION);
-        n.put("name", name);
-        return n;
+    private static ObjectNode tree(Record file) {
+        return SemanticFileReader.YAML.valueToTree(file);
     }
 
-    private static void putIfPresent(ObjectNode n, String key, String value) {
-        if (value != null) {
-            n.put(key, value);
-        }
+    private static List<PairFile> pairs(List<ColumnPair> pairs) {
+        return pairs.stream().map(p -> new PairFile(p.source(), p.target())).toList();
     }
 
-    private static ArrayNode pairs(List<ColumnPair> pairs) {
-        ArrayNode a = NODES.arrayNode();
-        pairs.forEach(p -> a.addObject().put("source", p.source()).put("target", p.target()));
-        return a;
-    }
-
-    private static JsonNode value(Object v) {
-        if (v instanceof List<?> list) {
-            ArrayNode a = NODES.arrayNode();
-            list.forEach(x -> a.add(value(x)));
-            return a;
+    /** A filter value as the files write it: Long, Double, Boolean, text, or a list of those. */
+    private static Object wire(Object v) {
+        if (v == null || v instanceof Long || v instanceof Double || v instanceof Boolean) {
+            return v;
         }
-        if (v instanceof Long l) {
-            return NODES.numberNode(l);
-        }
-        if (v instanceof Double d) {
-            return NODES.numberNode(d);
-        }
-        if (v instanceof Boolean b) {
-            return NODES.booleanNode(b);
-        }
-        return NODES.textNode(String.valueOf(v));
+        return v instanceof List<?> list ? list.stream().map(SemanticCodec::wire).toList() : String.valueOf(v);
     }
 
     // ---- reading ----
 
     /** @param where the file (or store row) being read, for messages */
-    public static Entity decodeEntity(JsonNode n, String where, Origin origin) throws SemanticProjectException {
-        Reader r = new Reader(n, where, ENTITY_KEYS);
-        String table = r.text("table", true);
+    public static Entity decodeEntity(String text, String where, Format format, Origin origin) throws SemanticProjectException {
+        Bound<EntityFile> b = open(text, EntityFile.class, where, format);
+        EntityFile f = b.value();
+        String name = identifier(b, "name", f.name());
+        String table = required(b, "table", f.table());
         int dot = table.indexOf('.');
         if (dot <= 0 || dot == table.length() - 1 || table.indexOf('.', dot + 1) >= 0) {
-            throw r.fail("table", "must be a qualified name schema.table, not '" + table + "'");
+            throw b.fail("table", "must be a qualified name schema.table, not '" + SemanticFileReader.printable(table) + "'");
         }
-        List<String> identity = r.texts("identity", true);
+        List<String> identity = names(b, "identity", f.identity());
         if (identity.isEmpty()) {
-            throw r.fail("identity", "must list at least one column");
+            throw b.fail("identity", f.identity() == null ? "is required" : "must list at least one column");
         }
-        return new Entity(r.name(), r.text("description", false), QualifiedName.of(table.substring(0, dot),
-                table.substring(dot + 1)), identity, r.text("group", false), origin);
+        return new Entity(name, optional(f.description()), QualifiedName.of(table.substring(0, dot), table.substring(dot + 1)),
+                identity, optional(f.group()), origin);
     }
 
-    public static Join decodeJoin(JsonNode n, String where, Origin origin) throws SemanticProjectException {
-        Reader r = new Reader(n, where, JOIN_KEYS);
-        String name = r.name();
-        String source = r.identifier("source_entity");
-        String target = r.identifier("target_entity");
-        List<ColumnPair> on = r.pairs("on", true);
-        Cardinality cardinality = r.enumValue("cardinality", Cardinality::fromWire, "one_to_one, one_to_many, many_to_one, many_to_many");
-        String through = r.text("through", false);
+    public static Join decodeJoin(String text, String where, Format format, Origin origin) throws SemanticProjectException {
+        Bound<JoinFile> b = open(text, JoinFile.class, where, format);
+        JoinFile f = b.value();
+        String name = identifier(b, "name", f.name());
+        String source = identifier(b, "source_entity", f.sourceEntity());
+        String target = identifier(b, "target_entity", f.targetEntity());
+        List<ColumnPair> on = pairs(b, "on", f.on());
+        Cardinality cardinality = enumValue(b, "cardinality", f.cardinality(), Cardinality::fromWire,
+                "one_to_one, one_to_many, many_to_one, many_to_many");
+        String through = optional(f.through());
         if (through == null) {
-            if (r.has("through_on")) {
-                throw r.fail("through_on", "needs 'through', the link table");
+            if (f.throughOn() != null) {
+                throw b.fail("through_on", "needs 'through', the link table");
             }
             return new Join(name, source, target, on, null, cardinality, origin);
         }
         int dot = through.indexOf('.');
         if (dot <= 0 || dot == through.length() - 1) {
-            throw r.fail("through", "must be a qualified name schema.table, not '" + through + "'");
+            throw b.fail("through", "must be a qualified name schema.table, not '" + SemanticFileReader.printable(through) + "'");
         }
-        List<ColumnPair> throughOn = r.pairs("through_on", true);
+        List<ColumnPair> throughOn = pairs(b, "through_on", f.throughOn());
         return new Join(name, source, target, List.of(),
                 new Bridge(QualifiedName.of(through.substring(0, dot), through.substring(dot + 1)), on, throughOn),
                 cardinality, origin);
     }
 
-    public static Metric decodeMetric(JsonNode n, String where, Origin origin) throws SemanticProjectException {
-        Reader r = new Reader(n, where, METRIC_KEYS);
-        String name = r.name();
-        String entity = r.identifier("entity");
-        JsonNode m = r.object("measure");
-        Reader mr = new Reader(m, where, MEASURE_KEYS, "measure.");
-        Aggregation agg = mr.enumValue("agg", Aggregation::fromWire, "sum, count, count_distinct, avg, min, max");
-        String column = mr.text("column", false);
-        String expression = mr.text("expression", false);
+    public static Metric decodeMetric(String text, String where, Format format, Origin origin) throws SemanticProjectException {
+        Bound<MetricFile> b = open(text, MetricFile.class, where, format);
+        MetricFile f = b.value();
+        String name = identifier(b, "name", f.name());
+        String entity = identifier(b, "entity", f.entity());
+        MeasureFile m = f.measure();
+        if (m == null) {
+            throw b.fail("measure", "is required and must be a mapping");
+        }
+        Aggregation agg = enumValue(b, "measure.agg", m.agg(), Aggregation::fromWire, "sum, count, count_distinct, avg, min, max");
+        String column = optional(m.column());
+        String expression = optional(m.expression());
         if (column != null && expression != null) {
-            throw mr.fail("expression", "cannot stand beside 'column'; give one of them");
+            throw b.fail("measure.expression", "cannot stand beside 'column'; give one of them");
         }
         if (column == null && expression == null && agg != Aggregation.COUNT) {
-            throw mr.fail("column", "is required for " + agg.wireName() + " (or give 'expression')");
+            throw b.fail("measure.column", "is required for " + agg.wireName() + " (or give 'expression')");
         }
-        String time = r.text("time_dimension", false);
         List<TimeGrain> grains = new ArrayList<>();
-        for (String g : r.texts("time_grains", false)) {
-            try {
-                grains.add(TimeGrain.fromWire(g));
-            } catch (IllegalArgumentException e) {
-                throw r.fail("time_grains", "has '" + g + "'; use day, week, month, quarter or year");
-            }
+        List<String> grainNames = f.timeGrains() == null ? List.of() : f.timeGrains();
+        for (int i = 0; i < grainNames.size(); i++) {
+            grains.add(enumValue(b, "time_grains[" + i + "]", grainNames.get(i), TimeGrain::fromWire,
+                    "day, week, month, quarter, year"));
         }
         List<Filter> filters = new ArrayList<>();
-        JsonNode fs = n.get("filters");
-        if (fs != null && !fs.isNull()) {
-            if (!fs.isArray()) {
-                throw r.fail("filters", "must be a list of {column, op, value}");
+        List<FilterFile> filterFiles = f.filters() == null ? List.of() : f.filters();
+        for (int i = 0; i < filterFiles.size(); i++) {
+            String at = "filters[" + i + "]";
+            FilterFile ff = filterFiles.get(i);
+            if (ff == null) {
+                throw b.fail(at, "must be a mapping of column, op and value");
             }
-            for (JsonNode f : fs) {
-                Reader fr = new Reader(f, where, FILTER_KEYS, "filters[].");
-                String fc = fr.text("column", true);
-                FilterOp op = fr.enumValue("op", FilterOp::fromWire, "eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null");
-                Object value = fr.value("value");
-                if (op.takesValue() && value == null || op.takesList() != value instanceof List) {
-                    throw fr.fail("value", op.takesList() ? "must be a list for " + op.wireName()
-                            : op.takesValue() ? "is required for " + op.wireName() : "must be absent for " + op.wireName());
-                }
-                filters.add(new Filter(fc, op, value));
+            String fc = required(b, at + ".column", ff.column());
+            FilterOp op = enumValue(b, at + ".op", ff.op(), FilterOp::fromWire, "eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null");
+            Object value = value(b, at + ".value", ff.value());
+            if (op.takesValue() && value == null || op.takesList() != value instanceof List) {
+                throw b.fail(at + ".value", op.takesList() ? "must be a list for " + op.wireName()
+                        : op.takesValue() ? "is required for " + op.wireName() : "must be absent for " + op.wireName());
             }
+            filters.add(new Filter(fc, op, value));
         }
-        return new Metric(name, r.text("description", false), entity, new Measure(agg, column, expression), time,
-                grains, filters, origin);
+        return new Metric(name, optional(f.description()), entity, new Measure(agg, column, expression),
+                optional(f.timeDimension()), grains, filters, origin);
     }
 
-    /** Strict access to one object's keys, with messages that name the file and the key. */
-    private static final class Reader {
-        private final JsonNode node;
-        private final String where;
-        private final String prefix;
-
-        Reader(JsonNode node, String where, Set<String> allowed) throws SemanticProjectException {
-            this(node, where, allowed, "");
-            JsonNode version = node.get("version");
-            if (version == null || !version.canConvertToInt() || version.asInt() != VERSION) {
-                throw fail("version", "must be " + VERSION + " (the first key of every file)");
-            }
+    /** The file bound to its record, its version checked. */
+    private static <F extends ObjectFile> Bound<F> open(String text, Class<F> type, String where, Format format)
+            throws SemanticProjectException {
+        Bound<F> b = SemanticFileReader.read(text, type, where, format);
+        if (!(b.value().version() instanceof Number n) || n.doubleValue() != VERSION) {
+            throw b.fail("version", "must be " + VERSION + " (the first key of every file)");
         }
+        return b;
+    }
 
-        Reader(JsonNode node, String where, Set<String> allowed, String prefix) throws SemanticProjectException {
-            this.where = where;
-            this.prefix = prefix;
-            if (node == null || !node.isObject()) {
-                throw new SemanticProjectException(where + ": " + (prefix.isEmpty() ? "the file" : "'" + prefix.replaceAll("[.\\[\\]]+$", "") + "'")
-                        + " must be a mapping of keys to values.");
+    private static String optional(String text) {
+        return text == null ? null : text.strip();
+    }
+
+    private static String required(Bound<?> b, String path, String text) throws SemanticProjectException {
+        if (text == null) {
+            throw b.fail(path, "is required");
+        }
+        if (text.isBlank()) {
+            throw b.fail(path, "must not be empty");
+        }
+        return text.strip();
+    }
+
+    private static String identifier(Bound<?> b, String path, String text) throws SemanticProjectException {
+        String v = required(b, path, text);
+        if (!NAME.matcher(v).matches()) {
+            throw b.fail(path, "must be an identifier (letters, digits, underscores, at most 63), not '"
+                    + SemanticFileReader.printable(v) + "'");
+        }
+        return v;
+    }
+
+    private static List<String> names(Bound<?> b, String path, List<String> texts) throws SemanticProjectException {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; texts != null && i < texts.size(); i++) {
+            String t = texts.get(i);
+            if (t == null || t.isBlank()) {
+                throw b.fail(path + "[" + i + "]", "must be a plain name");
             }
-            this.node = node;
-            for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-                String key = names.next();
-                if (!allowed.contains(key)) {
-                    throw fail(key, "is not a known key; the keys are " + String.join(", ", allowed.stream().sorted().toList()));
+            out.add(t.strip());
+        }
+        return out;
+    }
+
+    private static List<ColumnPair> pairs(Bound<?> b, String path, List<PairFile> pairs) throws SemanticProjectException {
+        if (pairs == null || pairs.isEmpty()) {
+            throw b.fail(path, "is required: a list of {source, target} column pairs");
+        }
+        List<ColumnPair> out = new ArrayList<>();
+        for (int i = 0; i < pairs.size(); i++) {
+            PairFile p = pairs.get(i);
+            if (p == null) {
+                throw b.fail(path + "[" + i + "]", "must be a {source, target} column pair");
+            }
+            out.add(new ColumnPair(required(b, path + "[" + i + "].source", p.source()),
+                    required(b, path + "[" + i + "].target", p.target())));
+        }
+        return out;
+    }
+
+    private static <T> T enumValue(Bound<?> b, String path, String text, Function<String, T> parse, String allowed)
+            throws SemanticProjectException {
+        String v = required(b, path, text);
+        try {
+            return parse.apply(v);
+        } catch (IllegalArgumentException e) {
+            throw b.fail(path, "is '" + SemanticFileReader.printable(v) + "'; use one of " + allowed);
+        }
+    }
+
+    /** A filter value: a scalar, or for in / not_in a list of scalars (Long, Double, Boolean or text). */
+    private static Object value(Bound<?> b, String path, Object v) throws SemanticProjectException {
+        if (v instanceof List<?> list) {
+            List<Object> out = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                Object x = list.get(i);
+                if (x == null || x instanceof List || x instanceof java.util.Map) {
+                    throw b.fail(path + "[" + i + "]", "must be a plain value");
                 }
-            }
-        }
-
-        boolean has(String key) {
-            return node.hasNonNull(key);
-        }
-
-        String name() throws SemanticProjectException {
-            return identifier("name");
-        }
-
-        String identifier(String key) throws SemanticProjectException {
-            String v = text(key, true);
-            if (!NAME.matcher(v).matches()) {
-                throw fail(key, "must be an identifier (letters, digits, underscores, at most 63), not '" + excerpt(v) + "'");
-            }
-            return v;
-        }
-
-        String text(String key, boolean required) throws SemanticProjectException {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
-                if (required) {
-                    throw fail(key, "is required");
-                }
-                return null;
-            }
-            if (!v.isValueNode() || v.isBinary()) {
-                throw fail(key, "must be a single value");
-            }
-            String text = v.asText().strip();
-            if (text.isEmpty() && required) {
-                throw fail(key, "must not be empty");
-            }
-            return text;
-        }
-
-        List<String> texts(String key, boolean required) throws SemanticProjectException {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
-                if (required) {
-                    throw fail(key, "is required");
-                }
-                return List.of();
-            }
-            if (v.isValueNode()) {
-                return List.of(v.asText().strip());  // a single column may be written without brackets
-            }
-            if (!v.isArray()) {
-                throw fail(key, "must be a list");
-            }
-            List<String> out = new ArrayList<>();
-            for (JsonNode x : v) {
-                if (!x.isValueNode() || x.asText().isBlank()) {
-                    throw fail(key, "must list plain names");
-                }
-                out.add(x.asText().strip());
+                out.add(scalar(x));
             }
             return out;
         }
-
-        JsonNode object(String key) throws SemanticProjectException {
-            JsonNode v = node.get(key);
-            if (v == null || !v.isObject()) {
-                throw fail(key, "is required and must be a mapping");
-            }
-            return v;
+        if (v instanceof java.util.Map) {
+            throw b.fail(path, "must be a value or a list of values");
         }
+        return v == null ? null : scalar(v);
+    }
 
-        List<ColumnPair> pairs(String key, boolean required) throws SemanticProjectException {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull() || v.isArray() && v.isEmpty()) {
-                if (required) {
-                    throw fail(key, "is required: a list of {source, target} column pairs");
-                }
-                return List.of();
-            }
-            if (!v.isArray()) {
-                throw fail(key, "must be a list of {source, target} column pairs");
-            }
-            List<ColumnPair> out = new ArrayList<>();
-            for (JsonNode p : v) {
-                Reader pr = new Reader(p, where, PAIR_KEYS, prefix + key + "[].");
-                out.add(new ColumnPair(pr.text("source", true), pr.text("target", true)));
-            }
-            return out;
+    private static Object scalar(Object x) {
+        if (x instanceof Float || x instanceof Double || x instanceof java.math.BigDecimal) {
+            return ((Number) x).doubleValue();
         }
-
-        interface Parse<T> {
-            T parse(String text);
+        if (x instanceof Number n) {
+            return n.longValue();
         }
-
-        <T> T enumValue(String key, Parse<T> parse, String allowed) throws SemanticProjectException {
-            String v = text(key, true);
-            try {
-                return parse.parse(v);
-            } catch (IllegalArgumentException e) {
-                throw fail(key, "is '" + excerpt(v) + "'; use one of " + allowed);
-            }
-        }
-
-        Object value(String key) throws SemanticProjectException {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
-                return null;
-            }
-            if (v.isArray()) {
-                List<Object> out = new ArrayList<>();
-                for (JsonNode x : v) {
-                    if (!x.isValueNode() || x.isNull()) {
-                        throw fail(key, "must list plain values");
-                    }
-                    out.add(scalar(x));
-                }
-                return out;
-            }
-            if (!v.isValueNode()) {
-                throw fail(key, "must be a value or a list of values");
-            }
-            return scalar(v);
-        }
-
-        private static Object scalar(JsonNode x) {
-            if (x.isIntegralNumber()) {
-                return x.asLong();
-            }
-            if (x.isNumber()) {
-                return x.asDouble();
-            }
-            if (x.isBoolean()) {
-                return x.asBoolean();
-            }
-            return x.asText();
-        }
-
-        SemanticProjectException fail(String key, String what) {
-            return new SemanticProjectException(where + ": '" + prefix + excerpt(key) + "' " + what + ".");
-        }
-
-        private static String excerpt(String s) {
-            return s.length() > 64 ? s.substring(0, 64) + "…" : s;
-        }
+        return x instanceof Boolean ? x : String.valueOf(x);
     }
 }

@@ -1,10 +1,7 @@
 package dev.schemabrain.semantic.project;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
@@ -19,6 +16,7 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.semantic.project.SemanticCodec.Format;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,9 +40,6 @@ import java.util.stream.Stream;
  */
 public final class SemanticProject {
 
-    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
     private static final List<String> FOLDERS = List.of("entities", "joins", "metrics");
 
     /** The objects of a project and the file each came from. */
@@ -90,16 +85,16 @@ public final class SemanticProject {
             }
             for (Path p : paths) {
                 String where = dir.relativize(p).toString();
-                JsonNode tree = parse(p, where);
+                String text = readText(p, where);
                 String kind = switch (folder) {
-                    case "entities" -> SemanticLayer.ENTITY;
-                    case "joins" -> SemanticLayer.JOIN;
-                    default -> SemanticLayer.METRIC;
+                    case "entities" -> SemanticCodec.ENTITY;
+                    case "joins" -> SemanticCodec.JOIN;
+                    default -> SemanticCodec.METRIC;
                 };
                 String name = switch (kind) {
-                    case SemanticLayer.ENTITY -> add(entities, SemanticCodec.decodeEntity(tree, where, Origin.AUTHORED), Entity::name);
-                    case SemanticLayer.JOIN -> add(joins, SemanticCodec.decodeJoin(tree, where, Origin.AUTHORED), Join::name);
-                    default -> add(metrics, SemanticCodec.decodeMetric(tree, where, Origin.AUTHORED), Metric::name);
+                    case SemanticCodec.ENTITY -> add(entities, SemanticCodec.decodeEntity(text, where, Format.YAML, Origin.AUTHORED), Entity::name);
+                    case SemanticCodec.JOIN -> add(joins, SemanticCodec.decodeJoin(text, where, Format.YAML, Origin.AUTHORED), Join::name);
+                    default -> add(metrics, SemanticCodec.decodeMetric(text, where, Format.YAML, Origin.AUTHORED), Metric::name);
                 };
                 String earlier = files.putIfAbsent(kind + "/" + name, where);
                 if (earlier != null) {
@@ -116,18 +111,16 @@ public final class SemanticProject {
         return name.apply(object);
     }
 
-    private static JsonNode parse(Path p, String where) throws SemanticProjectException {
+    private static String readText(Path p, String where) throws SemanticProjectException {
         try {
-            JsonNode tree = YAML.readTree(Files.readString(p, StandardCharsets.UTF_8));
-            if (tree == null || tree.isMissingNode()) {
-                throw new SemanticProjectException(where + ": the file is empty; it needs 'version: 1' and the object's keys.");
+            if (Files.size(p) > SemanticFileReader.MAX_CHARS) {
+                throw SemanticFileReader.tooLarge(where);
             }
-            return tree;
+            return Files.readString(p, StandardCharsets.UTF_8);
         } catch (java.nio.charset.MalformedInputException e) {
-            throw new SemanticProjectException(where + ": the file is not UTF-8 text.", e);
+            throw new SemanticProjectException(where + ": the file is not UTF-8 text; save it as UTF-8.", e);
         } catch (IOException e) {
-            String detail = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
-            throw new SemanticProjectException(where + ": not valid YAML (" + detail + ").", e);
+            throw new SemanticProjectException(where + ": cannot be read (" + e.getMessage() + "); check its permissions.", e);
         }
     }
 
@@ -151,7 +144,7 @@ public final class SemanticProject {
         Path target = folder.resolve(name + ".yaml");
         Path temp = Files.createTempFile(folder, "." + name, ".tmp");
         try {
-            Files.writeString(temp, YAML.writeValueAsString(tree), StandardCharsets.UTF_8);
+            Files.writeString(temp, SemanticFileReader.YAML.writeValueAsString(tree), StandardCharsets.UTF_8);
             try {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -190,9 +183,9 @@ public final class SemanticProject {
     /** What applying {@code project} would change among the store's applied objects. */
     public static List<Change> diff(SemanticModel stored, SemanticModel project) {
         List<Change> changes = new ArrayList<>();
-        diff(changes, SemanticLayer.ENTITY, stored.entities(), project.entities(), Entity::name, Entity::origin, SemanticCodec::encode);
-        diff(changes, SemanticLayer.JOIN, stored.joins(), project.joins(), Join::name, Join::origin, SemanticCodec::encode);
-        diff(changes, SemanticLayer.METRIC, stored.metrics(), project.metrics(), Metric::name, Metric::origin, SemanticCodec::encode);
+        diff(changes, SemanticCodec.ENTITY, stored.entities(), project.entities(), Entity::name, Entity::origin, SemanticCodec::encode);
+        diff(changes, SemanticCodec.JOIN, stored.joins(), project.joins(), Join::name, Join::origin, SemanticCodec::encode);
+        diff(changes, SemanticCodec.METRIC, stored.metrics(), project.metrics(), Metric::name, Metric::origin, SemanticCodec::encode);
         return changes;
     }
 
@@ -234,10 +227,10 @@ public final class SemanticProject {
         Map<String, Entity> entities = new HashMap<>();
         model.entities().forEach(e -> entities.put(e.name(), e));
         for (Entity e : model.entities()) {
-            if (!files.files().containsKey(SemanticLayer.ENTITY + "/" + e.name())) {
+            if (!files.files().containsKey(SemanticCodec.ENTITY + "/" + e.name())) {
                 continue;
             }
-            String where = files.fileOf(SemanticLayer.ENTITY, e.name());
+            String where = files.fileOf(SemanticCodec.ENTITY, e.name());
             Table t = tables.get(e.table());
             if (t == null) {
                 problems.add(where + ": table " + e.table() + " is not in the index; index its source or fix 'table'.");
@@ -250,10 +243,10 @@ public final class SemanticProject {
             }
         }
         for (Join j : model.joins()) {
-            if (!files.files().containsKey(SemanticLayer.JOIN + "/" + j.name())) {
+            if (!files.files().containsKey(SemanticCodec.JOIN + "/" + j.name())) {
                 continue;
             }
-            String where = files.fileOf(SemanticLayer.JOIN, j.name());
+            String where = files.fileOf(SemanticCodec.JOIN, j.name());
             Optional<Table> source = entityTable(j.sourceEntity(), entities, tables, where, "source_entity", problems);
             Optional<Table> target = entityTable(j.targetEntity(), entities, tables, where, "target_entity", problems);
             if (source.isEmpty() || target.isEmpty()) {
@@ -272,10 +265,10 @@ public final class SemanticProject {
             }
         }
         for (Metric m : model.metrics()) {
-            if (!files.files().containsKey(SemanticLayer.METRIC + "/" + m.name())) {
+            if (!files.files().containsKey(SemanticCodec.METRIC + "/" + m.name())) {
                 continue;
             }
-            String where = files.fileOf(SemanticLayer.METRIC, m.name());
+            String where = files.fileOf(SemanticCodec.METRIC, m.name());
             Optional<Table> t = entityTable(m.entity(), entities, tables, where, "entity", problems);
             if (t.isEmpty()) {
                 continue;

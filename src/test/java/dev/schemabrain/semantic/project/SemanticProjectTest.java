@@ -14,6 +14,7 @@ import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.store.StoreSnapshot;
 import org.junit.jupiter.api.BeforeEach;
@@ -151,37 +152,9 @@ class SemanticProjectTest {
         }
     }
 
+    // How each file's shape is checked, with the messages, is SemanticFilesTest.
     @Test
-    void filesAreCheckedStrictlyAndEveryProblemNamesTheFileAndKey() throws Exception {
-        SemanticProjectException unknown = assertThrows(SemanticProjectException.class, () -> write("entities/x.yaml", """
-                version: 1
-                name: x
-                tabel: main.users
-                identity: [id]
-                """));
-        assertTrue(unknown.getMessage().startsWith("entities/x.yaml: 'tabel' is not a known key"), unknown.getMessage());
-        Files.delete(dir.resolve("project/entities/x.yaml"));
-
-        SemanticProjectException version = assertThrows(SemanticProjectException.class, () -> write("joins/j.yaml", """
-                version: 2
-                name: j
-                """));
-        assertTrue(version.getMessage().startsWith("joins/j.yaml: 'version' must be 1"), version.getMessage());
-        Files.delete(dir.resolve("project/joins/j.yaml"));
-
-        SemanticProjectException agg = assertThrows(SemanticProjectException.class, () -> write("metrics/m.yaml", """
-                version: 1
-                name: m
-                entity: users
-                measure: {agg: median, column: id}
-                """));
-        assertTrue(agg.getMessage().contains("'measure.agg' is 'median'"), agg.getMessage());
-        Files.delete(dir.resolve("project/metrics/m.yaml"));
-
-        SemanticProjectException yaml = assertThrows(SemanticProjectException.class, () -> write("metrics/bad.yaml", "version: [1\n"));
-        assertTrue(yaml.getMessage().startsWith("metrics/bad.yaml: not valid YAML"), yaml.getMessage());
-        Files.delete(dir.resolve("project/metrics/bad.yaml"));
-
+    void checkingAgainstTheCatalogNamesTheFileOfEveryProblem() throws Exception {
         SemanticProject.Loaded project = write("metrics/m.yaml", """
                 version: 1
                 name: m

@@ -1,4 +1,4 @@
-package dev.schemabrain.semantic.project;
+package dev.schemabrain.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,11 +13,10 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.store.DocumentKey;
-import dev.schemabrain.store.DocumentRepository;
-import dev.schemabrain.store.SemanticRepository;
+import dev.schemabrain.semantic.project.SemanticCodec;
+import dev.schemabrain.semantic.project.SemanticCodec.Format;
+import dev.schemabrain.semantic.project.SemanticProjectException;
 import dev.schemabrain.store.SemanticRepository.StoredObject;
-import dev.schemabrain.store.StoreSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +39,9 @@ public final class SemanticLayer {
     private static final Logger LOG = LoggerFactory.getLogger(SemanticLayer.class);
     static final ObjectMapper JSON = new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
-    public static final String ENTITY = "entity";
-    public static final String JOIN = "join";
-    public static final String METRIC = "metric";
+    public static final String ENTITY = SemanticCodec.ENTITY;
+    public static final String JOIN = SemanticCodec.JOIN;
+    public static final String METRIC = SemanticCodec.METRIC;
 
     private SemanticLayer() {
     }
@@ -89,7 +88,7 @@ public final class SemanticLayer {
         SemanticRepository.put(c, fresh);
     }
 
-    /** Makes the stored layer exactly {@code model}; call inside {@link dev.schemabrain.store.SqliteStore#write}. */
+    /** Makes the stored layer exactly {@code model}; call inside {@link SqliteStore#write}. */
     public static void replace(Connection c, SemanticModel model) throws SQLException {
         List<StoredObject> wanted = encode(model);
         Set<String> keys = new HashSet<>();
@@ -123,15 +122,14 @@ public final class SemanticLayer {
         for (StoredObject o : stored) {
             String where = "the store's " + o.kind() + " " + o.name();
             try {
-                JsonNode tree = JSON.readTree(o.definition());
                 Origin origin = origin(o);
                 switch (o.kind()) {
-                    case ENTITY -> entities.add(SemanticCodec.decodeEntity(tree, where, origin));
-                    case JOIN -> joins.add(SemanticCodec.decodeJoin(tree, where, origin));
-                    case METRIC -> metrics.add(SemanticCodec.decodeMetric(tree, where, origin));
+                    case ENTITY -> entities.add(SemanticCodec.decodeEntity(o.definition(), where, Format.JSON, origin));
+                    case JOIN -> joins.add(SemanticCodec.decodeJoin(o.definition(), where, Format.JSON, origin));
+                    case METRIC -> metrics.add(SemanticCodec.decodeMetric(o.definition(), where, Format.JSON, origin));
                     default -> LOG.warn("skipping {}: unknown kind", where);
                 }
-            } catch (IOException | SemanticProjectException | IllegalArgumentException e) {
+            } catch (SemanticProjectException | IllegalArgumentException e) {
                 LOG.warn("skipping {}: {}", where, e.getMessage());
             }
         }
