@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -226,15 +227,16 @@ class IndexerTest {
     }
 
     @Test
-    void aFileThatIsNotAStoreIsRefusedAndUntouched() throws Exception {
+    void aTextFileIsNotAStoreAndIsLeftUntouched() throws Exception {
         Files.writeString(storeFile, "these are my notes, not a database\n");
         byte[] before = Files.readAllBytes(storeFile);
         StoreException e = assertThrows(StoreException.class, () -> index(Instant.now()));
         assertTrue(e.getMessage().contains("is not a SchemaBrain store"), e.getMessage());
         assertArrayEquals(before, Files.readAllBytes(storeFile));
+    }
 
-        // An SQLite database of someone else's is not a store either.
-        Files.delete(storeFile);
+    @Test
+    void anotherApplicationsSqliteDatabaseIsNotAStoreAndIsLeftUntouched() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + storeFile); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE other_app (x INTEGER)");
         }
@@ -266,12 +268,16 @@ class IndexerTest {
     @Test
     void passwordsNeverReachTheStore() throws Exception {
         SourceUrl withPassword = SourceUrl.parse("postgresql://ann:s3cret-pw@db.example.com:5432/app?sslmode=require&password=other");
-        assertEquals("postgresql://db.example.com:5432/app?sslmode=require", withPassword.displayUrl());
-        assertFalse(withPassword.toString().contains("s3cret"));
-        assertEquals("other", withPassword.password());
-        assertEquals(SourceUrl.parse("postgresql://bob:x@db.example.com:5432/app?sslmode=require").sourceId(),
-                withPassword.sourceId(), "the source id ignores credentials");
-        assertNotEquals(url.sourceId(), withPassword.sourceId());
+        assertAll(() -> assertEquals("postgresql://db.example.com:5432/app?sslmode=require", withPassword.displayUrl()),
+                () -> assertFalse(withPassword.toString().contains("s3cret")),
+                () -> assertEquals("other", withPassword.password()),
+                () -> assertEquals(SourceUrl.parse("postgresql://bob:x@db.example.com:5432/app?sslmode=require").sourceId(),
+                        withPassword.sourceId(), "the source id ignores credentials"),
+                () -> assertNotEquals(url.sourceId(), withPassword.sourceId()));
+    }
+
+    @Test
+    void aSourceIdIs16Characters() {
         assertNotNull(url.sourceId());
         assertEquals(16, url.sourceId().length());
     }
