@@ -58,24 +58,19 @@ class NameLookupTest {
 
     // ------------------------------------------------------------------ tables
 
+    /** Qualified names resolve exactly, then case-insensitively; bare names when unique. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
             "public.album, public.album,",
             "PUBLIC.Album, public.album,",
             "sales.orders, Sales.Orders, 'sales and Sales are different schemas, but only one holds an orders table'",
             "crm.Lead, crm.Lead,",
-            "crm.lead, crm.lead,"})
-    void qualifiedNamesResolveExactlyThenCaseInsensitively(String input, String expected, String why) {
-        assertEquals(qn(expected), found(SMALL.resolveTable(input)).name(), why);
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @CsvSource({
+            "crm.lead, crm.lead,",
             "album, public.album,",
             "ALBUM, public.album,",
             "orders, Sales.Orders,",
             "Lead, crm.Lead, the exact spelling wins"})
-    void bareNamesResolveWhenUnique(String input, String expected, String why) {
+    void namesResolveExactlyThenCaseInsensitivelyAndBareWhenUnique(String input, String expected, String why) {
         assertEquals(qn(expected), found(SMALL.resolveTable(input)).name(), why);
     }
 

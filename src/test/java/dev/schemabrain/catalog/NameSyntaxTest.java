@@ -31,18 +31,23 @@ class NameSyntaxTest {
         return assertInstanceOf(NameSyntax.Problem.class, result, () -> input + " → " + result).message();
     }
 
+    /** Plain parts, and quoted parts that address names breaking the rule. */
     @ParameterizedTest(name = "{0}")
     @MethodSource
-    void acceptsPlainParts(String input, int min, int max, List<String> expected) {
+    void acceptsPlainAndQuotedParts(String input, int min, int max, List<String> expected) {
         assertEquals(expected, parts(input, min, max));
     }
 
-    static Stream<Arguments> acceptsPlainParts() {
+    static Stream<Arguments> acceptsPlainAndQuotedParts() {
         return Stream.of(
                 arguments("public.album", 1, 2, List.of("public", "album")),
                 arguments("album", 1, 2, List.of("album")),
                 arguments("_x.A$1.col_9", 3, 3, List.of("_x", "A$1", "col_9")),
-                arguments("  public.album \n", 2, 2, List.of("public", "album")));   // surrounding whitespace is ignored
+                arguments("  public.album \n", 2, 2, List.of("public", "album")),   // surrounding whitespace is ignored
+                arguments("public.\"Order Details\"", 2, 2, List.of("public", "Order Details")),
+                arguments("\"Order Details\"", 1, 2, List.of("Order Details")),
+                arguments("\"my.schema\".\"1st table\".\"price ($)\"", 3, 3, List.of("my.schema", "1st table", "price ($)")),
+                arguments("\"public\".album", 2, 2, List.of("public", "album")));
     }
 
     @Test
@@ -130,20 +135,6 @@ class NameSyntaxTest {
     @Test
     void rejectsAHugeInput() {
         assertEquals("name is longer than 512 characters", problem("x".repeat(100_000), 1, 2));
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource
-    void quotedPartsAddressNamesThatBreakTheRule(String input, int min, int max, List<String> expected) {
-        assertEquals(expected, parts(input, min, max));
-    }
-
-    static Stream<Arguments> quotedPartsAddressNamesThatBreakTheRule() {
-        return Stream.of(
-                arguments("public.\"Order Details\"", 2, 2, List.of("public", "Order Details")),
-                arguments("\"Order Details\"", 1, 2, List.of("Order Details")),
-                arguments("\"my.schema\".\"1st table\".\"price ($)\"", 3, 3, List.of("my.schema", "1st table", "price ($)")),
-                arguments("\"public\".album", 2, 2, List.of("public", "album")));
     }
 
     @ParameterizedTest(name = "{0}")
