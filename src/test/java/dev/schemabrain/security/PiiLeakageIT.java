@@ -93,7 +93,10 @@ class PiiLeakageIT {
                 """);
         // Checked by the allowance test, so the other paths run even where allowances do not exist.
         policyApplied = Cli.run(dir, "--store", store.toString(), "policy", "apply");
-        client = McpStdio.client(store, stderr, Map.of("SB_LEAK_SOURCE", "sqlite:" + demo), "--url-env", "SB_LEAK_SOURCE");
+        // No metric rate limit (AvailabilityIT tests it): past its burst, an attack's calls would be turned away for the
+        // wrong reason (policy_blocked, not pii_blocked) and a path would hold or leak by timing.
+        client = McpStdio.client(store, stderr, Map.of("SB_LEAK_SOURCE", "sqlite:" + demo), "--url-env", "SB_LEAK_SOURCE",
+                "--metric-rate-limit", "off");
         tools = client.listTools().tools().stream().collect(Collectors.toMap(McpSchema.Tool::name, t -> t));
     }
 
