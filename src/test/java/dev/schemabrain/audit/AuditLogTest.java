@@ -1,6 +1,7 @@
 package dev.schemabrain.audit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
@@ -22,7 +23,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -89,10 +92,9 @@ class AuditLogTest {
             List<AuditRecord> rows = log.list(100, OptionalLong.empty());
             assertEquals(5, rows.size());
             assertEquals(AuditLog.GENESIS, rows.get(0).prevHash());
-            for (int i = 1; i < rows.size(); i++) {
-                assertEquals(rows.get(i - 1).chainHash(), rows.get(i).prevHash());
-                assertEquals(rows.get(i - 1).id() + 1, rows.get(i).id());
-            }
+            assertAll(IntStream.range(1, rows.size()).<Executable>mapToObj(i -> () -> assertAll("row " + rows.get(i).id(),
+                    () -> assertEquals(rows.get(i - 1).chainHash(), rows.get(i).prevHash()),
+                    () -> assertEquals(rows.get(i - 1).id() + 1, rows.get(i).id()))));
             assertEquals(AuditLog.chainHash(KEY, AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
                     rows.get(0).chainHash(), "HMAC of genesis and the row's canonical JSON");
             assertNotEquals(AuditLog.chainHash(null, AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
@@ -136,7 +138,7 @@ class AuditLogTest {
     }
 
     @Test
-    void anInsertedRowIsCaughtWhereverItGoes() throws Exception {
+    void aRowInsertedInTheMiddleIsCaught() throws Exception {
         appendSome(4);
         // In the middle: the rows from 3 on moved up to make room, and a forged row took id 3.
         tamper("UPDATE audit_log SET id = id + 100 WHERE id >= 3",
@@ -145,7 +147,10 @@ class AuditLogTest {
                         + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash"
                         + " FROM audit_log WHERE id = 4");
         assertEquals(OptionalLong.of(3), verify().firstBadId());
+    }
 
+    @Test
+    void aRowInsertedAtTheEndIsCaught() throws Exception {
         Path other = dir.resolve("other");
         java.nio.file.Files.createDirectories(other);
         try (AuditLog log = AuditLog.open(other.resolve("schemabrain.db"), KEY, Optional.empty())) {
@@ -239,10 +244,18 @@ class AuditLogTest {
     }
 
     @Test
-    void argumentsAreHashedCanonicallyAndNeverStored() {
+    void argumentsAreHashedCanonically() {
         assertEquals(ArgsHash.of(KEY, Map.of("b", 1, "a", List.of("x"))),
                 ArgsHash.of(KEY, new java.util.TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
+    }
+
+    @Test
+    void otherArgumentsHashOtherwise() {
         assertNotEquals(ArgsHash.of(KEY, Map.of("a", 1)), ArgsHash.of(KEY, Map.of("a", 2)));
+    }
+
+    @Test
+    void anArgumentHashIs64HexDigits() {
         assertEquals(64, ArgsHash.of(KEY, Map.of()).length());
     }
 

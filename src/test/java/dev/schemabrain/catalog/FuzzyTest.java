@@ -1,11 +1,18 @@
 package dev.schemabrain.catalog;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,53 +24,74 @@ class FuzzyTest {
             .map(t -> new Fuzzy.Candidate("public." + t, List.of("public." + t, t)))
             .toList();
 
-    @Test
-    void findsTheIntendedTable() {
-        Fuzzy fuzzy = Fuzzy.over(CHINOOK);
-        assertEquals("public.album", fuzzy.best("albums", 3).get(0));
-        assertEquals("public.album", fuzzy.best("public.albm", 3).get(0));
-        assertEquals("public.invoice_line", fuzzy.best("invoiceline", 3).get(0));
-        assertEquals("public.customer", fuzzy.best("Customer", 3).get(0));
-        assertEquals("public.customer", fuzzy.best("cutsomer", 3).get(0), "a transposition");
-        assertEquals("public.playlist_track", fuzzy.best("PlaylistTrack", 3).get(0));
-        assertEquals("public.employee", fuzzy.best("pubic.employees", 3).get(0));
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "albums, public.album,",
+            "public.albm, public.album,",
+            "invoiceline, public.invoice_line,",
+            "Customer, public.customer,",
+            "cutsomer, public.customer, a transposition",
+            "PlaylistTrack, public.playlist_track,",
+            "pubic.employees, public.employee,"})
+    void findsTheIntendedTable(String query, String expected, String why) {
+        assertEquals(expected, Fuzzy.over(CHINOOK).best(query, 3).get(0), why);
+    }
+
+    @ParameterizedTest(name = "[{0}]")
+    @NullSource
+    @ValueSource(strings = {"zzzzqqq", "x", ""})
+    void garbageFindsNothing(String query) {
+        assertEquals(List.of(), Fuzzy.over(CHINOOK).best(query, 3));
     }
 
     @Test
-    void garbageFindsNothing() {
-        Fuzzy fuzzy = Fuzzy.over(CHINOOK);
-        assertEquals(List.of(), fuzzy.best("zzzzqqq", 3));
-        assertEquals(List.of(), fuzzy.best("x", 3));
-        assertEquals(List.of(), fuzzy.best("", 3));
-        assertEquals(List.of(), fuzzy.best(null, 3));
-    }
-
-    @Test
-    void returnsAtMostTheLimitBestFirstThenByName() {
+    void equalScoresAreOrderedByName() {
         Fuzzy fuzzy = Fuzzy.overNames(List.of("ab_c", "ab_b", "ab_a", "ab_d", "zz"));
         List<Fuzzy.Match> matches = fuzzy.matches("ab_x", 3);
         assertEquals(List.of("ab_a", "ab_b", "ab_c"), matches.stream().map(Fuzzy.Match::name).toList(),
                 "equal scores are ordered by name");
-        assertEquals(1, fuzzy.matches("ab_x", 1).size());
-        assertEquals(List.of(), fuzzy.matches("ab_x", 0));
+    }
 
-        List<Fuzzy.Match> ranked = Fuzzy.over(CHINOOK).matches("invoice", 3);
-        assertEquals("public.invoice", ranked.get(0).name());
-        assertEquals(1.0, ranked.get(0).score());
-        for (int i = 1; i < ranked.size(); i++) {
-            assertTrue(ranked.get(i - 1).score() >= ranked.get(i).score(), ranked.toString());
-        }
+    @ParameterizedTest(name = "limit {0}")
+    @CsvSource({"1, 1", "0, 0"})
+    void returnsAtMostTheLimit(int limit, int size) {
+        Fuzzy fuzzy = Fuzzy.overNames(List.of("ab_c", "ab_b", "ab_a", "ab_d", "zz"));
+        assertEquals(size, fuzzy.matches("ab_x", limit).size());
     }
 
     @Test
-    void similarityIsSymmetricCaseInsensitiveAndBounded() {
+    void anExactMatchScoresOneAndComesFirstThenScoresFall() {
+        List<Fuzzy.Match> ranked = Fuzzy.over(CHINOOK).matches("invoice", 3);
+        assertAll(() -> assertEquals("public.invoice", ranked.get(0).name()),
+                () -> assertEquals(1.0, ranked.get(0).score()),
+                () -> assertAll(IntStream.range(1, ranked.size()).<Executable>mapToObj(i -> () ->
+                        assertTrue(ranked.get(i - 1).score() >= ranked.get(i).score(), ranked.toString()))));
+    }
+
+    @Test
+    void similarityIsCaseInsensitive() {
         assertEquals(1.0, Fuzzy.similarity("Album", "ALBUM"));
+    }
+
+    @Test
+    void similarityIsSymmetric() {
         assertEquals(Fuzzy.similarity("albums", "album"), Fuzzy.similarity("album", "albums"));
+    }
+
+    @Test
+    void similarityOfNothingInCommonIsZero() {
         assertEquals(0.0, Fuzzy.similarity("zzzz", "album"));
+    }
+
+    @Test
+    void theCloserNameIsMoreSimilar() {
         assertTrue(Fuzzy.similarity("invoiceline", "invoice_line") > Fuzzy.similarity("invoiceline", "invoice"));
-        assertEquals(1, Fuzzy.osaDistance("abcd", "abdc"), "adjacent transposition costs one");
-        assertEquals(3, Fuzzy.osaDistance("kitten", "sitting"));
-        assertEquals(5, Fuzzy.osaDistance("", "album"));
+    }
+
+    @ParameterizedTest(name = "{0} → {1}")
+    @CsvSource({"abcd, abdc, 1, adjacent transposition costs one", "kitten, sitting, 3,", "'', album, 5,"})
+    void osaDistance(String a, String b, int distance, String why) {
+        assertEquals(distance, Fuzzy.osaDistance(a, b), why);
     }
 
     /**
@@ -88,10 +116,10 @@ class FuzzyTest {
         double perLookupMs = (System.nanoTime() - start) / 1e6 / queries.size();
         System.out.printf(Locale.ROOT, "Fuzzy over 20,000 tables: %.1f ms per lookup%n", perLookupMs);
 
-        assertEquals("s12.invoice_line_92", results.get(0).get(0));
-        assertEquals("s1.customer_order_21", results.get(1).get(0));
-        assertEquals("s7.payment_stock_207", results.get(2).get(0), "a typo, O for 0");
-        assertEquals(List.of(), results.get(3));
-        results.forEach(r -> assertTrue(r.size() <= 3));
+        assertAll(() -> assertEquals("s12.invoice_line_92", results.get(0).get(0)),
+                () -> assertEquals("s1.customer_order_21", results.get(1).get(0)),
+                () -> assertEquals("s7.payment_stock_207", results.get(2).get(0), "a typo, O for 0"),
+                () -> assertEquals(List.of(), results.get(3)),
+                () -> assertAll(results.stream().<Executable>map(r -> () -> assertTrue(r.size() <= 3, r.toString()))));
     }
 }

@@ -6,15 +6,20 @@ import dev.schemabrain.catalog.NameLookup.Malformed;
 import dev.schemabrain.catalog.NameLookup.NotFound;
 import dev.schemabrain.catalog.NameLookup.SchemaResult;
 import dev.schemabrain.catalog.NameLookup.TableResult;
+import dev.schemabrain.testing.TestCatalogs;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 import static dev.schemabrain.testing.TestCatalogs.qn;
 import static dev.schemabrain.testing.TestCatalogs.table;
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -53,84 +58,124 @@ class NameLookupTest {
 
     // ------------------------------------------------------------------ tables
 
-    @Test
-    void qualifiedNamesResolveExactlyThenCaseInsensitively() {
-        assertEquals(qn("public.album"), found(SMALL.resolveTable("public.album")).name());
-        assertEquals(qn("public.album"), found(SMALL.resolveTable("PUBLIC.Album")).name());
-        assertEquals(qn("Sales.Orders"), found(SMALL.resolveTable("sales.orders")).name(),
-                "sales and Sales are different schemas, but only one holds an orders table");
-        assertEquals(qn("crm.Lead"), found(SMALL.resolveTable("crm.Lead")).name());
-        assertEquals(qn("crm.lead"), found(SMALL.resolveTable("crm.lead")).name());
-        Ambiguous ambiguous = assertInstanceOf(Ambiguous.class, SMALL.resolveTable("CRM.LEAD"));
-        assertEquals(List.of(qn("crm.Lead"), qn("crm.lead")), ambiguous.candidates());
+    /** Qualified names resolve exactly, then case-insensitively; bare names when unique. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "public.album, public.album,",
+            "PUBLIC.Album, public.album,",
+            "sales.orders, Sales.Orders, 'sales and Sales are different schemas, but only one holds an orders table'",
+            "crm.Lead, crm.Lead,",
+            "crm.lead, crm.lead,",
+            "album, public.album,",
+            "ALBUM, public.album,",
+            "orders, Sales.Orders,",
+            "Lead, crm.Lead, the exact spelling wins"})
+    void namesResolveExactlyThenCaseInsensitivelyAndBareWhenUnique(String input, String expected, String why) {
+        assertEquals(qn(expected), found(SMALL.resolveTable(input)).name(), why);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "CRM.LEAD, crm.Lead crm.lead",
+            "customer, public.customer sales.customer",
+            "Customer, public.customer sales.customer",
+            "LEAD, crm.Lead crm.lead"})
+    void namesMatchingSeveralTablesAreAmbiguous(String input, String candidates) {
+        Ambiguous ambiguous = assertInstanceOf(Ambiguous.class, SMALL.resolveTable(input));
+        assertEquals(Arrays.stream(candidates.split(" ")).map(TestCatalogs::qn).toList(), ambiguous.candidates());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"public.\"Order Details\"", "\"order details\""})
+    void quotedNamesReachTablesThatBreakTheRule(String input) {
+        assertEquals(qn("public.Order Details"), found(SMALL.resolveTable(input)).name());
     }
 
     @Test
-    void bareNamesResolveWhenUnique() {
-        assertEquals(qn("public.album"), found(SMALL.resolveTable("album")).name());
-        assertEquals(qn("public.album"), found(SMALL.resolveTable("ALBUM")).name());
-        assertEquals(qn("Sales.Orders"), found(SMALL.resolveTable("orders")).name());
-        Ambiguous customer = assertInstanceOf(Ambiguous.class, SMALL.resolveTable("customer"));
-        assertEquals(List.of(qn("public.customer"), qn("sales.customer")), customer.candidates());
-        assertInstanceOf(Ambiguous.class, SMALL.resolveTable("Customer"));
-        assertEquals(qn("crm.Lead"), found(SMALL.resolveTable("Lead")).name(), "the exact spelling wins");
-        assertInstanceOf(Ambiguous.class, SMALL.resolveTable("LEAD"));
-    }
-
-    @Test
-    void quotedNamesReachTablesThatBreakTheRule() {
-        assertEquals(qn("public.Order Details"), found(SMALL.resolveTable("public.\"Order Details\"")).name());
-        assertEquals(qn("public.Order Details"), found(SMALL.resolveTable("\"order details\"")).name());
+    void aSuggestionForATableThatBreaksTheRuleIsQuoted() {
         NotFound notFound = assertInstanceOf(NotFound.class, SMALL.resolveTable("public.OrderDetails"));
         assertEquals("public.\"Order Details\"", notFound.fuzzyMatches().get(0), "rendered so it can be sent back");
     }
 
-    @Test
-    void unknownTablesComeWithSuggestions() {
-        assertEquals("public.album", notFound(SMALL.resolveTable("albums")).get(0));
-        assertEquals("public.album", notFound(SMALL.resolveTable("public.albm")).get(0));
-        assertEquals("public.invoice_line", notFound(SMALL.resolveTable("invoiceline")).get(0));
-        assertEquals("public.album", notFound(SMALL.resolveTable("pubic.album")).get(0));
-        assertEquals(List.of(), notFound(SMALL.resolveTable("zzzzqqq")));
-        assertTrue(notFound(SMALL.resolveTable("custmer")).containsAll(List.of("public.customer", "sales.customer")));
-        assertTrue(notFound(SMALL.resolveTable("album_art")).size() <= 3);
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "albums, public.album",
+            "public.albm, public.album",
+            "invoiceline, public.invoice_line",
+            "pubic.album, public.album"})
+    void unknownTablesComeWithSuggestions(String input, String best) {
+        assertEquals(best, notFound(SMALL.resolveTable(input)).get(0));
     }
 
     @Test
-    void malformedTableNames() {
-        assertTrue(malformed(SMALL.resolveTable("Album Title")).contains("is not a valid name"));
-        assertTrue(malformed(SMALL.resolveTable("a.b.c")).startsWith("expected schema.table or table"));
+    void anUnknownTableLikeNothingHasNoSuggestions() {
+        assertEquals(List.of(), notFound(SMALL.resolveTable("zzzzqqq")));
+    }
+
+    @Test
+    void anUnknownTableLikeTwoTablesSuggestsBoth() {
+        assertTrue(notFound(SMALL.resolveTable("custmer")).containsAll(List.of("public.customer", "sales.customer")));
+    }
+
+    @Test
+    void suggestionsAreAtMostThree() {
+        assertTrue(notFound(SMALL.resolveTable("album_art")).size() <= 3);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "Album Title, '''Album Title'' is not a valid name'",
+            "a.b.c, expected schema.table or table"})
+    void malformedTableNames(String input, String problem) {
+        String message = malformed(SMALL.resolveTable(input));
+        assertTrue(message.startsWith(problem), message);
+    }
+
+    @Test
+    void aTooLongTableNameIsMalformed() {
         assertEquals("name is longer than 512 characters", malformed(SMALL.resolveTable("a".repeat(600))));
     }
 
     // ------------------------------------------------------------------ columns
 
     @Test
-    void columnsResolveByQualifiedOrBareTable() {
+    void aColumnResolvesWithItsTable() {
         ColumnResult.Found title = foundColumn(SMALL.resolveColumn("public.album.title"));
-        assertEquals(qn("public.album"), title.table().name());
-        assertEquals("title", title.column().name());
-        assertEquals("title", foundColumn(SMALL.resolveColumn("album.title")).column().name());
-        assertEquals("title", foundColumn(SMALL.resolveColumn("ALBUM.Title")).column().name());
-        assertEquals("OrderId", foundColumn(SMALL.resolveColumn("orders.orderid")).column().name());
-        assertEquals("Unit Price", foundColumn(SMALL.resolveColumn("\"Order Details\".\"unit price\"")).column().name());
-        assertEquals("email", foundColumn(SMALL.resolveColumn("public.customer.email")).column().name());
-        assertEquals("Email", foundColumn(SMALL.resolveColumn("public.customer.Email")).column().name());
+        assertAll(() -> assertEquals(qn("public.album"), title.table().name()),
+                () -> assertEquals("title", title.column().name()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "album.title, title",
+            "ALBUM.Title, title",
+            "orders.orderid, OrderId",
+            "\"Order Details\".\"unit price\", Unit Price",
+            "public.customer.email, email",
+            "public.customer.Email, Email"})
+    void columnsResolveByQualifiedOrBareTable(String input, String column) {
+        assertEquals(column, foundColumn(SMALL.resolveColumn(input)).column().name());
     }
 
     @Test
-    void unknownColumnsComeWithSuggestionsFromTheirTable() {
+    void anUnknownColumnComesWithSuggestionsFromItsTable() {
         ColumnResult.UnknownColumn unknown = assertInstanceOf(ColumnResult.UnknownColumn.class,
                 SMALL.resolveColumn("album.titel"));
-        assertEquals(qn("public.album"), unknown.table().name());
-        assertEquals("titel", unknown.column());
-        assertEquals("public.album.title", unknown.fuzzyMatches().get(0));
-        assertTrue(unknown.fuzzyMatches().size() <= 3);
+        assertAll(() -> assertEquals(qn("public.album"), unknown.table().name()),
+                () -> assertEquals("titel", unknown.column()),
+                () -> assertEquals("public.album.title", unknown.fuzzyMatches().get(0)),
+                () -> assertTrue(unknown.fuzzyMatches().size() <= 3));
+    }
 
+    @Test
+    void anUnknownColumnLikeNothingHasNoSuggestions() {
         ColumnResult.UnknownColumn garbage = assertInstanceOf(ColumnResult.UnknownColumn.class,
                 SMALL.resolveColumn("public.album.zzzzqqq"));
         assertEquals(List.of(), garbage.fuzzyMatches());
+    }
 
+    @Test
+    void columnsDifferingOnlyInCaseAreOfferedNotGuessedBetween() {
         ColumnResult.UnknownColumn caseTwins = assertInstanceOf(ColumnResult.UnknownColumn.class,
                 SMALL.resolveColumn("public.customer.EMAIL"));
         assertEquals(List.of("public.customer.Email", "public.customer.email"), caseTwins.fuzzyMatches(),
@@ -138,47 +183,97 @@ class NameLookupTest {
     }
 
     @Test
-    void columnLookupsReportTableProblems() {
+    void aColumnOfAnAmbiguousTableIsAmbiguous() {
         assertInstanceOf(Ambiguous.class, SMALL.resolveColumn("customer.email"));
+    }
+
+    @Test
+    void aColumnOfAnUnknownTableComesWithTableSuggestions() {
         assertEquals("public.album", notFound(SMALL.resolveColumn("albums.title")).get(0));
-        assertTrue(malformed(SMALL.resolveColumn("album")).contains("expected schema.table.column"));
-        assertTrue(malformed(SMALL.resolveColumn("a.b.c.d")).contains("expected schema.table.column"));
-        assertTrue(malformed(SMALL.resolveColumn("album.1title")).contains("is not a valid name"));
-        String tableGiven = malformed(SMALL.resolveColumn("public.album"));
-        assertTrue(tableGiven.contains("names the table public.album"), tableGiven);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "album, expected schema.table.column",
+            "a.b.c.d, expected schema.table.column",
+            "album.1title, is not a valid name",
+            "public.album, names the table public.album"})
+    void malformedColumnNames(String input, String problem) {
+        String message = malformed(SMALL.resolveColumn(input));
+        assertTrue(message.contains(problem), message);
     }
 
     // ------------------------------------------------------------------ schemas
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"public, public", "PUBLIC, public", "CRM, crm"})
+    void schemasResolveCaseInsensitively(String input, String schema) {
+        assertEquals(schema, assertInstanceOf(SchemaResult.Found.class, SMALL.resolveSchema(input)).schema());
+    }
+
     @Test
-    void schemasResolveWithSuggestions() {
-        assertEquals("public", assertInstanceOf(SchemaResult.Found.class, SMALL.resolveSchema("public")).schema());
-        assertEquals("public", assertInstanceOf(SchemaResult.Found.class, SMALL.resolveSchema("PUBLIC")).schema());
-        assertEquals("crm", assertInstanceOf(SchemaResult.Found.class, SMALL.resolveSchema("CRM")).schema());
+    void aSchemaMatchingTwoInCaseIsAmbiguous() {
         assertEquals(List.of("Sales", "sales"),
                 assertInstanceOf(SchemaResult.Ambiguous.class, SMALL.resolveSchema("SALES")).candidates());
+    }
+
+    @Test
+    void anUnknownSchemaComesWithSuggestions() {
         assertEquals("public", notFound(SMALL.resolveSchema("pubic")).get(0));
+    }
+
+    @Test
+    void anUnknownSchemaLikeNothingHasNoSuggestions() {
         assertEquals(List.of(), notFound(SMALL.resolveSchema("zzzzqqq")));
+    }
+
+    @Test
+    void aSchemaNameWithADotIsMalformed() {
         assertTrue(malformed(SMALL.resolveSchema("public.album")).startsWith("expected schema"));
+    }
+
+    @Test
+    void schemasAreListedInOrder() {
         assertEquals(List.of("Sales", "crm", "public", "sales"), SMALL.schemas());
     }
 
     // ------------------------------------------------------------------ the demo database
 
-    @Test
-    void demoDatabase() {
-        assertEquals(qn("main.team_members"), found(demo.resolveTable("team_members")).name());
-        assertEquals(qn("main.users"), found(demo.resolveTable("main.USERS")).name());
-        assertEquals("main.users", notFound(demo.resolveTable("user")).get(0));
-        assertEquals("main.invoice_line_items", notFound(demo.resolveTable("invoice_lineitems")).get(0));
-        assertEquals("main.support_tickets", notFound(demo.resolveTable("support_ticket")).get(0));
-        assertEquals(List.of(), notFound(demo.resolveTable("zzzzqqq")));
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"team_members, main.team_members", "main.USERS, main.users"})
+    void demoTablesResolve(String input, String expected) {
+        assertEquals(qn(expected), found(demo.resolveTable(input)).name());
+    }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "user, main.users",
+            "invoice_lineitems, main.invoice_line_items",
+            "support_ticket, main.support_tickets"})
+    void demoTablesAreSuggested(String input, String best) {
+        assertEquals(best, notFound(demo.resolveTable(input)).get(0));
+    }
+
+    @Test
+    void demoTableLikeNothingHasNoSuggestions() {
+        assertEquals(List.of(), notFound(demo.resolveTable("zzzzqqq")));
+    }
+
+    @Test
+    void demoColumnResolvesWithItsType() {
         ColumnResult.Found email = foundColumn(demo.resolveColumn("users.email"));
         assertEquals("TEXT", email.column().dataType());
+    }
+
+    @Test
+    void demoColumnIsSuggested() {
         ColumnResult.UnknownColumn unknown = assertInstanceOf(ColumnResult.UnknownColumn.class,
                 demo.resolveColumn("main.invoices.total"));
         assertEquals("main.invoices.total_cents", unknown.fuzzyMatches().get(0));
+    }
+
+    @Test
+    void demoSchemaResolves() {
         assertEquals("main", assertInstanceOf(SchemaResult.Found.class, demo.resolveSchema("main")).schema());
     }
 

@@ -8,12 +8,15 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.embed.WordVocabulary;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,13 +33,19 @@ class OfflineDescriberTest {
         return new Table(QualifiedName.of("shop", name), TableKind.TABLE, 10L, comment, columns, pk, fks, List.of(), null);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "custAddr, customer address,",
+            "CUST_ADDR, customer address,",
+            "order_qty2, order quantity 2,",
+            "countrylanguage, country language, run-together words are split with the model's vocabulary",
+            "xqzvbnmt, xqzvbnmt, a word no split explains stays whole"})
+    void identifiersBecomeWords(String identifier, String phrase, String why) {
+        assertEquals(phrase, WORDS.phrase(identifier), why);
+    }
+
     @Test
-    void identifiersBecomeWords() {
-        assertEquals("customer address", WORDS.phrase("custAddr"));
-        assertEquals("customer address", WORDS.phrase("CUST_ADDR"));
-        assertEquals("order quantity 2", WORDS.phrase("order_qty2"));
-        assertEquals("country language", WORDS.phrase("countrylanguage"), "run-together words are split with the model's vocabulary");
-        assertEquals("xqzvbnmt", WORDS.phrase("xqzvbnmt"), "a word no split explains stays whole");
+    void camelCaseIsCutIntoPieces() {
         assertEquals(List.of("surface", "area"), Words.pieces("SurfaceArea"));
     }
 
@@ -55,26 +64,26 @@ class OfflineDescriberTest {
                 .stream().collect(Collectors.toMap(d -> d.table().table(), Function.identity()));
 
         TableDocuments o = docs.get("orders");
-        assertEquals("The orders table records customer id, total amount. Each orders belongs to a customer. Referenced by order tag.",
-                o.description().text());
-        assertEquals(DescriptionOrigin.HEURISTIC, o.description().origin());
-        assertEquals("The id uniquely identifies each orders record.", o.columns().get(0).description().text());
-        assertEquals("The customer id of the orders; refers to the customer (id).", o.columns().get(1).description().text());
-        assertEquals(new Description("Order total in cents, tax included", DescriptionOrigin.DB_COMMENT),
-                o.columns().get(2).description(), "the database's comment wins");
-        assertTrue(o.lexicalText().contains("total amount of the orders, a number") && o.lexicalText().contains("tax included"),
-                "the heuristic sentence and the comment are both searchable");
-        assertEquals("orders customer id", o.columns().get(1).text());
-
-        assertEquals("The full name of the customer, text; for example Ada, Linus.",
-                docs.get("customer").columns().get(1).description().text());
-        assertEquals("The email of the customer, text.", docs.get("customer").columns().get(2).description().text(),
-                "redacted samples are not examples");
-        assertEquals(DescriptionOrigin.DB_COMMENT, docs.get("tag").description().origin());
-        assertTrue(docs.get("tag").tableText().endsWith("Labels for orders"));
-        assertEquals("The order tag table links orders and tag (many-to-many); joining through it multiplies rows.",
-                docs.get("order_tag").description().text());
-        assertTrue(docs.get("order_tag").columns().get(0).description().text().endsWith("joining through it multiplies rows."));
+        assertAll(
+                () -> assertEquals("The orders table records customer id, total amount. Each orders belongs to a customer. Referenced by order tag.",
+                        o.description().text()),
+                () -> assertEquals(DescriptionOrigin.HEURISTIC, o.description().origin()),
+                () -> assertEquals("The id uniquely identifies each orders record.", o.columns().get(0).description().text()),
+                () -> assertEquals("The customer id of the orders; refers to the customer (id).", o.columns().get(1).description().text()),
+                () -> assertEquals(new Description("Order total in cents, tax included", DescriptionOrigin.DB_COMMENT),
+                        o.columns().get(2).description(), "the database's comment wins"),
+                () -> assertTrue(o.lexicalText().contains("total amount of the orders, a number") && o.lexicalText().contains("tax included"),
+                        "the heuristic sentence and the comment are both searchable"),
+                () -> assertEquals("orders customer id", o.columns().get(1).text()),
+                () -> assertEquals("The full name of the customer, text; for example Ada, Linus.",
+                        docs.get("customer").columns().get(1).description().text()),
+                () -> assertEquals("The email of the customer, text.", docs.get("customer").columns().get(2).description().text(),
+                        "redacted samples are not examples"),
+                () -> assertEquals(DescriptionOrigin.DB_COMMENT, docs.get("tag").description().origin()),
+                () -> assertTrue(docs.get("tag").tableText().endsWith("Labels for orders")),
+                () -> assertEquals("The order tag table links orders and tag (many-to-many); joining through it multiplies rows.",
+                        docs.get("order_tag").description().text()),
+                () -> assertTrue(docs.get("order_tag").columns().get(0).description().text().endsWith("joining through it multiplies rows.")));
     }
 
     @Test

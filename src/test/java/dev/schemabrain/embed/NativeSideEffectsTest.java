@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,10 +39,13 @@ class NativeSideEffectsTest {
         Process p = pb.start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe did not finish");
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), stderr);
-        assertEquals("", Files.readString(out, StandardCharsets.UTF_8), "stdout must stay empty; stderr was:\n" + stderr);
-        assertEquals(List.of(), list(tmp), "left in java.io.tmpdir");
-        assertEquals(List.of(), list(home), "left in the home directory");
+        String stdout = Files.readString(out, StandardCharsets.UTF_8);
+        List<Path> inTmp = list(tmp);
+        List<Path> inHome = list(home);
+        assertAll(() -> assertEquals(0, p.exitValue(), stderr),
+                () -> assertEquals("", stdout, "stdout must stay empty; stderr was:\n" + stderr),
+                () -> assertEquals(List.of(), inTmp, "left in java.io.tmpdir"),
+                () -> assertEquals(List.of(), inHome, "left in the home directory"));
         home.toFile().setWritable(true, false);
     }
 

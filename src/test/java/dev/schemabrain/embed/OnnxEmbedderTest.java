@@ -3,11 +3,14 @@ package dev.schemabrain.embed;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -38,23 +41,31 @@ class OnnxEmbedderTest {
 
     @Test
     void identity() {
-        assertEquals("bge-small-en-v1.5-q", embedder.modelId());
-        assertEquals(384, embedder.dimension());
-        assertEquals(384, embedder.embedQuery("customer payments").length);
+        assertAll(() -> assertEquals("bge-small-en-v1.5-q", embedder.modelId()),
+                () -> assertEquals(384, embedder.dimension()),
+                () -> assertEquals(384, embedder.embedQuery("customer payments").length));
     }
 
     @Test
-    void vectorsHaveUnitLength() {
+    void aQueryVectorHasUnitLength() {
         assertEquals(1f, Vectors.norm(embedder.embedQuery("which customers paid the most?")), 1e-5f);
-        for (float[] v : embedder.embedPassages(TEXTS)) {
-            assertEquals(384, v.length);
-            assertEquals(1f, Vectors.norm(v), 1e-5f);
-        }
     }
 
     @Test
-    void sameTextSameVector() {
+    void passageVectorsHaveUnitLength() {
+        List<float[]> vectors = embedder.embedPassages(TEXTS);
+        assertAll(IntStream.range(0, TEXTS.size()).<Executable>mapToObj(i -> () -> assertAll(TEXTS.get(i),
+                () -> assertEquals(384, vectors.get(i).length),
+                () -> assertEquals(1f, Vectors.norm(vectors.get(i)), 1e-5f))));
+    }
+
+    @Test
+    void sameQuerySameVector() {
         assertArrayEquals(embedder.embedQuery("album sales by country"), embedder.embedQuery("album sales by country"));
+    }
+
+    @Test
+    void samePassageSameVector() {
         assertArrayEquals(embedder.embedPassages(List.of("customer address city")).get(0),
                 embedder.embedPassages(List.of("customer address city")).get(0));
     }
@@ -68,18 +79,18 @@ class OnnxEmbedderTest {
         var second = CompletableFuture.supplyAsync(() -> embedder.embedPassages(TEXTS.subList(7, TEXTS.size())));
         List<float[]> split = new ArrayList<>(first.get());
         split.addAll(second.get());
-        for (int i = 0; i < TEXTS.size(); i++) {
+        assertAll(IntStream.range(0, TEXTS.size()).<Executable>mapToObj(i -> () -> {
             float[] single = embedder.embedPassages(List.of(TEXTS.get(i))).get(0);
-            assertArrayEquals(single, all.get(i), 1e-5f, TEXTS.get(i));
-            assertArrayEquals(single, split.get(i), 1e-5f, TEXTS.get(i));
-        }
+            assertAll(() -> assertArrayEquals(single, all.get(i), 1e-5f, TEXTS.get(i)),
+                    () -> assertArrayEquals(single, split.get(i), 1e-5f, TEXTS.get(i)));
+        }));
     }
 
     @Test
     void queryThreadsDoNotChangeTheVector() throws EmbeddingException {
         try (OnnxEmbedder singleThreaded = OnnxEmbedder.load(new OnnxEmbedder.Settings(1, 1))) {
-            assertArrayEquals(embedder.embedQuery("customer payments"), singleThreaded.embedQuery("customer payments"), 1e-5f);
-            assertArrayEquals(embedder.embedPassages(TEXTS).get(3), singleThreaded.embedPassages(TEXTS).get(3), 1e-5f);
+            assertAll(() -> assertArrayEquals(embedder.embedQuery("customer payments"), singleThreaded.embedQuery("customer payments"), 1e-5f),
+                    () -> assertArrayEquals(embedder.embedPassages(TEXTS).get(3), singleThreaded.embedPassages(TEXTS).get(3), 1e-5f));
         }
     }
 
@@ -100,10 +111,22 @@ class OnnxEmbedderTest {
     }
 
     @Test
-    void edgeCases() {
+    void noPassagesNoVectors() {
         assertEquals(List.of(), embedder.embedPassages(List.of()));
+    }
+
+    @Test
+    void aBlankQueryIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> embedder.embedQuery(" "));
+    }
+
+    @Test
+    void anEmptyPassageIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> embedder.embedPassages(List.of("ok", "")));
+    }
+
+    @Test
+    void aPassageLongerThanTheModelsWindowIsStillAUnitVector() {
         // Longer than the model's 512 tokens: split and averaged by the library, still a unit vector.
         String longText = "customer address city ".repeat(300);
         assertEquals(1f, Vectors.norm(embedder.embedPassages(List.of(longText)).get(0)), 1e-5f);
@@ -112,12 +135,12 @@ class OnnxEmbedderTest {
     @Test
     void loadingLeavesOnlyTheNoNetworkSettings() {
         // DJL's telemetry and downloads are off (unless the user said otherwise in the environment) ...
-        assertEquals("true", System.getProperty("OPT_OUT_TRACKING"));
-        assertEquals("true", System.getProperty("ai.djl.offline"));
-        // ... and the temporary overrides that pointed at the deleted library copies are gone.
-        assertEquals(null, System.getProperty("onnxruntime.native.path"));
-        assertEquals(null, System.getProperty("RUST_LIBRARY_PATH"));
-        assertEquals(null, System.getProperty("jna.tmpdir"));
+        assertAll(() -> assertEquals("true", System.getProperty("OPT_OUT_TRACKING")),
+                () -> assertEquals("true", System.getProperty("ai.djl.offline")),
+                // ... and the temporary overrides that pointed at the deleted library copies are gone.
+                () -> assertEquals(null, System.getProperty("onnxruntime.native.path")),
+                () -> assertEquals(null, System.getProperty("RUST_LIBRARY_PATH")),
+                () -> assertEquals(null, System.getProperty("jna.tmpdir")));
     }
 
     @Test

@@ -1,24 +1,40 @@
 package dev.schemabrain.embed;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WordVocabularyTest {
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "country, true,",
+            "language, true,",
+            "countrylanguage, false,",
+            "##ing, false, WordPiece continuations are not words",
+            "an, false, fewer than 3 letters",
+            "[CLS], false,"})
+    void wholeWordsOnly(String word, boolean contained, String why) {
+        assertEquals(contained, WordVocabulary.get().contains(word), why);
+    }
+
     @Test
-    void wholeWordsOnly() {
+    void manyWords() {
         WordVocabulary vocab = WordVocabulary.get();
-        assertTrue(vocab.contains("country"));
-        assertTrue(vocab.contains("language"));
-        assertFalse(vocab.contains("countrylanguage"));
-        assertFalse(vocab.contains("##ing"), "WordPiece continuations are not words");
-        assertFalse(vocab.contains("an"), "fewer than 3 letters");
-        assertFalse(vocab.contains("[CLS]"));
         assertTrue(vocab.size() > 15_000, "size " + vocab.size());
-        assertTrue(vocab.words().stream().allMatch(w -> w.matches("[a-z]{3,}")));
-        assertSame(vocab, WordVocabulary.get());
+    }
+
+    @Test
+    void everyWordIsThreeOrMoreLowerCaseLetters() {
+        assertTrue(WordVocabulary.get().words().stream().allMatch(w -> w.matches("[a-z]{3,}")));
+    }
+
+    @Test
+    void loadedOnce() {
+        assertSame(WordVocabulary.get(), WordVocabulary.get());
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,9 +28,9 @@ class PrivateFilesTest {
     void createsFilesAndDirectoriesPrivate() throws Exception {
         Path file = dir.resolve("a/b/store.db");
         PrivateFiles.create(file);
-        assertEquals("rw-------", mode(file));
-        assertEquals("rwx------", mode(dir.resolve("a")));
-        assertEquals("rwx------", mode(dir.resolve("a/b")));
+        assertAll(() -> assertEquals("rw-------", mode(file)),
+                () -> assertEquals("rwx------", mode(dir.resolve("a"))),
+                () -> assertEquals("rwx------", mode(dir.resolve("a/b"))));
     }
 
     @Test
@@ -37,11 +38,13 @@ class PrivateFilesTest {
         Path file = dir.resolve("policy.yaml");
         PrivateFiles.write(file, "one".getBytes(StandardCharsets.UTF_8));
         PrivateFiles.write(file, "two".getBytes(StandardCharsets.UTF_8));
-        assertEquals("two", Files.readString(file));
-        assertEquals("rw-------", mode(file));
-        try (var left = Files.list(dir)) {
-            assertEquals(1, left.count(), "no temporary file is left behind");
+        long left;
+        try (var files = Files.list(dir)) {
+            left = files.count();
         }
+        assertAll(() -> assertEquals("two", Files.readString(file)),
+                () -> assertEquals("rw-------", mode(file)),
+                () -> assertEquals(1, left, "no temporary file is left behind"));
     }
 
     @Test
@@ -51,6 +54,13 @@ class PrivateFilesTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
         UnsafeFileException e = assertThrows(UnsafeFileException.class, () -> PrivateFiles.check(file));
         assertTrue(e.getMessage().contains("chmod 600"), e.getMessage());
+    }
+
+    @Test
+    void refusesToCreateOverAWorldWritableFile() throws Exception {
+        Path file = dir.resolve("store.db");
+        Files.writeString(file, "x");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
         assertThrows(UnsafeFileException.class, () -> PrivateFiles.create(file));
     }
 

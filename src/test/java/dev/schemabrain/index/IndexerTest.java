@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -95,25 +96,25 @@ class IndexerTest {
     void firstIndexThenUnchangedReindexWritesNothingNew() throws Exception {
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
         IndexResult first = index(t0);
-        assertEquals(new RunCounts(3, 0, 0, 0, 8, 0, 0, 0), first.counts());
-        assertEquals(3, first.tables());
-        assertEquals(1, first.foreignKeys());
-        assertEquals(new IndexResult.Documents(11, 11, first.documents().describeMillis(), first.documents().embedMillis()),
-                first.documents(), "3 tables and 8 columns described and embedded");
-        assertEquals("0", storeValue("SELECT count(*) FROM catalog_columns WHERE embedding IS NULL OR length(embedding) != 384 * 4"));
+        assertAll(() -> assertEquals(new RunCounts(3, 0, 0, 0, 8, 0, 0, 0), first.counts()),
+                () -> assertEquals(3, first.tables()),
+                () -> assertEquals(1, first.foreignKeys()),
+                () -> assertEquals(11, first.documents().described(), "3 tables and 8 columns described"),
+                () -> assertEquals(11, first.documents().embedded(), "and embedded"),
+                () -> assertEquals("0", storeValue("SELECT count(*) FROM catalog_columns WHERE embedding IS NULL OR length(embedding) != 384 * 4")));
 
         // A description written by an enricher (origin llm) is not the offline describer's to replace.
         storeUpdate("UPDATE catalog_columns SET description = 'Country of the customer', description_origin = 'llm'"
                 + " WHERE column_name = 'country'");
         String vector = storeValue("SELECT hex(embedding) FROM catalog_columns WHERE column_name = 'country'");
         IndexResult second = index(t0.plusSeconds(60));
-        assertEquals(new RunCounts(0, 0, 3, 0, 0, 0, 8, 0), second.counts());
-        assertEquals(0, second.documents().embedded(), "nothing changed, nothing is embedded again");
-        assertEquals("Country of the customer",
-                storeValue("SELECT description FROM catalog_columns WHERE column_name = 'country'"));
-        assertEquals(vector, storeValue("SELECT hex(embedding) FROM catalog_columns WHERE column_name = 'country'"));
-        assertEquals("2", storeValue("SELECT count(*) FROM index_runs"));
-        assertEquals("[\"France\",\"Peru\"]", storeValue("SELECT samples FROM catalog_columns WHERE column_name = 'country'"));
+        assertAll(() -> assertEquals(new RunCounts(0, 0, 3, 0, 0, 0, 8, 0), second.counts()),
+                () -> assertEquals(0, second.documents().embedded(), "nothing changed, nothing is embedded again"),
+                () -> assertEquals("Country of the customer",
+                        storeValue("SELECT description FROM catalog_columns WHERE column_name = 'country'")),
+                () -> assertEquals(vector, storeValue("SELECT hex(embedding) FROM catalog_columns WHERE column_name = 'country'")),
+                () -> assertEquals("2", storeValue("SELECT count(*) FROM index_runs")),
+                () -> assertEquals("[\"France\",\"Peru\"]", storeValue("SELECT samples FROM catalog_columns WHERE column_name = 'country'")));
     }
 
     @Test
@@ -125,21 +126,20 @@ class IndexerTest {
         sql("INSERT INTO customer VALUES (3, 'Chen', 'Japan')");   // new sample value: semantic change
         sql("ALTER TABLE orders ADD COLUMN placed_at TEXT");       // new column: structural change
         IndexResult r = index(t0.plusSeconds(3600));
-        assertEquals(2, r.counts().tablesChanged());
-        assertEquals(1, r.counts().tablesUnchanged());
-        assertEquals(1, r.counts().columnsNew());
-        // customer's id and country gained a sample value (its name is a person's name: tagged contact, it keeps
-        // no samples); orders' three old columns gained a sibling.
-        assertEquals(5, r.counts().columnsChanged());
-        assertEquals(3, r.counts().columnsUnchanged(), "legacy's columns and customer.name");
-
-        assertEquals("[\"France\",\"Peru\",\"Japan\"]",
-                storeValue("SELECT samples FROM catalog_columns WHERE column_name = 'country'"));
-        assertEquals("0", storeValue("SELECT count(*) FROM catalog_columns WHERE column_name = 'country'"
-                + " AND described_hash = semantic_hash"), "a semantic change makes the description stale");
-        assertNull(storeValue("SELECT schema_changed_at FROM catalog_tables WHERE table_name = 'customer'"));
-        assertEquals(t0.plusSeconds(3600).toString(),
-                storeValue("SELECT schema_changed_at FROM catalog_tables WHERE table_name = 'orders'"));
+        assertAll(() -> assertEquals(2, r.counts().tablesChanged()),
+                () -> assertEquals(1, r.counts().tablesUnchanged()),
+                () -> assertEquals(1, r.counts().columnsNew()),
+                // customer's id and country gained a sample value (its name is a person's name: tagged contact, it keeps
+                // no samples); orders' three old columns gained a sibling.
+                () -> assertEquals(5, r.counts().columnsChanged()),
+                () -> assertEquals(3, r.counts().columnsUnchanged(), "legacy's columns and customer.name"),
+                () -> assertEquals("[\"France\",\"Peru\",\"Japan\"]",
+                        storeValue("SELECT samples FROM catalog_columns WHERE column_name = 'country'")),
+                () -> assertEquals("0", storeValue("SELECT count(*) FROM catalog_columns WHERE column_name = 'country'"
+                        + " AND described_hash = semantic_hash"), "a semantic change makes the description stale"),
+                () -> assertNull(storeValue("SELECT schema_changed_at FROM catalog_tables WHERE table_name = 'customer'")),
+                () -> assertEquals(t0.plusSeconds(3600).toString(),
+                        storeValue("SELECT schema_changed_at FROM catalog_tables WHERE table_name = 'orders'")));
     }
 
     @Test
@@ -226,15 +226,16 @@ class IndexerTest {
     }
 
     @Test
-    void aFileThatIsNotAStoreIsRefusedAndUntouched() throws Exception {
+    void aTextFileIsNotAStoreAndIsLeftUntouched() throws Exception {
         Files.writeString(storeFile, "these are my notes, not a database\n");
         byte[] before = Files.readAllBytes(storeFile);
         StoreException e = assertThrows(StoreException.class, () -> index(Instant.now()));
         assertTrue(e.getMessage().contains("is not a SchemaBrain store"), e.getMessage());
         assertArrayEquals(before, Files.readAllBytes(storeFile));
+    }
 
-        // An SQLite database of someone else's is not a store either.
-        Files.delete(storeFile);
+    @Test
+    void anotherApplicationsSqliteDatabaseIsNotAStoreAndIsLeftUntouched() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + storeFile); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE other_app (x INTEGER)");
         }
@@ -266,12 +267,16 @@ class IndexerTest {
     @Test
     void passwordsNeverReachTheStore() throws Exception {
         SourceUrl withPassword = SourceUrl.parse("postgresql://ann:s3cret-pw@db.example.com:5432/app?sslmode=require&password=other");
-        assertEquals("postgresql://db.example.com:5432/app?sslmode=require", withPassword.displayUrl());
-        assertFalse(withPassword.toString().contains("s3cret"));
-        assertEquals("other", withPassword.password());
-        assertEquals(SourceUrl.parse("postgresql://bob:x@db.example.com:5432/app?sslmode=require").sourceId(),
-                withPassword.sourceId(), "the source id ignores credentials");
-        assertNotEquals(url.sourceId(), withPassword.sourceId());
+        assertAll(() -> assertEquals("postgresql://db.example.com:5432/app?sslmode=require", withPassword.displayUrl()),
+                () -> assertFalse(withPassword.toString().contains("s3cret")),
+                () -> assertEquals("other", withPassword.password()),
+                () -> assertEquals(SourceUrl.parse("postgresql://bob:x@db.example.com:5432/app?sslmode=require").sourceId(),
+                        withPassword.sourceId(), "the source id ignores credentials"),
+                () -> assertNotEquals(url.sourceId(), withPassword.sourceId()));
+    }
+
+    @Test
+    void aSourceIdIs16Characters() {
         assertNotNull(url.sourceId());
         assertEquals(16, url.sourceId().length());
     }

@@ -12,6 +12,7 @@ import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SqliteStore;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,9 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,16 +72,14 @@ class PiiIndexingTest {
     void tagsByNameAndContentAndNeverStoresTheirSamples() throws Exception {
         index();
         PiiTags tags = tags();
-        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "email").categories());
-        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "extra_value").categories(), "found by its values");
-        assertFalse(tags.tag(contacts, "product_name").tagged());
-        assertFalse(tags.tag(contacts, "segment").tagged());
-
         String store = StoreBytes.of(storeFile);
-        for (String value : List.of("ann@example.com", "ann.lee@example.org", "bob@corp.example.net", "cyd_99")) {
-            assertFalse(store.contains(value), value + " must never be written to the store");
-        }
-        assertTrue(store.contains("enterprise"), "an untagged column keeps its samples");
+        assertAll(() -> assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "email").categories()),
+                () -> assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "extra_value").categories(), "found by its values"),
+                () -> assertFalse(tags.tag(contacts, "product_name").tagged()),
+                () -> assertFalse(tags.tag(contacts, "segment").tagged()),
+                () -> assertAll(Stream.of("ann@example.com", "ann.lee@example.org", "bob@corp.example.net", "cyd_99")
+                        .<Executable>map(value -> () -> assertFalse(store.contains(value), value + " must never be written to the store"))),
+                () -> assertTrue(store.contains("enterprise"), "an untagged column keeps its samples"));
     }
 
     @Test
@@ -99,13 +100,13 @@ class PiiIndexingTest {
         }
         index();
         PiiTags tags = tags();
-        assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "extra_value").categories(),
-                "what the content rule found survives re-indexes that reuse the (dropped) samples");
-        assertEquals(Set.of(PiiCategory.BEHAVIORAL), tags.tag(contacts, "segment").categories());
-        assertEquals(PiiTags.Origin.OPERATOR, tags.tagged().stream()
-                .filter(e -> e.column().equals("segment")).findFirst().orElseThrow().origin());
-        assertFalse(tags.tag(contacts, "email").tagged(), "the operator's 'not PII' survives too");
         String store = new String(Files.readAllBytes(storeFile), StandardCharsets.ISO_8859_1);
-        assertFalse(store.contains("enterprise"), "the operator's tag drops the column's samples as well");
+        assertAll(() -> assertEquals(Set.of(PiiCategory.CONTACT), tags.tag(contacts, "extra_value").categories(),
+                        "what the content rule found survives re-indexes that reuse the (dropped) samples"),
+                () -> assertEquals(Set.of(PiiCategory.BEHAVIORAL), tags.tag(contacts, "segment").categories()),
+                () -> assertEquals(PiiTags.Origin.OPERATOR, tags.tagged().stream()
+                        .filter(e -> e.column().equals("segment")).findFirst().orElseThrow().origin()),
+                () -> assertFalse(tags.tag(contacts, "email").tagged(), "the operator's 'not PII' survives too"),
+                () -> assertFalse(store.contains("enterprise"), "the operator's tag drops the column's samples as well"));
     }
 }

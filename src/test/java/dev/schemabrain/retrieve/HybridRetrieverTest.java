@@ -14,12 +14,15 @@ import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.store.DocumentKey;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -77,11 +80,10 @@ class HybridRetrieverTest {
     @Test
     void scoresLieInTheUnitIntervalAndFallDownTheList() {
         List<TableHit> hits = retriever().search("which semester has the description spring", 3, Optional.empty());
-        assertEquals("semesters", hits.get(0).table().name().table());
-        for (int i = 0; i < hits.size(); i++) {
-            assertTrue(hits.get(i).score() >= 0 && hits.get(i).score() <= 1);
-            assertTrue(i == 0 || hits.get(i).score() <= hits.get(i - 1).score());
-        }
+        assertAll(() -> assertEquals("semesters", hits.get(0).table().name().table()),
+                () -> assertAll(IntStream.range(0, hits.size()).<Executable>mapToObj(i -> () -> assertAll(hits.get(i).toString(),
+                        () -> assertTrue(hits.get(i).score() >= 0 && hits.get(i).score() <= 1),
+                        () -> assertTrue(i == 0 || hits.get(i).score() <= hits.get(i - 1).score())))));
     }
 
     @Test

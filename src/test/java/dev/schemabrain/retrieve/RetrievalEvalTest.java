@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -59,12 +60,12 @@ class RetrievalEvalTest {
         EvalResult pooled = eval(spider, HybridRetriever.Mode.HYBRID, questions, false, "spider");
         EvalResult perSchema = eval(spider, HybridRetriever.Mode.HYBRID, questions, true, "spider");
         EvalResult seed = eval(spider, HybridRetriever.Mode.EMBEDDING, questions, false, "spider");
-        assertTrue(pooled.full().get(5) >= 0.95, pooled.toText());
-        assertTrue(pooled.full().get(10) >= 0.98, pooled.toText());
-        assertTrue(perSchema.full().get(3) >= 0.98, perSchema.toText());
-        assertTrue(pooled.full().get(5) > seed.full().get(5) && pooled.mrr() > seed.mrr(),
-                "the hybrid beats the seed's max-cosine: " + pooled.toText() + seed.toText());
-        assertTrue(pooled.full().get(5) > 0.874 && perSchema.full().get(3) > 0.954, "and the names-only BM25 baseline");
+        assertAll(() -> assertTrue(pooled.full().get(5) >= 0.95, pooled.toText()),
+                () -> assertTrue(pooled.full().get(10) >= 0.98, pooled.toText()),
+                () -> assertTrue(perSchema.full().get(3) >= 0.98, perSchema.toText()),
+                () -> assertTrue(pooled.full().get(5) > seed.full().get(5) && pooled.mrr() > seed.mrr(),
+                        "the hybrid beats the seed's max-cosine: " + pooled.toText() + seed.toText()),
+                () -> assertTrue(pooled.full().get(5) > 0.874 && perSchema.full().get(3) > 0.954, "and the names-only BM25 baseline"));
     }
 
     @Test
@@ -73,8 +74,8 @@ class RetrievalEvalTest {
         DemoDatabase.ensure(database);
         ServedCatalog demo = index("sqlite:" + database);
         EvalResult r = eval(demo, HybridRetriever.Mode.HYBRID, Path.of("golden", "demo.json"), false, "demo");
-        assertTrue(r.n() >= 25);
-        assertTrue(r.full().get(5) >= 0.95 && r.mrr() >= 0.9, r.toText());
+        assertAll(() -> assertTrue(r.n() >= 25),
+                () -> assertTrue(r.full().get(5) >= 0.95 && r.mrr() >= 0.9, r.toText()));
     }
 
     @Test
@@ -82,7 +83,7 @@ class RetrievalEvalTest {
         TestPostgres.loadSample("chinook", "chinook.sql");
         ServedCatalog chinook = index(TestPostgres.url("chinook"));
         EvalResult r = eval(chinook, HybridRetriever.Mode.HYBRID, Path.of("golden", "chinook.json"), false, "chinook");
-        assertTrue(r.n() >= 25);
-        assertTrue(r.full().get(5) >= 0.9 && r.mrr() >= 0.9, r.toText());
+        assertAll(() -> assertTrue(r.n() >= 25),
+                () -> assertTrue(r.full().get(5) >= 0.9 && r.mrr() >= 0.9, r.toText()));
     }
 }

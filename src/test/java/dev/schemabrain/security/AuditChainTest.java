@@ -25,6 +25,8 @@ import dev.schemabrain.store.SqliteStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +46,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -136,32 +139,48 @@ class AuditChainTest {
     // ------------------------------------------------------------------ item 1: the key
 
     @Test
-    void theKeyIsGeneratedPrivateNeverShownAndRefusedWhenOthersCanReadIt() throws Exception {
+    void theKeyIsGeneratedPrivateAndNeverShown() throws Exception {
         Path file = dir.resolve("config/schemabrain/audit.key");
         AuditKey generated = AuditKey.resolve(Optional.of(file), Map.of(), true);
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
-        assertEquals(generated.id(), AuditKey.resolve(Optional.of(file), Map.of(), false).id(), "read back, the same key");
         String text = Files.readString(file).strip();
-        assertFalse(generated.toString().contains(text));
+        assertAll(() -> assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file))),
+                () -> assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent()))),
+                () -> assertEquals(generated.id(), AuditKey.resolve(Optional.of(file), Map.of(), false).id(), "read back, the same key"),
+                () -> assertFalse(generated.toString().contains(text)));
+    }
 
+    @Test
+    void aKeyOthersCanReadIsRefusedWithoutShowingIt() throws Exception {
+        Path file = dir.resolve("config/schemabrain/audit.key");
+        AuditKey.resolve(Optional.of(file), Map.of(), true);
+        String text = Files.readString(file).strip();
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         AuditException readable = assertThrows(AuditException.class, () -> AuditKey.resolve(Optional.of(file), Map.of(), false));
-        assertTrue(readable.getMessage().contains("chmod 600"), readable.getMessage());
-        assertFalse(readable.getMessage().contains(text), "the key never appears in a message");
+        assertAll(() -> assertTrue(readable.getMessage().contains("chmod 600"), readable.getMessage()),
+                () -> assertFalse(readable.getMessage().contains(text), "the key never appears in a message"));
+    }
 
+    @Test
+    void aMissingKeyFileNamesTheOption() {
         AuditException missing = assertThrows(AuditException.class,
                 () -> AuditKey.resolve(Optional.of(dir.resolve("none.key")), Map.of(), false));
         assertTrue(missing.getMessage().contains("--audit-key"), missing.getMessage());
+    }
+
+    @Test
+    void aTooShortKeyIsRefusedWithoutShowingIt() {
         String shortKey = "c2hvcnQ=";
         AuditException tooShort = assertThrows(AuditException.class,
                 () -> AuditKey.resolve(Optional.empty(), Map.of(AuditKey.ENV, shortKey), false));
         assertFalse(tooShort.getMessage().contains(shortKey));
-        String b64 = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
-        assertEquals(KEY.id(), AuditKey.resolve(Optional.empty(), Map.of(AuditKey.ENV, b64), false).id(), "base64 in the environment");
-        assertEquals(KEY.id(), AuditKey.resolve(Optional.empty(),
-                Map.of(AuditKey.ENV, HexFormat.of().formatHex("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII))),
-                false).id(), "hex in the environment");
+    }
+
+    /** KEY's 32 ASCII bytes, encoded both ways an operator may put them in the environment. */
+    @ParameterizedTest(name = "{0} in the environment")
+    @CsvSource({"base64, MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+            "hex, 3031323334353637383961626364656630313233343536373839616263646566"})
+    void aKeyInTheEnvironmentIsRead(String encoding, String key) throws Exception {
+        assertEquals(KEY.id(), AuditKey.resolve(Optional.empty(), Map.of(AuditKey.ENV, key), false).id(), encoding + " in the environment");
     }
 
     @Test
@@ -358,13 +377,17 @@ class AuditChainTest {
     }
 
     @Test
-    void unlinkingOrReplacingTheFileWhileOpenStopsAppends() throws Exception {
+    void unlinkingTheFileWhileOpenStopsAppends() throws Exception {
         try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
             log.append(call("a", null));
             Files.delete(AuditLog.fileFor(store()));
             AuditException gone = assertThrows(AuditException.class, () -> log.append(call("b", null)));
             assertTrue(gone.getMessage().contains("was deleted while the server ran"), gone.getMessage());
         }
+    }
+
+    @Test
+    void replacingTheFileWhileOpenStopsAppends() throws Exception {
         Path other = dir.resolve("other");
         Files.createDirectories(other);
         try (AuditLog log = AuditLog.open(other.resolve("s.db"), KEY, Optional.empty())) {
@@ -423,12 +446,20 @@ class AuditChainTest {
     // ------------------------------------------------------------------ item 7: client text
 
     @Test
-    void clientTextIsCappedAndCannotDriveATerminal() {
+    void clientTextIsCapped() {
         String hostile = "x".repeat(4 * 1024 * 1024) + "\r\u001b[2K";
         String cleaned = ClientText.clean(hostile);
         assertEquals(ClientText.MAX + 1, cleaned.length(), "128 characters and an ellipsis");
+    }
+
+    @Test
+    void clientTextCannotDriveATerminal() {
         String escapes = ClientText.clean("claude\r\u001b[2K\n\u202Eevil\u2028x\u0000");
         assertEquals("claude??[2K??evil?x?", escapes);
+    }
+
+    @Test
+    void printableClientTextIsKept() {
         assertEquals("Claude Desktop/0.9 — ünïcode 名前", ClientText.clean("Claude Desktop/0.9 — ünïcode 名前"));
     }
 

@@ -13,6 +13,8 @@ import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -274,17 +277,13 @@ class AvailabilityIT {
         }
     }
 
-    @Test
-    void aRateTheServerCannotReadIsOneSentenceAndExitTwo() throws Exception {
-        for (String[] bad : new String[][] {{"--metric-rate-limit", "fast"}, {"--metric-rate-limit", "0/s"},
-                {"--metric-rate-burst", "0"}}) {
-            List<String> args = new ArrayList<>(List.of("--store", store.toString(), "serve"));
-            args.addAll(List.of(bad));
-            Cli.Result r = Cli.run(dir, args.toArray(String[]::new));
-            assertEquals(2, r.exitCode(), r.stderr());
-            assertTrue(r.stderr().strip().lines().count() == 1 && r.stderr().contains("--metric-rate-limit"), r.stderr());
-            assertEquals("", r.stdout(), "nothing but frames on stdout, and here none");
-        }
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"--metric-rate-limit, fast", "--metric-rate-limit, 0/s", "--metric-rate-burst, 0"})
+    void aRateTheServerCannotReadIsOneSentenceAndExitTwo(String option, String value) throws Exception {
+        Cli.Result r = Cli.run(dir, "--store", store.toString(), "serve", option, value);
+        assertAll(() -> assertEquals(2, r.exitCode(), r.stderr()),
+                () -> assertTrue(r.stderr().strip().lines().count() == 1 && r.stderr().contains("--metric-rate-limit"), r.stderr()),
+                () -> assertEquals("", r.stdout(), "nothing but frames on stdout, and here none"));
     }
 
     /** One file per suite; each test replaces its own lines. */

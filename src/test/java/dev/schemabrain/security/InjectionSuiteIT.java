@@ -10,6 +10,7 @@ import dev.schemabrain.testing.TestPostgres;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -124,6 +126,8 @@ class InjectionSuiteIT {
         Map<String, int[]> perTool = new LinkedHashMap<>();   // tool → calls, internal errors
         int calls = 0;
         StringBuffer stderr = new StringBuffer();
+        // Every payload in every slot is a case of its own: all are checked, and every failing one is reported.
+        List<Executable> answers = new ArrayList<>();
         McpSyncClient client = McpStdio.client(store, stderr, Map.of(), ServeArgs.source(TestPostgres.url("chinook")));
         try {
             for (String payload : PAYLOADS) {
@@ -135,38 +139,42 @@ class InjectionSuiteIT {
                     counts[0]++;
                     if (envelope != null) {
                         String kind = envelope.path("error").path("kind").asText("");
-                        assertNotEquals("internal_error", kind, () -> slot.tool() + "." + slot.name() + " with "
-                                + shown(payload) + " answered " + envelope);
-                        assertTrue(envelope.has("status") && envelope.path("charter_version").asText().equals("1.3"),
-                                () -> "an envelope for " + slot.tool() + ": " + envelope);
+                        answers.add(() -> assertNotEquals("internal_error", kind, () -> slot.tool() + "." + slot.name() + " with "
+                                + shown(payload) + " answered " + envelope));
+                        answers.add(() -> assertTrue(envelope.has("status") && envelope.path("charter_version").asText().equals("1.3"),
+                                () -> "an envelope for " + slot.tool() + ": " + envelope));
                     }
                 }
             }
             // The server is still up and still answers correctly.
             JsonNode after = callOrProtocolError(client, "get_metric", Map.of("name", "invoice_total_sum"));
-            assertTrue(after != null && after.path("data").path("rows").size() == 1, () -> "a plain call still works: " + after);
+            answers.add(() -> assertTrue(after != null && after.path("data").path("rows").size() == 1,
+                    () -> "a plain call still works: " + after));
         } finally {
             client.closeGracefully();
         }
+        assertAll("answers through MCP", answers);
 
         List<String> seen = statementsSeenBy("chinook");
         assertFalse(seen.isEmpty(), "filter values were bound and run");
         int compiled = 0;
+        List<Executable> statements = new ArrayList<>();
         for (String q : seen) {
             boolean select = q.startsWith("SELECT ") && q.contains(" AS \"t0\"") && q.contains("LIMIT $");
             boolean setup = q.equals("SET TRANSACTION READ ONLY") || q.equals("BEGIN READ ONLY") || q.equals("ROLLBACK")
                     || q.equals("BEGIN") || q.equals("COMMIT") || q.startsWith("SET SESSION CHARACTERISTICS")
                     || q.startsWith("SET application_name") || q.startsWith("SET statement_timeout")
                     || q.startsWith("SELECT pg_stat_statements_reset");
-            assertTrue(select || setup, "unexpected statement reached the database: " + q);
+            statements.add(() -> assertTrue(select || setup, "unexpected statement reached the database: " + q));
             compiled += select ? 1 : 0;
             for (String marker : List.of("DROP", "DELETE", "UPDATE ", "INSERT", "TRUNCATE", "ALTER", "CREATE", "GRANT", "COPY",
                     "pg_sleep", "pg_read_file", "lo_import", "dblink", "current_setting", "version()", ";", "--", "/*", "OR 1=1",
                     "UNION")) {
-                assertFalse(q.contains(marker), marker + " reached the database: " + q);
+                statements.add(() -> assertFalse(q.contains(marker), marker + " reached the database: " + q));
             }
         }
-        assertEquals(before, fingerprint(), "no table and no row count changed");
+        statements.add(() -> assertEquals(before, fingerprint(), "no table and no row count changed"));
+        assertAll("statements the database saw", statements);
 
         StringBuilder report = new StringBuilder();
         report.append("injection payloads: ").append(PAYLOADS.size()).append(" payloads x ").append(slots.size())
@@ -199,6 +207,7 @@ class InjectionSuiteIT {
                 st.execute("TRUNCATE mysql.general_log");
                 st.execute("SET GLOBAL general_log = 'ON'");
                 StringBuffer stderr = new StringBuffer();
+                List<Executable> answers = new ArrayList<>();
                 McpSyncClient client = McpStdio.client(store, stderr, Map.of(), ServeArgs.source(TestMariaDb.url(maria)));
                 try {
                     for (String payload : PAYLOADS) {
@@ -206,8 +215,8 @@ class InjectionSuiteIT {
                             JsonNode envelope = callOrProtocolError(client, slot.tool(), new HashMap<>(slot.arguments().apply(payload)));
                             calls++;
                             if (envelope != null) {
-                                assertNotEquals("internal_error", envelope.path("error").path("kind").asText(""),
-                                        () -> slot.name() + " with " + shown(payload) + " answered " + envelope);
+                                answers.add(() -> assertNotEquals("internal_error", envelope.path("error").path("kind").asText(""),
+                                        () -> slot.name() + " with " + shown(payload) + " answered " + envelope));
                             }
                         }
                     }
@@ -215,6 +224,7 @@ class InjectionSuiteIT {
                     client.closeGracefully();
                     st.execute("SET GLOBAL general_log = 'OFF'");
                 }
+                assertAll("answers through MCP", answers);
                 seen = new ArrayList<>();
                 // Only the sessions that connected to this database: other tests may share the server.
                 // Execute lines show the bound values substituted (the payloads, as data); what the server parsed as
@@ -229,6 +239,7 @@ class InjectionSuiteIT {
                 }
             }
             int compiled = 0;
+            List<Executable> statements = new ArrayList<>();
             for (String logged : seen) {
                 // The driver applies the row cap (setMaxRows) as a statement prefix.
                 String q = logged.replaceFirst("^SET STATEMENT SQL_SELECT_LIMIT=\\d+ FOR ", "");
@@ -237,13 +248,14 @@ class InjectionSuiteIT {
                 boolean setup = upper.startsWith("SET ") || upper.equals("START TRANSACTION READ ONLY") || upper.equals("ROLLBACK")
                         || upper.equals("COMMIT") || upper.startsWith("SELECT @@") || upper.startsWith("SHOW ")
                         || upper.startsWith("SELECT 1") || upper.startsWith("SET GLOBAL GENERAL_LOG");
-                assertTrue(select || setup, "unexpected statement reached MariaDB: " + q);
+                statements.add(() -> assertTrue(select || setup, "unexpected statement reached MariaDB: " + q));
                 compiled += select ? 1 : 0;
                 for (String marker : List.of("DROP", "DELETE", "UPDATE ", "INSERT", "TRUNCATE", "ALTER", "CREATE", "GRANT",
                         "SLEEP", "BENCHMARK", "LOAD_FILE", "INTO OUTFILE", ";", "--", "/*", "OR 1=1", "UNION")) {
-                    assertFalse(select && upper.contains(marker), marker + " reached MariaDB as SQL: " + q);
+                    statements.add(() -> assertFalse(select && upper.contains(marker), marker + " reached MariaDB as SQL: " + q));
                 }
             }
+            assertAll("statements MariaDB parsed", statements);
             assertTrue(compiled > 0, "compiled statements were prepared and run");
             assertEquals(before, mariaFingerprint(maria), "no table and no row count changed");
             Files.createDirectories(Path.of("target", "security"));

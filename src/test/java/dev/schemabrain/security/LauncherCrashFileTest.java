@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,10 +75,10 @@ class LauncherCrashFileTest {
         if (ok) {
             held++;
         }
-        assertTrue(args.contains("-XX:ErrorFile=" + expected.resolve("hs_err_pid%p.log")), "java was run with " + args);
-        assertTrue(args.contains("-XX:-CreateCoredumpOnCrash"), "no core dump: " + args);
-        assertTrue(args.indexOf("-XX:ErrorFile=" + expected.resolve("hs_err_pid%p.log")) < args.indexOf("-jar"), "a JVM option: " + args);
-        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(expected)));
+        assertAll(() -> assertTrue(args.contains("-XX:ErrorFile=" + expected.resolve("hs_err_pid%p.log")), "java was run with " + args),
+                () -> assertTrue(args.contains("-XX:-CreateCoredumpOnCrash"), "no core dump: " + args),
+                () -> assertTrue(args.indexOf("-XX:ErrorFile=" + expected.resolve("hs_err_pid%p.log")) < args.indexOf("-jar"), "a JVM option: " + args),
+                () -> assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(expected))));
     }
 
     @Test

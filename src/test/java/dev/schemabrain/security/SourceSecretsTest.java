@@ -8,6 +8,8 @@ import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,25 +45,32 @@ class SourceSecretsTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+            "postgresql://app:pw@db.example:5432/shop?sslpassword=" + SECRET + "&sslmode=require",
+            "postgresql://db.example/shop?sslmode=require&sslkey=/home/app/" + SECRET + ".key&passfile=/x/" + SECRET,
+            "postgresql://db.example/shop?sslmode=require&api_token=" + SECRET,
+            "mysql://db.example/shop?sslMode=REQUIRED&trustStorePassword=" + SECRET,
+            "mariadb://db.example/shop?password1=" + SECRET + "&connectTimeout=5000",
+            "postgresql://db.example/shop?SSLPASSWORD=" + SECRET + "&sslmode=require"})
+    void onlyAllowListedParametersAreDisplayedButAllReachTheDriver(String url) throws Exception {
+        SourceUrl parsed = SourceUrl.parse(url);
+        count(!parsed.displayUrl().contains(SECRET) && !parsed.toString().contains(SECRET));
+        assertAll(() -> assertFalse(parsed.displayUrl().contains(SECRET), parsed.displayUrl()),
+                () -> assertFalse(parsed.toString().contains(SECRET)),
+                () -> assertTrue(parsed.query().contains(SECRET), "the driver still gets every parameter: " + url));
+    }
+
     @Test
-    void onlyAllowListedParametersAreDisplayedButAllReachTheDriver() throws Exception {
-        for (String url : List.of(
-                "postgresql://app:pw@db.example:5432/shop?sslpassword=" + SECRET + "&sslmode=require",
-                "postgresql://db.example/shop?sslmode=require&sslkey=/home/app/" + SECRET + ".key&passfile=/x/" + SECRET,
-                "postgresql://db.example/shop?sslmode=require&api_token=" + SECRET,
-                "mysql://db.example/shop?sslMode=REQUIRED&trustStorePassword=" + SECRET,
-                "mariadb://db.example/shop?password1=" + SECRET + "&connectTimeout=5000",
-                "postgresql://db.example/shop?SSLPASSWORD=" + SECRET + "&sslmode=require")) {
-            SourceUrl parsed = SourceUrl.parse(url);
-            count(!parsed.displayUrl().contains(SECRET) && !parsed.toString().contains(SECRET));
-            assertFalse(parsed.displayUrl().contains(SECRET), parsed.displayUrl());
-            assertFalse(parsed.toString().contains(SECRET));
-            assertTrue(parsed.query().contains(SECRET), "the driver still gets every parameter: " + url);
-        }
+    void aSecretParameterLeavesNeitherTheDisplayNorTheSourceId() throws Exception {
         SourceUrl pg = SourceUrl.parse("postgresql://app:pw@db.example:5432/shop?sslpassword=" + SECRET + "&sslmode=require");
-        assertEquals("postgresql://db.example:5432/shop?sslmode=require", pg.displayUrl());
-        assertEquals(SourceUrl.parse("postgresql://db.example:5432/shop?sslmode=require").sourceId(), pg.sourceId(),
-                "the source id is the display form's: no hash of the secret");
+        assertAll(() -> assertEquals("postgresql://db.example:5432/shop?sslmode=require", pg.displayUrl()),
+                () -> assertEquals(SourceUrl.parse("postgresql://db.example:5432/shop?sslmode=require").sourceId(), pg.sourceId(),
+                        "the source id is the display form's: no hash of the secret"));
+    }
+
+    @Test
+    void anAllowedParameterStaysInTheDisplay() throws Exception {
         assertEquals("mariadb://db.example/shop?connectTimeout=5000",
                 SourceUrl.parse("mariadb://db.example/shop?password1=" + SECRET + "&connectTimeout=5000").displayUrl());
     }
@@ -81,11 +91,11 @@ class SourceSecretsTest {
         for (String text : List.of(run.out(), run.err(), dry.out(), dry.err(), serve.err(), bytes)) {
             count(!text.contains(SECRET));
         }
-        assertFalse(run.out().contains(SECRET) || run.err().contains(SECRET), "index printed the secret");
-        assertFalse(dry.out().contains(SECRET) || dry.err().contains(SECRET), "index --dry-run printed the secret");
-        assertFalse(serve.err().contains(SECRET), "serve printed the secret");
-        assertFalse(bytes.contains(SECRET), "the store holds the secret");
-        assertTrue(run.out().contains("sslmode=disable"), "allowed parameters are still shown: " + run.out());
+        assertAll(() -> assertFalse(run.out().contains(SECRET) || run.err().contains(SECRET), "index printed the secret"),
+                () -> assertFalse(dry.out().contains(SECRET) || dry.err().contains(SECRET), "index --dry-run printed the secret"),
+                () -> assertFalse(serve.err().contains(SECRET), "serve printed the secret"),
+                () -> assertFalse(bytes.contains(SECRET), "the store holds the secret"),
+                () -> assertTrue(run.out().contains("sslmode=disable"), "allowed parameters are still shown: " + run.out()));
     }
 
     @Test

@@ -4,6 +4,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +14,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,25 +58,31 @@ class StoreHygieneTest {
         return cli("--store", store.toString(), "index", "--source", "sqlite:" + source);
     }
 
-    /** Every command that opens the store must refuse it with one sentence that names the file and the fix. */
-    private void assertRefusedEverywhere(String why, String fix) {
-        List<CliRun> runs = new ArrayList<>();
-        runs.add(index());
-        runs.add(cli("--store", store.toString(), "policy", "tags"));
-        runs.add(cli("--store", store.toString(), "policy", "tag", "main.person.city", "location", "--file", policy.toString()));
-        runs.add(cli("--store", store.toString(), "serve"));
-        runs.add(cli("--store", store.toString(), "serve", "--source", "sqlite:" + source));
-        for (CliRun r : runs) {
-            tried++;
-            boolean ok = r.exit() == 2 && r.err().contains(fix) && r.err().strip().lines().count() == 1
-                    && !r.err().contains("Exception");
-            if (ok) {
-                refused++;
-            }
-            assertEquals(2, r.exit(), why + ": " + r.err());
-            assertTrue(r.err().contains(fix), why + ": the message names the fix: " + r.err());
-            assertEquals(1, r.err().strip().lines().count(), why + ": one sentence, no stack trace: " + r.err());
+    /** Every command that opens the store; each is a case of its own. */
+    enum Command { INDEX, POLICY_TAGS, POLICY_TAG, SERVE, SERVE_SOURCE }
+
+    private CliRun run(Command command) {
+        return switch (command) {
+            case INDEX -> index();
+            case POLICY_TAGS -> cli("--store", store.toString(), "policy", "tags");
+            case POLICY_TAG -> cli("--store", store.toString(), "policy", "tag", "main.person.city", "location", "--file", policy.toString());
+            case SERVE -> cli("--store", store.toString(), "serve");
+            case SERVE_SOURCE -> cli("--store", store.toString(), "serve", "--source", "sqlite:" + source);
+        };
+    }
+
+    /** The command must refuse the store with one sentence that names the file and the fix. */
+    private void assertRefusedBy(Command command, String why, String fix) {
+        CliRun r = run(command);
+        tried++;
+        boolean ok = r.exit() == 2 && r.err().contains(fix) && r.err().strip().lines().count() == 1
+                && !r.err().contains("Exception");
+        if (ok) {
+            refused++;
         }
+        assertAll(() -> assertEquals(2, r.exit(), why + ": " + r.err()),
+                () -> assertTrue(r.err().contains(fix), why + ": the message names the fix: " + r.err()),
+                () -> assertEquals(1, r.err().strip().lines().count(), why + ": one sentence, no stack trace: " + r.err()));
     }
 
     @Test
@@ -92,62 +101,67 @@ class StoreHygieneTest {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(policy)));
     }
 
-    @Test
-    void aStorePlantedByAnotherUserIsRefused() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Command.class)
+    void aStorePlantedByAnotherUserIsRefused(Command command) throws Exception {
         assumeTrue(Files.getAttribute(dir, "unix:uid").equals(0), "chown needs root");
         // The attacker's store: indexed, then their own 'policy tag ... --none' on the SSN column.
         assertEquals(0, index().exit());
         Files.setAttribute(store, "unix:uid", (int) OTHER_UID);
-        assertRefusedEverywhere("a store owned by another user", "belongs to another user");
+        assertRefusedBy(command, "a store owned by another user", "belongs to another user");
     }
 
-    @Test
-    void aWorldWritableStoreIsRefused() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Command.class)
+    void aWorldWritableStoreIsRefused(Command command) throws Exception {
         assertEquals(0, index().exit());
         Files.setPosixFilePermissions(store, PosixFilePermissions.fromString("rw-rw-rw-"));
-        assertRefusedEverywhere("a world-writable store", "chmod 600");
+        assertRefusedBy(command, "a world-writable store", "chmod 600");
     }
 
-    @Test
-    void aSymlinkedStoreIsRefused() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Command.class)
+    void aSymlinkedStoreIsRefused(Command command) throws Exception {
         assertEquals(0, index().exit());
         Path real = dir.resolve("state/real.db");
         Files.move(store, real);
         Files.createSymbolicLink(store, real);
-        assertRefusedEverywhere("a symbolic link", "symbolic link");
+        assertRefusedBy(command, "a symbolic link", "symbolic link");
     }
 
-    @Test
-    void aStoreInADirectoryOthersCanWriteIsRefused() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Command.class)
+    void aStoreInADirectoryOthersCanWriteIsRefused(Command command) throws Exception {
         assertEquals(0, index().exit());
         Files.setPosixFilePermissions(store.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
-        assertRefusedEverywhere("a directory anyone can write", "chmod go-w");
+        assertRefusedBy(command, "a directory anyone can write", "chmod go-w");
     }
 
-    @Test
-    void aPlantedWalIsRefused() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Command.class)
+    void aPlantedWalIsRefused(Command command) throws Exception {
         assumeTrue(Files.getAttribute(dir, "unix:uid").equals(0), "chown needs root");
         assertEquals(0, index().exit());
         Path wal = Path.of(store + "-wal");
         Files.write(wal, new byte[0]);
         Files.setAttribute(wal, "unix:uid", (int) OTHER_UID);
-        assertRefusedEverywhere("a WAL planted by another user", "belongs to another user");
+        assertRefusedBy(command, "a WAL planted by another user", "belongs to another user");
     }
 
-    @Test
-    void aPlantedPolicyFileIsRefused() throws Exception {
+    @ParameterizedTest(name = "policy {0}")
+    @ValueSource(strings = {"apply", "tag"})
+    void aPlantedPolicyFileIsRefused(String subcommand) throws Exception {
         assertEquals(0, index().exit());
         Files.writeString(policy, "block: [credential]\nforce: true\ncolumns:\n  main.person.ssn: {categories: []}\n");
         Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-rw-rw-"));
-        for (CliRun r : List.of(cli("--store", store.toString(), "policy", "apply", policy.toString()),
-                cli("--store", store.toString(), "policy", "tag", "main.person.city", "location", "--file", policy.toString()))) {
-            tried++;
-            if (r.exit() == 2 && r.err().contains("chmod 600")) {
-                refused++;
-            }
-            assertEquals(2, r.exit(), r.err());
-            assertTrue(r.err().contains("chmod 600"), r.err());
+        CliRun r = subcommand.equals("apply") ? cli("--store", store.toString(), "policy", "apply", policy.toString())
+                : cli("--store", store.toString(), "policy", "tag", "main.person.city", "location", "--file", policy.toString());
+        tried++;
+        if (r.exit() == 2 && r.err().contains("chmod 600")) {
+            refused++;
         }
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("chmod 600"), r.err());
         CliRun tags = cli("--store", store.toString(), "policy", "tags");
         assertFalse(tags.err().contains("Exception"));
     }

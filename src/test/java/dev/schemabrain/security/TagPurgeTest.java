@@ -10,6 +10,7 @@ import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -104,19 +106,19 @@ class TagPurgeTest {
             if (clean) {
                 held++;
             }
-            assertFalse(bytes.contains(value), when + ": '" + value + "' is still in the store's bytes");
-            assertFalse(descriptions.contains(value), when + ": a stored description still quotes '" + value + "'");
-            assertFalse(served.contains(value), when + ": a tool still serves '" + value + "'");
         }
+        assertAll(VALUES.stream().<Executable>map(value -> () -> assertAll(value,
+                () -> assertFalse(bytes.contains(value), when + ": '" + value + "' is still in the store's bytes"),
+                () -> assertFalse(descriptions.contains(value), when + ": a stored description still quotes '" + value + "'"),
+                () -> assertFalse(served.contains(value), when + ": a tool still serves '" + value + "'"))));
     }
 
     @Test
     void taggingPurgesEveryValueOfTheColumnFromTheStoreAndAReindexDoesNotBringThemBack() throws Exception {
         cli("index", "--source", "sqlite:" + source);
         String before = StoreBytes.of(store) + String.join("\n", storedDescriptions());
-        for (String value : VALUES) {
-            assertTrue(before.contains(value), "precondition: untagged, '" + value + "' is stored and quoted");
-        }
+        assertAll(VALUES.stream().<Executable>map(value -> () ->
+                assertTrue(before.contains(value), "precondition: untagged, '" + value + "' is stored and quoted")));
         assertTrue(storedDescriptions().stream().anyMatch(d -> d.contains("marmalade")),
                 "precondition: the describer quotes the samples");
         assertTrue(servedAnswers().contains("marmalade") && servedAnswers().contains("purple-kumquat"),

@@ -7,17 +7,22 @@ import dev.schemabrain.retrieve.TableHit;
 import dev.schemabrain.retrieve.TableRetriever;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
+import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /** The SPEC §4 metrics on rankings whose scores can be worked out by hand, and both question formats. */
 class EvaluationTest {
@@ -55,17 +60,14 @@ class EvaluationTest {
                 new Question("2", "q", List.of("s.c", "s.B"), "s"),   // ranks 3 and 2 (case-insensitive)
                 new Question("3", "q", List.of("s.d", "s.z"), "s"));  // rank 4, one never found
         EvalResult r = Evaluation.run(retriever, questions, false);
-        assertEquals(3, r.n());
-        assertEquals((1 + 0 + 0) / 3.0, r.recall().get(1), 1e-9);
-        assertEquals((1 + 1 + 0) / 3.0, r.recall().get(3), 1e-9);
-        assertEquals((1 + 1 + 0.5) / 3.0, r.recall().get(5), 1e-9);
-        assertEquals(1 / 3.0, r.full().get(1), 1e-9);
-        assertEquals(2 / 3.0, r.full().get(3), 1e-9);
-        assertEquals(2 / 3.0, r.full().get(10), 1e-9, "s.z is never retrieved");
-        assertEquals((1 + 1 / 2.0 + 1 / 4.0) / 3, r.mrr(), 1e-9);
-        assertEquals(Optional.empty(), retriever.lastSchema);
-        Evaluation.run(retriever, questions, true);
-        assertEquals(Optional.of("s"), retriever.lastSchema);
+        assertAll(() -> assertEquals(3, r.n()),
+                () -> assertEquals((1 + 0 + 0) / 3.0, r.recall().get(1), 1e-9),
+                () -> assertEquals((1 + 1 + 0) / 3.0, r.recall().get(3), 1e-9),
+                () -> assertEquals((1 + 1 + 0.5) / 3.0, r.recall().get(5), 1e-9),
+                () -> assertEquals(1 / 3.0, r.full().get(1), 1e-9),
+                () -> assertEquals(2 / 3.0, r.full().get(3), 1e-9),
+                () -> assertEquals(2 / 3.0, r.full().get(10), 1e-9, "s.z is never retrieved"),
+                () -> assertEquals((1 + 1 / 2.0 + 1 / 4.0) / 3, r.mrr(), 1e-9));
         String json = r.toJson();
         assertTrue(json.matches("\\{\"n\":3,\"recall\":\\{\"1\":[0-9.]+,\"3\":[0-9.]+,\"5\":[0-9.]+,\"10\":[0-9.]+},"
                 + "\"full\":\\{\"1\":[0-9.]+,\"3\":[0-9.]+,\"5\":[0-9.]+,\"10\":[0-9.]+},\"mrr\":[0-9.]+,"
@@ -73,36 +75,55 @@ class EvaluationTest {
     }
 
     @Test
-    void readsGoldenAndSpiderFiles() throws IOException {
+    void onlyAPerSchemaRunPassesTheQuestionsSchema() {
+        Fixed retriever = new Fixed("s.a", "s.b", "s.c", "s.d");
+        List<Question> questions = List.of(new Question("1", "q", List.of("s.a"), "s"));
+        Evaluation.run(retriever, questions, false);
+        assertEquals(Optional.empty(), retriever.lastSchema);
+        Evaluation.run(retriever, questions, true);
+        assertEquals(Optional.of("s"), retriever.lastSchema);
+    }
+
+    @Test
+    void readsGoldenFiles() throws IOException {
         Path golden = dir.resolve("golden.json");
         Files.writeString(golden, """
                 {"version": "1", "schema_description": "x", "questions": [
                   {"id": "g1", "question": "Who bought what?", "expected_tables": ["sales.orders", "sales.customers"]}]}""");
         Question g = QuestionFile.load(golden).get(0);
         assertEquals(new Question("g1", "Who bought what?", List.of("sales.orders", "sales.customers"), "sales"), g);
+    }
 
+    @Test
+    void readsSpiderFiles() throws IOException {
         Path spider = dir.resolve("spider.json");
         Files.writeString(spider, """
                 [{"db_id": "pets_1", "question": "How many pets?", "query": "SELECT 1", "gold_tables": ["Pets", "Pets"]}]""");
         Question s = QuestionFile.load(spider).get(0);
-        assertEquals(List.of("pets_1.Pets"), s.expected());
-        assertEquals("pets_1", s.schema());
+        assertAll(() -> assertEquals(List.of("pets_1.Pets"), s.expected()),
+                () -> assertEquals("pets_1", s.schema()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badQuestionFiles")
+    void badQuestionFilesAreRefusedWithOneSentence(String name, String content) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, content);
+        IOException ex = assertThrows(IOException.class, () -> QuestionFile.load(file), name);
+        assertTrue(ex.getMessage().contains(file.toString()) && !ex.getMessage().contains("\n"), ex.getMessage());
+    }
+
+    static Stream<Arguments> badQuestionFiles() {
+        return Stream.of(
+                arguments("notjson.json", "{nope"),
+                arguments("version.json", "{\"version\": \"2\", \"questions\": []}"),
+                arguments("unqualified.json", "{\"version\": \"1\", \"questions\": [{\"question\": \"q\", \"expected_tables\": [\"orders\"]}]}"),
+                arguments("nogold.json", "[{\"db_id\": \"x\", \"question\": \"q\"}]"),
+                arguments("empty.json", "[]"));
     }
 
     @Test
-    void badQuestionFilesAreRefusedWithOneSentence() throws IOException {
-        Map<String, String> bad = Map.of(
-                "notjson.json", "{nope",
-                "version.json", "{\"version\": \"2\", \"questions\": []}",
-                "unqualified.json", "{\"version\": \"1\", \"questions\": [{\"question\": \"q\", \"expected_tables\": [\"orders\"]}]}",
-                "nogold.json", "[{\"db_id\": \"x\", \"question\": \"q\"}]",
-                "empty.json", "[]");
-        for (var e : bad.entrySet()) {
-            Path file = dir.resolve(e.getKey());
-            Files.writeString(file, e.getValue());
-            IOException ex = assertThrows(IOException.class, () -> QuestionFile.load(file), e.getKey());
-            assertTrue(ex.getMessage().contains(file.toString()) && !ex.getMessage().contains("\n"), ex.getMessage());
-        }
+    void aMissingQuestionFileIsRefused() {
         assertThrows(IOException.class, () -> QuestionFile.load(dir.resolve("missing.json")));
     }
 }
