@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ExecutionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.semantic.compile.Dialect;

@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ExecutionException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.semantic.compile.Dialect;
 import dev.schemabrain.source.SourceUrl;

@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.semantic.compile.Dialect;
 import dev.schemabrain.source.SourceUrl;
 

@@ -1,5 +1,6 @@
 package dev.schemabrain.files;
 
+import dev.schemabrain.error.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;

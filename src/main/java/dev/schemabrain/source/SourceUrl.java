@@ -1,5 +1,6 @@
 package dev.schemabrain.source;
 
+import dev.schemabrain.error.SourceException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;

@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;

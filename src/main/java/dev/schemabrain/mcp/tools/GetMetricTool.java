@@ -3,7 +3,7 @@ package dev.schemabrain.mcp.tools;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.execute.BoundQuery;
-import dev.schemabrain.execute.ExecutionException;
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.index.Fingerprints;
 import dev.schemabrain.mcp.args.ArgSchema;

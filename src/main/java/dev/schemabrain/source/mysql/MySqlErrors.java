@@ -1,6 +1,6 @@
 package dev.schemabrain.source.mysql;
 
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.SourceUrl;
 
 import java.net.ConnectException;

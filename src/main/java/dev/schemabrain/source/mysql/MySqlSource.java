@@ -5,7 +5,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.SourceKind;
 import dev.schemabrain.source.SourceUrl;
 

@@ -11,7 +11,7 @@ import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.SourceKind;
 import dev.schemabrain.source.SourceUrl;
 

@@ -1,6 +1,6 @@
 package dev.schemabrain.source.sqlite;
 
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import org.sqlite.SQLiteErrorCode;
 
 import java.nio.file.Path;
