@@ -4,7 +4,9 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.error.FileProblems;
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
@@ -20,7 +22,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -44,7 +48,15 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws SchemaBrainException {
         PrintWriter out = main.out();
         boolean created = !database.toFile().exists();
-        DemoDatabase.ensure(database);
+        try {
+            DemoDatabase.ensure(database);
+        } catch (UncheckedIOException e) {
+            IOException cause = e.getCause();
+            // DemoDatabase wraps the file system's failure, or SQLite's in an IOException of its own.
+            String why = cause.getCause() == null ? FileProblems.reason(cause) : cause.getCause().getMessage();
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo database " + database
+                    + " (" + why + "); pass --database with a file in a directory that exists and you can write to.", e);
+        }
         SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
         IndexResult result;
         try (SchemaSource source = Sources.open(url)) {

@@ -77,7 +77,7 @@ final class EvalCommand implements Callable<Integer> {
         long missing = loaded.stream().flatMap(q -> q.expected().stream()).map(n -> n.toLowerCase(Locale.ROOT))
                 .distinct().filter(n -> !indexed.contains(n)).count();
         if (missing > 0) {
- main.err().println("schemabrain: warning: " + missing + " expected table(s) are not in the store; they count as misses.");
+            main.err().println("schemabrain: warning: " + missing + " expected table(s) are not in the store; they count as misses.");
         }
         ranker.warmUp(500, 1_000);
         EvalResult result = Evaluation.run(ranker, loaded, perSchema);

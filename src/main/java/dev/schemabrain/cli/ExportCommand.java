@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.error.FileProblems;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -41,7 +42,8 @@ final class ExportCommand implements Callable<Integer> {
         try {
             written = SemanticProject.write(dir, model);
         } catch (IOException e) {
- throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot write the project to " + dir + " (" + e.getMessage() + "); check the path and its permissions.", e);
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot write the project to " + dir + " ("
+                    + FileProblems.reason(e) + "); check the path and its permissions.", e);
         }
         main.out().printf("Exported %d entities, %d joins, %d metrics to %s (%d files)%n", model.entities().size(),
                 model.joins().size(), model.metrics().size(), dir, written.size());

@@ -97,7 +97,8 @@ public final class Main implements Runnable {
         });
         cli.setParameterExceptionHandler((ex, argv) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("schemabrain: " + ex.getMessage() + "; see '"
+            // picocli starts some messages with "Error: "; the prefix already says where the sentence comes from.
+            err.println("schemabrain: " + ex.getMessage().replaceFirst("^Error: ", "") + "; see '"
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             err.flush();
             return EXIT_FAILURE;
