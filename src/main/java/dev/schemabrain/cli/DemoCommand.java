@@ -10,7 +10,7 @@ import dev.schemabrain.error.UserError;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SchemaSummary;

@@ -2,9 +2,9 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
-import dev.schemabrain.source.SourceUrl;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceUrl;
 import dev.schemabrain.source.Sources;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;

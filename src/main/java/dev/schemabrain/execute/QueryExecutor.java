@@ -1,8 +1,13 @@
 package dev.schemabrain.execute;
 
 import dev.schemabrain.error.ExecutionException;
-import dev.schemabrain.semantic.compile.Dialect;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.Dialect;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SourceUrl;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -37,13 +42,10 @@ public final class QueryExecutor implements AutoCloseable {
     public record Result(List<String> labels, List<List<Object>> rows, boolean truncated, long millis) {
     }
 
-    /** The database's estimate; {@code totalCost} is null where the engine gives none (SQLite, MariaDB 10). */
-    public record Explain(Double totalCost, Double estimatedRows, String plan) {
-    }
-
     private static final long WATCHDOG_GRACE_MS = 1_000;
 
     private final Engine engine;
+    private final SourceUrl url;
     private final ExecutorSettings settings;
     private final Semaphore slots;
     private final String sourceId;
@@ -54,20 +56,16 @@ public final class QueryExecutor implements AutoCloseable {
     });
 
     public QueryExecutor(SourceUrl url, ExecutorSettings settings) {
-        this.engine = switch (url.kind()) {
-            case POSTGRESQL -> new PostgresEngine(url);
-            case MYSQL -> new MySqlEngine(url);
-            case SQLITE -> new SqliteEngine(url.path());
-            default -> throw new IllegalArgumentException("get_metric cannot run against a " + url.kind().name().toLowerCase()
-                    + " source; serve with a postgresql://, mysql://, mariadb:// or sqlite: source.");
-        };
+        this.engine = Engines.of(url.kind()).orElseThrow(() -> new IllegalArgumentException("get_metric cannot run against a "
+                + url.kind().name().toLowerCase() + " source; serve with a postgresql://, mysql://, mariadb:// or sqlite: source."));
+        this.url = url;
         this.settings = settings;
         this.slots = new Semaphore(settings.maxConcurrent(), true);
         this.sourceId = url.sourceId();
     }
 
     public Dialect dialect() {
-        return engine.dialect();
+        return engine;
     }
 
     public String sourceId() {
@@ -159,11 +157,11 @@ public final class QueryExecutor implements AutoCloseable {
         if (!acquired) {
             throw busy();
         }
-        try (Connection c = engine.openReadOnly(settings.statementTimeoutMs())) {
+        try (Connection c = engine.connect(url, Purpose.query(settings.statementTimeoutMs()))) {
             try {
-                if (engine.begin() != null) {
+                if (engine.beginReadOnly() != null) {
                     try (java.sql.Statement st = c.createStatement()) {
-                        st.execute(engine.begin());
+                        st.execute(engine.beginReadOnly());
                     }
                 }
                 return work.run(c);
@@ -191,19 +189,20 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     private ExecutionException translate(SQLException e) {
-        ExecutionException.Kind kind = engine.classify(e);
-        if (kind == null) {
-            // Our own statement failed: say what the database said, never our connection details.
-            return new ExecutionException(ExecutionException.Kind.QUERY_FAILED, "The database refused the compiled query ("
-                    + firstLine(e.getMessage()) + "); check the metric's definition with list_metrics.");
+        Failure failure = engine.classify(e);
+        if (failure == Failure.TIMEOUT) {
+            return timeout();
         }
-        return switch (kind) {
-            case STATEMENT_TIMEOUT -> timeout();
-            case SOURCE_BUSY -> busy();
-            case SOURCE_UNAVAILABLE -> new ExecutionException(kind, "The source database cannot be reached or refused the "
-                    + "login (" + firstLine(e.getMessage()) + "); check that it is up and the server's credentials, then retry.");
-            default -> new ExecutionException(kind, firstLine(e.getMessage()));
-        };
+        if (failure == Failure.BUSY) {
+            return busy();
+        }
+        if (failure.unavailable()) {
+            return new ExecutionException(ExecutionException.Kind.SOURCE_UNAVAILABLE, "The source database cannot be reached or "
+                    + "refused the login (" + firstLine(e.getMessage()) + "); check that it is up and the server's credentials, then retry.");
+        }
+        // Our own statement failed: say what the database said, never our connection details.
+        return new ExecutionException(ExecutionException.Kind.QUERY_FAILED, "The database refused the compiled query ("
+                + firstLine(e.getMessage()) + "); check the metric's definition with list_metrics.");
     }
 
     private ExecutionException timeout() {

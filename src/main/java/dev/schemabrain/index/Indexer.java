@@ -6,7 +6,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.semantic.project.SemanticLayer;
 import dev.schemabrain.store.CatalogChanges;
 import dev.schemabrain.store.CatalogRepository;

@@ -1,7 +1,7 @@
 package dev.schemabrain.index;
 
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.error.StoreException;

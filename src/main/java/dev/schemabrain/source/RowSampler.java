@@ -4,6 +4,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.engine.Dialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -28,11 +28,11 @@ public final class RowSampler {
     private static final int ROWS_READ = 100;
     private static final int TIMEOUT_SECONDS = 10;
 
-    private final UnaryOperator<String> quote;
+    private final Dialect dialect;
 
-    /** @param quote quotes one identifier for the engine, escaping embedded quote characters */
-    public RowSampler(UnaryOperator<String> quote) {
-        this.quote = quote;
+    /** @param dialect quotes identifiers for the engine */
+    public RowSampler(Dialect dialect) {
+        this.dialect = dialect;
     }
 
     /** The tables with samples filled in, reusing the previous ones where the options allow. */
@@ -61,8 +61,8 @@ public final class RowSampler {
         if (sampled.isEmpty()) {
             return table;
         }
-        String sql = "SELECT " + sampled.stream().map(c -> quote.apply(c.name())).collect(Collectors.joining(", "))
-                + " FROM " + quote.apply(table.name().schema()) + "." + quote.apply(table.name().table())
+        String sql = "SELECT " + sampled.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "))
+                + " FROM " + dialect.quote(table.name().schema()) + "." + dialect.quote(table.name().table())
                 + " LIMIT " + ROWS_READ;
         List<List<String>> values = new ArrayList<>();
         sampled.forEach(c -> values.add(new ArrayList<>()));
@@ -96,15 +96,5 @@ public final class RowSampler {
         } catch (SQLException e) {
             return null;
         }
-    }
-
-    /** ANSI double-quoting: {@code a"b} becomes {@code "a""b"}. */
-    public static String doubleQuote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
-    }
-
-    /** MySQL back-quoting: {@code a`b} becomes {@code `a``b`}. */
-    public static String backQuote(String identifier) {
-        return '`' + identifier.replace("`", "``") + '`';
     }
 }

@@ -2,6 +2,7 @@ package dev.schemabrain.source;
 
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.engine.SourceKind;
 
 /**
  * One engine's introspection. Implementations read the catalog with set-based queries (a handful

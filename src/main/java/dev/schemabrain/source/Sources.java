@@ -1,5 +1,6 @@
 package dev.schemabrain.source;
 
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.ddl.DdlSource;
 import dev.schemabrain.source.mysql.MySqlSource;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.McpStdio;
 import dev.schemabrain.testing.TestPostgres;

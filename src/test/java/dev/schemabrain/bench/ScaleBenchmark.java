@@ -11,7 +11,7 @@ import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.retrieve.TableHit;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.McpStdio;
 import io.modelcontextprotocol.client.McpSyncClient;

@@ -1,19 +1,24 @@
 package dev.schemabrain.execute;
 
 import dev.schemabrain.error.ExecutionException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,48 +81,55 @@ class QueryExecutorTest {
         return new QueryExecutor(SourceUrl.parse(url), settings);
     }
 
-    @Test
-    void boundParametersRowCapAndJsonFriendlyValues() throws Exception {
-        for (String url : urls()) {
-            try (QueryExecutor ex = executor(url, new ExecutorSettings(5_000, 10, 4, 1_000, null))) {
-                QueryExecutor.Result r = ex.execute(new BoundQuery(
-                        "SELECT id, name, price, added FROM item WHERE price > ? AND name <> ? ORDER BY id", List.of(10, "item 12")), 100);
-                assertEquals(10, r.rows().size(), url);
-                assertTrue(r.truncated(), url + ": 50 rows match, the cap is 10");
-                List<Object> first = r.rows().get(0);
-                assertEquals(9L, first.get(0), url);
-                assertEquals("item 9", first.get(1), url);
-                assertEquals(0, new java.math.BigDecimal("11.25").compareTo(new java.math.BigDecimal(first.get(2).toString())), url);
-                assertEquals("2024-01-10", first.get(3), url);
-                QueryExecutor.Result small = ex.execute(new BoundQuery("SELECT id FROM item WHERE id <= ?", List.of(3)), 100);
-                assertFalse(small.truncated(), url);
-                assertEquals(3, small.rows().size(), url);
-            }
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("urls")
+    void boundParametersRowCapAndJsonFriendlyValues(String url) throws Exception {
+        try (QueryExecutor ex = executor(url, new ExecutorSettings(5_000, 10, 4, 1_000, null))) {
+            QueryExecutor.Result r = ex.execute(new BoundQuery(
+                    "SELECT id, name, price, added FROM item WHERE price > ? AND name <> ? ORDER BY id", List.of(10, "item 12")), 100);
+            assertEquals(10, r.rows().size(), url);
+            assertTrue(r.truncated(), url + ": 50 rows match, the cap is 10");
+            List<Object> first = r.rows().get(0);
+            assertEquals(9L, first.get(0), url);
+            assertEquals("item 9", first.get(1), url);
+            assertEquals(0, new java.math.BigDecimal("11.25").compareTo(new java.math.BigDecimal(first.get(2).toString())), url);
+            assertEquals("2024-01-10", first.get(3), url);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("urls")
+    void fewerRowsThanTheCapAreNotTruncated(String url) throws Exception {
+        try (QueryExecutor ex = executor(url, new ExecutorSettings(5_000, 10, 4, 1_000, null))) {
+            QueryExecutor.Result small = ex.execute(new BoundQuery("SELECT id FROM item WHERE id <= ?", List.of(3)), 100);
+            assertFalse(small.truncated(), url);
+            assertEquals(3, small.rows().size(), url);
+        }
+    }
+
+    static Stream<Arguments> writes() {
+        return urls().stream().flatMap(url -> Stream.of("INSERT INTO item (id, name) VALUES (1000, 'x')",
+                "UPDATE item SET name = 'x'", "DELETE FROM item", "CREATE TABLE evil (id int)").map(write -> Arguments.of(url, write)));
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("writes")
+    void aWriteIsRefusedByTheSessionEvenIfOneReachedIt(String url, String write) throws Exception {
+        try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
+            ExecutionException e = assertThrows(ExecutionException.class,
+                    () -> ex.execute(new BoundQuery(write, List.of()), 10), url + " " + write);
+            assertEquals(ExecutionException.Kind.QUERY_FAILED, e.kind(), url + " " + write + ": " + e.getMessage());
+            QueryExecutor.Result count = ex.execute(new BoundQuery("SELECT COUNT(*), MIN(name) FROM item", List.of()), 1);
+            assertEquals(50L, count.rows().get(0).get(0), url + ": nothing was written");
+            assertEquals("item 1", count.rows().get(0).get(1), url);
         }
     }
 
     @Test
-    void aWriteIsRefusedByTheSessionEvenIfOneReachedIt() throws Exception {
-        for (String url : urls()) {
-            try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
-                for (String write : List.of("INSERT INTO item (id, name) VALUES (1000, 'x')", "UPDATE item SET name = 'x'",
-                        "DELETE FROM item", "CREATE TABLE evil (id int)")) {
-                    ExecutionException e = assertThrows(ExecutionException.class,
-                            () -> ex.execute(new BoundQuery(write, List.of()), 10), url + " " + write);
-                    assertEquals(ExecutionException.Kind.QUERY_FAILED, e.kind(), url + " " + write + ": " + e.getMessage());
-                }
-                QueryExecutor.Result count = ex.execute(new BoundQuery("SELECT COUNT(*), MIN(name) FROM item", List.of()), 1);
-                assertEquals(50L, count.rows().get(0).get(0), url + ": nothing was written");
-                assertEquals("item 1", count.rows().get(0).get(1), url);
-            }
-        }
-    }
-
-    @Test
-    void explainEstimatesWithoutRunningAndTheCostCapRefusesBeforeRunning() throws Exception {
+    void postgresExplainEstimatesWithoutRunningAndTheCostCapRefusesBeforeRunning() throws Exception {
         resetStatementStatistics();
         try (QueryExecutor pg = executor(TestPostgres.url("sb_exec"), ExecutorSettings.defaults())) {
-            QueryExecutor.Explain plan = pg.explain(new BoundQuery("SELECT pg_sleep(3), id FROM item WHERE id > ?", List.of(1)));
+            Explain plan = pg.explain(new BoundQuery("SELECT pg_sleep(3), id FROM item WHERE id > ?", List.of(1)));
             assertNotNull(plan.totalCost());
             assertTrue(plan.estimatedRows() > 0);
         }
@@ -129,42 +141,65 @@ class QueryExecutorTest {
         // What PostgreSQL ran: the two plans, and neither statement itself.
         assertEquals(List.of("EXPLAIN", "EXPLAIN"), statementsMentioning("pg_sleep").stream()
                 .map(q -> q.substring(0, q.indexOf(' '))).sorted().toList());
-        for (String url : List.of(TestMariaDb.url(maria), "sqlite:" + sqlite)) {
-            try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
-                QueryExecutor.Explain plan = ex.explain(new BoundQuery("SELECT id FROM item WHERE id > ?", List.of(1)));
-                assertFalse(plan.plan().isBlank(), url);
-            }
+    }
+
+    static List<String> mariaAndSqlite() {
+        return List.of(TestMariaDb.url(maria), "sqlite:" + sqlite);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mariaAndSqlite")
+    void explainAnswersAPlan(String url) throws Exception {
+        try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
+            Explain plan = ex.explain(new BoundQuery("SELECT id FROM item WHERE id > ?", List.of(1)));
+            assertFalse(plan.plan().isBlank(), url);
         }
     }
 
-    @Test
-    void aLongStatementIsStoppedAsStatementTimeout() throws Exception {
-        ExecutorSettings quick = new ExecutorSettings(300, 100, 4, 1_000, null);
-        List<String[]> slow = List.of(
-                new String[]{TestPostgres.url("sb_exec"), "SELECT pg_sleep(5)"},
-                new String[]{TestMariaDb.url(maria), "SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b"},
-                new String[]{"sqlite:" + sqlite, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT COUNT(*) FROM r"});
-        for (String[] s : slow) {
-            try (QueryExecutor ex = executor(s[0], quick)) {
-                ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery(s[1], List.of()), 10));
-                assertEquals(ExecutionException.Kind.STATEMENT_TIMEOUT, e.kind(), s[0] + ": " + e.getMessage());
-            }
+    static Stream<Arguments> slowStatements() {
+        return Stream.of(Arguments.of(TestPostgres.url("sb_exec"), "SELECT pg_sleep(5)"),
+                Arguments.of(TestMariaDb.url(maria), "SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b"),
+                Arguments.of("sqlite:" + sqlite, "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT COUNT(*) FROM r"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("slowStatements")
+    void aLongStatementIsStoppedAsStatementTimeout(String url, String sql) throws Exception {
+        try (QueryExecutor ex = executor(url, new ExecutorSettings(300, 100, 4, 1_000, null))) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery(sql, List.of()), 10));
+            assertEquals(ExecutionException.Kind.STATEMENT_TIMEOUT, e.kind(), url + ": " + e.getMessage());
         }
     }
 
-    @Test
-    void aSourceThatIsDownOrRefusesTheLoginIsUnavailable() throws Exception {
+    static List<String> downSources() throws Exception {
         int closedPort;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        for (String url : List.of("postgresql://postgres@127.0.0.1:" + closedPort + "/x",
-                "mariadb://root@127.0.0.1:" + closedPort + "/x", "sqlite:" + dir.resolve("missing.sqlite"))) {
-            try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
-                ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
-                assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind(), url + ": " + e.getMessage());
-            }
+        return List.of("postgresql://postgres@127.0.0.1:" + closedPort + "/x", "mariadb://root@127.0.0.1:" + closedPort + "/x",
+                "sqlite:" + dir.resolve("missing.sqlite"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("downSources")
+    void aSourceThatIsDownIsUnavailable(String url) throws Exception {
+        try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
+            assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind(), url + ": " + e.getMessage());
         }
+    }
+
+    @Test
+    void aReadOnlyOpenOfAMissingSqliteFileCreatesNoFile() throws Exception {
+        Path missing = dir.resolve("still-missing.sqlite");
+        try (QueryExecutor ex = executor("sqlite:" + missing, ExecutorSettings.defaults())) {
+            assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
+        }
+        assertFalse(java.nio.file.Files.exists(missing));
+    }
+
+    @Test
+    void aSourceThatRefusesTheLoginIsUnavailableAndTheMessageKeepsThePasswordOut() throws Exception {
         String role = TestPostgres.passwordRole();
         try (QueryExecutor ex = executor("postgresql://" + role + ":wrong-secret@127.0.0.1:" + TestPostgres.port() + "/sb_exec",
                 ExecutorSettings.defaults())) {
@@ -172,6 +207,5 @@ class QueryExecutorTest {
             assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind());
             assertFalse(e.getMessage().contains("wrong-secret"), e.getMessage());
         }
-        assertFalse(java.nio.file.Files.exists(dir.resolve("missing.sqlite")), "a read-only open creates no file");
     }
 }

@@ -6,7 +6,7 @@ import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.sqlite.SqliteSource;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SqliteStore;

@@ -1,7 +1,7 @@
 package dev.schemabrain.index;
 
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.Test;

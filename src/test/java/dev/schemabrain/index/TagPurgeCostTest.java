@@ -6,7 +6,7 @@ import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.testing.TestPostgres;

@@ -3,7 +3,7 @@ package dev.schemabrain.mcp;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.EnvelopeChecks;
 import dev.schemabrain.testing.McpStdio;
@@ -124,6 +124,29 @@ class McpServerIT {
         Map<String, Object> describe = (Map<String, Object>) tools.get("describe_table").inputSchema().get("properties");
         assertEquals(List.of("concise", "detailed"), ((Map<String, Object>) describe.get("response_format")).get("enum"));
         assertEquals(List.of("qualified_name"), tools.get("describe_table").inputSchema().get("required"));
+    }
+
+    /** One declaration: what tools/list publishes for a filter is what the server holds a call to. */
+    @Test
+    void getMetricPublishesItsFilterFieldsAndAnswersABadOneWithTheirPath() throws Exception {
+        Map<String, Object> properties = (Map<String, Object>) tools.get("get_metric").inputSchema().get("properties");
+        Map<String, Object> filter = (Map<String, Object>) ((Map<String, Object>) properties.get("filters")).get("items");
+        assertEquals("object", filter.get("type"));
+        assertEquals(List.of("column", "op", "value"), List.copyOf(((Map<String, Object>) filter.get("properties")).keySet()));
+        assertEquals(List.of("column", "op"), filter.get("required"));
+        assertEquals(false, filter.get("additionalProperties"));
+        Map<String, Object> op = (Map<String, Object>) ((Map<String, Object>) filter.get("properties")).get("op");
+        assertEquals(List.of("eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"), op.get("enum"));
+        Map<String, Object> order = (Map<String, Object>) ((Map<String, Object>) properties.get("order_by")).get("items");
+        assertEquals(List.of("asc", "desc"), ((Map<String, Object>) ((Map<String, Object>) order.get("properties")).get("direction")).get("enum"));
+
+        Map<String, Object> bad = call("get_metric", Map.of("name", "invoice_total_sum", "filters", List.of(
+                Map.of("column", "invoice.total", "op", "gt", "value", 1), Map.of("column", "invoice.total", "op", "between", "value", 1))));
+        assertError(bad, "invalid_argument");
+        assertTrue(((String) error(bad).get("message")).startsWith("Invalid arguments for get_metric: argument 'filters[1].op' "
+                + "must be one of the enum values: eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null."), () -> bad.toString());
+        assertEquals("get_metric", recovery(bad).get("suggested_tool"));
+        assertEquals(Map.of("name", "invoice_total_sum"), recovery(bad).get("suggested_args"));
     }
 
     @Test

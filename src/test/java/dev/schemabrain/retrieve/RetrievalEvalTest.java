@@ -9,7 +9,7 @@ import dev.schemabrain.retrieve.eval.EvalResult;
 import dev.schemabrain.retrieve.eval.Evaluation;
 import dev.schemabrain.retrieve.eval.QuestionFile;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.Bench;
 import dev.schemabrain.testing.TestPostgres;

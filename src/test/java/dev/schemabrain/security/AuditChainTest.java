@@ -18,7 +18,7 @@ import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.store.SqliteStore;

@@ -1,6 +1,6 @@
 package dev.schemabrain.security;
 
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.testing.StoreBytes;

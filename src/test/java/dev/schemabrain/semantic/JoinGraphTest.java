@@ -13,7 +13,7 @@ import dev.schemabrain.semantic.JoinGraph.Step;
 import dev.schemabrain.semantic.JoinGraph.Unreachable;
 import dev.schemabrain.semantic.JoinGraph.Via;
 import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.ddl.DdlSource;
 import dev.schemabrain.testing.Bench;
 import dev.schemabrain.testing.TestCatalogs;

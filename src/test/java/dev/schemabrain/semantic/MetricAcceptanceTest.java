@@ -18,7 +18,7 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.ChinookOnMariaDb;
 import dev.schemabrain.testing.TestMariaDb;

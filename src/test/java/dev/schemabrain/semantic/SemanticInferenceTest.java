@@ -13,7 +13,7 @@ import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

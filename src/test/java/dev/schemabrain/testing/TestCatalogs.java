@@ -9,7 +9,7 @@ import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.sqlite.SqliteSource;
 
 import java.nio.file.Path;

@@ -13,8 +13,14 @@ import java.util.Map;
  */
 public record ArgSchema(Map<String, ArgSpec> args) {
 
-    /** The seed 001 schema version this code implements; the only {@code schemaVersion} accepted. */
-    public static final String VERSION = "2025-10-09";
+    /**
+     * The schema version this code implements: seed 001's 2025-10-09 plus objects with declared
+     * fields, type scalars and maxItems (the seed's "object / nested schema support" and maxItems).
+     */
+    public static final String VERSION = "2026-11-23";
+
+    /** Seed 001's own version, still accepted, with its meaning: none of the additions above. */
+    public static final String FIRST_VERSION = "2025-10-09";
 
     private static final ArgSchema EMPTY = new ArgSchema(Map.of());
 

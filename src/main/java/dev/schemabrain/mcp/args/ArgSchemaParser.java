@@ -24,6 +24,10 @@ import java.util.Set;
  * a field declaration (it has no string {@code type}); so a direct-map argument named "properties"
  * needs a type. A top-level string {@code schemaVersion} is the seed's version marker in both shapes.
  * Field values of JSON null count as absent.
+ * <p>
+ * Version 2026-11-23 adds, in both shapes: {@code "type": "object"} with {@code properties} (field
+ * declarations, parsed like arguments) and a {@code required} list, on the field or in {@code items};
+ * {@code "type": "scalars"} (a string, number, boolean or flat array of them); {@code maxItems}.
  */
 final class ArgSchemaParser {
 
@@ -32,8 +36,9 @@ final class ArgSchemaParser {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private static final List<String> FIELDS = List.of("type", "required", "description", "isArray", "items",
-            "minLength", "maxLength", "minimum", "maximum", "enum", "default");
-    private static final List<String> ITEM_FIELDS = List.of("type", "minLength", "maxLength", "minimum", "maximum", "enum");
+            "minLength", "maxLength", "minimum", "maximum", "enum", "default", "maxItems", "properties");
+    private static final List<String> ITEM_FIELDS = List.of("type", "minLength", "maxLength", "minimum", "maximum", "enum",
+            "properties", "required");
     private static final List<String> TOP_FIELDS = List.of("properties", "required", "schemaVersion", "type", "additionalProperties");
 
     private ArgSchemaParser() {
@@ -55,12 +60,12 @@ final class ArgSchemaParser {
 
     static ArgSchema parse(Map<String, ?> top) {
         Objects.requireNonNull(top, "schema");
-        checkVersion(top.get("schemaVersion"));
+        String version = checkVersion(top.get("schemaVersion"));
         Map<String, ArgSpec> specs = new LinkedHashMap<>();
         if (top.get("properties") instanceof Map<?, ?> properties && !(properties.get("type") instanceof String)) {
             checkTopLevel(top);
             Map<String, ?> declared = stringKeys(properties, "properties");
-            Set<String> required = requiredList(top.get("required"), declared);
+            Set<String> required = requiredList(top.get("required"), declared, "top-level required");
             declared.forEach((name, field) -> specs.put(name, property(name, field, required.contains(name))));
         } else {
             top.forEach((name, field) -> {
@@ -69,18 +74,33 @@ final class ArgSchemaParser {
                 }
             });
         }
+        if (ArgSchema.FIRST_VERSION.equals(version)) {
+            specs.values().forEach(ArgSchemaParser::checkFirstVersion);
+        }
         return new ArgSchema(specs);
     }
 
-    private static void checkVersion(Object version) {
-        if (version == null || ArgSchema.VERSION.equals(version)) {
-            return;   // absent means the latest, which is the only one there is
+    /** The declared version; absent means the latest. */
+    private static String checkVersion(Object version) {
+        if (version == null) {
+            return ArgSchema.VERSION;
         }
         if (!(version instanceof String v)) {
             throw new IllegalArgumentException("schemaVersion must be a string");
         }
-        throw new IllegalArgumentException("unsupported schemaVersion '" + Values.displayName(v)
-                + "' (supported: " + ArgSchema.VERSION + ")");
+        if (!v.equals(ArgSchema.VERSION) && !v.equals(ArgSchema.FIRST_VERSION)) {
+            throw new IllegalArgumentException("unsupported schemaVersion '" + Values.displayName(v)
+                    + "' (supported: " + ArgSchema.FIRST_VERSION + ", " + ArgSchema.VERSION + ")");
+        }
+        return v;
+    }
+
+    /** A declaration that says it is 2025-10-09 keeps that version's meaning: no objects, scalars or maxItems. */
+    private static void checkFirstVersion(ArgSpec spec) {
+        if (spec.type() == ArgType.OBJECT || spec.type() == ArgType.SCALARS || spec.maxItems() != null) {
+            throw new IllegalArgumentException(ArgSpec.where(spec.name()) + "type object, type scalars and maxItems need schemaVersion "
+                    + ArgSchema.VERSION + " (the declaration says " + ArgSchema.FIRST_VERSION + ")");
+        }
     }
 
     private static void checkTopLevel(Map<String, ?> top) {
@@ -99,13 +119,13 @@ final class ArgSchemaParser {
         });
     }
 
-    private static Set<String> requiredList(Object raw, Map<String, ?> declared) {
+    private static Set<String> requiredList(Object raw, Map<String, ?> declared, String what) {
         Set<String> names = new HashSet<>();
         if (raw == null) {
             return names;
         }
         if (!(raw instanceof List<?> list)) {
-            throw new IllegalArgumentException("top-level required must be an array of argument names");
+            throw new IllegalArgumentException(what + " must be an array of argument names");
         }
         for (Object name : list) {
             if (!(name instanceof String s) || !declared.containsKey(s)) {
@@ -139,9 +159,50 @@ final class ArgSchemaParser {
         }
         Constraints c = Constraints.merge(name, field, items);
         ArgType type = elementType(name, typeName, items == null ? null : string(name, items, "type"), array, c.enumRaw() != null);
-        return new ArgSpec(name, type, bool(name, field, "required") || requiredByList, string(name, field, "description"),
+        // A list is JSON Schema's required (the object's required fields); true/false is seed 001's (this field's).
+        boolean listsFields = field.get("required") instanceof List<?>;
+        boolean required = (!listsFields && bool(name, field, "required")) || requiredByList;
+        return new ArgSpec(name, type, required, string(name, field, "description"),
                 array, c.minLength(), c.maxLength(), c.minimum(), c.maximum(), enumValues(name, type, c.enumRaw()),
-                field.get("default"));
+                field.get("default"), length(name, field, "maxItems"),
+                fields(name, field, items, listsFields ? field.get("required") : null));
+    }
+
+    /**
+     * An object's fields, from the field's own {@code properties} or from its {@code items} (each
+     * element's), with the names they require; parsed like top-level arguments, so they nest.
+     */
+    private static Map<String, ArgSpec> fields(String name, Map<String, ?> field, Map<String, ?> items, Object fieldRequired) {
+        Object properties = once(name, "properties", field.get("properties"), items == null ? null : items.get("properties"));
+        Object required = once(name, "required", fieldRequired, items == null ? null : items.get("required"));
+        if (properties == null) {
+            if (required != null) {
+                throw new IllegalArgumentException(ArgSpec.where(name) + "a required list names fields of properties, and there are none");
+            }
+            return Map.of();
+        }
+        if (!(properties instanceof Map<?, ?> map)) {
+            throw new IllegalArgumentException(ArgSpec.where(name) + "properties must be an object of field declarations");
+        }
+        Map<String, ?> declared = stringKeys(map, "argument '" + name + "' properties");
+        Set<String> requiredNames = requiredList(required, declared, ArgSpec.where(name) + "required");
+        Map<String, ArgSpec> out = new LinkedHashMap<>();
+        declared.forEach((sub, raw) -> {
+            try {
+                out.put(sub, property(sub, raw, requiredNames.contains(sub)));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(ArgSpec.where(name) + "in properties, " + e.getMessage(), e);
+            }
+        });
+        return out;
+    }
+
+    /** A key said on the field or on its items, not both: two places would invite them to disagree. */
+    private static Object once(String name, String key, Object own, Object fromItems) {
+        if (own != null && fromItems != null) {
+            throw new IllegalArgumentException(ArgSpec.where(name) + key + " is given both on the field and in items; give it once");
+        }
+        return own != null ? own : fromItems;
     }
 
     /**

@@ -2,8 +2,11 @@ package dev.schemabrain.mcp.args;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -22,10 +25,21 @@ import java.util.Objects;
  *                     when the caller leaves the argument out. Normalized: String for STRING and ENUM,
  *                     Long for INTEGER, Double for NUMBER, Boolean for BOOLEAN, an unmodifiable List
  *                     of those for arrays. Null when none; never set together with {@code required}.
+ * @param maxItems     arrays only: the most elements accepted; may be null
+ * @param fields       OBJECT only, never empty there: the declared fields of the object (or of each
+ *                     element), by name in declaration order; no other field is accepted
  */
 public record ArgSpec(String name, ArgType type, boolean required, String description, boolean array,
                       Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
-                      List<String> enumValues, Object defaultValue) {
+                      List<String> enumValues, Object defaultValue, Integer maxItems, Map<String, ArgSpec> fields) {
+
+    /** A scalar or scalar-array argument, as seed 001 declares them. */
+    public ArgSpec(String name, ArgType type, boolean required, String description, boolean array,
+                   Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
+                   List<String> enumValues, Object defaultValue) {
+        this(name, type, required, description, array, minLength, maxLength, minimum, maximum, enumValues, defaultValue,
+                null, Map.of());
+    }
 
     /*
      * A full canonical constructor rather than a compact one: the enum values and the default are
@@ -33,7 +47,7 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
      */
     public ArgSpec(String name, ArgType type, boolean required, String description, boolean array,
                    Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
-                   List<String> enumValues, Object defaultValue) {
+                   List<String> enumValues, Object defaultValue, Integer maxItems, Map<String, ArgSpec> fields) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("an argument needs a non-empty name");
         }
@@ -47,6 +61,8 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
         this.minimum = minimum == null ? null : canonical(minimum);
         this.maximum = maximum == null ? null : canonical(maximum);
         this.enumValues = enumValues == null ? List.of() : List.copyOf(enumValues);
+        this.maxItems = checkLength(name, "maxItems", maxItems);
+        this.fields = checkFields(name, type, fields);
         checkBounds();
         checkEnum();
         this.defaultValue = checkDefault(defaultValue);
@@ -97,7 +113,7 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
             case INTEGER, NUMBER -> Values.jsonNumber(v instanceof String s ? new BigDecimal(s) : Values.decimal(v));
             case BOOLEAN -> v instanceof String s ? Boolean.valueOf(s) : v;
             case STRING, ENUM -> v instanceof String s ? s : Values.stringForm(v);
-            case OBJECT -> v;
+            case OBJECT, SCALARS -> v;
         };
     }
 
@@ -120,11 +136,37 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
         return length;
     }
 
+    /** An object's fields in declaration order; only objects have them, and an object with none would accept nothing useful. */
+    private static Map<String, ArgSpec> checkFields(String name, ArgType type, Map<String, ArgSpec> fields) {
+        Map<String, ArgSpec> copy = new LinkedHashMap<>();
+        if (fields != null) {
+            fields.forEach((key, spec) -> {
+                if (spec == null || !spec.name().equals(key)) {
+                    throw new IllegalArgumentException(where(name) + "field '" + Values.displayName(String.valueOf(key))
+                            + "' is keyed under a different name than its spec");
+                }
+                copy.put(key, spec);
+            });
+        }
+        if ((type == ArgType.OBJECT) == copy.isEmpty()) {
+            throw new IllegalArgumentException(where(name) + (copy.isEmpty()
+                    ? "type object needs properties declaring its fields" : "only type object has properties"));
+        }
+        // Not Map.copyOf: the order is the order of the inputSchema and of the messages.
+        return Collections.unmodifiableMap(copy);
+    }
+
     private static BigDecimal canonical(BigDecimal d) {
         return d.signum() == 0 ? BigDecimal.ZERO : d.stripTrailingZeros();
     }
 
     private void checkBounds() {
+        if (maxItems != null && !array) {
+            throw new IllegalArgumentException(where(name) + "maxItems applies to arrays only");
+        }
+        if (type == ArgType.SCALARS && array) {
+            throw new IllegalArgumentException(where(name) + "type scalars already takes an array of scalars; arrays of it are not supported");
+        }
         if ((minLength != null || maxLength != null) && type != ArgType.STRING) {
             throw new IllegalArgumentException(where(name) + "minLength/maxLength apply to strings only, not to "
                     + type.name().toLowerCase(java.util.Locale.ROOT));
@@ -143,6 +185,9 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
     }
 
     private void checkEnum() {
+        if ((type == ArgType.OBJECT || type == ArgType.SCALARS) && !enumValues.isEmpty()) {
+            throw new IllegalArgumentException(where(name) + "enum does not apply to type " + type.name().toLowerCase(java.util.Locale.ROOT));
+        }
         if (type == ArgType.ENUM && enumValues.isEmpty()) {
             throw new IllegalArgumentException(where(name) + "type enum needs a non-empty enum list");
         }
@@ -164,7 +209,7 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
             throw new IllegalArgumentException(where(name) + "enum values can't be null");
         }
         return switch (type) {
-            case STRING, ENUM, OBJECT -> value;
+            case STRING, ENUM, OBJECT, SCALARS -> value;
             case BOOLEAN -> "true".equals(value) || "false".equals(value) ? Boolean.valueOf(value) : value;
             case INTEGER, NUMBER -> {
                 try {
@@ -182,6 +227,9 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
         }
         if (required) {
             throw new IllegalArgumentException(where(name) + "a required argument can't have a default");
+        }
+        if (type == ArgType.OBJECT || type == ArgType.SCALARS) {
+            throw new IllegalArgumentException(where(name) + "a default applies to strings, numbers, booleans and enums only");
         }
         String problem = ArgValidator.violation(this, value);
         if (problem != null) {

@@ -8,8 +8,10 @@ import java.util.Locale;
  */
 public enum ArgType {
     STRING, INTEGER, NUMBER, BOOLEAN, ENUM,
-    /** Not in seed 001: a JSON object whose fields the tool itself checks (get_metric's filters). */
-    OBJECT;
+    /** Schema version 2026-11-23: a JSON object whose fields are declared in {@code properties}. */
+    OBJECT,
+    /** Schema version 2026-11-23: a string, number or boolean, or a flat array of them (a filter's value). */
+    SCALARS;
 
     /** The seed's spelling ({@code array} is not a type here; the parser turns it into the array flag). */
     static ArgType fromSeed(String name) {
@@ -20,8 +22,9 @@ public enum ArgType {
             case "boolean" -> BOOLEAN;
             case "enum" -> ENUM;
             case "object" -> OBJECT;
+            case "scalars" -> SCALARS;
             default -> throw new IllegalArgumentException("unknown type '" + name
-                    + "' (expected string, integer, float, number, boolean, enum, object or array)");
+                    + "' (expected string, integer, float, number, boolean, enum, object, scalars or array)");
         };
     }
 
@@ -31,6 +34,7 @@ public enum ArgType {
             case INTEGER -> "an integer";
             case ENUM -> "one of the enum values";
             case OBJECT -> "an object";
+            case SCALARS -> "a string, number, boolean or an array of them";
             default -> "a " + name().toLowerCase(Locale.ROOT);
         };
     }

@@ -52,14 +52,31 @@ final class ArgValidator {
 
     /** The first problem with a non-null value of {@code spec}, or null when it is acceptable. */
     static String violation(ArgSpec spec, Object value) {
+        return violation(spec, value, Values.displayName(spec.name()));
+    }
+
+    /** Type, then bounds, then enum membership of one value (or one array element). */
+    static String elementViolation(ArgSpec spec, Object v) {
+        return elementViolation(spec, v, Values.displayName(spec.name()));
+    }
+
+    /**
+     * As {@link #violation(ArgSpec, Object)}, naming the value by {@code path} ({@code filters[1].op}),
+     * which is already fit for a message.
+     */
+    private static String violation(ArgSpec spec, Object value, String path) {
         if (!spec.array()) {
-            return elementViolation(spec, value);
+            return elementViolation(spec, value, path);
         }
         if (!(value instanceof List<?> list)) {
-            return prefix(spec) + "must be an array";
+            return prefix(path) + "must be an array";
         }
-        for (Object element : list) {   // the first bad element speaks for the argument
-            String problem = elementViolation(spec, element);
+        if (spec.maxItems() != null && list.size() > spec.maxItems()) {
+            return prefix(path) + "array length must be <= " + spec.maxItems();
+        }
+        boolean objects = spec.type() == ArgType.OBJECT;   // only an object's fields need the index to be found
+        for (int i = 0; i < list.size(); i++) {   // the first bad element speaks for the argument
+            String problem = elementViolation(spec, list.get(i), objects ? path + "[" + i + "]" : path);
             if (problem != null) {
                 return problem;
             }
@@ -67,20 +84,46 @@ final class ArgValidator {
         return null;
     }
 
-    /** Type, then bounds, then enum membership of one value (or one array element). */
-    static String elementViolation(ArgSpec spec, Object v) {
+    private static String elementViolation(ArgSpec spec, Object v, String path) {
         String typeProblem = typeViolation(spec.type(), v);
         if (typeProblem != null) {
-            return prefix(spec) + typeProblem;
+            return prefix(path) + typeProblem;
+        }
+        if (spec.type() == ArgType.OBJECT) {
+            return fieldViolation(spec.fields(), (Map<?, ?>) v, path);
         }
         String boundsProblem = boundsViolation(spec, v);
         if (boundsProblem != null) {
-            return prefix(spec) + boundsProblem;
+            return prefix(path) + boundsProblem;
         }
         if (!spec.enumValues().isEmpty()) {
             String form = Values.stringForm(v);
             if (form == null || !spec.enumValues().contains(form)) {
-                return prefix(spec) + "must be one of the enum values: " + enumList(spec.enumValues());
+                return prefix(path) + "must be one of the enum values: " + enumList(spec.enumValues());
+            }
+        }
+        return null;
+    }
+
+    /** An object's first problem: its declared fields in order (null is absent), then a field it doesn't declare. */
+    private static String fieldViolation(Map<String, ArgSpec> fields, Map<?, ?> object, String path) {
+        for (ArgSpec field : fields.values()) {
+            Object value = object.get(field.name());
+            String at = path + "." + Values.displayName(field.name());
+            if (value == null) {
+                if (field.required()) {
+                    return "missing required argument '" + at + "'";
+                }
+                continue;
+            }
+            String problem = violation(field, value, at);
+            if (problem != null) {
+                return problem;
+            }
+        }
+        for (Object key : object.keySet()) {
+            if (!(key instanceof String name) || !fields.containsKey(name)) {
+                return "unknown argument '" + path + "." + Values.displayName(String.valueOf(key)) + "'";
             }
         }
         return null;
@@ -94,7 +137,9 @@ final class ArgValidator {
             case NUMBER -> Values.decimal(v) != null;
             case BOOLEAN -> v instanceof Boolean;
             case ENUM -> true;
-            case OBJECT -> v instanceof java.util.Map<?, ?>;
+            case OBJECT -> v instanceof Map<?, ?>;
+            // A flat list: a nested list or an object is refused at its first element, however deep it goes.
+            case SCALARS -> Values.isScalar(v) || v instanceof List<?> list && list.stream().allMatch(Values::isScalar);
         };
         return ok ? null : "must be " + type.article();
     }
@@ -121,8 +166,8 @@ final class ArgValidator {
         return null;
     }
 
-    private static String prefix(ArgSpec spec) {
-        return "argument '" + Values.displayName(spec.name()) + "' ";
+    private static String prefix(String path) {
+        return "argument '" + path + "' ";
     }
 
     private static String enumList(List<String> values) {

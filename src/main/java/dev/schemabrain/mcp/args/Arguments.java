@@ -24,10 +24,27 @@ public final class Arguments {
         Map<String, Object> copy = new LinkedHashMap<>();
         args.forEach((name, value) -> {
             if (value != null) {   // validated lists hold no nulls, so List.copyOf is safe
-                copy.put(name, value instanceof List<?> list ? List.copyOf(list) : value);
+                copy.put(name, copy(value));
             }
         });
         this.supplied = Collections.unmodifiableMap(copy);
+    }
+
+    /** A deep, unmodifiable copy, so a caller changing its objects after validation changes nothing here. */
+    private static Object copy(Object value) {
+        if (value instanceof List<?> list) {
+            return list.stream().map(Arguments::copy).toList();
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            map.forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k, copy(v));
+                }
+            });
+            return Collections.unmodifiableMap(out);
+        }
+        return value;
     }
 
     public ArgSchema schema() {
@@ -81,14 +98,41 @@ public final class Arguments {
     }
 
     /** An array of NUMBER (or INTEGER) elements, the default, or an empty list. */
-    /** An array of objects, each as its JSON fields; the tool checks the fields. */
-    @SuppressWarnings("unchecked")
-    public List<Map<String, Object>> objectList(String name) {
-        return list(name, ArgType.OBJECT, Map.class).stream().map(m -> (Map<String, Object>) m).toList();
-    }
-
     public List<Double> numberList(String name) {
         return list(name, ArgType.NUMBER, Double.class);
+    }
+
+    /**
+     * An array of OBJECT elements, or an empty list. Each is its declared fields read like arguments:
+     * normalized, defaults applied, absent ones left out; a SCALARS field keeps its values as given.
+     */
+    public List<Map<String, Object>> objectList(String name) {
+        ArgSpec spec = schema.spec(name);
+        List<?> values = (List<?>) read(name, ArgType.OBJECT, true);
+        if (values == null) {
+            return List.of();
+        }
+        return values.stream().map(v -> fieldsOf(spec, (Map<?, ?>) v)).toList();
+    }
+
+    private static Map<String, Object> fieldsOf(ArgSpec spec, Map<?, ?> object) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (ArgSpec field : spec.fields().values()) {
+            Object value = object.get(field.name());
+            if (value == null) {
+                if (field.defaultValue() != null) {
+                    out.put(field.name(), field.defaultValue());
+                }
+            } else if (field.type() == ArgType.OBJECT) {
+                out.put(field.name(), field.array()
+                        ? ((List<?>) value).stream().map(e -> fieldsOf(field, (Map<?, ?>) e)).toList() : fieldsOf(field, (Map<?, ?>) value));
+            } else {
+                out.put(field.name(), field.array()
+                        ? ((List<?>) value).stream().map(e -> Values.normalize(field.type(), e)).toList()
+                        : Values.normalize(field.type(), value));
+            }
+        }
+        return Collections.unmodifiableMap(out);
     }
 
     /** The arguments exactly as the caller gave them (without defaults, without null values). */
@@ -127,6 +171,9 @@ public final class Arguments {
         }
         if (!asArray) {
             return Values.normalize(spec.type(), value);
+        }
+        if (spec.type() == ArgType.OBJECT) {
+            return value;   // objectList reads the fields with their declarations
         }
         List<Object> out = new ArrayList<>();
         for (Object element : (List<?>) value) {

@@ -13,9 +13,14 @@ final class InputSchemas {
     }
 
     static Map<String, Object> of(ArgSchema schema) {
+        return object(schema.args(), null);
+    }
+
+    /** The tool's arguments, or a declared object's fields: the same strict shape at every level. */
+    private static Map<String, Object> object(Map<String, ArgSpec> fields, String description) {
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> required = new ArrayList<>();
-        for (ArgSpec spec : schema.args().values()) {
+        for (ArgSpec spec : fields.values()) {
             properties.put(spec.name(), property(spec));
             if (spec.required()) {
                 required.add(spec.name());
@@ -23,6 +28,7 @@ final class InputSchemas {
         }
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("type", "object");
+        putIfSet(root, "description", description);
         root.put("properties", properties);
         if (!required.isEmpty()) {
             root.put("required", required);
@@ -37,6 +43,7 @@ final class InputSchemas {
             out = new LinkedHashMap<>();
             out.put("type", "array");
             putIfSet(out, "description", spec.description());
+            putIfSet(out, "maxItems", spec.maxItems());
             out.put("items", element(spec, null));
         } else {
             out = element(spec, spec.description());
@@ -49,6 +56,12 @@ final class InputSchemas {
 
     /** Type and constraints of the value, or of each element of an array. */
     private static Map<String, Object> element(ArgSpec spec, String description) {
+        if (spec.type() == ArgType.OBJECT) {
+            return object(spec.fields(), description);
+        }
+        if (spec.type() == ArgType.SCALARS) {
+            return scalars(description);
+        }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("type", spec.jsonType().name().toLowerCase(Locale.ROOT));
         putIfSet(out, "description", description);
@@ -58,6 +71,30 @@ final class InputSchemas {
         putIfSet(out, "maximum", spec.maximum() == null ? null : Values.jsonNumber(spec.maximum()));
         if (!spec.enumValues().isEmpty()) {
             out.put("enum", spec.jsonEnumValues());
+        }
+        return out;
+    }
+
+    /**
+     * A string, number or boolean, or a flat array of them. anyOf rather than a list of types, which
+     * some clients' schema subsets (Gemini's) refuse.
+     */
+    private static Map<String, Object> scalars(String description) {
+        Map<String, Object> array = new LinkedHashMap<>();
+        array.put("type", "array");
+        array.put("items", new LinkedHashMap<>(Map.of("anyOf", scalarTypes())));
+        List<Object> either = scalarTypes();
+        either.add(array);
+        Map<String, Object> out = new LinkedHashMap<>();
+        putIfSet(out, "description", description);
+        out.put("anyOf", either);
+        return out;
+    }
+
+    private static List<Object> scalarTypes() {
+        List<Object> out = new ArrayList<>();
+        for (String type : List.of("string", "number", "boolean")) {
+            out.add(new LinkedHashMap<>(Map.of("type", type)));
         }
         return out;
     }

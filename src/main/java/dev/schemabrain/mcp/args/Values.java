@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.args;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.List;
 
 /** JSON-value helpers shared by the parser, the validator and {@link Arguments}. */
 final class Values {
@@ -96,7 +97,9 @@ final class Values {
     /** A validated scalar in the form {@link Arguments} hands out and defaults are stored in. */
     static Object normalize(ArgType type, Object v) {
         return switch (type) {
-            case STRING, BOOLEAN, OBJECT -> v;
+            case STRING, BOOLEAN -> v;
+            case SCALARS -> v instanceof List<?> list ? List.copyOf(list) : v;
+            case OBJECT -> throw new IllegalArgumentException("an object is normalized field by field, with its declaration");
             case ENUM -> stringForm(v);
             case INTEGER -> decimal(v).longValueExact();
             case NUMBER -> decimal(v).doubleValue();

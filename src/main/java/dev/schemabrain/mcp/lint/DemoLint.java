@@ -12,7 +12,7 @@ import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.error.StoreException;
 

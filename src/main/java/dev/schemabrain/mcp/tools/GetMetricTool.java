@@ -2,6 +2,8 @@ package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
@@ -23,7 +25,6 @@ import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
-import dev.schemabrain.semantic.compile.Dialect;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.SmallCells;
@@ -50,17 +51,28 @@ import java.util.Set;
 public final class GetMetricTool extends CatalogTool {
 
     static final String NAME = "get_metric";
-    private static final Set<String> FILTER_KEYS = Set.of("column", "op", "value");
-    private static final Set<String> ORDER_KEYS = Set.of("column", "direction");
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
               "name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512, "description": "The metric, as list_metrics shows it."},
               "group_by": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "entity.column references to group by."},
-              "filters": {"type": "object", "isArray": true, "description": "[{column: entity.column, op: eq|ne|lt|lte|gt|gte|in|not_in|is_null|not_null, value}]"},
+              "filters": {"type": "array", "maxItems": 100, "description": "Conditions the rows must all meet.", "items": {
+                "type": "object",
+                "properties": {
+                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column to test."},
+                  "op": {"type": "enum", "enum": ["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"]},
+                  "value": {"type": "scalars", "description": "One value; a list of 1 to 1000 for in and not_in; none for is_null and not_null."}
+                },
+                "required": ["column", "op"]}},
               "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
               "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis, when the metric has none or another is wanted."},
               "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path when two are equally short."},
-              "order_by": {"type": "object", "isArray": true, "description": "[{column: a result column, direction: asc|desc}]"},
+              "order_by": {"type": "array", "maxItems": 32, "description": "Ordering of the rows, first term first.", "items": {
+                "type": "object",
+                "properties": {
+                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "A result column: a group_by reference, time_bucket or the metric's name."},
+                  "direction": {"type": "enum", "enum": ["asc", "desc"], "default": "asc"}
+                },
+                "required": ["column"]}},
               "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000},
               "dry_run": {"type": "boolean", "default": false, "description": "Return the SQL and the database's estimate without running it."}
             }""");
@@ -103,18 +115,12 @@ public final class GetMetricTool extends CatalogTool {
 
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
-        MetricRequest request;
-        try {
-            request = request(arguments);
-        } catch (IllegalArgumentException e) {
-            return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, e.getMessage(),
-                    Recovery.call(NAME, Map.of("name", Replies.shown(arguments.string("name").orElse(""))))), List.of("describe_entity"));
-        }
+        MetricRequest request = request(arguments);
         // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
         CompiledMetric compiled;
         try {
             compiled = new MetricCompiler(served.catalog(), served.semantic())
-                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Dialect.POSTGRESQL), smallCells(served));
+                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL), smallCells(served));
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);
@@ -139,7 +145,7 @@ public final class GetMetricTool extends CatalogTool {
         data.set("columns", Replies.strings(compiled.columns()));
         try {
             if (arguments.bool("dry_run")) {
-                QueryExecutor.Explain explain = source.explain(query);
+                Explain explain = source.explain(query);
                 describe(data, compiled, pii);
                 ObjectNode plan = data.putObject("explain");
                 plan.put("total_cost", explain.totalCost()).put("estimated_rows", explain.estimatedRows()).put("plan", explain.plan());
@@ -256,55 +262,19 @@ public final class GetMetricTool extends CatalogTool {
         return new Envelope(status, data, null, confidence, provenance, hints, null);
     }
 
-    /** The arguments as a request; an IllegalArgumentException's message says what is wrong with them. */
+    /** The arguments as a request: their declaration has checked every field, the compiler checks the references. */
     static MetricRequest request(Arguments arguments) {
         List<Filter> filters = new ArrayList<>();
         for (Map<String, Object> f : arguments.objectList("filters")) {
-            unknownKeys("filter", f, FILTER_KEYS);
-            String column = text(f, "column", "filter");
-            String opText = text(f, "op", "filter");
-            FilterOp op;
-            try {
-                op = FilterOp.fromWire(opText);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("filter op '" + Replies.shown(opText)
-                        + "' is not one of eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null.");
-            }
-            Object value = f.get("value");
-            if (value instanceof Map<?, ?> || value instanceof List<?> list && list.stream().anyMatch(v -> v instanceof Map<?, ?> || v instanceof List<?>)) {
-                throw new IllegalArgumentException("filter value on " + Replies.shown(column) + " must be a string, number, boolean or a list of them.");
-            }
-            filters.add(new Filter(column, op, value));
+            filters.add(new Filter((String) f.get("column"), FilterOp.fromWire((String) f.get("op")), f.get("value")));
         }
         List<MetricRequest.OrderBy> order = new ArrayList<>();
         for (Map<String, Object> o : arguments.objectList("order_by")) {
-            unknownKeys("order_by", o, ORDER_KEYS);
-            String direction = o.containsKey("direction") ? text(o, "direction", "order_by") : "asc";
-            if (!direction.equalsIgnoreCase("asc") && !direction.equalsIgnoreCase("desc")) {
-                throw new IllegalArgumentException("order_by direction must be asc or desc, got '" + Replies.shown(direction) + "'.");
-            }
-            order.add(new MetricRequest.OrderBy(text(o, "column", "order_by"), direction.equalsIgnoreCase("desc")));
+            order.add(new MetricRequest.OrderBy((String) o.get("column"), "desc".equals(o.get("direction"))));
         }
         return new MetricRequest(arguments.string("name").orElseThrow(), arguments.stringList("group_by"), filters,
                 arguments.string("time_grain").orElse(null), arguments.string("time_dimension").orElse(null),
                 arguments.stringList("via"), order, arguments.integer("limit"));
-    }
-
-    private static void unknownKeys(String what, Map<String, Object> object, Set<String> allowed) {
-        for (String key : object.keySet()) {
-            if (!allowed.contains(key)) {
-                throw new IllegalArgumentException(what + " has an unknown field '" + Replies.shown(key) + "'; its fields are "
-                        + String.join(", ", allowed.stream().sorted().toList()) + ".");
-            }
-        }
-    }
-
-    private static String text(Map<String, Object> object, String key, String what) {
-        Object v = object.get(key);
-        if (!(v instanceof String s) || s.isBlank() || s.length() > 512) {
-            throw new IllegalArgumentException(what + " needs '" + key + "' as a non-empty string of at most 512 characters.");
-        }
-        return s;
     }
 
     static Map<String, Object> retryArgs(MetricRequest request, String key, Object value) {

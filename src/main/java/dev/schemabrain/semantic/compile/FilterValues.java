@@ -3,6 +3,7 @@ package dev.schemabrain.semantic.compile;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.engine.Dialect;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -12,8 +13,8 @@ import java.util.List;
 
 /**
  * Turns a filter value from JSON into the bound parameter its column's type wants, so the database
- * compares like with like: numbers for number columns, dates for date columns (ISO text on SQLite,
- * which stores them as text), text otherwise. A value that does not fit is the caller's error.
+ * compares like with like: numbers for number columns, dates for date columns (as the engine's dialect
+ * binds them: ISO text on SQLite), text otherwise. A value that does not fit is the caller's error.
  */
 final class FilterValues {
 
@@ -56,10 +57,10 @@ final class FilterValues {
         try {
             if (text.length() == 10) {
                 LocalDate date = LocalDate.parse(text);
-                return dialect == Dialect.SQLITE ? date.toString() : date;
+                return dialect.bind(date);
             }
             LocalDateTime time = LocalDateTime.parse(text.replace(' ', 'T'));
-            return dialect == Dialect.SQLITE ? time.toString().replace('T', ' ') : time;
+            return dialect.bind(time);
         } catch (DateTimeParseException e) {
             throw invalid(reference, value, "it is a date or time column: write 2024-01-31 or 2024-01-31T09:30:00");
         }

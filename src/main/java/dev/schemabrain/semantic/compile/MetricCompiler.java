@@ -7,6 +7,7 @@ import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.semantic.EventTime;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
@@ -145,7 +146,7 @@ public final class MetricCompiler {
         List<String> grouped = new ArrayList<>();
         if (grain != null && time.isPresent()) {
             Ref t = time.get();
-            String bucket = dialect.timeBucket(column(dialect, alias, t), grain);
+            String bucket = bucket(dialect, column(dialect, alias, t), grain);
             touched.add(new ColumnRef(t.table().name(), t.column().name(), Role.TIME_DIMENSION));
             keys.add(TIME_BUCKET);
             selected.add(bucket);
@@ -430,6 +431,17 @@ public final class MetricCompiler {
 
     private static String column(Dialect dialect, Map<String, String> alias, Ref ref) {
         return dialect.quote(alias.get(ref.entity().name())) + "." + dialect.quote(ref.column().name());
+    }
+
+    /** The first day of the bucket {@code column} falls in. */
+    private static String bucket(Dialect dialect, String column, TimeGrain grain) {
+        return switch (grain) {
+            case DAY -> dialect.dayOf(column);
+            case WEEK -> dialect.weekOf(column);
+            case MONTH -> dialect.monthOf(column);
+            case QUARTER -> dialect.quarterOf(column);
+            case YEAR -> dialect.yearOf(column);
+        };
     }
 
     private static String qualified(Dialect dialect, QualifiedName name) {

@@ -67,7 +67,7 @@ final class ClauseParser {
         return column;
     }
 
-    /** Inline constraints after a column's type; also used on the column specs JSqlParser hands back. */
+    /** Inline constraints after a column's type, up to the element's end. */
     void parseColumnConstraints(ColumnDraft column, TableDraft table) {
         String constraintName = null;
         while (!atElementEnd()) {

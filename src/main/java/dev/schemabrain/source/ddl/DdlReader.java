@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
  */
 final class DdlReader {
 
-    private static final Pattern CREATE_TABLE = Pattern.compile(
+    static final Pattern CREATE_TABLE = Pattern.compile(
             "(?is)CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:(?:GLOBAL|LOCAL)\\s+)?(?:(?:TEMP|TEMPORARY|UNLOGGED)\\s+)?TABLE\\s.*");
-    private static final Pattern CREATE_VIEW = Pattern.compile(
+    static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:ALGORITHM\\s*=\\s*\\w+\\s+)?(?:DEFINER\\s*=\\s*\\S+\\s+)?"
                     + "(?:SQL\\s+SECURITY\\s+\\w+\\s+)?(?:(?:TEMP|TEMPORARY)\\s+)?(?:RECURSIVE\\s+)?(?:MATERIALIZED\\s+)?VIEW\\s.*");
     private static final Pattern CREATE_UNIQUE_INDEX = Pattern.compile(
@@ -61,7 +61,7 @@ final class DdlReader {
             if (CREATE_TABLE.matcher(statement.text()).matches()) {
                 createTables++;
                 try {
-                    CreateTableParser.parse(statement, defaultSchemas[i], jsql)
+                    CreateTableParser.parse(statement, defaultSchemas[i])
                             .ifPresent(result -> schema.add(result.table(), result.ifNotExists()));
                 } catch (DdlSyntaxException e) {
                     throw cannotParse("CREATE TABLE", statement, e);
@@ -109,7 +109,7 @@ final class DdlReader {
     }
 
     /** The schema unqualified names fall into at each statement: public, unless search_path says otherwise. */
-    private static String[] searchPaths(List<RawStatement> statements) {
+    static String[] searchPaths(List<RawStatement> statements) {
         String[] schemas = new String[statements.size()];
         String current = "public";
         for (int i = 0; i < statements.size(); i++) {

@@ -8,9 +8,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * JSqlParser for one script. JSqlParser runs each parse on an executor so it can enforce its
- * time-out; its one-argument {@code parse} makes a new thread per statement, which costs more than
- * the parse itself, so one script shares one thread.
+ * JSqlParser for one script; it reads view queries (their column names and types), not tables.
+ * JSqlParser runs each parse on an executor so it can enforce its time-out; its one-argument
+ * {@code parse} makes a new thread per statement, which costs more than the parse itself, so one
+ * script shares one thread.
  */
 final class Jsql implements AutoCloseable {
 
@@ -27,5 +28,14 @@ final class Jsql implements AutoCloseable {
     @Override
     public void close() {
         executor.shutdownNow();
+    }
+
+    /** The first line of a JSqlParser message, which goes on to list every token it expected. */
+    static String firstLine(String message) {
+        if (message == null) {
+            return "";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
     }
 }

@@ -199,13 +199,16 @@ final class LightViewColumns {
         return true;
     }
 
-    /** The top-level {@code ::} of a trailing cast, or -1. */
+    /**
+     * The top-level {@code ::} of a trailing cast, or -1. CASE ... END nests like parentheses: the
+     * {@code ''::text} of {@code ELSE ''::text END} casts one branch, not the item.
+     */
     private static int castAt(List<Token> expression) {
         int depth = 0;
         int last = -1;
         for (int i = 0; i < expression.size(); i++) {
             Token token = expression.get(i);
-            depth += token.isSymbol("(") ? 1 : token.isSymbol(")") ? -1 : 0;
+            depth += token.isSymbol("(") || token.isWord("CASE") ? 1 : token.isSymbol(")") || token.isWord("END") ? -1 : 0;
             if (depth == 0 && token.isSymbol("::")) {
                 last = i;
             }

@@ -46,7 +46,7 @@ final class ViewColumns {
             select = statement instanceof Select s ? firstPlainSelect(s) : null;
         } catch (Exception | StackOverflowError e) {
             LOG.debug("JSqlParser rejected a view query ({}); reading its select list lightly",
-                    JsqlTableReader.firstLine(e.getMessage()));
+                    Jsql.firstLine(e.getMessage()));
             return LightViewColumns.derive(query, schema, defaultSchema);
         }
         if (select == null) {

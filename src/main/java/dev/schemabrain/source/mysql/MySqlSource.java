@@ -2,19 +2,19 @@ package dev.schemabrain.source.mysql;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceKind;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
  * MySQL and MariaDB through the MariaDB driver. A URL naming a database reads that database only;
@@ -22,9 +22,6 @@ import java.util.Properties;
  * {@link #introspect}, and the connection lives only for that call.
  */
 public final class MySqlSource implements SchemaSource {
-
-    static final int DEFAULT_PORT = 3306;
-    private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
 
     private final SourceUrl url;
 
@@ -44,7 +41,7 @@ public final class MySqlSource implements SchemaSource {
     public Catalog introspect(IntrospectionOptions options) throws SourceException {
         try (Connection connection = connect()) {
             List<Table> tables = new MySqlCatalogReader(connection, url.database()).read();
-            return new Catalog(new RowSampler(RowSampler::backQuote).sampleAll(connection, tables, options));
+            return new Catalog(new RowSampler(Engines.MYSQL).sampleAll(connection, tables, options));
         } catch (SQLException e) {
             throw MySqlErrors.whileReading(e, url);
         }
@@ -52,55 +49,9 @@ public final class MySqlSource implements SchemaSource {
 
     private Connection connect() throws SourceException {
         try {
-            Connection connection = DriverManager.getConnection(jdbcUrl(), credentials());
-            try {
-                // Introspection only reads; say so, for servers and proxies that act on it.
-                connection.setReadOnly(true);
-            } catch (SQLException e) {
-                connection.close();
-                throw e;
-            }
-            return connection;
+            return Engines.MYSQL.connect(url, Purpose.introspection());
         } catch (SQLException e) {
             throw MySqlErrors.whileConnecting(e, url);
         }
-    }
-
-    /** Host, port, database and pass-through options only: credentials never go into the URL string. */
-    String jdbcUrl() {
-        return jdbcUrl(url);
-    }
-
-    /** Host, port, database and pass-through options only: credentials never go into the URL string. */
-    public static String jdbcUrl(SourceUrl url) {
-        StringBuilder jdbc = new StringBuilder("jdbc:mariadb://").append(hostAndPort(url)).append('/');
-        if (url.database() != null) {
-            jdbc.append(url.database());
-        }
-        if (!url.query().isEmpty()) {
-            jdbc.append('?').append(url.query());
-        }
-        return jdbc.toString();
-    }
-
-    private Properties credentials() {
-        return credentials(url);
-    }
-
-    /** User, password and a short connect timeout, for any connection to this source. */
-    public static Properties credentials(SourceUrl url) {
-        Properties props = new Properties();
-        if (url.user() != null) {
-            props.setProperty("user", url.user());
-        }
-        if (url.password() != null) {
-            props.setProperty("password", url.password());
-        }
-        props.setProperty("connectTimeout", Integer.toString(CONNECT_TIMEOUT_MILLIS));
-        return props;
-    }
-
-    static String hostAndPort(SourceUrl url) {
-        return url.host() + ":" + (url.port() < 0 ? DEFAULT_PORT : url.port());
     }
 }

@@ -8,18 +8,19 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.postgres.PostgresEngine;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceKind;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
 
-import java.net.ConnectException;
-import java.net.UnknownHostException;
 import java.sql.Array;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -28,7 +29,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * PostgreSQL (12 or newer) introspection from pg_catalog: five set-based queries whatever the
@@ -170,7 +170,7 @@ public final class PostgresSource implements SchemaSource {
     public Catalog introspect(IntrospectionOptions options) throws SourceException {
         try (Connection connection = connect()) {
             List<Table> tables = readCatalog(connection);
-            return new Catalog(new RowSampler(RowSampler::doubleQuote).sampleAll(connection, tables, options));
+            return new Catalog(new RowSampler(Engines.POSTGRESQL).sampleAll(connection, tables, options));
         } catch (SQLException e) {
             throw describe(e);
         }
@@ -188,32 +188,7 @@ public final class PostgresSource implements SchemaSource {
     }
 
     Connection connect() throws SQLException {
-        Properties props = credentials(url);
-        props.setProperty("ApplicationName", "schemabrain-index");
-        // Introspection never writes; the session says so too.
-        props.setProperty("readOnly", "true");
-        props.setProperty("options", "-c default_transaction_read_only=on");
-        return DriverManager.getConnection(jdbcUrl(url), props);
-    }
-
-    /** Host, port, database and pass-through options; credentials go in {@link #credentials}. */
-    public static String jdbcUrl(SourceUrl url) {
-        return "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "")
-                + "/" + (url.database() == null ? "" : url.database())
-                + (url.query().isEmpty() ? "" : "?" + url.query());
-    }
-
-    /** User, password and a connect timeout, for any connection to this source. */
-    public static Properties credentials(SourceUrl url) {
-        Properties props = new Properties();
-        if (url.user() != null) {
-            props.setProperty("user", url.user());
-        }
-        if (url.password() != null) {
-            props.setProperty("password", url.password());
-        }
-        props.setProperty("connectTimeout", "10");
-        return props;
+        return Engines.POSTGRESQL.connect(url, Purpose.introspection());
     }
 
     private List<Table> readCatalog(Connection connection) throws SQLException {
@@ -288,31 +263,21 @@ public final class PostgresSource implements SchemaSource {
     }
 
     private SourceException describe(SQLException e) {
-        String state = e.getSQLState() == null ? "" : e.getSQLState();
-        String where = url.host() + ":" + (url.port() >= 0 ? url.port() : 5432);
-        Throwable cause = e.getCause();
-        if (cause instanceof UnknownHostException) {
-            return new SourceException("Cannot resolve the PostgreSQL host '" + url.host()
+        String where = PostgresEngine.server(url);
+        return switch (Engines.POSTGRESQL.classify(e)) {
+            case UNKNOWN_HOST -> new SourceException("Cannot resolve the PostgreSQL host '" + url.host()
                     + "'; check the host name in the source URL.", e);
-        }
-        if (state.startsWith("08") || cause instanceof ConnectException) {
-            return new SourceException("Cannot reach the PostgreSQL server at " + where
+            case UNREACHABLE -> new SourceException("Cannot reach the PostgreSQL server at " + where
                     + "; check that it is running and that the host and port are right.", e);
-        }
-        if (state.equals("28P01") || state.equals("28000")) {
-            return new SourceException("PostgreSQL at " + where + " refused the login for user '"
+            case AUTH_FAILED -> new SourceException("PostgreSQL at " + where + " refused the login for user '"
                     + (url.user() == null ? System.getProperty("user.name") : url.user())
                     + "'; check the user name and password (prefer --url-env to keep the password out of your shell history).", e);
-        }
-        if (state.equals("3D000")) {
-            return new SourceException("Database '" + url.database() + "' does not exist on " + where
+            case UNKNOWN_DATABASE -> new SourceException("Database '" + url.database() + "' does not exist on " + where
                     + "; check the database name in the source URL.", e);
-        }
-        if (state.equals("42501")) {
-            return new SourceException("The PostgreSQL role lacks a privilege needed to read the catalog on "
+            case PERMISSION -> new SourceException("The PostgreSQL role lacks a privilege needed to read the catalog on "
                     + where + "; grant it USAGE on the schemas and SELECT on the tables to index.", e);
-        }
-        return new SourceException("Reading the PostgreSQL catalog at " + where + " failed (SQLSTATE " + state
-                + "); rerun with -v for details.", e);
+            default -> new SourceException("Reading the PostgreSQL catalog at " + where + " failed (SQLSTATE "
+                    + Failure.state(e) + "); rerun with -v for details.", e);
+        };
     }
 }

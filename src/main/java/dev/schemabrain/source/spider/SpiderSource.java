@@ -12,8 +12,8 @@ import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceKind;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
 
 import java.io.IOException;
 import java.nio.file.Files;

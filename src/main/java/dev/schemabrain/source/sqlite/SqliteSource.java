@@ -2,18 +2,18 @@ package dev.schemabrain.source.sqlite;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceKind;
-import dev.schemabrain.source.SourceUrl;
-import org.sqlite.SQLiteConfig;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Objects;
@@ -48,19 +48,11 @@ public final class SqliteSource implements SchemaSource {
         if (Files.isDirectory(path)) {
             throw new SourceException(path + " is a directory, not an SQLite file; point the URL at the database file.");
         }
-        try (Connection connection = open(path)) {
+        try (Connection connection = Engines.SQLITE.connect(url, Purpose.introspection())) {
             List<Table> tables = new SqliteCatalogReader(connection).read();
-            return new Catalog(new RowSampler(RowSampler::doubleQuote).sampleAll(connection, tables, options));
+            return new Catalog(new RowSampler(Engines.SQLITE).sampleAll(connection, tables, options));
         } catch (SQLException e) {
             throw SqliteErrors.translate(e, path);
         }
-    }
-
-    /** A read-only connection: no write can happen through it, and a missing file is an error, not a new database. */
-    public static Connection open(Path path) throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        // Read-only also means a path that vanished since the check fails instead of becoming a new, empty file.
-        config.setReadOnly(true);
-        return DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
     }
 }

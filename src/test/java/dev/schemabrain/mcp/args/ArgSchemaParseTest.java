@@ -93,6 +93,7 @@ class ArgSchemaParseTest {
         ArgSchema plain = ArgSchema.parse(SeedSchemas.DIRECT);
         assertEquals(plain, ArgSchema.parse(SeedSchemas.DIRECT.replaceFirst("\\{", "{\"schemaVersion\": \"2025-10-09\",")));
         assertEquals(plain, ArgSchema.parse(SeedSchemas.JSON_SCHEMA_LIKE.replaceFirst("\\{", "{\"schemaVersion\": \"2025-10-09\",")));
+        assertEquals(plain, ArgSchema.parse(SeedSchemas.DIRECT.replaceFirst("\\{", "{\"schemaVersion\": \"2026-11-23\",")));
         assertFalse(plain.args().containsKey("schemaVersion"));
     }
 
@@ -100,7 +101,7 @@ class ArgSchemaParseTest {
     void anyOtherSchemaVersionIsRejected() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ArgSchema.parse("{\"schemaVersion\": \"2026-01-01\", \"q\": {\"type\": \"string\"}}"));
-        assertEquals("unsupported schemaVersion '2026-01-01' (supported: 2025-10-09)", e.getMessage());
+        assertEquals("unsupported schemaVersion '2026-01-01' (supported: 2025-10-09, 2026-11-23)", e.getMessage());
         rejects("{\"schemaVersion\": 20251009}", "schemaVersion must be a string");
     }
 
@@ -143,7 +144,7 @@ class ArgSchemaParseTest {
     @Test
     void declarationErrorsNameTheArgumentAndTheProblem() {
         rejects("{\"q\": {\"type\": \"text\"}}",
-                "argument 'q': unknown type 'text' (expected string, integer, float, number, boolean, enum, object or array)");
+                "argument 'q': unknown type 'text' (expected string, integer, float, number, boolean, enum, object, scalars or array)");
         rejects("{\"q\": {\"type\": \"string\", \"minLength\": 5, \"maxLength\": 2}}",
                 "argument 'q': minLength 5 is greater than maxLength 2");
         rejects("{\"n\": {\"type\": \"integer\", \"minimum\": 10, \"maximum\": 1}}",

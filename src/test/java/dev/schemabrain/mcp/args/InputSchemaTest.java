@@ -96,24 +96,32 @@ class InputSchemaTest {
      */
     @Test
     void outputKeepsTheJsonSchemaRulesForItsKeywords() {
-        for (String declaration : List.of(SeedSchemas.DIRECT, SeedSchemas.LEVELS, SeedSchemas.IS_ARRAY,
+        for (String declaration : List.of(SeedSchemas.DIRECT, SeedSchemas.LEVELS, SeedSchemas.IS_ARRAY, NestedArgsTest.FILTERS,
                 "{\"e\": {\"type\": \"enum\", \"enum\": [1, 2.5], \"default\": 1}, \"d\": {\"type\": \"boolean\", \"description\": \"x\"}}")) {
-            Map<String, Object> root = ArgSchema.parse(declaration).toInputSchema();
-            assertEquals("object", root.get("type"));
-            assertEquals(false, root.get("additionalProperties"));
-            Map<?, ?> properties = (Map<?, ?>) root.get("properties");
-            if (root.containsKey("required")) {
-                List<?> required = (List<?>) root.get("required");
-                assertEquals(required.size(), new HashSet<>(required).size(), "required items are unique");
-                assertTrue(properties.keySet().containsAll(required));
-            }
-            properties.values().forEach(p -> checkSubschema((Map<?, ?>) p));
+            checkObject(ArgSchema.parse(declaration).toInputSchema());
         }
+    }
+
+    /** The root, or a declared object at any depth: the same strict shape. */
+    private static void checkObject(Map<?, ?> object) {
+        assertEquals("object", object.get("type"));
+        assertEquals(false, object.get("additionalProperties"));
+        Map<?, ?> properties = (Map<?, ?>) object.get("properties");
+        if (object.containsKey("required")) {
+            List<?> required = (List<?>) object.get("required");
+            assertEquals(required.size(), new HashSet<>(required).size(), "required items are unique");
+            assertTrue(properties.keySet().containsAll(required));
+        }
+        properties.values().forEach(p -> checkSubschema((Map<?, ?>) p));
     }
 
     private static final Set<String> TYPES = Set.of("string", "integer", "number", "boolean", "array");
 
     private static void checkSubschema(Map<?, ?> schema) {
+        if ("object".equals(schema.get("type"))) {
+            checkObject(schema);
+            return;
+        }
         schema.forEach((key, value) -> {
             switch ((String) key) {
                 case "type" -> assertTrue(TYPES.contains(value), "type " + value);
@@ -122,6 +130,11 @@ class InputSchemaTest {
                 case "minimum", "maximum" -> assertTrue(value instanceof Long || value instanceof Double, key + " " + value);
                 case "enum" -> assertTrue(value instanceof List<?> l && !l.isEmpty());
                 case "items" -> checkSubschema((Map<?, ?>) value);
+                case "maxItems" -> assertTrue(value instanceof Integer i && i >= 0, key + " " + value);
+                case "anyOf" -> {
+                    assertTrue(value instanceof List<?> l && !l.isEmpty());
+                    ((List<?>) value).forEach(v -> checkSubschema((Map<?, ?>) v));
+                }
                 case "default" -> assertTrue(value != null);
                 default -> fail("unexpected keyword " + key);
             }

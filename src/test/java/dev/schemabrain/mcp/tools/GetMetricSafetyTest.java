@@ -9,7 +9,7 @@ import dev.schemabrain.mcp.envelope.ErrorKind;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.TestPostgres;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -135,7 +135,7 @@ class GetMetricSafetyTest {
             boolean compiled = q.startsWith("SELECT ") && q.contains(" FROM \"public\".\"invoice\" AS \"t0\"") && q.contains("LIMIT $");
             // pgjdbc 42.7.14 sets the application name with a statement after the startup packet.
             boolean setup = q.equals("SET TRANSACTION READ ONLY") || q.equals("BEGIN READ ONLY") || q.equals("ROLLBACK")
-                    || q.equals("SET application_name = 'schemabrain-executor'") || q.startsWith("SELECT pg_stat_statements_reset");
+                    || q.equals("SET application_name = 'schemabrain'") || q.startsWith("SELECT pg_stat_statements_reset");
             assertTrue(compiled || setup, "unexpected statement: " + q);
             for (String marker : List.of("DROP", "DELETE", "pg_sleep", ";", "--", "/*", "OR 1=1")) {
                 assertFalse(q.contains(marker), marker + " reached the database: " + q);

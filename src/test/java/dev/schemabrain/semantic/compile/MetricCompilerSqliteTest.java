@@ -2,6 +2,7 @@ package dev.schemabrain.semantic.compile;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.engine.Engines;
 import dev.schemabrain.semantic.SemanticInference;
 import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
 import dev.schemabrain.semantic.model.Aggregation;
@@ -16,7 +17,7 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class MetricCompilerSqliteTest {
     }
 
     static CompiledMetric compile(MetricRequest request) throws CompileException {
-        return new MetricCompiler(catalog, model).compile(request, Dialect.SQLITE);
+        return new MetricCompiler(catalog, model).compile(request, Engines.SQLITE);
     }
 
     static MetricRequest request(String metric, List<String> groupBy, List<Filter> filters, String grain) {
@@ -132,7 +133,7 @@ class MetricCompilerSqliteTest {
     void anExpressionMeasureAndDescendingOrder() throws Exception {
         CompiledMetric m = new MetricCompiler(catalog, model).compile(new MetricRequest("line_amount",
                 List.of("invoices.status"), List.of(), null, null, List.of(),
-                List.of(new MetricRequest.OrderBy("line_amount", true)), 2), Dialect.SQLITE);
+                List.of(new MetricRequest.OrderBy("line_amount", true)), 2), Engines.SQLITE);
         List<List<Object>> expected = run("""
                 SELECT i.status, SUM(l.unit_price_cents * l.quantity) FROM invoice_line_items l
                 LEFT JOIN invoices i ON l.invoice_id = i.id GROUP BY 1 ORDER BY 2 DESC LIMIT 2""", List.of());
@@ -162,11 +163,11 @@ class MetricCompilerSqliteTest {
         SemanticModel two = new SemanticModel(model.entities(), joins, model.metrics());
         MetricRequest request = request("users_count", List.of("organizations.country"), List.of(), null);
         CompileException e = assertThrows(CompileException.class,
-                () -> new MetricCompiler(catalog, two).compile(request, Dialect.SQLITE));
+                () -> new MetricCompiler(catalog, two).compile(request, Engines.SQLITE));
         assertEquals(Problem.AMBIGUOUS_PATH, e.problem());
         assertEquals(2, e.candidates().size());
         CompiledMetric picked = new MetricCompiler(catalog, two).compile(new MetricRequest("users_count",
-                List.of("organizations.country"), List.of(), null, null, List.of("users_organizations"), List.of(), 1000), Dialect.SQLITE);
+                List.of("organizations.country"), List.of(), null, null, List.of("users_organizations"), List.of(), 1000), Engines.SQLITE);
         assertEquals(List.of("users_organizations"), picked.requiredJoins());
     }
 
@@ -186,10 +187,10 @@ class MetricCompilerSqliteTest {
                 List.of(), List.of(new Filter("invoices.total_cents", FilterOp.GT, "lots")), null))).problem());
         assertEquals(Problem.UNKNOWN_ORDER_BY_COLUMN, assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model)
                 .compile(new MetricRequest("invoices_count", List.of(), List.of(), null, null, List.of(),
-                        List.of(new MetricRequest.OrderBy("invoices.status", false)), 10), Dialect.SQLITE)).problem());
+                        List.of(new MetricRequest.OrderBy("invoices.status", false)), 10), Engines.SQLITE)).problem());
         assertEquals(Problem.UNKNOWN_VIA_JOIN, assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model)
                 .compile(new MetricRequest("invoices_count", List.of(), List.of(), null, null, List.of("nope"),
-                        List.of(), 10), Dialect.SQLITE)).problem());
+                        List.of(), 10), Engines.SQLITE)).problem());
     }
 
     @Test

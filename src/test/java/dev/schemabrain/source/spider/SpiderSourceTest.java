@@ -5,7 +5,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.SourceUrl;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.Bench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

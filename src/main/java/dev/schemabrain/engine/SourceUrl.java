@@ -1,6 +1,7 @@
-package dev.schemabrain.source;
+package dev.schemabrain.engine;
 
 import dev.schemabrain.error.SourceException;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 
 /**
  * A parsed source address. {@code postgresql://}, {@code postgres://}, {@code mysql://},
@@ -43,6 +45,18 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** User and password as driver properties: credentials never go into a JDBC URL string. */
+    public Properties credentials() {
+        Properties props = new Properties();
+        if (user != null) {
+            props.setProperty("user", user);
+        }
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        return props;
     }
 
     public boolean hasPassword() {

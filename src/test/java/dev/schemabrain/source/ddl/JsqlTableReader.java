@@ -17,9 +17,10 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Reads a {@code CREATE TABLE name (...)} with JSqlParser: the column list and the table-level
- * keys. Inline column constraints arrive from JSqlParser as loose words and are read by
- * {@link ClauseParser}, so both paths agree on their meaning.
+ * The JSqlParser path for tables, kept in the tests only so that {@link CreateTableParserFigures} can
+ * still compare it with the clause parser: reads a {@code CREATE TABLE name (...)} with JSqlParser,
+ * the column list and the table-level keys. Inline column constraints arrive from JSqlParser as
+ * loose words and are read by {@link ClauseParser}, so both paths agree on their meaning.
  */
 final class JsqlTableReader {
 
@@ -39,7 +40,7 @@ final class JsqlTableReader {
             }
             create = parsed;
         } catch (Exception | StackOverflowError e) {
-            LOG.debug("JSqlParser rejected {}: {}", table.name, firstLine(e.getMessage()));
+            LOG.debug("JSqlParser rejected {}: {}", table.name, Jsql.firstLine(e.getMessage()));
             return false;
         }
         for (ColumnDefinition definition : create.getColumnDefinitions()) {
@@ -102,13 +103,5 @@ final class JsqlTableReader {
             plain.add(Names.unquote(name));
         }
         return plain;
-    }
-
-    static String firstLine(String message) {
-        if (message == null) {
-            return "";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
     }
 }

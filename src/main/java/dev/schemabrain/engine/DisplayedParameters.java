@@ -1,4 +1,4 @@
-package dev.schemabrain.source;
+package dev.schemabrain.engine;
 
 import java.util.Locale;
 import java.util.Set;

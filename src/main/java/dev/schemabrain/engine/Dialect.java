@@ -1,0 +1,39 @@
+package dev.schemabrain.engine;
+
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+
+/**
+ * The SQL that differs between engines where the compiler writes it: identifier quoting, calendar
+ * buckets and how a date is bound. Every bucket is a calendar date (the first day of its day, ISO week
+ * from Monday, month, quarter or year), so rows read the same on every engine.
+ */
+public interface Dialect {
+
+    /** A quoted identifier (ANSI double quotes unless the engine says otherwise); callers pass names from the catalog only. */
+    default String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    /** The date of {@code x} (a quoted column). */
+    String dayOf(String x);
+
+    /** The Monday of the ISO week {@code x} falls in. */
+    String weekOf(String x);
+
+    String monthOf(String x);
+
+    String quarterOf(String x);
+
+    String yearOf(String x);
+
+    /** A date filter value as the driver should bind it. */
+    default Object bind(LocalDate date) {
+        return date;
+    }
+
+    /** A timestamp filter value as the driver should bind it. */
+    default Object bind(LocalDateTime time) {
+        return time;
+    }
+}

@@ -1,0 +1,167 @@
+package dev.schemabrain.engine.mysql;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * MySQL and MariaDB through the MariaDB driver. A query session is made read-only before anything runs,
+ * and its statement time limit is the server's own (MariaDB max_statement_time in seconds, MySQL
+ * max_execution_time in ms).
+ */
+public final class MySqlEngine implements Engine {
+
+    private static final int DEFAULT_PORT = 3306;
+
+    @Override
+    public SourceKind kind() {
+        return SourceKind.MYSQL;
+    }
+
+    @Override
+    public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
+        Properties props = url.credentials();
+        props.setProperty("connectTimeout", Integer.toString(purpose.connectTimeoutSeconds() * 1000));
+        props.setProperty("connectionAttributes", "program_name:" + Purpose.APPLICATION_NAME);
+        if (purpose.limited()) {
+            // The driver's default emulates parameters by escaping values into the SQL text; server-side prepared
+            // statements make MariaDB/MySQL bind them, so no value is ever parsed as SQL whatever the sql_mode.
+            props.setProperty("useServerPrepStmts", "true");
+        }
+        Connection c = DriverManager.getConnection(jdbcUrl(url), props);
+        try {
+            if (purpose.limited()) {
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET SESSION TRANSACTION READ ONLY");
+                    boolean mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb");
+                    st.execute(mariadb ? "SET SESSION max_statement_time = " + Math.max(0.001, purpose.statementTimeoutMs() / 1000.0)
+                            : "SET SESSION max_execution_time = " + purpose.statementTimeoutMs());
+                }
+            }
+            // Say the session only reads, for servers and proxies that act on it.
+            c.setReadOnly(true);
+            if (purpose.limited()) {
+                c.setAutoCommit(false);
+            }
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    /** Host, port, database and pass-through options only: credentials never go into the URL string. */
+    private static String jdbcUrl(SourceUrl url) {
+        StringBuilder jdbc = new StringBuilder("jdbc:mariadb://").append(server(url)).append('/');
+        if (url.database() != null) {
+            jdbc.append(url.database());
+        }
+        if (!url.query().isEmpty()) {
+            jdbc.append('?').append(url.query());
+        }
+        return jdbc.toString();
+    }
+
+    /** {@code host:port}, with the default port when the URL names none. */
+    public static String server(SourceUrl url) {
+        return url.host() + ":" + (url.port() < 0 ? DEFAULT_PORT : url.port());
+    }
+
+    /** MySQL back-quoting: {@code a`b} becomes {@code `a``b`}. */
+    @Override
+    public String quote(String identifier) {
+        return '`' + identifier.replace("`", "``") + '`';
+    }
+
+    @Override
+    public String dayOf(String x) {
+        return "DATE(" + x + ")";
+    }
+
+    @Override
+    public String weekOf(String x) {
+        return "DATE_SUB(DATE(" + x + "), INTERVAL WEEKDAY(" + x + ") DAY)";
+    }
+
+    @Override
+    public String monthOf(String x) {
+        return "CAST(DATE_FORMAT(" + x + ", '%Y-%m-01') AS DATE)";
+    }
+
+    @Override
+    public String quarterOf(String x) {
+        return "MAKEDATE(YEAR(" + x + "), 1) + INTERVAL (QUARTER(" + x + ") - 1) QUARTER";
+    }
+
+    @Override
+    public String yearOf(String x) {
+        return "MAKEDATE(YEAR(" + x + "), 1)";
+    }
+
+    @Override
+    public String beginReadOnly() {
+        return "START TRANSACTION READ ONLY";
+    }
+
+    @Override
+    public String explain(String sql) {
+        return "EXPLAIN FORMAT=JSON " + sql;
+    }
+
+    /** MySQL reports query_cost; MariaDB 10 reports no cost, only rows per table. */
+    @Override
+    public Explain readExplain(ResultSet rs) throws SQLException {
+        return Explain.fromJson(rs, (json, text) -> {
+            JsonNode block = json.path("query_block");
+            JsonNode cost = block.path("cost_info").path("query_cost");
+            Double total = null;
+            if (!cost.isMissingNode()) {
+                total = cost.asDouble();
+            } else if (block.has("cost")) {
+                total = block.get("cost").asDouble();
+            }
+            double rows = block.findValues("rows").stream().mapToDouble(JsonNode::asDouble).max().orElse(Double.NaN);
+            return new Explain(total, Double.isNaN(rows) ? null : rows, text);
+        });
+    }
+
+    @Override
+    public Failure classify(SQLException e) {
+        int code = e.getErrorCode();
+        if (code == 1969 || code == 3024 || code == 1317) {
+            return Failure.TIMEOUT;
+        }
+        if (code == 1040 || code == 1203) {
+            return Failure.BUSY;   // too many connections, or too many for this user
+        }
+        if (code == 1045 || "28000".equals(e.getSQLState())) {
+            return Failure.AUTH_FAILED;
+        }
+        if (code == 1049) {
+            return Failure.UNKNOWN_DATABASE;
+        }
+        if (code == 1044) {
+            return Failure.PERMISSION;   // the user may not open this database
+        }
+        Failure network = Failure.network(e);
+        if (network != null) {
+            return network;
+        }
+        if (code == 2002 || code == 2003 || code == 2013) {
+            return Failure.UNREACHABLE;
+        }
+        return Failure.OTHER;
+    }
+}

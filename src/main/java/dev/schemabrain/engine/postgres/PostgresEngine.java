@@ -1,0 +1,133 @@
+package dev.schemabrain.engine.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Properties;
+
+/**
+ * PostgreSQL (12 or newer): the session is read-only from its startup options
+ * (default_transaction_read_only, so even a statement outside a transaction cannot write), and a query
+ * session has its own statement_timeout.
+ */
+public final class PostgresEngine implements Engine {
+
+    private static final int DEFAULT_PORT = 5432;
+
+    @Override
+    public SourceKind kind() {
+        return SourceKind.POSTGRESQL;
+    }
+
+    @Override
+    public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
+        Properties props = url.credentials();
+        props.setProperty("connectTimeout", Integer.toString(purpose.connectTimeoutSeconds()));
+        props.setProperty("ApplicationName", Purpose.APPLICATION_NAME);
+        props.setProperty("readOnly", "true");
+        props.setProperty("options", "-c default_transaction_read_only=on"
+                + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
+        Connection c = DriverManager.getConnection(jdbcUrl(url), props);
+        if (purpose.limited()) {
+            c.setReadOnly(true);
+            c.setAutoCommit(false);
+        }
+        return c;
+    }
+
+    /** Host, port, database and pass-through options; credentials go in the connection properties. */
+    private static String jdbcUrl(SourceUrl url) {
+        return "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "")
+                + "/" + (url.database() == null ? "" : url.database())
+                + (url.query().isEmpty() ? "" : "?" + url.query());
+    }
+
+    /** {@code host:port} for messages, with the default port when the URL names none. */
+    public static String server(SourceUrl url) {
+        return url.host() + ":" + (url.port() >= 0 ? url.port() : DEFAULT_PORT);
+    }
+
+    @Override
+    public String dayOf(String x) {
+        return dateTrunc("day", x);
+    }
+
+    @Override
+    public String weekOf(String x) {
+        return dateTrunc("week", x);
+    }
+
+    @Override
+    public String monthOf(String x) {
+        return dateTrunc("month", x);
+    }
+
+    @Override
+    public String quarterOf(String x) {
+        return dateTrunc("quarter", x);
+    }
+
+    @Override
+    public String yearOf(String x) {
+        return dateTrunc("year", x);
+    }
+
+    private static String dateTrunc(String unit, String x) {
+        return "CAST(date_trunc('" + unit + "', " + x + ") AS date)";
+    }
+
+    @Override
+    public String beginReadOnly() {
+        return "SET TRANSACTION READ ONLY";
+    }
+
+    @Override
+    public String explain(String sql) {
+        return "EXPLAIN (FORMAT JSON) " + sql;
+    }
+
+    @Override
+    public Explain readExplain(ResultSet rs) throws SQLException {
+        return Explain.fromJson(rs, (json, text) -> {
+            JsonNode plan = json.path(0).path("Plan");
+            return new Explain(plan.path("Total Cost").asDouble(), plan.path("Plan Rows").asDouble(), text);
+        });
+    }
+
+    @Override
+    public Failure classify(SQLException e) {
+        String state = Failure.state(e);
+        if (state.equals("57014")) {
+            return Failure.TIMEOUT;
+        }
+        if (state.equals("53300") || state.equals("53400")) {
+            return Failure.BUSY;   // too many connections, or a per-role limit
+        }
+        Failure network = Failure.network(e);
+        if (network != null) {
+            return network;
+        }
+        if (state.startsWith("28")) {
+            return Failure.AUTH_FAILED;
+        }
+        if (state.equals("3D000")) {
+            return Failure.UNKNOWN_DATABASE;
+        }
+        if (state.equals("57P03")) {
+            return Failure.UNREACHABLE;   // the server is starting up or shutting down
+        }
+        if (state.equals("42501")) {
+            return Failure.PERMISSION;
+        }
+        return Failure.OTHER;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.schemabrain.engine.sqlite;
+
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * SQLite: one file, opened read-only so that nothing can create, migrate or journal it. A long statement
+ * is interrupted by the executor's watchdog (SQLite has no server-side limit). Dates are ISO text.
+ */
+public final class SqliteEngine implements Engine {
+
+    @Override
+    public SourceKind kind() {
+        return SourceKind.SQLITE;
+    }
+
+    /** The purpose changes nothing: the connection itself is read-only, and there is no session to name. */
+    @Override
+    public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
+        Path path = url.path();
+        if (!Files.isRegularFile(path)) {
+            throw new SQLException("the SQLite file " + path + " does not exist", "08001");
+        }
+        SQLiteConfig config = new SQLiteConfig();
+        // Read-only also means a path that vanished since the check fails instead of becoming a new, empty file.
+        config.setReadOnly(true);
+        return DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
+    }
+
+    @Override
+    public String dayOf(String x) {
+        return "date(" + x + ")";
+    }
+
+    /** 'weekday 0' moves to the next Sunday (or stays on one); six days back is that week's Monday. */
+    @Override
+    public String weekOf(String x) {
+        return "date(" + x + ", 'weekday 0', '-6 days')";
+    }
+
+    @Override
+    public String monthOf(String x) {
+        return "strftime('%Y-%m-01', " + x + ")";
+    }
+
+    @Override
+    public String quarterOf(String x) {
+        return "printf('%s-%02d-01', strftime('%Y', " + x + "), ((CAST(strftime('%m', " + x + ") AS INTEGER) - 1) / 3) * 3 + 1)";
+    }
+
+    @Override
+    public String yearOf(String x) {
+        return "strftime('%Y-01-01', " + x + ")";
+    }
+
+    /** SQLite has no date type: dates are stored, and compared, as ISO text. */
+    @Override
+    public Object bind(LocalDate date) {
+        return date.toString();
+    }
+
+    @Override
+    public Object bind(LocalDateTime time) {
+        return time.toString().replace('T', ' ');
+    }
+
+    /** The connection itself is read-only; no transaction is needed to keep it so. */
+    @Override
+    public String beginReadOnly() {
+        return null;
+    }
+
+    @Override
+    public String explain(String sql) {
+        return "EXPLAIN QUERY PLAN " + sql;
+    }
+
+    @Override
+    public Explain readExplain(ResultSet rs) throws SQLException {
+        List<String> steps = new ArrayList<>();
+        while (rs.next()) {
+            steps.add(rs.getString("detail"));
+        }
+        return new Explain(null, null, String.join("\n", steps));
+    }
+
+    /** By result code where the driver gives one, else by its message (an interrupt may come without one). */
+    @Override
+    public Failure classify(SQLException e) {
+        // The driver reports extended result codes; the low byte is the primary code.
+        int code = e.getErrorCode() & 0xFF;
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (code == SQLiteErrorCode.SQLITE_INTERRUPT.code || message.contains("interrupted")) {
+            return Failure.TIMEOUT;
+        }
+        if (code == SQLiteErrorCode.SQLITE_NOTADB.code || message.contains("not a database")) {
+            return Failure.NOT_A_DATABASE;
+        }
+        if (code == SQLiteErrorCode.SQLITE_CORRUPT.code) {
+            return Failure.CORRUPT;
+        }
+        if (code == SQLiteErrorCode.SQLITE_PERM.code) {
+            return Failure.PERMISSION;
+        }
+        if (code == SQLiteErrorCode.SQLITE_CANTOPEN.code || "08001".equals(e.getSQLState()) || message.contains("unable to open")) {
+            return Failure.UNREACHABLE;
+        }
+        if (code == SQLiteErrorCode.SQLITE_BUSY.code || code == SQLiteErrorCode.SQLITE_LOCKED.code
+                || message.contains("database is locked") || message.contains("busy")) {
+            return Failure.BUSY;
+        }
+        return Failure.OTHER;
+    }
+}
