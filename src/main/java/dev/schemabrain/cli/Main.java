@@ -22,7 +22,7 @@ import java.util.Map;
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 
-    /** Exit code for a failure that is not the user's (a bug): the SPEC's one error code, 2, like every kind today. */
+    /** Exit code of a command line picocli refuses and of a bug (the SPEC's error code); the root's comes from its kind. */
     public static final int EXIT_FAILURE = 2;
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH", defaultValue = "schemabrain.db",

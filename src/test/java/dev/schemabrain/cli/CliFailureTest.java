@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.testing.InProcessCli;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,6 +11,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +33,7 @@ class CliFailureTest {
         return Stream.of(
                 failure("index --url-env SB_NOT_SET --store T/s.db", "SB_NOT_SET is not set"),
                 failure("index --source sqlite:T/missing.sqlite --store T/s.db", "missing.sqlite"),
+                failure("index --source sqlite:T/x.sqlite --url-env SB_URL --store T/s.db", "mutually exclusive"),
                 failure("serve --metric-rate-limit fast --store T/s.db", "--metric-rate-limit fast"),
                 failure("eval --questions T/missing.yaml --store T/s.db", "missing.yaml"),
                 failure("apply T/project --store T/s.db", "no store at T/s.db"),
@@ -48,6 +51,14 @@ class CliFailureTest {
 
     private static Arguments failure(String command, String mentions) {
         return Arguments.of(command, mentions);
+    }
+
+    @Test
+    void urlEnvReadsTheCallersEnvironment() {
+        InProcessCli.Result r = InProcessCli.run(Map.of("SB_URL", "sqlite:" + dir.resolve("from-env.sqlite")),
+                "index", "--url-env", "SB_URL", "--store", dir.resolve("s.db").toString());
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("from-env.sqlite does not exist"), r.stderr());
     }
 
     @ParameterizedTest(name = "{0}")
