@@ -1,13 +1,14 @@
 package dev.schemabrain.audit;
 
+import dev.schemabrain.error.AuditException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.files.PrivateFiles;
-import dev.schemabrain.files.UnsafeFileException;
+import dev.schemabrain.error.UnsafeFileException;
 import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.store.SqliteStore;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;

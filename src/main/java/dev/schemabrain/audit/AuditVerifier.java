@@ -1,7 +1,8 @@
 package dev.schemabrain.audit;
 
+import dev.schemabrain.error.AuditException;
 import dev.schemabrain.store.AuditWitnessStore;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 
 import java.nio.file.Path;
 import java.sql.SQLException;

@@ -1,7 +1,8 @@
 package dev.schemabrain.audit;
 
+import dev.schemabrain.error.AuditException;
 import dev.schemabrain.files.PrivateFiles;
-import dev.schemabrain.files.UnsafeFileException;
+import dev.schemabrain.error.UnsafeFileException;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

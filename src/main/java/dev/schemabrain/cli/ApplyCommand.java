@@ -1,9 +1,10 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.SemanticProjectException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticProject;
-import dev.schemabrain.semantic.project.SemanticProjectException;
-import dev.schemabrain.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -28,34 +29,30 @@ final class ApplyCommand implements Callable<Integer> {
     Path dir;
 
     @Override
-    public Integer call() throws StoreException {
+    public Integer call() throws SchemaBrainException {
         SemanticStore.State state = SemanticStore.read(main.store);
         SemanticProject.Loaded project = load(dir);
         SemanticModel merged = SemanticProject.merge(state.stored(), project.model());
         failOnProblems(SemanticProject.check(merged, state.catalog(), project), "nothing was applied");
         List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), project.model());
         SemanticStore.replace(main.store, merged);
-        System.out.printf("Applied %s: %d entities, %d joins, %d metrics (%d added, %d changed, %d removed)%n", dir,
+        main.out().printf("Applied %s: %d entities, %d joins, %d metrics (%d added, %d changed, %d removed)%n", dir,
                 project.model().entities().size(), project.model().joins().size(), project.model().metrics().size(),
                 count(changes, '+'), count(changes, '~'), count(changes, '-'));
-        changes.forEach(c -> System.out.println("  " + c));
+        changes.forEach(c -> main.out().println("  " + c));
         return 0;
     }
 
-    static SemanticProject.Loaded load(Path dir) {
-        try {
-            return SemanticProject.read(dir);
-        } catch (SemanticProjectException e) {
-            throw new UserError(e.getMessage());
-        }
+    static SemanticProject.Loaded load(Path dir) throws SemanticProjectException {
+        return SemanticProject.read(dir);
     }
 
-    static void failOnProblems(List<String> problems, String consequence) {
+    static void failOnProblems(List<String> problems, String consequence) throws UserError {
         if (problems.isEmpty()) {
             return;
         }
         String first = problems.get(0);
-        throw new UserError(problems.size() == 1 ? first.substring(0, first.length() - 1) + "; " + consequence + "."
+        throw new UserError(SchemaBrainException.Kind.INPUT, problems.size() == 1 ? first.substring(0, first.length() - 1) + "; " + consequence + "."
                 : problems.size() + " problems, " + consequence + ":\n  " + String.join("\n  ", problems));
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.audit.AuditEntry;
-import dev.schemabrain.audit.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
@@ -14,9 +13,12 @@ import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.audit.Head;
 import dev.schemabrain.audit.VerifyResult;
 import dev.schemabrain.audit.WitnessFile;
+import dev.schemabrain.error.AuditException;
+import dev.schemabrain.error.UserError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -38,7 +40,8 @@ final class AuditCommand extends CommandGroup {
                        + ", else the default key file serve uses).") Path keyFile,
                @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to.") Path witness,
                @Option(names = "--expect-head", paramLabel = "COUNT:HASH", description = "A head printed by 'audit head' and"
-                       + " kept elsewhere: the log must still hold that row with that hash.") String expectHead) {
+                       + " kept elsewhere: the log must still hold that row with that hash.") String expectHead)
+            throws AuditException, UserError {
         Optional<Head> expected = Optional.empty();
         if (expectHead != null) {
             expected = Head.parse(expectHead);
@@ -47,33 +50,28 @@ final class AuditCommand extends CommandGroup {
                         + " colon and 64 hex digits).");
             }
         }
-        VerifyResult result;
-        try {
-            Optional<AuditKey> key = key(keyFile);
-            result = AuditVerifier.verify(main.store, new AuditVerifier.Options(key,
-                    Optional.ofNullable(witness).map(WitnessFile::new), expected,
-                    since == null ? OptionalLong.empty() : OptionalLong.of(since)));
-        } catch (AuditException e) {
-            throw new UserError(e.getMessage());
-        }
+        VerifyResult result = AuditVerifier.verify(main.store, new AuditVerifier.Options(key(keyFile),
+                Optional.ofNullable(witness).map(WitnessFile::new), expected,
+                since == null ? OptionalLong.empty() : OptionalLong.of(since)));
+        PrintWriter out = main.out();
         if (result.intact()) {
-            System.out.println("audit chain intact: " + result.rowsChecked() + " rows verified");
-            result.warnings().forEach(w -> System.out.println("warning: " + w + "."));
+            out.println("audit chain intact: " + result.rowsChecked() + " rows verified");
+            result.warnings().forEach(w -> out.println("warning: " + w + "."));
             return 0;
         }
-        System.out.println(result.firstBadId().isPresent()
+        out.println(result.firstBadId().isPresent()
                 ? "audit chain broken at row " + result.firstBadId().getAsLong() + ": " + result.problem() + "."
                 : "audit chain broken: " + result.problem() + ".");
         return 1;
     }
 
     /** The key when one is configured; a log written without one verifies without it. */
-    private static Optional<AuditKey> key(Path keyFile) throws AuditException {
-        if (keyFile == null && System.getenv(AuditKey.ENV) == null
-                && !java.nio.file.Files.exists(AuditKey.defaultFile(System.getenv()))) {
+    private Optional<AuditKey> key(Path keyFile) throws AuditException {
+        if (keyFile == null && main.env.get(AuditKey.ENV) == null
+                && !java.nio.file.Files.exists(AuditKey.defaultFile(main.env))) {
             return Optional.empty();
         }
-        return Optional.of(AuditKey.resolve(Optional.ofNullable(keyFile), System.getenv(), false));
+        return Optional.of(AuditKey.resolve(Optional.ofNullable(keyFile), main.env, false));
     }
 
     @Command(name = "rotate", mixinStandardHelpOptions = true,
@@ -84,59 +82,53 @@ final class AuditCommand extends CommandGroup {
                @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to;"
                        + " it is archived too.") Path witness,
                @Option(names = "--even-if-broken", description = "Archive a log that does not verify (keep the archive:"
-                       + " it is evidence).") boolean evenIfBroken) {
-        try {
-            AuditRotation.Archived a = AuditRotation.rotate(main.store, new AuditVerifier.Options(key(keyFile),
-                    Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
-                    evenIfBroken, java.time.Clock.systemUTC());
-            System.out.println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
-                    : "NOT intact: " + a.verified().problem()) + ") to " + a.log()
-                    + a.witnessFile().map(w -> " and the witness file to " + w).orElse("")
-                    + "; keep the head elsewhere. The next serve starts a new log.");
-            return 0;
-        } catch (AuditException e) {
-            throw new UserError(e.getMessage());
-        }
+                       + " it is evidence).") boolean evenIfBroken) throws AuditException {
+        AuditRotation.Archived a = AuditRotation.rotate(main.store, new AuditVerifier.Options(key(keyFile),
+                Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
+                evenIfBroken, java.time.Clock.systemUTC());
+        main.out().println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
+                : "NOT intact: " + a.verified().problem()) + ") to " + a.log()
+                + a.witnessFile().map(w -> " and the witness file to " + w).orElse("")
+                + "; keep the head elsewhere. The next serve starts a new log.");
+        return 0;
     }
 
     @Command(name = "head", mixinStandardHelpOptions = true,
             description = "Print the chain's head as COUNT:HASH; keep it elsewhere and check it later with verify --expect-head.")
-    int head() {
+    int head() throws AuditException {
         try (AuditLog log = AuditLog.openExisting(main.store)) {
-            System.out.println(log.head());
+            main.out().println(log.head());
             return 0;
-        } catch (AuditException e) {
-            throw new UserError(e.getMessage());
         }
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The newest audit rows, oldest first.")
     int list(@Option(names = "--json", description = "One JSON array of rows.") boolean json,
              @Option(names = "--limit", defaultValue = "50", paramLabel = "N", description = "At most N rows (default: ${DEFAULT-VALUE}).") int limit,
-             @Option(names = "--since", paramLabel = "ID", description = "Only rows from this id on.") Long since) {
+             @Option(names = "--since", paramLabel = "ID", description = "Only rows from this id on.") Long since)
+            throws AuditException, UserError {
         if (limit < 1) {
             throw new UserError("--limit must be at least 1.");
         }
         List<AuditRecord> rows;
         try (AuditLog log = AuditLog.openExisting(main.store)) {
             rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since));
-        } catch (AuditException e) {
-            throw new UserError(e.getMessage());
         }
+        PrintWriter out = main.out();
         if (json) {
-            ArrayNode out = JSON.createArrayNode();
-            rows.forEach(r -> out.add(json(r)));
-            System.out.println(out);
+            ArrayNode array = JSON.createArrayNode();
+            rows.forEach(r -> array.add(json(r)));
+            out.println(array);
             return 0;
         }
         if (rows.isEmpty()) {
-            System.out.println("The audit log is empty: no tool has been called on this store yet.");
+            out.println("The audit log is empty: no tool has been called on this store yet.");
             return 0;
         }
         // Client-chosen text is cleaned at print time too: rows written before it was cleaned on the way in.
         for (AuditRecord r : rows) {
             AuditEntry e = r.entry();
-            System.out.printf("%6d %s %-24s %-9s %-8s %-22s %-14s %s%n", r.id(), ClientText.clean(r.occurredAt()),
+            out.printf("%6d %s %-24s %-9s %-8s %-22s %-14s %s%n", r.id(), ClientText.clean(r.occurredAt()),
                     ClientText.clean(e.tool()), e.phase().wireName(), ClientText.clean(e.status()),
                     e.errorKind() == null ? "-" : ClientText.clean(e.errorKind()),
                     e.piiCategories().isEmpty() ? "-" : ClientText.clean(String.join(",", e.piiCategories())),

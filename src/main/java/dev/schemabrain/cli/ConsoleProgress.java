@@ -2,7 +2,7 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.index.IndexListener;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 
 /**
  * Index progress on stderr: a bar redrawn in place on a terminal, plain stage lines otherwise
@@ -12,18 +12,19 @@ final class ConsoleProgress implements IndexListener {
 
     private static final int WIDTH = 30;
 
-    private final PrintStream err;
+    private final PrintWriter err;
     private final boolean terminal;
     private boolean barShown;
     private long lastDraw;
 
-    ConsoleProgress(PrintStream err, boolean terminal) {
+    ConsoleProgress(PrintWriter err, boolean terminal) {
         this.err = err;
         this.terminal = terminal;
     }
 
-    static ConsoleProgress forThisProcess() {
-        return new ConsoleProgress(System.err, System.console() != null);
+    /** Progress on the command's error writer; the bar only when this process runs on a terminal. */
+    static ConsoleProgress on(PrintWriter err) {
+        return new ConsoleProgress(err, System.console() != null);
     }
 
     @Override

@@ -4,10 +4,12 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.error.FileProblems;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
@@ -16,12 +18,13 @@ import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.PiiRepository;
-import dev.schemabrain.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.PrintStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,14 +45,22 @@ final class DemoCommand implements Callable<Integer> {
     Path database;
 
     @Override
-    public Integer call() throws SourceException, StoreException {
-        PrintStream out = System.out;
+    public Integer call() throws SchemaBrainException {
+        PrintWriter out = main.out();
         boolean created = !database.toFile().exists();
-        DemoDatabase.ensure(database);
+        try {
+            DemoDatabase.ensure(database);
+        } catch (UncheckedIOException e) {
+            IOException cause = e.getCause();
+            // DemoDatabase wraps the file system's failure, or SQLite's in an IOException of its own.
+            String why = cause.getCause() == null ? FileProblems.reason(cause) : cause.getCause().getMessage();
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo database " + database
+                    + " (" + why + "); pass --database with a file in a directory that exists and you can write to.", e);
+        }
         SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
         IndexResult result;
         try (SchemaSource source = Sources.open(url)) {
-            result = new Indexer().run(url, source, main.store, false, ConsoleProgress.forThisProcess());
+            result = new Indexer().run(url, source, main.store, false, ConsoleProgress.on(main.err()));
         }
         out.println((created ? "Created" : "Using") + " the demo database " + database + ".");
         IndexCommand.printSummary(out, result, main.store.toString());
@@ -65,7 +76,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The tagged columns, and what the default block list does with them. */
-    private static void printPii(PrintStream out, PiiTags tags) {
+    private static void printPii(PrintWriter out, PiiTags tags) {
         out.println();
         out.println("PII the classifier found (samples of these columns were never stored; blocked ones are redacted"
                 + " and get_metric refuses to aggregate over them)");
@@ -76,7 +87,7 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void printAgentView(PrintStream out, List<SchemaSummary> schemas, Catalog catalog) {
+    private static void printAgentView(PrintWriter out, List<SchemaSummary> schemas, Catalog catalog) {
         out.println();
         out.println("What an agent sees");
         out.println();

@@ -1,7 +1,7 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.semantic.project.SemanticProject;
-import dev.schemabrain.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -24,18 +24,18 @@ final class DiffCommand implements Callable<Integer> {
     Path dir;
 
     @Override
-    public Integer call() throws StoreException {
+    public Integer call() throws SchemaBrainException {
         SemanticStore.State state = SemanticStore.read(main.store);
         SemanticProject.Loaded project = ApplyCommand.load(dir);
         ApplyCommand.failOnProblems(SemanticProject.check(SemanticProject.merge(state.stored(), project.model()),
                 state.catalog(), project), "the project cannot be applied");
         List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), project.model());
         if (changes.isEmpty()) {
-            System.out.println("In sync: the store holds every object of " + dir + " as it is written.");
+            main.out().println("In sync: the store holds every object of " + dir + " as it is written.");
             return 0;
         }
-        changes.forEach(System.out::println);
-        System.out.println(changes.size() + " difference" + (changes.size() == 1 ? "" : "s") + "; run 'schemabrain apply "
+        changes.forEach(main.out()::println);
+        main.out().println(changes.size() + " difference" + (changes.size() == 1 ? "" : "s") + "; run 'schemabrain apply "
                 + dir + "' to sync.");
         return 1;
     }

@@ -1,5 +1,7 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.retrieve.HybridRetriever;
@@ -13,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -49,12 +51,12 @@ final class EvalCommand implements Callable<Integer> {
     boolean json;
 
     @Override
-    public Integer call() {
+    public Integer call() throws UserError {
         List<Question> loaded;
         try {
             loaded = QuestionFile.load(questions);
         } catch (IOException e) {
-            throw new UserError(e.getMessage() + "; fix the file and run eval again.");
+            throw new UserError(SchemaBrainException.Kind.INPUT, e.getMessage() + "; fix the file and run eval again.");
         }
         if (!SqliteStore.exists(main.store)) {
             throw new UserError("there is no store at " + main.store + "; index the schema the questions are about first "
@@ -75,11 +77,11 @@ final class EvalCommand implements Callable<Integer> {
         long missing = loaded.stream().flatMap(q -> q.expected().stream()).map(n -> n.toLowerCase(Locale.ROOT))
                 .distinct().filter(n -> !indexed.contains(n)).count();
         if (missing > 0) {
-            System.err.println("schemabrain: warning: " + missing + " expected table(s) are not in the store; they count as misses.");
+            main.err().println("schemabrain: warning: " + missing + " expected table(s) are not in the store; they count as misses.");
         }
         ranker.warmUp(500, 1_000);
         EvalResult result = Evaluation.run(ranker, loaded, perSchema);
-        PrintStream out = System.out;
+        PrintWriter out = main.out();
         if (json) {
             out.println(result.toJson());
         } else {

@@ -1,8 +1,10 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.error.FileProblems;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticProject;
-import dev.schemabrain.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -30,7 +32,7 @@ final class ExportCommand implements Callable<Integer> {
     boolean appliedOnly;
 
     @Override
-    public Integer call() throws StoreException {
+    public Integer call() throws SchemaBrainException {
         SemanticModel stored = SemanticStore.read(main.store).stored();
         SemanticModel model = appliedOnly ? new SemanticModel(
                 stored.entities().stream().filter(e -> !e.origin().inferred()).toList(),
@@ -40,9 +42,10 @@ final class ExportCommand implements Callable<Integer> {
         try {
             written = SemanticProject.write(dir, model);
         } catch (IOException e) {
-            throw new UserError("Cannot write the project to " + dir + " (" + e.getMessage() + "); check the path and its permissions.", e);
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot write the project to " + dir + " ("
+                    + FileProblems.reason(e) + "); check the path and its permissions.", e);
         }
-        System.out.printf("Exported %d entities, %d joins, %d metrics to %s (%d files)%n", model.entities().size(),
+        main.out().printf("Exported %d entities, %d joins, %d metrics to %s (%d files)%n", model.entities().size(),
                 model.joins().size(), model.metrics().size(), dir, written.size());
         return 0;
     }

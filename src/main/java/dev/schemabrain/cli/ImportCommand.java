@@ -6,8 +6,7 @@ import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.DbtManifest;
-import dev.schemabrain.semantic.project.SemanticProjectException;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.SchemaBrainException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -27,23 +26,18 @@ final class ImportCommand extends CommandGroup {
                     + " from dbt's target/manifest.json.",
                     "Only models whose relation is in the index are imported; imports replace drafts and earlier imports of"
                             + " the same name, never objects applied from YAML. What is left out is listed with the reason."})
-    int dbt(@Parameters(paramLabel = "MANIFEST", description = "dbt's manifest.json.") Path manifest) throws StoreException {
+    int dbt(@Parameters(paramLabel = "MANIFEST", description = "dbt's manifest.json.") Path manifest) throws SchemaBrainException {
         SemanticStore.State state = SemanticStore.read(main.store);
-        DbtManifest.Result result;
-        try {
-            result = DbtManifest.read(manifest, state.catalog());
-        } catch (SemanticProjectException e) {
-            throw new UserError(e.getMessage());
-        }
+        DbtManifest.Result result = DbtManifest.read(manifest, state.catalog());
         SemanticModel stored = state.stored();
         SemanticModel merged = new SemanticModel(
                 merge(stored.entities(), result.model().entities(), Entity::name, Entity::origin),
                 merge(stored.joins(), result.model().joins(), Join::name, Join::origin),
                 merge(stored.metrics(), result.model().metrics(), Metric::name, Metric::origin));
         SemanticStore.replace(main.store, merged);
-        System.out.printf("Imported from %s: %d entities, %d joins, %d metrics%n", manifest,
+        main.out().printf("Imported from %s: %d entities, %d joins, %d metrics%n", manifest,
                 result.model().entities().size(), result.model().joins().size(), result.model().metrics().size());
-        result.skipped().forEach(s -> System.out.println("  skipped " + s));
+        result.skipped().forEach(s -> main.out().println("  skipped " + s));
         return 0;
     }
 

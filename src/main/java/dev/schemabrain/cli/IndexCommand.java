@@ -3,16 +3,17 @@ package dev.schemabrain.cli;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogChanges.RunCounts;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -28,32 +29,24 @@ final class IndexCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Option(names = "--source", paramLabel = "URL",
-            description = "The source URL. A password in it is visible in shell history; prefer --url-env.")
-    String source;
-
-    @Option(names = "--url-env", paramLabel = "VAR", description = "Read the source URL from this environment variable.")
-    String urlEnv;
+    @Mixin
+    SourceOptions source;
 
     @Option(names = "--dry-run", description = "Read the source and report what would change, without writing the store.")
     boolean dryRun;
 
     @Override
     public Integer call() throws SourceException, StoreException {
-        SourceUrl url = Sources.resolve(source, urlEnv);
-        if (source != null && url.hasPassword()) {
-            System.err.println("warning: the source URL holds a password, which shell history and process lists can"
-                    + " show; prefer --url-env VAR.");
-        }
+        SourceUrl url = source.resolve(main.env, main.err());
         IndexResult result;
         try (SchemaSource schemaSource = Sources.open(url)) {
-            result = new Indexer().run(url, schemaSource, main.store, dryRun, ConsoleProgress.forThisProcess());
+            result = new Indexer().run(url, schemaSource, main.store, dryRun, ConsoleProgress.on(main.err()));
         }
-        printSummary(System.out, result, main.store.toString());
+        printSummary(main.out(), result, main.store.toString());
         return 0;
     }
 
-    static void printSummary(PrintStream out, IndexResult r, String store) {
+    static void printSummary(PrintWriter out, IndexResult r, String store) {
         RunCounts n = r.counts();
         out.printf("%s %s (source %s)%s%n", r.dryRun() ? "Would index" : "Indexed", r.displayUrl(), r.sourceId(),
                 r.dryRun() ? "; nothing was written" : " into " + store);

@@ -2,12 +2,12 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.mcp.lint.DemoLint;
 import dev.schemabrain.mcp.lint.Finding;
-import dev.schemabrain.source.SourceException;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.SchemaBrainException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -20,9 +20,12 @@ import java.util.concurrent.Callable;
                         + " published outputSchema). Exit 0 clean, 1 with findings, 2 on error. Does not touch --store."})
 final class LintCommand implements Callable<Integer> {
 
+    @ParentCommand
+    Main main;
+
     @Override
-    public Integer call() throws IOException, SourceException, StoreException {
-        PrintStream out = System.out;
+    public Integer call() throws IOException, SchemaBrainException {
+        PrintWriter out = main.out();
         DemoLint.Report report = DemoLint.run();
         for (String tool : report.tools()) {
             List<Finding> own = report.findings().stream().filter(f -> f.tool().equals(tool)).toList();

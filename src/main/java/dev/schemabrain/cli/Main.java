@@ -1,7 +1,6 @@
 package dev.schemabrain.cli;
 
-import dev.schemabrain.source.SourceException;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.SchemaBrainException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -10,6 +9,7 @@ import picocli.CommandLine.ScopeType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 
 /** The {@code schemabrain} command: global options and the subcommands. */
 @Command(name = "schemabrain",
@@ -22,7 +22,7 @@ import java.util.Arrays;
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 
-    /** Exit code for any failure the user is told about. */
+    /** Exit code of a command line picocli refuses and of a bug (the SPEC's error code); the root's comes from its kind. */
     public static final int EXIT_FAILURE = 2;
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH", defaultValue = "schemabrain.db",
@@ -36,6 +36,27 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The environment --url-env and the audit key read; a test passes its own. */
+    final Map<String, String> env;
+
+    public Main() {
+        this(System.getenv());
+    }
+
+    Main(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
+    /** Where a command prints its result: picocli's writer, so a test can capture it in process. */
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    /** Where a command prints warnings and progress. */
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
@@ -46,8 +67,17 @@ public final class Main implements Runnable {
         System.exit(execute(args));
     }
 
-    /** Runs the CLI and returns the exit code, without exiting (tests call this). */
+    /** Runs the CLI on this process's streams and environment and returns the exit code, without exiting. */
     public static int execute(String... args) {
+        return execute(new CommandLine(new Main()), args);
+    }
+
+    /** Runs the CLI in process on the given writers and environment (tests call this); serve's frames still use stdout. */
+    public static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
+        return execute(new CommandLine(new Main(env)).setOut(out).setErr(err), args);
+    }
+
+    private static int execute(CommandLine cli, String... args) {
         boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("-v") || a.equals("--verbose"));
         // slf4j-simple reads its level once, so set it before the first logger exists.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "debug" : "warn");
@@ -56,7 +86,6 @@ public final class Main implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.log.org.mariadb.jdbc", verbose ? "debug" : "off");
         // The tokenizer warns about its default length on every load; SchemaBrain's documents are short.
         System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
-        CommandLine cli = new CommandLine(new Main());
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             err.println("schemabrain: " + userMessage(ex));
@@ -64,20 +93,28 @@ public final class Main implements Runnable {
                 ex.printStackTrace(err);
             }
             err.flush();
-            return EXIT_FAILURE;
+            return ex instanceof SchemaBrainException known ? known.failure().exitCode() : EXIT_FAILURE;
         });
         cli.setParameterExceptionHandler((ex, argv) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("schemabrain: " + ex.getMessage() + "; see '"
+            // picocli starts some messages with "Error: "; the prefix already says where the sentence comes from.
+            err.println("schemabrain: " + ex.getMessage().replaceFirst("^Error: ", "") + "; see '"
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             err.flush();
             return EXIT_FAILURE;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } finally {
+            // print() does not flush an auto-flushing writer; a partial last line must still reach the caller.
+            cli.getOut().flush();
+            cli.getErr().flush();
+        }
     }
 
+    /** The one place a failure becomes what the user reads: the root's sentence, or a bug to report. */
     static String userMessage(Throwable ex) {
-        if (ex instanceof SourceException || ex instanceof StoreException || ex instanceof UserError) {
+        if (ex instanceof SchemaBrainException) {
             return ex.getMessage();
         }
         return "internal error (" + ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage())

@@ -4,24 +4,27 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
+import dev.schemabrain.error.PiiPolicyException;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.StoreException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.index.TagPurge;
 import dev.schemabrain.pii.Allowance;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiPolicy;
-import dev.schemabrain.pii.PiiPolicyException;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.Sensitivity;
 import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SqliteStore;
-import dev.schemabrain.store.StoreException;
 import dev.schemabrain.store.StoreSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -39,15 +42,16 @@ final class PolicyCommand extends CommandGroup {
 
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = "Print the policy in force in the store, in the shape of pii_policy.yaml.")
-    int show() throws StoreException {
+    int show() throws SchemaBrainException {
         Stored s = read(main.store);
         List<PiiPolicy.ColumnOverride> columns = s.overrides().stream()
                 .map(e -> new PiiPolicy.ColumnOverride(e.qualifiedColumn(), e.tag(), s.tags().allowances(e.table(), e.column())))
                 .toList();
-        System.out.println("# block list in force: " + String.join(", ", s.block().orElse(BlockList.FLOOR).names())
+        PrintWriter out = main.out();
+        out.println("# block list in force: " + String.join(", ", s.block().orElse(BlockList.FLOOR).names())
                 + (s.block().isEmpty() ? " (the catastrophic floor; no policy applied)" : "")
                 + "; " + s.tags().tagged().size() + " columns tagged (policy tags lists them)");
-        System.out.print(new PiiPolicy(s.block(), columns).toYaml());
+        out.print(new PiiPolicy(s.block(), columns).toYaml());
         return 0;
     }
 
@@ -57,16 +61,16 @@ final class PolicyCommand extends CommandGroup {
     int apply(@Parameters(arity = "0..1", paramLabel = "FILE", defaultValue = "schemabrain/pii_policy.yaml",
             description = "The policy file (default: ${DEFAULT-VALUE}).") Path file,
               @Option(names = "--force-pii-floor", description = "Allow overrides that take credential, payment_card or"
-                      + " government_id off a column the classifier tagged with it.") boolean forceFloor) throws StoreException {
+                      + " government_id off a column the classifier tagged with it.") boolean forceFloor) throws SchemaBrainException {
         if (!file.toFile().isFile()) {
-            throw new UserError("There is no policy file at " + file + "; write one (see README) or tag a column with"
+            throw new UserError(SchemaBrainException.Kind.INPUT, "There is no policy file at " + file + "; write one (see README) or tag a column with"
                     + " 'schemabrain policy tag schema.table.column CATEGORY'.");
         }
         PiiPolicy policy = load(file);
         Stored s = read(main.store);
         floorCheck(s, resolveAll(s.catalog(), policy), forceFloor, "policy apply " + file);
         int n = store(main.store, policy);
-        System.out.printf("Applied %s: block list %s, %d column overrides%n", file,
+        main.out().printf("Applied %s: block list %s, %d column overrides%n", file,
                 String.join(", ", policy.block().orElse(BlockList.FLOOR).names()), n);
         return 0;
     }
@@ -85,7 +89,7 @@ final class PolicyCommand extends CommandGroup {
                     description = "The policy file to update (default: ${DEFAULT-VALUE}).") Path file,
             @Option(names = "--force-pii-floor", description = "Allow taking credential, payment_card or government_id off a"
                     + " column tagged with it (the server then serves that column like any other).") boolean forceFloor)
-            throws StoreException {
+            throws SchemaBrainException {
         List<String> named = categories == null ? List.of() : categories;
         if (named.isEmpty() == !none) {
             throw new UserError("Give the column's categories (e.g. 'policy tag public.customer.email contact') or --none, not both"
@@ -109,14 +113,10 @@ final class PolicyCommand extends CommandGroup {
         PiiPolicy policy = current.with(new PiiPolicy.ColumnOverride(resolved.qualifiedColumn(), resolved.tag(), kept));
         // The store is checked before the file is written, so a bad file never results from this command.
         resolveAll(s.catalog(), policy);
-        try {
-            policy.write(file);
-        } catch (PiiPolicyException e) {
-            throw new UserError(e.getMessage());
-        }
+        policy.write(file);
         store(main.store, policy);
         PiiTag tag = resolved.tag();
-        System.out.printf("Tagged %s: %s %s (in %s, applied)%n", resolved.qualifiedColumn(), tag.sensitivity().wireName(),
+        main.out().printf("Tagged %s: %s %s (in %s, applied)%n", resolved.qualifiedColumn(), tag.sensitivity().wireName(),
                 tag.tagged() ? tag.categoryNames() : "no PII", file);
         return 0;
     }
@@ -124,26 +124,26 @@ final class PolicyCommand extends CommandGroup {
     @Command(name = "tags", mixinStandardHelpOptions = true,
             description = "List every tagged column: sensitivity, categories and origin (heuristic or operator).")
     int tags(@Option(names = "--json", description = "[{column, sensitivity, categories, origin}]") boolean json)
-            throws StoreException {
+            throws SchemaBrainException {
         List<PiiTags.Entry> tagged = read(main.store).tags().tagged();
         if (json) {
-            ArrayNode out = JSON.createArrayNode();
+            ArrayNode array = JSON.createArrayNode();
             for (PiiTags.Entry e : tagged) {
-                ArrayNode cats = out.addObject().put("column", e.qualifiedColumn())
+                ArrayNode cats = array.addObject().put("column", e.qualifiedColumn())
                         .put("sensitivity", e.tag().sensitivity().wireName())
                         .putArray("categories");
                 e.tag().categoryNames().forEach(cats::add);
-                ((com.fasterxml.jackson.databind.node.ObjectNode) out.get(out.size() - 1)).put("origin", e.origin().wireName());
+                ((com.fasterxml.jackson.databind.node.ObjectNode) array.get(array.size() - 1)).put("origin", e.origin().wireName());
             }
-            System.out.println(out);
+            main.out().println(array);
             return 0;
         }
         if (tagged.isEmpty()) {
-            System.out.println("No column is tagged: nothing looked like PII when the store was indexed.");
+            main.out().println("No column is tagged: nothing looked like PII when the store was indexed.");
             return 0;
         }
         for (PiiTags.Entry e : tagged) {
-            System.out.printf("%-56s %-13s %-40s %s%n", e.qualifiedColumn(), e.tag().sensitivity().wireName(),
+            main.out().printf("%-56s %-13s %-40s %s%n", e.qualifiedColumn(), e.tag().sensitivity().wireName(),
                     String.join(",", e.tag().categoryNames()), e.origin().wireName());
         }
         return 0;
@@ -153,7 +153,7 @@ final class PolicyCommand extends CommandGroup {
                           List<PiiTags.Entry> heuristic) {
     }
 
-    private static Stored read(Path store) throws StoreException {
+    private static Stored read(Path store) throws StoreException, UserError {
         if (!SqliteStore.exists(store)) {
             throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
@@ -164,12 +164,8 @@ final class PolicyCommand extends CommandGroup {
         }
     }
 
-    private static PiiPolicy load(Path file) {
-        try {
-            return PiiPolicy.read(file);
-        } catch (PiiPolicyException e) {
-            throw new UserError(e.getMessage());
-        }
+    private static PiiPolicy load(Path file) throws PiiPolicyException {
+        return PiiPolicy.read(file);
     }
 
     /**
@@ -177,7 +173,7 @@ final class PolicyCommand extends CommandGroup {
      * payment_card or government_id off a column the classifier (or an earlier override) tagged with it
      * needs --force-pii-floor. A planted or careless "--none" on an SSN column must not serve SSNs.
      */
-    private static void floorCheck(Stored s, List<Resolved> overrides, boolean force, String command) {
+    private static void floorCheck(Stored s, List<Resolved> overrides, boolean force, String command) throws UserError {
         if (force) {
             return;
         }
@@ -202,7 +198,7 @@ final class PolicyCommand extends CommandGroup {
     }
 
     /** Writes the policy's block list, overrides and allowances in one transaction; answers the number of overrides. */
-    private static int store(Path store, PiiPolicy policy) throws StoreException {
+    private static int store(Path store, PiiPolicy policy) throws StoreException, UserError {
         Stored s = read(store);
         List<Resolved> resolved = resolveAll(s.catalog(), policy);
         List<PiiTags.Entry> overrides = resolved.stream().map(Resolved::entry).toList();
@@ -224,7 +220,7 @@ final class PolicyCommand extends CommandGroup {
     }
 
     /** Every override resolved against the index; all problems are reported at once. */
-    private static List<Resolved> resolveAll(Catalog catalog, PiiPolicy policy) {
+    private static List<Resolved> resolveAll(Catalog catalog, PiiPolicy policy) throws UserError {
         List<Resolved> out = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         for (PiiPolicy.ColumnOverride o : policy.columns()) {
@@ -238,7 +234,7 @@ final class PolicyCommand extends CommandGroup {
         return out;
     }
 
-    private static PiiTags.Entry resolve(Catalog catalog, String column, PiiTag tag) {
+    private static PiiTags.Entry resolve(Catalog catalog, String column, PiiTag tag) throws UserError {
         NameLookup.ColumnResult result = new NameLookup(catalog).resolveColumn(column);
         if (result instanceof NameLookup.ColumnResult.Found found) {
             return new PiiTags.Entry(found.table().name(), found.column().name(), tag, PiiTags.Origin.OPERATOR);
@@ -247,7 +243,7 @@ final class PolicyCommand extends CommandGroup {
                 : result instanceof NameLookup.ColumnResult.UnknownColumn u ? u.fuzzyMatches() : List.of();
         String hint = matches.isEmpty() ? "; name it as schema.table.column, as 'schemabrain policy tags' and describe_table show."
                 : "; did you mean " + String.join(", ", matches) + "?";
-        throw new UserError("The column " + column + " is not in the index" + hint);
+        throw new UserError(SchemaBrainException.Kind.INPUT, "The column " + column + " is not in the index" + hint);
     }
 
     private static String capitalized(String s) {

@@ -3,13 +3,14 @@ package dev.schemabrain.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticCodec;
-import dev.schemabrain.store.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.function.Function;
 
@@ -27,9 +28,9 @@ final class SemanticListing {
         @Command(name = "list", mixinStandardHelpOptions = true,
                 description = "List entities: name, table, identity, how each was derived and validated.")
         int list(@Option(names = "--json", description = "One JSON array, each object in its YAML shape plus validation_state.") boolean json)
-                throws StoreException {
+                throws SchemaBrainException {
             SemanticModel m = SemanticStore.read(main.store).stored();
-            return print(json, m.entities(), SemanticCodec::encode, e -> e.origin(),
+            return print(main.out(), json, m.entities(), SemanticCodec::encode, e -> e.origin(),
                     e -> String.format("%-32s %-40s %-24s", e.name(), e.table(), String.join(",", e.identity())));
         }
     }
@@ -40,9 +41,9 @@ final class SemanticListing {
         @Command(name = "list", mixinStandardHelpOptions = true,
                 description = "List joins: name, entities joined, cardinality, how each was derived and validated.")
         int list(@Option(names = "--json", description = "One JSON array, each object in its YAML shape plus validation_state.") boolean json)
-                throws StoreException {
+                throws SchemaBrainException {
             SemanticModel m = SemanticStore.read(main.store).stored();
-            return print(json, m.joins(), SemanticCodec::encode, j -> j.origin(),
+            return print(main.out(), json, m.joins(), SemanticCodec::encode, j -> j.origin(),
                     j -> String.format("%-40s %-40s %-12s", j.name(), j.sourceEntity() + " -> " + j.targetEntity()
                             + (j.bridge() == null ? "" : " via " + j.bridge().table()), j.cardinality().wireName()));
         }
@@ -54,9 +55,9 @@ final class SemanticListing {
         @Command(name = "list", mixinStandardHelpOptions = true,
                 description = "List metrics: name, entity, measure, time dimension, how each was derived and validated.")
         int list(@Option(names = "--json", description = "One JSON array, each object in its YAML shape plus validation_state.") boolean json)
-                throws StoreException {
+                throws SchemaBrainException {
             SemanticModel m = SemanticStore.read(main.store).stored();
-            return print(json, m.metrics(), SemanticCodec::encode, x -> x.origin(),
+            return print(main.out(), json, m.metrics(), SemanticCodec::encode, x -> x.origin(),
                     x -> String.format("%-40s %-24s %-36s %-30s", x.name(), x.entity(),
                             x.measure().agg().wireName() + "(" + (x.measure().column() != null ? x.measure().column()
                                     : x.measure().expression() != null ? x.measure().expression() : "*") + ")",
@@ -64,26 +65,26 @@ final class SemanticListing {
         }
     }
 
-    private static <T> int print(boolean json, List<T> objects, Function<T, ObjectNode> encode, Function<T, Origin> origin,
+    private static <T> int print(PrintWriter out, boolean json, List<T> objects, Function<T, ObjectNode> encode, Function<T, Origin> origin,
                                  Function<T, String> line) {
         if (json) {
-            ArrayNode out = JSON.createArrayNode();
+            ArrayNode array = JSON.createArrayNode();
             for (T o : objects) {
                 ObjectNode n = encode.apply(o);
                 n.remove("version");
                 n.put("validation_state", origin.apply(o).state().wireName());
-                out.add(n);
+                array.add(n);
             }
-            System.out.println(out);
+            out.println(array);
             return 0;
         }
         if (objects.isEmpty()) {
-            System.out.println("None yet: run 'schemabrain index' to infer drafts, or 'schemabrain apply DIR'.");
+            out.println("None yet: run 'schemabrain index' to infer drafts, or 'schemabrain apply DIR'.");
             return 0;
         }
         for (T o : objects) {
             Origin g = origin.apply(o);
-            System.out.println(line.apply(o) + "  " + g.method().wireName() + "/" + g.state().wireName());
+            out.println(line.apply(o) + "  " + g.method().wireName() + "/" + g.state().wireName());
         }
         return 0;
     }

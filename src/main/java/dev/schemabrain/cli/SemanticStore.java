@@ -3,8 +3,9 @@ package dev.schemabrain.cli;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.error.StoreException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.store.SqliteStore;
-import dev.schemabrain.store.StoreException;
 import dev.schemabrain.store.StoreSnapshot;
 
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ final class SemanticStore {
     private SemanticStore() {
     }
 
-    static State read(Path store) throws StoreException {
+    static State read(Path store) throws StoreException, UserError {
         if (!SqliteStore.exists(store)) {
             throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }

@@ -2,13 +2,12 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
-import dev.schemabrain.source.SourceException;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.source.Sources;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.UserError;
 import java.util.List;
 import java.util.Optional;
 
-import dev.schemabrain.audit.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.WitnessFile;
@@ -17,7 +16,6 @@ import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.store.ServedSource;
-import dev.schemabrain.store.StoreException;
 import dev.schemabrain.pii.PiiCategory;
 
 import dev.schemabrain.mcp.server.DispatchCapacity;
@@ -26,6 +24,7 @@ import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -36,7 +35,8 @@ import java.util.concurrent.Callable;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve the store to an MCP client (Claude Desktop, Cursor, Claude Code, ...) over stdio.",
                 "stdout carries only MCP frames; logs go to stderr. Stops when stdin closes.",
-                "Starts even before anything is indexed: tools then answer index_not_ready."})
+                "Starts even before anything is indexed: tools then answer index_not_ready."},
+        resourceBundle = "dev.schemabrain.cli.ServeCommand")
 final class ServeCommand implements Callable<Integer> {
 
     enum Transport { stdio }
@@ -48,12 +48,8 @@ final class ServeCommand implements Callable<Integer> {
             description = "How clients connect: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Transport transport;
 
-    @Option(names = "--source", paramLabel = "URL",
-            description = "The database get_metric runs on (read-only). A password in it is visible in shell history; prefer --url-env.")
-    String source;
-
-    @Option(names = "--url-env", paramLabel = "VAR", description = "Read get_metric's database URL from this environment variable.")
-    String urlEnv;
+    @Mixin
+    SourceOptions source;
 
     @Option(names = "--statement-timeout-ms", defaultValue = "30000", paramLabel = "MS",
             description = "Stop a metric query after this long (default: ${DEFAULT-VALUE}).")
@@ -105,11 +101,12 @@ final class ServeCommand implements Callable<Integer> {
     java.nio.file.Path auditWitness;
 
     @Override
-    public Integer call() throws InterruptedException, SourceException, StoreException {
-        checkStore();
+    public Integer call() throws InterruptedException, SchemaBrainException {
+        Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
+        checkStore(url);
         Optional<BlockList> blockList = blockList();
         RateLimit metricRate = metricRate();
-        Optional<QueryExecutor> executor = executor();
+        Optional<QueryExecutor> executor = executor(url);
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store, blockList);
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
@@ -142,30 +139,21 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** A planted store, or one indexed from another database than --source, is refused before serving. */
-    private void checkStore() throws SourceException, StoreException {
-        Optional<SourceUrl> url = source == null && urlEnv == null ? Optional.empty() : Optional.of(Sources.resolve(source, urlEnv));
+    private void checkStore(Optional<SourceUrl> url) throws SchemaBrainException {
         ServedSource.check(main.store, url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
     }
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
-    private AuditLog openAudit(AuditKey key) {
-        try {
-            return AuditLog.open(main.store, key, Optional.ofNullable(auditWitness).map(WitnessFile::new));
-        } catch (AuditException e) {
-            throw new UserError(e.getMessage());
-        }
+    private AuditLog openAudit(AuditKey key) throws SchemaBrainException {
+        return AuditLog.open(main.store, key, Optional.ofNullable(auditWitness).map(WitnessFile::new));
     }
 
     /** The audit key, generated on first serve; outside the store and the audit file. */
-    private AuditKey auditKey() {
-        try {
-            return AuditKey.resolve(Optional.ofNullable(auditKey), System.getenv(), true);
-        } catch (AuditException e) {
-            throw new UserError(e.getMessage());
-        }
+    private AuditKey auditKey() throws SchemaBrainException {
+        return AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
     }
 
-    private RateLimit metricRate() {
+    private RateLimit metricRate() throws UserError {
         try {
             return RateLimit.parse(metricRateLimit, metricRateBurst);
         } catch (IllegalArgumentException e) {
@@ -174,14 +162,14 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    private Optional<BlockList> blockList() {
+    private Optional<BlockList> blockList() throws UserError {
         if (piiBlock == null) {
             return Optional.empty();
         }
         try {
             BlockList block = BlockList.parse(String.join(",", piiBlock), forcePiiFloor);
             if (forcePiiFloor && !block.categories().containsAll(PiiCategory.CATASTROPHIC_FLOOR)) {
-                System.err.println("warning: the PII block list leaves out part of the catastrophic floor; get_metric may"
+                main.err().println("warning: the PII block list leaves out part of the catastrophic floor; get_metric may"
                         + " aggregate over " + PiiCategory.CATASTROPHIC_FLOOR.stream().filter(c -> !block.blocks(c)).sorted()
                         .map(PiiCategory::wireName).toList() + ".");
             }
@@ -191,19 +179,15 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    private Optional<QueryExecutor> executor() throws SourceException {
+    private Optional<QueryExecutor> executor(Optional<SourceUrl> source) throws UserError {
         if (statementTimeoutMs < 1 || maxRows < 1 || maxConcurrent < 1 || minGroupSize < 1 || (costCap != null && costCap <= 0)) {
             throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-concurrent-queries, --min-group-size and "
                     + "--explain-cost-cap must be positive numbers.");
         }
-        if (source == null && urlEnv == null) {
+        if (source.isEmpty()) {
             return Optional.empty();
         }
-        SourceUrl url = Sources.resolve(source, urlEnv);
-        if (source != null && url.hasPassword()) {
-            System.err.println("warning: the source URL holds a password, which shell history and process lists can"
-                    + " show; prefer --url-env VAR.");
-        }
+        SourceUrl url = source.get();
         try {
             return Optional.of(new QueryExecutor(url, new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent,
                     2_000, costCap)));

@@ -1,5 +1,7 @@
 package dev.schemabrain.embed;
 
+import dev.schemabrain.error.EmbeddingException;
+
 /** The one embedding model a process shares: loaded on first use, kept for the life of the process. */
 public final class Embedders {
 

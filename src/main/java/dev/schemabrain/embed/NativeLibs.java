@@ -1,5 +1,6 @@
 package dev.schemabrain.embed;
 
+import dev.schemabrain.error.EmbeddingException;
 import ai.djl.huggingface.tokenizers.jni.LibUtils;
 import ai.onnxruntime.OrtEnvironment;
 import org.slf4j.Logger;

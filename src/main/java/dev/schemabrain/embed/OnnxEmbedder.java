@@ -1,5 +1,6 @@
 package dev.schemabrain.embed;
 
+import dev.schemabrain.error.EmbeddingException;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;

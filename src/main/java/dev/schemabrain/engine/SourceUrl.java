@@ -1,6 +1,6 @@
 package dev.schemabrain.engine;
 
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;

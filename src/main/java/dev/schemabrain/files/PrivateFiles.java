@@ -1,5 +1,7 @@
 package dev.schemabrain.files;
 
+import dev.schemabrain.error.FileProblems;
+import dev.schemabrain.error.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -250,7 +252,6 @@ public final class PrivateFiles {
     }
 
     private static String reason(IOException e) {
-        return e instanceof NoSuchFileException ? "no such file or directory"
-                : e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return FileProblems.reason(e);
     }
 }

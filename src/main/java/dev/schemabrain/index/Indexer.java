@@ -5,13 +5,13 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.CatalogChanges;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 import dev.schemabrain.store.StoredTable;
 
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.schemabrain.index;
 
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

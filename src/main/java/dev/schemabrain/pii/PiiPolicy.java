@@ -1,5 +1,6 @@
 package dev.schemabrain.pii;
 
+import dev.schemabrain.error.PiiPolicyException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -80,7 +81,7 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
         try {
             // A policy someone else could write could unblock categories or untag columns.
             dev.schemabrain.files.PrivateFiles.check(file);
-        } catch (dev.schemabrain.files.UnsafeFileException e) {
+        } catch (dev.schemabrain.error.UnsafeFileException e) {
             throw new PiiPolicyException(e.getMessage());
         }
         try {
@@ -229,7 +230,7 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
     public void write(Path file) throws PiiPolicyException {
         try {
             dev.schemabrain.files.PrivateFiles.write(file, toYaml().getBytes(StandardCharsets.UTF_8));
-        } catch (dev.schemabrain.files.UnsafeFileException e) {
+        } catch (dev.schemabrain.error.UnsafeFileException e) {
             throw new PiiPolicyException(e.getMessage());
         }
     }

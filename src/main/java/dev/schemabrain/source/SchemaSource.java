@@ -1,5 +1,6 @@
 package dev.schemabrain.source;
 
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.engine.SourceKind;
 

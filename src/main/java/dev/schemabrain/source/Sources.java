@@ -1,11 +1,14 @@
 package dev.schemabrain.source;
 
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.ddl.DdlSource;
 import dev.schemabrain.source.mysql.MySqlSource;
 import dev.schemabrain.source.postgres.PostgresSource;
 import dev.schemabrain.source.spider.SpiderSource;
 import dev.schemabrain.source.sqlite.SqliteSource;
+
+import java.util.Map;
 
 /** Picks the engine for a source URL. */
 public final class Sources {
@@ -25,14 +28,15 @@ public final class Sources {
 
     /**
      * Resolves {@code --source URL} or {@code --url-env VAR} (exactly one) into a parsed URL.
-     * The environment variable is preferred: the URL then never appears in shell history or process lists.
+     * The environment variable (read from {@code env}) is preferred: the URL then never appears in shell history or
+     * process lists.
      */
-    public static SourceUrl resolve(String url, String urlEnv) throws SourceException {
+    public static SourceUrl resolve(String url, String urlEnv, Map<String, String> env) throws SourceException {
         if (url != null && urlEnv != null) {
             throw new SourceException("Give either --source or --url-env, not both.");
         }
         if (urlEnv != null) {
-            String value = System.getenv(urlEnv);
+            String value = env.get(urlEnv);
             if (value == null || value.isBlank()) {
                 throw new SourceException("The environment variable " + urlEnv
                         + " is not set or empty; export it with the source URL, or pass --source URL.");

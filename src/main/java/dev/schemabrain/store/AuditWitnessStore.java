@@ -1,5 +1,6 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.error.StoreException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;

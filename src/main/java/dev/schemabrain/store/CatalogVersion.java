@@ -1,5 +1,6 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.error.StoreException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

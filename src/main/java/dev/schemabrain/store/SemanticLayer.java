@@ -1,5 +1,6 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.error.SemanticProjectException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -15,7 +16,6 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticCodec;
 import dev.schemabrain.semantic.project.SemanticCodec.Format;
-import dev.schemabrain.semantic.project.SemanticProjectException;
 import dev.schemabrain.store.SemanticRepository.StoredObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

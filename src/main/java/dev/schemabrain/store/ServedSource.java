@@ -1,5 +1,6 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.error.StoreException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

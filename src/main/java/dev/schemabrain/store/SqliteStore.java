@@ -1,7 +1,8 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.error.StoreException;
 import dev.schemabrain.files.PrivateFiles;
-import dev.schemabrain.files.UnsafeFileException;
+import dev.schemabrain.error.UnsafeFileException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;

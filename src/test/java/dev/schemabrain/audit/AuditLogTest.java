@@ -1,5 +1,6 @@
 package dev.schemabrain.audit;
 
+import dev.schemabrain.error.AuditException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;

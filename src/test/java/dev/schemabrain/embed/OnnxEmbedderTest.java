@@ -1,5 +1,6 @@
 package dev.schemabrain.embed;
 
+import dev.schemabrain.error.EmbeddingException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.TestMariaDb;

@@ -1,5 +1,6 @@
 package dev.schemabrain.files;
 
+import dev.schemabrain.error.UnsafeFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

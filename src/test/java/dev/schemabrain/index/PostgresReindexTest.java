@@ -5,7 +5,7 @@ import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.Test;

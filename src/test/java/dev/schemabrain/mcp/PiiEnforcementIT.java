@@ -235,7 +235,7 @@ class PiiEnforcementIT {
     static dev.schemabrain.audit.AuditKey auditKey() {
         try {
             return dev.schemabrain.audit.AuditKey.resolve(java.util.Optional.empty(), System.getenv(), false);
-        } catch (dev.schemabrain.audit.AuditException e) {
+        } catch (dev.schemabrain.error.AuditException e) {
             throw new AssertionError(e.getMessage(), e);
         }
     }

@@ -1,5 +1,6 @@
 package dev.schemabrain.pii;
 
+import dev.schemabrain.error.PiiPolicyException;
 import dev.schemabrain.catalog.QualifiedName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

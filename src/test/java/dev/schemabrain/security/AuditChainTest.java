@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditEntry;
-import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.error.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRotation;

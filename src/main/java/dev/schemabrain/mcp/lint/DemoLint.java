@@ -11,10 +11,10 @@ import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.schemabrain.mcp.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditEntry;
-import dev.schemabrain.audit.AuditException;
+import dev.schemabrain.error.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.ClientText;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
-import dev.schemabrain.execute.ExecutionException;
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.index.Fingerprints;
 import dev.schemabrain.mcp.args.ArgSchema;

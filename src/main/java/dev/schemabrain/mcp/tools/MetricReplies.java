@@ -1,6 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
-import dev.schemabrain.execute.ExecutionException;
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;

@@ -22,7 +22,7 @@ import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
 import dev.schemabrain.store.StoreSnapshot;
 import dev.schemabrain.store.SqliteStore;
-import dev.schemabrain.store.StoreException;
+import dev.schemabrain.error.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

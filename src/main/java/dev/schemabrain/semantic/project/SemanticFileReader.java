@@ -1,6 +1,7 @@
 package dev.schemabrain.semantic.project;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.schemabrain.error.SemanticProjectException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;

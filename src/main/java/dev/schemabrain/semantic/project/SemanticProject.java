@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.error.SemanticProjectException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.Catalog;

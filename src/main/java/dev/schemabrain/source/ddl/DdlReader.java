@@ -1,7 +1,7 @@
 package dev.schemabrain.source.ddl;
 
 import dev.schemabrain.catalog.Table;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 
 import java.util.List;
 import java.util.regex.Matcher;

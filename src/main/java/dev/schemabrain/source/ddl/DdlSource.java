@@ -3,7 +3,7 @@ package dev.schemabrain.source.ddl;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 

@@ -4,7 +4,7 @@ import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.engine.mysql.MySqlEngine;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 
 import java.sql.SQLException;
 

@@ -11,7 +11,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 

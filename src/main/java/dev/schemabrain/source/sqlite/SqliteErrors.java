@@ -1,7 +1,7 @@
 package dev.schemabrain.source.sqlite;
 
 import dev.schemabrain.engine.Engines;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 
 import java.nio.file.Path;
 import java.sql.SQLException;

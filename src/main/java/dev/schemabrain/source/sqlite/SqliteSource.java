@@ -7,7 +7,7 @@ import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
 import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.error.SemanticProjectException;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Bridge;

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.error.SemanticProjectException;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.demo.DemoDatabase;

@@ -1,6 +1,6 @@
 package dev.schemabrain.source.ddl;
 
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.testing.Bench;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.Test;

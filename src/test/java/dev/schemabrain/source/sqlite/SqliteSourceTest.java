@@ -8,7 +8,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SourceException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import org.junit.jupiter.api.BeforeAll;

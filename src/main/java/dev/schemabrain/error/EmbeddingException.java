@@ -1,13 +1,13 @@
-package dev.schemabrain.embed;
+package dev.schemabrain.error;
 
 /** The embedding model cannot be used. The message is one sentence for the operator: what is wrong, what to do. */
-public class EmbeddingException extends Exception {
+public final class EmbeddingException extends SchemaBrainException {
 
     public EmbeddingException(String message) {
-        super(message);
+        super(Kind.UNAVAILABLE, message, null);
     }
 
     public EmbeddingException(String message, Throwable cause) {
-        super(message, cause);
+        super(Kind.UNAVAILABLE, message, cause);
     }
 }

@@ -1,9 +1,9 @@
-package dev.schemabrain.files;
+package dev.schemabrain.error;
 
 /** A file or directory SchemaBrain will not create or trust; the message is one sentence naming the fix. */
-public final class UnsafeFileException extends Exception {
+public final class UnsafeFileException extends SchemaBrainException {
 
     public UnsafeFileException(String message, Throwable cause) {
-        super(message, cause);
+        super(Kind.INTEGRITY, message, cause);
     }
 }

@@ -1,13 +1,13 @@
-package dev.schemabrain.store;
+package dev.schemabrain.error;
 
 /** The store cannot be used. The message is one sentence for the operator: what is wrong, what to do. */
-public class StoreException extends Exception {
+public final class StoreException extends SchemaBrainException {
 
     public StoreException(String message) {
-        super(message);
+        super(Kind.UNAVAILABLE, message, null);
     }
 
     public StoreException(String message, Throwable cause) {
-        super(message, cause);
+        super(Kind.UNAVAILABLE, message, cause);
     }
 }

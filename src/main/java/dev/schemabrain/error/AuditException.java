@@ -1,9 +1,9 @@
-package dev.schemabrain.audit;
+package dev.schemabrain.error;
 
 /** The audit log cannot be read or written; the message is one sentence for the operator. */
-public class AuditException extends Exception {
+public non-sealed class AuditException extends SchemaBrainException {
 
     public AuditException(String message, Throwable cause) {
-        super(message, cause);
+        super(Kind.INTEGRITY, message, cause);
     }
 }

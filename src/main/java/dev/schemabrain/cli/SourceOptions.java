@@ -1,0 +1,44 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SourceException;
+import dev.schemabrain.source.Sources;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.util.Map;
+
+/**
+ * {@code --source URL} or {@code --url-env VAR}, at most one (picocli refuses both), for every command that reads a
+ * database. The descriptions are index's; serve words them for get_metric in its resource bundle.
+ */
+final class SourceOptions {
+
+    static final class Choice {
+        @Option(names = "--source", paramLabel = "URL",
+                description = "The source URL. A password in it is visible in shell history; prefer --url-env.")
+        String url;
+
+        @Option(names = "--url-env", paramLabel = "VAR", description = "Read the source URL from this environment variable.")
+        String urlEnv;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Choice choice;
+
+    boolean given() {
+        return choice != null;
+    }
+
+    /** The URL from the option or the environment; a password typed on the command line is warned about. */
+    SourceUrl resolve(Map<String, String> env, PrintWriter err) throws SourceException {
+        String url = choice == null ? null : choice.url;
+        SourceUrl resolved = Sources.resolve(url, choice == null ? null : choice.urlEnv, env);
+        if (url != null && resolved.hasPassword()) {
+            err.println("warning: the source URL holds a password, which shell history and process lists can"
+                    + " show; prefer --url-env VAR.");
+        }
+        return resolved;
+    }
+}
