@@ -140,6 +140,12 @@ final class ServeCommand implements Callable<Integer> {
 
     /** A planted store, or one indexed from another database than --source, is refused before serving. */
     private void checkStore(Optional<SourceUrl> url) throws SchemaBrainException {
+        // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
+        java.nio.file.Path dir = main.store.toAbsolutePath().getParent();
+        if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
+            throw new UserError("The store's directory " + dir + " does not exist; pass --store with the file 'schemabrain index'"
+                    + " wrote, or create the directory and index into it first.");
+        }
         ServedSource.check(main.store, url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
     }
 

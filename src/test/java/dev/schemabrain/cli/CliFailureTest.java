@@ -35,6 +35,7 @@ class CliFailureTest {
                 failure("index --source sqlite:T/missing.sqlite --store T/s.db", "missing.sqlite"),
                 failure("index --source sqlite:T/x.sqlite --url-env SB_URL --store T/s.db", "mutually exclusive"),
                 failure("serve --metric-rate-limit fast --store T/s.db", "--metric-rate-limit fast"),
+                failure("serve --store T/no-such-dir/s.db", "T/no-such-dir does not exist"),
                 failure("eval --questions T/missing.yaml --store T/s.db", "missing.yaml"),
                 failure("apply T/project --store T/s.db", "no store at T/s.db"),
                 failure("diff T/project --store T/s.db", "no store at T/s.db"),
