@@ -50,6 +50,12 @@ public final class HttpService implements AutoCloseable {
     /** The newest protocol the SDK negotiates; it accepts 2025-06-18 and 2025-03-26 too. */
     static final String PROTOCOL_VERSION = ProtocolVersions.MCP_2025_11_25;
 
+    static {
+        // The request log and the stats line are the service's output: shown even where the CLI quiets
+        // every other logger to warn (set before this package's loggers are created).
+        System.setProperty("org.slf4j.simpleLogger.log.dev.schemabrain.http", "info");
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(HttpService.class);
 
     private final Server jetty;
