@@ -80,34 +80,32 @@ public final class Observability {
         return new CallAudit() {
             @Override
             public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
-                long t = System.nanoTime();
-                try {
-                    audit.beforeSql(call, sqlFingerprint);
-                } finally {
-                    auditAppend.record(System.nanoTime() - t, TimeUnit.NANOSECONDS);
-                }
+                time(() -> audit.beforeSql(call, sqlFingerprint));
             }
 
             @Override
             public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
-                long t = System.nanoTime();
-                try {
-                    audit.completed(call, result);
-                } finally {
-                    auditAppend.record(System.nanoTime() - t, TimeUnit.NANOSECONDS);
-                }
+                time(() -> audit.completed(call, result));
             }
 
             @Override
             public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
-                long t = System.nanoTime();
-                try {
-                    audit.rejected(tool, caller, arguments, errorKind);
-                } finally {
-                    auditAppend.record(System.nanoTime() - t, TimeUnit.NANOSECONDS);
-                }
+                time(() -> audit.rejected(tool, caller, arguments, errorKind));
             }
         };
+    }
+
+    private interface Append {
+        void run() throws CallAudit.AuditUnavailable;
+    }
+
+    private void time(Append append) throws CallAudit.AuditUnavailable {
+        long t = System.nanoTime();
+        try {
+            append.run();
+        } finally {
+            auditAppend.record(System.nanoTime() - t, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** The {@code observability} object of /health. */
