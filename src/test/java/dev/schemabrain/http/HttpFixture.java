@@ -62,6 +62,11 @@ final class HttpFixture implements AutoCloseable {
     }
 
     static HttpFixture start(HttpOptions options) throws Exception {
+        return start(options, true);
+    }
+
+    /** @param audited false only to measure the HTTP path without the audit log's fsync (benchmarks) */
+    static HttpFixture start(HttpOptions options, boolean audited) throws Exception {
         Path store = demoStore();
         AuditKey key = AuditKey.of(new byte[AuditKey.MIN_BYTES]);
         AuditLog audit = AuditLog.open(store, key, Optional.empty());
@@ -69,7 +74,8 @@ final class HttpFixture implements AutoCloseable {
                 new ExecutorSettings(30_000, 10_000, 8, 2_000, null));
         Observability observability = new Observability();
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
-                Optional.of(executor), 5).audited(observability.timed(new AuditedCalls(audit, key, executor.sourceId())));
+                Optional.of(executor), 5).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
+                : dev.schemabrain.mcp.tool.CallAudit.NONE));
         HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), RateLimit.OFF,
                 "test", options, observability);
         return new HttpFixture(service, audit, registry, executor);
