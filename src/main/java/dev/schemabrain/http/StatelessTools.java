@@ -1,5 +1,6 @@
 package dev.schemabrain.http;
 
+import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ToolDispatcher;
@@ -30,23 +31,25 @@ final class StatelessTools {
             boolean touchesSource = tool.spec().touchesSource();
             specs.add(AsyncToolSpecification.builder()
                     .tool(McpToolAdapter.definition(tool.spec(), outputSchema))
-                    .callHandler((context, request) -> Mono.defer(() -> {
+                    .callHandler((context, request) -> {
                         RequestScope scope = RequestScope.of(context);
-                        if (touchesSource) {
-                            observability.sourceCallStarted();
-                        }
-                        return Mono.fromFuture(dispatcher.dispatch(name, request.arguments(), scope.auditCaller()))
+                        return Mono.<Envelope>fromFuture(() -> {
+                                    if (touchesSource) {
+                                        observability.sourceCallStarted();
+                                    }
+                                    return dispatcher.dispatch(name, request.arguments(), scope.auditCaller());
+                                })
                                 .doOnNext(scope::noteAnswer)
+                                // Also when dispatch throws: the in-flight count never drifts up.
                                 .doFinally(signal -> {
                                     if (touchesSource) {
                                         observability.sourceCallEnded(scope.answer());
                                     }
                                 })
                                 .map(McpToolAdapter::result);
-                    }))
+                    })
                     .build());
         }
         return specs;
     }
-
 }
