@@ -49,8 +49,10 @@ final class ObservedRequests implements Filter {
             RequestScope scope = request.getAttribute(CallerGate.SCOPE_ATTRIBUTE) instanceof RequestScope s ? s : null;
             McpGate.Rpc rpc = request.getAttribute(McpGate.RPC_ATTRIBUTE) instanceof McpGate.Rpc r ? r : null;
             String endpoint = endpoint(request, rpc);
-            // A GET for an event stream is answered 405 by design (a stateless server pushes nothing): not an error.
-            boolean noStream = status == HttpServletResponse.SC_METHOD_NOT_ALLOWED && request.getMethod().equals("GET");
+            // GET for an event stream and DELETE of a session are answered 405 by design (a stateless server
+            // pushes nothing and keeps no session to end): the protocol's answer, not an error.
+            boolean noStream = status == HttpServletResponse.SC_METHOD_NOT_ALLOWED
+                    && (request.getMethod().equals("GET") || request.getMethod().equals("DELETE"));
             boolean failed = (status >= 400 && !noStream) || (scope != null && scope.failed());
             observability.finished(start, endpoint, failed);
             double ms = (System.nanoTime() - start) / 1e6;
