@@ -50,7 +50,6 @@ public final class Observability {
 
     /** A request ended at {@code endpoint} (bounded set of names), an error when {@code failed}. */
     void finished(long startNanos, String endpoint, boolean failed) {
-        inFlight.decrementAndGet();
         long nanos = System.nanoTime() - startNanos;
         requests.increment();
         endpoints.computeIfAbsent(endpoint, e -> percentiles(Timer.builder("schemabrain.http.endpoint"))
@@ -61,6 +60,8 @@ public final class Observability {
             errors.increment();
             endpointFailed.increment();
         }
+        // Last: once in_flight is back to 0, every finished request is counted.
+        inFlight.decrementAndGet();
     }
 
     void sourceCallStarted() {
