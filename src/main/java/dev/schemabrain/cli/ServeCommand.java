@@ -18,6 +18,9 @@ import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.store.ServedSource;
 import dev.schemabrain.pii.PiiCategory;
 
+import dev.schemabrain.http.HttpOptions;
+import dev.schemabrain.http.HttpService;
+import dev.schemabrain.http.Observability;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
@@ -33,13 +36,15 @@ import java.util.concurrent.Callable;
 
 /** {@code schemabrain serve}: the MCP server over the store. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve the store to an MCP client (Claude Desktop, Cursor, Claude Code, ...) over stdio.",
-                "stdout carries only MCP frames; logs go to stderr. Stops when stdin closes.",
+        description = {"Serve the store to an MCP client (Claude Desktop, Cursor, Claude Code, ...) over stdio,"
+                + " or to many clients over Streamable HTTP (--transport http).",
+                "Over stdio, stdout carries only MCP frames and the server stops when stdin closes; over HTTP it"
+                + " serves /mcp, /health and /metrics until stopped (SIGTERM). Logs go to stderr.",
                 "Starts even before anything is indexed: tools then answer index_not_ready."},
         resourceBundle = "dev.schemabrain.cli.ServeCommand")
 final class ServeCommand implements Callable<Integer> {
 
-    enum Transport { stdio }
+    enum Transport { stdio, http }
 
     @ParentCommand
     Main main;
@@ -100,8 +105,39 @@ final class ServeCommand implements Callable<Integer> {
             + " this file after every call (best on another disk); pass it to audit verify too.")
     java.nio.file.Path auditWitness;
 
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "HTTP: the address to"
+            + " listen on; one other than loopback needs authentication (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT",
+            description = "HTTP: the port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--allowed-origins", paramLabel = "ORIGINS", split = ",", description = "HTTP: browser origins"
+            + " allowed to call /mcp, comma-separated (http://host:port, or http://host:* for any port); others get"
+            + " 403 (default: none but loopback pages on a loopback server).")
+    List<String> allowedOrigins;
+
+    @Option(names = "--max-request-bytes", defaultValue = "1048576", paramLabel = "BYTES",
+            description = "HTTP: a request body larger than this is refused with 413 (default: ${DEFAULT-VALUE}).")
+    int maxRequestBytes;
+
+    @Option(names = "--rate-limit", defaultValue = "off", paramLabel = "RATE", description = "HTTP: requests one caller"
+            + " may send to /mcp, as N/s, N/min or N/h, or off; past it and the burst 429 with Retry-After"
+            + " (default: ${DEFAULT-VALUE}).")
+    String rateLimit;
+
+    @Option(names = "--rate-burst", defaultValue = "50", paramLabel = "N",
+            description = "HTTP: requests one caller may send at once after a quiet spell (default: ${DEFAULT-VALUE}).")
+    int rateBurst;
+
+    @Option(names = "--stats-interval", defaultValue = "60", paramLabel = "SECONDS",
+            description = "HTTP: log a stats line this often; 0 turns it off (default: ${DEFAULT-VALUE}).")
+    int statsIntervalSeconds;
+
     @Override
     public Integer call() throws InterruptedException, SchemaBrainException {
+        Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
         Optional<BlockList> blockList = blockList();
@@ -122,10 +158,17 @@ final class ServeCommand implements Callable<Integer> {
             // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
             try {
-                ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
-                        .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
-                StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate, Version.get(),
-                        System.in, frames);
+                AuditedCalls audited = new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null));
+                if (http.isPresent()) {
+                    Observability observability = new Observability();
+                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
+                            .audited(observability.timed(audited));
+                    serveHttp(tools, metricRate, http.get(), observability);
+                } else {
+                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize).audited(audited);
+                    StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate, Version.get(),
+                            System.in, frames);
+                }
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
                 // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
@@ -136,6 +179,70 @@ final class ServeCommand implements Callable<Integer> {
             executor.ifPresent(QueryExecutor::close);
         }
         return 0;
+    }
+
+    /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
+    private void serveHttp(ToolRegistry tools, RateLimit metricRate, HttpOptions options, Observability observability)
+            throws InterruptedException, SchemaBrainException {
+        HttpService service;
+        try {
+            service = HttpService.start(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
+                    Version.get(), options, observability);
+        } catch (Exception e) {
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + options.host() + ":" + options.port() + " (" + e.getMessage()
+                    + "); pass --port with a free port, or --host with an address of this machine.", e);
+        }
+        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            service.close();
+            try {
+                closed.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "schemabrain-http-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        main.err().println("schemabrain: serving MCP over HTTP at http://" + hostForUrl(options.host()) + ":"
+                + service.port() + "/mcp (health at /health, metrics at /metrics)");
+        main.err().flush();
+        try {
+            service.join();
+        } finally {
+            service.close();
+            closed.countDown();
+        }
+    }
+
+    private static String hostForUrl(String host) {
+        return host.contains(":") ? "[" + host + "]" : host;
+    }
+
+    /**
+     * The authentication in front of /mcp, when configured (the auth options are wired here). Without one,
+     * the server only listens on loopback.
+     */
+    Optional<jakarta.servlet.Filter> authFilter() {
+        return Optional.empty();
+    }
+
+    private HttpOptions httpOptions() throws UserError {
+        Optional<jakarta.servlet.Filter> auth = authFilter();
+        if (auth.isEmpty() && !HttpOptions.isLoopback(host)) {
+            throw new UserError("--host " + host + " is not a loopback address, and serving beyond this machine needs"
+                    + " authentication: configure it, or use --host 127.0.0.1 behind your own proxy.");
+        }
+        if (port < 0 || port > 65_535 || maxRequestBytes < 1 || statsIntervalSeconds < 0) {
+            throw new UserError("--port must be 0-65535, --max-request-bytes positive and --stats-interval 0 or more.");
+        }
+        RateLimit callerRate;
+        try {
+            callerRate = RateLimit.parse(rateLimit, rateBurst);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--rate-limit " + rateLimit + " --rate-burst " + rateBurst + ": " + e.getMessage()
+                    + ", for example --rate-limit 50/s --rate-burst 100.");
+        }
+        return new HttpOptions(host, port, allowedOrigins == null ? List.of() : allowedOrigins, maxRequestBytes, callerRate,
+                java.time.Duration.ofSeconds(statsIntervalSeconds), auth);
     }
 
     /** A planted store, or one indexed from another database than --source, is refused before serving. */

@@ -10,10 +10,10 @@ import java.util.function.LongSupplier;
  * {@code maxCallers} the least recently seen caller's bucket is dropped (for stdio there is one caller;
  * over HTTP callers are authenticated token names, so a flood of names is not free).
  */
-final class CallerRateLimiter {
+public final class CallerRateLimiter {
 
     /** Allowed, or refused with the wait until the next token. */
-    record Decision(boolean allowed, long retryAfterMillis) {
+    public record Decision(boolean allowed, long retryAfterMillis) {
         static final Decision ALLOWED = new Decision(true, 0);
     }
 
@@ -35,7 +35,7 @@ final class CallerRateLimiter {
         };
     }
 
-    CallerRateLimiter(RateLimit limit) {
+    public CallerRateLimiter(RateLimit limit) {
         this(limit, System::nanoTime, 10_000);
     }
 
@@ -44,7 +44,7 @@ final class CallerRateLimiter {
     }
 
     /** Takes a token for {@code caller} (null: a client that did not introduce itself) if one is there. */
-    synchronized Decision tryAcquire(String caller) {
+    public synchronized Decision tryAcquire(String caller) {
         if (limit.isOff()) {
             return Decision.ALLOWED;
         }

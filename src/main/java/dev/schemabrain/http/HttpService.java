@@ -1,0 +1,208 @@
+package dev.schemabrain.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.Instructions;
+import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolDispatcher;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpStatelessAsyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStatelessServerTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.ProtocolVersions;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code serve --transport http} (SPEC §10.1): MCP Streamable HTTP on /mcp through the SDK's stateless
+ * servlet transport in embedded Jetty, plus /health and /metrics. Stateless, so any number of instances
+ * on one store can sit behind a round-robin balancer: nothing of a client is kept between requests (the
+ * session id it is given only carries its initialize name back).
+ */
+public final class HttpService implements AutoCloseable {
+
+    /** The request attribute an authentication filter sets to the caller's name (a token name, a JWT sub). */
+    public static final String CALLER_ATTRIBUTE = "dev.schemabrain.caller";
+    static final String MCP_PATH = "/mcp";
+    /** The newest protocol the SDK negotiates; it accepts 2025-06-18 and 2025-03-26 too. */
+    static final String PROTOCOL_VERSION = ProtocolVersions.MCP_2025_11_25;
+
+    static {
+        // The request log and the stats line are the service's output: shown even where the CLI quiets
+        // every other logger to warn (set before this package's loggers are created).
+        System.setProperty("org.slf4j.simpleLogger.log.dev.schemabrain.http", "info");
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpService.class);
+
+    private final Server jetty;
+    private final McpStatelessAsyncServer mcp;
+    private final ToolDispatcher dispatcher;
+    private final ScheduledExecutorService stats;
+    private final Observability observability;
+
+    private HttpService(Server jetty, McpStatelessAsyncServer mcp, ToolDispatcher dispatcher, ScheduledExecutorService stats,
+                        Observability observability) {
+        this.jetty = jetty;
+        this.mcp = mcp;
+        this.dispatcher = dispatcher;
+        this.stats = stats;
+        this.observability = observability;
+    }
+
+    /**
+     * Starts listening; returns once the port is bound.
+     *
+     * @param registry   the tools, audited (wrap the audit in {@link Observability#timed} for its p99)
+     * @param sourceRate how many get_metric calls one caller may make (as over stdio)
+     */
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+                                    HttpOptions options, Observability observability) throws Exception {
+        McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
+        HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
+                .jsonMapper(json)
+                .messageEndpoint(MCP_PATH)
+                .maxRequestSize(options.maxRequestBytes())
+                .contextExtractor(HttpService::context)
+                .build();
+        McpStatelessAsyncServer mcp = McpServer.async(transport)
+                .serverInfo("schemabrain", version)
+                .instructions(Instructions.forTools(registry.names()))
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .jsonMapper(json)
+                // Arguments are validated by the registry, which answers with an envelope the model can act on.
+                .validateToolInputs(false)
+                .tools(StatelessTools.specifications(registry, dispatcher, observability))
+                .build();
+
+        QueuedThreadPool threads = new QueuedThreadPool(256, 8);
+        threads.setName("schemabrain-http");
+        Server jetty = new Server(threads);
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost(options.host());
+        connector.setPort(options.port());
+        jetty.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
+        context.addFilter(new FilterHolder(new ObservedRequests(observability, registry)), "/*", requests);
+        context.addFilter(new FilterHolder(new McpGate(options.allowedOrigins(), HttpOptions.isLoopback(options.host()),
+                options.maxRequestBytes(), info(version))), MCP_PATH, requests);
+        options.authFilter().ifPresent(auth -> context.addFilter(new FilterHolder(auth), MCP_PATH, requests));
+        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), registry)), MCP_PATH, requests);
+        context.addServlet(new ServletHolder(transport), MCP_PATH);
+        context.addServlet(new ServletHolder(new ObservabilityServlet(observability, false)), "/health");
+        context.addServlet(new ServletHolder(new ObservabilityServlet(observability, true)), "/metrics");
+        jetty.setHandler(context);
+        jetty.setStopTimeout(5_000);
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            mcp.close();
+            dispatcher.close();
+            jetty.stop();
+            throw e;
+        }
+        ScheduledExecutorService stats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "schemabrain-stats");
+            t.setDaemon(true);
+            return t;
+        });
+        long every = options.statsInterval().toMillis();
+        if (every > 0) {
+            stats.scheduleAtFixedRate(() -> LOG.info(observability.statsLine()), every, every, TimeUnit.MILLISECONDS);
+        }
+        return new HttpService(jetty, mcp, dispatcher, stats, observability);
+    }
+
+    /** The port actually bound (useful with port 0). */
+    public int port() {
+        return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+    }
+
+    public Observability observability() {
+        return observability;
+    }
+
+    /** Blocks until the server stops (another thread called {@link #close}). */
+    public void join() throws InterruptedException {
+        jetty.join();
+    }
+
+    /** Stops accepting, lets requests in flight finish for up to 5 s, then stops the lanes. */
+    @Override
+    public void close() {
+        stats.shutdownNow();
+        try {
+            jetty.stop();
+        } catch (Exception e) {
+            LOG.warn("stopping the HTTP server: {}", e.getMessage());
+        }
+        mcp.close();
+        dispatcher.close();
+    }
+
+    /** The caller and the message's method travel to the tool handler in the SDK's transport context. */
+    private static McpTransportContext context(HttpServletRequest request) {
+        Object scope = request.getAttribute(CallerGate.SCOPE_ATTRIBUTE);
+        return scope == null ? McpTransportContext.EMPTY : McpTransportContext.create(Map.of(RequestScope.CONTEXT_KEY, scope));
+    }
+
+    /** GET /mcp for a person or a probe: what answers here. */
+    private static Map<String, Object> info(String version) {
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("name", "schemabrain");
+        info.put("version", version);
+        info.put("protocolVersion", PROTOCOL_VERSION);
+        info.put("message", "SchemaBrain MCP server (Streamable HTTP): POST JSON-RPC messages to this URL with Accept:"
+                + " application/json, text/event-stream. Health at /health, metrics at /metrics.");
+        return info;
+    }
+
+    /** /health (JSON) or /metrics (Prometheus text): the same figures. */
+    private static final class ObservabilityServlet extends HttpServlet {
+        private final transient Observability observability;
+        private final boolean prometheus;
+
+        ObservabilityServlet(Observability observability, boolean prometheus) {
+            this.observability = observability;
+            this.prometheus = prometheus;
+        }
+
+        @Override
+        protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            if (prometheus) {
+                Replies.text(response, "text/plain; version=0.0.4; charset=utf-8", observability.prometheus());
+                return;
+            }
+            Map<String, Object> health = new LinkedHashMap<>();
+            health.put("status", "ok");
+            health.put("observability", observability.summary());
+            Replies.json(response, HttpServletResponse.SC_OK, health);
+        }
+    }
+}

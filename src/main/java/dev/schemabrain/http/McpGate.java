@@ -1,0 +1,181 @@
+package dev.schemabrain.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.audit.ClientText;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The first filter in front of /mcp, before authentication: the Origin and Host check (DNS rebinding),
+ * the server info on a plain GET, the content type, and the body limit. It reads the body once (a
+ * chunked body has no Content-Length to check) and notes the JSON-RPC method, the tool and the client's
+ * initialize info for the filters and the request log after it.
+ */
+final class McpGate implements Filter {
+
+    /** Where the parsed message waits for {@link CallerGate} and the request log. */
+    static final String RPC_ATTRIBUTE = "dev.schemabrain.http.rpc";
+    static final String SESSION_HEADER = "Mcp-Session-Id";
+    /** A session id that carries only the client's initialize name (no state): any instance can read it. */
+    private static final String SESSION_PREFIX = "sb1.";
+
+    /** The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row. */
+    record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client) {
+    }
+
+    private final DefaultServerTransportSecurityValidator validator;
+    private final int maxRequestBytes;
+    private final Map<String, Object> info;
+
+    McpGate(List<String> allowedOrigins, boolean loopback, int maxRequestBytes, Map<String, Object> info) {
+        DefaultServerTransportSecurityValidator.Builder b = DefaultServerTransportSecurityValidator.builder()
+                .allowedOrigins(allowedOrigins);
+        if (loopback) {
+            // A page on this machine may call a loopback server; a page from elsewhere (a rebound DNS name)
+            // arrives with its own Host and Origin and is refused.
+            for (String host : List.of("localhost", "127.0.0.1", "[::1]")) {
+                b.allowedOrigin("http://" + host + ":*").allowedHost(host + ":*");
+            }
+        }
+        this.validator = b.build();
+        this.maxRequestBytes = maxRequestBytes;
+        this.info = info;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        HttpServletResponse response = (HttpServletResponse) res;
+        if (!originAllowed(request, response)) {
+            return;
+        }
+        String method = request.getMethod();
+        if (method.equals("GET") && !accepts(request, "text/event-stream")) {
+            Replies.json(response, HttpServletResponse.SC_OK, info);
+            return;
+        }
+        if (!method.equals("POST")) {
+            chain.doFilter(request, response);
+            return;
+        }
+        String type = request.getContentType();
+        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            Replies.refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
+                    "An MCP message is sent as Content-Type: application/json.");
+            return;
+        }
+        byte[] body = readBounded(request);
+        if (body == null) {
+            Replies.refuse(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "The request body is larger than"
+                    + " this server's limit of " + maxRequestBytes + " bytes; send a smaller message.");
+            return;
+        }
+        Rpc rpc = parse(body, request.getHeader(SESSION_HEADER));
+        request.setAttribute(RPC_ATTRIBUTE, rpc);
+        if ("initialize".equals(rpc.method()) && rpc.client() != null) {
+            response.setHeader(SESSION_HEADER, SESSION_PREFIX + Base64.getUrlEncoder().withoutPadding()
+                    .encodeToString(rpc.client().getBytes(StandardCharsets.UTF_8)));
+        }
+        chain.doFilter(new BufferedRequest(request, body), response);
+    }
+
+    private boolean originAllowed(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        for (String name : List.of("Origin", "Host")) {
+            List<String> values = new ArrayList<>();
+            request.getHeaders(name).asIterator().forEachRemaining(values::add);
+            if (!values.isEmpty()) {
+                headers.put(name, values);
+            }
+        }
+        try {
+            validator.validateHeaders(headers);
+            return true;
+        } catch (ServerTransportSecurityException e) {
+            boolean origin = e.getStatusCode() == HttpServletResponse.SC_FORBIDDEN;
+            Replies.refuse(response, e.getStatusCode(), origin
+                    ? "This Origin is not allowed to call the server; the operator can add it with --allowed-origins."
+                    : "This Host is not the loopback address the server listens on; call it as localhost or 127.0.0.1.");
+            return false;
+        }
+    }
+
+    private static boolean accepts(HttpServletRequest request, String type) {
+        String accept = request.getHeader("Accept");
+        return accept != null && accept.contains(type);
+    }
+
+    /** The body, or null when it is longer than the limit (read no further than one byte past it). */
+    private byte[] readBounded(HttpServletRequest request) throws IOException {
+        if (request.getContentLengthLong() > maxRequestBytes) {
+            return null;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, Math.min(maxRequestBytes, request.getContentLength())));
+        byte[] buffer = new byte[8192];
+        try (InputStream in = request.getInputStream()) {
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                if (out.size() + n > maxRequestBytes) {
+                    return null;
+                }
+                out.write(buffer, 0, n);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** What the filters need from the message; anything unreadable is left for the SDK to answer. */
+    private static Rpc parse(byte[] body, String sessionId) {
+        String client = clientFromSession(sessionId);
+        JsonNode message;
+        try {
+            message = Replies.JSON.readTree(body);
+        } catch (IOException e) {
+            return new Rpc(null, null, null, false, client);
+        }
+        if (message == null || !message.isObject()) {
+            return new Rpc(null, null, null, false, client);
+        }
+        String method = message.path("method").isTextual() ? message.path("method").asText() : null;
+        JsonNode params = message.path("params");
+        if ("initialize".equals(method)) {
+            JsonNode info = params.path("clientInfo");
+            if (info.path("name").isTextual()) {
+                client = ClientText.clean(info.path("name").asText() + (info.path("version").isTextual()
+                        ? "/" + info.path("version").asText() : ""));
+            }
+        }
+        boolean toolCall = "tools/call".equals(method);
+        String tool = toolCall && params.path("name").isTextual() ? params.path("name").asText() : null;
+        return new Rpc(method, tool, toolCall ? params.get("arguments") : null, toolCall, client);
+    }
+
+    private static String clientFromSession(String sessionId) {
+        if (sessionId == null || !sessionId.startsWith(SESSION_PREFIX)) {
+            return null;
+        }
+        try {
+            return ClientText.clean(new String(Base64.getUrlDecoder().decode(sessionId.substring(SESSION_PREFIX.length())),
+                    StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.schemabrain.http;
+
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.CallAudit;
+import dev.schemabrain.mcp.tool.ToolCall;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the service counts, kept in one Micrometer registry so {@code /health} (JSON) and
+ * {@code /metrics} (Prometheus text) report the same numbers. Percentiles are computed in process over
+ * a decaying window (Micrometer's default two minutes), so they describe recent load.
+ */
+public final class Observability {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<String, Timer> endpoints = new ConcurrentHashMap<>();
+    private final Map<String, Counter> endpointErrors = new ConcurrentHashMap<>();
+    private final Counter requests = registry.counter("schemabrain.http.requests.total");
+    private final Counter errors = registry.counter("schemabrain.http.errors.total");
+    private final Counter sourceBusy = registry.counter("schemabrain.source.busy.total");
+    private final AtomicInteger inFlight = registry.gauge("schemabrain.http.in.flight", new AtomicInteger());
+    private final AtomicInteger maxInFlight = registry.gauge("schemabrain.http.in.flight.max", new AtomicInteger());
+    private final AtomicInteger sourceInFlight = registry.gauge("schemabrain.executor.in.flight", new AtomicInteger());
+    private final Timer auditAppend = percentiles(Timer.builder("schemabrain.audit.append")).register(registry);
+    private final AtomicLong startedMillis = new AtomicLong(System.currentTimeMillis());
+
+    private static Timer.Builder percentiles(Timer.Builder builder) {
+        return builder.publishPercentiles(0.95, 0.99).percentilePrecision(2);
+    }
+
+    /** A request began; returns its start for {@link #finished}. */
+    long started() {
+        int now = inFlight.incrementAndGet();
+        maxInFlight.accumulateAndGet(now, Math::max);
+        return System.nanoTime();
+    }
+
+    /** A request ended at {@code endpoint} (bounded set of names), an error when {@code failed}. */
+    void finished(long startNanos, String endpoint, boolean failed) {
+        long nanos = System.nanoTime() - startNanos;
+        requests.increment();
+        endpoints.computeIfAbsent(endpoint, e -> percentiles(Timer.builder("schemabrain.http.endpoint"))
+                .tag("endpoint", e).register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+        Counter endpointFailed = endpointErrors.computeIfAbsent(endpoint,
+                e -> registry.counter("schemabrain.http.endpoint.errors", "endpoint", e));
+        if (failed) {
+            errors.increment();
+            endpointFailed.increment();
+        }
+        // Last: once in_flight is back to 0, every finished request is counted.
+        inFlight.decrementAndGet();
+    }
+
+    void sourceCallStarted() {
+        sourceInFlight.incrementAndGet();
+    }
+
+    void sourceCallEnded(Envelope answer) {
+        sourceInFlight.decrementAndGet();
+        if (answer != null && answer.error() != null
+                && answer.error().kind() == dev.schemabrain.mcp.envelope.ErrorKind.SOURCE_BUSY) {
+            sourceBusy.increment();
+        }
+    }
+
+    /** {@code audit} with the time of each append recorded (the audit append p99 of /health). */
+    public CallAudit timed(CallAudit audit) {
+        return new CallAudit() {
+            @Override
+            public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
+                time(() -> audit.beforeSql(call, sqlFingerprint));
+            }
+
+            @Override
+            public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
+                time(() -> audit.completed(call, result));
+            }
+
+            @Override
+            public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
+                time(() -> audit.rejected(tool, caller, arguments, errorKind));
+            }
+        };
+    }
+
+    private interface Append {
+        void run() throws CallAudit.AuditUnavailable;
+    }
+
+    private void time(Append append) throws CallAudit.AuditUnavailable {
+        long t = System.nanoTime();
+        try {
+            append.run();
+        } finally {
+            auditAppend.record(System.nanoTime() - t, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The {@code observability} object of /health. */
+    public Map<String, Object> summary() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("uptime_s", (System.currentTimeMillis() - startedMillis.get()) / 1000);
+        out.put("requests", (long) requests.count());
+        out.put("errors", (long) errors.count());
+        out.put("in_flight", inFlight.get());
+        out.put("max_in_flight", maxInFlight.get());
+        Map<String, Object> perEndpoint = new TreeMap<>();
+        endpoints.forEach((name, timer) -> {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("count", timer.count());
+            e.put("errors", (long) endpointErrors.get(name).count());
+            e.putAll(tail(timer));
+            perEndpoint.put(name, e);
+        });
+        out.put("endpoints", perEndpoint);
+        Map<String, Object> audit = new LinkedHashMap<>();
+        audit.put("appends", auditAppend.count());
+        audit.put("append_p99_ms", tail(auditAppend).get("p99_ms"));
+        out.put("audit", audit);
+        out.put("executor_in_flight", sourceInFlight.get());
+        out.put("source_busy", (long) sourceBusy.count());
+        return out;
+    }
+
+    /** The stats line: one line of the same figures for the log. */
+    public String statsLine() {
+        Map<String, Object> s = summary();
+        Timer list = endpoints.get("tools/list");
+        return String.format(Locale.ROOT, "stats requests=%s errors=%s in_flight=%s max_in_flight=%s tools_list=%d"
+                        + " audit_append_p99_ms=%s executor_in_flight=%s source_busy=%s", s.get("requests"), s.get("errors"),
+                s.get("in_flight"), s.get("max_in_flight"), list == null ? 0 : list.count(),
+                ((Map<?, ?>) s.get("audit")).get("append_p99_ms"), s.get("executor_in_flight"), s.get("source_busy"));
+    }
+
+    /** Prometheus text exposition format 0.0.4. */
+    public String prometheus() {
+        return registry.scrape();
+    }
+
+    private static Map<String, Object> tail(Timer timer) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("p95_ms", null);
+        out.put("p99_ms", null);
+        for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
+            double ms = Math.round(v.value(TimeUnit.MILLISECONDS) * 100) / 100.0;
+            out.put(v.percentile() > 0.98 ? "p99_ms" : "p95_ms", ms);
+        }
+        return out;
+    }
+}

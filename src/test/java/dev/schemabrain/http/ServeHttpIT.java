@@ -1,0 +1,155 @@
+package dev.schemabrain.http;
+
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.AuditRecord;
+import dev.schemabrain.testing.Cli;
+import dev.schemabrain.testing.McpStdio;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code schemabrain serve --transport http} from the packaged jar, as an operator runs it: the SDK client
+ * calls tools, the request log and the stats line go to stderr without argument values, SIGTERM stops it,
+ * and the audit chain it wrote verifies.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ServeHttpIT {
+
+    private static final Pattern LISTENING = Pattern.compile("serving MCP over HTTP at (http://\\S+)/mcp");
+
+    @TempDir
+    static Path dir;
+    static Path store;
+    static Process server;
+    static final List<String> stderr = java.util.Collections.synchronizedList(new ArrayList<>());
+    static String url;
+
+    @BeforeAll
+    static void serve() throws Exception {
+        store = dir.resolve("demo.db");
+        Path database = dir.resolve("demo.sqlite");
+        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", database.toString());
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        List<String> command = new ArrayList<>(McpStdio.serveCommand(store));
+        command.addAll(List.of("--transport", "http", "--port", "0", "--stats-interval", "1", "--url-env", "SB_DEMO_URL"));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("SB_DEMO_URL", "sqlite:" + database);
+        server = pb.start();
+        java.util.concurrent.CompletableFuture<String> listening = new java.util.concurrent.CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    stderr.add(line);
+                    Matcher m = LISTENING.matcher(line);
+                    if (m.find()) {
+                        listening.complete(m.group(1));
+                    }
+                }
+            } catch (java.io.IOException e) {
+                listening.completeExceptionally(e);
+            }
+            listening.completeExceptionally(new IllegalStateException("serve ended: " + stderr));
+        });
+        reader.setDaemon(true);
+        reader.start();
+        url = listening.get(120, TimeUnit.SECONDS);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null && server.isAlive()) {
+            server.destroyForcibly();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theSdkClientCallsToolsOnTheServedJar() {
+        McpSyncClient client = HttpFixture.client(url, "serve-http-it");
+        try {
+            McpSchema.CallToolResult table = client.callTool(McpSchema.CallToolRequest.builder("describe_table")
+                    .arguments(Map.of("qualified_name", "main.plans")).build());
+            assertFalse(Boolean.TRUE.equals(table.isError()), table.toString());
+            McpSchema.CallToolResult metric = client.callTool(McpSchema.CallToolRequest.builder("get_metric")
+                    .arguments(Map.of("name", "payments_count")).build());
+            assertFalse(Boolean.TRUE.equals(metric.isError()), metric.toString());
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    @Order(2)
+    void healthCountsTheCalls() throws Exception {
+        HttpResponse<String> r;
+        long until = System.nanoTime() + 5_000_000_000L;
+        do {
+            // The last call's response can reach the client just before the server has counted it.
+            r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } while (!r.body().contains("\"tools/call get_metric\":{\"count\":1") && System.nanoTime() < until);
+        assertEquals(200, r.statusCode());
+        assertTrue(r.body().contains("\"tools/call get_metric\":{\"count\":1"), r.body());
+    }
+
+    @Test
+    @Order(3)
+    void eachRequestIsOneLogLineWithCallerToolStatusAndTimeButNoArgument() throws Exception {
+        waitFor(() -> stderr.stream().anyMatch(l -> l.contains(" stats requests=")), "a stats line");
+        String describe = stderr.stream().filter(l -> l.contains("tool=describe_table")).findFirst().orElseThrow();
+        assertTrue(describe.matches(".*request caller=\"anonymous \\(serve-http-it/1\\.0\\)\" endpoint=\"tools/call\""
+                + " tool=describe_table status=200 outcome=success ms=\\d+\\.\\d\\d$"), describe);
+        assertTrue(stderr.stream().noneMatch(l -> l.contains("main.plans") || l.contains("payments_count")), String.join("\n", stderr));
+    }
+
+    @Test
+    @Order(4)
+    void sigtermStopsTheServerAndItsAuditChainVerifies() throws Exception {
+        server.destroy();
+        assertTrue(server.waitFor(30, TimeUnit.SECONDS), "serve did not stop on SIGTERM");
+        Cli.Result verify = Cli.run(dir, "--store", store.toString(), "audit", "verify");
+        assertEquals(0, verify.exitCode(), verify.stdout() + verify.stderr());
+        try (AuditLog log = AuditLog.openExisting(store)) {
+            List<AuditRecord> rows = log.list(10, OptionalLong.empty());
+            assertTrue(rows.stream().anyMatch(r -> r.entry().tool().equals("get_metric")
+                    && "anonymous (serve-http-it/1.0)".equals(r.entry().caller())), rows::toString);
+        }
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("no " + what + " within 10 s: " + stderr);
+            }
+            Thread.sleep(100);
+        }
+    }
+}
