@@ -24,15 +24,9 @@ import java.util.List;
  * shared: {@code {"version":1,"tokens":[{"name","created_at","sha256"}]}}. The file must be the
  * operator's own and writable by nobody else, since whoever can write it can let themselves in.
  */
-public final class FileTokens implements TokenStore {
+public record FileTokens(Path file) implements TokenStore {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final Path file;
-
-    public FileTokens(Path file) {
-        this.file = file;
-    }
 
     @Override
     public String create(String name) throws SchemaBrainException {

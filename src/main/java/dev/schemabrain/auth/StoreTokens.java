@@ -15,13 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Token hashes in the store's {@code auth_tokens} table (migration V5). */
-public final class StoreTokens implements TokenStore {
-
-    private final Path store;
-
-    public StoreTokens(Path store) {
-        this.store = store;
-    }
+public record StoreTokens(Path store) implements TokenStore {
 
     @Override
     public String create(String name) throws SchemaBrainException {
