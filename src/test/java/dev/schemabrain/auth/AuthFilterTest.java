@@ -212,9 +212,13 @@ class AuthFilterTest {
 
     /** A valid token whose payload now names another subject, signature kept. */
     static String tampered() throws Exception {
-        String[] parts = rs256(c -> c).split("\\.");
+        return "Bearer " + tamper(rs256(c -> c));
+    }
+
+    static String tamper(String jwt) {
+        String[] parts = jwt.split("\\.");
         String payload = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8).replace("\"alice\"", "\"admin\"");
-        return "Bearer " + parts[0] + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8))
+        return parts[0] + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8))
                 + "." + parts[2];
     }
 
@@ -284,6 +288,15 @@ class AuthFilterTest {
             assertEquals(new Verdict.Caller("alice"), verifier.check(rs256(c -> c)));
         }
         assertEquals(before + 1, jwksFetches.get());
+    }
+
+    @Test
+    void anAcceptedTokensReusedVerdictDoesNotCoverATamperedCopy() throws Exception {
+        JwtVerifier verifier = JwtVerifier.of(new JwtSettings(jwksUrl, ISSUER, AUDIENCE, Optional.empty()));
+        String jwt = rs256(c -> c);
+        assertEquals(new Verdict.Caller("alice"), verifier.check(jwt));
+        assertEquals(new Verdict.Invalid(), verifier.check(tamper(jwt)));
+        assertEquals(new Verdict.Caller("alice"), verifier.check(jwt));
     }
 
     @Test
