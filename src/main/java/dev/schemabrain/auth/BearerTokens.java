@@ -5,6 +5,7 @@ import dev.schemabrain.error.SchemaBrainException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Checks a presented bearer token against the stored hashes. The hashes are reread at most once a
@@ -23,7 +24,8 @@ public final class BearerTokens {
     }
 
     private final TokenStore source;
-    private Snapshot snapshot;
+    private final ReentrantLock reloading = new ReentrantLock();
+    private volatile Snapshot snapshot;
 
     public BearerTokens(TokenStore source) {
         this.source = source;
@@ -45,15 +47,31 @@ public final class BearerTokens {
         return match == null ? new Verdict.Invalid() : new Verdict.Caller(match);
     }
 
-    private synchronized List<Known> known() throws SchemaBrainException {
-        long now = System.nanoTime();
-        if (snapshot == null || now - snapshot.loadedAt() >= RELOAD_NANOS) {
-            List<Known> known = source.list().stream()
-                    .map(e -> new Known(e.name(), HexFormat.of().parseHex(e.sha256())))
-                    .toList();
-            snapshot = new Snapshot(now, known);
+    /** The current hashes; one caller rereads them when stale while the others go on with the old set. */
+    private List<Known> known() throws SchemaBrainException {
+        Snapshot current = snapshot;
+        if (current != null && System.nanoTime() - current.loadedAt() < RELOAD_NANOS) {
+            return current.known();
         }
-        return snapshot.known();
+        if (current != null && !reloading.tryLock()) {
+            return current.known();
+        }
+        if (current == null) {
+            reloading.lock();
+        }
+        try {
+            Snapshot latest = snapshot;
+            if (latest == null || System.nanoTime() - latest.loadedAt() >= RELOAD_NANOS) {
+                List<Known> known = source.list().stream()
+                        .map(e -> new Known(e.name(), HexFormat.of().parseHex(e.sha256())))
+                        .toList();
+                latest = new Snapshot(System.nanoTime(), known);
+                snapshot = latest;
+            }
+            return latest.known();
+        } finally {
+            reloading.unlock();
+        }
     }
 
     @Override
