@@ -114,9 +114,7 @@ class TokenStoreTest {
     @ParameterizedTest
     @EnumSource(Home.class)
     void aSecondTokenOfTheSameNameIsRefused(Home home) throws Exception {
-        TokenStore tokens = home.open(dir);
-        tokens.create("ci-bot");
-        UserError e = assertThrows(UserError.class, () -> tokens.create("ci-bot"));
+        UserError e = refusedBesideCiBot(home, tokens -> tokens.create("ci-bot"));
         assertEquals("A token named ci-bot exists already; revoke it first or choose another name.", e.getMessage());
         assertEquals(2, e.failure().exitCode());
     }
@@ -124,10 +122,19 @@ class TokenStoreTest {
     @ParameterizedTest
     @EnumSource(Home.class)
     void revokingANameWithoutTokenIsRefused(Home home) throws Exception {
+        UserError e = refusedBesideCiBot(home, tokens -> tokens.revoke("nobody"));
+        assertTrue(e.getMessage().startsWith("There is no token named nobody in "), e.getMessage());
+    }
+
+    interface Operation {
+        void on(TokenStore tokens) throws Exception;
+    }
+
+    /** What {@code operation} throws on a store holding the token ci-bot. */
+    private UserError refusedBesideCiBot(Home home, Operation operation) throws Exception {
         TokenStore tokens = home.open(dir);
         tokens.create("ci-bot");
-        UserError e = assertThrows(UserError.class, () -> tokens.revoke("nobody"));
-        assertTrue(e.getMessage().startsWith("There is no token named nobody in "), e.getMessage());
+        return assertThrows(UserError.class, () -> operation.on(tokens));
     }
 
     @ParameterizedTest
