@@ -111,6 +111,34 @@ class TokenStoreTest {
         assertInstanceOf(Verdict.Invalid.class, checker.check(token));
     }
 
+    @Test
+    void concurrentChecksAcrossReloadsAllSucceed() throws Exception {
+        TokenStore tokens = Home.STORE.open(dir);
+        String token = tokens.create("ci-bot");
+        BearerTokens checker = new BearerTokens(tokens);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            long until = System.nanoTime() + 2_500_000_000L;   // spans two reloads
+            java.util.List<java.util.concurrent.Future<Integer>> runs = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                runs.add(pool.submit(() -> {
+                    int refused = 0;
+                    while (System.nanoTime() < until) {
+                        if (!checker.check(token).equals(new Verdict.Caller("ci-bot"))) {
+                            refused++;
+                        }
+                    }
+                    return refused;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> run : runs) {
+                assertEquals(0, run.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Home.class)
     void aSecondTokenOfTheSameNameIsRefused(Home home) throws Exception {
