@@ -1,0 +1,103 @@
+package dev.schemabrain.auth;
+
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.StoreException;
+import dev.schemabrain.error.UserError;
+import dev.schemabrain.store.SqliteStore;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Token hashes in the store's {@code auth_tokens} table (migration V5). */
+public record StoreTokens(Path store) implements TokenStore {
+
+    @Override
+    public String create(String name) throws SchemaBrainException {
+        Tokens.checkName(name);
+        String token = Tokens.newToken();
+        String hash = Tokens.hash(token);
+        boolean added;
+        try (SqliteStore s = SqliteStore.openOrCreate(store)) {
+            added = s.write(c -> {
+                try (PreparedStatement st = c.prepareStatement(
+                        "INSERT INTO auth_tokens (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
+                    st.setString(1, name);
+                    st.setString(2, hash);
+                    st.setString(3, Instant.now().toString());
+                    return st.executeUpdate() == 1;
+                }
+            });
+        }
+        if (!added) {
+            throw exists(name);
+        }
+        return token;
+    }
+
+    @Override
+    public List<TokenEntry> list() throws StoreException {
+        if (!SqliteStore.exists(store)) {
+            return List.of();
+        }
+        try (SqliteStore s = SqliteStore.open(store)) {
+            return s.read(StoreTokens::entries);
+        }
+    }
+
+    @Override
+    public void revoke(String name) throws SchemaBrainException {
+        Tokens.checkName(name);
+        if (!SqliteStore.exists(store)) {
+            throw missing(name, describe());
+        }
+        int removed;
+        try (SqliteStore s = SqliteStore.open(store)) {
+            removed = s.write(c -> {
+                try (PreparedStatement st = c.prepareStatement("DELETE FROM auth_tokens WHERE name = ?")) {
+                    st.setString(1, name);
+                    return st.executeUpdate();
+                }
+            });
+        }
+        if (removed == 0) {
+            throw missing(name, describe());
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "the store " + store;
+    }
+
+    private static List<TokenEntry> entries(Connection c) throws SQLException {
+        List<TokenEntry> out = new ArrayList<>();
+        // A store written before V5 (or never written) has no table yet: no tokens.
+        try (PreparedStatement has = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auth_tokens'");
+             ResultSet rs = has.executeQuery()) {
+            if (!rs.next()) {
+                return out;
+            }
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT name, created_at, token_hash FROM auth_tokens ORDER BY name");
+             ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                out.add(new TokenEntry(rs.getString(1), Instant.parse(rs.getString(2)), rs.getString(3)));
+            }
+        }
+        return out;
+    }
+
+    static UserError exists(String name) {
+        return new UserError("A token named " + name + " exists already; revoke it first or choose another name.");
+    }
+
+    static UserError missing(String name, String where) {
+        return new UserError("There is no token named " + name + " in " + where + "; 'schemabrain token list' shows the names.");
+    }
+}
