@@ -19,8 +19,8 @@ public record CallTarget(String tool, Map<String, Object> arguments) {
     }
 
     /**
-     * describe_table on the first table SchemaBrain's own tools name: the first indexed schema, then the best
-     * hit for that schema's name. Another server needs --tool and --arguments.
+     * describe_table on the first table SchemaBrain's own tools name: the first indexed schema, then the first
+     * of its tables find_relevant_tables lists for "*". Another server needs --tool and --arguments.
      */
     public static CallTarget discover(McpHttpClient client) throws UserError {
         JsonNode tools = client.listTools().message().path("result").path("tools");
@@ -38,7 +38,7 @@ public record CallTarget(String tool, Map<String, Object> arguments) {
             throw new UserError(Kind.UNAVAILABLE, "The server at " + client.display()
                     + " has no indexed schema to describe; index one, or pass --tool and --arguments.");
         }
-        String table = data(client, "find_relevant_tables", Map.of("query", schema))
+        String table = data(client, "find_relevant_tables", Map.of("query", "*", "schema", schema, "limit", 1))
                 .path("hits").path(0).path("qualified_name").asText("");
         if (table.isEmpty()) {
             throw new UserError(Kind.UNAVAILABLE, "find_relevant_tables named no table in schema " + schema + " at "

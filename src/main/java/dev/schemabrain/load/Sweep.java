@@ -1,5 +1,6 @@
 package dev.schemabrain.load;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -61,7 +62,7 @@ public final class Sweep {
             md.append("- Server: ").append(server.name()).append(' ').append(server.version())
                     .append(" (MCP ").append(server.protocolVersion()).append(server.session() ? ", with a session" : ", no session")
                     .append(")\n");
-            md.append("- Call: `").append(call.tool()).append("` ").append(JSON.valueToTree(call.arguments())).append('\n');
+            md.append("- Call: `").append(call.tool()).append("` ").append(JSON.<JsonNode>valueToTree(call.arguments()).toString()).append('\n');
             md.append("- ").append(plan.total()).append(" calls per point after ").append(plan.warmup())
                     .append(" untimed calls; client pool sized to ").append(plan.concurrencies().stream().mapToInt(i -> i).max().orElse(1))
                     .append(" connections (HTTP/1.1 keep-alive)\n");
