@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -81,7 +82,7 @@ final class ProbeCommand implements Callable<Integer> {
                 return Optional.of(new CallTarget(tool, Map.of()));
             }
             try {
-                Map<String, Object> parsed = JSON.readValue(arguments, new TypeReference<Map<String, Object>>() { });
+                Map<String, Object> parsed = JSON.readValue(arguments, new TypeReference<LinkedHashMap<String, Object>>() { });
                 return Optional.of(new CallTarget(tool, parsed == null ? Map.of() : parsed));
             } catch (IOException e) {
                 throw new UserError("--arguments must be a JSON object, e.g. '{\"qualified_name\":\"main.users\"}'.");

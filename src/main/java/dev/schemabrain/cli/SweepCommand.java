@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Load an MCP Streamable HTTP server at each concurrency in turn with one read-only call and print,"
                 + " as JSON on stdout, each point's throughput and p50/p95/p99, the knee (the lowest concurrency reaching"
-                + " 90% of the best throughput) and recommended_concurrency: the lowest concurrency within 5% of the best"
+                + " 90%% of the best throughput) and recommended_concurrency: the lowest concurrency within 5%% of the best"
                 + " throughput that meets the SLO without errors.",
                 "The client's pool is sized to the largest concurrency (HTTP/1.1 keep-alive), so the client never queues."})
 final class SweepCommand implements Callable<Integer> {
@@ -38,8 +38,8 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--total", paramLabel = "N", defaultValue = "2000", description = "Calls per point (default: ${DEFAULT-VALUE}).")
     int total;
 
-    @Option(names = "--concurrency", paramLabel = "N,N,...", split = ",", defaultValue = "8,16,32,64",
-            description = "The concurrencies to measure (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--concurrency", paramLabel = "LIST", split = ",", hideParamSyntax = true, defaultValue = "8,16,32,64",
+            description = "The concurrencies to measure, comma-separated (default: ${DEFAULT-VALUE}).")
     List<Integer> concurrencies;
 
     @Option(names = "--p95-slo-ms", required = true, paramLabel = "MS", description = "The p95 latency a recommended point must meet.")

@@ -6,6 +6,8 @@ import dev.schemabrain.error.SchemaBrainException.Kind;
 import dev.schemabrain.error.UserError;
 
 import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The read-only call a probe or sweep repeats: a tool and its arguments. */
@@ -15,7 +17,8 @@ public record CallTarget(String tool, Map<String, Object> arguments) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public CallTarget {
-        arguments = Map.copyOf(arguments);
+        // Kept in the order given, so the report shows the arguments as the operator wrote them.
+        arguments = Collections.unmodifiableMap(new LinkedHashMap<>(arguments));
     }
 
     /**
