@@ -15,7 +15,8 @@ total="${TOTAL:-2000}"
 concurrency="${CONCURRENCY:-8,16,32,64}"
 p95="${P95_SLO_MS:-50}"
 p99="${P99_SLO_MS:-100}"
-dbhub_version="${DBHUB_VERSION:-0.21.2}"
+# Unpinned by default (the report names the version that answered); DBHUB_VERSION=0.21.2 pins one.
+dbhub_pkg="@bytebase/dbhub${DBHUB_VERSION:+@$DBHUB_VERSION}"
 dbhub_port="${DBHUB_PORT:-18431}"
 sb_port="${SB_PORT:-18432}"
 sb="$root/schemabrain"
@@ -42,11 +43,12 @@ port_free() {
 }
 
 wait_for() {
-  for _ in $(seq 1 120); do
+  # Up to 5 minutes: npx's first run downloads DBHub.
+  for _ in $(seq 1 600); do
     if curl -s -o /dev/null "http://127.0.0.1:$1/"; then return 0; fi
     sleep 0.5
   done
-  echo "sweep-http: nothing answered on port $1 within 60 s; see $2." >&2
+  echo "sweep-http: nothing answered on port $1 within 5 minutes; see $2." >&2
   exit 2
 }
 
@@ -60,7 +62,7 @@ sweep() {
 
 if command -v npx >/dev/null 2>&1; then
   port_free "$dbhub_port" DBHUB_PORT
-  setsid npx -y "@bytebase/dbhub@$dbhub_version" --transport http --port "$dbhub_port" \
+  setsid npx -y "$dbhub_pkg" --transport http --port "$dbhub_port" \
     --dsn "sqlite://$out/demo.sqlite" >"$out/dbhub.log" 2>&1 &
   pids+=("$!")
   wait_for "$dbhub_port" "$out/dbhub.log"

@@ -22,8 +22,9 @@ import java.util.concurrent.Callable;
 
 /** {@code schemabrain probe}: one look at a running MCP HTTP server (SPEC §10.1). */
 @Command(name = "probe", mixinStandardHelpOptions = true,
-        description = {"Probe an MCP Streamable HTTP server: GET /health, the tools/list payload size, and the latency"
-                + " (p50/p95/p99) of a read-only call made sequentially and then concurrently, as JSON on stdout.",
+        description = {"Measure a running MCP Streamable HTTP server once: health, tools/list size, call latency.",
+                "Prints as JSON on stdout: GET /health, the tools/list payload size, and the latency (p50/p95/p99) of a"
+                        + " read-only call made sequentially and then concurrently.",
                 "The call is describe_table on the first table the server's own tools name, unless --tool is given."})
 final class ProbeCommand implements Callable<Integer> {
 

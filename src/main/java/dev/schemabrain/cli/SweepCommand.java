@@ -20,10 +20,11 @@ import java.util.concurrent.Callable;
 
 /** {@code schemabrain sweep}: throughput and tail latency per concurrency, and what to run at (SPEC §10.1). */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = {"Load an MCP Streamable HTTP server at each concurrency in turn with one read-only call and print,"
+        description = {"Find the concurrency an MCP Streamable HTTP server sustains within a latency SLO.",
+                "Load an MCP Streamable HTTP server at each concurrency in turn with one read-only call and print,"
                 + " as JSON on stdout, each point's throughput and p50/p95/p99, the knee (the lowest concurrency reaching"
                 + " 90%% of the best throughput) and recommended_concurrency: the lowest concurrency within 5%% of the best"
-                + " throughput that meets the SLO without errors.",
+                + " throughput that meets the SLO without errors. --markdown also writes the report a person reads.",
                 "The client's pool is sized to the largest concurrency (HTTP/1.1 keep-alive), so the client never queues."})
 final class SweepCommand implements Callable<Integer> {
 
