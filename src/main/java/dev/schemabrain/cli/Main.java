@@ -18,8 +18,8 @@ import java.util.Map;
         description = "The trust boundary between AI agents and SQL databases: index a database, then serve it over MCP.",
         subcommands = {IndexCommand.class, ServeCommand.class, EvalCommand.class, ApplyCommand.class, DiffCommand.class,
                 ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
-                ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class, CommandLine.HelpCommand.class,
-                TokenCommand.class},
+                ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class,
+                TokenCommand.class, ProbeCommand.class, SweepCommand.class, CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 
