@@ -21,6 +21,7 @@ import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
@@ -100,6 +101,10 @@ final class ServeCommand implements Callable<Integer> {
             + " this file after every call (best on another disk); pass it to audit verify too.")
     java.nio.file.Path auditWitness;
 
+    @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
+            + " 140 characters, no description, examples, title or default in input schemas.")
+    boolean compactTools;
+
     @Override
     public Integer call() throws InterruptedException, SchemaBrainException {
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
@@ -124,8 +129,8 @@ final class ServeCommand implements Callable<Integer> {
             try {
                 ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
                         .audited(new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null)));
-                StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate, Version.get(),
-                        System.in, frames);
+                StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
+                        compactTools ? ToolListing.COMPACT : ToolListing.FULL, Version.get(), System.in, frames);
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
                 // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
