@@ -43,11 +43,11 @@ import java.util.OptionalLong;
 
 /**
  * The keyed, hash-chained, append-only audit log (SPEC §9.2), an SQLite file beside the store
- * ({@code schemabrain.db} → {@code schemabrain.audit.db}). Each append is one immediate transaction
- * that reads the chain's head and writes the next row, so concurrent callers, threads or processes
- * still form one linear chain; a killed process leaves either its whole row or none. Rows are never
- * changed: triggers reject UPDATE and DELETE, and a log whose triggers are gone is refused, not
- * repaired. After every append a signed head (a {@link Witness}) is written outside the file: into
+ * ({@code schemabrain.db} → {@code schemabrain.audit.db}). Each batch of appends is one immediate
+ * transaction that reads the chain's head and writes the next rows, so concurrent callers, threads or
+ * processes still form one linear chain; a killed process leaves either a whole batch or none of it.
+ * Rows are never changed: triggers reject UPDATE and DELETE, and a log whose triggers are gone is
+ * refused, not repaired. After every batch a signed head (a {@link Witness}) is written outside the file: into
  * the store, and into the operator's witness file when one is named. Before every append the server
  * checks that the file at the path is still the one it opened.
  */
@@ -75,6 +75,7 @@ public final class AuditLog implements AutoCloseable {
     private final AuditSchema.Meta meta;   // null: no file, or a keyless log not yet adopted
     private final Object fileKey;
     private final Optional<WitnessFile> witnessFile;
+    private final AuditWitnessStore.Writer witnessStore;
 
     private AuditLog(Path file, Path store, Connection connection, Clock clock, AuditKey key, AuditSchema.Meta meta,
                      Object fileKey, Optional<WitnessFile> witnessFile) {
@@ -86,6 +87,7 @@ public final class AuditLog implements AutoCloseable {
         this.meta = meta;
         this.fileKey = fileKey;
         this.witnessFile = witnessFile;
+        this.witnessStore = new AuditWitnessStore.Writer(store, WITNESS_BUSY_MILLIS);
     }
 
     /** The audit file of the store at {@code storePath}. */
@@ -354,50 +356,147 @@ public final class AuditLog implements AutoCloseable {
 
     /**
      * Appends {@code entry} as the chain's next row; durable when it returns, and its witness written
-     * (or, when the store is busy, left for the next append). Answers the row's id.
+     * (or, when the store is busy, left for the next batch). Answers the row's id. Appends that arrive
+     * while a batch is being written wait and go into the next one together (group commit): one
+     * transaction, one fsync and one witness for all of them, each still returning only once its row
+     * is durable. A batch that fails fails every append in it, and none of its rows is kept.
      */
-    public synchronized long append(AuditEntry entry) throws AuditException {
+    public long append(AuditEntry entry) throws AuditException {
         if (key == null) {
             throw new AuditException("The audit log " + file + " was opened for reading only.", null);
         }
+        Pending mine = new Pending(entry);
+        List<Pending> batch;
+        boolean interrupted = false;
+        synchronized (batching) {
+            queue.add(mine);
+            while (writing && !mine.done) {
+                try {
+                    batching.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;   // the row is queued: wait for its outcome all the same
+                }
+            }
+            if (mine.done) {
+                return finish(mine, interrupted);
+            }
+            writing = true;
+            batch = queue;
+            queue = new ArrayList<>();
+        }
+        AuditException failure = null;
+        try {
+            writeBatch(batch);
+        } catch (AuditException e) {
+            failure = e;
+        } catch (RuntimeException e) {
+            failure = new AuditException("The audit log could not record a call to " + ClientText.clean(entry.tool()) + ": "
+                    + e.getMessage(), e);
+        } finally {
+            synchronized (batching) {
+                for (Pending p : batch) {
+                    p.done = true;
+                    p.failure = failure != null ? failure : p.failure;
+                }
+                writing = false;
+                batching.notifyAll();
+            }
+        }
+        lastBatch = batch.size();
+        return finish(mine, interrupted);
+    }
+
+    private static long finish(Pending p, boolean interrupted) throws AuditException {
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (p.failure != null) {
+            throw p.failure;
+        }
+        return p.id;
+    }
+
+    /** One append waiting for its batch; written under {@link #batching}. */
+    private static final class Pending {
+        final AuditEntry entry;
+        long id;
+        boolean done;
+        AuditException failure;
+
+        Pending(AuditEntry entry) {
+            this.entry = entry;
+        }
+    }
+
+    private final Object batching = new Object();
+    private List<Pending> queue = new ArrayList<>();
+    private boolean writing;
+    private volatile int lastBatch;
+
+    /** How many appends the last batch held (tests show that concurrent appends shared one). */
+    int lastBatchSize() {
+        return lastBatch;
+    }
+
+    /** How many appends wait for the batch being written to finish; -1 when no batch is being written. */
+    int waiting() {
+        synchronized (batching) {
+            return writing ? queue.size() : -1;
+        }
+    }
+
+    /** Writes {@code batch} in one transaction, then its witness once; the rows' ids are set on success. */
+    private synchronized Head writeBatch(List<Pending> batch) throws AuditException {
         checkSameFile();
         Connection c = connection;
         Head head;
         try {
             head = inTransaction(c, () -> {
                 Head last = lastRow(c);
-                long id = last.count() + 1;
-                String occurredAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.MILLIS));
-                String hash = chainHash(key, last.hash(), id, occurredAt, entry);
                 try (PreparedStatement st = c.prepareStatement("""
                         INSERT INTO audit_log (id, occurred_at, source_id, caller, tool, phase, status, error_kind,
                           pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
-                    st.setLong(1, id);
-                    st.setString(2, occurredAt);
-                    st.setString(3, entry.sourceId());
-                    st.setString(4, entry.caller());
-                    st.setString(5, entry.tool());
-                    st.setString(6, entry.phase().wireName());
-                    st.setString(7, entry.status());
-                    st.setString(8, entry.errorKind());
-                    st.setString(9, json(entry.piiCategories()));
-                    st.setString(10, entry.argsHash());
-                    st.setString(11, entry.sqlFingerprint());
-                    setLong(st, 12, entry.rowCount());
-                    setLong(st, 13, entry.durationMs());
-                    st.setString(14, last.hash());
-                    st.setString(15, hash);
-                    st.executeUpdate();
+                    for (Pending p : batch) {
+                        last = insert(st, last, p.entry);
+                    }
                 }
-                return new Head(id, hash);
+                return last;
             });
         } catch (SQLException | RuntimeException e) {
-            throw new AuditException("The audit log could not record a call to " + ClientText.clean(entry.tool()) + ": "
-                    + e.getMessage(), e);
+            throw new AuditException("The audit log could not record a call to " + ClientText.clean(batch.get(0).entry.tool())
+                    + (batch.size() > 1 ? " (and " + (batch.size() - 1) + " more)" : "") + ": " + e.getMessage(), e);
+        }
+        long id = head.count() - batch.size();
+        for (Pending p : batch) {
+            p.id = ++id;
         }
         witness(head);
-        return head.count();
+        return head;
+    }
+
+    /** Inserts {@code entry} after {@code last}; answers the new head. */
+    private Head insert(PreparedStatement st, Head last, AuditEntry entry) throws SQLException {
+        long id = last.count() + 1;
+        String occurredAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.MILLIS));
+        String hash = chainHash(key, last.hash(), id, occurredAt, entry);
+        st.setLong(1, id);
+        st.setString(2, occurredAt);
+        st.setString(3, entry.sourceId());
+        st.setString(4, entry.caller());
+        st.setString(5, entry.tool());
+        st.setString(6, entry.phase().wireName());
+        st.setString(7, entry.status());
+        st.setString(8, entry.errorKind());
+        st.setString(9, json(entry.piiCategories()));
+        st.setString(10, entry.argsHash());
+        st.setString(11, entry.sqlFingerprint());
+        setLong(st, 12, entry.rowCount());
+        setLong(st, 13, entry.durationMs());
+        st.setString(14, last.hash());
+        st.setString(15, hash);
+        st.executeUpdate();
+        return new Head(id, hash);
     }
 
     /** The chain's head: the last row's id and chain_hash; {@link Head#EMPTY} for an empty log. */
@@ -435,12 +534,12 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    /** After an append: the signed head into the store (unless busy) and the witness file (if named). */
+    /** After a batch: the signed head into the store (unless busy) and the witness file (if named). */
     private void witness(Head head) throws AuditException {
         Witness w = Witness.sign(key, head);
         try {
-            AuditWitnessStore.Outcome outcome = AuditWitnessStore.advance(store,
-                    new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac()), WITNESS_BUSY_MILLIS,
+            AuditWitnessStore.Outcome outcome = witnessStore.advance(
+                    new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac()),
                     previous -> checkWitness("the witness in the store", toWitness(previous)));
             if (outcome == AuditWitnessStore.Outcome.BUSY) {
                 LOG.debug("the store is busy; the audit witness lags behind row {}", head.count());
@@ -581,6 +680,7 @@ public final class AuditLog implements AutoCloseable {
 
     @Override
     public void close() {
+        witnessStore.close();
         if (connection != null) {
             closeQuietly(connection);
         }

@@ -24,6 +24,7 @@ import dev.schemabrain.http.Observability;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
@@ -105,6 +106,9 @@ final class ServeCommand implements Callable<Integer> {
             + " this file after every call (best on another disk); pass it to audit verify too.")
     java.nio.file.Path auditWitness;
 
+    @picocli.CommandLine.Mixin
+    AuthOptions auth;
+
     @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "ADDRESS", description = "HTTP: the address to"
             + " listen on; one other than loopback needs authentication (default: ${DEFAULT-VALUE}).")
     String host;
@@ -134,6 +138,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--stats-interval", defaultValue = "60", paramLabel = "SECONDS",
             description = "HTTP: log a stats line this often; 0 turns it off (default: ${DEFAULT-VALUE}).")
     int statsIntervalSeconds;
+
+    @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
+            + " 140 characters, no description, examples, title or default in input schemas.")
+    boolean compactTools;
 
     @Override
     public Integer call() throws InterruptedException, SchemaBrainException {
@@ -166,8 +174,8 @@ final class ServeCommand implements Callable<Integer> {
                     serveHttp(tools, metricRate, http.get(), observability);
                 } else {
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize).audited(audited);
-                    StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate, Version.get(),
-                            System.in, frames);
+                    StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
+                            compactTools ? ToolListing.COMPACT : ToolListing.FULL, Version.get(), System.in, frames);
                 }
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
@@ -221,11 +229,11 @@ final class ServeCommand implements Callable<Integer> {
      * The authentication in front of /mcp, when configured (the auth options are wired here). Without one,
      * the server only listens on loopback.
      */
-    Optional<jakarta.servlet.Filter> authFilter() {
-        return Optional.empty();
+    Optional<jakarta.servlet.Filter> authFilter() throws SchemaBrainException {
+        return auth.filter(main.store).map(f -> f);
     }
 
-    private HttpOptions httpOptions() throws UserError {
+    private HttpOptions httpOptions() throws SchemaBrainException {
         Optional<jakarta.servlet.Filter> auth = authFilter();
         if (auth.isEmpty() && !HttpOptions.isLoopback(host)) {
             throw new UserError("--host " + host + " is not a loopback address, and serving beyond this machine needs"

@@ -115,6 +115,11 @@ public final class HttpService implements AutoCloseable {
         options.authFilter().ifPresent(auth -> context.addFilter(new FilterHolder(auth), MCP_PATH, requests));
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), registry)), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
+        // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
+        options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)
+                .map(f -> ((dev.schemabrain.auth.AuthFilter) f).metadataServlet())
+                .ifPresent(metadata -> dev.schemabrain.auth.AuthFilter.METADATA_PATHS
+                        .forEach(path -> context.addServlet(new ServletHolder(metadata), path)));
         context.addServlet(new ServletHolder(new ObservabilityServlet(observability, false)), "/health");
         context.addServlet(new ServletHolder(new ObservabilityServlet(observability, true)), "/metrics");
         jetty.setHandler(context);

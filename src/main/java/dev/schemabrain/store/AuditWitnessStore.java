@@ -6,7 +6,11 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 import org.sqlite.SQLiteOpenMode;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -44,57 +48,128 @@ public final class AuditWitnessStore {
 
     /**
      * Writes {@code witness} if it is ahead of the stored one, after {@code check} accepted the stored
-     * one. Migrates a store of an older version first (in the same transaction).
+     * one. Migrates a store of an older version first (in the same transaction). Opens and closes its
+     * own connection; a server writing after every append batch keeps a {@link Writer} instead.
      */
     public static <E extends Exception> Outcome advance(Path store, Stored witness, int busyMillis, Check<E> check)
             throws E, StoreException {
-        if (!SqliteStore.exists(store)) {
-            return Outcome.NO_STORE;
+        try (Writer writer = new Writer(store, busyMillis)) {
+            return writer.advance(witness, check);
         }
-        try (Connection c = connect(store, busyMillis, false)) {
-            int version = pragma(c, "user_version");
-            if (version == 0 || version > Migrations.latestVersion() || pragma(c, "application_id") != SqliteStore.APPLICATION_ID) {
-                return Outcome.NO_STORE;   // never indexed, newer, or not ours: nothing to write into
+    }
+
+    /**
+     * Writes witnesses through one connection kept open between writes: opening one per append cost more
+     * than the write. The connection is dropped and opened again when the file at the path is no longer
+     * the one it was opened on (deleted, or replaced by a new store) or when a write failed.
+     */
+    public static final class Writer implements AutoCloseable {
+
+        private final Path store;
+        private final int busyMillis;
+        private Connection connection;
+        private Object openedOn;
+
+        public Writer(Path store, int busyMillis) {
+            this.store = store;
+            this.busyMillis = busyMillis;
+        }
+
+        /** See {@link AuditWitnessStore#advance}. */
+        public synchronized <E extends Exception> Outcome advance(Stored witness, Check<E> check) throws E, StoreException {
+            if (!SqliteStore.exists(store)) {
+                close();
+                return Outcome.NO_STORE;
             }
-            c.setAutoCommit(false);
             try {
-                if (version < Migrations.latestVersion()) {
-                    Migrations.migrate(c, version);
+                Connection c = connection();
+                int version = pragma(c, "user_version");
+                if (version == 0 || version > Migrations.latestVersion() || pragma(c, "application_id") != SqliteStore.APPLICATION_ID) {
+                    return Outcome.NO_STORE;   // never indexed, newer, or not ours: nothing to write into
                 }
-                Optional<Stored> previous = read(c);
-                if (previous.isPresent()) {
-                    check.accept(previous.get());
-                    if (previous.get().rowCount() >= witness.rowCount()) {
-                        c.rollback();
-                        return Outcome.ALREADY_AHEAD;
-                    }
+                return write(c, version, witness, check);
+            } catch (SQLException e) {
+                close();
+                if (e instanceof SQLiteException se && (se.getResultCode() == SQLiteErrorCode.SQLITE_BUSY
+                        || se.getResultCode() == SQLiteErrorCode.SQLITE_LOCKED)) {
+                    return Outcome.BUSY;
                 }
-                try (PreparedStatement st = c.prepareStatement("""
-                        INSERT INTO audit_witness (id, row_count, head_hash, mac, written_at) VALUES (1, ?, ?, ?, ?)
-                        ON CONFLICT (id) DO UPDATE SET row_count = excluded.row_count, head_hash = excluded.head_hash,
-                          mac = excluded.mac, written_at = excluded.written_at
-                        WHERE excluded.row_count > audit_witness.row_count""")) {
-                    st.setLong(1, witness.rowCount());
-                    st.setString(2, witness.headHash());
-                    st.setString(3, witness.mac());
-                    st.setString(4, Instant.now().toString());
-                    st.executeUpdate();
-                }
-                c.commit();
-                return Outcome.WRITTEN;
-            } catch (SQLException | RuntimeException e) {
-                rollbackQuietly(c);
-                throw e;
-            } catch (Exception e) {
-                rollbackQuietly(c);
-                throw e;
+                throw new StoreException("Writing the audit witness into the store " + store + " failed (" + e.getMessage() + ").", e);
             }
-        } catch (SQLException e) {
-            if (e instanceof SQLiteException se && (se.getResultCode() == SQLiteErrorCode.SQLITE_BUSY
-                    || se.getResultCode() == SQLiteErrorCode.SQLITE_LOCKED)) {
-                return Outcome.BUSY;
+        }
+
+        private Connection connection() throws SQLException {
+            Object now = fileKey(store);
+            if (connection != null && (now == null || !now.equals(openedOn))) {
+                close();
             }
-            throw new StoreException("Writing the audit witness into the store " + store + " failed (" + e.getMessage() + ").", e);
+            if (connection == null) {
+                connection = connect(store, busyMillis, false);
+                openedOn = now;
+            }
+            return connection;
+        }
+
+        @Override
+        public synchronized void close() {
+            if (connection != null) {
+                try {
+                    connection.close();
+                } catch (SQLException ignored) {
+                    // Nothing is pending on it: every write commits or rolls back.
+                }
+                connection = null;
+            }
+        }
+    }
+
+    private static <E extends Exception> Outcome write(Connection c, int version, Stored witness, Check<E> check)
+            throws E, SQLException {
+        c.setAutoCommit(false);
+        try {
+            if (version < Migrations.latestVersion()) {
+                Migrations.migrate(c, version);
+            }
+            Optional<Stored> previous = read(c);
+            if (previous.isPresent()) {
+                check.accept(previous.get());
+                if (previous.get().rowCount() >= witness.rowCount()) {
+                    c.rollback();
+                    return Outcome.ALREADY_AHEAD;
+                }
+            }
+            try (PreparedStatement st = c.prepareStatement("""
+                    INSERT INTO audit_witness (id, row_count, head_hash, mac, written_at) VALUES (1, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET row_count = excluded.row_count, head_hash = excluded.head_hash,
+                      mac = excluded.mac, written_at = excluded.written_at
+                    WHERE excluded.row_count > audit_witness.row_count""")) {
+                st.setLong(1, witness.rowCount());
+                st.setString(2, witness.headHash());
+                st.setString(3, witness.mac());
+                st.setString(4, Instant.now().toString());
+                st.executeUpdate();
+            }
+            c.commit();
+            return Outcome.WRITTEN;
+        } catch (Exception e) {
+            rollbackQuietly(c);
+            throw e;
+        } finally {
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // A broken connection: the next write opens another.
+            }
+        }
+    }
+
+    /** The file's identity (inode), or null when it is gone. */
+    private static Object fileKey(Path file) {
+        try {
+            Object k = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            return k == null ? "" : k;
+        } catch (IOException gone) {
+            return null;
         }
     }
 

@@ -220,6 +220,35 @@ class AuditLogTest {
     }
 
     @Test
+    void appendsArrivingDuringABatchShareTheNextOne() throws Exception {
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
+            ExecutorService pool = Executors.newFixedThreadPool(5);
+            List<Future<Long>> ids = new ArrayList<>();
+            synchronized (log) {   // the first batch's writer waits here, as on a slow fsync
+                ids.add(pool.submit(() -> log.append(entry("first", 0))));
+                while (log.waiting() != 0) {
+                    Thread.sleep(5);   // until the first append has taken its batch
+                }
+                for (int i = 1; i <= 4; i++) {
+                    int n = i;
+                    ids.add(pool.submit(() -> log.append(entry("queued", n))));
+                }
+                while (log.waiting() < 4) {
+                    Thread.sleep(5);
+                }
+            }
+            Set<Long> written = new HashSet<>();
+            for (Future<Long> f : ids) {
+                written.add(f.get(30, TimeUnit.SECONDS));
+            }
+            pool.shutdown();
+            assertEquals(4, log.lastBatchSize(), "the four appends that waited were written in one transaction");
+            assertEquals(Set.of(1L, 2L, 3L, 4L, 5L), written, "every append got its own row");
+        }
+        assertEquals(VerifyResult.intact(5, List.of(noWitnessWarning())), verify());
+    }
+
+    @Test
     void aKilledWriterLeavesAChainThatVerifies() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process victim = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),

@@ -74,16 +74,29 @@ class McpBenchmark {
             detailed = timeCalls(client, "detailed", 1000);
         }
         int bytes = toolsList.getBytes(StandardCharsets.UTF_8).length;
+        Raw raw;
+        Raw compact;
+        try (RawClient client = new RawClient(store)) {
+            raw = client.measure();
+        }
+        try (RawClient client = new RawClient(store, "--compact-tools")) {
+            compact = client.measure();
+        }
         String report = String.format(Locale.ROOT, """
                 MCP over stdio, Chinook store (11 tables, 64 columns), this machine (%d cores)
                   start to first answered tools/call: median %d ms (min %d, max %d; 5 process starts)
                   tools/list: %d tools, %,d bytes, ~%,d tokens (bytes / 4)
                   describe_table concise:  p50 %.2f ms, p99 %.2f ms (%d calls)
                   describe_table detailed: p50 %.2f ms, p99 %.2f ms (%d calls)
+                raw newline-delimited JSON-RPC client (no SDK on the client side), %d calls each after %d warm-up:
+                  describe_table concise: p50 %.2f ms, p99 %.2f ms
+                  tools/list:             p50 %.2f ms, p99 %.2f ms; frame %,d bytes (--compact-tools: %,d bytes)
                 """, Runtime.getRuntime().availableProcessors(), startups[2], startups[0], startups[4],
                 JSON.readTree(toolsList).path("tools").size(), bytes, bytes / 4,
                 percentile(concise, 50), percentile(concise, 99), concise.length,
-                percentile(detailed, 50), percentile(detailed, 99), detailed.length);
+                percentile(detailed, 50), percentile(detailed, 99), detailed.length,
+                RawClient.CALLS, RawClient.WARM_UP, percentile(raw.describe, 50), percentile(raw.describe, 99),
+                percentile(raw.toolsList, 50), percentile(raw.toolsList, 99), raw.toolsListBytes, compact.toolsListBytes);
         Path out = Path.of("target", "bench", "mcp.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
@@ -111,6 +124,74 @@ class McpBenchmark {
 
     private static double percentile(double[] sorted, int p) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+
+    /** Sorted latencies in ms and the tools/list frame's size, as a raw client measured them. */
+    private record Raw(double[] describe, double[] toolsList, int toolsListBytes) {
+    }
+
+    /** One request at a time over the server's stdin/stdout, as the lead's rawclient.py does. */
+    private static final class RawClient implements AutoCloseable {
+        static final int WARM_UP = 500;
+        static final int CALLS = 3000;
+        private final Process server;
+        private final OutputStream in;
+        private final BufferedReader out;
+        private int id;
+
+        RawClient(Path store, String... serveArgs) throws Exception {
+            List<String> command = new ArrayList<>(McpStdio.serveCommand(store));
+            command.addAll(List.of(serveArgs));
+            server = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            in = server.getOutputStream();
+            out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+            request("initialize", "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":"
+                    + "{\"name\":\"bench\",\"version\":\"1\"}}");
+            send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+        }
+
+        Raw measure() throws Exception {
+            String describe = "{\"name\":\"describe_table\",\"arguments\":{\"qualified_name\":\"public.track\"}}";
+            time("tools/call", describe, WARM_UP);
+            double[] calls = time("tools/call", describe, CALLS);
+            time("tools/list", "{}", WARM_UP);
+            double[] lists = time("tools/list", "{}", CALLS);
+            int bytes = request("tools/list", "{}").getBytes(StandardCharsets.UTF_8).length + 1;
+            return new Raw(calls, lists, bytes);
+        }
+
+        private double[] time(String method, String params, int n) throws Exception {
+            double[] millis = new double[n];
+            for (int i = 0; i < n; i++) {
+                long start = System.nanoTime();
+                String line = request(method, params);
+                millis[i] = (System.nanoTime() - start) / 1e6;
+                assertTrue(line.contains("\"result\"") && !line.contains("\"isError\":true"), line);
+            }
+            Arrays.sort(millis);
+            return millis;
+        }
+
+        private String request(String method, String params) throws Exception {
+            int mine = ++id;
+            send("{\"jsonrpc\":\"2.0\",\"id\":" + mine + ",\"method\":\"" + method + "\",\"params\":" + params + "}");
+            String line = out.readLine();
+            if (line == null) {
+                throw new AssertionError("the server closed without answering " + method);
+            }
+            return line;
+        }
+
+        private void send(String line) throws Exception {
+            in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        @Override
+        public void close() throws Exception {
+            in.close();
+            server.waitFor();
+        }
     }
 
     /** Process start until the describe_table answer arrives, the client sending as soon as it can. */

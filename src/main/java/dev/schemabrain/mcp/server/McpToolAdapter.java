@@ -33,12 +33,17 @@ public final class McpToolAdapter {
      */
     public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
                                                               Scheduler answers) {
-        Map<String, Object> outputSchema = EnvelopeSchema.published();
+        return specifications(registry, dispatcher, answers, ToolListing.FULL);
+    }
+
+    /** As above, with the definitions presented as {@code listing} says. */
+    public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
+                                                              Scheduler answers, ToolListing listing) {
         List<AsyncToolSpecification> specs = new ArrayList<>();
-        for (Tool tool : registry.tools()) {
-            String name = tool.spec().name();
+        for (McpSchema.Tool definition : definitions(registry, listing)) {
+            String name = definition.name();
             specs.add(AsyncToolSpecification.builder()
-                    .tool(definition(tool.spec(), outputSchema))
+                    .tool(definition)
                     .callHandler((exchange, request) -> Mono.fromFuture(
                             () -> dispatcher.dispatch(name, request.arguments(), caller(exchange.getClientInfo())))
                             .map(McpToolAdapter::result)
@@ -46,6 +51,16 @@ public final class McpToolAdapter {
                     .build());
         }
         return specs;
+    }
+
+    /** Every tool's definition, in the registry's order: what tools/list returns. */
+    public static List<McpSchema.Tool> definitions(ToolRegistry registry, ToolListing listing) {
+        Map<String, Object> outputSchema = EnvelopeSchema.published();
+        List<McpSchema.Tool> out = new ArrayList<>();
+        for (Tool tool : registry.tools()) {
+            out.add(listing.present(definition(tool.spec(), outputSchema)));
+        }
+        return out;
     }
 
     /** "name/version" as the client introduced itself at initialize, or null. */

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 
 /**
  * Stands between the real stdin and the SDK's stdio transport. The SDK ends the whole session on
@@ -47,6 +48,8 @@ final class StdinGuard implements Runnable {
     private final CountDownLatch ended = new CountDownLatch(1);
     private final Rejections rejections;
     private volatile String caller;
+    private Supplier<byte[]> toolsList;   // null: the SDK answers tools/list
+    private boolean initialized;          // only the reader thread touches it
 
     /** Where a tools/call answered by the guard is recorded. */
     @FunctionalInterface
@@ -78,6 +81,16 @@ final class StdinGuard implements Runnable {
         this.frames = frames;
         this.mcpJson = mcpJson;
         this.maxLineBytes = maxLineBytes;
+    }
+
+    /**
+     * Answers tools/list itself with {@code result}, the cached bytes of the result, once the client has
+     * sent initialize (before it, the SDK answers as it would). The SDK builds and serializes the whole
+     * list per request. Set before the guard runs.
+     */
+    StdinGuard answeringToolsList(Supplier<byte[]> result) {
+        this.toolsList = result;
+        return this;
     }
 
     InputStream sdkInput() {
@@ -180,6 +193,12 @@ final class StdinGuard implements Runnable {
             reply(replyId, INVALID_REQUEST, "Invalid Request: the message does not have the shape of a JSON-RPC 2.0 request.");
             return;
         }
+        String method = message.path("method").asText("");
+        if (toolsList != null && initialized && replyId != null && method.equals("tools/list")) {
+            answer(replyId, toolsList.get());
+            return;
+        }
+        initialized |= method.equals("initialize");
         byte[] frame = new byte[bytes.size() + 1];
         System.arraycopy(bytes.toByteArray(), 0, frame, 0, bytes.size());
         frame[frame.length - 1] = '\n';
@@ -241,18 +260,29 @@ final class StdinGuard implements Runnable {
         return null;
     }
 
+    private void answer(JsonNode id, byte[] result) {
+        byte[] head = ("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":").getBytes(StandardCharsets.UTF_8);
+        write(head, result, "}\n".getBytes(StandardCharsets.UTF_8));
+    }
+
     private void reply(JsonNode id, int code, String message) {
         ObjectNode error = json.createObjectNode();
         error.put("jsonrpc", "2.0");
         error.set("id", id == null ? json.nullNode() : id);
         error.putObject("error").put("code", code).put("message", message);
-        byte[] bytes = (error + "\n").getBytes(StandardCharsets.UTF_8);
+        write((error + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** One frame, written under the lock the SDK takes for its own. */
+    private void write(byte[]... parts) {
         synchronized (frames) {
             try {
-                frames.write(bytes);
+                for (byte[] part : parts) {
+                    frames.write(part);
+                }
                 frames.flush();
             } catch (IOException e) {
-                LOG.warn("writing an error frame failed: {}", e.getMessage());
+                LOG.warn("writing a frame failed: {}", e.getMessage());
             }
         }
     }

@@ -25,6 +25,8 @@ public final class StdioServer {
 
     /** The SDK's own line limit; a longer line is answered with an error and skipped. */
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
+    /** The tool definitions are the same for every catalog the session serves. */
+    private static final String TOOLS_VERSION = "static";
 
     private StdioServer() {
     }
@@ -35,9 +37,17 @@ public final class StdioServer {
      */
     public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
                            InputStream stdin, PrintStream stdout) throws InterruptedException {
+        run(registry, capacity, sourceRate, ToolListing.FULL, version, stdin, stdout);
+    }
+
+    /** @param listing how tools/list presents the tools (full, or compact for token-priced clients) */
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, ToolListing listing,
+                           String version, InputStream stdin, PrintStream stdout) throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        // The definitions do not read the catalog, so one version key serves the whole session.
+        ToolListCache toolList = new ToolListCache(catalogVersion -> McpToolAdapter.definitions(registry, listing), json);
         StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()),
-                registry::recordRejected);
+                registry::recordRejected).answeringToolsList(() -> toolList.bytes(TOOLS_VERSION));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
         Scheduler answers = Schedulers.newSingle("schemabrain-answers", true);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool.
@@ -48,7 +58,7 @@ public final class StdioServer {
                 .jsonMapper(json)
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
-                .tools(McpToolAdapter.specifications(registry, dispatcher, answers))
+                .tools(McpToolAdapter.specifications(registry, dispatcher, answers, listing))
                 .build();
         Thread reader = new Thread(guard, "schemabrain-stdin");
         reader.setDaemon(true);
