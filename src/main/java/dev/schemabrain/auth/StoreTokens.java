@@ -3,7 +3,10 @@ package dev.schemabrain.auth;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreDialect;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,7 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Token hashes in the store's {@code auth_tokens} table (migration V5). */
-public record StoreTokens(Path store) implements TokenStore {
+public record StoreTokens(StoreLocation store) implements TokenStore {
+
+    public StoreTokens(Path store) {
+        this(StoreLocation.file(store));
+    }
 
     @Override
     public String create(String name) throws SchemaBrainException {
@@ -23,7 +30,7 @@ public record StoreTokens(Path store) implements TokenStore {
         String token = Tokens.newToken();
         String hash = Tokens.hash(token);
         boolean added;
-        try (SqliteStore s = SqliteStore.openOrCreate(store)) {
+        try (Store s = Stores.openOrCreate(store)) {
             added = s.write(c -> {
                 try (PreparedStatement st = c.prepareStatement(
                         "INSERT INTO auth_tokens (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
@@ -42,10 +49,10 @@ public record StoreTokens(Path store) implements TokenStore {
 
     @Override
     public List<TokenEntry> list() throws StoreException {
-        if (!SqliteStore.exists(store)) {
+        if (!Stores.exists(store)) {
             return List.of();
         }
-        try (SqliteStore s = SqliteStore.open(store)) {
+        try (Store s = Stores.open(store)) {
             return s.read(StoreTokens::entries);
         }
     }
@@ -53,11 +60,11 @@ public record StoreTokens(Path store) implements TokenStore {
     @Override
     public void revoke(String name) throws SchemaBrainException {
         Tokens.checkName(name);
-        if (!SqliteStore.exists(store)) {
+        if (!Stores.exists(store)) {
             throw missing(name, describe());
         }
         int removed;
-        try (SqliteStore s = SqliteStore.open(store)) {
+        try (Store s = Stores.open(store)) {
             removed = s.write(c -> {
                 try (PreparedStatement st = c.prepareStatement("DELETE FROM auth_tokens WHERE name = ?")) {
                     st.setString(1, name);
@@ -78,11 +85,8 @@ public record StoreTokens(Path store) implements TokenStore {
     private static List<TokenEntry> entries(Connection c) throws SQLException {
         List<TokenEntry> out = new ArrayList<>();
         // A store written before V5 (or never written) has no table yet: no tokens.
-        try (PreparedStatement has = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'auth_tokens'");
-             ResultSet rs = has.executeQuery()) {
-            if (!rs.next()) {
-                return out;
-            }
+        if (!StoreDialect.hasTable(c, "auth_tokens")) {
+            return out;
         }
         try (PreparedStatement st = c.prepareStatement("SELECT name, created_at, token_hash FROM auth_tokens ORDER BY name");
              ResultSet rs = st.executeQuery()) {

@@ -30,12 +30,12 @@ final class ApplyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws SchemaBrainException {
-        SemanticStore.State state = SemanticStore.read(main.store);
+        SemanticStore.State state = SemanticStore.read(main.store());
         SemanticProject.Loaded project = load(dir);
         SemanticModel merged = SemanticProject.merge(state.stored(), project.model());
         failOnProblems(SemanticProject.check(merged, state.catalog(), project), "nothing was applied");
         List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), project.model());
-        SemanticStore.replace(main.store, merged);
+        SemanticStore.replace(main.store(), merged);
         main.out().printf("Applied %s: %d entities, %d joins, %d metrics (%d added, %d changed, %d removed)%n", dir,
                 project.model().entities().size(), project.model().joins().size(), project.model().metrics().size(),
                 count(changes, '+'), count(changes, '~'), count(changes, '-'));

@@ -14,6 +14,7 @@ import dev.schemabrain.audit.Head;
 import dev.schemabrain.audit.VerifyResult;
 import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.error.AuditException;
+import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,7 +42,7 @@ final class AuditCommand extends CommandGroup {
                @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to.") Path witness,
                @Option(names = "--expect-head", paramLabel = "COUNT:HASH", description = "A head printed by 'audit head' and"
                        + " kept elsewhere: the log must still hold that row with that hash.") String expectHead)
-            throws AuditException, UserError {
+            throws AuditException, UserError, StoreException {
         Optional<Head> expected = Optional.empty();
         if (expectHead != null) {
             expected = Head.parse(expectHead);
@@ -50,7 +51,7 @@ final class AuditCommand extends CommandGroup {
                         + " colon and 64 hex digits).");
             }
         }
-        VerifyResult result = AuditVerifier.verify(main.store, new AuditVerifier.Options(key(keyFile),
+        VerifyResult result = AuditVerifier.verify(main.auditStore(), new AuditVerifier.Options(key(keyFile),
                 Optional.ofNullable(witness).map(WitnessFile::new), expected,
                 since == null ? OptionalLong.empty() : OptionalLong.of(since)));
         PrintWriter out = main.out();
@@ -82,8 +83,8 @@ final class AuditCommand extends CommandGroup {
                @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to;"
                        + " it is archived too.") Path witness,
                @Option(names = "--even-if-broken", description = "Archive a log that does not verify (keep the archive:"
-                       + " it is evidence).") boolean evenIfBroken) throws AuditException {
-        AuditRotation.Archived a = AuditRotation.rotate(main.store, new AuditVerifier.Options(key(keyFile),
+                       + " it is evidence).") boolean evenIfBroken) throws AuditException, StoreException {
+        AuditRotation.Archived a = AuditRotation.rotate(main.auditStore(), new AuditVerifier.Options(key(keyFile),
                 Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
                 evenIfBroken, java.time.Clock.systemUTC());
         main.out().println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
@@ -95,8 +96,8 @@ final class AuditCommand extends CommandGroup {
 
     @Command(name = "head", mixinStandardHelpOptions = true,
             description = "Print the chain's head as COUNT:HASH; keep it elsewhere and check it later with verify --expect-head.")
-    int head() throws AuditException {
-        try (AuditLog log = AuditLog.openExisting(main.store)) {
+    int head() throws AuditException, StoreException {
+        try (AuditLog log = AuditLog.openExisting(main.auditStore())) {
             main.out().println(log.head());
             return 0;
         }
@@ -106,12 +107,12 @@ final class AuditCommand extends CommandGroup {
     int list(@Option(names = "--json", description = "One JSON array of rows.") boolean json,
              @Option(names = "--limit", defaultValue = "50", paramLabel = "N", description = "At most N rows (default: ${DEFAULT-VALUE}).") int limit,
              @Option(names = "--since", paramLabel = "ID", description = "Only rows from this id on.") Long since)
-            throws AuditException, UserError {
+            throws AuditException, UserError, StoreException {
         if (limit < 1) {
             throw new UserError("--limit must be at least 1.");
         }
         List<AuditRecord> rows;
-        try (AuditLog log = AuditLog.openExisting(main.store)) {
+        try (AuditLog log = AuditLog.openExisting(main.auditStore())) {
             rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since));
         }
         PrintWriter out = main.out();

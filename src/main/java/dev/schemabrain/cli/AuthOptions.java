@@ -1,6 +1,9 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.auth.AuthFilter;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.auth.BearerTokens;
 import dev.schemabrain.auth.FileTokens;
 import dev.schemabrain.auth.JwtSettings;
@@ -40,7 +43,7 @@ final class AuthOptions {
     String scope;
 
     /** Where token hashes live: {@code tokensFile} when given, otherwise the store. */
-    static TokenStore tokenStore(Path tokensFile, Path store) {
+    static TokenStore tokenStore(Path tokensFile, StoreLocation store) {
         return tokensFile != null ? new FileTokens(tokensFile) : new StoreTokens(store);
     }
 
@@ -48,7 +51,7 @@ final class AuthOptions {
      * The filter to put in front of {@code /mcp}, or empty when no authentication is configured (no
      * --tokens-file, no token in the store, no --jwt-jwks): then the service must stay on loopback.
      */
-    Optional<AuthFilter> filter(Path store) throws SchemaBrainException {
+    Optional<AuthFilter> filter(StoreLocation store) throws SchemaBrainException {
         Optional<JwtVerifier> jwt = jwt();
         BearerTokens tokens = new BearerTokens(tokenStore(tokensFile, store));
         Optional<BearerTokens> bearer = tokensFile != null || tokens.any() ? Optional.of(tokens) : Optional.empty();

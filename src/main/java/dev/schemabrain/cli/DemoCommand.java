@@ -14,7 +14,9 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SchemaSummary;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.PiiRepository;
@@ -60,11 +62,11 @@ final class DemoCommand implements Callable<Integer> {
         SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
         IndexResult result;
         try (SchemaSource source = Sources.open(url)) {
-            result = new Indexer().run(url, source, main.store, false, ConsoleProgress.on(main.err()));
+            result = new Indexer().run(url, source, main.store(), false, ConsoleProgress.on(main.err()));
         }
         out.println((created ? "Created" : "Using") + " the demo database " + database + ".");
-        IndexCommand.printSummary(out, result, main.store.toString());
-        try (SqliteStore store = SqliteStore.open(main.store)) {
+        IndexCommand.printSummary(out, result, main.store().toString());
+        try (Store store = Stores.open(main.store())) {
             List<SchemaSummary> schemas = store.read(CatalogRepository::schemas);
             Catalog catalog = store.read(c -> CatalogRepository.catalog(c, url.sourceId()));
             printAgentView(out, schemas, catalog);

@@ -25,7 +25,7 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws SchemaBrainException {
-        SemanticStore.State state = SemanticStore.read(main.store);
+        SemanticStore.State state = SemanticStore.read(main.store());
         SemanticProject.Loaded project = ApplyCommand.load(dir);
         ApplyCommand.failOnProblems(SemanticProject.check(SemanticProject.merge(state.stored(), project.model()),
                 state.catalog(), project), "the project cannot be applied");

@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
@@ -9,7 +10,9 @@ import dev.schemabrain.retrieve.eval.EvalResult;
 import dev.schemabrain.retrieve.eval.Evaluation;
 import dev.schemabrain.retrieve.eval.Question;
 import dev.schemabrain.retrieve.eval.QuestionFile;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -51,20 +54,20 @@ final class EvalCommand implements Callable<Integer> {
     boolean json;
 
     @Override
-    public Integer call() throws UserError {
+    public Integer call() throws UserError, StoreException {
         List<Question> loaded;
         try {
             loaded = QuestionFile.load(questions);
         } catch (IOException e) {
             throw new UserError(SchemaBrainException.Kind.INPUT, e.getMessage() + "; fix the file and run eval again.");
         }
-        if (!SqliteStore.exists(main.store)) {
-            throw new UserError("there is no store at " + main.store + "; index the schema the questions are about first "
+        if (!Stores.exists(main.store())) {
+            throw new UserError("there is no store at " + main.store() + "; index the schema the questions are about first "
                     + "(schemabrain index --source URL).");
         }
-        Optional<ServedCatalog> served = new StoreCatalogProvider(main.store).current();
+        Optional<ServedCatalog> served = new StoreCatalogProvider(main.store(), Optional.empty()).current();
         if (served.isEmpty()) {
-            throw new UserError("the store " + main.store + " holds no indexed table; run schemabrain index first.");
+            throw new UserError("the store " + main.store() + " holds no indexed table; run schemabrain index first.");
         }
         HybridRetriever.Mode mode = HybridRetriever.Mode.valueOf(retriever.name().toUpperCase(Locale.ROOT));
         HybridRetriever ranker = served.get().retriever(mode);

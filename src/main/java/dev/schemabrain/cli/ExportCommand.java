@@ -33,7 +33,7 @@ final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws SchemaBrainException {
-        SemanticModel stored = SemanticStore.read(main.store).stored();
+        SemanticModel stored = SemanticStore.read(main.store()).stored();
         SemanticModel model = appliedOnly ? new SemanticModel(
                 stored.entities().stream().filter(e -> !e.origin().inferred()).toList(),
                 stored.joins().stream().filter(j -> !j.origin().inferred()).toList(),

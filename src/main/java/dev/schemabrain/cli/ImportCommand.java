@@ -27,14 +27,14 @@ final class ImportCommand extends CommandGroup {
                     "Only models whose relation is in the index are imported; imports replace drafts and earlier imports of"
                             + " the same name, never objects applied from YAML. What is left out is listed with the reason."})
     int dbt(@Parameters(paramLabel = "MANIFEST", description = "dbt's manifest.json.") Path manifest) throws SchemaBrainException {
-        SemanticStore.State state = SemanticStore.read(main.store);
+        SemanticStore.State state = SemanticStore.read(main.store());
         DbtManifest.Result result = DbtManifest.read(manifest, state.catalog());
         SemanticModel stored = state.stored();
         SemanticModel merged = new SemanticModel(
                 merge(stored.entities(), result.model().entities(), Entity::name, Entity::origin),
                 merge(stored.joins(), result.model().joins(), Join::name, Join::origin),
                 merge(stored.metrics(), result.model().metrics(), Metric::name, Metric::origin));
-        SemanticStore.replace(main.store, merged);
+        SemanticStore.replace(main.store(), merged);
         main.out().printf("Imported from %s: %d entities, %d joins, %d metrics%n", manifest,
                 result.model().entities().size(), result.model().joins().size(), result.model().metrics().size());
         result.skipped().forEach(s -> main.out().println("  skipped " + s));

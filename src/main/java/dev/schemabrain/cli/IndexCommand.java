@@ -40,9 +40,9 @@ final class IndexCommand implements Callable<Integer> {
         SourceUrl url = source.resolve(main.env, main.err());
         IndexResult result;
         try (SchemaSource schemaSource = Sources.open(url)) {
-            result = new Indexer().run(url, schemaSource, main.store, dryRun, ConsoleProgress.on(main.err()));
+            result = new Indexer().run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
         }
-        printSummary(main.out(), result, main.store.toString());
+        printSummary(main.out(), result, main.store().toString());
         return 0;
     }
 

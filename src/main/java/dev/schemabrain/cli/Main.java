@@ -1,6 +1,9 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.StoreException;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,9 +29,18 @@ public final class Main implements Runnable {
     /** Exit code of a command line picocli refuses and of a bug (the SPEC's error code); the root's comes from its kind. */
     public static final int EXIT_FAILURE = 2;
 
-    @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH", defaultValue = "schemabrain.db",
-            description = "The store file (default: ${DEFAULT-VALUE} in the current directory).")
-    Path store;
+    @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH|URL", defaultValue = "schemabrain.db",
+            description = "The store: a file (default: ${DEFAULT-VALUE} in the current directory), or"
+                    + " postgresql://user@host:port/database[?schema=NAME] to share one store between servers.")
+    String storeArg;
+
+    @Option(names = "--store-schema", scope = ScopeType.INHERIT, paramLabel = "NAME",
+            description = "The schema of a PostgreSQL store (default: schemabrain).")
+    String storeSchema;
+
+    @Option(names = "--store-url-env", scope = ScopeType.INHERIT, paramLabel = "VAR",
+            description = "Read the PostgreSQL store URL (with its password) from this environment variable.")
+    String storeUrlEnv;
 
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
             description = "Log details to stderr, and show stack traces of failures.")
@@ -46,6 +58,21 @@ public final class Main implements Runnable {
 
     Main(Map<String, String> env) {
         this.env = Map.copyOf(env);
+    }
+
+    /** Where the store is, from --store, --store-schema and --store-url-env. */
+    StoreLocation store() throws StoreException {
+        return Stores.location(storeArg, storeSchema, storeUrlEnv, env);
+    }
+
+    /**
+     * The path the audit log and its witness are kept beside: the store file, or for a PostgreSQL store a
+     * file named after its schema in the current directory (the audit chain moves into PostgreSQL later).
+     */
+    Path auditStore() throws StoreException {
+        StoreLocation location = store();
+        return Stores.file(location).orElseGet(() -> Path.of("schemabrain-"
+                + ((StoreLocation.PostgresSchema) location).schema() + ".db"));
     }
 
     /** Where a command prints its result: picocli's writer, so a test can capture it in process. */

@@ -18,7 +18,9 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.Sensitivity;
 import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.store.StoreSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,7 +45,7 @@ final class PolicyCommand extends CommandGroup {
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = "Print the policy in force in the store, in the shape of pii_policy.yaml.")
     int show() throws SchemaBrainException {
-        Stored s = read(main.store);
+        Stored s = read(main.store());
         List<PiiPolicy.ColumnOverride> columns = s.overrides().stream()
                 .map(e -> new PiiPolicy.ColumnOverride(e.qualifiedColumn(), e.tag(), s.tags().allowances(e.table(), e.column())))
                 .toList();
@@ -67,9 +69,9 @@ final class PolicyCommand extends CommandGroup {
                     + " 'schemabrain policy tag schema.table.column CATEGORY'.");
         }
         PiiPolicy policy = load(file);
-        Stored s = read(main.store);
+        Stored s = read(main.store());
         floorCheck(s, resolveAll(s.catalog(), policy), forceFloor, "policy apply " + file);
-        int n = store(main.store, policy);
+        int n = store(main.store(), policy);
         main.out().printf("Applied %s: block list %s, %d column overrides%n", file,
                 String.join(", ", policy.block().orElse(BlockList.FLOOR).names()), n);
         return 0;
@@ -103,7 +105,7 @@ final class PolicyCommand extends CommandGroup {
         } catch (IllegalArgumentException e) {
             throw new UserError(capitalized(e.getMessage()) + ".");
         }
-        Stored s = read(main.store);
+        Stored s = read(main.store());
         PiiTags.Entry resolved = resolve(s.catalog(), column, new PiiTag(level, set, List.of("operator")));
         PiiPolicy current = load(file);
         // Retagging keeps the column's allowances; only its categories change.
@@ -114,7 +116,7 @@ final class PolicyCommand extends CommandGroup {
         // The store is checked before the file is written, so a bad file never results from this command.
         resolveAll(s.catalog(), policy);
         policy.write(file);
-        store(main.store, policy);
+        store(main.store(), policy);
         PiiTag tag = resolved.tag();
         main.out().printf("Tagged %s: %s %s (in %s, applied)%n", resolved.qualifiedColumn(), tag.sensitivity().wireName(),
                 tag.tagged() ? tag.categoryNames() : "no PII", file);
@@ -125,7 +127,7 @@ final class PolicyCommand extends CommandGroup {
             description = "List every tagged column: sensitivity, categories and origin (heuristic or operator).")
     int tags(@Option(names = "--json", description = "[{column, sensitivity, categories, origin}]") boolean json)
             throws SchemaBrainException {
-        List<PiiTags.Entry> tagged = read(main.store).tags().tagged();
+        List<PiiTags.Entry> tagged = read(main.store()).tags().tagged();
         if (json) {
             ArrayNode array = JSON.createArrayNode();
             for (PiiTags.Entry e : tagged) {
@@ -153,11 +155,11 @@ final class PolicyCommand extends CommandGroup {
                           List<PiiTags.Entry> heuristic) {
     }
 
-    private static Stored read(Path store) throws StoreException, UserError {
-        if (!SqliteStore.exists(store)) {
+    private static Stored read(StoreLocation store) throws StoreException, UserError {
+        if (!Stores.exists(store)) {
             throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
-        try (SqliteStore s = SqliteStore.open(store)) {
+        try (Store s = Stores.open(store)) {
             return s.read(c -> new Stored(StoreSnapshot.read(c).catalog(),
                     PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c)), PiiRepository.overrides(c),
                     PiiRepository.blockList(c), PiiRepository.heuristic(c, Optional.empty())));
@@ -198,13 +200,13 @@ final class PolicyCommand extends CommandGroup {
     }
 
     /** Writes the policy's block list, overrides and allowances in one transaction; answers the number of overrides. */
-    private static int store(Path store, PiiPolicy policy) throws StoreException, UserError {
+    private static int store(StoreLocation store, PiiPolicy policy) throws StoreException, UserError {
         Stored s = read(store);
         List<Resolved> resolved = resolveAll(s.catalog(), policy);
         List<PiiTags.Entry> overrides = resolved.stream().map(Resolved::entry).toList();
         List<PiiAllowanceRepository.Entry> allowances = resolved.stream()
                 .map(r -> new PiiAllowanceRepository.Entry(r.entry().table(), r.entry().column(), r.allow())).toList();
-        try (SqliteStore opened = SqliteStore.open(store)) {
+        try (Store opened = Stores.open(store)) {
             opened.write(c -> {
                 TagPurge.replaceOverrides(c, overrides);
                 PiiAllowanceRepository.replace(c, allowances);

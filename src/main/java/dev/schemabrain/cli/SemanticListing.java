@@ -29,7 +29,7 @@ final class SemanticListing {
                 description = "List entities: name, table, identity, how each was derived and validated.")
         int list(@Option(names = "--json", description = "One JSON array, each object in its YAML shape plus validation_state.") boolean json)
                 throws SchemaBrainException {
-            SemanticModel m = SemanticStore.read(main.store).stored();
+            SemanticModel m = SemanticStore.read(main.store()).stored();
             return print(main.out(), json, m.entities(), SemanticCodec::encode, e -> e.origin(),
                     e -> String.format("%-32s %-40s %-24s", e.name(), e.table(), String.join(",", e.identity())));
         }
@@ -42,7 +42,7 @@ final class SemanticListing {
                 description = "List joins: name, entities joined, cardinality, how each was derived and validated.")
         int list(@Option(names = "--json", description = "One JSON array, each object in its YAML shape plus validation_state.") boolean json)
                 throws SchemaBrainException {
-            SemanticModel m = SemanticStore.read(main.store).stored();
+            SemanticModel m = SemanticStore.read(main.store()).stored();
             return print(main.out(), json, m.joins(), SemanticCodec::encode, j -> j.origin(),
                     j -> String.format("%-40s %-40s %-12s", j.name(), j.sourceEntity() + " -> " + j.targetEntity()
                             + (j.bridge() == null ? "" : " via " + j.bridge().table()), j.cardinality().wireName()));
@@ -56,7 +56,7 @@ final class SemanticListing {
                 description = "List metrics: name, entity, measure, time dimension, how each was derived and validated.")
         int list(@Option(names = "--json", description = "One JSON array, each object in its YAML shape plus validation_state.") boolean json)
                 throws SchemaBrainException {
-            SemanticModel m = SemanticStore.read(main.store).stored();
+            SemanticModel m = SemanticStore.read(main.store()).stored();
             return print(main.out(), json, m.metrics(), SemanticCodec::encode, x -> x.origin(),
                     x -> String.format("%-40s %-24s %-36s %-30s", x.name(), x.entity(),
                             x.measure().agg().wireName() + "(" + (x.measure().column() != null ? x.measure().column()

@@ -5,10 +5,11 @@ import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.store.StoreSnapshot;
 
-import java.nio.file.Path;
 
 /** The store as the semantic-layer commands need it: the indexed catalog and the stored layer. */
 final class SemanticStore {
@@ -19,17 +20,17 @@ final class SemanticStore {
     private SemanticStore() {
     }
 
-    static State read(Path store) throws StoreException, UserError {
-        if (!SqliteStore.exists(store)) {
+    static State read(StoreLocation store) throws StoreException, UserError {
+        if (!Stores.exists(store)) {
             throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
-        try (SqliteStore s = SqliteStore.open(store)) {
+        try (Store s = Stores.open(store)) {
             return s.read(c -> new State(StoreSnapshot.read(c).catalog(), SemanticLayer.stored(c)));
         }
     }
 
-    static void replace(Path store, SemanticModel model) throws StoreException {
-        try (SqliteStore s = SqliteStore.open(store)) {
+    static void replace(StoreLocation store, SemanticModel model) throws StoreException {
+        try (Store s = Stores.open(store)) {
             s.write(c -> {
                 SemanticLayer.replace(c, model);
                 return null;

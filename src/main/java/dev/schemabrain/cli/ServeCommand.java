@@ -151,7 +151,7 @@ final class ServeCommand implements Callable<Integer> {
         Optional<BlockList> blockList = blockList();
         RateLimit metricRate = metricRate();
         Optional<QueryExecutor> executor = executor(url);
-        StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store, blockList);
+        StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store(), blockList);
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
         AuditKey key = auditKey();
@@ -230,7 +230,7 @@ final class ServeCommand implements Callable<Integer> {
      * the server only listens on loopback.
      */
     Optional<jakarta.servlet.Filter> authFilter() throws SchemaBrainException {
-        return auth.filter(main.store).map(f -> f);
+        return auth.filter(main.store()).map(f -> f);
     }
 
     private HttpOptions httpOptions() throws SchemaBrainException {
@@ -256,17 +256,17 @@ final class ServeCommand implements Callable<Integer> {
     /** A planted store, or one indexed from another database than --source, is refused before serving. */
     private void checkStore(Optional<SourceUrl> url) throws SchemaBrainException {
         // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
-        java.nio.file.Path dir = main.store.toAbsolutePath().getParent();
+        java.nio.file.Path dir = main.auditStore().toAbsolutePath().getParent();
         if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
             throw new UserError("The store's directory " + dir + " does not exist; pass --store with the file 'schemabrain index'"
                     + " wrote, or create the directory and index into it first.");
         }
-        ServedSource.check(main.store, url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
+        ServedSource.check(main.store(), url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
     }
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
     private AuditLog openAudit(AuditKey key) throws SchemaBrainException {
-        return AuditLog.open(main.store, key, Optional.ofNullable(auditWitness).map(WitnessFile::new));
+        return AuditLog.open(main.auditStore(), key, Optional.ofNullable(auditWitness).map(WitnessFile::new));
     }
 
     /** The audit key, generated on first serve; outside the store and the audit file. */

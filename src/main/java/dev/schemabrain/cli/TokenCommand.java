@@ -3,6 +3,7 @@ package dev.schemabrain.cli;
 import dev.schemabrain.auth.TokenEntry;
 import dev.schemabrain.auth.TokenStore;
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.StoreException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,7 +57,7 @@ final class TokenCommand extends CommandGroup {
         return 0;
     }
 
-    private TokenStore tokens() {
-        return AuthOptions.tokenStore(tokensFile, main.store);
+    private TokenStore tokens() throws StoreException {
+        return AuthOptions.tokenStore(tokensFile, main.store());
     }
 }

@@ -10,7 +10,9 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.CatalogChanges;
 import dev.schemabrain.store.CatalogRepository;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.store.StoredTable;
 
@@ -68,6 +70,11 @@ public final class Indexer {
 
     public IndexResult run(SourceUrl url, SchemaSource source, Path storePath, boolean dryRun, IndexListener listener)
             throws SourceException, StoreException {
+        return run(url, source, StoreLocation.file(storePath), dryRun, listener);
+    }
+
+    public IndexResult run(SourceUrl url, SchemaSource source, StoreLocation storePath, boolean dryRun, IndexListener listener)
+            throws SourceException, StoreException {
         try {
             return runChecked(url, source, storePath, dryRun, listener);
         } catch (StoreReadFailure e) {
@@ -75,19 +82,19 @@ public final class Indexer {
         }
     }
 
-    private IndexResult runChecked(SourceUrl url, SchemaSource source, Path storePath, boolean dryRun,
+    private IndexResult runChecked(SourceUrl url, SchemaSource source, StoreLocation storePath, boolean dryRun,
                                    IndexListener listener) throws SourceException, StoreException {
         Instant startedAt = clock.instant();
         long start = System.nanoTime();
         String sourceId = url.sourceId();
-        boolean storeExisted = SqliteStore.exists(storePath);
+        boolean storeExisted = Stores.exists(storePath);
         Optional<String> storedToken = Optional.empty();
         if (storeExisted) {
             if (!dryRun) {
                 SourceScrub.run(storePath);
             }
             // Opening validates the file (a store, not from a newer version) before any source work.
-            try (SqliteStore store = SqliteStore.open(storePath)) {
+            try (Store store = Stores.open(storePath)) {
                 storedToken = store.read(c -> CatalogRepository.catalogToken(c, sourceId));
             }
         }
@@ -141,11 +148,11 @@ public final class Indexer {
     }
 
     /** Nothing the source's token covers has moved: record the run (and purge), touch nothing else. */
-    private IndexResult unchanged(SourceUrl url, Path storePath, String token, Instant startedAt, long start,
+    private IndexResult unchanged(SourceUrl url, StoreLocation storePath, String token, Instant startedAt, long start,
                                   boolean dryRun) throws StoreException {
         int[] live;
         int tagged;
-        try (SqliteStore store = SqliteStore.open(storePath)) {
+        try (Store store = Stores.open(storePath)) {
             live = store.read(c -> CatalogRepository.liveCounts(c, url.sourceId()));
             tagged = store.read(c -> PiiRepository.heuristic(c, Optional.of(url.sourceId())).size());
         }
@@ -160,12 +167,15 @@ public final class Indexer {
     }
 
     /** @param pii the classifier's tags of this run; empty when the catalog did not move */
-    private static int write(Path storePath, boolean storeExisted, CatalogChanges changes,
+    private static int write(StoreLocation storePath, boolean storeExisted, CatalogChanges changes,
                              List<DocumentRepository.DocumentWrite> documents, Optional<List<PiiTags.Entry>> pii,
                              long startNanos) throws StoreException {
         boolean committed = false;
-        try (SqliteStore store = SqliteStore.openOrCreate(storePath)) {
+        try (Store store = Stores.openOrCreate(storePath)) {
             int purged = store.write(c -> {
+                if (!store.dialect().tryLockIndexRun(c, changes.sourceId())) {
+                    throw new IndexRunBusy();
+                }
                 int n = CatalogRepository.apply(c, changes);
                 DocumentRepository.write(c, changes.sourceId(), documents);
                 if (pii.isPresent()) {
@@ -178,6 +188,9 @@ public final class Indexer {
             });
             committed = true;
             return purged;
+        } catch (IndexRunBusy e) {
+            throw new StoreException("Another index run of " + changes.displayUrl() + " is writing " + store(storePath)
+                    + "; wait for it to finish and retry.");
         } finally {
             if (!committed && !storeExisted) {
                 deleteQuietly(storePath);
@@ -185,8 +198,23 @@ public final class Indexer {
         }
     }
 
+    private static String store(StoreLocation location) {
+        return "the store " + location;
+    }
+
+    /** Another run of the same source holds the store's index lock; the transaction rolls back. */
+    private static final class IndexRunBusy extends RuntimeException {
+        IndexRunBusy() {
+            super(null, null, false, false);
+        }
+    }
+
     /** A store this run created but could not fill is removed, never left half-written. */
-    private static void deleteQuietly(Path storePath) {
+    private static void deleteQuietly(StoreLocation location) {
+        if (!(location instanceof StoreLocation.SqliteFile file)) {
+            return;   // a PostgreSQL transaction that fails leaves nothing behind
+        }
+        Path storePath = file.path();
         for (String suffix : new String[]{"", "-wal", "-shm", "-journal"}) {
             try {
                 Files.deleteIfExists(Path.of(storePath + suffix));
@@ -201,12 +229,12 @@ public final class Indexer {
                                List<PiiTags.Entry> piiTags, List<PiiTags.Entry> piiOverrides, long millis) {
     }
 
-    private static LoadedStore load(Path storePath, boolean storeExisted, String sourceId) {
+    private static LoadedStore load(StoreLocation storePath, boolean storeExisted, String sourceId) {
         long t = System.nanoTime();
         if (!storeExisted) {
             return new LoadedStore(List.of(), Map.of(), Map.of(), List.of(), List.of(), 0);
         }
-        try (SqliteStore store = SqliteStore.open(storePath)) {
+        try (Store store = Stores.open(storePath)) {
             List<StoredTable> tables = store.read(c -> CatalogRepository.load(c, sourceId));
             Map<DocumentKey, DocumentRepository.StoredDocument> documents = store.read(c -> DocumentRepository.state(c, sourceId));
             Map<QualifiedName, Table> previous = tables.stream().filter(st -> !st.deprecated())

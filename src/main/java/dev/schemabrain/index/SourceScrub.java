@@ -3,10 +3,11 @@ package dev.schemabrain.index;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.CatalogRepository;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.error.StoreException;
 
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -22,8 +23,8 @@ final class SourceScrub {
     }
 
     /** Answers the number of sources rewritten; writes nothing when none needs it. */
-    static int run(Path storePath) throws StoreException {
-        try (SqliteStore store = SqliteStore.open(storePath)) {
+    static int run(StoreLocation storePath) throws StoreException {
+        try (Store store = Stores.open(storePath)) {
             Map<String, SourceUrl> rewrites = new LinkedHashMap<>();
             store.read(CatalogRepository::sourceUrls).forEach((id, display) -> {
                 try {

@@ -138,12 +138,14 @@ public final class CatalogRepository {
     /** Live tables, columns and foreign keys of a source: the figures of an unchanged run. */
     public static int[] liveCounts(Connection c, String sourceId) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("""
-                SELECT (SELECT count(*) FROM catalog_tables WHERE source_id = ?1 AND deprecated_at IS NULL),
+                SELECT (SELECT count(*) FROM catalog_tables WHERE source_id = ? AND deprecated_at IS NULL),
                        (SELECT count(*) FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
-                         WHERE t.source_id = ?1 AND t.deprecated_at IS NULL AND k.deprecated_at IS NULL),
+                         WHERE t.source_id = ? AND t.deprecated_at IS NULL AND k.deprecated_at IS NULL),
                        (SELECT count(*) FROM catalog_foreign_keys f JOIN catalog_tables t ON t.table_id = f.table_id
-                         WHERE t.source_id = ?1 AND t.deprecated_at IS NULL)""")) {
-            st.setString(1, sourceId);
+                         WHERE t.source_id = ? AND t.deprecated_at IS NULL)""")) {
+            for (int i = 1; i <= 3; i++) {
+                st.setString(i, sourceId);
+            }
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
                 return new int[]{rs.getInt(1), rs.getInt(2), rs.getInt(3)};
@@ -163,7 +165,7 @@ public final class CatalogRepository {
                   JOIN sources s ON s.source_id = t.source_id
                   LEFT JOIN catalog_columns k ON k.table_id = t.table_id AND k.deprecated_at IS NULL
                  WHERE t.deprecated_at IS NULL
-                 GROUP BY t.source_id, t.schema_name ORDER BY t.schema_name, t.source_id""")) {
+                 GROUP BY t.source_id, t.schema_name, s.last_indexed_at ORDER BY t.schema_name, t.source_id""")) {
             while (rs.next()) {
                 schemas.add(new SchemaSummary(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getInt(4),
                         instant(rs.getString(5))));
@@ -301,12 +303,7 @@ public final class CatalogRepository {
     }
 
     private static boolean tableExists(Connection c, String name) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
-            st.setString(1, name);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return StoreDialect.hasTable(c, name);
     }
 
     /**
@@ -535,10 +532,7 @@ public final class CatalogRepository {
     // ---------------------------------------------------------------- helpers
 
     static boolean hasSchema(Connection c) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_tables'")) {
-            return rs.next();
-        }
+        return StoreDialect.hasTable(c, "catalog_tables");
     }
 
     private static void setLong(PreparedStatement st, int index, Long value) throws SQLException {

@@ -9,8 +9,10 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * Versioned schema migrations, {@code migrations/V<n>__<name>.sql} on the class path, applied in
- * order inside the caller's transaction; {@code PRAGMA user_version} records the version reached.
+ * Versioned schema migrations, {@code <dialect folder>/V<n>__<name>.sql} on the class path, applied in
+ * order inside the caller's transaction (the first write's, so a failed write leaves no half-migrated
+ * store); SQLite records the version reached in {@code PRAGMA user_version}, PostgreSQL in
+ * {@code schema_version}. Both dialects have the same scripts, version for version.
  */
 final class Migrations {
 
@@ -26,19 +28,23 @@ final class Migrations {
     }
 
     static void migrate(Connection connection, int fromVersion) throws SQLException {
+        migrate(connection, StoreDialect.SQLITE, fromVersion);
+    }
+
+    static void migrate(Connection connection, StoreDialect dialect, int fromVersion) throws SQLException {
         for (int v = fromVersion; v < SCRIPTS.size(); v++) {
-            String script = load(SCRIPTS.get(v));
+            String script = load(dialect.migrationFolder() + SCRIPTS.get(v));
             try (Statement st = connection.createStatement()) {
                 for (String sql : SqlScript.statements(script)) {
                     st.execute(sql);
                 }
-                st.execute("PRAGMA user_version = " + (v + 1));
+                dialect.recordVersion(st, v + 1);
             }
         }
     }
 
     private static String load(String name) {
-        try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+        try (InputStream in = Migrations.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("migration " + name + " is missing from the build");
             }

@@ -96,10 +96,7 @@ public final class PiiAllowanceRepository {
     /** Whether the store has the PII settings table (a store older than the PII layer does not). */
     private static final class PiiTablesPresent {
         static boolean settings(Connection c) throws SQLException {
-            try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pii_settings'");
-                 ResultSet rs = st.executeQuery()) {
-                return rs.next();
-            }
+            return StoreDialect.hasTable(c, "pii_settings");
         }
     }
 }

@@ -187,11 +187,6 @@ public final class PiiRepository {
     }
 
     private static boolean hasTable(Connection c, String name) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
-            st.setString(1, name);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return StoreDialect.hasTable(c, name);
     }
 }

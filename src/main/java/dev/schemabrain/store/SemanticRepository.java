@@ -43,11 +43,7 @@ public final class SemanticRepository {
 
     /** Whether the store has a semantic layer table (a store that was never migrated past version 1 has none). */
     public static boolean exists(Connection c) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'semantic_objects'");
-             ResultSet rs = st.executeQuery()) {
-            return rs.next();
-        }
+        return StoreDialect.hasTable(c, "semantic_objects");
     }
 
     /** Removes the objects of {@code kind} named; call inside {@link SqliteStore#write}. */

@@ -21,13 +21,17 @@ public final class ServedSource {
      * @param displayUrl its display URL (never credentials), for the message
      */
     public static void check(Path store, Optional<String> sourceId, Optional<String> displayUrl) throws StoreException {
-        if (!SqliteStore.exists(store)) {
+        check(StoreLocation.file(store), sourceId, displayUrl);
+    }
+
+    public static void check(StoreLocation store, Optional<String> sourceId, Optional<String> displayUrl) throws StoreException {
+        if (!Stores.exists(store)) {
             // Serve starts before anything is indexed (tools answer index_not_ready); its directory must still be private.
-            SqliteStore.checkPrivate(store);
+            SqliteStore.checkPrivate(((StoreLocation.SqliteFile) store).path());
             return;
         }
         Map<String, String> indexed;
-        try (SqliteStore opened = SqliteStore.open(store)) {
+        try (Store opened = Stores.open(store)) {
             indexed = opened.read(CatalogRepository::sourceUrls);
         }
         if (sourceId.isEmpty() || indexed.isEmpty() || indexed.containsKey(sourceId.get())) {

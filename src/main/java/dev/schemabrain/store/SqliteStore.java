@@ -18,13 +18,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * The store: one SQLite file in WAL mode, identified by its {@code application_id}, versioned by
  * {@code user_version}. Every write happens in one transaction that also applies pending migrations,
  * so a failed or interrupted run leaves the file as it was.
  */
-public final class SqliteStore implements AutoCloseable {
+public final class SqliteStore implements Store {
 
     /** "SBRN": marks a file as a SchemaBrain store. */
     static final int APPLICATION_ID = 0x5342524E;
@@ -40,6 +41,27 @@ public final class SqliteStore implements AutoCloseable {
 
     public Path path() {
         return path;
+    }
+
+    @Override
+    public String describe() {
+        return "the store " + path;
+    }
+
+    @Override
+    public StoreLocation location() {
+        return new StoreLocation.SqliteFile(path);
+    }
+
+    @Override
+    public StoreDialect dialect() {
+        return StoreDialect.SQLITE;
+    }
+
+    /** Read through a read-only connection of its own, as the served catalog always asked it. */
+    @Override
+    public Optional<String> catalogVersion() throws StoreException {
+        return CatalogVersion.of(path);
     }
 
     /** Whether a store file with content exists at {@code path} (it may still be invalid). */
@@ -125,6 +147,7 @@ public final class SqliteStore implements AutoCloseable {
     }
 
     /** Runs {@code work} in one immediate transaction, migrating the schema first if needed. */
+    @Override
     public <T> T write(StoreWork<T> work) throws StoreException {
         try {
             if (userVersion() == 0) {
@@ -162,6 +185,7 @@ public final class SqliteStore implements AutoCloseable {
     }
 
     /** Runs read-only {@code work}; a store that was never written reads as empty. */
+    @Override
     public <T> T read(StoreWork<T> work) throws StoreException {
         try {
             return work.run(connection);
@@ -287,11 +311,5 @@ public final class SqliteStore implements AutoCloseable {
         } catch (SQLException ignored) {
             // Rolling back a failed transaction; SQLite also rolls back when the connection closes.
         }
-    }
-
-    /** A unit of work on the store's connection. */
-    @FunctionalInterface
-    public interface StoreWork<T> {
-        T run(Connection connection) throws SQLException;
     }
 }

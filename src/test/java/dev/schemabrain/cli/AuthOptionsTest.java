@@ -9,6 +9,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import dev.schemabrain.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -34,8 +35,8 @@ class AuthOptionsTest {
         return holder.auth;
     }
 
-    private Path store() {
-        return dir.resolve("schemabrain.db");
+    private StoreLocation store() {
+        return StoreLocation.file(dir.resolve("schemabrain.db"));
     }
 
     @Test

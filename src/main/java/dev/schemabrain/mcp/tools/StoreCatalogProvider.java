@@ -21,7 +21,10 @@ import dev.schemabrain.store.CatalogVersion;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
 import dev.schemabrain.store.StoreSnapshot;
-import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.CatalogVersionPoll;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.error.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +54,8 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private static final Logger LOG = LoggerFactory.getLogger(StoreCatalogProvider.class);
 
     private final Path store;
+    private final StoreLocation location;
+    private final CatalogVersionPoll poll;   // a PostgreSQL store: no file to stat, the version is polled
     private final Supplier<Function<String, float[]>> queryEmbedder;
     private final Optional<BlockList> blockList;
     private volatile Loaded loaded;
@@ -60,7 +65,14 @@ public final class StoreCatalogProvider implements CatalogProvider {
      * @param blockList     the server's block list; without one, the store's (from policy apply), else the floor
      */
     public StoreCatalogProvider(Path store, Supplier<Function<String, float[]>> queryEmbedder, Optional<BlockList> blockList) {
-        this.store = store;
+        this(StoreLocation.file(store), queryEmbedder, blockList);
+    }
+
+    public StoreCatalogProvider(StoreLocation location, Supplier<Function<String, float[]>> queryEmbedder,
+                                Optional<BlockList> blockList) {
+        this.location = location;
+        this.store = Stores.file(location).orElse(null);
+        this.poll = store == null ? new CatalogVersionPoll(location, CatalogVersionPoll.DEFAULT_INTERVAL_MILLIS) : null;
         this.queryEmbedder = queryEmbedder;
         this.blockList = blockList;
     }
@@ -68,6 +80,10 @@ public final class StoreCatalogProvider implements CatalogProvider {
     /** Questions are embedded with the shared local model. */
     public StoreCatalogProvider(Path store, Optional<BlockList> blockList) {
         this(store, StoreCatalogProvider::sharedModel, blockList);
+    }
+
+    public StoreCatalogProvider(StoreLocation location, Optional<BlockList> blockList) {
+        this(location, StoreCatalogProvider::sharedModel, blockList);
     }
 
     public StoreCatalogProvider(Path store) {
@@ -113,6 +129,9 @@ public final class StoreCatalogProvider implements CatalogProvider {
 
     /** The store's catalog version; empty when there is none to read (no store, or one older than V4). */
     private Optional<String> version() {
+        if (poll != null) {
+            return poll.version();
+        }
         try {
             return CatalogVersion.of(store);
         } catch (StoreException e) {
@@ -121,10 +140,10 @@ public final class StoreCatalogProvider implements CatalogProvider {
     }
 
     private Optional<ServedCatalog> load() {
-        if (!SqliteStore.exists(store)) {
+        if (!Stores.exists(location)) {
             return Optional.empty();
         }
-        try (SqliteStore opened = SqliteStore.open(store)) {
+        try (Store opened = Stores.open(location)) {
             return opened.read(c -> {
                 StoreSnapshot snapshot = StoreSnapshot.read(c);
                 PiiTags pii = PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c));
@@ -141,7 +160,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {
-            LOG.warn("cannot read the store {}: {}", store, e.getMessage());
+            LOG.warn("cannot read the store {}: {}", location, e.getMessage());
             return Optional.empty();
         }
     }
@@ -176,6 +195,9 @@ public final class StoreCatalogProvider implements CatalogProvider {
     }
 
     private List<Object> stamp() {
+        if (poll != null) {
+            return List.of(poll.version());
+        }
         List<Object> stamp = new ArrayList<>(4);
         for (Path p : List.of(store, store.resolveSibling(store.getFileName() + "-wal"))) {
             try {

@@ -1,0 +1,41 @@
+package dev.schemabrain.store;
+
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.StoreException;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Where {@code --store} points: a SQLite file, or a schema of a PostgreSQL database. {@link #toString()}
+ * is the display form (never a password), so a location can go into any message as it is.
+ */
+public sealed interface StoreLocation permits StoreLocation.SqliteFile, StoreLocation.PostgresSchema {
+
+    String DEFAULT_SCHEMA = "schemabrain";
+
+    /** The file of a SQLite store. */
+    record SqliteFile(Path path) implements StoreLocation {
+        @Override
+        public String toString() {
+            return path.toString();
+        }
+    }
+
+    /** A schema of a PostgreSQL database; {@code url} holds the credentials, its display form does not. */
+    record PostgresSchema(SourceUrl url, String schema) implements StoreLocation {
+        @Override
+        public String toString() {
+            return url.displayUrl() + " (schema " + schema + ")";
+        }
+    }
+
+    static StoreLocation file(Path path) {
+        return new SqliteFile(path);
+    }
+
+    /** See {@link Stores#location}. */
+    static StoreLocation parse(String store, String schemaOption, String urlEnv, Map<String, String> env) throws StoreException {
+        return Stores.location(store, schemaOption, urlEnv, env);
+    }
+}
