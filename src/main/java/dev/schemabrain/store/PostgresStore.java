@@ -195,9 +195,16 @@ public final class PostgresStore implements Store {
         }
     }
 
-    /** The server's sentence, never the URL (the driver's messages do not hold the password). */
+    /**
+     * The server's first line: never the statement a batch failure quotes (it holds the values written,
+     * samples among them), never a password (the driver's messages hold none).
+     */
     private static String reason(SQLException e) {
-        String m = e.getMessage();
+        SQLException cause = e instanceof java.sql.BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
+        if (cause instanceof org.postgresql.util.PSQLException pe && pe.getServerErrorMessage() != null) {
+            return pe.getServerErrorMessage().getMessage();
+        }
+        String m = cause.getMessage();
         return m == null ? e.getClass().getSimpleName() : m.lines().findFirst().orElse(m).replaceFirst("^ERROR: ", "");
     }
 }

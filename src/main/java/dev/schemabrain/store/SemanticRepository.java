@@ -67,8 +67,9 @@ public final class SemanticRepository {
                 ON CONFLICT (kind, name) DO UPDATE SET definition = excluded.definition,
                        inference_method = excluded.inference_method, validation_state = excluded.validation_state,
                        updated_at = excluded.updated_at
-                 WHERE definition <> excluded.definition OR inference_method <> excluded.inference_method
-                       OR validation_state <> excluded.validation_state""")) {
+                 WHERE semantic_objects.definition <> excluded.definition
+                       OR semantic_objects.inference_method <> excluded.inference_method
+                       OR semantic_objects.validation_state <> excluded.validation_state""")) {
             for (StoredObject o : objects) {
                 st.setString(1, o.kind());
                 st.setString(2, o.name());
