@@ -89,6 +89,7 @@ public final class Indexer {
         String sourceId = url.sourceId();
         boolean storeExisted = Stores.exists(storePath);
         Optional<String> storedToken = Optional.empty();
+        long lastRun = 0;
         if (storeExisted) {
             if (!dryRun) {
                 SourceScrub.run(storePath);
@@ -96,6 +97,7 @@ public final class Indexer {
             // Opening validates the file (a store, not from a newer version) before any source work.
             try (Store store = Stores.open(storePath)) {
                 storedToken = store.read(c -> CatalogRepository.catalogToken(c, sourceId));
+                lastRun = store.read(c -> CatalogRepository.lastRun(c, sourceId));
             }
         }
         // The fingerprint scheme is part of the token: a new describer or classifier version forces a full run.
@@ -103,7 +105,7 @@ public final class Indexer {
                 .map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION + "|" + OfflineDescriber.VERSION + "|" + modelId
                         + "|pii" + PiiClassifier.VERSION).orElse(null);
         if (token != null && storedToken.equals(Optional.of(token))) {
-            return unchanged(url, storePath, token, startedAt, start, dryRun);
+            return unchanged(url, storePath, token, startedAt, start, dryRun, lastRun);
         }
         // Reading the store overlaps with reading the source's catalog; sampling waits for it.
         CompletableFuture<LoadedStore> loaded = CompletableFuture.supplyAsync(() -> load(storePath, storeExisted, sourceId));
@@ -138,7 +140,7 @@ public final class Indexer {
         if (!dryRun) {
             listener.stage("Writing the store " + storePath);
             long t2 = System.nanoTime();
-            purged = write(storePath, storeExisted, changes, plan.writes(), Optional.of(pii.heuristic()), t2);
+            purged = write(storePath, storeExisted, lastRun, changes, plan.writes(), Optional.of(pii.heuristic()), t2);
             writeMillis = millisSince(t2);
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
@@ -149,7 +151,7 @@ public final class Indexer {
 
     /** Nothing the source's token covers has moved: record the run (and purge), touch nothing else. */
     private IndexResult unchanged(SourceUrl url, StoreLocation storePath, String token, Instant startedAt, long start,
-                                  boolean dryRun) throws StoreException {
+                                  boolean dryRun, long lastRun) throws StoreException {
         int[] live;
         int tagged;
         try (Store store = Stores.open(storePath)) {
@@ -161,19 +163,21 @@ public final class Indexer {
                 token, startedAt, now, now.minus(CatalogDiff.RETENTION),
                 new CatalogChanges.RunCounts(0, 0, live[0], 0, 0, 0, live[1], 0));
         long t = System.nanoTime();
-        int purged = dryRun ? 0 : write(storePath, true, changes, List.of(), Optional.empty(), t);
+        int purged = dryRun ? 0 : write(storePath, true, lastRun, changes, List.of(), Optional.empty(), t);
         return new IndexResult(url.sourceId(), url.displayUrl(), live[0], live[1], live[2], tagged, changes.counts(), purged,
                 0, 0, 0, IndexResult.Documents.NONE, millisSince(t), millisSince(start), dryRun);
     }
 
     /** @param pii the classifier's tags of this run; empty when the catalog did not move */
-    private static int write(StoreLocation storePath, boolean storeExisted, CatalogChanges changes,
+    /** @param lastRun the source's last run when this one read the store: another run since makes its changes stale */
+    private static int write(StoreLocation storePath, boolean storeExisted, long lastRun, CatalogChanges changes,
                              List<DocumentRepository.DocumentWrite> documents, Optional<List<PiiTags.Entry>> pii,
                              long startNanos) throws StoreException {
         boolean committed = false;
         try (Store store = Stores.openOrCreate(storePath)) {
             int purged = store.write(c -> {
-                if (!store.dialect().tryLockIndexRun(c, changes.sourceId())) {
+                if (!store.dialect().tryLockIndexRun(c, changes.sourceId())
+                        || CatalogRepository.lastRun(c, changes.sourceId()) != lastRun) {
                     throw new IndexRunBusy();
                 }
                 int n = CatalogRepository.apply(c, changes);

@@ -135,6 +135,19 @@ public final class CatalogRepository {
         }
     }
 
+    /** The id of the source's last recorded run; 0 before any. */
+    public static long lastRun(Connection c, String sourceId) throws SQLException {
+        if (!hasSchema(c)) {
+            return 0;
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT max(run_id) FROM index_runs WHERE source_id = ?")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
     /** Live tables, columns and foreign keys of a source: the figures of an unchanged run. */
     public static int[] liveCounts(Connection c, String sourceId) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("""
