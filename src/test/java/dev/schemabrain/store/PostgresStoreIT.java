@@ -95,6 +95,28 @@ class PostgresStoreIT {
     }
 
     @Test
+    void aServingRoleWithSelectOnlyServesTheStore() throws Exception {
+        String schema = freshSchema();
+        assertEquals(0, cli("--store", storeUrl(schema), "index", "--source", source).exitCode());
+        String role = "sb_serve_" + schema;
+        try (Connection c = TestPostgres.connect("postgres"); Statement st = c.createStatement()) {
+            st.execute("CREATE ROLE " + role + " LOGIN");
+            st.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
+            st.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
+        }
+        String asServer = "postgresql://" + role + "@localhost:" + TestPostgres.port() + "/postgres?schema=" + schema;
+        McpSyncClient client = serve(asServer, new StringBuffer());
+        try {
+            assertTrue(describe(client, "main.users").contains("email"));
+        } finally {
+            client.closeGracefully();
+        }
+        Cli.Result write = cli("--store", asServer, "token", "create", "nope");
+        assertEquals(2, write.exitCode(), "the serving role cannot write: " + write);
+        assertTrue(write.stderr().contains("permission denied"), write.stderr());
+    }
+
+    @Test
     void aSecondIndexRunOfTheSameSourceIsRefusedWhileOneWrites() throws Exception {
         String schema = freshSchema();
         String store = storeUrl(schema);
