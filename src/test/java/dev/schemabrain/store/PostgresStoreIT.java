@@ -5,10 +5,8 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.Cli;
 import dev.schemabrain.testing.McpStdio;
 import dev.schemabrain.testing.TestPostgres;
-import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +17,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -217,15 +214,6 @@ class PostgresStoreIT {
         command.set(command.indexOf("--store") + 1, store);
         command.replaceAll(a -> a.equals(McpStdio.jar().toString()) ? McpStdio.jar().toAbsolutePath().toString() : a);
         String line = "cd '" + work + "' && exec " + command.stream().map(a -> "'" + a + "'").collect(Collectors.joining(" "));
-        ServerParameters params = ServerParameters.builder("sh").args("-c", line).build();
-        StdioClientTransport transport = new StdioClientTransport(params, McpStdio.JSON);
-        transport.setStdErrorHandler(l -> stderr.append(l).append('\n'));
-        McpSyncClient client = McpClient.sync(transport)
-                .requestTimeout(Duration.ofSeconds(60))
-                .initializationTimeout(Duration.ofSeconds(60))
-                .clientInfo(McpSchema.Implementation.builder("schemabrain-it", "1").build())
-                .build();
-        client.initialize();
-        return client;
+        return McpStdio.client(ServerParameters.builder("sh").args("-c", line).build(), stderr);
     }
 }

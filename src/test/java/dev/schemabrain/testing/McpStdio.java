@@ -52,6 +52,11 @@ public final class McpStdio {
                 .args(command.subList(1, command.size()).toArray(String[]::new))
                 .env(env)
                 .build();
+        return client(params, stderr);
+    }
+
+    /** A started, initialized client of the server {@code params} launches. */
+    public static McpSyncClient client(ServerParameters params, StringBuffer stderr) {
         StdioClientTransport transport = new StdioClientTransport(params, JSON);
         transport.setStdErrorHandler(line -> stderr.append(line).append('\n'));
         McpSyncClient client = McpClient.sync(transport)
