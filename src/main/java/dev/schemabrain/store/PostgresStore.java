@@ -36,6 +36,8 @@ public final class PostgresStore implements Store {
         Properties props = url.credentials();
         props.setProperty("ApplicationName", APPLICATION_NAME);
         props.setProperty("connectTimeout", "10");
+        // Batched inserts (columns, foreign keys, a copy) go as multi-row INSERTs, not one statement per row.
+        props.setProperty("reWriteBatchedInserts", "true");
         String jdbc = "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "") + "/" + url.database()
                 + (url.query().isEmpty() ? "" : "?" + url.query());
         Connection c;

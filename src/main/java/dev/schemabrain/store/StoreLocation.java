@@ -1,10 +1,8 @@
 package dev.schemabrain.store;
 
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.error.StoreException;
 
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * Where {@code --store} points: a SQLite file, or a schema of a PostgreSQL database. {@link #toString()}
@@ -32,10 +30,5 @@ public sealed interface StoreLocation permits StoreLocation.SqliteFile, StoreLoc
 
     static StoreLocation file(Path path) {
         return new SqliteFile(path);
-    }
-
-    /** See {@link Stores#location}. */
-    static StoreLocation parse(String store, String schemaOption, String urlEnv, Map<String, String> env) throws StoreException {
-        return Stores.location(store, schemaOption, urlEnv, env);
     }
 }

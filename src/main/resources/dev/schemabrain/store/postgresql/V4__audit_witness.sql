@@ -1,7 +1,7 @@
 -- PostgreSQL twin of migrations/V4__audit_witness.sql: the audit witness row, and the catalog version a
 -- serving instance polls. catalog_version.token takes a fresh random value whenever a statement changes
--- a table the served catalog is read from (statement-level triggers: one update per statement, not per
--- row), and only then. A table added later that the served catalog reads needs the same trigger.
+-- a table the served catalog is read from (statement-level triggers, renewing it once per
+-- transaction), and only then. A table added later that the served catalog reads needs the same trigger.
 
 CREATE TABLE audit_witness (
     id          INTEGER PRIMARY KEY CHECK (id = 1),
@@ -18,9 +18,14 @@ CREATE TABLE catalog_version (
 
 INSERT INTO catalog_version (id, token) VALUES (1, decode(md5(random()::text || clock_timestamp()::text), 'hex'));
 
+-- Once per transaction: an index run executes tens of thousands of statements, and renewing the token
+-- after each would rewrite the same row as often (a transaction-local setting remembers it was done).
 CREATE FUNCTION catalog_version_renew() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE catalog_version SET token = decode(md5(random()::text || clock_timestamp()::text), 'hex') WHERE id = 1;
+    IF current_setting('schemabrain.catalog_renewed', true) IS DISTINCT FROM txid_current()::text THEN
+        PERFORM set_config('schemabrain.catalog_renewed', txid_current()::text, true);
+        UPDATE catalog_version SET token = decode(md5(random()::text || clock_timestamp()::text), 'hex') WHERE id = 1;
+    END IF;
     RETURN NULL;
 END
 $$;
