@@ -3,6 +3,9 @@ package dev.schemabrain.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
+import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ToolListCache;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -35,6 +38,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@code serve --transport http} (SPEC §10.1): MCP Streamable HTTP on /mcp through the SDK's stateless
@@ -81,7 +85,19 @@ public final class HttpService implements AutoCloseable {
      */
     public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
                                     HttpOptions options, Observability observability) throws Exception {
+        return start(registry, capacity, sourceRate, version, options, observability, ToolListing.FULL, () -> "static");
+    }
+
+    /**
+     * @param listing        how tools/list presents the tools (full, or compact for token-priced clients)
+     * @param catalogVersion the served catalog's version: tools/list is built again when it changes
+     */
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+                                    HttpOptions options, Observability observability, ToolListing listing,
+                                    Supplier<String> catalogVersion) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
+        observability.watch(toolList);
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .jsonMapper(json)
@@ -114,6 +130,7 @@ public final class HttpService implements AutoCloseable {
                 options.maxRequestBytes(), info(version))), MCP_PATH, requests);
         options.authFilter().ifPresent(auth -> context.addFilter(new FilterHolder(auth), MCP_PATH, requests));
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), registry)), MCP_PATH, requests);
+        context.addFilter(new FilterHolder(new ToolListGate(toolList, catalogVersion, registry)), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)

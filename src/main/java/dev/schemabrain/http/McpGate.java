@@ -36,8 +36,11 @@ final class McpGate implements Filter {
     /** A session id that carries only the client's initialize name (no state): any instance can read it. */
     private static final String SESSION_PREFIX = "sb1.";
 
-    /** The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row. */
-    record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client) {
+    /**
+     * The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row,
+     * the id (a string or integer, else null) for an answer given before the SDK.
+     */
+    record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client, JsonNode id) {
     }
 
     private final DefaultServerTransportSecurityValidator validator;
@@ -148,10 +151,10 @@ final class McpGate implements Filter {
         try {
             message = Replies.JSON.readTree(body);
         } catch (IOException e) {
-            return new Rpc(null, null, null, false, client);
+            return new Rpc(null, null, null, false, client, null);
         }
         if (message == null || !message.isObject()) {
-            return new Rpc(null, null, null, false, client);
+            return new Rpc(null, null, null, false, client, null);
         }
         String method = message.path("method").isTextual() ? message.path("method").asText() : null;
         JsonNode params = message.path("params");
@@ -164,7 +167,9 @@ final class McpGate implements Filter {
         }
         boolean toolCall = "tools/call".equals(method);
         String tool = toolCall && params.path("name").isTextual() ? params.path("name").asText() : null;
-        return new Rpc(method, tool, toolCall ? params.get("arguments") : null, toolCall, client);
+        JsonNode id = message.get("id");
+        return new Rpc(method, tool, toolCall ? params.get("arguments") : null, toolCall, client,
+                id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null);
     }
 
     private static String clientFromSession(String sessionId) {
