@@ -33,7 +33,6 @@ class ToolListSizeTest {
     void theFullListFitsItsCeiling() throws Exception {
         byte[] bytes = served(ToolListing.FULL);
         System.out.println(breakdown("full", bytes));
-        java.nio.file.Files.write(java.nio.file.Path.of("target/tools-list-full.json"), bytes);
         assertTrue(bytes.length <= FULL_CEILING, "tools/list is " + bytes.length + " bytes, over " + FULL_CEILING);
     }
 
