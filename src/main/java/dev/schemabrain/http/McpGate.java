@@ -35,6 +35,9 @@ final class McpGate implements Filter {
     static final String SESSION_HEADER = "Mcp-Session-Id";
     /** A session id that carries only the client's initialize name (no state): any instance can read it. */
     private static final String SESSION_PREFIX = "sb1.";
+    private static final String ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
+    private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, " + SESSION_HEADER
+            + ", MCP-Protocol-Version, Last-Event-ID";
 
     /**
      * The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row,
@@ -70,6 +73,24 @@ final class McpGate implements Filter {
             return;
         }
         String method = request.getMethod();
+        String origin = request.getHeader("Origin");
+        if (origin != null) {
+            // CORS for the origins let through above: a browser page reads the answer, its session id and a 401's challenge.
+            response.setHeader("Access-Control-Allow-Origin", origin);
+            response.addHeader("Vary", "Origin");
+            response.setHeader("Access-Control-Expose-Headers", SESSION_HEADER + ", WWW-Authenticate");
+        }
+        if (method.equals("OPTIONS")) {
+            // A preflight never carries credentials, so it is answered here, before authentication.
+            response.setHeader("Allow", ALLOWED_METHODS);
+            if (origin != null) {
+                response.setHeader("Access-Control-Allow-Methods", ALLOWED_METHODS);
+                response.setHeader("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+                response.setHeader("Access-Control-Max-Age", "600");
+            }
+            response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+            return;
+        }
         if (method.equals("GET") && !accepts(request, "text/event-stream")) {
             Replies.json(response, HttpServletResponse.SC_OK, info);
             return;
