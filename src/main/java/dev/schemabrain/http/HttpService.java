@@ -25,6 +25,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -53,6 +55,10 @@ public final class HttpService implements AutoCloseable {
     static final String MCP_PATH = "/mcp";
     /** The newest protocol the SDK negotiates; it accepts 2025-06-18 and 2025-03-26 too. */
     static final String PROTOCOL_VERSION = ProtocolVersions.MCP_2025_11_25;
+    /** A connection with no bytes either way for this long is closed (docs/http.md, Robustness). */
+    static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** A request body arriving slower than this is refused 408 (slowloris); a real client sends it at once. */
+    static final long MIN_REQUEST_BYTES_PER_S = 1024;
 
     static {
         // The request log and the stats line are the service's output: shown even where the CLI quiets
@@ -118,7 +124,12 @@ public final class HttpService implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(256, 8);
         threads.setName("schemabrain-http");
         Server jetty = new Server(threads);
-        ServerConnector connector = new ServerConnector(jetty);
+        // Slow clients cost a connection, never a thread for long: a body trickled slower than
+        // MIN_REQUEST_BYTES_PER_S is cut (408), and a connection silent for IDLE_TIMEOUT is closed.
+        HttpConfiguration http = new HttpConfiguration();
+        http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_S);
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         connector.setHost(options.host());
         connector.setPort(options.port());
         jetty.addConnector(connector);
