@@ -111,7 +111,16 @@ final class McpGate implements Filter {
                     + " this server's limit of " + maxRequestBytes + " bytes; send a smaller message.");
             return;
         }
-        Rpc rpc = parse(body, request.getHeader(SESSION_HEADER));
+        JsonNode message = readJson(body);
+        if (message == null || !message.isObject() || !(message.path("method").isTextual() || message.has("result")
+                || message.has("error"))) {
+            // Answered here: the SDK would serialize its exception, stack trace and all, into the body.
+            rpcError(response, message == null ? -32700 : -32600, message == null
+                    ? "The request body is not valid JSON; send one JSON-RPC message as a JSON object."
+                    : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
+            return;
+        }
+        Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));
         request.setAttribute(RPC_ATTRIBUTE, rpc);
         if ("initialize".equals(rpc.method()) && rpc.client() != null) {
             response.setHeader(SESSION_HEADER, SESSION_PREFIX + Base64.getUrlEncoder().withoutPadding()
@@ -165,18 +174,31 @@ final class McpGate implements Filter {
         return out.toByteArray();
     }
 
-    /** What the filters need from the message; anything unreadable is left for the SDK to answer. */
-    private static Rpc parse(byte[] body, String sessionId) {
-        String client = clientFromSession(sessionId);
-        JsonNode message;
+    /** The body as JSON, or null when it is not JSON at all. */
+    private static JsonNode readJson(byte[] body) {
         try {
-            message = Replies.JSON.readTree(body);
+            JsonNode node = Replies.JSON.readTree(body);
+            return node == null || node.isMissingNode() ? null : node;
         } catch (IOException e) {
-            return new Rpc(null, null, null, false, client, null);
+            return null;
         }
-        if (message == null || !message.isObject()) {
-            return new Rpc(null, null, null, false, client, null);
-        }
+    }
+
+    /** 400 with a JSON-RPC error: -32700 (parse error) or -32600 (invalid request), one sentence, no id to echo. */
+    private static void rpcError(HttpServletResponse response, int code, String sentence) throws IOException {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code);
+        error.put("message", sentence);
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("jsonrpc", "2.0");
+        reply.put("id", null);
+        reply.put("error", error);
+        Replies.json(response, HttpServletResponse.SC_BAD_REQUEST, reply);
+    }
+
+    /** What the filters need from a JSON-RPC message object. */
+    private static Rpc parse(JsonNode message, String sessionId) {
+        String client = clientFromSession(sessionId);
         String method = message.path("method").isTextual() ? message.path("method").asText() : null;
         JsonNode params = message.path("params");
         if ("initialize".equals(method)) {
