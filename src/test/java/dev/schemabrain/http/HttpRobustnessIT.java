@@ -138,6 +138,7 @@ class HttpRobustnessIT {
     @Test
     void fiveHundredConnectionsMostlyIdleOrTricklingStillLetWellBehavedClientsThroughAndAreClosed() throws Exception {
         int baselineBusy = busyServerThreads();
+        int baselineThreads = serverThreads();
         List<Socket> idle = new ArrayList<>();
         for (int i = 0; i < 380; i++) {
             Socket s = new Socket("127.0.0.1", port);
@@ -148,27 +149,30 @@ class HttpRobustnessIT {
             idle.add(s);
         }
         List<Socket> tricklers = new ArrayList<>();
-        byte[] body = DESCRIBE.getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < 80; i++) {
             Socket s = new Socket("127.0.0.1", port);
-            s.getOutputStream().write(headers(body.length));
+            s.getOutputStream().write(headers(HttpOptions.DEFAULT_MAX_REQUEST_BYTES - 1));
             tricklers.add(s);
         }
-        // Slowloris: one body byte per trickler every 200 ms, far below a real client's rate.
+        // Slowloris: a byte of JSON whitespace per trickler every 200 ms, for as long as the server listens.
+        // Never idle and never done, so only the minimum data rate can end these.
         java.util.concurrent.ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
-        int[] sent = new int[tricklers.size()];
+        boolean[] cut = new boolean[tricklers.size()];
         trickle.scheduleAtFixedRate(() -> {
             for (int i = 0; i < tricklers.size(); i++) {
-                if (sent[i] < body.length - 1) {
+                if (!cut[i]) {
                     try {
-                        tricklers.get(i).getOutputStream().write(body[sent[i]++]);
+                        tricklers.get(i).getOutputStream().write(' ');
                     } catch (IOException closedByTheServer) {
-                        sent[i] = body.length;
+                        cut[i] = true;
                     }
                 }
             }
         }, 0, 200, TimeUnit.MILLISECONDS);
+        int busyUnderLoad;
+        int threadsUnderLoad;
         try {
+
             // 40 well-behaved clients (connections 461-500), 10 calls each, while the rest are open.
             ExecutorService good = Executors.newFixedThreadPool(40);
             List<Future<Integer>> answered = new ArrayList<>();
@@ -191,10 +195,15 @@ class HttpRobustnessIT {
             }
             good.shutdown();
             assertEquals(400, total, "every well-behaved call answered");
+            busyUnderLoad = busyServerThreads();
+            threadsUnderLoad = serverThreads();
             List<Socket> all = new ArrayList<>(idle);
             all.addAll(tricklers);
+            long start = System.nanoTime();
             assertEquals(all.size(), closedByTheServer(all, TimeUnit.SECONDS.toMillis(HttpService.IDLE_TIMEOUT.toSeconds() * 3)),
                     "every idle or trickling connection closed by the server");
+            System.out.printf("HttpRobustnessIT: %d idle and %d trickling connections all closed by the server within %d s%n",
+                    idle.size(), tricklers.size(), TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
         } finally {
             trickle.shutdownNow();
             for (Socket s : idle) {
@@ -204,7 +213,13 @@ class HttpRobustnessIT {
                 s.close();
             }
         }
+        // Threads serving a request return to the baseline; idle pool threads are bounded by the pool's maximum
+        // (256) and evicted by Jetty at its own pace, so the total is bounded, not back to the baseline at once.
         waitUntil(() -> busyServerThreads() <= baselineBusy, 60, "the server's busy threads back to " + baselineBusy);
+        assertTrue(serverThreads() <= 256, serverThreads() + " server threads");
+        System.out.printf("HttpRobustnessIT threads: busy server threads %d before, %d with 80 tricklers, %d after;"
+                + " server threads %d before, %d under load, %d after%n", baselineBusy, busyUnderLoad, busyServerThreads(),
+                baselineThreads, threadsUnderLoad, serverThreads());
         waitUntil(() -> ((Number) server.service.observability().summary().get("in_flight")).intValue() == 0, 60,
                 "in_flight back to 0");
         assertAnswered();
@@ -310,6 +325,11 @@ class HttpRobustnessIT {
             }
         }
         return closed;
+    }
+
+    /** The server's threads: its pool's, acceptors and selectors included. */
+    private static int serverThreads() {
+        return (int) Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("schemabrain-http")).count();
     }
 
     /** Server threads handling a request now (in the servlet channel): idle pool, selector and acceptor threads are not. */
