@@ -174,27 +174,7 @@ class HttpRobustnessIT {
         try {
 
             // 40 well-behaved clients (connections 461-500), 10 calls each, while the rest are open.
-            ExecutorService good = Executors.newFixedThreadPool(40);
-            List<Future<Integer>> answered = new ArrayList<>();
-            for (int c = 0; c < 40; c++) {
-                answered.add(good.submit(() -> {
-                    RawMcpClient client = new RawMcpClient(server.url());
-                    client.initialize("well-behaved");
-                    int ok = 0;
-                    for (long id = 1; id <= 10; id++) {
-                        if (client.call(id, "describe_table", Map.of("qualified_name", "main.users")).has("result")) {
-                            ok++;
-                        }
-                    }
-                    return ok;
-                }));
-            }
-            int total = 0;
-            for (Future<Integer> f : answered) {
-                total += f.get(5, TimeUnit.MINUTES);
-            }
-            good.shutdown();
-            assertEquals(400, total, "every well-behaved call answered");
+            drive(server.url(), 40, 400);
             busyUnderLoad = busyServerThreads();
             threadsUnderLoad = serverThreads();
             List<Socket> all = new ArrayList<>(idle);
@@ -217,7 +197,7 @@ class HttpRobustnessIT {
         // (256) and evicted by Jetty at its own pace, so the total is bounded, not back to the baseline at once.
         waitUntil(() -> busyServerThreads() <= baselineBusy, 60, "the server's busy threads back to " + baselineBusy);
         assertTrue(serverThreads() <= 256, serverThreads() + " server threads");
-        System.out.printf("HttpRobustnessIT threads: busy server threads %d before, %d with 80 tricklers, %d after;"
+        System.out.printf("HttpRobustnessIT threads: busy server threads %d before, %d after the calls, %d at the end;"
                 + " server threads %d before, %d under load, %d after%n", baselineBusy, busyUnderLoad, busyServerThreads(),
                 baselineThreads, threadsUnderLoad, serverThreads());
         waitUntil(() -> ((Number) server.service.observability().summary().get("in_flight")).intValue() == 0, 60,
@@ -231,10 +211,10 @@ class HttpRobustnessIT {
         Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", dir.resolve("heap.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         Map<String, String> env = Map.of("SCHEMABRAIN_AUDIT_KEY", "ab".repeat(32), "XDG_CONFIG_HOME", dir.resolve("config").toString());
-        try (ServedJar child = ServedJar.start(store, dir, env, List.of("-Xmx256m", "-XX:+UseG1GC"))) {
-            drive(child.url, 1_000);
+        try (ServedJar child = ServedJar.start(store, dir, env, List.of("-Xmx256m", "-XX:+UseG1GC"), "--stats-interval", "0")) {
+            drive(child.url, 8, 1_000);
             long afterThousand = usedHeapAfterGc(child.process.pid());
-            drive(child.url, 9_000);
+            drive(child.url, 8, 9_000);
             long afterTenThousand = usedHeapAfterGc(child.process.pid());
             System.out.printf("HttpRobustnessIT heap: used after GC %d KiB after 1,000 calls, %d KiB after 10,000%n",
                     afterThousand, afterTenThousand);
@@ -243,17 +223,17 @@ class HttpRobustnessIT {
         }
     }
 
-    /** {@code calls} describe_table and find_relevant_tables calls from 8 clients; every one must be answered. */
-    private static void drive(String url, int calls) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(8);
+    /** {@code calls} describe_table and find_relevant_tables calls from {@code clients} clients; every one must be answered. */
+    private static void drive(String url, int clients, int calls) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
         List<Future<Integer>> done = new ArrayList<>();
-        for (int c = 0; c < 8; c++) {
+        for (int c = 0; c < clients; c++) {
             int client = c;
             done.add(pool.submit(() -> {
                 RawMcpClient mcp = new RawMcpClient(url);
-                mcp.initialize("heap-" + client);
+                mcp.initialize("client-" + client);
                 int ok = 0;
-                for (long id = 1; id <= calls / 8; id++) {
+                for (long id = 1; id <= calls / clients; id++) {
                     Map<String, Object> args = id % 2 == 0 ? Map.of("qualified_name", "main.invoices")
                             : Map.of("query", "invoices paid late " + id);
                     if (mcp.call(id, id % 2 == 0 ? "describe_table" : "find_relevant_tables", args).has("result")) {
@@ -268,7 +248,7 @@ class HttpRobustnessIT {
             ok += f.get(10, TimeUnit.MINUTES);
         }
         pool.shutdown();
-        assertEquals(calls, ok);
+        assertEquals(calls, ok, "every call answered");
     }
 
     private static final Pattern USED = Pattern.compile("total \\d+K, used (\\d+)K");

@@ -84,7 +84,8 @@ class KillUnderLoadIT {
     private static List<Answered> loadAndKill(int round, int killAfter) throws Exception {
         ConcurrentLinkedQueue<Answered> answered = new ConcurrentLinkedQueue<>();
         AtomicInteger count = new AtomicInteger();
-        try (ServedJar server = ServedJar.start(store, dir, env, List.of("-Xmx512m"), "--url-env", "SB_DEMO_URL")) {
+        try (ServedJar server = ServedJar.start(store, dir, env, List.of("-Xmx512m"), "--url-env", "SB_DEMO_URL",
+                "--stats-interval", "0")) {
             List<Thread> clients = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
                 String name = "kill-r" + round + "-c" + c;

@@ -35,11 +35,17 @@ final class ServedJar implements AutoCloseable {
 
     static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, String... serveArgs)
             throws Exception {
+        return start(store, workDir, env, jvmOptions, false, serveArgs);
+    }
+
+    /** @param keepRequestLog keep the one-line-per-request log too (a short run that checks it) */
+    static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, boolean keepRequestLog,
+                           String... serveArgs) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", McpStdio.jar().toAbsolutePath().toString(), "--store", store.toString(), "serve",
-                "--transport", "http", "--port", "0", "--stats-interval", "0"));
+                "--transport", "http", "--port", "0"));
         command.addAll(List.of(serveArgs));
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(env);
@@ -50,7 +56,7 @@ final class ServedJar implements AutoCloseable {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     // The request log is one line per request: keep only the rest, or a long run fills the heap.
-                    if (!line.contains(" request caller=")) {
+                    if (keepRequestLog || !line.contains(" request caller=")) {
                         stderr.add(line);
                     }
                     Matcher m = LISTENING.matcher(line);
