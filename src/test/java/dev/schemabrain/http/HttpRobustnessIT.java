@@ -2,6 +2,7 @@ package dev.schemabrain.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.testing.Cli;
+import dev.schemabrain.testing.ServedJar;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

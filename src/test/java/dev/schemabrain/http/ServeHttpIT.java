@@ -3,6 +3,7 @@ package dev.schemabrain.http;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.testing.Cli;
+import dev.schemabrain.testing.ServedJar;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,4 @@
-package dev.schemabrain.http;
-
-import dev.schemabrain.testing.McpStdio;
+package dev.schemabrain.testing;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -19,13 +17,15 @@ import java.util.regex.Pattern;
  * {@code java [jvmOptions] -jar target/schemabrain.jar --store STORE serve --transport http --port 0} as a
  * child process, for tests whose point is the process itself (its death, its own heap).
  */
-final class ServedJar implements AutoCloseable {
+public final class ServedJar implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile("serving MCP over HTTP at (http://\\S+)/mcp");
 
-    final Process process;
-    final String url;
-    final List<String> stderr;
+    public final Process process;
+    /** http://127.0.0.1:PORT, without /mcp */
+    public final String url;
+    /** The server's log lines so far (the request log only if asked for). */
+    public final List<String> stderr;
 
     private ServedJar(Process process, String url, List<String> stderr) {
         this.process = process;
@@ -33,13 +33,13 @@ final class ServedJar implements AutoCloseable {
         this.stderr = stderr;
     }
 
-    static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, String... serveArgs)
+    public static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, String... serveArgs)
             throws Exception {
         return start(store, workDir, env, jvmOptions, false, serveArgs);
     }
 
     /** @param keepRequestLog keep the one-line-per-request log too (a short run that checks it) */
-    static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, boolean keepRequestLog,
+    public static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, boolean keepRequestLog,
                            String... serveArgs) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -80,10 +80,18 @@ final class ServedJar implements AutoCloseable {
     }
 
     /** SIGKILL (Process.destroyForcibly on Linux): no shutdown hook, no flush, no close. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new IllegalStateException("serve did not die on SIGKILL");
+        }
+    }
+
+    /** SIGTERM, as an operator stops it; SIGKILL if it has not stopped within 30 s. */
+    public void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            kill();
         }
     }
 
