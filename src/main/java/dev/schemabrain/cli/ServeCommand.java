@@ -136,7 +136,8 @@ final class ServeCommand implements Callable<Integer> {
     int rateBurst;
 
     @Option(names = "--stats-interval", defaultValue = "60", paramLabel = "SECONDS",
-            description = "HTTP: log a stats line this often; 0 turns it off (default: ${DEFAULT-VALUE}).")
+            description = "Log a stats line this often (over stdio: the tools/list cache's, on stderr); 0 turns it off"
+                    + " (default: ${DEFAULT-VALUE}).")
     int statsIntervalSeconds;
 
     @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
@@ -171,11 +172,12 @@ final class ServeCommand implements Callable<Integer> {
                     Observability observability = new Observability();
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
                             .audited(observability.timed(audited));
-                    serveHttp(tools, metricRate, http.get(), observability);
+                    serveHttp(tools, metricRate, http.get(), observability, catalogs);
                 } else {
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize).audited(audited);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
-                            compactTools ? ToolListing.COMPACT : ToolListing.FULL, Version.get(), System.in, frames);
+                            compactTools ? ToolListing.COMPACT : ToolListing.FULL,
+                            java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);
                 }
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
@@ -190,12 +192,14 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
-    private void serveHttp(ToolRegistry tools, RateLimit metricRate, HttpOptions options, Observability observability)
-            throws InterruptedException, SchemaBrainException {
+    private void serveHttp(ToolRegistry tools, RateLimit metricRate, HttpOptions options, Observability observability,
+                           StoreCatalogProvider catalogs) throws InterruptedException, SchemaBrainException {
         HttpService service;
         try {
+            // A reload makes a new catalog object: its identity is the version tools/list is cached under.
             service = HttpService.start(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
-                    Version.get(), options, observability);
+                    Version.get(), options, observability, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
+                    () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"));
         } catch (Exception e) {
             throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + options.host() + ":" + options.port() + " (" + e.getMessage()
                     + "); pass --port with a free port, or --host with an address of this machine.", e);

@@ -3,6 +3,9 @@ package dev.schemabrain.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
+import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ToolListCache;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -22,6 +25,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -35,6 +40,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * {@code serve --transport http} (SPEC §10.1): MCP Streamable HTTP on /mcp through the SDK's stateless
@@ -49,6 +55,10 @@ public final class HttpService implements AutoCloseable {
     static final String MCP_PATH = "/mcp";
     /** The newest protocol the SDK negotiates; it accepts 2025-06-18 and 2025-03-26 too. */
     static final String PROTOCOL_VERSION = ProtocolVersions.MCP_2025_11_25;
+    /** A connection with no bytes either way for this long is closed (docs/http.md, Robustness). */
+    static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofSeconds(30);
+    /** A request body arriving slower than this is refused 408 (slowloris); a real client sends it at once. */
+    static final long MIN_REQUEST_BYTES_PER_S = 1024;
 
     static {
         // The request log and the stats line are the service's output: shown even where the CLI quiets
@@ -81,7 +91,19 @@ public final class HttpService implements AutoCloseable {
      */
     public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
                                     HttpOptions options, Observability observability) throws Exception {
+        return start(registry, capacity, sourceRate, version, options, observability, ToolListing.FULL, () -> "static");
+    }
+
+    /**
+     * @param listing        how tools/list presents the tools (full, or compact for token-priced clients)
+     * @param catalogVersion the served catalog's version: tools/list is built again when it changes
+     */
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+                                    HttpOptions options, Observability observability, ToolListing listing,
+                                    Supplier<String> catalogVersion) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
+        observability.watch(toolList);
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .jsonMapper(json)
@@ -102,7 +124,12 @@ public final class HttpService implements AutoCloseable {
         QueuedThreadPool threads = new QueuedThreadPool(256, 8);
         threads.setName("schemabrain-http");
         Server jetty = new Server(threads);
-        ServerConnector connector = new ServerConnector(jetty);
+        // Slow clients cost a connection, never a thread for long: a body trickled slower than
+        // MIN_REQUEST_BYTES_PER_S is cut (408), and a connection silent for IDLE_TIMEOUT is closed.
+        HttpConfiguration http = new HttpConfiguration();
+        http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_S);
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         connector.setHost(options.host());
         connector.setPort(options.port());
         jetty.addConnector(connector);
@@ -114,6 +141,7 @@ public final class HttpService implements AutoCloseable {
                 options.maxRequestBytes(), info(version))), MCP_PATH, requests);
         options.authFilter().ifPresent(auth -> context.addFilter(new FilterHolder(auth), MCP_PATH, requests));
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), registry)), MCP_PATH, requests);
+        context.addFilter(new FilterHolder(new ToolListGate(toolList, catalogVersion, registry)), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)

@@ -35,9 +35,15 @@ final class McpGate implements Filter {
     static final String SESSION_HEADER = "Mcp-Session-Id";
     /** A session id that carries only the client's initialize name (no state): any instance can read it. */
     private static final String SESSION_PREFIX = "sb1.";
+    private static final String ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
+    private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, " + SESSION_HEADER
+            + ", MCP-Protocol-Version, Last-Event-ID";
 
-    /** The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row. */
-    record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client) {
+    /**
+     * The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row,
+     * the id (a string or integer, else null) for an answer given before the SDK.
+     */
+    record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client, JsonNode id) {
     }
 
     private final DefaultServerTransportSecurityValidator validator;
@@ -67,6 +73,24 @@ final class McpGate implements Filter {
             return;
         }
         String method = request.getMethod();
+        String origin = request.getHeader("Origin");
+        if (origin != null) {
+            // CORS for the origins let through above: a browser page reads the answer, its session id and a 401's challenge.
+            response.setHeader("Access-Control-Allow-Origin", origin);
+            response.addHeader("Vary", "Origin");
+            response.setHeader("Access-Control-Expose-Headers", SESSION_HEADER + ", WWW-Authenticate");
+        }
+        if (method.equals("OPTIONS")) {
+            // A preflight never carries credentials, so it is answered here, before authentication.
+            response.setHeader("Allow", ALLOWED_METHODS);
+            if (origin != null) {
+                response.setHeader("Access-Control-Allow-Methods", ALLOWED_METHODS);
+                response.setHeader("Access-Control-Allow-Headers", ALLOWED_HEADERS);
+                response.setHeader("Access-Control-Max-Age", "600");
+            }
+            response.setStatus(HttpServletResponse.SC_NO_CONTENT);
+            return;
+        }
         if (method.equals("GET") && !accepts(request, "text/event-stream")) {
             Replies.json(response, HttpServletResponse.SC_OK, info);
             return;
@@ -87,7 +111,16 @@ final class McpGate implements Filter {
                     + " this server's limit of " + maxRequestBytes + " bytes; send a smaller message.");
             return;
         }
-        Rpc rpc = parse(body, request.getHeader(SESSION_HEADER));
+        JsonNode message = readJson(body);
+        if (message == null || !message.isObject() || !(message.path("method").isTextual() || message.has("result")
+                || message.has("error"))) {
+            // Answered here: the SDK would serialize its exception, stack trace and all, into the body.
+            rpcError(response, message == null ? -32700 : -32600, message == null
+                    ? "The request body is not valid JSON; send one JSON-RPC message as a JSON object."
+                    : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
+            return;
+        }
+        Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));
         request.setAttribute(RPC_ATTRIBUTE, rpc);
         if ("initialize".equals(rpc.method()) && rpc.client() != null) {
             response.setHeader(SESSION_HEADER, SESSION_PREFIX + Base64.getUrlEncoder().withoutPadding()
@@ -141,18 +174,31 @@ final class McpGate implements Filter {
         return out.toByteArray();
     }
 
-    /** What the filters need from the message; anything unreadable is left for the SDK to answer. */
-    private static Rpc parse(byte[] body, String sessionId) {
-        String client = clientFromSession(sessionId);
-        JsonNode message;
+    /** The body as JSON, or null when it is not JSON at all. */
+    private static JsonNode readJson(byte[] body) {
         try {
-            message = Replies.JSON.readTree(body);
+            JsonNode node = Replies.JSON.readTree(body);
+            return node == null || node.isMissingNode() ? null : node;
         } catch (IOException e) {
-            return new Rpc(null, null, null, false, client);
+            return null;
         }
-        if (message == null || !message.isObject()) {
-            return new Rpc(null, null, null, false, client);
-        }
+    }
+
+    /** 400 with a JSON-RPC error: -32700 (parse error) or -32600 (invalid request), one sentence, no id to echo. */
+    private static void rpcError(HttpServletResponse response, int code, String sentence) throws IOException {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code);
+        error.put("message", sentence);
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("jsonrpc", "2.0");
+        reply.put("id", null);
+        reply.put("error", error);
+        Replies.json(response, HttpServletResponse.SC_BAD_REQUEST, reply);
+    }
+
+    /** What the filters need from a JSON-RPC message object. */
+    private static Rpc parse(JsonNode message, String sessionId) {
+        String client = clientFromSession(sessionId);
         String method = message.path("method").isTextual() ? message.path("method").asText() : null;
         JsonNode params = message.path("params");
         if ("initialize".equals(method)) {
@@ -164,7 +210,9 @@ final class McpGate implements Filter {
         }
         boolean toolCall = "tools/call".equals(method);
         String tool = toolCall && params.path("name").isTextual() ? params.path("name").asText() : null;
-        return new Rpc(method, tool, toolCall ? params.get("arguments") : null, toolCall, client);
+        JsonNode id = message.get("id");
+        return new Rpc(method, tool, toolCall ? params.get("arguments") : null, toolCall, client,
+                id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null);
     }
 
     private static String clientFromSession(String sessionId) {

@@ -1,9 +1,12 @@
 package dev.schemabrain.http;
 
 import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.ToolCall;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -36,9 +39,20 @@ public final class Observability {
     private final AtomicInteger sourceInFlight = registry.gauge("schemabrain.executor.in.flight", new AtomicInteger());
     private final Timer auditAppend = percentiles(Timer.builder("schemabrain.audit.append")).register(registry);
     private final AtomicLong startedMillis = new AtomicLong(System.currentTimeMillis());
+    private volatile ToolListCache toolList;
 
     private static Timer.Builder percentiles(Timer.Builder builder) {
         return builder.publishPercentiles(0.95, 0.99).percentilePrecision(2);
+    }
+
+    /** Reports {@code cache}'s counters in /health, /metrics and the stats line (the service's one tools/list cache). */
+    void watch(ToolListCache cache) {
+        toolList = cache;
+        FunctionCounter.builder("schemabrain.tools.list.cache.hits", cache, c -> c.stats().hits()).register(registry);
+        FunctionCounter.builder("schemabrain.tools.list.cache.misses", cache, c -> c.stats().misses()).register(registry);
+        FunctionCounter.builder("schemabrain.tools.list.builds", cache, c -> c.stats().builds()).register(registry);
+        Gauge.builder("schemabrain.tools.list.build.avg.ms", cache, c -> c.stats().buildAvgMs()).register(registry);
+        Gauge.builder("schemabrain.tools.list.build.max.ms", cache, c -> c.stats().buildMaxMs()).register(registry);
     }
 
     /** A request began; returns its start for {@link #finished}. */
@@ -132,17 +146,31 @@ public final class Observability {
         out.put("audit", audit);
         out.put("executor_in_flight", sourceInFlight.get());
         out.put("source_busy", (long) sourceBusy.count());
+        ToolListCache cache = toolList;
+        if (cache != null) {
+            ToolListCache.Stats t = cache.stats();
+            Map<String, Object> list = new LinkedHashMap<>();
+            list.put("cache_hits", t.hits());
+            list.put("cache_misses", t.misses());
+            list.put("builds", t.builds());
+            list.put("hit_rate_pct", t.hitRatePct());
+            list.put("build_avg_ms", Math.round(t.buildAvgMs() * 100) / 100.0);
+            list.put("build_max_ms", Math.round(t.buildMaxMs() * 100) / 100.0);
+            out.put("tools_list", list);
+        }
         return out;
     }
 
-    /** The stats line: one line of the same figures for the log. */
+    /** The stats line: one line of the same figures for the log, then the tools/list cache's. */
     public String statsLine() {
         Map<String, Object> s = summary();
         Timer list = endpoints.get("tools/list");
+        ToolListCache cache = toolList;
         return String.format(Locale.ROOT, "stats requests=%s errors=%s in_flight=%s max_in_flight=%s tools_list=%d"
                         + " audit_append_p99_ms=%s executor_in_flight=%s source_busy=%s", s.get("requests"), s.get("errors"),
                 s.get("in_flight"), s.get("max_in_flight"), list == null ? 0 : list.count(),
-                ((Map<?, ?>) s.get("audit")).get("append_p99_ms"), s.get("executor_in_flight"), s.get("source_busy"));
+                ((Map<?, ?>) s.get("audit")).get("append_p99_ms"), s.get("executor_in_flight"), s.get("source_busy"))
+                + (cache == null ? "" : "; " + cache.stats().line());
     }
 
     /** Prometheus text exposition format 0.0.4. */

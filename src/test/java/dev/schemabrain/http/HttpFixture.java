@@ -27,16 +27,17 @@ import java.util.OptionalLong;
 
 /**
  * The demo store (built once per test JVM) served over HTTP in this JVM, with the same registry, audit
- * and dispatcher as {@code serve --transport http}, on a free loopback port.
+ * and dispatcher as {@code serve --transport http}, on a free loopback port. Public for the probe and sweep
+ * tests, which measure this server.
  */
-final class HttpFixture implements AutoCloseable {
+public final class HttpFixture implements AutoCloseable {
 
     private static Path demoStore;
     private static Path demoDatabase;
 
     final HttpService service;
     final AuditLog audit;
-    final ToolRegistry registry;
+    public final ToolRegistry registry;
     private final QueryExecutor executor;
 
     private HttpFixture(HttpService service, AuditLog audit, ToolRegistry registry, QueryExecutor executor) {
@@ -61,7 +62,7 @@ final class HttpFixture implements AutoCloseable {
         return demoStore;
     }
 
-    static HttpFixture start(HttpOptions options) throws Exception {
+    public static HttpFixture start(HttpOptions options) throws Exception {
         return start(options, true);
     }
 
@@ -81,7 +82,7 @@ final class HttpFixture implements AutoCloseable {
         return new HttpFixture(service, audit, registry, executor);
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + service.port();
     }
 

@@ -3,7 +3,7 @@ package dev.schemabrain.http;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.testing.Cli;
-import dev.schemabrain.testing.McpStdio;
+import dev.schemabrain.testing.ServedJar;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.AfterAll;
@@ -14,21 +14,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,13 +36,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ServeHttpIT {
 
-    private static final Pattern LISTENING = Pattern.compile("serving MCP over HTTP at (http://\\S+)/mcp");
-
     @TempDir
     static Path dir;
     static Path store;
     static Process server;
-    static final List<String> stderr = java.util.Collections.synchronizedList(new ArrayList<>());
+    static List<String> stderr;
     static String url;
 
     @BeforeAll
@@ -57,29 +49,11 @@ class ServeHttpIT {
         Path database = dir.resolve("demo.sqlite");
         Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", database.toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
-        List<String> command = new ArrayList<>(McpStdio.serveCommand(store));
-        command.addAll(List.of("--transport", "http", "--port", "0", "--stats-interval", "1", "--url-env", "SB_DEMO_URL"));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("SB_DEMO_URL", "sqlite:" + database);
-        server = pb.start();
-        java.util.concurrent.CompletableFuture<String> listening = new java.util.concurrent.CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    stderr.add(line);
-                    Matcher m = LISTENING.matcher(line);
-                    if (m.find()) {
-                        listening.complete(m.group(1));
-                    }
-                }
-            } catch (java.io.IOException e) {
-                listening.completeExceptionally(e);
-            }
-            listening.completeExceptionally(new IllegalStateException("serve ended: " + stderr));
-        });
-        reader.setDaemon(true);
-        reader.start();
-        url = listening.get(120, TimeUnit.SECONDS);
+        ServedJar served = ServedJar.start(store, dir, Map.of("SB_DEMO_URL", "sqlite:" + database), List.of(), true,
+                "--stats-interval", "1", "--url-env", "SB_DEMO_URL");
+        server = served.process;
+        stderr = served.stderr;
+        url = served.url;
     }
 
     @AfterAll

@@ -2,22 +2,21 @@ package dev.schemabrain.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.schemabrain.demo.DemoDatabase;
-import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.index.IndexListener;
-import dev.schemabrain.index.Indexer;
-import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
-import dev.schemabrain.source.SchemaSource;
-import dev.schemabrain.source.Sources;
+import com.sun.net.httpserver.HttpServer;
+import dev.schemabrain.auth.AuthFilter;
+import dev.schemabrain.auth.BearerTokens;
+import dev.schemabrain.auth.FileTokens;
+import dev.schemabrain.http.HttpFixture;
+import dev.schemabrain.http.HttpOptions;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,38 +27,38 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * probe and sweep against a real MCP Streamable HTTP server (the SDK's servlet transports in Jetty) serving
- * this project's tools over the indexed demo database: real describe_table calls, real HTTP.
+ * probe and sweep against this project's own server: {@code serve --transport http}'s service (HttpFixture:
+ * the same registry, audit and dispatcher, in this JVM) over the indexed demo database, with a real
+ * token-checking AuthFilter for the token cases. Real describe_table calls, real HTTP.
  */
 class LoadCommandsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String TOKEN = "sb-test-token-5f0c2e9a";
 
     @TempDir
     static Path dir;
 
-    private static ToolRegistry tools;
-    private static McpHttpTestServer streamable;
-    private static McpHttpTestServer stateless;
+    private static HttpFixture served;
+    private static HttpFixture guarded;
+    private static String token;
 
     @BeforeAll
-    static void serveTheIndexedDemo() throws Exception {
-        Path database = DemoDatabase.ensure(dir.resolve("demo.sqlite"));
-        Path store = dir.resolve("store.db");
-        SourceUrl url = SourceUrl.parse("sqlite:" + database);
-        try (SchemaSource source = Sources.open(url)) {
-            new Indexer().run(url, source, store, false, IndexListener.SILENT);
-        }
-        tools = StandardTools.registry(new StoreCatalogProvider(store));
-        streamable = McpHttpTestServer.start(tools, McpHttpTestServer.Mode.STREAMABLE, Optional.empty());
-        stateless = McpHttpTestServer.start(tools, McpHttpTestServer.Mode.STATELESS, Optional.empty());
+    static void serve() throws Exception {
+        served = HttpFixture.start(HttpOptions.loopback());
+        FileTokens tokens = new FileTokens(dir.resolve("tokens.json"));
+        token = tokens.create("load-test");
+        guarded = HttpFixture.start(HttpOptions.loopback()
+                .withAuthFilter(new AuthFilter(Optional.of(new BearerTokens(tokens)), Optional.empty())));
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        streamable.close();
-        stateless.close();
+    static void stop() {
+        served.close();
+        guarded.close();
+    }
+
+    private static String mcp(HttpFixture server) {
+        return server.url() + "/mcp";
     }
 
     private static JsonNode ok(InProcessCli.Result run) throws Exception {
@@ -76,13 +75,13 @@ class LoadCommandsIT {
     }
 
     @Test
-    void probeOnTheStatefulTransportDescribesADiscoveredTableOverEventStreamsWithItsSession() throws Exception {
-        JsonNode report = ok(InProcessCli.run("probe", "--url", streamable.url(), "--calls", "30", "--concurrency", "4",
+    void probeOnServeDescribesADiscoveredTableWithTheSessionIdItIssues() throws Exception {
+        JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(served), "--calls", "30", "--concurrency", "4",
                 "--warmup", "5"));
         assertEquals("describe_table", report.path("call").path("tool").asText());
         assertTrue(report.path("call").path("arguments").path("qualified_name").asText().startsWith("main."), report.toString());
-        assertTrue(report.path("server").path("session").asBoolean(), "the stateful transport issues a session id");
-        assertTrue(streamable.contentTypes.contains("text/event-stream"), "answers came as event streams: " + streamable.contentTypes);
+        assertTrue(report.path("server").path("session").asBoolean(), "serve issues a session id carrying the client's name");
+        assertEquals("schemabrain", report.path("server").path("name").asText(), report.toString());
         assertEquals(30, report.path("sequential").path("calls").asInt());
         assertEquals(0, report.path("sequential").path("errors").asInt(), report.toString());
         assertEquals(0, report.path("concurrent").path("errors").asInt(), report.toString());
@@ -91,28 +90,20 @@ class LoadCommandsIT {
 
     @Test
     void probeReportsTheToolsListPayloadAndEveryTool() throws Exception {
-        JsonNode report = ok(InProcessCli.run("probe", "--url", stateless.url(), "--calls", "5", "--warmup", "0"));
-        assertEquals(tools.names().size(), report.path("tools").asInt());
+        JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(served), "--calls", "5", "--warmup", "0"));
+        assertEquals(served.registry.names().size(), report.path("tools").asInt());
         assertTrue(report.path("tools_list_bytes").asInt() > 1000, report.toString());
     }
 
     @Test
     void probeReadsHealthOnTheServersOrigin() throws Exception {
-        JsonNode report = ok(InProcessCli.run("probe", "--url", stateless.url(), "--calls", "5", "--warmup", "0"));
+        JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(served), "--calls", "5", "--warmup", "0"));
         assertEquals("ok", report.path("health").path("body").path("status").asText(), report.toString());
     }
 
     @Test
-    void probeOnTheStatelessTransportReadsJsonAnswersWithoutASession() throws Exception {
-        JsonNode report = ok(InProcessCli.run("probe", "--url", stateless.url(), "--calls", "20", "--warmup", "0"));
-        assertFalse(report.path("server").path("session").asBoolean());
-        assertEquals(java.util.Set.of("application/json"), stateless.contentTypes);
-        assertEquals(0, report.path("sequential").path("errors").asInt(), report.toString());
-    }
-
-    @Test
     void probeCallsTheToolAndArgumentsGiven() throws Exception {
-        JsonNode report = ok(InProcessCli.run("probe", "--url", stateless.url(), "--calls", "5", "--warmup", "0",
+        JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(served), "--calls", "5", "--warmup", "0",
                 "--tool", "find_relevant_tables", "--arguments", "{\"query\":\"invoices\"}"));
         assertEquals("find_relevant_tables", report.path("call").path("tool").asText());
         assertEquals("invoices", report.path("call").path("arguments").path("query").asText());
@@ -121,7 +112,7 @@ class LoadCommandsIT {
 
     @Test
     void aCallTheToolRefusesCountsAsAnError() throws Exception {
-        JsonNode report = ok(InProcessCli.run("probe", "--url", stateless.url(), "--calls", "5", "--warmup", "0",
+        JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(served), "--calls", "5", "--warmup", "0",
                 "--tool", "describe_table", "--arguments", "{\"qualified_name\":\"main.no_such_table\"}"));
         assertEquals(5, report.path("sequential").path("errors").asInt(), report.toString());
     }
@@ -129,7 +120,7 @@ class LoadCommandsIT {
     @Test
     void sweepMeasuresEachConcurrencyAndRecommendsOneUnderAGenerousSlo() throws Exception {
         Path markdown = dir.resolve("sweep.md");
-        JsonNode report = ok(InProcessCli.run("sweep", "--url", streamable.url(), "--total", "60", "--concurrency", "1,2,4",
+        JsonNode report = ok(InProcessCli.run("sweep", "--url", mcp(served), "--total", "60", "--concurrency", "1,2,4",
                 "--warmup", "10", "--p95-slo-ms", "5000", "--p99-slo-ms", "10000", "--markdown", markdown.toString()));
         assertEquals(3, report.path("points").size());
         for (int i = 0; i < 3; i++) {
@@ -146,7 +137,7 @@ class LoadCommandsIT {
 
     @Test
     void sweepUnderAnSloNoCallCanMeetRecommendsNothing() throws Exception {
-        JsonNode report = ok(InProcessCli.run("sweep", "--url", stateless.url(), "--total", "20", "--concurrency", "1,2",
+        JsonNode report = ok(InProcessCli.run("sweep", "--url", mcp(served), "--total", "20", "--concurrency", "1,2",
                 "--warmup", "0", "--p95-slo-ms", "0.0001", "--p99-slo-ms", "0.0001"));
         assertTrue(report.path("recommended_concurrency").isNull(), report.toString());
         assertEquals(0, report.path("within_slo").size());
@@ -154,34 +145,29 @@ class LoadCommandsIT {
 
     @Test
     void theTokenComesFromTheEnvironmentAndIsNeverPrinted() throws Exception {
-        try (McpHttpTestServer guarded = McpHttpTestServer.start(tools, McpHttpTestServer.Mode.STATELESS, Optional.of(TOKEN))) {
-            InProcessCli.Result run = InProcessCli.run(Map.of("SB_TOKEN", TOKEN), "probe", "--url", guarded.url(),
-                    "--token-env", "SB_TOKEN", "--calls", "5", "--warmup", "0");
-            ok(run);
-            assertFalse(run.stdout().contains(TOKEN) || run.stderr().contains(TOKEN));
-        }
+        InProcessCli.Result run = InProcessCli.run(Map.of("SB_TOKEN", token), "probe", "--url", mcp(guarded),
+                "--token-env", "SB_TOKEN", "--calls", "5", "--warmup", "0");
+        JsonNode report = ok(run);
+        assertEquals(0, report.path("sequential").path("errors").asInt(), report.toString());
+        assertFalse(run.stdout().contains(token) || run.stderr().contains(token));
     }
 
     @Test
     void aServerThatWantsATokenIsRefusedInOneSentence() throws Exception {
-        try (McpHttpTestServer guarded = McpHttpTestServer.start(tools, McpHttpTestServer.Mode.STATELESS, Optional.of(TOKEN))) {
-            String err = refused(InProcessCli.run("probe", "--url", guarded.url()));
-            assertTrue(err.contains("401") && err.contains("--token-env"), err);
-        }
+        String err = refused(InProcessCli.run("probe", "--url", mcp(guarded)));
+        assertTrue(err.contains("401") && err.contains("--token-env"), err);
     }
 
     @Test
     void aWrongTokenIsRefusedNamingTheVariableNotTheToken() throws Exception {
-        try (McpHttpTestServer guarded = McpHttpTestServer.start(tools, McpHttpTestServer.Mode.STATELESS, Optional.of(TOKEN))) {
-            String err = refused(InProcessCli.run(Map.of("SB_TOKEN", "wrong-secret-value"), "probe", "--url", guarded.url(),
-                    "--token-env", "SB_TOKEN"));
-            assertTrue(err.contains("401") && err.contains("$SB_TOKEN") && !err.contains("wrong-secret-value"), err);
-        }
+        String wrong = "sbt_" + "A".repeat(43);
+        String err = refused(InProcessCli.run(Map.of("SB_TOKEN", wrong), "probe", "--url", mcp(guarded), "--token-env", "SB_TOKEN"));
+        assertTrue(err.contains("401") && err.contains("$SB_TOKEN") && !err.contains(wrong), err);
     }
 
     @Test
     void anUnsetTokenVariableIsRefusedBeforeAnyRequest() {
-        String err = refused(InProcessCli.run(Map.of(), "probe", "--url", stateless.url(), "--token-env", "SB_NOT_SET"));
+        String err = refused(InProcessCli.run(Map.of(), "probe", "--url", mcp(served), "--token-env", "SB_NOT_SET"));
         assertTrue(err.contains("SB_NOT_SET"), err);
     }
 
@@ -198,15 +184,27 @@ class LoadCommandsIT {
 
     @Test
     void aServerThatIsNotMcpIsOneSentence() throws Exception {
-        try (McpHttpTestServer web = McpHttpTestServer.start(tools, McpHttpTestServer.Mode.NOT_MCP, Optional.empty())) {
-            String err = refused(InProcessCli.run("probe", "--url", web.url()));
+        // A plain web page where an MCP endpoint was expected (the JDK's own HTTP server).
+        HttpServer web = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        web.createContext("/", exchange -> {
+            byte[] page = "<html><body>a web page</body></html>".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        web.start();
+        try {
+            String err = refused(InProcessCli.run("probe", "--url", "http://127.0.0.1:" + web.getAddress().getPort() + "/mcp"));
             assertTrue(err.contains("does not answer as an MCP") && err.contains("text/html"), err);
+        } finally {
+            web.stop(0);
         }
     }
 
     @Test
     void argumentsThatAreNotAJsonObjectAreRefused() {
-        String err = refused(InProcessCli.run("probe", "--url", stateless.url(), "--tool", "describe_table", "--arguments", "[1"));
+        String err = refused(InProcessCli.run("probe", "--url", mcp(served), "--tool", "describe_table", "--arguments", "[1"));
         assertTrue(err.contains("--arguments must be a JSON object"), err);
     }
 }

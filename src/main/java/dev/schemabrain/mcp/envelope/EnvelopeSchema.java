@@ -18,8 +18,9 @@ import java.util.Map;
 /**
  * The JSON Schema (2020-12) of {@link Envelope}, in two strengths.
  * <ul>
- *   <li>{@link #published()} is every tool's MCP {@code outputSchema}: the envelope's shape, statuses
- *   and required fields. It is repeated in tools/list for every tool, so it stays small (SPEC §9.5).</li>
+ *   <li>{@link #published()} is every tool's MCP {@code outputSchema}: an object with the envelope's eight
+ *   fields, all required. It is repeated in tools/list for every tool (13 times), so it holds the shape
+ *   only: statuses and the rest are in docs/envelope.md and the strict schema.</li>
  *   <li>{@link #strict} adds the closed sets (error kinds, inference methods, degradation reasons, the
  *   served tool names for hints and recoveries) and the status invariants as conditionals; the charter
  *   lint and the tests hold every answer to it.</li>

@@ -3,8 +3,6 @@ package dev.schemabrain.mcp.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.schemabrain.catalog.Fuzzy;
-import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.mcp.envelope.ErrorKind;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -16,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
@@ -252,10 +249,7 @@ final class StdinGuard implements Runnable {
                     name, arguments, ErrorKind.INVALID_ARGUMENT);
         }
         if (!toolNames.contains(name)) {
-            List<String> close = Fuzzy.best(name, toolNames, 1);
-            return new Rejected("Unknown tool '" + NameSyntax.excerpt(name) + "'" + (close.isEmpty() ? "" : "; did you mean "
-                    + close.get(0) + "?") + " tools/list shows the " + toolNames.size() + " tools.", name, arguments,
-                    ErrorKind.UNKNOWN_NAME);
+            return new Rejected(UnknownTool.message(name, toolNames), name, arguments, ErrorKind.UNKNOWN_NAME);
         }
         return null;
     }

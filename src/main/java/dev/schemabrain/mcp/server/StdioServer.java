@@ -8,6 +8,7 @@ import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpAsyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -15,6 +16,10 @@ import reactor.core.scheduler.Schedulers;
 
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The MCP server over stdio: stdout carries nothing but frames (every other write is sent to
@@ -27,6 +32,13 @@ public final class StdioServer {
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     /** The tool definitions are the same for every catalog the session serves. */
     private static final String TOOLS_VERSION = "static";
+
+    static {
+        // The stats line is asked for (--stats-interval): shown where the CLI quiets other loggers to warn.
+        System.setProperty("org.slf4j.simpleLogger.log.dev.schemabrain.mcp.server.stats", "info");
+    }
+
+    private static final Logger STATS = LoggerFactory.getLogger("dev.schemabrain.mcp.server.stats");
 
     private StdioServer() {
     }
@@ -43,9 +55,25 @@ public final class StdioServer {
     /** @param listing how tools/list presents the tools (full, or compact for token-priced clients) */
     public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, ToolListing listing,
                            String version, InputStream stdin, PrintStream stdout) throws InterruptedException {
+        run(registry, capacity, sourceRate, listing, Duration.ZERO, version, stdin, stdout);
+    }
+
+    /** @param statsInterval how often the tools/list stats line goes to the log (stderr); zero: never */
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, ToolListing listing,
+                           Duration statsInterval, String version, InputStream stdin, PrintStream stdout)
+            throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         // The definitions do not read the catalog, so one version key serves the whole session.
         ToolListCache toolList = new ToolListCache(catalogVersion -> McpToolAdapter.definitions(registry, listing), json);
+        ScheduledExecutorService stats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "schemabrain-stats");
+            t.setDaemon(true);
+            return t;
+        });
+        if (statsInterval.toMillis() > 0) {
+            long every = statsInterval.toMillis();
+            stats.scheduleAtFixedRate(() -> STATS.info(toolList.stats().line()), every, every, TimeUnit.MILLISECONDS);
+        }
         StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()),
                 registry::recordRejected).answeringToolsList(() -> toolList.bytes(TOOLS_VERSION));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
@@ -69,6 +97,7 @@ public final class StdioServer {
         } catch (IllegalStateException timedOut) {
             LoggerFactory.getLogger(StdioServer.class).warn("the MCP session did not close within 10 s; stopping anyway");
         } finally {
+            stats.shutdownNow();
             dispatcher.close();
             answers.dispose();
         }

@@ -32,6 +32,22 @@ public final class ToolListCache {
 
     /** What the cache did so far; build times in milliseconds. */
     public record Stats(long hits, long misses, long builds, double buildAvgMs, double buildMaxMs) {
+
+        public long requests() {
+            return hits + misses;
+        }
+
+        /** Percent of tools/list requests answered from the cached bytes. */
+        public double hitRatePct() {
+            return requests() == 0 ? 0 : Math.round(1000.0 * hits / requests()) / 10.0;
+        }
+
+        /** The periodic stats line (SPEC §10.1), one line for the log. */
+        public String line() {
+            return String.format(java.util.Locale.ROOT, "tools/list stats requests=%d hit_rate=%.1f%% cache_hits=%d"
+                    + " cache_misses=%d builds=%d build_avg_ms=%.2f build_max_ms=%.2f", requests(), hitRatePct(), hits,
+                    misses, builds, buildAvgMs, buildMaxMs);
+        }
     }
 
     /** @param definitions the tool definitions for a catalog version */

@@ -24,13 +24,11 @@ public final class DescribeColumnTool extends CatalogTool {
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
               "qualified_name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
-                                 "description": "schema.table.column; table.column works when the table name is unique."}
+                                 "description": "schema.table.column, or table.column."}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe column",
-            "Use this when you need one column in depth: type, nullability, default, description, sample values and "
-                    + "every foreign key that joins through it, in or out. Use describe_table instead to see all of a "
-                    + "table's columns at once. Common compositions: describe_table → describe_column; "
-                    + "describe_column → suggest_joins to reach the tables it links to.",
+            "Use this when you need one column in depth: samples and every foreign key through it. Use "
+                    + "describe_table instead for all of a table's columns. Then: suggest_joins.",
             ARGS, LatencyHint.FAST);
 
     public DescribeColumnTool(CatalogProvider catalogs) {

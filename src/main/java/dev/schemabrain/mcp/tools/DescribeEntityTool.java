@@ -32,12 +32,10 @@ public final class DescribeEntityTool extends CatalogTool {
     static final String NAME = "describe_entity";
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {"name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
-                      "description": "The entity's name, as list_entities shows it."}}""");
+                      "description": "As list_entities shows it."}}""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe entity",
-            "Use this when you know an entity's name and need what get_metric can group or filter it by: its columns "
-                    + "(as entity.column), identity, joins and metrics. Use describe_table instead for a raw table, "
-                    + "find_relevant_entities when you only have words. Common compositions: list_metrics → "
-                    + "describe_entity → get_metric; describe_entity → resolve_join.",
+            "Use this when you know an entity: its columns (entity.column), identity, joins and metrics. Use "
+                    + "describe_table instead for a raw table. Then: get_metric, resolve_join.",
             ARGS, LatencyHint.FAST);
 
     public DescribeEntityTool(CatalogProvider catalogs) {

@@ -27,15 +27,12 @@ public final class DescribeTableTool extends CatalogTool {
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
               "qualified_name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
-                                 "description": "schema.table; a bare table name works when it is unique."},
+                                 "description": "schema.table, or a unique table name."},
               "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe table",
-            "Use this when you know a table's name (e.g. \"the invoices table\") and need its columns, types, keys, "
-                    + "descriptions and the tables it references or is referenced by. Use find_relevant_tables instead "
-                    + "when the user describes the data rather than naming a table. Common compositions: "
-                    + "find_relevant_tables → describe_table; describe_table → describe_column to drill into one "
-                    + "column, or → suggest_joins to connect it to another table.",
+            "Use this when you know a table's name: its columns, types, keys and links. Use find_relevant_tables "
+                    + "instead when you only have words. Then: describe_column, suggest_joins.",
             ARGS, LatencyHint.FAST);
 
     public DescribeTableTool(CatalogProvider catalogs) {

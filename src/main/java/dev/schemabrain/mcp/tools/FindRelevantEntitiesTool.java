@@ -32,14 +32,12 @@ public final class FindRelevantEntitiesTool extends CatalogTool {
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
               "query": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
-                        "description": "What the user is asking about, in words."},
+                        "description": "In words."},
               "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Find relevant entities",
-            "Use this when the user describes a business thing in words and you want the entities (with metrics and "
-                    + "joins) that model it. Use find_relevant_tables instead when no semantic layer covers it, "
-                    + "list_entities to see them all. Common compositions: find_relevant_entities → describe_entity "
-                    + "→ get_metric.",
+            "Use this when the user describes a business thing in words: the entities that model it. Use "
+                    + "find_relevant_tables instead without a semantic layer. Then: describe_entity.",
             ARGS, LatencyHint.FAST);
 
     public FindRelevantEntitiesTool(CatalogProvider catalogs) {

@@ -25,16 +25,14 @@ public final class FindRelevantTablesTool extends CatalogTool {
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
               "query": {"type": "string", "required": true, "minLength": 1, "maxLength": 1000,
-                        "description": "What you look for, in words (e.g. \\"invoices per customer\\"), or * for every table."},
+                        "description": "In words, or * for every table."},
               "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
               "schema": {"type": "string", "minLength": 1, "maxLength": 512, "description": "Only tables of this schema."},
               "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Find relevant tables",
-            "Use this when the user describes data in words (\"customer payments\") and you need the tables that hold "
-                    + "it; returns tables ranked by score with the best-matching column. Use describe_table instead "
-                    + "when you already know the table's name. Common compositions: find_relevant_tables → "
-                    + "describe_table on the top 1-3 hits; find_relevant_tables → suggest_joins to connect them.",
+            "Use this when the user describes data in words: tables ranked by relevance, with the best column. "
+                    + "Use describe_table instead when you know the table. Then: describe_table, suggest_joins.",
             ARGS, LatencyHint.FAST);
 
     public FindRelevantTablesTool(CatalogProvider catalogs) {

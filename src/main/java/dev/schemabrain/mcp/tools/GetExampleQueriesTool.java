@@ -25,10 +25,8 @@ public final class GetExampleQueriesTool extends CatalogTool {
               "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Get example queries",
-            "Use this when you want to see how people already query a table or column: real SQL observed in the "
-                    + "database's query log, with how often it ran. Use suggest_joins instead when you only need how "
-                    + "tables connect. Common compositions: describe_table → get_example_queries; "
-                    + "get_example_queries → describe_column for a column the examples filter on.",
+            "Use this when you want real SQL from the query log that reads a table or column. Use suggest_joins "
+                    + "instead for how tables connect. After describe_table.",
             ARGS, LatencyHint.FAST);
 
     public GetExampleQueriesTool(CatalogProvider catalogs) {

@@ -53,34 +53,32 @@ public final class GetMetricTool extends CatalogTool {
     static final String NAME = "get_metric";
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
-              "name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512, "description": "The metric, as list_metrics shows it."},
-              "group_by": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "entity.column references to group by."},
-              "filters": {"type": "array", "maxItems": 100, "description": "Conditions the rows must all meet.", "items": {
+              "name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512, "description": "As list_metrics shows it."},
+              "group_by": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "entity.column references."},
+              "filters": {"type": "array", "maxItems": 100, "description": "All must hold.", "items": {
                 "type": "object",
                 "properties": {
-                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column to test."},
+                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column."},
                   "op": {"type": "enum", "enum": ["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"]},
-                  "value": {"type": "scalars", "description": "One value; a list of 1 to 1000 for in and not_in; none for is_null and not_null."}
+                  "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."}
                 },
                 "required": ["column", "op"]}},
               "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
-              "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis, when the metric has none or another is wanted."},
-              "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path when two are equally short."},
-              "order_by": {"type": "array", "maxItems": 32, "description": "Ordering of the rows, first term first.", "items": {
+              "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis."},
+              "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path."},
+              "order_by": {"type": "array", "maxItems": 32, "description": "First term first.", "items": {
                 "type": "object",
                 "properties": {
-                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "A result column: a group_by reference, time_bucket or the metric's name."},
+                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "A group_by reference, time_bucket or the metric."},
                   "direction": {"type": "enum", "enum": ["asc", "desc"], "default": "asc"}
                 },
                 "required": ["column"]}},
               "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000},
-              "dry_run": {"type": "boolean", "default": false, "description": "Return the SQL and the database's estimate without running it."}
+              "dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and the database's estimate."}
             }""");
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
-            "Use this when the user wants a number (revenue by month, invoices per country): it compiles a metric to "
-                    + "read-only SQL, runs it and returns rows; no SQL is written by you. Use list_metrics instead to "
-                    + "find a metric, describe_entity for columns to group or filter by. Common compositions: "
-                    + "list_metrics → describe_entity → get_metric; get_metric with dry_run to check the plan first.",
+            "Use this when the user wants a number: compiles a metric to read-only SQL, runs it, returns rows. "
+                    + "Use list_metrics instead to find one; describe_entity has the columns to group by.",
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
 
     /**

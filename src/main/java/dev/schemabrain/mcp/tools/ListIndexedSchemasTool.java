@@ -16,10 +16,8 @@ public final class ListIndexedSchemasTool extends CatalogTool {
 
     static final String NAME = "list_indexed_schemas";
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "List indexed schemas",
-            "Use this when you start on a database and need to know what is indexed: schemas with their table and "
-                    + "column counts, source id and when each was indexed. Use find_relevant_tables instead when you "
-                    + "already know what data you are looking for. Common compositions: list_indexed_schemas → "
-                    + "find_relevant_tables with query \"*\" to see every table; list_indexed_schemas → describe_table.",
+            "Use this when you start on a database: the indexed schemas with table and column counts. Use "
+                    + "find_relevant_tables instead when you know what data you want. Then: describe_table.",
             ArgSchema.empty(), LatencyHint.FAST);
 
     public ListIndexedSchemasTool(CatalogProvider catalogs) {

@@ -39,30 +39,24 @@ final class ListSemanticTool<T> extends CatalogTool {
 
     static ListSemanticTool<Entity> entities(CatalogProvider catalogs) {
         return new ListSemanticTool<>(ToolSpec.storeReader("list_entities", "List entities",
-                "Use this when you want the business entities (customer, invoice) the semantic layer knows, each with its "
-                        + "table and identity columns. Use find_relevant_entities instead to search them by meaning, "
-                        + "find_relevant_tables for raw tables. Common compositions: list_entities → describe_entity; "
-                        + "list_entities → list_metrics → get_metric.",
+                "Use this when you want the business entities the semantic layer knows. Use find_relevant_entities "
+                        + "instead to search them by meaning. Then: describe_entity, list_metrics.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "entities", SemanticModel::entities, Entity::origin,
                 SemanticReplies::entity, List.of("describe_entity", "list_metrics"));
     }
 
     static ListSemanticTool<Join> joins(CatalogProvider catalogs) {
         return new ListSemanticTool<>(ToolSpec.storeReader("list_joins", "List joins",
-                "Use this when you want the canonical joins between entities: columns, cardinality and whether a link "
-                        + "table is crossed. Use resolve_join instead for the one join between two named entities, "
-                        + "suggest_joins for raw tables. Common compositions: list_joins → resolve_join; list_joins → "
-                        + "get_metric with via to pick a path.",
+                "Use this when you want the canonical joins between entities. Use resolve_join instead for one pair, "
+                        + "suggest_joins for raw tables. Then: get_metric with via.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "joins", SemanticModel::joins, Join::origin,
                 SemanticReplies::join, List.of("resolve_join", "get_metric"));
     }
 
     static ListSemanticTool<Metric> metrics(CatalogProvider catalogs) {
         return new ListSemanticTool<>(ToolSpec.storeReader("list_metrics", "List metrics",
-                "Use this when the user wants a number (revenue, a count, an average) and you need the metrics that "
-                        + "compute it: measure, entity, time dimension and grains. Use get_metric instead to compute one, "
-                        + "describe_entity for the columns to group or filter by. Common compositions: list_metrics → "
-                        + "describe_entity → get_metric.",
+                "Use this when the user wants a number and you need the metric that computes it. Use get_metric "
+                        + "instead to compute one. Then: describe_entity, get_metric.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "metrics", SemanticModel::metrics, Metric::origin,
                 SemanticReplies::metric, List.of("get_metric", "describe_entity"));
     }

@@ -31,12 +31,11 @@ public final class ResolveJoinTool extends CatalogTool {
               "entity_a": {"type": "string", "required": true, "minLength": 1, "maxLength": 512},
               "entity_b": {"type": "string", "required": true, "minLength": 1, "maxLength": 512},
               "name": {"type": "string", "minLength": 1, "maxLength": 512,
-                       "description": "The join to use when two entities have several."}
+                       "description": "The join, when they have several."}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Resolve join",
-            "Use this when you need exactly how two entities join: ON columns, cardinality seen from entity_a, and an "
-                    + "SQL skeleton. Use list_joins instead to see every join, suggest_joins for raw tables without entities. "
-                    + "Common compositions: describe_entity → resolve_join; resolve_join → get_metric with via.",
+            "Use this when you need how two entities join: ON columns, cardinality, an SQL skeleton. Use "
+                    + "list_joins instead to see every join. Then: get_metric with via.",
             ARGS, LatencyHint.FAST);
 
     public ResolveJoinTool(CatalogProvider catalogs) {

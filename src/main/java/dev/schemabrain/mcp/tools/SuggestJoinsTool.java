@@ -34,10 +34,8 @@ public final class SuggestJoinsTool extends CatalogTool {
               "max_hops": {"type": "integer", "minimum": 1, "maximum": 10, "default": 6}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Suggest joins",
-            "Use this when you need to know how two or more tables connect: the shortest foreign-key paths between "
-                    + "each pair, with join columns, cardinality and any junction (many-to-many) table crossed; pairs "
-                    + "with no path are listed. Use describe_table instead for one table's own keys. Common "
-                    + "compositions: find_relevant_tables → suggest_joins; suggest_joins → describe_table on a bridge table.",
+            "Use this when you need how two or more tables connect: the shortest foreign-key paths. Use "
+                    + "describe_table instead for one table's keys. After find_relevant_tables.",
             ARGS, LatencyHint.FAST);
 
     public SuggestJoinsTool(CatalogProvider catalogs) {
