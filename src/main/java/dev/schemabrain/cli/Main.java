@@ -62,8 +62,17 @@ public final class Main implements Runnable {
 
     /** Where the store is, from --store, --store-schema and --store-url-env. */
     StoreLocation store() throws StoreException {
-        return Stores.location(storeArg, storeSchema, storeUrlEnv, env);
+        StoreLocation location = Stores.location(storeArg, storeSchema, storeUrlEnv, env);
+        if (!warnedStorePassword && storeUrlEnv == null && location instanceof StoreLocation.PostgresSchema p
+                && p.url().hasPassword()) {
+            warnedStorePassword = true;
+            err().println("warning: the store URL holds a password, which shell history and process lists can show;"
+                    + " prefer --store-url-env VAR.");
+        }
+        return location;
     }
+
+    private boolean warnedStorePassword;
 
     /**
      * The path the audit log and its witness are kept beside: the store file, or for a PostgreSQL store a
