@@ -20,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.channels.FileChannel;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -47,9 +49,17 @@ import java.util.OptionalLong;
  * transaction that reads the chain's head and writes the next rows, so concurrent callers, threads or
  * processes still form one linear chain; a killed process leaves either a whole batch or none of it.
  * Rows are never changed: triggers reject UPDATE and DELETE, and a log whose triggers are gone is
- * refused, not repaired. After every batch a signed head (a {@link Witness}) is written outside the file: into
- * the store, and into the operator's witness file when one is named. Before every append the server
- * checks that the file at the path is still the one it opened.
+ * refused, not repaired. Before every append the server checks that the file at the path is still the one
+ * it opened.
+ *
+ * <p>Durability (SPEC §10.3): a commit writes the rows into the WAL, which a killed process keeps; an
+ * fsync of the WAL makes them survive a power cut too. A get_metric {@code started} row is fsynced before
+ * its append returns (so before the SQL leaves); every other row returns once written, and a flusher
+ * thread fsyncs whatever was written since its last fsync right after, one fsync for every row written
+ * meanwhile. After every fsync a signed head (a {@link Witness}) of what it covered is written outside the
+ * file: into the store, and into the operator's witness file when one is named; so a witness never vouches
+ * for a row a power cut could still take. An fsync or witness check that fails stops the log: every later
+ * append fails, so no more answers leave.
  */
 public final class AuditLog implements AutoCloseable {
 
@@ -76,6 +86,22 @@ public final class AuditLog implements AutoCloseable {
     private final Object fileKey;
     private final Optional<WitnessFile> witnessFile;
     private final AuditWitnessStore.Writer witnessStore;
+    /** The witness this log last wrote into the store; only touched under {@link #flushing}. */
+    private AuditWitnessStore.Stored lastStored;
+    /** The head of the last committed batch, as this log wrote it; under this object's lock. */
+    private Head written;
+    /** Whether the chain went on from {@link #written} since the last witness (no other writer, no truncation). */
+    private boolean ownChain = true;
+    /** How many rows an fsync covered; read without a lock by appenders deciding whether to wait. */
+    private volatile long durable;
+    /** Why the log stopped recording, once an fsync or a witness check failed. */
+    private volatile AuditException broken;
+    /** {@link #written}'s row count, for the flusher to see without waiting for a batch being written. */
+    private volatile long writtenCount;
+    private final Object flushing = new Object();
+    private final Object signal = new Object();
+    private Thread flusher;
+    private boolean closing;   // under signal
 
     private AuditLog(Path file, Path store, Connection connection, Clock clock, AuditKey key, AuditSchema.Meta meta,
                      Object fileKey, Optional<WitnessFile> witnessFile) {
@@ -142,6 +168,10 @@ public final class AuditLog implements AutoCloseable {
             }
             AuditLog log = new AuditLog(file, storePath, c, clock, key, meta, identity, witnessFile);
             log.checkWitnesses();
+            log.written = lastRow(c);
+            log.writtenCount = log.written.count();
+            log.durable = log.written.count();   // what an earlier process committed: made durable by now or never
+            log.startFlusher();
             return log;
         } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
@@ -268,9 +298,9 @@ public final class AuditLog implements AutoCloseable {
 
     private static Connection connect(Path file, boolean readOnly) throws AuditException {
         SQLiteConfig config = new SQLiteConfig();
-        // FULL: each append's commit is fsynced, so a recorded call survives a power cut too (in WAL mode
-        // NORMAL only survives a killed process); one or two appends per tool call can afford it.
-        config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+        // NORMAL: a commit survives a killed process; the fsync that makes it survive a power cut is this
+        // class's own (flush), so a started row waits for it and other rows share one after they return.
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         // The write lock is taken at BEGIN: two appenders queue instead of both reading the same head.
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         config.setBusyTimeout(10_000);
@@ -365,6 +395,19 @@ public final class AuditLog implements AutoCloseable {
         if (key == null) {
             throw new AuditException("The audit log " + file + " was opened for reading only.", null);
         }
+        long id = write(entry);
+        if (entry.phase() == AuditEntry.Phase.STARTED) {
+            flushTo(id);   // the row of a call about to send SQL survives a power cut before the SQL leaves
+        } else {
+            synchronized (signal) {
+                signal.notify();   // the flusher fsyncs it (and whatever else was written) right after
+            }
+        }
+        return id;
+    }
+
+    /** Commits {@code entry} with the batch it joins; answers its id once the batch is written. */
+    private long write(AuditEntry entry) throws AuditException {
         Pending mine = new Pending(entry);
         List<Pending> batch;
         boolean interrupted = false;
@@ -433,6 +476,11 @@ public final class AuditLog implements AutoCloseable {
     private boolean writing;
     private volatile int lastBatch;
 
+    /** How many rows an fsync has covered (tests show that a started row is durable when its append returns). */
+    long durableRows() {
+        return durable;
+    }
+
     /** How many appends the last batch held (tests show that concurrent appends shared one). */
     int lastBatchSize() {
         return lastBatch;
@@ -447,12 +495,17 @@ public final class AuditLog implements AutoCloseable {
 
     /** Writes {@code batch} in one transaction, then its witness once; the rows' ids are set on success. */
     private synchronized Head writeBatch(List<Pending> batch) throws AuditException {
+        if (broken != null) {
+            throw broken;
+        }
         checkSameFile();
         Connection c = connection;
         Head head;
+        Head[] before = new Head[1];
         try {
             head = inTransaction(c, () -> {
                 Head last = lastRow(c);
+                before[0] = last;
                 try (PreparedStatement st = c.prepareStatement("""
                         INSERT INTO audit_log (id, occurred_at, source_id, caller, tool, phase, status, error_kind,
                           pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash)
@@ -471,8 +524,99 @@ public final class AuditLog implements AutoCloseable {
         for (Pending p : batch) {
             p.id = ++id;
         }
-        witness(head);
+        boolean continued = before[0].equals(written);
+        written = head;
+        writtenCount = head.count();
+        if (!continued) {
+            // Another process appended, or rows were taken away: the witnesses must still be matched.
+            ownChain = false;
+            try {
+                checkWitnesses();
+            } catch (AuditException e) {
+                broken = e;
+                throw e;
+            }
+        }
         return head;
+    }
+
+    /**
+     * Makes every row written so far survive a power cut, then writes their witness; returns at once when
+     * an earlier flush covered them. Closing the log does this; tests use it to see the witness now.
+     */
+    public void flush() throws AuditException {
+        long target;
+        synchronized (this) {
+            target = written == null ? 0 : written.count();
+        }
+        flushTo(target);
+    }
+
+    /** One fsync and one witness for everything written, unless an fsync since covered row {@code id}. */
+    private void flushTo(long id) throws AuditException {
+        synchronized (flushing) {
+            if (broken != null) {
+                throw broken;
+            }
+            if (durable >= id) {
+                return;
+            }
+            Head target;
+            boolean own;
+            synchronized (this) {
+                target = written;
+                own = ownChain;
+                ownChain = true;
+            }
+            try {
+                forceWal();
+                durable = target.count();
+                witness(target, own);
+            } catch (AuditException e) {
+                broken = e;
+                throw e;
+            } catch (IOException | RuntimeException e) {
+                broken = new AuditException("The audit log " + file + " could not be made durable (" + e.getClass().getSimpleName()
+                        + ": " + e.getMessage() + "), so nothing more is recorded or answered; check the disk, then restart"
+                        + " the server.", e);
+                throw broken;
+            }
+        }
+    }
+
+    /** fdatasync of the WAL: every commit written into it so far survives a power cut. */
+    private void forceWal() throws IOException {
+        try (FileChannel wal = FileChannel.open(file.resolveSibling(file.getFileName() + "-wal"), StandardOpenOption.READ)) {
+            wal.force(false);
+        }
+    }
+
+    /** Fsyncs right after appends, in the background, so an answer waits for its row's write and not its fsync. */
+    private void startFlusher() {
+        flusher = new Thread(() -> {
+            while (true) {
+                synchronized (signal) {
+                    while (!closing && writtenCount <= durable) {
+                        try {
+                            signal.wait();
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    if (closing) {
+                        return;
+                    }
+                }
+                try {
+                    flush();
+                } catch (AuditException e) {
+                    LOG.error("the audit log stopped recording: {}", e.getMessage());
+                    return;   // broken: every later append fails with the same sentence
+                }
+            }
+        }, "schemabrain-audit-flush");
+        flusher.setDaemon(true);
+        flusher.start();
     }
 
     /** Inserts {@code entry} after {@code last}; answers the new head. */
@@ -534,13 +678,29 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    /** After a batch: the signed head into the store (unless busy) and the witness file (if named). */
-    private void witness(Head head) throws AuditException {
+    /**
+     * After an fsync: the signed head into the store (unless busy) and the witness file (if named). The
+     * stored witness is checked against the chain first, except when it is the one this log wrote last
+     * and every batch since went on from this log's own head: the chain then matches it by construction,
+     * and the check (an HMAC and a read of the log) was most of the witness's cost.
+     *
+     * @param own whether every batch since the last witness went on from this log's own head
+     */
+    private void witness(Head head, boolean own) throws AuditException {
         Witness w = Witness.sign(key, head);
+        AuditWitnessStore.Stored mine = new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac());
+        AuditWitnessStore.Stored vouched = lastStored;
         try {
-            AuditWitnessStore.Outcome outcome = witnessStore.advance(
-                    new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac()),
-                    previous -> checkWitness("the witness in the store", toWitness(previous)));
+            AuditWitnessStore.Outcome outcome = witnessStore.advance(mine, previous -> {
+                if (!(own && previous.equals(vouched))) {
+                    synchronized (this) {   // the check reads the log through the appenders' connection
+                        checkWitness("the witness in the store", toWitness(previous));
+                    }
+                }
+            });
+            if (outcome == AuditWitnessStore.Outcome.WRITTEN) {
+                lastStored = mine;
+            }
             if (outcome == AuditWitnessStore.Outcome.BUSY) {
                 LOG.debug("the store is busy; the audit witness lags behind row {}", head.count());
             }
@@ -680,6 +840,20 @@ public final class AuditLog implements AutoCloseable {
 
     @Override
     public void close() {
+        if (flusher != null) {
+            synchronized (signal) {
+                closing = true;
+                signal.notifyAll();
+            }
+            try {
+                flusher.join();
+                flush();   // whatever the flusher had not reached: durable, and witnessed, before the file closes
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (AuditException e) {
+                LOG.error("the audit log's last rows could not be made durable: {}", e.getMessage());
+            }
+        }
         witnessStore.close();
         if (connection != null) {
             closeQuietly(connection);

@@ -69,6 +69,7 @@ public final class AuditWitnessStore {
         private final int busyMillis;
         private Connection connection;
         private Object openedOn;
+        private int version = -1;   // the store's schema version as this connection found it; -1: not asked yet
 
         public Writer(Path store, int busyMillis) {
             this.store = store;
@@ -83,11 +84,20 @@ public final class AuditWitnessStore {
             }
             try {
                 Connection c = connection();
-                int version = pragma(c, "user_version");
-                if (version == 0 || version > Migrations.latestVersion() || pragma(c, "application_id") != SqliteStore.APPLICATION_ID) {
-                    return Outcome.NO_STORE;   // never indexed, newer, or not ours: nothing to write into
+                if (version < 0) {
+                    // Asked once per connection: the file it is open on keeps its identity, and a migration
+                    // by this writer (below) or by an index run only moves it to the version this build knows.
+                    int v = pragma(c, "user_version");
+                    version = v == 0 || v > Migrations.latestVersion() || pragma(c, "application_id") != SqliteStore.APPLICATION_ID
+                            ? 0 : v;
                 }
-                return write(c, version, witness, check);
+                if (version == 0) {
+                    version = -1;   // never indexed, newer, or not ours: nothing to write into (asked again next time)
+                    return Outcome.NO_STORE;
+                }
+                Outcome written = write(c, version, witness, check);
+                version = Migrations.latestVersion();
+                return written;
             } catch (SQLException e) {
                 close();
                 if (e instanceof SQLiteException se && (se.getResultCode() == SQLiteErrorCode.SQLITE_BUSY
@@ -120,6 +130,7 @@ public final class AuditWitnessStore {
                 }
                 connection = null;
             }
+            version = -1;
         }
     }
 

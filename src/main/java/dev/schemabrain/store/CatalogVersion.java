@@ -23,17 +23,27 @@ public final class CatalogVersion {
         if (!SqliteStore.exists(store)) {
             return Optional.empty();
         }
-        try (Connection c = AuditWitnessStore.connect(store, 5_000, true)) {
-            if (!AuditWitnessStore.hasTable(c, "catalog_version")) {
-                return Optional.empty();
-            }
-            try (Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT hex(token) FROM catalog_version WHERE id = 1")) {
-                String token = rs.next() ? rs.getString(1) : "";
-                return Optional.of(token + "/" + AuditWitnessStore.pragma(c, "schema_version"));
-            }
+        try (Connection c = openReadOnly(store)) {
+            return of(c);
         } catch (SQLException e) {
             throw new StoreException("Reading the store " + store + " failed (" + e.getMessage() + ").", e);
         }
+    }
+
+    /** The version read through {@code c}, a connection to the store (see {@link #openReadOnly}). */
+    public static Optional<String> of(Connection c) throws SQLException {
+        if (!AuditWitnessStore.hasTable(c, "catalog_version")) {
+            return Optional.empty();
+        }
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT hex(token) FROM catalog_version WHERE id = 1")) {
+            String token = rs.next() ? rs.getString(1) : "";
+            return Optional.of(token + "/" + AuditWitnessStore.pragma(c, "schema_version"));
+        }
+    }
+
+    /** A read-only connection to an existing store, for a caller that keeps it to ask again. */
+    public static Connection openReadOnly(Path store) throws SQLException {
+        return AuditWitnessStore.connect(store, 5_000, true);
     }
 }

@@ -87,6 +87,28 @@ class AuditLogTest {
     }
 
     @Test
+    void aStartedRowIsDurableWhenItsAppendReturnsOtherRowsByTheNextFsyncAndTheWitnessFollowsTheFsync() throws Exception {
+        WitnessFile witness = new WitnessFile(dir.resolve("witness.log"));
+        try (AuditLog log = AuditLog.open(store(), KEY, Optional.of(witness))) {
+            log.append(entry("describe_table", 0));
+            long started = log.append(new AuditEntry("src1", "claude/1", "get_metric", AuditEntry.Phase.STARTED, "started",
+                    null, List.of(), "args", "fingerprint", null, null));
+            assertTrue(log.durableRows() >= started, "fsynced before the SQL may leave");
+            assertTrue(lastWitnessed(witness) >= started, "and witnessed");
+            for (int i = 1; i <= 20; i++) {
+                log.append(entry("describe_table", i));
+            }
+            log.flush();
+            assertEquals(22, log.durableRows());
+            assertEquals(22, lastWitnessed(witness), "the witness vouches for what the fsync covered");
+        }
+    }
+
+    private static long lastWitnessed(WitnessFile witness) throws Exception {
+        return witness.read().witnesses().stream().mapToLong(w -> w.head().count()).max().orElse(0);
+    }
+
+    @Test
     void theChainStartsAtGenesisAndLinksEveryRow() throws Exception {
         appendSome(5);
         try (AuditLog log = AuditLog.openExisting(store())) {

@@ -30,6 +30,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.ref.Cleaner;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,21 +48,25 @@ import java.util.Optional;
 /**
  * Serves the store's catalog, reloading it when the catalog in the store changes (a re-index, apply,
  * import or policy change while the server runs), so a long-lived server never answers from a stale
- * index and never holds the file open between calls. A stat per call (size and modification time of
- * the file and its WAL) notices that something was written; only then is the store's catalog version
- * read, which moves with catalog rows and not with the audit witness every call writes, so recording a
- * call never makes the next one reload the catalog. A store without the version (older than V4) is
- * reloaded whenever the file changes.
+ * index. Each call asks the store for its catalog version, which moves with catalog rows and not with
+ * the audit witness every call writes, so recording a call never makes the next one reload the catalog.
+ * The question goes through one read-only connection kept between calls (opening one per call cost more
+ * than the tool); it is reopened when the file at the path is replaced and closed when it is gone or
+ * the provider is collected. A store without the version (older than V4) is reloaded whenever its file
+ * or WAL changes size or modification time.
  */
 public final class StoreCatalogProvider implements CatalogProvider {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreCatalogProvider.class);
+    /** Closes the kept connection of a provider nobody holds any more (tests make many). */
+    private static final Cleaner CLEANER = Cleaner.create();
 
     private final Path store;
     private final StoreLocation location;
     private final CatalogVersionPoll poll;   // a PostgreSQL store: no file to stat, the version is polled
     private final Supplier<Function<String, float[]>> queryEmbedder;
     private final Optional<BlockList> blockList;
+    private final VersionProbe probe;
     private volatile Loaded loaded;
 
     /**
@@ -75,6 +84,10 @@ public final class StoreCatalogProvider implements CatalogProvider {
         this.poll = store == null ? new CatalogVersionPoll(location, CatalogVersionPoll.DEFAULT_INTERVAL_MILLIS) : null;
         this.queryEmbedder = queryEmbedder;
         this.blockList = blockList;
+        this.probe = store == null ? null : new VersionProbe(store);
+        if (probe != null) {
+            CLEANER.register(this, probe::close);
+        }
     }
 
     /** Questions are embedded with the shared local model. */
@@ -105,38 +118,29 @@ public final class StoreCatalogProvider implements CatalogProvider {
 
     @Override
     public Optional<ServedCatalog> current() {
-        List<Object> stamp = stamp();
+        Optional<String> version = poll != null ? poll.version() : probe.version();
         Loaded l = loaded;
-        if (l != null && l.stamp.equals(stamp)) {
+        if (fresh(l, version)) {
             return l.catalog;
         }
         synchronized (this) {
             l = loaded;
-            if (l != null && l.stamp.equals(stamp)) {
+            if (fresh(l, version)) {
                 return l.catalog;
             }
             // Read before the load: a catalog write in between only costs one more reload, never a stale answer.
-            Optional<String> version = version();
-            if (l != null && version.isPresent() && version.equals(l.version)) {
-                l = new Loaded(stamp, version, l.catalog);   // the file moved, the catalog did not (an audit witness)
-            } else {
-                l = new Loaded(stamp, version, load());
-            }
+            l = new Loaded(version.isPresent() ? List.of() : stamp(), version, load());
             loaded = l;
             return l.catalog;
         }
     }
 
-    /** The store's catalog version; empty when there is none to read (no store, or one older than V4). */
-    private Optional<String> version() {
-        if (poll != null) {
-            return poll.version();
+    /** Whether {@code l} still serves the store: the same version, or for a store without one the same files. */
+    private boolean fresh(Loaded l, Optional<String> version) {
+        if (l == null || !l.version.equals(version)) {
+            return false;
         }
-        try {
-            return CatalogVersion.of(store);
-        } catch (StoreException e) {
-            return Optional.empty();
-        }
+        return version.isPresent() || l.stamp.equals(stamp());
     }
 
     private Optional<ServedCatalog> load() {
@@ -209,5 +213,57 @@ public final class StoreCatalogProvider implements CatalogProvider {
             }
         }
         return stamp;
+    }
+
+    /**
+     * The catalog version through one kept read-only connection. Synchronized: a JDBC connection serves one
+     * thread at a time, and the question takes microseconds.
+     */
+    private static final class VersionProbe {
+        private final Path store;
+        private Connection connection;
+        private Object openedOn;
+
+        VersionProbe(Path store) {
+            this.store = store;
+        }
+
+        /** Empty when there is nothing to read: no store, an empty file, or one older than V4. */
+        synchronized Optional<String> version() {
+            BasicFileAttributes now;
+            try {
+                now = Files.readAttributes(store, BasicFileAttributes.class);
+            } catch (IOException gone) {
+                now = null;
+            }
+            Object key = now == null ? null : Objects.requireNonNullElse(now.fileKey(), "");
+            if (connection != null && !Objects.equals(key, openedOn)) {
+                close();   // deleted or replaced: the kept connection reads the old file
+            }
+            if (now == null || !now.isRegularFile() || now.size() == 0) {
+                return Optional.empty();
+            }
+            try {
+                if (connection == null) {
+                    connection = CatalogVersion.openReadOnly(store);
+                    openedOn = key;
+                }
+                return CatalogVersion.of(connection);
+            } catch (SQLException e) {
+                close();
+                return Optional.empty();
+            }
+        }
+
+        synchronized void close() {
+            if (connection != null) {
+                try {
+                    connection.close();
+                } catch (SQLException ignored) {
+                    // Read-only: nothing is lost with it.
+                }
+                connection = null;
+            }
+        }
     }
 }
