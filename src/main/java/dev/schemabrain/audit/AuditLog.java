@@ -102,6 +102,7 @@ public final class AuditLog implements AutoCloseable {
     private final Object signal = new Object();
     private Thread flusher;
     private boolean closing;   // under signal
+    private volatile AuditDurability durability = AuditDurability.EVERY_ROW;
 
     private AuditLog(Path file, Path store, Connection connection, Clock clock, AuditKey key, AuditSchema.Meta meta,
                      Object fileKey, Optional<WitnessFile> witnessFile) {
@@ -130,6 +131,14 @@ public final class AuditLog implements AutoCloseable {
      */
     public static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile) throws AuditException {
         return open(storePath, key, witnessFile, Clock.systemUTC());
+    }
+
+    /** As {@link #open(Path, AuditKey, Optional)}, with when appends return relative to their fsync. */
+    public static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, AuditDurability durability)
+            throws AuditException {
+        AuditLog log = open(storePath, key, witnessFile, Clock.systemUTC());
+        log.durability = Objects.requireNonNull(durability, "durability");
+        return log;
     }
 
     static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, Clock clock) throws AuditException {
@@ -396,8 +405,9 @@ public final class AuditLog implements AutoCloseable {
             throw new AuditException("The audit log " + file + " was opened for reading only.", null);
         }
         long id = write(entry);
-        if (entry.phase() == AuditEntry.Phase.STARTED) {
-            flushTo(id);   // the row of a call about to send SQL survives a power cut before the SQL leaves
+        if (durability.waitsFor(entry.phase())) {
+            // Appends waiting here together share one fsync: the first takes it, the others find it done.
+            flushTo(id);
         } else {
             synchronized (signal) {
                 signal.notify();   // the flusher fsyncs it (and whatever else was written) right after
@@ -586,8 +596,10 @@ public final class AuditLog implements AutoCloseable {
 
     /** fdatasync of the WAL: every commit written into it so far survives a power cut. */
     private void forceWal() throws IOException {
-        try (FileChannel wal = FileChannel.open(file.resolveSibling(file.getFileName() + "-wal"), StandardOpenOption.READ)) {
-            wal.force(false);
+        Path wal = file.resolveSibling(file.getFileName() + "-wal");
+        // A log from before WAL mode (a keyless one being adopted) commits into the file itself.
+        try (FileChannel channel = FileChannel.open(Files.exists(wal) ? wal : file, StandardOpenOption.READ)) {
+            channel.force(false);
         }
     }
 

@@ -106,6 +106,13 @@ final class ServeCommand implements Callable<Integer> {
             + " this file after every call (best on another disk); pass it to audit verify too.")
     java.nio.file.Path auditWitness;
 
+    @Option(names = "--audit-fsync", paramLabel = "WHEN", defaultValue = "every-row",
+            converter = AuditFsyncConverter.class,
+            description = "every-row (default): no answer leaves before its audit row is fsynced (concurrent calls share"
+                    + " one fsync); started-rows: only get_metric's started row waits, other rows are fsynced right after"
+                    + " their answer (a power cut, not a killed process, can lose the last milliseconds of rows).")
+    dev.schemabrain.audit.AuditDurability auditFsync = dev.schemabrain.audit.AuditDurability.EVERY_ROW;
+
     @picocli.CommandLine.Mixin
     AuthOptions auth;
 
@@ -270,7 +277,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
     private AuditLog openAudit(AuditKey key) throws SchemaBrainException {
-        return AuditLog.open(main.auditStore(), key, Optional.ofNullable(auditWitness).map(WitnessFile::new));
+        return AuditLog.open(main.auditStore(), key, Optional.ofNullable(auditWitness).map(WitnessFile::new), auditFsync);
     }
 
     /** The audit key, generated on first serve; outside the store and the audit file. */
@@ -318,6 +325,19 @@ final class ServeCommand implements Callable<Integer> {
                     2_000, costCap)));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    /** {@code every-row} / {@code started-rows}, one sentence for anything else. */
+    static final class AuditFsyncConverter implements picocli.CommandLine.ITypeConverter<dev.schemabrain.audit.AuditDurability> {
+        @Override
+        public dev.schemabrain.audit.AuditDurability convert(String value) {
+            return switch (value) {
+                case "every-row" -> dev.schemabrain.audit.AuditDurability.EVERY_ROW;
+                case "started-rows" -> dev.schemabrain.audit.AuditDurability.STARTED_ROWS;
+                default -> throw new picocli.CommandLine.TypeConversionException(
+                        "'" + value + "' is not a choice; use every-row or started-rows");
+            };
         }
     }
 }

@@ -1,0 +1,21 @@
+package dev.schemabrain.audit;
+
+/**
+ * When an append returns relative to the fsync that makes its row survive a power cut (SPEC §10.3).
+ * Either way a killed process keeps every committed row, get_metric's {@code started} row is fsynced
+ * before its SQL leaves, and concurrent appends share one fsync.
+ */
+public enum AuditDurability {
+    /** Every append returns once an fsync covered its row: no answer leaves before its row is on disk. The default. */
+    EVERY_ROW,
+    /**
+     * Only a {@code started} row waits for its fsync; other appends return once committed and a flusher fsyncs
+     * them right after, so a power cut (not a killed process) can lose the last few milliseconds of rows.
+     */
+    STARTED_ROWS;
+
+    /** Whether an append of {@code phase} waits for the fsync covering it. */
+    boolean waitsFor(AuditEntry.Phase phase) {
+        return this == EVERY_ROW || phase == AuditEntry.Phase.STARTED;
+    }
+}
