@@ -123,6 +123,9 @@ public final class HttpService implements AutoCloseable {
 
         QueuedThreadPool threads = new QueuedThreadPool(256, 8);
         threads.setName("schemabrain-http");
+        // After a burst the pool shrinks back within seconds, not one thread a minute (Jetty's default).
+        threads.setIdleTimeout(5_000);
+        threads.setMaxEvictCount(32);
         Server jetty = new Server(threads);
         // Slow clients cost a connection, never a thread for long: a body trickled slower than
         // MIN_REQUEST_BYTES_PER_S is cut (408), and a connection silent for IDLE_TIMEOUT is closed.
