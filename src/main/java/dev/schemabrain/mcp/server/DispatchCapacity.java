@@ -28,14 +28,15 @@ public record DispatchCapacity(int catalogThreads, int catalogQueue, int sourceT
      * Derived from {@code --max-concurrent-queries N}: N source threads (one more would only wait for the
      * executor's slot), 2N waiting (a queued call starts after at most two statements per slot ahead of it;
      * a caller past that is better told source_busy at once than kept waiting seconds), and catalog threads
-     * for the cores (catalog work is CPU: retrieval, JSON) but at least 4, so one slow search does not hold
-     * up a describe_table.
+     * four per core, at least 16: catalog work is CPU (retrieval, JSON), but each call then waits for the
+     * fsync of its audit row, and the rows of all threads waiting share one fsync; with a thread per core
+     * the lane answered at most (threads / fsync time) calls a second, whatever the cores could do.
      */
     public static DispatchCapacity forMaxConcurrentQueries(int maxConcurrentQueries) {
         if (maxConcurrentQueries < 1) {
             throw new IllegalArgumentException("--max-concurrent-queries must be at least 1");
         }
         int cores = Runtime.getRuntime().availableProcessors();
-        return new DispatchCapacity(Math.max(4, cores), CATALOG_QUEUE, maxConcurrentQueries, 2 * maxConcurrentQueries);
+        return new DispatchCapacity(Math.max(16, 4 * cores), CATALOG_QUEUE, maxConcurrentQueries, 2 * maxConcurrentQueries);
     }
 }
