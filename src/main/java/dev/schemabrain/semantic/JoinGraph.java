@@ -188,10 +188,10 @@ public final class JoinGraph {
                 links.get(fk.target()).add(new Link(fk.target(), t.name(), t.name(), fk, false));
             }
         }
-        Set<Set<QualifiedName>> connected = new HashSet<>();
-        links.values().forEach(list -> list.forEach(l -> connected.add(Set.of(l.from(), l.to()))));
+        Set<List<QualifiedName>> connected = new HashSet<>();
+        links.values().forEach(list -> list.forEach(l -> connected.add(pair(l.from(), l.to()))));
         for (QueryLogJoin o : observed) {
-            if (!tables.containsKey(o.many()) || !tables.containsKey(o.one()) || !connected.add(Set.of(o.many(), o.one()))) {
+            if (!tables.containsKey(o.many()) || !tables.containsKey(o.one()) || !connected.add(pair(o.many(), o.one()))) {
                 continue;
             }
             ForeignKey seen = new ForeignKey(null, o.manyColumns(), o.one(), o.oneColumns());
@@ -200,6 +200,11 @@ public final class JoinGraph {
         }
         links.replaceAll((name, list) -> list.stream().sorted(LINK_ORDER).toList());
         this.adjacency = Collections.unmodifiableMap(links);
+    }
+
+    /** The two tables in a fixed order, so a pair is the same whichever way it was met (a self-reference too). */
+    private static List<QualifiedName> pair(QualifiedName a, QualifiedName b) {
+        return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
     }
 
     public boolean contains(QualifiedName table) {

@@ -90,12 +90,12 @@ public final class SemanticInference {
                         joinNames, fk.columns()));
             }
         }
-        Set<Set<String>> joined = new HashSet<>();
-        joins.forEach(j -> joined.add(Set.of(j.sourceEntity(), j.targetEntity())));
+        Set<List<String>> joined = new HashSet<>();
+        joins.forEach(j -> joined.add(entityPair(j.sourceEntity(), j.targetEntity())));
         for (QueryLogJoin o : observed) {
             Entity source = entities.get(o.many());
             Entity target = entities.get(o.one());
-            if (source == null || target == null || source == target || !joined.add(Set.of(source.name(), target.name()))) {
+            if (source == null || target == null || source == target || !joined.add(entityPair(source.name(), target.name()))) {
                 continue;
             }
             List<ColumnPair> on = new ArrayList<>();
@@ -175,6 +175,11 @@ public final class SemanticInference {
         return Optional.of(new Join(source.name() + "_" + target.name(), source.name(), target.name(), List.of(),
                 new Bridge(junction.name(), sourceOn, targetOn), Cardinality.MANY_TO_MANY,
                 Origin.BRIDGE_DRAFT));
+    }
+
+    /** Two entities in a fixed order: a join connects them whichever is its source. */
+    private static List<String> entityPair(String a, String b) {
+        return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
     }
 
     private static Join unique(Join join, Set<String> taken) {
