@@ -51,7 +51,7 @@ final class MineQueriesCommand implements Callable<Integer> {
         out.printf("  statements read   %7d (%d SchemaBrain's own, skipped)%n", a.read(), a.own());
         out.printf("  parsed            %7d, %d not parsed: parse rate %s%%%n", a.parsed(), a.failed(),
                 String.format(Locale.ROOT, "%.1f", 100 * a.parseRate()));
-        out.printf("  not this catalog  %7d%n", a.elsewhere());
+        out.printf("  not about tables  %7d (session, DDL, system catalogs, other schemas)%n", a.elsewhere());
         out.printf("  examples stored   %7d SELECT, %d write statements%n", a.examples(), a.writes());
         out.printf("  joins observed    %7d%n", a.joins());
         out.printf("  observations      %7d added (%d new statements, %d seen before)%s%n", r.merge().observationsAdded(),

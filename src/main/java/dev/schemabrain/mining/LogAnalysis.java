@@ -29,9 +29,9 @@ public final class LogAnalysis {
     /**
      * @param read       statements the engine reported for the database
      * @param own        of those, SchemaBrain's own (marked), skipped
-     * @param parsed     parsed by JSqlParser
-     * @param failed     not parsed: counted, not stored
-     * @param elsewhere  parsed but touching no table of the catalog
+     * @param parsed     queries and writes JSqlParser parsed
+     * @param failed     queries and writes it could not parse: counted, not stored
+     * @param elsewhere  session, DDL and utility statements, and parsed ones touching no table of the catalog
      * @param statements what to store: one per fingerprint
      * @param joins      distinct joins the stored SELECTs use
      */
@@ -70,6 +70,10 @@ public final class LogAnalysis {
                 continue;
             }
             String normalized = SqlNormalizer.normalize(s.text());
+            if (!queryOrWrite(normalized)) {
+                elsewhere++;   // session setup, DDL, utility statements: nothing to learn, not a parse failure
+                continue;
+            }
             Optional<StatementAnalysis> analysis = analyzer.analyze(normalized);
             if (analysis.isEmpty()) {
                 failed++;
@@ -94,6 +98,15 @@ public final class LogAnalysis {
             }
         }
         return new Result(logged.size(), own, parsed, failed, elsewhere, List.copyOf(byFingerprint.values()), joins.size());
+    }
+
+    private static final java.util.regex.Pattern QUERY_OR_WRITE = java.util.regex.Pattern.compile(
+            "^\\(*\\s*(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|REPLACE|VALUES|TABLE)\\b",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** Whether the statement reads or writes rows; only those are parsed (and count in the parse rate). */
+    static boolean queryOrWrite(String normalized) {
+        return QUERY_OR_WRITE.matcher(normalized).find();
     }
 
     private static QueryLogRepository.Statement withCalls(QueryLogRepository.Statement s, long calls) {

@@ -33,7 +33,9 @@ public final class StatementDigests {
         boolean sample = hasSampleText(c);
         String sql = "SELECT DIGEST_TEXT, COUNT_STAR" + (sample ? ", QUERY_SAMPLE_TEXT" : ", NULL")
                 + " FROM performance_schema.events_statements_summary_by_digest"
-                + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT IS NOT NULL";
+                + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT IS NOT NULL"
+                // Monitoring, including this reader's own checks above: never an example of how data is used.
+                + " AND DIGEST_TEXT NOT LIKE '%performance_schema%'";
         List<LoggedStatement> out = new ArrayList<>();
         try (PreparedStatement st = c.prepareStatement(sql)) {
             st.setString(1, schema);
