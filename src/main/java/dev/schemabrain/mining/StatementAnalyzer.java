@@ -185,18 +185,7 @@ public final class StatementAnalyzer {
 
         void plain(PlainSelect plain, Scope outer) {
             Scope scope = new Scope(outer, Set.of());
-            fromItem(plain.getFromItem(), scope);
-            if (plain.getJoins() != null) {
-                for (Join join : plain.getJoins()) {
-                    fromItem(join.getFromItem(), scope);
-                }
-                for (Join join : plain.getJoins()) {
-                    for (Expression on : join.getOnExpressions()) {
-                        expression(on, scope, "join");
-                    }
-                    using(join, scope);
-                }
-            }
+            from(plain.getFromItem(), plain.getJoins(), scope);
             if (plain.getSelectItems() != null) {
                 for (SelectItem<?> item : plain.getSelectItems()) {
                     expression(item.getExpression(), scope, "select");
@@ -260,17 +249,24 @@ public final class StatementAnalyzer {
                     scope.items.add(derived);
                 }
             } else if (item instanceof ParenthesedFromItem nested) {
-                fromItem(nested.getFromItem(), scope);
-                if (nested.getJoins() != null) {
-                    for (Join join : nested.getJoins()) {
-                        fromItem(join.getFromItem(), scope);
-                    }
-                    for (Join join : nested.getJoins()) {
-                        for (Expression on : join.getOnExpressions()) {
-                            expression(on, scope, "join");
-                        }
-                    }
+                from(nested.getFromItem(), nested.getJoins(), scope);
+            }
+        }
+
+        /** A FROM clause: every item bound first (an ON may name a later one), then each join's ON and USING. */
+        void from(FromItem first, List<Join> joins, Scope scope) {
+            fromItem(first, scope);
+            if (joins == null) {
+                return;
+            }
+            for (Join join : joins) {
+                fromItem(join.getFromItem(), scope);
+            }
+            for (Join join : joins) {
+                for (Expression on : join.getOnExpressions()) {
+                    expression(on, scope, "join");
                 }
+                using(join, scope);
             }
         }
 

@@ -1,11 +1,7 @@
 package dev.schemabrain.mining;
 
-import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.Example;
-import dev.schemabrain.store.Store;
-import dev.schemabrain.store.StoreLocation;
-import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.PerformanceSchemaMariaDb;
 import dev.schemabrain.testing.StoreBytes;
@@ -24,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static dev.schemabrain.mining.MinedStore.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,14 +38,14 @@ class QueryLogMiningMariaDbTest {
 
     @TempDir
     static Path dir;
-    static Path store;
+    static MinedStore mined;
 
     @BeforeAll
     static void workload() throws Exception {
         PerformanceSchemaMariaDb.chinook(MINED);
         PerformanceSchemaMariaDb.chinook(OTHER);
-        store = dir.resolve("store.db");
-        ok(cli("index", "--source", PerformanceSchemaMariaDb.url(MINED)));
+        mined = new MinedStore(dir.resolve("store.db"));
+        ok(mined.cli("index", "--source", PerformanceSchemaMariaDb.url(MINED)));
         // MariaDB digests drop comments, so SchemaBrain's own statements cannot be told apart: reset after indexing.
         truncate();
         runWorkload();
@@ -71,24 +68,8 @@ class QueryLogMiningMariaDbTest {
         }
     }
 
-    static InProcessCli.Result cli(String... args) {
-        String[] all = new String[args.length + 2];
-        all[0] = "--store";
-        all[1] = store.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return InProcessCli.run(all);
-    }
-
-    static String ok(InProcessCli.Result r) {
-        assertEquals(0, r.exitCode(), () -> r.stdout() + r.stderr());
-        return r.stdout();
-    }
-
     static List<Example> stored() throws Exception {
-        try (Store s = Stores.open(StoreLocation.file(store))) {
-            String sourceId = SourceUrl.parse(PerformanceSchemaMariaDb.url(MINED)).sourceId();
-            return s.read(c -> QueryLogRepository.all(c, sourceId));
-        }
+        return mined.stored(PerformanceSchemaMariaDb.url(MINED));
     }
 
     static Example top(List<Example> all) {
@@ -101,7 +82,7 @@ class QueryLogMiningMariaDbTest {
     @Test
     @Order(1)
     void minesTheWorkloadOfItsOwnDatabaseOnly() throws Exception {
-        String out = ok(cli("mine-queries", "--source", PerformanceSchemaMariaDb.url(MINED)));
+        String out = ok(mined.cli("mine-queries", "--source", PerformanceSchemaMariaDb.url(MINED)));
         List<Example> all = stored();
         List<Example> selects = all.stream().filter(e -> e.kind().equals("select")).toList();
         assertEquals(ChinookWorkload.SELECTS.size(), selects.size(), () -> "one example per distinct SELECT:\n" + out
@@ -115,13 +96,10 @@ class QueryLogMiningMariaDbTest {
         Example byEmail = all.stream().filter(e -> e.sql().contains("first_name") && e.sql().contains("FROM `customer` WHERE `email`"))
                 .findFirst().orElseThrow(() -> new AssertionError(all.stream().map(Example::sql).collect(Collectors.joining("\n"))));
         assertTrue(byEmail.piiCategories().contains("contact"), byEmail.piiCategories().toString());
-        Map<QueryLogRepository.StoredJoin, Long> joins;
-        try (Store s = Stores.open(StoreLocation.file(store))) {
-            joins = s.read(QueryLogRepository::joinObservations);
-        }
+        Map<QueryLogRepository.StoredJoin, Long> joins = mined.joins();
         assertEquals(ChinookWorkload.TOP_RUNS + 2, joins.get(new QueryLogRepository.StoredJoin(MINED, "invoice_line", List.of("track_id"),
                 MINED, "track", List.of("track_id"))), joins.toString());
-        String bytes = StoreBytes.of(store);
+        String bytes = StoreBytes.of(mined.file());
         for (String literal : List.of(ChinookWorkload.SECRET_EMAIL, ChinookWorkload.OTHER_EMAIL, ChinookWorkload.SECRET_NUMBER, "010-4711")) {
             assertFalse(bytes.contains(literal), literal + " reached the store");
         }
@@ -132,7 +110,7 @@ class QueryLogMiningMariaDbTest {
     void rerunsGrowAndATruncateDoesNotLoseTheCounts() throws Exception {
         int before = stored().size();
         runWorkload();
-        ok(cli("mine-queries", "--source", PerformanceSchemaMariaDb.url(MINED)));
+        ok(mined.cli("mine-queries", "--source", PerformanceSchemaMariaDb.url(MINED)));
         assertEquals(before, stored().size(), "no duplicates");
         assertEquals(2L * ChinookWorkload.TOP_RUNS, top(stored()).observations());
         truncate();
@@ -140,7 +118,7 @@ class QueryLogMiningMariaDbTest {
             st.execute(ChinookWorkload.TOP);
             st.execute(ChinookWorkload.TOP);
         }
-        String out = ok(cli("mine-queries", "--source", PerformanceSchemaMariaDb.url(MINED)));
+        String out = ok(mined.cli("mine-queries", "--source", PerformanceSchemaMariaDb.url(MINED)));
         assertTrue(out.contains("statistics reset"), out);
         assertEquals(2L * ChinookWorkload.TOP_RUNS + 2, top(stored()).observations());
     }
@@ -150,8 +128,8 @@ class QueryLogMiningMariaDbTest {
     void performanceSchemaOffIsOneSentenceAndExitTwo() throws Exception {
         String db = TestMariaDb.create("sb_mining_off", "CREATE TABLE t (id INT PRIMARY KEY)");
         try {
-            ok(cli("index", "--source", TestMariaDb.url(db)));
-            InProcessCli.Result r = cli("mine-queries", "--source", TestMariaDb.url(db));
+            ok(mined.cli("index", "--source", TestMariaDb.url(db)));
+            InProcessCli.Result r = mined.cli("mine-queries", "--source", TestMariaDb.url(db));
             assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
             assertTrue(r.stderr().contains("performance_schema") && r.stderr().contains("restart"), r.stderr());
             assertFalse(r.stderr().contains("\tat "), "no stack trace: " + r.stderr());

@@ -1,7 +1,6 @@
 package dev.schemabrain.mining;
 
 import dev.schemabrain.catalog.QualifiedName;
-import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.Example;
 import dev.schemabrain.store.Store;
@@ -24,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static dev.schemabrain.mining.MinedStore.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,7 +42,7 @@ class QueryLogMiningPostgresTest {
 
     @TempDir
     static Path dir;
-    static Path store;
+    static MinedStore mined;
 
     @BeforeAll
     static void workload() throws Exception {
@@ -53,8 +53,8 @@ class QueryLogMiningPostgresTest {
                 st.execute("CREATE DATABASE " + db + " TEMPLATE chinook");
             }
         }
-        store = dir.resolve("store.db");
-        ok(cli("index", "--source", TestPostgres.url(MINED)));
+        mined = new MinedStore(dir.resolve("store.db"));
+        ok(mined.cli("index", "--source", TestPostgres.url(MINED)));
         try (Connection c = TestPostgres.connect(MINED); Statement st = c.createStatement()) {
             st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
             st.execute("SELECT pg_stat_statements_reset()");
@@ -74,24 +74,8 @@ class QueryLogMiningPostgresTest {
         }
     }
 
-    static InProcessCli.Result cli(String... args) {
-        String[] all = new String[args.length + 2];
-        all[0] = "--store";
-        all[1] = store.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        return InProcessCli.run(all);
-    }
-
-    static String ok(InProcessCli.Result r) {
-        assertEquals(0, r.exitCode(), () -> r.stdout() + r.stderr());
-        return r.stdout();
-    }
-
     static List<Example> stored() throws Exception {
-        try (Store s = Stores.open(StoreLocation.file(store))) {
-            String sourceId = SourceUrl.parse(TestPostgres.url(MINED)).sourceId();
-            return s.read(c -> QueryLogRepository.all(c, sourceId));
-        }
+        return mined.stored(TestPostgres.url(MINED));
     }
 
     static Example top(List<Example> all) {
@@ -103,8 +87,8 @@ class QueryLogMiningPostgresTest {
     @Order(1)
     void minesTheWorkloadOfItsOwnDatabaseOnly() throws Exception {
         // A re-index samples the tables the workload changed: statements of SchemaBrain's own, which must be skipped.
-        ok(cli("index", "--source", TestPostgres.url(MINED)));
-        String out = ok(cli("mine-queries", "--source", TestPostgres.url(MINED)));
+        ok(mined.cli("index", "--source", TestPostgres.url(MINED)));
+        String out = ok(mined.cli("mine-queries", "--source", TestPostgres.url(MINED)));
         assertTrue(out.contains("parse rate"), out);
         java.util.regex.Matcher own = java.util.regex.Pattern.compile("\\((\\d+) SchemaBrain's own").matcher(out);
         assertTrue(own.find() && Integer.parseInt(own.group(1)) > 0, "pg_stat_statements kept the marker: " + out);
@@ -120,7 +104,7 @@ class QueryLogMiningPostgresTest {
         assertTrue(all.stream().noneMatch(e -> e.sql().contains("schemabrain")), "own statements");
         // Literals are gone, here and in every byte of the store.
         assertTrue(all.stream().allMatch(e -> !e.sql().contains("'") && !e.sql().contains("$1")), "placeholders only");
-        String bytes = StoreBytes.of(store);
+        String bytes = StoreBytes.of(mined.file());
         for (String literal : List.of(ChinookWorkload.SECRET_EMAIL, ChinookWorkload.OTHER_EMAIL, ChinookWorkload.SECRET_NUMBER,
                 "010-4711", "only-in-b")) {
             assertFalse(bytes.contains(literal), literal + " reached the store");
@@ -143,14 +127,11 @@ class QueryLogMiningPostgresTest {
         assertEquals(List.of("public.invoice", "public.customer"), cte.tables(), "the CTE's table, not the CTE");
         Example subquery = all.stream().filter(e -> e.sql().startsWith("SELECT a.name FROM artist a WHERE a.artist_id IN")).findFirst().orElseThrow();
         assertEquals(List.of("public.artist", "public.album", "public.track"), subquery.tables());
-        Map<QueryLogRepository.StoredJoin, Long> joins;
-        try (Store s = Stores.open(StoreLocation.file(store))) {
-            joins = s.read(QueryLogRepository::joinObservations);
-        }
+        Map<QueryLogRepository.StoredJoin, Long> joins = mined.joins();
         QueryLogRepository.StoredJoin lineTrack = new QueryLogRepository.StoredJoin("public", "invoice_line", List.of("track_id"),
                 "public", "track", List.of("track_id"));
         assertEquals(ChinookWorkload.TOP_RUNS + 2, joins.get(lineTrack), "invoice_line = track, in ON and WHERE forms (a CTE is no table): " + joins);
-        try (Store s = Stores.open(StoreLocation.file(store))) {
+        try (Store s = Stores.open(StoreLocation.file(mined.file()))) {
             QueryLogRepository.Page page = s.read(c -> QueryLogRepository.examples(c, QualifiedName.of("public", "customer"), "email", 50));
             assertEquals(4, page.total(), "statements touching customer.email");
         }
@@ -160,10 +141,10 @@ class QueryLogMiningPostgresTest {
     @Order(3)
     void rerunsGrowTheCountsWithoutDuplicates() throws Exception {
         int before = stored().size();
-        ok(cli("mine-queries", "--source", TestPostgres.url(MINED)));
+        ok(mined.cli("mine-queries", "--source", TestPostgres.url(MINED)));
         assertEquals(ChinookWorkload.TOP_RUNS, top(stored()).observations(), "nothing ran since: nothing added");
         runWorkload();
-        ok(cli("mine-queries", "--source", TestPostgres.url(MINED)));
+        ok(mined.cli("mine-queries", "--source", TestPostgres.url(MINED)));
         List<Example> after = stored();
         assertEquals(before, after.size(), "no duplicates");
         assertEquals(2L * ChinookWorkload.TOP_RUNS, top(after).observations());
@@ -178,7 +159,7 @@ class QueryLogMiningPostgresTest {
                 st.execute(ChinookWorkload.TOP);
             }
         }
-        String out = ok(cli("mine-queries", "--source", TestPostgres.url(MINED)));
+        String out = ok(mined.cli("mine-queries", "--source", TestPostgres.url(MINED)));
         assertTrue(out.contains("statistics reset"), out);
         assertEquals(2L * ChinookWorkload.TOP_RUNS + 2, top(stored()).observations());
     }
@@ -189,8 +170,8 @@ class QueryLogMiningPostgresTest {
         try (Connection c = TestPostgres.connect(OTHER); Statement st = c.createStatement()) {
             st.execute("DROP EXTENSION IF EXISTS pg_stat_statements");
         }
-        ok(cli("index", "--source", TestPostgres.url(OTHER)));
-        InProcessCli.Result r = cli("mine-queries", "--source", TestPostgres.url(OTHER));
+        ok(mined.cli("index", "--source", TestPostgres.url(OTHER)));
+        InProcessCli.Result r = mined.cli("mine-queries", "--source", TestPostgres.url(OTHER));
         assertEquals(2, r.exitCode(), r.stderr());
         assertTrue(r.stderr().contains("CREATE EXTENSION pg_stat_statements"), r.stderr());
         assertFalse(r.stderr().contains("\tat "), "no stack trace: " + r.stderr());
