@@ -165,6 +165,24 @@ class QueryLogMiningPostgresTest {
     }
 
     @Test
+    @Order(6)
+    void aPostgresqlStoreHoldsTheSameLog() throws Exception {
+        String storeUrl = TestPostgres.url("postgres") + "?schema=mining_" + ProcessHandle.current().pid();
+        ok(InProcessCli.run("--store", storeUrl, "index", "--source", TestPostgres.url(MINED)));
+        String out = ok(InProcessCli.run("--store", storeUrl, "mine-queries", "--source", TestPostgres.url(MINED)));
+        // Since the reset above, only the top statement ran (twice).
+        assertTrue(out.contains("examples stored         1 SELECT"), out);
+        runWorkload();
+        ok(InProcessCli.run("--store", storeUrl, "mine-queries", "--source", TestPostgres.url(MINED)));
+        try (Store s = Stores.open(dev.schemabrain.store.Stores.location(storeUrl, null, null, Map.of()))) {
+            String sourceId = dev.schemabrain.engine.SourceUrl.parse(TestPostgres.url(MINED)).sourceId();
+            List<Example> all = s.read(c -> QueryLogRepository.all(c, sourceId));
+            assertEquals(ChinookWorkload.SELECTS.size() + ChinookWorkload.WRITES.size(), all.size(), "each statement once");
+            assertEquals(2L + ChinookWorkload.TOP_RUNS, top(all).observations());
+        }
+    }
+
+    @Test
     @Order(5)
     void aDatabaseWithoutTheExtensionIsOneSentenceAndExitTwo() throws Exception {
         try (Connection c = TestPostgres.connect(OTHER); Statement st = c.createStatement()) {
