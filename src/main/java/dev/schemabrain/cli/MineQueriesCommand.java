@@ -37,6 +37,7 @@ final class MineQueriesCommand implements Callable<Integer> {
             throw new UserError("mine-queries needs the source: pass --source URL or --url-env VAR.");
         }
         SourceUrl url = source.resolve(main.env, main.err());
+        QueryLogMiner.requireQueryLog(url);
         QueryLogMiner.Report report;
         try (Store store = Stores.open(main.store())) {
             report = new QueryLogMiner().mine(url, store);

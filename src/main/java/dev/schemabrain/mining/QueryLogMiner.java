@@ -43,11 +43,16 @@ public final class QueryLogMiner {
     private record Logged(List<LoggedStatement> statements, List<String> searchPath, Optional<String> resetToken) {
     }
 
-    public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
+    /** Refuses a source whose engine keeps no statement statistics (before any store is opened). */
+    public static void requireQueryLog(SourceUrl url) throws UserError {
         if (url.kind() != SourceKind.POSTGRESQL && url.kind() != SourceKind.MYSQL) {
             throw new UserError("mine-queries reads PostgreSQL and MySQL/MariaDB sources only; " + url.displayUrl()
                     + " has no query log to read.");
         }
+    }
+
+    public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
+        requireQueryLog(url);
         String sourceId = url.sourceId();
         Catalog catalog = store.read(c -> CatalogRepository.catalog(c, sourceId));
         if (catalog.tables().isEmpty()) {
