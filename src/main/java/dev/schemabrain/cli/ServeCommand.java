@@ -25,6 +25,7 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
@@ -160,6 +161,7 @@ final class ServeCommand implements Callable<Integer> {
         RateLimit metricRate = metricRate();
         Optional<QueryExecutor> executor = executor(url);
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store(), blockList);
+        ExampleQueries examples = ExampleQueries.in(main.store());
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
         AuditKey key = auditKey();
@@ -177,11 +179,11 @@ final class ServeCommand implements Callable<Integer> {
                 AuditedCalls audited = new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null));
                 if (http.isPresent()) {
                     Observability observability = new Observability();
-                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize)
+                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples)
                             .audited(observability.timed(audited));
                     serveHttp(tools, metricRate, http.get(), observability, catalogs);
                 } else {
-                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize).audited(audited);
+                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples).audited(audited);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                             java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);

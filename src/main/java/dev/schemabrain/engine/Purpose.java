@@ -25,6 +25,12 @@ public record Purpose(String name, int connectTimeoutSeconds, int statementTimeo
      */
     public static final String APPLICATION_NAME = "schemabrain";
 
+    /**
+     * Leads every statement SchemaBrain sends to a user table (samples, get_metric). pg_stat_statements keeps no
+     * application name but keeps a leading comment in the text it stores, so the query-log miner skips these.
+     */
+    public static final String STATEMENT_MARKER = "/* schemabrain */ ";
+
     /** A query session: time-limited, and its work runs in a transaction. */
     public boolean limited() {
         return statementTimeoutMs > 0;

@@ -4,20 +4,24 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.ValidationState;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The tables of a catalog joined by their foreign keys, for {@code suggest_joins} (SPEC §6).
+ * The tables of a catalog joined by their foreign keys (and, where none connects two tables, by the joins the
+ * query log showed), for {@code suggest_joins} (SPEC §6).
  *
  * <p>Undirected: a foreign key joins its two tables whichever way a path walks it, and each step
  * keeps the key's own direction and columns. Paths are shortest by hop count. Among equally short
@@ -34,7 +38,7 @@ public final class JoinGraph {
     /** How a step joins its tables. Wire names as in the charter. */
     public enum Via {
         FOREIGN_KEY, JUNCTION,
-        /** Reserved for joins mined from the query log; the graph itself never produces it. */
+        /** A join mine-queries observed between two tables no foreign key connects. */
         QUERY_LOG;
 
         public String wireName() {
@@ -70,10 +74,11 @@ public final class JoinGraph {
      * @param direction    FORWARD when walking from {@code holder} to the referenced table
      * @param junction     the junction table this step enters or leaves, when {@code via} is JUNCTION
      * @param alternatives how many other foreign keys join the same two tables (this one's name sorts first)
+     * @param observed     for a QUERY_LOG step, APPLIED when seen often enough for MEDIUM confidence, else DRAFT; null otherwise
      */
     public record Step(QualifiedName from, List<String> fromColumns, QualifiedName to, List<String> toColumns,
                        QualifiedName holder, ForeignKey foreignKey, Direction direction, Via via,
-                       QualifiedName junction, Cardinality cardinality, int alternatives) {
+                       QualifiedName junction, Cardinality cardinality, int alternatives, ValidationState observed) {
         public Step {
             Objects.requireNonNull(from, "from");
             Objects.requireNonNull(to, "to");
@@ -88,7 +93,7 @@ public final class JoinGraph {
 
         Step asJunction(QualifiedName junctionTable) {
             return new Step(from, fromColumns, to, toColumns, holder, foreignKey, direction, Via.JUNCTION,
-                    junctionTable, cardinality, alternatives);
+                    junctionTable, cardinality, alternatives, observed);
         }
     }
 
@@ -138,8 +143,12 @@ public final class JoinGraph {
         }
     }
 
-    /** One way of walking one foreign key, from {@code from} to {@code to}. */
-    private record Link(QualifiedName from, QualifiedName to, QualifiedName holder, ForeignKey fk, boolean forward) {
+    /** One way of walking one foreign key (or observed join, {@code observed} set), from {@code from} to {@code to}. */
+    private record Link(QualifiedName from, QualifiedName to, QualifiedName holder, ForeignKey fk, boolean forward,
+                        ValidationState observed) {
+        Link(QualifiedName from, QualifiedName to, QualifiedName holder, ForeignKey fk, boolean forward) {
+            this(from, to, holder, fk, forward, null);
+        }
     }
 
     /** A node's best way in during the breadth-first search. */
@@ -158,6 +167,14 @@ public final class JoinGraph {
     private final Map<QualifiedName, List<Link>> adjacency;
 
     public JoinGraph(Catalog catalog) {
+        this(catalog, List.of());
+    }
+
+    /**
+     * With the joins the query log showed, each an edge ({@code via = query_log}) only between two tables no
+     * foreign key connects: a foreign key always wins over an observation.
+     */
+    public JoinGraph(Catalog catalog, List<QueryLogJoin> observed) {
         this.tables = Collections.unmodifiableMap(new TreeMap<>(catalog.byName()));
         Map<QualifiedName, List<Link>> links = new TreeMap<>();
         tables.keySet().forEach(name -> links.put(name, new ArrayList<>()));
@@ -171,8 +188,23 @@ public final class JoinGraph {
                 links.get(fk.target()).add(new Link(fk.target(), t.name(), t.name(), fk, false));
             }
         }
+        Set<List<QualifiedName>> connected = new HashSet<>();
+        links.values().forEach(list -> list.forEach(l -> connected.add(pair(l.from(), l.to()))));
+        for (QueryLogJoin o : observed) {
+            if (!tables.containsKey(o.many()) || !tables.containsKey(o.one()) || !connected.add(pair(o.many(), o.one()))) {
+                continue;
+            }
+            ForeignKey seen = new ForeignKey(null, o.manyColumns(), o.one(), o.oneColumns());
+            links.get(o.many()).add(new Link(o.many(), o.one(), o.many(), seen, true, o.state()));
+            links.get(o.one()).add(new Link(o.one(), o.many(), o.many(), seen, false, o.state()));
+        }
         links.replaceAll((name, list) -> list.stream().sorted(LINK_ORDER).toList());
         this.adjacency = Collections.unmodifiableMap(links);
+    }
+
+    /** The two tables in a fixed order, so a pair is the same whichever way it was met (a self-reference too). */
+    private static List<QualifiedName> pair(QualifiedName a, QualifiedName b) {
+        return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
     }
 
     public boolean contains(QualifiedName table) {
@@ -313,10 +345,11 @@ public final class JoinGraph {
         if (link.from().equals(link.to())) {
             parallel /= 2; // a self-reference is listed once per direction
         }
+        Via via = link.observed() == null ? Via.FOREIGN_KEY : Via.QUERY_LOG;
         return link.forward()
                 ? new Step(link.from(), fk.columns(), link.to(), fk.targetColumns(), link.holder(), fk,
-                        Direction.FORWARD, Via.FOREIGN_KEY, null, cardinality, (int) parallel - 1)
+                        Direction.FORWARD, via, null, cardinality, (int) parallel - 1, link.observed())
                 : new Step(link.from(), fk.targetColumns(), link.to(), fk.columns(), link.holder(), fk,
-                        Direction.REVERSE, Via.FOREIGN_KEY, null, cardinality, (int) parallel - 1);
+                        Direction.REVERSE, via, null, cardinality, (int) parallel - 1, link.observed());
     }
 }

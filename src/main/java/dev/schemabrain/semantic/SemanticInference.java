@@ -3,6 +3,7 @@ package dev.schemabrain.semantic;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
@@ -52,6 +53,14 @@ public final class SemanticInference {
     }
 
     public SemanticModel infer(Catalog catalog) {
+        return infer(catalog, List.of());
+    }
+
+    /**
+     * With the joins the query log showed: each becomes a join (observed_in_query_log) between its two entities
+     * unless a foreign key already joins them, which always wins.
+     */
+    public SemanticModel infer(Catalog catalog, List<QueryLogJoin> observed) {
         Map<QualifiedName, Entity> entities = entities(catalog);
         List<Join> joins = new ArrayList<>();
         Set<String> joinNames = new HashSet<>();
@@ -80,6 +89,23 @@ public final class SemanticInference {
                 joins.add(unique(new Join(name, source.name(), target.name(), on, null, cardinality, Origin.FOREIGN_KEY),
                         joinNames, fk.columns()));
             }
+        }
+        Set<List<String>> joined = new HashSet<>();
+        joins.forEach(j -> joined.add(entityPair(j.sourceEntity(), j.targetEntity())));
+        for (QueryLogJoin o : observed) {
+            Entity source = entities.get(o.many());
+            Entity target = entities.get(o.one());
+            if (source == null || target == null || source == target || !joined.add(entityPair(source.name(), target.name()))) {
+                continue;
+            }
+            List<ColumnPair> on = new ArrayList<>();
+            for (int i = 0; i < o.manyColumns().size(); i++) {
+                on.add(new ColumnPair(o.manyColumns().get(i), o.oneColumns().get(i)));
+            }
+            Table many = catalog.byName().get(o.many());
+            Cardinality cardinality = many.isUnique(o.manyColumns()) ? Cardinality.ONE_TO_ONE : Cardinality.MANY_TO_ONE;
+            joins.add(unique(new Join(source.name() + "_" + target.name(), source.name(), target.name(), on, null, cardinality,
+                    new Origin(InferenceMethod.OBSERVED_IN_QUERY_LOG, o.state())), joinNames, o.manyColumns()));
         }
         List<Metric> metrics = new ArrayList<>();
         Map<QualifiedName, Table> tables = catalog.byName();
@@ -149,6 +175,11 @@ public final class SemanticInference {
         return Optional.of(new Join(source.name() + "_" + target.name(), source.name(), target.name(), List.of(),
                 new Bridge(junction.name(), sourceOn, targetOn), Cardinality.MANY_TO_MANY,
                 Origin.BRIDGE_DRAFT));
+    }
+
+    /** Two entities in a fixed order: a join connects them whichever is its source. */
+    private static List<String> entityPair(String a, String b) {
+        return a.compareTo(b) <= 0 ? List.of(a, b) : List.of(b, a);
     }
 
     private static Join unique(Join join, Set<String> taken) {

@@ -5,6 +5,7 @@ import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.engine.Dialect;
+import dev.schemabrain.engine.Purpose;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +62,7 @@ public final class RowSampler {
         if (sampled.isEmpty()) {
             return table;
         }
-        String sql = "SELECT " + sampled.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "))
+        String sql = Purpose.STATEMENT_MARKER + "SELECT " + sampled.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "))
                 + " FROM " + dialect.quote(table.name().schema()) + "." + dialect.quote(table.name().table())
                 + " LIMIT " + ROWS_READ;
         List<List<String>> values = new ArrayList<>();

@@ -8,6 +8,8 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.semantic.QueryLogJoin;
 import dev.schemabrain.semantic.SemanticInference;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -70,7 +73,7 @@ public final class SemanticLayer {
         SemanticModel inferred = new SemanticInference(table -> {
             DocumentRepository.ServedDocument d = snapshot.documents().get(DocumentKey.table(table));
             return d == null ? null : d.description();
-        }).infer(snapshot.catalog());
+        }).infer(snapshot.catalog(), observedJoins(c, snapshot.catalog()));
         List<StoredObject> stored = SemanticRepository.load(c);
         List<StoredObject> drafts = new ArrayList<>();
         Set<String> kept = new HashSet<>();
@@ -86,6 +89,17 @@ public final class SemanticLayer {
         fresh.forEach(o -> freshKeys.add(o.kind() + "/" + o.name()));
         SemanticRepository.delete(c, drafts.stream().filter(o -> !freshKeys.contains(o.kind() + "/" + o.name())).toList());
         SemanticRepository.put(c, fresh);
+    }
+
+    /** The joins mine-queries observed, oriented by the catalog's keys, most observed first. */
+    private static List<QueryLogJoin> observedJoins(Connection c, Catalog catalog) throws SQLException {
+        Map<QualifiedName, Table> tables = catalog.byName();
+        List<QueryLogJoin> out = new ArrayList<>();
+        QueryLogRepository.joinObservations(c).entrySet().stream()
+                .sorted(Map.Entry.<QueryLogRepository.StoredJoin, Long>comparingByValue().reversed())
+                .forEach(e -> QueryLogJoin.of(tables, e.getKey().left(), e.getKey().leftColumns(), e.getKey().right(),
+                        e.getKey().rightColumns(), e.getValue()).ifPresent(out::add));
+        return out;
     }
 
     /** Makes the stored layer exactly {@code model}; call inside {@link SqliteStore#write}. */

@@ -55,7 +55,12 @@ public final class StoreCopy {
                     "categories", "reasons"), null),
             new Table("pii_overrides", List.of("schema_name", "table_name", "column_name", "sensitivity", "categories"), null),
             new Table("pii_settings", List.of("key", "value"), null),
-            new Table("auth_tokens", List.of("name", "token_hash", "created_at"), null));
+            new Table("auth_tokens", List.of("name", "token_hash", "created_at"), null),
+            new Table("query_log", List.of("source_id", "fingerprint", "kind", "normalized_sql", "observations",
+                    "last_raw_calls", "first_seen_at", "last_seen_at", "tables", "joins", "columns", "aggregates",
+                    "pii_categories"), null),
+            new Table("query_log_refs", List.of("source_id", "fingerprint", "schema_name", "table_name", "column_name"), null),
+            new Table("query_log_sources", List.of("source_id", "reset_token", "last_mined_at"), null));
 
     /** What a copy did: rows written, and the digest both sides share. */
     public record Result(long rows, String digest) {

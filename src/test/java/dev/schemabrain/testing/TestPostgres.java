@@ -36,6 +36,7 @@ public final class TestPostgres {
                         .setDataDirectory(dataDirectory)
                         .setCleanDataDirectory(true)
                         .setServerConfig("shared_preload_libraries", "pg_stat_statements")
+                        .setServerConfig("pg_stat_statements.max", "20000")   // the mining benchmark keeps 10,000 statements
                         .setServerConfig("max_connections", "100")
                         .setServerConfig("fsync", "off")
                         .setServerConfig("synchronous_commit", "off")

@@ -1,19 +1,35 @@
 package dev.schemabrain.mcp.tools;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.NameLookup;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.error.StoreException;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Provenance;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.pii.PiiCategory;
+import dev.schemabrain.store.QueryLogRepository;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * get_example_queries: SQL others ran against a table or column. Query-log mining does not exist
- * yet, so a resolved name answers empty, pointing at describe_table.
+ * get_example_queries: SQL that really ran against a table or column, mined from the query log
+ * ({@code mine-queries}), most observed first. Literals were replaced by {@code ?} before anything was stored,
+ * so an example never shows a value; each carries the PII categories of the columns it touches (the stored
+ * ones and today's tags). Before any mining: empty, pointing at describe_table.
  */
 public final class GetExampleQueriesTool extends CatalogTool {
 
@@ -22,29 +38,39 @@ public final class GetExampleQueriesTool extends CatalogTool {
             {
               "qualified_name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
                                  "description": "schema.table or schema.table.column."},
+              "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
               "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Get example queries",
-            "Use this when you want real SQL from the query log that reads a table or column. Use suggest_joins "
-                    + "instead for how tables connect. After describe_table.",
+            "Use this when you want real SQL from the query log that reads a table or column, most run first, with"
+                    + " its joins. Use suggest_joins instead for how tables connect. After describe_table.",
             ARGS, LatencyHint.FAST);
 
+    private final ExampleQueries examples;
+
     public GetExampleQueriesTool(CatalogProvider catalogs) {
+        this(catalogs, ExampleQueries.NONE);
+    }
+
+    public GetExampleQueriesTool(CatalogProvider catalogs, ExampleQueries examples) {
         super(SPEC, catalogs);
+        this.examples = examples;
     }
 
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served) {
         String input = arguments.string("qualified_name").orElseThrow();
         NameLookup lookup = served.lookup();
-        String table;
+        QualifiedName table;
+        String column = null;
         NameLookup.TableResult asTable = lookup.resolveTable(input);
         if (asTable instanceof NameLookup.TableResult.Found found) {
-            table = found.table().name().toString();
+            table = found.table().name();
         } else {
             NameLookup.ColumnResult asColumn = lookup.resolveColumn(input);
             if (asColumn instanceof NameLookup.ColumnResult.Found found) {
-                table = found.table().name().toString();
+                table = found.table().name();
+                column = found.column().name();
             } else {
                 // Report the reading that got furthest: a column of a known table, else the table error.
                 return asColumn instanceof NameLookup.ColumnResult.UnknownColumn
@@ -52,11 +78,66 @@ public final class GetExampleQueriesTool extends CatalogTool {
                         : NameReplies.retrying(NAME).forTable(input, asTable);
             }
         }
+        Optional<QueryLogRepository.Page> page;
+        try {
+            page = examples.find(table, column, arguments.integer("limit"));
+        } catch (StoreException e) {
+            return Envelope.error(ToolError.of(ErrorKind.INTERNAL_ERROR,
+                    "The mined query log could not be read from the store; try again, or describe the table instead.",
+                    Recovery.call(DescribeTableTool.NAME, Map.of("qualified_name", table.toString()))),
+                    List.of(DescribeTableTool.NAME));
+        }
         ObjectNode data = Replies.object();
-        data.putArray("queries");
-        data.put("reason", "No query log has been mined for this store yet, so there are no observed queries.");
-        data.putObject("suggested_call").put("tool", DescribeTableTool.NAME)
-                .putObject("args").put("qualified_name", table);
-        return Envelope.empty(data, List.of(DescribeTableTool.NAME));
+        data.put("qualified_name", column == null ? table.toString() : table + "." + column);
+        if (page.isEmpty() || page.get().examples().isEmpty()) {
+            data.putArray("queries");
+            data.put("reason", page.isEmpty()
+                    ? "No query log has been mined for this store yet, so there are no observed queries."
+                    : "The mined query log holds no SELECT that reads this " + (column == null ? "table." : "column."));
+            data.putObject("suggested_call").put("tool", DescribeTableTool.NAME)
+                    .putObject("args").put("qualified_name", table.toString());
+            return Envelope.empty(data, List.of(DescribeTableTool.NAME));
+        }
+        boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
+        data.put("total", page.get().total());
+        ArrayNode queries = data.putArray("queries");
+        for (QueryLogRepository.Example e : page.get().examples()) {
+            ObjectNode q = queries.addObject().put("sql", e.sql()).put("observations", e.observations())
+                    .put("first_seen", e.firstSeenAt()).put("last_seen", e.lastSeenAt());
+            q.set("tables", Replies.strings(e.tables()));
+            ArrayNode joins = q.putArray("joins");
+            for (QueryLogRepository.StoredJoin j : e.joins()) {
+                joins.add(side(j.left(), j.leftColumns()) + " = " + side(j.right(), j.rightColumns()));
+            }
+            q.set("pii_categories", Replies.strings(categories(e, served)));
+            if (detailed) {
+                ArrayNode columns = q.putArray("columns");
+                for (QueryLogRepository.StoredColumn c : e.columns()) {
+                    columns.addObject().put("column", c.qualifiedTable() + "." + c.column()).set("roles", Replies.strings(c.roles()));
+                }
+                q.set("aggregates", Replies.strings(e.aggregates()));
+                q.put("fingerprint", e.fingerprint());
+            }
+        }
+        // Observed facts, not yet validated by anyone: MEDIUM at most, as any applied inference.
+        Provenance provenance = new Provenance(Provenance.Source.INFERRED, null, "query_log",
+                InferenceMethod.OBSERVED_IN_QUERY_LOG, ValidationState.APPLIED);
+        return Envelope.success(data, provenance.confidence(), provenance, List.of(SuggestJoinsTool.NAME, DescribeTableTool.NAME));
+    }
+
+    private static String side(QualifiedName table, List<String> columns) {
+        return columns.size() == 1 ? table + "." + columns.get(0)
+                : table + ".(" + String.join(", ", columns) + ")";
+    }
+
+    /** The categories stored at mining, with those the columns carry now (an operator may have tagged one since). */
+    private static List<String> categories(QueryLogRepository.Example e, ServedCatalog served) {
+        Set<String> out = new TreeSet<>(e.piiCategories());
+        for (QueryLogRepository.StoredColumn c : e.columns()) {
+            for (PiiCategory category : served.pii().tag(c.qualifiedTable(), c.column()).categories()) {
+                out.add(category.wireName());
+            }
+        }
+        return List.copyOf(out);
     }
 }

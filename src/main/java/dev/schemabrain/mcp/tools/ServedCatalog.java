@@ -7,11 +7,16 @@ import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.retrieve.HybridRetriever;
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.semantic.JoinGraph;
+import dev.schemabrain.semantic.QueryLogJoin;
+import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.SchemaSummary;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -66,7 +71,23 @@ public final class ServedCatalog {
         this.vectors = Map.copyOf(vectors);
         this.queryEmbedder = queryEmbedder;
         this.lookup = memoize(() -> new NameLookup(catalog));
-        this.joins = memoize(() -> new JoinGraph(catalog));
+        this.joins = memoize(() -> new JoinGraph(catalog, observedJoins(semantic)));
+    }
+
+    /** The semantic joins mine-queries drafted, as join-graph edges between their entities' tables. */
+    private static List<QueryLogJoin> observedJoins(SemanticModel semantic) {
+        Map<String, QualifiedName> tableOf = new HashMap<>();
+        semantic.entities().forEach(e -> tableOf.put(e.name(), e.table()));
+        List<QueryLogJoin> out = new ArrayList<>();
+        for (Join j : semantic.joins()) {
+            QualifiedName many = tableOf.get(j.sourceEntity());
+            QualifiedName one = tableOf.get(j.targetEntity());
+            if (j.origin().method() == InferenceMethod.OBSERVED_IN_QUERY_LOG && j.bridge() == null && many != null && one != null) {
+                out.add(new QueryLogJoin(many, j.on().stream().map(ColumnPair::source).toList(), one,
+                        j.on().stream().map(ColumnPair::target).toList(), j.origin().state()));
+            }
+        }
+        return out;
     }
 
     public SemanticModel semantic() {

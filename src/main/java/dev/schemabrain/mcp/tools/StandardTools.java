@@ -24,13 +24,19 @@ public final class StandardTools {
 
     /** @param minGroupSize get_metric's small-cell suppression threshold ({@code serve --min-group-size}) */
     public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
+        return registry(catalogs, executor, minGroupSize, ExampleQueries.NONE);
+    }
+
+    /** @param examples where get_example_queries reads the mined query log */
+    public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize,
+                                        ExampleQueries examples) {
         return ToolRegistry.of(List.of(
                 new ListIndexedSchemasTool(catalogs),
                 new FindRelevantTablesTool(catalogs),
                 new DescribeTableTool(catalogs),
                 new DescribeColumnTool(catalogs),
                 new SuggestJoinsTool(catalogs),
-                new GetExampleQueriesTool(catalogs),
+                new GetExampleQueriesTool(catalogs, examples),
                 ListSemanticTool.entities(catalogs),
                 new FindRelevantEntitiesTool(catalogs),
                 new DescribeEntityTool(catalogs),

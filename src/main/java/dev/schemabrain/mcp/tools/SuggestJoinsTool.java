@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.catalog.ValidationState;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.NameLookup;
@@ -9,6 +10,7 @@ import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.Status;
@@ -22,7 +24,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
-/** suggest_joins: the shortest foreign-key paths between tables, junction tables made explicit. */
+/**
+ * suggest_joins: the shortest foreign-key paths between tables, junction tables made explicit, and joins the
+ * query log showed where no foreign key connects two tables.
+ */
 public final class SuggestJoinsTool extends CatalogTool {
 
     static final String NAME = "suggest_joins";
@@ -34,8 +39,9 @@ public final class SuggestJoinsTool extends CatalogTool {
               "max_hops": {"type": "integer", "minimum": 1, "maximum": 10, "default": 6}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Suggest joins",
-            "Use this when you need how two or more tables connect: the shortest foreign-key paths. Use "
-                    + "describe_table instead for one table's keys. After find_relevant_tables.",
+            "Use this when you need how two or more tables connect: the shortest foreign-key paths (and joins seen in the"
+                    + " query log where no key connects). Use describe_table instead for one table's keys. After"
+                    + " find_relevant_tables; then get_example_queries.",
             ARGS, LatencyHint.FAST);
 
     public SuggestJoinsTool(CatalogProvider catalogs) {
@@ -74,6 +80,7 @@ public final class SuggestJoinsTool extends CatalogTool {
         JoinGraph.JoinPaths found = served.joins().paths(distinct, arguments.integer("max_hops"));
         ObjectNode data = Replies.object();
         ArrayNode paths = data.putArray("paths");
+        List<ValidationState> observed = new ArrayList<>();
         for (JoinGraph.Path path : found.paths()) {
             ObjectNode p = paths.addObject()
                     .put("from", path.from().toString())
@@ -93,6 +100,11 @@ public final class SuggestJoinsTool extends CatalogTool {
                 if (step.alternatives() > 0) {
                     s.put("other_foreign_keys", step.alternatives());
                 }
+                if (step.via() == JoinGraph.Via.QUERY_LOG) {
+                    s.put("inference_method", InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName())
+                            .put("confidence", Confidence.derive(step.observed(), InferenceMethod.OBSERVED_IN_QUERY_LOG).name());
+                    observed.add(step.observed());
+                }
             }
         }
         ArrayNode unreachable = data.putArray("unreachable");
@@ -103,7 +115,10 @@ public final class SuggestJoinsTool extends CatalogTool {
         if (found.paths().isEmpty()) {
             return Envelope.empty(data, List.of(DescribeTableTool.NAME));
         }
-        Provenance provenance = Provenance.schema(InferenceMethod.FK_CONSTRAINT);
+        // A path is as sure as its weakest step: an observed join makes the answer observed, a rare one a draft.
+        Provenance provenance = observed.isEmpty() ? Provenance.schema(InferenceMethod.FK_CONSTRAINT)
+                : new Provenance(Provenance.Source.INFERRED, null, "query_log", InferenceMethod.OBSERVED_IN_QUERY_LOG,
+                        observed.contains(ValidationState.DRAFT) ? ValidationState.DRAFT : ValidationState.APPLIED);
         Status status = found.unreachable().isEmpty() ? Status.SUCCESS : Status.PARTIAL;
         return new Envelope(status, data, null, provenance.confidence(), provenance, List.of(DescribeTableTool.NAME), null);
     }

@@ -20,9 +20,13 @@ public record Origin(InferenceMethod method, ValidationState state) {
         Objects.requireNonNull(state, "state");
     }
 
-    /** Inferred at index time and not confirmed: re-inference may replace it; anything else is the operator's. */
+    /**
+     * Inferred (at index time, or from the query log at mine time) and not confirmed: re-inference may replace it;
+     * anything else is the operator's.
+     */
     public boolean inferred() {
         return state != ValidationState.CONFIRMED
-                && (method == InferenceMethod.HEURISTIC || method == InferenceMethod.FK_CONSTRAINT);
+                && (method == InferenceMethod.HEURISTIC || method == InferenceMethod.FK_CONSTRAINT
+                || method == InferenceMethod.OBSERVED_IN_QUERY_LOG);
     }
 }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.index.IndexListener;
@@ -127,12 +128,15 @@ class GetMetricSafetyTest {
         // nothing else executed (a payload that slept or stacked a statement would add calls or statements).
         try (Connection c = TestPostgres.connect("postgres"); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s JOIN pg_database d"
-                     + " ON d.oid = s.dbid WHERE d.datname = 'chinook' AND s.query LIKE 'SELECT %' AND s.query LIKE '%LIMIT $%'")) {
+                     + " ON d.oid = s.dbid WHERE d.datname = 'chinook' AND s.query LIKE '/* schemabrain */ SELECT %' AND s.query LIKE '%LIMIT $%'")) {
             rs.next();
             assertEquals(ran, rs.getLong(1), "executions of compiled statements the database counted");
         }
-        for (String q : seen) {
-            boolean compiled = q.startsWith("SELECT ") && q.contains(" FROM \"public\".\"invoice\" AS \"t0\"") && q.contains("LIMIT $");
+        for (String text : seen) {
+            // Every statement SchemaBrain sends starts with its marker (the query-log miner skips those); past it, nothing but the compiled SQL.
+            boolean marked = text.startsWith(Purpose.STATEMENT_MARKER);
+            String q = marked ? text.substring(Purpose.STATEMENT_MARKER.length()) : text;
+            boolean compiled = marked && q.startsWith("SELECT ") && q.contains(" FROM \"public\".\"invoice\" AS \"t0\"") && q.contains("LIMIT $");
             // pgjdbc 42.7.14 sets the application name with a statement after the startup packet.
             boolean setup = q.equals("SET TRANSACTION READ ONLY") || q.equals("BEGIN READ ONLY") || q.equals("ROLLBACK")
                     || q.equals("SET application_name = 'schemabrain'") || q.startsWith("SELECT pg_stat_statements_reset");

@@ -1,0 +1,62 @@
+package dev.schemabrain.cli;
+
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SourceException;
+import dev.schemabrain.error.StoreException;
+import dev.schemabrain.error.UserError;
+import dev.schemabrain.mining.LogAnalysis;
+import dev.schemabrain.mining.QueryLogMiner;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code schemabrain mine-queries}: the source's query log into the store (SPEC §10.5). */
+@Command(name = "mine-queries", mixinStandardHelpOptions = true,
+        description = {"Read the source's statement statistics (PostgreSQL pg_stat_statements, MySQL/MariaDB"
+                + " performance_schema digests) into the store: examples for get_example_queries, observed joins for"
+                + " suggest_joins and the semantic layer.",
+                "Index the source first. Literals never reach the store. Re-running adds only what ran since; counts"
+                        + " survive a statistics reset."})
+final class MineQueriesCommand implements Callable<Integer> {
+
+    @ParentCommand
+    Main main;
+
+    @Mixin
+    SourceOptions source;
+
+    @Override
+    public Integer call() throws SourceException, StoreException, UserError {
+        if (!source.given()) {
+            throw new UserError("mine-queries needs the source: pass --source URL or --url-env VAR.");
+        }
+        SourceUrl url = source.resolve(main.env, main.err());
+        QueryLogMiner.requireQueryLog(url);
+        QueryLogMiner.Report report;
+        try (Store store = Stores.open(main.store())) {
+            report = new QueryLogMiner().mine(url, store);
+        }
+        print(main.out(), report);
+        return 0;
+    }
+
+    static void print(PrintWriter out, QueryLogMiner.Report r) {
+        LogAnalysis.Result a = r.analysis();
+        out.printf("Mined the query log of %s%n", r.displayUrl());
+        out.printf("  statements read   %7d (%d SchemaBrain's own, skipped)%n", a.read(), a.own());
+        out.printf("  parsed            %7d, %d not parsed: parse rate %s%%%n", a.parsed(), a.failed(),
+                String.format(Locale.ROOT, "%.1f", 100 * a.parseRate()));
+        out.printf("  not about tables  %7d (session, DDL, system catalogs, other schemas)%n", a.elsewhere());
+        out.printf("  examples stored   %7d SELECT, %d write statements%n", a.examples(), a.writes());
+        out.printf("  joins observed    %7d%n", a.joins());
+        out.printf("  observations      %7d added (%d new statements, %d seen before)%s%n", r.merge().observationsAdded(),
+                r.merge().inserted(), r.merge().updated(),
+                r.merge().resetDetected() ? "; a statistics reset was detected and counting continued" : "");
+    }
+}

@@ -1,0 +1,23 @@
+package dev.schemabrain.engine;
+
+import java.util.Objects;
+
+/**
+ * One statement shape an engine's statistics hold for the source's database: its text as the engine keeps
+ * it (constants may or may not be replaced yet) and how many times it ran since the statistics were last
+ * reset.
+ */
+public record LoggedStatement(String text, long calls) {
+
+    public LoggedStatement {
+        Objects.requireNonNull(text, "text");
+        if (calls < 0) {
+            throw new IllegalArgumentException("calls must not be negative");
+        }
+    }
+
+    /** Whether SchemaBrain sent it: every statement it sends to a source starts with {@link Purpose#STATEMENT_MARKER}. */
+    public boolean fromSchemaBrain() {
+        return text.stripLeading().startsWith(Purpose.STATEMENT_MARKER.strip());
+    }
+}

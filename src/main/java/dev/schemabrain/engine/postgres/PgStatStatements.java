@@ -1,0 +1,69 @@
+package dev.schemabrain.engine.postgres;
+
+import dev.schemabrain.engine.LoggedStatement;
+import dev.schemabrain.error.SourceException;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads {@code pg_stat_statements} for the connected database only: on a shared instance the other
+ * databases' (and the platform's monitoring) statements would otherwise dominate. Rows of different roles
+ * with the same text are summed; texts the role may not see ({@code <insufficient privilege>}) are skipped.
+ */
+public final class PgStatStatements {
+
+    private static final String READ = "SELECT query, sum(calls)::bigint FROM pg_stat_statements"
+            + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            + " AND query IS NOT NULL AND query <> '<insufficient privilege>' GROUP BY query";
+
+    private PgStatStatements() {
+    }
+
+    /** Every statement of the connected database, with its call count since the last reset. */
+    public static List<LoggedStatement> read(Connection c) throws SQLException, SourceException {
+        String database = c.getCatalog();
+        if (!installed(c)) {
+            throw new SourceException("pg_stat_statements is not installed in database " + database
+                    + "; add pg_stat_statements to shared_preload_libraries in postgresql.conf, restart the server,"
+                    + " and run CREATE EXTENSION pg_stat_statements in that database.");
+        }
+        List<LoggedStatement> out = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement(READ); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                out.add(new LoggedStatement(rs.getString(1), rs.getLong(2)));
+            }
+        } catch (SQLException e) {
+            if ("55000".equals(e.getSQLState())) {
+                throw new SourceException("pg_stat_statements is installed in database " + database
+                        + " but not loaded; add pg_stat_statements to shared_preload_libraries in postgresql.conf"
+                        + " and restart the server.", e);
+            }
+            throw e;
+        }
+        return out;
+    }
+
+    /** The schemas an unqualified table name is looked up in, in order (the database's and role's defaults). */
+    public static List<String> searchPath(Connection c) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement("SELECT unnest(current_schemas(false))");
+             ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    private static boolean installed(Connection c) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'");
+             ResultSet rs = st.executeQuery()) {
+            return rs.next();
+        }
+    }
+}

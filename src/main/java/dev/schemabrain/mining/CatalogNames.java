@@ -1,0 +1,68 @@
+package dev.schemabrain.mining;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Resolves the names a statement wrote to the catalog's own: a qualified table directly, an unqualified one
+ * through the search path (PostgreSQL's schemas, MySQL's current database). Case-insensitive, as unquoted
+ * names are; of two tables differing only by case, the first in the catalog wins.
+ */
+final class CatalogNames {
+
+    private final Map<String, Table> byQualified = new HashMap<>();
+    private final Map<String, Map<String, String>> columnsByTable = new HashMap<>();
+    private final List<String> searchPath;
+
+    CatalogNames(Catalog catalog, List<String> searchPath) {
+        this.searchPath = List.copyOf(searchPath);
+        for (Table t : catalog.tables()) {
+            String key = key(t.name().schema(), t.name().table());
+            byQualified.putIfAbsent(key, t);
+            Map<String, String> columns = new HashMap<>();
+            for (Column c : t.columns()) {
+                columns.putIfAbsent(c.name().toLowerCase(Locale.ROOT), c.name());
+                columns.put(c.name(), c.name());
+            }
+            columnsByTable.put(t.name().toString(), columns);
+        }
+    }
+
+    Optional<QualifiedName> table(String schema, String table) {
+        if (table == null) {
+            return Optional.empty();
+        }
+        if (schema != null) {
+            return Optional.ofNullable(byQualified.get(key(schema, table))).map(Table::name);
+        }
+        for (String s : searchPath) {
+            Table t = byQualified.get(key(s, table));
+            if (t != null) {
+                return Optional.of(t.name());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The column's catalog spelling, when {@code table} has it. */
+    Optional<String> column(QualifiedName table, String column) {
+        Map<String, String> columns = columnsByTable.get(table.toString());
+        if (columns == null || column == null) {
+            return Optional.empty();
+        }
+        String exact = columns.get(column);
+        return Optional.ofNullable(exact != null ? exact : columns.get(column.toLowerCase(Locale.ROOT)));
+    }
+
+    private static String key(String schema, String table) {
+        return schema.toLowerCase(Locale.ROOT) + "." + table.toLowerCase(Locale.ROOT);
+    }
+}

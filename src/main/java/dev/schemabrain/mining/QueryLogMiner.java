@@ -1,0 +1,116 @@
+package dev.schemabrain.mining;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.LoggedStatement;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.engine.mysql.StatementDigests;
+import dev.schemabrain.engine.postgres.PgStatStatements;
+import dev.schemabrain.error.SourceException;
+import dev.schemabrain.error.StoreException;
+import dev.schemabrain.error.UserError;
+import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.store.CatalogRepository;
+import dev.schemabrain.store.PiiRepository;
+import dev.schemabrain.store.QueryLogRepository;
+import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.store.Store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code mine-queries}: reads the source's statement statistics, analyses them against the catalog the store
+ * holds for that source, merges them into the store and re-drafts the semantic joins (observed joins become
+ * drafts where no foreign key joins the two entities).
+ */
+public final class QueryLogMiner {
+
+    /** A run's figures, as the command prints them. */
+    public record Report(String displayUrl, LogAnalysis.Result analysis, QueryLogRepository.MergeResult merge) {
+    }
+
+    /** What the engine reported: statements, the search path names resolve through, the reset token. */
+    private record Logged(List<LoggedStatement> statements, List<String> searchPath, Optional<String> resetToken) {
+    }
+
+    /** Refuses a source whose engine keeps no statement statistics (before any store is opened). */
+    public static void requireQueryLog(SourceUrl url) throws UserError {
+        if (url.kind() != SourceKind.POSTGRESQL && url.kind() != SourceKind.MYSQL) {
+            throw new UserError("mine-queries reads PostgreSQL and MySQL/MariaDB sources only; " + url.displayUrl()
+                    + " has no query log to read.");
+        }
+    }
+
+    public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
+        requireQueryLog(url);
+        String sourceId = url.sourceId();
+        Catalog catalog = store.read(c -> CatalogRepository.catalog(c, sourceId));
+        if (catalog.tables().isEmpty()) {
+            throw new UserError("The store " + store.describe() + " has no catalog for " + url.displayUrl()
+                    + "; run 'schemabrain index' on that source first.");
+        }
+        PiiTags pii = store.read(PiiRepository::tags);
+        Logged logged = read(url);
+        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(), pii);
+        Instant now = Instant.now();
+        QueryLogRepository.MergeResult merge = store.write(c -> {
+            QueryLogRepository.MergeResult r = QueryLogRepository.merge(c, sourceId, logged.resetToken(),
+                    analysis.statements(), now);
+            SemanticLayer.refreshDrafts(c);
+            return r;
+        });
+        return new Report(url.displayUrl(), analysis, merge);
+    }
+
+    private static Logged read(SourceUrl url) throws SourceException {
+        Engine engine = Engines.of(url.kind()).orElseThrow();
+        try (Connection c = engine.connect(url, Purpose.introspection())) {
+            if (url.kind() == SourceKind.POSTGRESQL) {
+                return new Logged(PgStatStatements.read(c), PgStatStatements.searchPath(c), pgResetToken(c));
+            }
+            String schema = url.database() != null ? url.database() : c.getCatalog();
+            if (schema == null || schema.isEmpty()) {
+                throw new SourceException("mine-queries needs the database in the MySQL URL (mysql://user@host/database):"
+                        + " the digests are read for that schema only.");
+            }
+            return new Logged(StatementDigests.read(c, schema), List.of(schema), Optional.empty());
+        } catch (SQLException e) {
+            throw failure(e, url, engine);
+        }
+    }
+
+    /** pg_stat_statements_info.stats_reset (PostgreSQL 14+): moves when every counter was reset. */
+    private static Optional<String> pgResetToken(Connection c) {
+        try (PreparedStatement st = c.prepareStatement("SELECT stats_reset::text FROM pg_stat_statements_info");
+             ResultSet rs = st.executeQuery()) {
+            return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+        } catch (SQLException e) {
+            return Optional.empty();   // older server: a counter that went down still shows the reset
+        }
+    }
+
+    private static SourceException failure(SQLException e, SourceUrl url, Engine engine) {
+        Failure failure = engine.classify(e);
+        String reason = e.getMessage() == null ? "no detail" : e.getMessage().strip().lines().findFirst().orElse("");
+        if (url.hasPassword()) {
+            reason = reason.replace(url.password(), "****");
+        }
+        String hint = switch (failure) {
+            case AUTH_FAILED -> "check the user name and password";
+            case UNKNOWN_HOST, UNREACHABLE -> "check that the server is running and the host and port are right";
+            case PERMISSION -> "grant the user read access to the statement statistics (PostgreSQL: pg_read_all_stats)";
+            default -> "check the URL and the server log";
+        };
+        return new SourceException("Could not read the query log of " + url.displayUrl() + " (" + reason + "); " + hint + ".", e);
+    }
+}

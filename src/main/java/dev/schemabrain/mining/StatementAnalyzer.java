@@ -1,0 +1,421 @@
+package dev.schemabrain.mining;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
+import dev.schemabrain.mining.StatementAnalysis.Kind;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.WithItem;
+import net.sf.jsqlparser.statement.update.Update;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Parses a normalized statement with JSqlParser and finds, through CTEs and subqueries, the catalog tables
+ * it reads or writes, its equi-joins (ON and WHERE forms), the columns it filters, groups, orders and
+ * selects, and its aggregates. Aliases resolve in the scope that declares them, then outwards (correlated
+ * subqueries); an unqualified column belongs to the one table in scope that has it, or to none.
+ */
+public final class StatementAnalyzer {
+
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "stddev", "variance",
+            "string_agg", "array_agg", "group_concat", "bool_and", "bool_or", "json_agg", "median");
+
+    private final CatalogNames names;
+
+    public StatementAnalyzer(Catalog catalog, List<String> searchPath) {
+        this.names = new CatalogNames(catalog, searchPath);
+    }
+
+    /** The statement's analysis; empty when JSqlParser cannot parse it. */
+    public Optional<StatementAnalysis> analyze(String normalizedSql) {
+        Statement statement;
+        try {
+            statement = CCJSqlParserUtil.parse(normalizedSql);
+        } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
+            return Optional.empty();
+        }
+        Walk walk = new Walk();
+        Kind kind;
+        if (statement instanceof Select select) {
+            walk.select(select, null);
+            kind = Kind.SELECT;
+        } else if (statement instanceof Insert insert) {
+            walk.write(insert.getTable());
+            if (insert.getSelect() != null) {
+                walk.select(insert.getSelect(), null);
+            }
+            kind = Kind.WRITE;
+        } else if (statement instanceof Update update) {
+            walk.write(update.getTable());
+            Scope scope = walk.scopeOf(List.of(update.getTable()), null);
+            walk.expression(update.getWhere(), scope, "filter");
+            kind = Kind.WRITE;
+        } else if (statement instanceof Delete delete) {
+            walk.write(delete.getTable());
+            Scope scope = walk.scopeOf(List.of(delete.getTable()), null);
+            walk.expression(delete.getWhere(), scope, "filter");
+            kind = Kind.WRITE;
+        } else if (statement instanceof Merge merge) {
+            walk.write(merge.getTable());
+            kind = Kind.WRITE;
+        } else {
+            kind = Kind.OTHER;
+        }
+        if (kind == Kind.WRITE) {
+            walk.tables.removeAll(walk.written);
+        }
+        return Optional.of(new StatementAnalysis(kind, List.copyOf(walk.tables), List.copyOf(walk.written),
+                walk.joins(), walk.columns, walk.aggregates));
+    }
+
+    /** A FROM item as a scope sees it: a catalog table, or a derived one (CTE, subquery) with no catalog columns. */
+    private record Binding(QualifiedName table) {
+    }
+
+    private static final class Scope {
+        final Scope outer;
+        final Map<String, Binding> byAlias = new HashMap<>();
+        final List<Binding> items = new ArrayList<>();
+        final Set<String> ctes;
+
+        Scope(Scope outer, Set<String> ctes) {
+            this.outer = outer;
+            this.ctes = ctes;
+        }
+
+        boolean isCte(String name) {
+            for (Scope s = this; s != null; s = s.outer) {
+                if (s.ctes.contains(name.toLowerCase(Locale.ROOT))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** One column resolved in one scope: the pair is what makes a join. */
+    private record Resolved(Binding binding, ColumnRef ref) {
+    }
+
+    private final class Walk {
+        final Set<QualifiedName> tables = new LinkedHashSet<>();
+        final Set<QualifiedName> written = new LinkedHashSet<>();
+        final Map<ColumnRef, Set<String>> columns = new TreeMap<>();
+        final Set<String> aggregates = new TreeSet<>();
+        /** Per pair of bindings (ordered by identity of first sight), the column pairs equated between them. */
+        final Map<List<Binding>, List<ColumnRef[]>> equalities = new LinkedHashMap<>();
+
+        void write(Table table) {
+            resolveTable(table).ifPresent(written::add);
+        }
+
+        Optional<QualifiedName> resolveTable(Table table) {
+            if (table == null) {
+                return Optional.empty();
+            }
+            return names.table(unquote(table.getSchemaName()), unquote(table.getName()));
+        }
+
+        Scope scopeOf(List<Table> from, Scope outer) {
+            Scope scope = new Scope(outer, Set.of());
+            from.forEach(t -> bind(scope, t));
+            return scope;
+        }
+
+        void select(Select select, Scope outer) {
+            if (select == null) {
+                return;
+            }
+            Set<String> ctes = new HashSet<>();
+            Scope withScope = new Scope(outer, ctes);
+            if (select.getWithItemsList() != null) {
+                for (WithItem<?> with : select.getWithItemsList()) {
+                    if (with.getSelect() != null) {
+                        select(with.getSelect(), withScope);
+                    }
+                    ctes.add(unquote(with.getAliasName()).toLowerCase(Locale.ROOT));
+                }
+            }
+            if (select instanceof PlainSelect plain) {
+                plain(plain, withScope);
+            } else if (select instanceof SetOperationList set) {
+                set.getSelects().forEach(s -> select(s, withScope));
+            } else if (select instanceof ParenthesedSelect parenthesed) {
+                select(parenthesed.getSelect(), withScope);
+            }
+            if (!(select instanceof PlainSelect) && select.getOrderByElements() != null) {
+                for (OrderByElement o : select.getOrderByElements()) {
+                    expression(o.getExpression(), withScope, "order_by");
+                }
+            }
+        }
+
+        void plain(PlainSelect plain, Scope outer) {
+            Scope scope = new Scope(outer, Set.of());
+            from(plain.getFromItem(), plain.getJoins(), scope);
+            if (plain.getSelectItems() != null) {
+                for (SelectItem<?> item : plain.getSelectItems()) {
+                    expression(item.getExpression(), scope, "select");
+                }
+            }
+            expression(plain.getWhere(), scope, "filter");
+            expression(plain.getHaving(), scope, "filter");
+            GroupByElement group = plain.getGroupBy();
+            if (group != null && group.getGroupByExpressionList() != null) {
+                for (Object e : group.getGroupByExpressionList()) {
+                    expression((Expression) e, scope, "group_by");
+                }
+            }
+            if (plain.getOrderByElements() != null) {
+                for (OrderByElement o : plain.getOrderByElements()) {
+                    expression(o.getExpression(), scope, "order_by");
+                }
+            }
+        }
+
+        /** JOIN … USING (c): c of the joined table equals c of the one earlier table that has it. */
+        void using(Join join, Scope scope) {
+            if (join.getUsingColumns() == null || !(join.getFromItem() instanceof Table t)) {
+                return;
+            }
+            Binding right = scope.byAlias.get(aliasOf(t));
+            if (right == null || right.table() == null) {
+                return;
+            }
+            for (Column c : join.getUsingColumns()) {
+                String name = unquote(c.getColumnName());
+                Optional<String> rightColumn = names.column(right.table(), name);
+                if (rightColumn.isEmpty()) {
+                    continue;
+                }
+                for (Binding left : scope.items) {
+                    if (left == right) {
+                        break;
+                    }
+                    Optional<String> leftColumn = left.table() == null ? Optional.empty() : names.column(left.table(), name);
+                    if (leftColumn.isPresent()) {
+                        ColumnRef a = new ColumnRef(left.table(), leftColumn.get());
+                        ColumnRef b = new ColumnRef(right.table(), rightColumn.get());
+                        touch(a, "join");
+                        touch(b, "join");
+                        equate(new Resolved(left, a), new Resolved(right, b));
+                        break;
+                    }
+                }
+            }
+        }
+
+        void fromItem(FromItem item, Scope scope) {
+            if (item instanceof Table table) {
+                bind(scope, table);
+            } else if (item instanceof ParenthesedSelect sub) {
+                select(sub.getSelect(), scope.outer);
+                if (sub.getAlias() != null) {
+                    Binding derived = new Binding(null);
+                    scope.byAlias.put(unquote(sub.getAlias().getName()).toLowerCase(Locale.ROOT), derived);
+                    scope.items.add(derived);
+                }
+            } else if (item instanceof ParenthesedFromItem nested) {
+                from(nested.getFromItem(), nested.getJoins(), scope);
+            }
+        }
+
+        /** A FROM clause: every item bound first (an ON may name a later one), then each join's ON and USING. */
+        void from(FromItem first, List<Join> joins, Scope scope) {
+            fromItem(first, scope);
+            if (joins == null) {
+                return;
+            }
+            for (Join join : joins) {
+                fromItem(join.getFromItem(), scope);
+            }
+            for (Join join : joins) {
+                for (Expression on : join.getOnExpressions()) {
+                    expression(on, scope, "join");
+                }
+                using(join, scope);
+            }
+        }
+
+        void bind(Scope scope, Table table) {
+            String name = unquote(table.getName());
+            Binding binding;
+            if (table.getSchemaName() == null && name != null && scope.isCte(name)) {
+                binding = new Binding(null);
+            } else {
+                Optional<QualifiedName> resolved = resolveTable(table);
+                resolved.ifPresent(tables::add);
+                binding = new Binding(resolved.orElse(null));
+            }
+            scope.byAlias.put(aliasOf(table), binding);
+            scope.items.add(binding);
+        }
+
+        String aliasOf(Table table) {
+            String alias = table.getAlias() != null ? table.getAlias().getName() : table.getName();
+            return unquote(alias).toLowerCase(Locale.ROOT);
+        }
+
+        void expression(Expression expression, Scope scope, String role) {
+            if (expression == null) {
+                return;
+            }
+            expression.accept(new ExpressionVisitorAdapter<Void>() {
+                @Override
+                public <S> Void visit(Column column, S context) {
+                    resolve(column, scope).ifPresent(r -> touch(r.ref(), role));
+                    return null;
+                }
+
+                @Override
+                public <S> Void visit(EqualsTo equals, S context) {
+                    if (equals.getLeftExpression() instanceof Column a && equals.getRightExpression() instanceof Column b) {
+                        Optional<Resolved> ra = resolve(a, scope);
+                        Optional<Resolved> rb = resolve(b, scope);
+                        if (ra.isPresent() && rb.isPresent()) {
+                            touch(ra.get().ref(), "join");
+                            touch(rb.get().ref(), "join");
+                            equate(ra.get(), rb.get());
+                            return null;
+                        }
+                    }
+                    return super.visit(equals, context);
+                }
+
+                @Override
+                public <S> Void visit(Function function, S context) {
+                    if (function.getName() != null && AGGREGATES.contains(function.getName().toLowerCase(Locale.ROOT))) {
+                        aggregates.add(function.getName().toLowerCase(Locale.ROOT));
+                    }
+                    return super.visit(function, context);
+                }
+
+                @Override
+                public <S> Void visit(ParenthesedSelect sub, S context) {
+                    select(sub.getSelect(), scope);
+                    return null;
+                }
+
+                @Override
+                public <S> Void visit(Select sub, S context) {
+                    select(sub, scope);
+                    return null;
+                }
+            }, null);
+        }
+
+        Optional<Resolved> resolve(Column column, Scope scope) {
+            String name = unquote(column.getColumnName());
+            Table qualifier = column.getTable();
+            String alias = qualifier == null || qualifier.getName() == null ? null : unquote(qualifier.getName()).toLowerCase(Locale.ROOT);
+            for (Scope s = scope; s != null; s = s.outer) {
+                if (alias != null) {
+                    Binding b = s.byAlias.get(alias);
+                    if (b == null && qualifier.getSchemaName() != null) {
+                        continue;
+                    }
+                    if (b != null) {
+                        return b.table() == null ? Optional.empty()
+                                : names.column(b.table(), name).map(c -> new Resolved(b, new ColumnRef(b.table(), c)));
+                    }
+                } else {
+                    Resolved found = null;
+                    int matches = 0;
+                    for (Binding b : s.items) {
+                        if (b.table() != null) {
+                            Optional<String> c = names.column(b.table(), name);
+                            if (c.isPresent()) {
+                                matches++;
+                                found = new Resolved(b, new ColumnRef(b.table(), c.get()));
+                            }
+                        }
+                    }
+                    if (matches == 1) {
+                        return Optional.of(found);
+                    }
+                    if (matches > 1 || s.items.stream().anyMatch(b -> b.table() == null)) {
+                        return Optional.empty();   // ambiguous, or maybe a derived table's column
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+
+        void touch(ColumnRef ref, String role) {
+            columns.computeIfAbsent(ref, r -> new TreeSet<>()).add(role);
+        }
+
+        void equate(Resolved a, Resolved b) {
+            if (a.binding() == b.binding() || a.ref().table().equals(b.ref().table())) {
+                return;   // a filter within one table, or a self-join, which the join graph leaves to foreign keys
+            }
+            boolean ordered = a.ref().table().compareTo(b.ref().table()) < 0;
+            Resolved first = ordered ? a : b;
+            Resolved second = ordered ? b : a;
+            equalities.computeIfAbsent(List.of(first.binding(), second.binding()), k -> new ArrayList<>())
+                    .add(new ColumnRef[] {first.ref(), second.ref()});
+        }
+
+        List<ObservedJoin> joins() {
+            Set<ObservedJoin> out = new LinkedHashSet<>();
+            for (List<ColumnRef[]> pairs : equalities.values()) {
+                List<String> left = new ArrayList<>();
+                List<String> right = new ArrayList<>();
+                Set<String> seen = new HashSet<>();
+                for (ColumnRef[] p : pairs) {
+                    if (seen.add(p[0].column() + "=" + p[1].column())) {
+                        left.add(p[0].column());
+                        right.add(p[1].column());
+                    }
+                }
+                out.add(ObservedJoin.of(pairs.get(0)[0].table(), left, pairs.get(0)[1].table(), right));
+            }
+            return List.copyOf(out);
+        }
+    }
+
+    private static String unquote(String name) {
+        if (name == null || name.length() < 2) {
+            return name;
+        }
+        char first = name.charAt(0);
+        char last = name.charAt(name.length() - 1);
+        if ((first == '"' && last == '"') || (first == '`' && last == '`') || (first == '[' && last == ']')) {
+            return name.substring(1, name.length() - 1);
+        }
+        return name;
+    }
+}

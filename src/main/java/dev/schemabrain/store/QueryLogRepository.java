@@ -1,0 +1,308 @@
+package dev.schemabrain.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.catalog.QualifiedName;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The mined query log (V6): per source, one row per normalized statement with its cumulative count. Plain
+ * JDBC in one SQL for both stores. Counting: a run adds the engine counter's growth since the last run; a
+ * counter that went down, or a changed statistics-reset token, means the engine started over, and the new
+ * counter is added whole.
+ */
+public final class QueryLogRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One join of a statement, names kept apart (a dot may be part of a name). */
+    public record StoredJoin(String leftSchema, String leftTable, List<String> leftColumns,
+                             String rightSchema, String rightTable, List<String> rightColumns) {
+        public QualifiedName left() {
+            return QualifiedName.of(leftSchema, leftTable);
+        }
+
+        public QualifiedName right() {
+            return QualifiedName.of(rightSchema, rightTable);
+        }
+    }
+
+    /** One column a statement touches and how. */
+    public record StoredColumn(String schema, String table, String column, List<String> roles) {
+        public QualifiedName qualifiedTable() {
+            return QualifiedName.of(schema, table);
+        }
+    }
+
+    /**
+     * A statement of this run, analysed and free of literals.
+     *
+     * @param rawCalls the engine's counter now
+     * @param tables   tables read (for a write: written)
+     */
+    public record Statement(String fingerprint, String kind, String normalizedSql, long rawCalls, List<QualifiedName> tables,
+                            List<StoredJoin> joins, List<StoredColumn> columns, List<String> aggregates,
+                            List<String> piiCategories) {
+    }
+
+    /** A stored statement as the tools show it. */
+    public record Example(String sourceId, String fingerprint, String kind, String sql, long observations,
+                          String firstSeenAt, String lastSeenAt, List<String> tables, List<StoredJoin> joins,
+                          List<StoredColumn> columns, List<String> aggregates, List<String> piiCategories) {
+    }
+
+    /** What a merge changed. */
+    public record MergeResult(int inserted, int updated, boolean resetDetected, long observationsAdded) {
+    }
+
+    private record Known(long observations, long lastRaw, String lastSeen) {
+    }
+
+    private QueryLogRepository() {
+    }
+
+    /** Whether {@code mine-queries} ever ran into this store. */
+    public static boolean mined(Connection c) throws SQLException {
+        if (!StoreDialect.hasTable(c, "query_log_sources")) {
+            return false;
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM query_log_sources");
+             ResultSet rs = st.executeQuery()) {
+            return rs.next();
+        }
+    }
+
+    /** Adds this run's statements of {@code sourceId}; call inside {@link Store#write}. */
+    public static MergeResult merge(Connection c, String sourceId, Optional<String> resetToken, List<Statement> statements,
+                                    Instant now) throws SQLException {
+        String at = now.toString();
+        Optional<String> previousToken = Optional.empty();
+        try (PreparedStatement st = c.prepareStatement("SELECT reset_token FROM query_log_sources WHERE source_id = ?")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                if (rs.next()) {
+                    previousToken = Optional.ofNullable(rs.getString(1));
+                }
+            }
+        }
+        boolean tokenChanged = resetToken.isPresent() && previousToken.isPresent() && !resetToken.equals(previousToken);
+        Map<String, Known> known = new HashMap<>();
+        try (PreparedStatement st = c.prepareStatement(
+                "SELECT fingerprint, observations, last_raw_calls, last_seen_at FROM query_log WHERE source_id = ?")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    known.put(rs.getString(1), new Known(rs.getLong(2), rs.getLong(3), rs.getString(4)));
+                }
+            }
+        }
+        if (tokenChanged) {
+            // Every counter restarted, including those of statements not logged since: they add whole when back.
+            try (PreparedStatement st = c.prepareStatement("UPDATE query_log SET last_raw_calls = 0 WHERE source_id = ?")) {
+                st.setString(1, sourceId);
+                st.executeUpdate();
+            }
+            known.replaceAll((k, v) -> new Known(v.observations(), 0, v.lastSeen()));
+        }
+        int inserted = 0;
+        int updated = 0;
+        long added = 0;
+        boolean reset = tokenChanged;
+        try (PreparedStatement upsert = c.prepareStatement("INSERT INTO query_log (source_id, fingerprint, kind,"
+                + " normalized_sql, observations, last_raw_calls, first_seen_at, last_seen_at, tables, joins, columns,"
+                + " aggregates, pii_categories) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (source_id, fingerprint) DO UPDATE SET kind = excluded.kind,"
+                + " normalized_sql = excluded.normalized_sql, observations = excluded.observations,"
+                + " last_raw_calls = excluded.last_raw_calls, last_seen_at = excluded.last_seen_at,"
+                + " tables = excluded.tables, joins = excluded.joins, columns = excluded.columns,"
+                + " aggregates = excluded.aggregates, pii_categories = excluded.pii_categories");
+             PreparedStatement deleteRefs = c.prepareStatement(
+                     "DELETE FROM query_log_refs WHERE source_id = ? AND fingerprint = ?");
+             PreparedStatement insertRef = c.prepareStatement("INSERT INTO query_log_refs (source_id, fingerprint,"
+                     + " schema_name, table_name, column_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+            for (Statement s : statements) {
+                Known k = known.get(s.fingerprint());
+                long delta;
+                if (k == null) {
+                    delta = s.rawCalls();
+                    inserted++;
+                } else {
+                    boolean wentDown = s.rawCalls() < k.lastRaw();
+                    reset |= wentDown;
+                    delta = wentDown ? s.rawCalls() : s.rawCalls() - k.lastRaw();
+                    updated++;
+                }
+                added += delta;
+                upsert.setString(1, sourceId);
+                upsert.setString(2, s.fingerprint());
+                upsert.setString(3, s.kind());
+                upsert.setString(4, s.normalizedSql());
+                upsert.setLong(5, (k == null ? 0 : k.observations()) + delta);
+                upsert.setLong(6, s.rawCalls());
+                upsert.setString(7, at);
+                upsert.setString(8, k == null || delta > 0 ? at : k.lastSeen());
+                upsert.setString(9, json(s.tables().stream().map(QualifiedName::toString).toList()));
+                upsert.setString(10, json(s.joins()));
+                upsert.setString(11, json(s.columns()));
+                upsert.setString(12, json(s.aggregates()));
+                upsert.setString(13, json(s.piiCategories()));
+                upsert.addBatch();
+                deleteRefs.setString(1, sourceId);
+                deleteRefs.setString(2, s.fingerprint());
+                deleteRefs.addBatch();
+            }
+            upsert.executeBatch();
+            deleteRefs.executeBatch();
+            for (Statement s : statements) {
+                for (QualifiedName t : s.tables()) {
+                    ref(insertRef, sourceId, s.fingerprint(), t, "");
+                }
+                for (StoredColumn col : s.columns()) {
+                    ref(insertRef, sourceId, s.fingerprint(), col.qualifiedTable(), col.column());
+                }
+            }
+            insertRef.executeBatch();
+        }
+        try (PreparedStatement st = c.prepareStatement("INSERT INTO query_log_sources (source_id, reset_token, last_mined_at)"
+                + " VALUES (?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET reset_token = excluded.reset_token,"
+                + " last_mined_at = excluded.last_mined_at")) {
+            st.setString(1, sourceId);
+            st.setString(2, resetToken.orElse(null));
+            st.setString(3, at);
+            st.executeUpdate();
+        }
+        return new MergeResult(inserted, updated, reset, added);
+    }
+
+    private static void ref(PreparedStatement insert, String sourceId, String fingerprint, QualifiedName table, String column)
+            throws SQLException {
+        insert.setString(1, sourceId);
+        insert.setString(2, fingerprint);
+        insert.setString(3, table.schema());
+        insert.setString(4, table.table());
+        insert.setString(5, column);
+        insert.addBatch();
+    }
+
+    /**
+     * The SELECT examples touching {@code table} (or, with {@code column}, that column), most observed first,
+     * at most {@code limit}; with the total there is.
+     */
+    public static Page examples(Connection c, QualifiedName table, String column, int limit) throws SQLException {
+        if (!StoreDialect.hasTable(c, "query_log")) {
+            return new Page(List.of(), 0);
+        }
+        String where = " FROM query_log q JOIN query_log_refs r ON r.source_id = q.source_id AND r.fingerprint = q.fingerprint"
+                + " WHERE q.kind = 'select' AND r.schema_name = ? AND r.table_name = ? AND r.column_name = ?";
+        long total;
+        try (PreparedStatement st = c.prepareStatement("SELECT count(*)" + where)) {
+            bind(st, table, column);
+            try (ResultSet rs = st.executeQuery()) {
+                rs.next();
+                total = rs.getLong(1);
+            }
+        }
+        List<Example> out = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement("SELECT q.source_id, q.fingerprint, q.kind, q.normalized_sql,"
+                + " q.observations, q.first_seen_at, q.last_seen_at, q.tables, q.joins, q.columns, q.aggregates,"
+                + " q.pii_categories" + where + " ORDER BY q.observations DESC, q.fingerprint LIMIT ?")) {
+            bind(st, table, column);
+            st.setInt(4, limit);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    out.add(example(rs));
+                }
+            }
+        }
+        return new Page(out, total);
+    }
+
+    /** A page of examples and how many there are in all. */
+    public record Page(List<Example> examples, long total) {
+    }
+
+    /** Every statement of a source, most observed first (both kinds): for tests and the joins summary. */
+    public static List<Example> all(Connection c, String sourceId) throws SQLException {
+        List<Example> out = new ArrayList<>();
+        if (!StoreDialect.hasTable(c, "query_log")) {
+            return out;
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT source_id, fingerprint, kind, normalized_sql, observations,"
+                + " first_seen_at, last_seen_at, tables, joins, columns, aggregates, pii_categories FROM query_log"
+                + " WHERE source_id = ? ORDER BY observations DESC, fingerprint")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    out.add(example(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every distinct join the SELECT statements of all sources use, with the sum of their observations. */
+    public static Map<StoredJoin, Long> joinObservations(Connection c) throws SQLException {
+        Map<StoredJoin, Long> out = new LinkedHashMap<>();
+        if (!StoreDialect.hasTable(c, "query_log")) {
+            return out;
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT joins, observations FROM query_log WHERE kind = 'select'"
+                + " AND joins <> '[]' ORDER BY fingerprint");
+             ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                for (StoredJoin j : read(rs.getString(1), JOINS)) {
+                    out.merge(j, rs.getLong(2), Long::sum);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void bind(PreparedStatement st, QualifiedName table, String column) throws SQLException {
+        st.setString(1, table.schema());
+        st.setString(2, table.table());
+        st.setString(3, column == null ? "" : column);
+    }
+
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<StoredJoin>> JOINS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<StoredColumn>> COLUMNS = new TypeReference<>() {
+    };
+
+    private static Example example(ResultSet rs) throws SQLException {
+        return new Example(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
+                rs.getString(6), rs.getString(7), read(rs.getString(8), STRINGS), read(rs.getString(9), JOINS),
+                read(rs.getString(10), COLUMNS), read(rs.getString(11), STRINGS), read(rs.getString(12), STRINGS));
+    }
+
+    private static <T> T read(String json, TypeReference<T> type) throws SQLException {
+        try {
+            return JSON.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new SQLException("a stored query-log row is not valid JSON (" + e.getOriginalMessage()
+                    + "); run 'schemabrain mine-queries' again", e);
+        }
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("records of strings always serialize", e);
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.schemabrain.mining;
+
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.store.QueryLogRepository;
+import dev.schemabrain.store.QueryLogRepository.Example;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
+import dev.schemabrain.testing.InProcessCli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The store file a mining test indexes and mines into through the CLI, read back through the repository. */
+record MinedStore(Path file) {
+
+    InProcessCli.Result cli(String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "--store";
+        all[1] = file.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return InProcessCli.run(all);
+    }
+
+    /** A command's stdout, after asserting it succeeded. */
+    static String ok(InProcessCli.Result r) {
+        assertEquals(0, r.exitCode(), () -> r.stdout() + r.stderr());
+        return r.stdout();
+    }
+
+    /** Every stored statement of the source at {@code url}, most observed first. */
+    List<Example> stored(String url) throws Exception {
+        try (Store s = Stores.open(StoreLocation.file(file))) {
+            String sourceId = SourceUrl.parse(url).sourceId();
+            return s.read(c -> QueryLogRepository.all(c, sourceId));
+        }
+    }
+
+    Map<QueryLogRepository.StoredJoin, Long> joins() throws Exception {
+        try (Store s = Stores.open(StoreLocation.file(file))) {
+            return s.read(QueryLogRepository::joinObservations);
+        }
+    }
+}
