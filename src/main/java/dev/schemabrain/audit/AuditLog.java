@@ -246,8 +246,14 @@ public final class AuditLog implements AutoCloseable {
         }
         PostgresChain chain = PostgresChain.open((StoreLocation.PostgresSchema) location, WITNESS_BUSY_MILLIS);
         try {
-            AuditSchema.Meta meta = chain.hasLog() && AuditSchema.hasKeyId(chain.connection())
-                    ? AuditSchema.meta(chain.connection()) : null;
+            AuditSchema.Meta meta = null;   // tables without a key named: never served, so no rows
+            if (chain.hasLog()) {
+                if (AuditSchema.hasKeyId(chain.connection())) {
+                    meta = AuditSchema.meta(chain.connection());
+                } else if (lastRow(chain.connection()).count() > 0) {
+                    meta = new AuditSchema.Meta("", -1);   // rows without their key id: audit_meta was emptied
+                }
+            }
             return new AuditLog(chain, Clock.systemUTC(), null, meta, Optional.empty());
         } catch (SQLException | RuntimeException e) {
             chain.close();
@@ -308,7 +314,8 @@ public final class AuditLog implements AutoCloseable {
 
     /** Whether a log exists with the audit table in it. */
     boolean exists() throws SQLException {
-        return connection != null && chain.hasLog();
+        // A PostgreSQL store's tables exist from its first index on; its chain begins when an instance names the key.
+        return connection != null && chain.hasLog() && (meta != null || !chain.shared());
     }
 
     /** What is wrong with the log's append-only schema, as a clause; null when nothing. */
