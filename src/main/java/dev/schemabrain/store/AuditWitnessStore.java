@@ -146,14 +146,8 @@ public final class AuditWitnessStore {
 
         @Override
         public synchronized void close() {
-            if (connection != null) {
-                try {
-                    connection.close();
-                } catch (SQLException ignored) {
-                    // Nothing is pending on it: every write commits or rolls back.
-                }
-                connection = null;
-            }
+            closeQuietly(connection);
+            connection = null;
             version = -1;
         }
     }
@@ -218,36 +212,8 @@ public final class AuditWitnessStore {
         @Override
         public synchronized <E extends Exception> Outcome advance(Stored witness, Check<E> check) throws E, StoreException {
             try {
-                Connection c = connection();
-                c.setAutoCommit(false);
-                try {
-                    Optional<Stored> previous = AuditWitnessStore.read(c);
-                    if (previous.isPresent()) {
-                        check.accept(previous.get());
-                        if (previous.get().rowCount() >= witness.rowCount()) {
-                            c.rollback();
-                            return Outcome.ALREADY_AHEAD;
-                        }
-                    }
-                    try (PreparedStatement st = c.prepareStatement("""
-                            INSERT INTO audit_witness (id, row_count, head_hash, mac, written_at) VALUES (1, ?, ?, ?, ?)
-                            ON CONFLICT (id) DO UPDATE SET row_count = excluded.row_count, head_hash = excluded.head_hash,
-                              mac = excluded.mac, written_at = excluded.written_at
-                            WHERE excluded.row_count > audit_witness.row_count""")) {
-                        st.setLong(1, witness.rowCount());
-                        st.setString(2, witness.headHash());
-                        st.setString(3, witness.mac());
-                        st.setString(4, Instant.now().toString());
-                        st.executeUpdate();
-                    }
-                    c.commit();
-                    return Outcome.WRITTEN;
-                } catch (Exception e) {
-                    rollbackQuietly(c);
-                    throw e;
-                } finally {
-                    c.setAutoCommit(true);
-                }
+                // The schema is migrated by the store's owner, never by a serving instance: nothing to migrate here.
+                return write(connection(), Migrations.latestVersion(), witness, check);
             } catch (SQLException e) {
                 close();
                 if ("55P03".equals(e.getSQLState())) {   // lock_not_available: another instance is writing it
@@ -284,13 +250,17 @@ public final class AuditWitnessStore {
 
         @Override
         public synchronized void close() {
-            if (connection != null) {
-                try {
-                    connection.close();
-                } catch (SQLException ignored) {
-                    // Nothing is pending on it: every write commits or rolls back.
-                }
-                connection = null;
+            closeQuietly(connection);
+            connection = null;
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Nothing is pending on it: every write commits or rolls back.
             }
         }
     }

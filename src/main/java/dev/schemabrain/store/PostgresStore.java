@@ -86,11 +86,6 @@ public final class PostgresStore implements Store {
         }
     }
 
-    /** The version this build's migrations reach. */
-    public static int latestVersion() {
-        return Migrations.latestVersion();
-    }
-
     @Override
     public <T> T write(StoreWork<T> work) throws StoreException {
         try {
