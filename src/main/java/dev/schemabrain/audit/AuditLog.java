@@ -8,6 +8,7 @@ import dev.schemabrain.files.PrivateFiles;
 import dev.schemabrain.error.UnsafeFileException;
 import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.error.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,15 +78,14 @@ public final class AuditLog implements AutoCloseable {
     /** "SBAU": marks a file as a SchemaBrain audit log. */
     static final int APPLICATION_ID = 0x53424155;
 
-    private final Path file;
-    private final Path store;
+    private final ChainStore chain;
+    private final String name;             // how messages name the log: a file, or the PostgreSQL store
     private final Connection connection;   // null: there is no log file (reading only)
     private final Clock clock;
     private final AuditKey key;            // null: opened for reading
     private final AuditSchema.Meta meta;   // null: no file, or a keyless log not yet adopted
-    private final Object fileKey;
     private final Optional<WitnessFile> witnessFile;
-    private final AuditWitnessStore.Writer witnessStore;
+    private final AuditWitnessStore.Witnesses witnessStore;
     /** The witness this log last wrote into the store; only touched under {@link #flushing}. */
     private AuditWitnessStore.Stored lastStored;
     /** The head of the last committed batch, as this log wrote it; under this object's lock. */
@@ -104,17 +104,15 @@ public final class AuditLog implements AutoCloseable {
     private boolean closing;   // under signal
     private volatile AuditDurability durability = AuditDurability.EVERY_ROW;
 
-    private AuditLog(Path file, Path store, Connection connection, Clock clock, AuditKey key, AuditSchema.Meta meta,
-                     Object fileKey, Optional<WitnessFile> witnessFile) {
-        this.file = file;
-        this.store = store;
-        this.connection = connection;
+    private AuditLog(ChainStore chain, Clock clock, AuditKey key, AuditSchema.Meta meta, Optional<WitnessFile> witnessFile) {
+        this.chain = chain;
+        this.name = chain.name();
+        this.connection = chain.connection();
         this.clock = clock;
         this.key = key;
         this.meta = meta;
-        this.fileKey = fileKey;
         this.witnessFile = witnessFile;
-        this.witnessStore = new AuditWitnessStore.Writer(store, WITNESS_BUSY_MILLIS);
+        this.witnessStore = chain.witnesses();
     }
 
     /** The audit file of the store at {@code storePath}. */
@@ -175,12 +173,9 @@ public final class AuditLog implements AutoCloseable {
                             + " (--audit-key FILE or " + AuditKey.ENV + ").", null);
                 }
             }
-            AuditLog log = new AuditLog(file, storePath, c, clock, key, meta, identity, witnessFile);
-            log.checkWitnesses();
-            log.written = lastRow(c);
-            log.writtenCount = log.written.count();
-            log.durable = log.written.count();   // what an earlier process committed: made durable by now or never
-            log.startFlusher();
+            AuditLog log = new AuditLog(new SqliteChain(file, storePath, c, identity, WITNESS_BUSY_MILLIS), clock, key, meta,
+                    witnessFile);
+            log.start();
             return log;
         } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
@@ -189,6 +184,80 @@ public final class AuditLog implements AutoCloseable {
             }
             throw new AuditException("The audit log " + file + " cannot be opened (" + e.getMessage() + "); check the"
                     + " file and its permissions.", e);
+        }
+    }
+
+    /**
+     * Opens the audit chain of the store at {@code location} for appending: the file beside a SQLite store,
+     * or the chain tables of a PostgreSQL store, which every instance serving it appends to. On PostgreSQL
+     * every append returns after its batch's synchronous COMMIT whichever {@code durability}: a commit is
+     * the fsync there; {@link AuditDurability#STARTED_ROWS} only moves the witness write off the answer path.
+     */
+    public static AuditLog open(StoreLocation location, AuditKey key, Optional<WitnessFile> witnessFile,
+                                AuditDurability durability) throws AuditException {
+        if (location instanceof StoreLocation.SqliteFile f) {
+            return open(f.path(), key, witnessFile, durability);
+        }
+        Objects.requireNonNull(key, "key");
+        StoreLocation.PostgresSchema pg = (StoreLocation.PostgresSchema) location;
+        if (witnessFile.isPresent()) {
+            witnessFile.get().prepare();
+        }
+        PostgresChain chain = PostgresChain.openForAppend(pg, key, WITNESS_BUSY_MILLIS);
+        try {
+            String problem = chain.problem(false);
+            if (problem != null) {
+                throw new AuditException("The audit log " + chain.name() + " was altered (" + problem + "); the server will"
+                        + " not record into it. Run schemabrain audit verify, and have the store's owner restore the"
+                        + " append-only triggers (docs/deployment.md) before serving again.", null);
+            }
+            AuditSchema.Meta meta = AuditSchema.meta(chain.connection());
+            if (!meta.keyId().equals(key.id())) {
+                throw new AuditException("The audit log " + chain.name() + " was written with another audit key (key id "
+                        + meta.keyId() + "; this key's id is " + key.id() + "); every instance on one store needs the same"
+                        + " key: pass it with --audit-key FILE or " + AuditKey.ENV + ".", null);
+            }
+            AuditLog log = new AuditLog(chain, Clock.systemUTC(), key, meta, witnessFile);
+            log.durability = Objects.requireNonNull(durability, "durability");
+            log.start();
+            return log;
+        } catch (SQLException | AuditException | RuntimeException e) {
+            chain.close();
+            if (e instanceof AuditException ae) {
+                throw ae;
+            }
+            throw new AuditException("The audit log " + chain.name() + " cannot be opened (" + e.getMessage() + ").", e);
+        }
+    }
+
+    /** After open: the witnesses checked, the head read, the flusher started. */
+    private void start() throws SQLException, AuditException {
+        checkWitnesses();
+        written = lastRow(connection);
+        writtenCount = written.count();
+        durable = written.count();   // what an earlier process committed: made durable by now or never
+        startFlusher();
+    }
+
+    /** The audit chain of the store at {@code location}, for reading; see {@link #openExisting(Path)}. */
+    public static AuditLog openExisting(StoreLocation location) throws AuditException {
+        if (location instanceof StoreLocation.SqliteFile f) {
+            return openExisting(f.path());
+        }
+        PostgresChain chain = PostgresChain.open((StoreLocation.PostgresSchema) location, WITNESS_BUSY_MILLIS);
+        try {
+            AuditSchema.Meta meta = null;   // tables without a key named: never served, so no rows
+            if (chain.hasLog()) {
+                if (AuditSchema.hasKeyId(chain.connection())) {
+                    meta = AuditSchema.meta(chain.connection());
+                } else if (lastRow(chain.connection()).count() > 0) {
+                    meta = new AuditSchema.Meta("", -1);   // rows without their key id: audit_meta was emptied
+                }
+            }
+            return new AuditLog(chain, Clock.systemUTC(), null, meta, Optional.empty());
+        } catch (SQLException | RuntimeException e) {
+            chain.close();
+            throw new AuditException("The audit log " + chain.name() + " cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
@@ -203,7 +272,8 @@ public final class AuditLog implements AutoCloseable {
                 throw new AuditException("There is no store at " + storePath + " and no audit log beside it; pass the"
                         + " --store the server runs on.", null);
             }
-            return new AuditLog(file, storePath, null, Clock.systemUTC(), null, null, null, Optional.empty());
+            return new AuditLog(new SqliteChain(file, storePath, null, null, WITNESS_BUSY_MILLIS), Clock.systemUTC(), null,
+                    null, Optional.empty());
         }
         try {
             PrivateFiles.check(file);
@@ -214,7 +284,8 @@ public final class AuditLog implements AutoCloseable {
         try {
             checkIdentity(c, file);
             AuditSchema.Meta meta = AuditSchema.hasMeta(c) ? AuditSchema.meta(c) : null;
-            return new AuditLog(file, storePath, c, Clock.systemUTC(), null, meta, null, Optional.empty());
+            return new AuditLog(new SqliteChain(file, storePath, c, null, WITNESS_BUSY_MILLIS), Clock.systemUTC(), null, meta,
+                    Optional.empty());
         } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
             if (e instanceof AuditException ae) {
@@ -231,17 +302,25 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
+    /** The audit file; null for a chain in a PostgreSQL store. */
     public Path file() {
-        return file;
+        return chain instanceof SqliteChain s ? s.file() : null;
     }
 
-    Path store() {
-        return store;
+    /** How messages name the log: its file, or "in the store URL (schema S)". */
+    public String name() {
+        return name;
     }
 
-    /** Whether a log file exists with the audit table in it. */
+    /** Whether a log exists with the audit table in it. */
     boolean exists() throws SQLException {
-        return connection != null && AuditSchema.hasLog(connection);
+        // A PostgreSQL store's tables exist from its first index on; its chain begins when an instance names the key.
+        return connection != null && chain.hasLog() && (meta != null || !chain.shared());
+    }
+
+    /** What is wrong with the log's append-only schema, as a clause; null when nothing. */
+    String schemaProblem(boolean keyless) throws SQLException {
+        return chain.problem(keyless);
     }
 
     /** The log's key id and keyless prefix; null for a keyless log not adopted yet, or no log. */
@@ -345,24 +424,6 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    /** The file at the path must still be the one opened: not unlinked, not replaced. */
-    private void checkSameFile() throws AuditException {
-        Object now;
-        try {
-            now = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
-        } catch (NoSuchFileException gone) {
-            now = null;
-        } catch (IOException e) {
-            throw new AuditException("The audit log " + file + " cannot be checked (" + e.getClass().getSimpleName()
-                    + "); the server stops answering until it can record.", e);
-        }
-        if (now == null || !now.equals(fileKey)) {
-            throw new AuditException("The audit log " + file + " was " + (now == null ? "deleted" : "replaced")
-                    + " while the server ran, so nothing more is recorded or answered; run schemabrain audit verify and"
-                    + " restart the server.", null);
-        }
-    }
-
     private interface Work<T> {
         T run() throws SQLException;
     }
@@ -402,7 +463,7 @@ public final class AuditLog implements AutoCloseable {
      */
     public long append(AuditEntry entry) throws AuditException {
         if (key == null) {
-            throw new AuditException("The audit log " + file + " was opened for reading only.", null);
+            throw new AuditException("The audit log " + name + " was opened for reading only.", null);
         }
         long id = write(entry);
         if (durability.waitsFor(entry.phase())) {
@@ -451,11 +512,11 @@ public final class AuditLog implements AutoCloseable {
                     p.done = true;
                     p.failure = failure != null ? failure : p.failure;
                 }
+                lastBatch = batch.size();   // before the next batch can start, so it never overwrites the next one's
                 writing = false;
                 batching.notifyAll();
             }
         }
-        lastBatch = batch.size();
         return finish(mine, interrupted);
     }
 
@@ -508,12 +569,13 @@ public final class AuditLog implements AutoCloseable {
         if (broken != null) {
             throw broken;
         }
-        checkSameFile();
+        chain.checkSame();
         Connection c = connection;
         Head head;
         Head[] before = new Head[1];
         try {
             head = inTransaction(c, () -> {
+                chain.lockHead(c);
                 Head last = lastRow(c);
                 before[0] = last;
                 try (PreparedStatement st = c.prepareStatement("""
@@ -523,6 +585,7 @@ public final class AuditLog implements AutoCloseable {
                     for (Pending p : batch) {
                         last = insert(st, last, p.entry);
                     }
+                    st.executeBatch();   // one round trip (a multi-row INSERT on PostgreSQL)
                 }
                 return last;
             });
@@ -535,9 +598,11 @@ public final class AuditLog implements AutoCloseable {
             p.id = ++id;
         }
         boolean continued = before[0].equals(written);
+        // In a fleet another instance moving the head on is normal: only a head that went back is checked.
+        boolean othersAppended = chain.shared() && before[0].count() >= written.count();
         written = head;
         writtenCount = head.count();
-        if (!continued) {
+        if (!continued && !othersAppended) {
             // Another process appended, or rows were taken away: the witnesses must still be matched.
             ownChain = false;
             try {
@@ -579,27 +644,18 @@ public final class AuditLog implements AutoCloseable {
                 ownChain = true;
             }
             try {
-                forceWal();
+                chain.force();
                 durable = target.count();
                 witness(target, own);
             } catch (AuditException e) {
                 broken = e;
                 throw e;
             } catch (IOException | RuntimeException e) {
-                broken = new AuditException("The audit log " + file + " could not be made durable (" + e.getClass().getSimpleName()
+                broken = new AuditException("The audit log " + name + " could not be made durable (" + e.getClass().getSimpleName()
                         + ": " + e.getMessage() + "), so nothing more is recorded or answered; check the disk, then restart"
                         + " the server.", e);
                 throw broken;
             }
-        }
-    }
-
-    /** fdatasync of the WAL: every commit written into it so far survives a power cut. */
-    private void forceWal() throws IOException {
-        Path wal = file.resolveSibling(file.getFileName() + "-wal");
-        // A log from before WAL mode (a keyless one being adopted) commits into the file itself.
-        try (FileChannel channel = FileChannel.open(Files.exists(wal) ? wal : file, StandardOpenOption.READ)) {
-            channel.force(false);
         }
     }
 
@@ -651,7 +707,7 @@ public final class AuditLog implements AutoCloseable {
         setLong(st, 13, entry.durationMs());
         st.setString(14, last.hash());
         st.setString(15, hash);
-        st.executeUpdate();
+        st.addBatch();
         return new Head(id, hash);
     }
 
@@ -661,12 +717,12 @@ public final class AuditLog implements AutoCloseable {
             return Head.EMPTY;
         }
         try {
-            if (!AuditSchema.hasLog(connection)) {
+            if (!chain.hasLog()) {
                 return Head.EMPTY;
             }
             return lastRow(connection);
         } catch (SQLException e) {
-            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
+            throw new AuditException("The audit log " + name + " cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
@@ -724,6 +780,11 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
+    /** The witness kept in the store for this chain, if any. */
+    Optional<AuditWitnessStore.Stored> storedWitness() throws StoreException {
+        return witnessStore.read();
+    }
+
     static Witness toWitness(AuditWitnessStore.Stored s) {
         return new Witness(new Head(s.rowCount(), s.headHash()), s.mac());
     }
@@ -731,7 +792,7 @@ public final class AuditLog implements AutoCloseable {
     /** At open: every witness must verify and be matched by the chain, else the log went backwards. */
     private void checkWitnesses() throws AuditException {
         try {
-            Optional<AuditWitnessStore.Stored> stored = AuditWitnessStore.read(store);
+            Optional<AuditWitnessStore.Stored> stored = witnessStore.read();
             if (stored.isPresent()) {
                 checkWitness("the witness in the store", toWitness(stored.get()));
             }
@@ -749,17 +810,17 @@ public final class AuditLog implements AutoCloseable {
 
     private void checkWitness(String where, Witness w) throws AuditException {
         if (!w.verifies(key)) {
-            throw new AuditException("The audit log " + file + " cannot be trusted: " + where + " does not verify under"
+            throw new AuditException("The audit log " + name + " cannot be trusted: " + where + " does not verify under"
                     + " this audit key (forged, or written with another key); run schemabrain audit verify.", null);
         }
         Optional<String> atCount;
         try {
             atCount = storedHash(w.head().count());
         } catch (SQLException e) {
-            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
+            throw new AuditException("The audit log " + name + " cannot be read (" + e.getMessage() + ").", e);
         }
         if (atCount.isEmpty() || !atCount.get().equals(w.head().hash())) {
-            throw new AuditException("The audit log " + file + " is behind " + where + ", which says row "
+            throw new AuditException("The audit log " + name + " is behind " + where + ", which says row "
                     + w.head().count() + " had another chain hash" + (atCount.isEmpty() ? " and the log no longer has that row" : "")
                     + ": the log was truncated, deleted, replaced or rolled back. Run schemabrain audit verify; the server"
                     + " will not record into it (schemabrain audit rotate --even-if-broken starts a new log).", null);
@@ -801,7 +862,7 @@ public final class AuditLog implements AutoCloseable {
                 return null;
             });
         } catch (SQLException | RuntimeException e) {
-            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
+            throw new AuditException("The audit log " + name + " cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
@@ -811,7 +872,7 @@ public final class AuditLog implements AutoCloseable {
             return List.of();
         }
         try {
-            if (!AuditSchema.hasLog(connection)) {
+            if (!chain.hasLog()) {
                 return List.of();
             }
             return read(() -> {
@@ -829,17 +890,20 @@ public final class AuditLog implements AutoCloseable {
                 return out;
             });
         } catch (SQLException | RuntimeException e) {
-            throw new AuditException("The audit log " + file + " cannot be read (" + e.getMessage() + ").", e);
+            throw new AuditException("The audit log " + name + " cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
     /** One consistent snapshot for a multi-statement read, even while other processes append. */
     private synchronized <T> T read(Work<T> work) throws SQLException {
+        chain.beginRead(connection);
         connection.setAutoCommit(false);
         try (Statement st = connection.createStatement()) {
             st.execute("SELECT 1 FROM audit_log LIMIT 1");   // holds the read snapshot
         } catch (SQLException e) {
+            connection.rollback();
             connection.setAutoCommit(true);
+            chain.endRead(connection);
             throw e;
         }
         try {
@@ -847,6 +911,7 @@ public final class AuditLog implements AutoCloseable {
         } finally {
             connection.rollback();
             connection.setAutoCommit(true);
+            chain.endRead(connection);
         }
     }
 
@@ -866,10 +931,7 @@ public final class AuditLog implements AutoCloseable {
                 LOG.error("the audit log's last rows could not be made durable: {}", e.getMessage());
             }
         }
-        witnessStore.close();
-        if (connection != null) {
-            closeQuietly(connection);
-        }
+        chain.close();
     }
 
     private static final String SELECT = """

@@ -1,6 +1,7 @@
 package dev.schemabrain.audit;
 
 import dev.schemabrain.store.SqlScript;
+import dev.schemabrain.store.StoreDialect;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +40,13 @@ final class AuditSchema {
 
     static boolean hasMeta(Connection c) throws SQLException {
         return hasTable(c, "audit_meta");
+    }
+
+    /** Whether the log's key was named yet (a PostgreSQL chain's audit_meta starts empty). */
+    static boolean hasKeyId(Connection c) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 1 FROM audit_meta WHERE name = 'key_id'")) {
+            return rs.next();
+        }
     }
 
     static void create(Connection c) throws SQLException {
@@ -124,12 +132,7 @@ final class AuditSchema {
     }
 
     private static boolean hasTable(Connection c, String name) throws SQLException {
-        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")) {
-            st.setString(1, name);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next();
-            }
-        }
+        return StoreDialect.hasTable(c, name);   // the SQLite file, or a PostgreSQL store's schema
     }
 
     private static Map<String, String> expected() {

@@ -1,7 +1,7 @@
 package dev.schemabrain.audit;
 
 import dev.schemabrain.error.AuditException;
-import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.error.StoreException;
 
 import java.nio.file.Path;
@@ -38,7 +38,24 @@ public final class AuditVerifier {
     }
 
     public static VerifyResult verify(Path storePath, Options o) throws AuditException {
-        Optional<Witness> stored = storeWitness(storePath);
+        return verify(new StoreLocation.SqliteFile(storePath), o);
+    }
+
+    /** Verifies the chain of the store at {@code location}: the file beside a SQLite store, or a PostgreSQL store's tables. */
+    public static VerifyResult verify(StoreLocation location, Options o) throws AuditException {
+        AuditLog log;
+        try {
+            log = AuditLog.openExisting(location);
+        } catch (AuditLog.UntrustedFile e) {
+            return VerifyResult.broken(0, clause(e.getMessage()));
+        }
+        try (log) {
+            return verify(log, o);
+        }
+    }
+
+    private static VerifyResult verify(AuditLog log, Options o) throws AuditException {
+        Optional<Witness> stored = storeWitness(log);
         List<Witness> fileLines = new ArrayList<>();
         String fileName = o.witnessFile().map(f -> "the witness file " + f.path()).orElse(null);
         if (o.witnessFile().isPresent()) {
@@ -54,23 +71,17 @@ public final class AuditVerifier {
         fileLines.forEach(w -> claim(claims, w.head(), fileName));
         o.expectHead().ifPresent(h -> claim(claims, h, "the expected head"));
 
-        AuditLog log;
         try {
-            log = AuditLog.openExisting(storePath);
-        } catch (AuditLog.UntrustedFile e) {
-            return VerifyResult.broken(0, clause(e.getMessage()));
-        }
-        try (log) {
             if (!log.exists()) {
                 Map.Entry<Long, List<Claim>> last = claims.lastEntry();
                 if (last != null && last.getKey() > 0) {
-                    return VerifyResult.broken(0, "the audit log " + log.file() + " is missing or empty, but "
+                    return VerifyResult.broken(0, "the audit log " + log.name() + " is missing or empty, but "
                             + last.getValue().get(0).where() + " says it held " + last.getKey() + " rows: it was deleted or replaced");
                 }
                 return VerifyResult.intact(0, List.of());
             }
             AuditSchema.Meta meta = log.meta();
-            String schemaProblem = AuditSchema.problem(log.connection(), meta == null);
+            String schemaProblem = log.schemaProblem(meta == null);
             if (schemaProblem != null) {
                 return VerifyResult.broken(0, schemaProblem.replace("it holds", "the log holds").replace("its ", "the log's ")
                         + ": the log was altered outside SchemaBrain");
@@ -215,9 +226,9 @@ public final class AuditVerifier {
         claims.computeIfAbsent(head.count(), k -> new ArrayList<>()).add(new Claim(where, head.hash()));
     }
 
-    private static Optional<Witness> storeWitness(Path storePath) throws AuditException {
+    private static Optional<Witness> storeWitness(AuditLog log) throws AuditException {
         try {
-            return AuditWitnessStore.read(storePath).map(AuditLog::toWitness);
+            return log.storedWitness().map(AuditLog::toWitness);
         } catch (StoreException e) {
             throw new AuditException(e.getMessage(), e);
         }

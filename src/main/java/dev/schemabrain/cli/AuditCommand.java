@@ -16,6 +16,7 @@ import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.error.AuditException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
+import dev.schemabrain.store.StoreLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -51,7 +52,7 @@ final class AuditCommand extends CommandGroup {
                         + " colon and 64 hex digits).");
             }
         }
-        VerifyResult result = AuditVerifier.verify(main.auditStore(), new AuditVerifier.Options(key(keyFile),
+        VerifyResult result = AuditVerifier.verify(main.store(), new AuditVerifier.Options(key(keyFile),
                 Optional.ofNullable(witness).map(WitnessFile::new), expected,
                 since == null ? OptionalLong.empty() : OptionalLong.of(since)));
         PrintWriter out = main.out();
@@ -84,6 +85,10 @@ final class AuditCommand extends CommandGroup {
                        + " it is archived too.") Path witness,
                @Option(names = "--even-if-broken", description = "Archive a log that does not verify (keep the archive:"
                        + " it is evidence).") boolean evenIfBroken) throws AuditException, StoreException {
+        if (main.store() instanceof StoreLocation.PostgresSchema) {
+            throw new AuditException("A PostgreSQL store's audit chain is not rotated: its rows are never deleted, and every"
+                    + " instance appends to it; keep 'schemabrain audit head' elsewhere instead (docs/deployment.md).", null);
+        }
         AuditRotation.Archived a = AuditRotation.rotate(main.auditStore(), new AuditVerifier.Options(key(keyFile),
                 Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
                 evenIfBroken, java.time.Clock.systemUTC());
@@ -97,7 +102,7 @@ final class AuditCommand extends CommandGroup {
     @Command(name = "head", mixinStandardHelpOptions = true,
             description = "Print the chain's head as COUNT:HASH; keep it elsewhere and check it later with verify --expect-head.")
     int head() throws AuditException, StoreException {
-        try (AuditLog log = AuditLog.openExisting(main.auditStore())) {
+        try (AuditLog log = AuditLog.openExisting(main.store())) {
             main.out().println(log.head());
             return 0;
         }
@@ -112,7 +117,7 @@ final class AuditCommand extends CommandGroup {
             throw new UserError("--limit must be at least 1.");
         }
         List<AuditRecord> rows;
-        try (AuditLog log = AuditLog.openExisting(main.auditStore())) {
+        try (AuditLog log = AuditLog.openExisting(main.store())) {
             rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since));
         }
         PrintWriter out = main.out();

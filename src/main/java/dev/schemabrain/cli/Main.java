@@ -75,13 +75,12 @@ public final class Main implements Runnable {
     private boolean warnedStorePassword;
 
     /**
-     * The path the audit log and its witness are kept beside: the store file, or for a PostgreSQL store a
-     * file named after its schema in the current directory (the audit chain moves into PostgreSQL later).
+     * The SQLite store file the audit log is kept beside. A PostgreSQL store keeps its chain in its schema
+     * (callers take {@link #store()} for it); this is only asked for a SQLite store.
      */
     Path auditStore() throws StoreException {
-        StoreLocation location = store();
-        return Stores.file(location).orElseGet(() -> Path.of("schemabrain-"
-                + ((StoreLocation.PostgresSchema) location).schema() + ".db"));
+        return Stores.file(store()).orElseThrow(() -> new StoreException("This needs a SQLite store file; a PostgreSQL"
+                + " store keeps its audit chain in its schema."));
     }
 
     /** Where a command prints its result: picocli's writer, so a test can capture it in process. */

@@ -111,7 +111,8 @@ final class ServeCommand implements Callable<Integer> {
             converter = AuditFsyncConverter.class,
             description = "every-row (default): no answer leaves before its audit row is fsynced (concurrent calls share"
                     + " one fsync); started-rows: only get_metric's started row waits, other rows are fsynced right after"
-                    + " their answer (a power cut, not a killed process, can lose the last milliseconds of rows).")
+                    + " their answer (a power cut, not a killed process, can lose the last milliseconds of rows). On a PostgreSQL"
+                    + " store every row is committed synchronously before its answer either way.")
     dev.schemabrain.audit.AuditDurability auditFsync = dev.schemabrain.audit.AuditDurability.EVERY_ROW;
 
     @picocli.CommandLine.Mixin
@@ -269,7 +270,8 @@ final class ServeCommand implements Callable<Integer> {
     /** A planted store, or one indexed from another database than --source, is refused before serving. */
     private void checkStore(Optional<SourceUrl> url) throws SchemaBrainException {
         // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
-        java.nio.file.Path dir = main.auditStore().toAbsolutePath().getParent();
+        java.nio.file.Path dir = dev.schemabrain.store.Stores.file(main.store()).map(f -> f.toAbsolutePath().getParent())
+                .orElse(null);
         if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
             throw new UserError("The store's directory " + dir + " does not exist; pass --store with the file 'schemabrain index'"
                     + " wrote, or create the directory and index into it first.");
@@ -279,7 +281,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
     private AuditLog openAudit(AuditKey key) throws SchemaBrainException {
-        return AuditLog.open(main.auditStore(), key, Optional.ofNullable(auditWitness).map(WitnessFile::new), auditFsync);
+        return AuditLog.open(main.store(), key, Optional.ofNullable(auditWitness).map(WitnessFile::new), auditFsync);
     }
 
     /** The audit key, generated on first serve; outside the store and the audit file. */

@@ -46,6 +46,24 @@ public final class AuditWitnessStore {
     private AuditWitnessStore() {
     }
 
+    /** Where a chain's witness is kept: the SQLite store file, or the PostgreSQL store's schema. */
+    public interface Witnesses extends AutoCloseable {
+        /** Writes {@code witness} if it is ahead of the stored one, after {@code check} accepted the stored one. */
+        <E extends Exception> Outcome advance(Stored witness, Check<E> check) throws E, StoreException;
+
+        /** The stored witness; empty when there is none (or no store). */
+        Optional<Stored> read() throws StoreException;
+
+        @Override
+        void close();
+    }
+
+    /** The witnesses of the store at {@code location}; nothing is opened before the first write or read. */
+    public static Witnesses of(StoreLocation location, int busyMillis) {
+        return location instanceof StoreLocation.SqliteFile f ? new Writer(f.path(), busyMillis)
+                : new PostgresWriter((StoreLocation.PostgresSchema) location, busyMillis);
+    }
+
     /**
      * Writes {@code witness} if it is ahead of the stored one, after {@code check} accepted the stored
      * one. Migrates a store of an older version first (in the same transaction). Opens and closes its
@@ -63,7 +81,7 @@ public final class AuditWitnessStore {
      * than the write. The connection is dropped and opened again when the file at the path is no longer
      * the one it was opened on (deleted, or replaced by a new store) or when a write failed.
      */
-    public static final class Writer implements AutoCloseable {
+    public static final class Writer implements Witnesses {
 
         private final Path store;
         private final int busyMillis;
@@ -76,7 +94,13 @@ public final class AuditWitnessStore {
             this.busyMillis = busyMillis;
         }
 
+        @Override
+        public Optional<Stored> read() throws StoreException {
+            return AuditWitnessStore.read(store);
+        }
+
         /** See {@link AuditWitnessStore#advance}. */
+        @Override
         public synchronized <E extends Exception> Outcome advance(Stored witness, Check<E> check) throws E, StoreException {
             if (!SqliteStore.exists(store)) {
                 close();
@@ -122,14 +146,8 @@ public final class AuditWitnessStore {
 
         @Override
         public synchronized void close() {
-            if (connection != null) {
-                try {
-                    connection.close();
-                } catch (SQLException ignored) {
-                    // Nothing is pending on it: every write commits or rolls back.
-                }
-                connection = null;
-            }
+            closeQuietly(connection);
+            connection = null;
             version = -1;
         }
     }
@@ -170,6 +188,79 @@ public final class AuditWitnessStore {
                 c.setAutoCommit(true);
             } catch (SQLException ignored) {
                 // A broken connection: the next write opens another.
+            }
+        }
+    }
+
+    /**
+     * The witness row of a PostgreSQL store (V4's audit_witness), written through a connection of its own:
+     * the chain's appends hold theirs in their transaction. A row lock held longer than {@code busyMillis}
+     * (another instance writing it) leaves this witness behind, as a busy SQLite store does. Every instance
+     * of a fleet writes here; the row only moves forward.
+     */
+    static final class PostgresWriter implements Witnesses {
+
+        private final StoreLocation.PostgresSchema location;
+        private final int busyMillis;
+        private Connection connection;
+
+        PostgresWriter(StoreLocation.PostgresSchema location, int busyMillis) {
+            this.location = location;
+            this.busyMillis = busyMillis;
+        }
+
+        @Override
+        public synchronized <E extends Exception> Outcome advance(Stored witness, Check<E> check) throws E, StoreException {
+            try {
+                // The schema is migrated by the store's owner, never by a serving instance: nothing to migrate here.
+                return write(connection(), Migrations.latestVersion(), witness, check);
+            } catch (SQLException e) {
+                close();
+                if ("55P03".equals(e.getSQLState())) {   // lock_not_available: another instance is writing it
+                    return Outcome.BUSY;
+                }
+                throw new StoreException("Writing the audit witness into the store " + location + " failed ("
+                        + PostgresStore.reason(e) + ").", e);
+            }
+        }
+
+        @Override
+        public synchronized Optional<Stored> read() throws StoreException {
+            try {
+                Connection c = connection();
+                return StoreDialect.hasTable(c, "audit_witness") ? AuditWitnessStore.read(c) : Optional.empty();
+            } catch (SQLException e) {
+                close();
+                throw new StoreException("Reading the audit witness from the store " + location + " failed ("
+                        + PostgresStore.reason(e) + ").", e);
+            }
+        }
+
+        private Connection connection() throws StoreException, SQLException {
+            if (connection == null) {
+                Connection c = PostgresStore.connect(location, "schemabrain-audit-witness");
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET lock_timeout = " + busyMillis);
+                    st.execute("SET synchronous_commit TO on");
+                }
+                connection = c;
+            }
+            return connection;
+        }
+
+        @Override
+        public synchronized void close() {
+            closeQuietly(connection);
+            connection = null;
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Nothing is pending on it: every write commits or rolls back.
             }
         }
     }

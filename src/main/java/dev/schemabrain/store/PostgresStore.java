@@ -32,26 +32,9 @@ public final class PostgresStore implements Store {
 
     /** Connects and checks the schema is not from a newer build; creates nothing. */
     public static PostgresStore open(StoreLocation.PostgresSchema location) throws StoreException {
-        SourceUrl url = location.url();
-        Properties props = url.credentials();
-        props.setProperty("ApplicationName", APPLICATION_NAME);
-        props.setProperty("connectTimeout", "10");
-        // Batched inserts (columns, foreign keys, a copy) go as multi-row INSERTs, not one statement per row.
-        props.setProperty("reWriteBatchedInserts", "true");
-        String jdbc = "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "") + "/" + url.database()
-                + (url.query().isEmpty() ? "" : "?" + url.query());
-        Connection c;
-        try {
-            c = DriverManager.getConnection(jdbc, props);
-        } catch (SQLException e) {
-            throw new StoreException("Cannot reach the PostgreSQL store " + location + " (" + reason(e)
-                    + "); check the URL, that the server runs and the role's password.", e);
-        }
+        Connection c = connect(location, APPLICATION_NAME);
         PostgresStore store = new PostgresStore(location, c);
         try {
-            try (Statement st = c.createStatement()) {
-                st.execute("SET search_path TO " + location.schema());
-            }
             int version = store.version();
             if (version > Migrations.latestVersion()) {
                 throw new StoreException("The store " + location + " was written by a newer SchemaBrain (store version "
@@ -66,6 +49,40 @@ public final class PostgresStore implements Store {
         } catch (StoreException | RuntimeException e) {
             store.close();
             throw e;
+        }
+    }
+
+    /**
+     * A connection of its own to the store's schema ({@code search_path} set), for work that must not share
+     * the store's connection: the audit chain's appends and its witness run on threads of their own.
+     */
+    public static Connection connect(StoreLocation.PostgresSchema location, String applicationName) throws StoreException {
+        SourceUrl url = location.url();
+        Properties props = url.credentials();
+        props.setProperty("ApplicationName", applicationName);
+        props.setProperty("connectTimeout", "10");
+        // Batched inserts (columns, foreign keys, a copy) go as multi-row INSERTs, not one statement per row.
+        props.setProperty("reWriteBatchedInserts", "true");
+        String jdbc = "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "") + "/" + url.database()
+                + (url.query().isEmpty() ? "" : "?" + url.query());
+        Connection c;
+        try {
+            c = DriverManager.getConnection(jdbc, props);
+        } catch (SQLException e) {
+            throw new StoreException("Cannot reach the PostgreSQL store " + location + " (" + reason(e)
+                    + "); check the URL, that the server runs and the role's password.", e);
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("SET search_path TO " + location.schema());
+            return c;
+        } catch (SQLException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // Nothing was done through it.
+            }
+            throw new StoreException("Cannot open the PostgreSQL store " + location + " (" + reason(e)
+                    + "); check that the role may use the schema.", e);
         }
     }
 
@@ -201,7 +218,7 @@ public final class PostgresStore implements Store {
      * The server's first line: never the statement a batch failure quotes (it holds the values written,
      * samples among them), never a password (the driver's messages hold none).
      */
-    private static String reason(SQLException e) {
+    public static String reason(SQLException e) {
         SQLException cause = e instanceof java.sql.BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
         if (cause instanceof org.postgresql.util.PSQLException pe && pe.getServerErrorMessage() != null) {
             return pe.getServerErrorMessage().getMessage();

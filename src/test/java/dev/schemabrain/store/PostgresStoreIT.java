@@ -92,25 +92,46 @@ class PostgresStoreIT {
     }
 
     @Test
-    void aServingRoleWithSelectOnlyServesTheStore() throws Exception {
+    void aServingRoleWithSelectAndAuditInsertServesTheStore() throws Exception {
         String schema = freshSchema();
         assertEquals(0, cli("--store", storeUrl(schema), "index", "--source", source).exitCode());
         String role = "sb_serve_" + schema;
         try (Connection c = TestPostgres.connect("postgres"); Statement st = c.createStatement()) {
             st.execute("CREATE ROLE " + role + " LOGIN");
+            // The grants docs/deployment.md gives a serving role, and nothing more.
             st.execute("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
             st.execute("GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
+            st.execute("GRANT INSERT ON " + schema + ".audit_log, " + schema + ".audit_meta TO " + role);
+            st.execute("GRANT INSERT, UPDATE ON " + schema + ".audit_witness TO " + role);
         }
         String asServer = "postgresql://" + role + "@localhost:" + TestPostgres.port() + "/postgres?schema=" + schema;
         McpSyncClient client = serve(asServer, new StringBuffer());
         try {
             assertTrue(describe(client, "main.users").contains("email"));
+            describe(client, "main.plans");
         } finally {
             client.closeGracefully();
         }
+        assertEquals(2, TestPostgres.count("postgres", "SELECT count(*) FROM " + schema + ".audit_log"),
+                "the serving role recorded both calls into the store's chain");
+        assertFalse(java.nio.file.Files.exists(work.resolve("schemabrain-" + schema + ".audit.db")), "no local audit file");
+        Cli.Result verify = cli("--store", asServer, "audit", "verify");
+        assertEquals(0, verify.exitCode(), verify.stdout() + verify.stderr());
+        assertTrue(verify.stdout().startsWith("audit chain intact: 2 rows verified"), verify.stdout());
+        assertFalse(verify.stdout().contains("warning"), "the store's witness was written: " + verify.stdout());
+
         Cli.Result write = cli("--store", asServer, "token", "create", "nope");
-        assertEquals(2, write.exitCode(), "the serving role cannot write: " + write);
+        assertEquals(2, write.exitCode(), "the serving role cannot write the catalog: " + write);
         assertTrue(write.stderr().contains("permission denied"), write.stderr());
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + TestPostgres.port() + "/postgres", role, "");
+             Statement st = c.createStatement()) {
+            for (String change : List.of("UPDATE " + schema + ".audit_log SET status = 'x'", "DELETE FROM " + schema + ".audit_log",
+                    "TRUNCATE " + schema + ".audit_log", "DELETE FROM " + schema + ".catalog_tables")) {
+                java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                        () -> st.execute(change), change);
+                assertTrue(refused.getMessage().contains("permission denied"), refused.getMessage());
+            }
+        }
     }
 
     @Test
@@ -208,7 +229,7 @@ class PostgresStoreIT {
         return text;
     }
 
-    /** {@code serve} on the store URL, started in the test's directory (a PostgreSQL store keeps its audit file there). */
+    /** {@code serve} on the store URL, started in the test's directory (nothing may be written there: the chain is in the store). */
     private McpSyncClient serve(String store, StringBuffer stderr) {
         List<String> command = new ArrayList<>(McpStdio.serveCommand(Path.of("unused")));
         command.set(command.indexOf("--store") + 1, store);

@@ -41,10 +41,16 @@ public final class ServedJar implements AutoCloseable {
     /** @param keepRequestLog keep the one-line-per-request log too (a short run that checks it) */
     public static ServedJar start(Path store, Path workDir, Map<String, String> env, List<String> jvmOptions, boolean keepRequestLog,
                            String... serveArgs) throws Exception {
+        return start(store.toString(), workDir, env, jvmOptions, keepRequestLog, serveArgs);
+    }
+
+    /** As above, on a store named by text: a PostgreSQL store's URL is no path. */
+    public static ServedJar start(String store, Path workDir, Map<String, String> env, List<String> jvmOptions, boolean keepRequestLog,
+                           String... serveArgs) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-jar", McpStdio.jar().toAbsolutePath().toString(), "--store", store.toString(), "serve",
+        command.addAll(List.of("-jar", McpStdio.jar().toAbsolutePath().toString(), "--store", store, "serve",
                 "--transport", "http", "--port", "0"));
         command.addAll(List.of(serveArgs));
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);

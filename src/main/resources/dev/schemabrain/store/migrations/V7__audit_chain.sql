@@ -1,0 +1,3 @@
+-- Nothing for a SQLite store: its audit chain is the file beside it (dev/schemabrain/audit/audit.sql).
+-- The PostgreSQL twin (postgresql/V6__audit_chain.sql) puts the chain into the store's schema; both
+-- dialects keep the same version numbers.
