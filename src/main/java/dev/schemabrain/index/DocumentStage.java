@@ -52,12 +52,19 @@ final class DocumentStage {
     }
 
     Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, boolean dryRun) {
+        return plan(catalog, stored, Map.of(), dryRun);
+    }
+
+    /** @param enriched descriptions that outrank the offline describer's (not a database comment) */
+    Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, Map<DocumentKey, Description> enriched, boolean dryRun) {
         long t0 = System.nanoTime();
         List<Pending> pending = new ArrayList<>();
         for (TableDocuments table : describer.describe(catalog)) {
-            consider(pending, DocumentKey.table(table.table()), table.description(), table.tableText(), stored);
+            DocumentKey tableKey = DocumentKey.table(table.table());
+            consider(pending, tableKey, table.description(), table.tableText(), stored, enriched.get(tableKey));
             for (TableDocuments.ColumnDocument column : table.columns()) {
-                consider(pending, DocumentKey.column(table.table(), column.column()), column.description(), column.text(), stored);
+                DocumentKey key = DocumentKey.column(table.table(), column.column());
+                consider(pending, key, column.description(), column.text(), stored, enriched.get(key));
             }
         }
         long describeMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -77,8 +84,12 @@ final class DocumentStage {
         return new Plan(writes, pending.size(), texts.size(), describeMillis, embedMillis);
     }
 
-    private void consider(List<Pending> pending, DocumentKey key, Description description, String text,
-                          Map<DocumentKey, StoredDocument> stored) {
+    private void consider(List<Pending> pending, DocumentKey key, Description offline, String offlineText,
+                          Map<DocumentKey, StoredDocument> stored, Description enriched) {
+        // Precedence: the database's comment, then an enricher's sentence, then the offline describer's.
+        boolean useEnriched = enriched != null && offline.origin() != DescriptionOrigin.DB_COMMENT;
+        Description description = useEnriched ? enriched : offline;
+        String text = useEnriched ? offlineText + "\n" + enriched.text() : offlineText;
         String hash = Fingerprints.sha256(modelId, text);
         StoredDocument before = stored.get(key);
         boolean embed = before == null || !hash.equals(before.embeddedHash());

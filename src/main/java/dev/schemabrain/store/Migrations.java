@@ -18,7 +18,9 @@ final class Migrations {
 
     /** Every migration in order; the store's version is the length of this list. */
     static final List<String> SCRIPTS = List.of("V1__catalog.sql", "V2__semantic.sql", "V3__pii.sql",
-            "V4__audit_witness.sql", "V5__auth_tokens.sql");
+            "V4__audit_witness.sql", "V5__auth_tokens.sql",
+            // V7: V6 is taken by the query log on another branch; renumbered at merge if needed.
+            "V7__llm.sql");
 
     static int latestVersion() {
         return SCRIPTS.size();
