@@ -1,6 +1,7 @@
 package dev.schemabrain.index;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.describe.Description;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.store.DocumentKey;
@@ -24,8 +25,12 @@ public interface DescriptionEnricher {
                  StoreLocation store, boolean storeExisted, boolean dryRun, Instant startedAt) {
     }
 
-    record Enrichment(Map<DocumentKey, Description> descriptions, StoreWork<Void> write) {
-        public static final Enrichment NONE = new Enrichment(Map.of(), c -> null);
+    /**
+     * @param stale tables whose earlier enriched descriptions no longer hold: what {@code descriptions} does
+     *              not cover goes back to the offline describer (elsewhere an enricher's sentence is kept)
+     */
+    record Enrichment(Map<DocumentKey, Description> descriptions, Set<QualifiedName> stale, StoreWork<Void> write) {
+        public static final Enrichment NONE = new Enrichment(Map.of(), Set.of(), c -> null);
     }
 
     /** Whether this run may ask a model: then an unchanged catalog token cannot skip the run. */

@@ -150,7 +150,7 @@ public final class Indexer {
         Set<String> piiColumns = pii.heuristic().stream().map(PiiTags.Entry::qualifiedColumn).collect(Collectors.toSet());
         DescriptionEnricher.Enrichment enriched = enricher.enrich(new DescriptionEnricher.Input(sourceId, catalog,
                 store.documents(), piiColumns, storePath, storeExisted, dryRun, startedAt));
-        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), enriched.descriptions(), dryRun);
+        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), enriched, dryRun);
 
         long writeMillis = 0;
         int purged = 0;

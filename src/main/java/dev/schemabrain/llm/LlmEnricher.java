@@ -15,6 +15,7 @@ import dev.schemabrain.store.Stores;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -69,6 +70,7 @@ public final class LlmEnricher implements DescriptionEnricher {
         }
         Map<DocumentKey, Description> out = new ConcurrentHashMap<>();
         List<Job> jobs = new ArrayList<>();
+        Set<QualifiedName> stale = new HashSet<>();
         int cached = 0;
         for (Table table : in.catalog().tables()) {
             Set<String> pii = table.columns().stream().map(Column::name)
@@ -81,11 +83,14 @@ public final class LlmEnricher implements DescriptionEnricher {
                 cached += reuse(table, in.stored(), out) ? 1 : 0;
             } else if (options.asks()) {
                 jobs.add(new Job(prompt, model, strong ? options.strongPrices() : options.prices()));
+                stale.add(table.name());
+            } else if (before != null) {
+                stale.add(table.name());
             }
         }
         if (!options.asks()) {
             summary = LlmSummary.NONE;
-            return new Enrichment(out, c -> null);
+            return new Enrichment(out, stale, c -> null);
         }
         if (in.dryRun()) {
             long estIn = 0;
@@ -100,12 +105,12 @@ public final class LlmEnricher implements DescriptionEnricher {
             }
             summary = new LlmSummary(true, true, options.provider().name(), options.model(), in.catalog().tables().size(),
                     0, cached, 0, 0, 0, 0, 0, 0, options.maxCost(), estIn, estOut, usd, List.of());
-            return new Enrichment(out, c -> null);
+            return new Enrichment(out, stale, c -> null);
         }
-        return ask(in, jobs, cached, out);
+        return ask(in, jobs, cached, out, stale);
     }
 
-    private Enrichment ask(Input in, List<Job> jobs, int cached, Map<DocumentKey, Description> out) {
+    private Enrichment ask(Input in, List<Job> jobs, int cached, Map<DocumentKey, Description> out, Set<QualifiedName> stale) {
         Budget budget = new Budget(options.maxCost());
         AtomicBoolean down = new AtomicBoolean();
         AtomicInteger requests = new AtomicInteger();
@@ -186,7 +191,7 @@ public final class LlmEnricher implements DescriptionEnricher {
                 budget.spent(), options.maxCost(), 0, 0, 0, warnings);
         List<LlmStore.Described> d = List.copyOf(described);
         List<LlmStore.Spend> s = List.copyOf(spend);
-        return new Enrichment(Map.copyOf(out), c -> {
+        return new Enrichment(Map.copyOf(out), Set.copyOf(stale), c -> {
             LlmStore.write(c, in.sourceId(), at, d, s);
             return null;
         });
