@@ -1,6 +1,7 @@
 package dev.schemabrain.llm;
 
 import dev.schemabrain.testing.InProcessCli;
+import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,9 @@ class LlmIndexTest {
         assertEquals("llm", stored().get("orders.status")[0], "--no-llm keeps the descriptions of unchanged tables");
 
         sql("ALTER TABLE product ADD COLUMN price REAL");
+        assertEquals(0, InProcessCli.run("--store", store.toString(), "index", "--source", "sqlite:" + source).exitCode());
+        assertEquals("heuristic", stored().get("product.title")[0], "a changed table's stale sentence gives way offline");
+        assertEquals("llm", stored().get("orders.status")[0]);
         index("anthropic");
         assertEquals(4, server.requests(), "only the changed table is asked again");
         assertEquals("llm", stored().get("product.price")[0]);
@@ -145,6 +149,22 @@ class LlmIndexTest {
         assertTrue(ledger.stdout().contains("claude-sonnet-4-5"), ledger.stdout());
         assertTrue(ledger.stdout().contains("total"), ledger.stdout());
         assertFalse(new String(Files.readAllBytes(store), java.nio.charset.StandardCharsets.ISO_8859_1).contains(KEY));
+    }
+
+    @Test
+    void aPostgresqlStoreKeepsTheCacheAndTheLedger() throws Exception {
+        shop();
+        String pgStore = TestPostgres.url("postgres") + "?schema=sb_llm_" + ProcessHandle.current().pid();
+        String[] args = {"--store", pgStore, "index", "--source", "sqlite:" + source, "--llm", "openai", "--llm-url",
+                server.url(), "--llm-key-env", "SB_LLM_KEY"};
+        for (int run = 0; run < 2; run++) {
+            InProcessCli.Result r = InProcessCli.run(Map.of("SB_LLM_KEY", KEY), args);
+            assertEquals(0, r.exitCode(), r.stderr());
+        }
+        assertEquals(3, server.requests(), "the second run reads the cache from the PostgreSQL store");
+        InProcessCli.Result ledger = InProcessCli.run("--store", pgStore, "llm", "ledger");
+        assertEquals(0, ledger.exitCode(), ledger.stderr());
+        assertTrue(ledger.stdout().lines().anyMatch(l -> l.startsWith("total") && l.contains(" 3 ")), ledger.stdout());
     }
 
     @Test
