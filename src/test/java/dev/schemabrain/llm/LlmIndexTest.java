@@ -272,6 +272,16 @@ class LlmIndexTest {
     }
 
     @Test
+    void crypticTablesGoToTheStrongModel() throws Exception {
+        shop();
+        sql("CREATE TABLE xq_tbl (zq_id INTEGER PRIMARY KEY, xq_flg TEXT, cst_nm TEXT, zzv_cd TEXT)");
+        index("anthropic", "--strong-model", "claude-sonnet-4-5");
+        assertEquals(1, count("SELECT count(*) FROM llm_cache WHERE model = 'claude-sonnet-4-5' AND table_name = 'xq_tbl'"));
+        assertEquals(3, count("SELECT count(*) FROM llm_cache WHERE model = 'claude-haiku-4-5'"));
+        assertEquals(1, server.bodies().stream().filter(b -> b.contains("\"model\":\"claude-sonnet-4-5\"")).count());
+    }
+
+    @Test
     void aDryRunEstimatesAndSendsNothing() throws Exception {
         shop();
         InProcessCli.Result r = index("anthropic", "--dry-run");
