@@ -13,11 +13,8 @@ public final class AnthropicProvider extends HttpProvider {
     public static final String VERSION = "2023-06-01";
     static final String TOOL = "record_descriptions";
 
-    private final String key;
-
     AnthropicProvider(String baseUrl, String key, Duration timeout, Backoff backoff) {
-        super(baseUrl, timeout, backoff);
-        this.key = key;
+        super(baseUrl, key, timeout, backoff);
     }
 
     @Override
@@ -32,7 +29,7 @@ public final class AnthropicProvider extends HttpProvider {
 
     @Override
     Map<String, String> headers() {
-        return key == null ? Map.of("anthropic-version", VERSION) : Map.of("x-api-key", key, "anthropic-version", VERSION);
+        return key() == null ? Map.of("anthropic-version", VERSION) : Map.of("x-api-key", key(), "anthropic-version", VERSION);
     }
 
     static Map<String, Object> inputSchema() {

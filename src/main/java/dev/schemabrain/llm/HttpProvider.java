@@ -26,8 +26,11 @@ abstract class HttpProvider implements LlmProvider {
     private final URI base;
     private final Duration timeout;
     private final Backoff backoff;
+    private final String key;
 
-    HttpProvider(String baseUrl, Duration timeout, Backoff backoff) {
+    /** @param key the API key, or null for a server that needs none */
+    HttpProvider(String baseUrl, String key, Duration timeout, Backoff backoff) {
+        this.key = key;
         String trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.base = URI.create(trimmed);
         this.timeout = timeout;
@@ -38,6 +41,10 @@ abstract class HttpProvider implements LlmProvider {
     @Override
     public String endpoint() {
         return base.getScheme() + "://" + base.getHost() + (base.getPort() < 0 ? "" : ":" + base.getPort()) + base.getPath();
+    }
+
+    String key() {
+        return key;
     }
 
     abstract String path();

@@ -12,11 +12,8 @@ public final class OpenAiProvider extends HttpProvider {
 
     public static final String DEFAULT_URL = "https://api.openai.com";
 
-    private final String key;
-
     OpenAiProvider(String baseUrl, String key, Duration timeout, Backoff backoff) {
-        super(baseUrl, timeout, backoff);
-        this.key = key;
+        super(baseUrl, key, timeout, backoff);
     }
 
     @Override
@@ -32,7 +29,7 @@ public final class OpenAiProvider extends HttpProvider {
     @Override
     Map<String, String> headers() {
         // A local server (Ollama) needs no key.
-        return key == null ? Map.of() : Map.of("authorization", "Bearer " + key);
+        return key() == null ? Map.of() : Map.of("authorization", "Bearer " + key());
     }
 
     @Override
