@@ -69,9 +69,15 @@ final class LlmIndexOptions {
             throw new UserError("--workers and --llm-timeout-ms must be at least 1 and --max-cost at least 0.");
         }
         String var = keyEnv != null ? keyEnv : kind.equals("anthropic") ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-        String key = env.get(var);
-        if (key != null && key.isBlank()) {
+        String key = env.get(var) == null ? null : env.get(var).strip();
+        if (key != null && key.isEmpty()) {
             key = null;
+        }
+        if (key != null && key.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
+            throw new UserError("The key in $" + var + " holds spaces or control characters; set it to the key alone.");
+        }
+        if (url != null && !validUrl(url)) {
+            throw new UserError("--llm-url must be an http:// or https:// URL such as http://localhost:11434.");
         }
         if (key == null && (url == null || keyEnv != null)) {
             err.println("warning: no API key in $" + var + " for --llm " + kind
@@ -84,6 +90,15 @@ final class LlmIndexOptions {
         PriceTable strongPrices = strongModel == null ? prices : price(strongModel, local);
         LlmProvider p = LlmOptions.provider(kind, url, key, Duration.ofMillis(timeoutMs), Duration.ofMillis(backoffMs));
         return new LlmOptions(p, m, strongModel, prices, strongPrices, workers, maxCost);
+    }
+
+    private static boolean validUrl(String url) {
+        try {
+            java.net.URI u = java.net.URI.create(url);
+            return ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private PriceTable price(String m, boolean local) throws UserError {

@@ -162,6 +162,10 @@ public final class LlmEnricher implements DescriptionEnricher {
                             failed.incrementAndGet();
                             failures.add(p.table().name() + " (" + e.getMessage() + ")");
                         }
+                    } catch (RuntimeException e) {
+                        // An answer shaped in a way nothing above foresaw: this table only, never the run.
+                        failed.incrementAndGet();
+                        failures.add(p.table().name() + " (an unexpected answer: " + e.getClass().getSimpleName() + ")");
                     } finally {
                         budget.settle(reserved, cost);
                     }

@@ -303,6 +303,12 @@ class LlmIndexTest {
                 "--source", "sqlite:" + source, "--llm", "openai", "--model", "mystery-7b");
         assertEquals(2, unknown.exitCode(), unknown.stderr());
         assertTrue(unknown.stderr().contains("The price of model mystery-7b is unknown"), unknown.stderr());
+
+        InProcessCli.Result badKey = InProcessCli.run(Map.of("OPENAI_API_KEY", "sk-one two"), "--store", store.toString(),
+                "index", "--source", "sqlite:" + source, "--llm", "openai");
+        assertEquals(2, badKey.exitCode(), badKey.stderr());
+        assertTrue(badKey.stderr().contains("The key in $OPENAI_API_KEY holds spaces"), badKey.stderr());
+        assertFalse(badKey.stderr().contains("sk-one"), badKey.stderr());
         assertEquals(0, server.requests());
     }
 }
