@@ -8,6 +8,9 @@ import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogChanges.RunCounts;
 import dev.schemabrain.error.StoreException;
+import dev.schemabrain.error.UserError;
+import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.llm.LlmEnricher;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,17 +35,23 @@ final class IndexCommand implements Callable<Integer> {
     @Mixin
     SourceOptions source;
 
-    @Option(names = "--dry-run", description = "Read the source and report what would change, without writing the store.")
+    @Option(names = "--dry-run", description = "Read the source and report what would change, without writing the store;"
+            + " with --llm, print the estimated tokens and cost and send nothing.")
     boolean dryRun;
 
+    @Mixin
+    LlmIndexOptions llm;
+
     @Override
-    public Integer call() throws SourceException, StoreException {
+    public Integer call() throws SourceException, StoreException, UserError {
         SourceUrl url = source.resolve(main.env, main.err());
+        LlmEnricher enricher = new LlmEnricher(llm.options(main.env, main.err()), WordVocabulary.get().words());
         IndexResult result;
         try (SchemaSource schemaSource = Sources.open(url)) {
-            result = new Indexer().run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
+            result = new Indexer().enrichedBy(enricher).run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
         }
         printSummary(main.out(), result, main.store().toString());
+        LlmIndexOptions.printSummary(main.out(), main.err(), enricher.summary());
         return 0;
     }
 

@@ -22,7 +22,8 @@ import java.util.Map;
         subcommands = {IndexCommand.class, ServeCommand.class, EvalCommand.class, ApplyCommand.class, DiffCommand.class,
                 ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
                 ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class,
-                TokenCommand.class, StoreCommand.class, ProbeCommand.class, SweepCommand.class, MineQueriesCommand.class, CommandLine.HelpCommand.class},
+                TokenCommand.class, StoreCommand.class, LlmCommand.class, ProbeCommand.class, SweepCommand.class,
+                MineQueriesCommand.class, CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 

@@ -2,10 +2,12 @@ package dev.schemabrain.describe;
 
 import java.util.Locale;
 
-/** Where a description came from, in order of trust (SPEC §3); an LLM enricher adds its own later. */
+/** Where a description came from (SPEC §3); shown in the order database comment, semantic YAML, LLM, offline. */
 public enum DescriptionOrigin {
     /** The database's own COMMENT. */
     DB_COMMENT,
+    /** The LLM enricher (SPEC §10.6): a draft, suggested by a model. */
+    LLM,
     /** The offline describer, from names, types, keys and sample shapes. */
     HEURISTIC;
 

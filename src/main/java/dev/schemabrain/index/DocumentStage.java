@@ -43,21 +43,25 @@ final class DocumentStage {
     }
 
     private static boolean isDescriberOrigin(String origin) {
-        for (DescriptionOrigin o : DescriptionOrigin.values()) {
-            if (o.wireName().equals(origin)) {
-                return true;
-            }
-        }
-        return false;
+        return DescriptionOrigin.DB_COMMENT.wireName().equals(origin) || DescriptionOrigin.HEURISTIC.wireName().equals(origin);
     }
 
     Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, boolean dryRun) {
+        return plan(catalog, stored, DescriptionEnricher.Enrichment.NONE, dryRun);
+    }
+
+    /** @param enrichment descriptions that outrank the offline describer's (not a database comment) */
+    Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, DescriptionEnricher.Enrichment enrichment, boolean dryRun) {
+        Map<DocumentKey, Description> enriched = enrichment.descriptions();
         long t0 = System.nanoTime();
         List<Pending> pending = new ArrayList<>();
         for (TableDocuments table : describer.describe(catalog)) {
-            consider(pending, DocumentKey.table(table.table()), table.description(), table.tableText(), stored);
+            DocumentKey tableKey = DocumentKey.table(table.table());
+            boolean stale = enrichment.stale().contains(table.table());
+            consider(pending, tableKey, table.description(), table.tableText(), stored, enriched.get(tableKey), stale);
             for (TableDocuments.ColumnDocument column : table.columns()) {
-                consider(pending, DocumentKey.column(table.table(), column.column()), column.description(), column.text(), stored);
+                DocumentKey key = DocumentKey.column(table.table(), column.column());
+                consider(pending, key, column.description(), column.text(), stored, enriched.get(key), stale);
             }
         }
         long describeMillis = (System.nanoTime() - t0) / 1_000_000;
@@ -77,13 +81,19 @@ final class DocumentStage {
         return new Plan(writes, pending.size(), texts.size(), describeMillis, embedMillis);
     }
 
-    private void consider(List<Pending> pending, DocumentKey key, Description description, String text,
-                          Map<DocumentKey, StoredDocument> stored) {
+    private void consider(List<Pending> pending, DocumentKey key, Description offline, String offlineText,
+                          Map<DocumentKey, StoredDocument> stored, Description enriched, boolean stale) {
+        // Precedence: the database's comment, then an enricher's sentence, then the offline describer's.
+        boolean useEnriched = enriched != null && offline.origin() != DescriptionOrigin.DB_COMMENT;
+        Description description = useEnriched ? enriched : offline;
+        String text = useEnriched ? offlineText + "\n" + enriched.text() : offlineText;
         String hash = Fingerprints.sha256(modelId, text);
         StoredDocument before = stored.get(key);
         boolean embed = before == null || !hash.equals(before.embeddedHash());
-        // Descriptions of other origins (an enricher's, the semantic YAML's) outrank this describer's.
-        boolean ours = before == null || before.origin() == null || isDescriberOrigin(before.origin());
+        // Descriptions of other origins (an enricher's, the semantic YAML's) outrank this describer's,
+        // unless this run's enricher supplies a new one or says its old one went stale.
+        boolean ours = before == null || before.origin() == null || isDescriberOrigin(before.origin()) || useEnriched
+                || stale && DescriptionOrigin.LLM.wireName().equals(before.origin());
         String describedAs = ours ? description.text() : before.description();
         String origin = ours ? description.origin().wireName() : before.origin();
         boolean redescribe = before == null || !Objects.equals(describedAs, before.description())

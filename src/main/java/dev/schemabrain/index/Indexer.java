@@ -15,6 +15,8 @@ import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.store.StoredTable;
+import dev.schemabrain.store.StoreWork;
+import java.util.Set;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,12 +54,24 @@ public final class Indexer {
     private final Clock clock;
     private final DocumentStage documents;
     private final String modelId;
+    private final DescriptionEnricher enricher;
 
     /** @param embedder the embedding model, asked for only when a document needs embedding */
     public Indexer(Clock clock, Supplier<Embedder> embedder, String modelId) {
+        this(clock, new DocumentStage(new OfflineDescriber(new Words(WordVocabulary.get().words())), embedder, modelId),
+                modelId, DescriptionEnricher.NONE);
+    }
+
+    private Indexer(Clock clock, DocumentStage documents, String modelId, DescriptionEnricher enricher) {
         this.clock = clock;
+        this.documents = documents;
         this.modelId = modelId;
-        this.documents = new DocumentStage(new OfflineDescriber(new Words(WordVocabulary.get().words())), embedder, modelId);
+        this.enricher = enricher;
+    }
+
+    /** This indexer with descriptions from {@code enricher} laid over the offline describer's. */
+    public Indexer enrichedBy(DescriptionEnricher enricher) {
+        return new Indexer(clock, documents, modelId, enricher);
     }
 
     public Indexer(Clock clock) {
@@ -104,7 +118,7 @@ public final class Indexer {
         String token = source.catalogToken()
                 .map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION + "|" + OfflineDescriber.VERSION + "|" + modelId
                         + "|pii" + PiiClassifier.VERSION).orElse(null);
-        if (token != null && storedToken.equals(Optional.of(token))) {
+        if (token != null && storedToken.equals(Optional.of(token)) && !enricher.asks()) {
             return unchanged(url, storePath, token, startedAt, start, dryRun, lastRun);
         }
         // Reading the store overlaps with reading the source's catalog; sampling waits for it.
@@ -133,14 +147,18 @@ public final class Indexer {
         long diffMillis = millisSince(t1);
 
         listener.stage("Describing and embedding what changed");
-        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), dryRun);
+        Set<String> piiColumns = pii.heuristic().stream().map(PiiTags.Entry::qualifiedColumn).collect(Collectors.toSet());
+        DescriptionEnricher.Enrichment enriched = enricher.enrich(new DescriptionEnricher.Input(sourceId, catalog,
+                store.documents(), piiColumns, storePath, storeExisted, dryRun, startedAt));
+        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), enriched, dryRun);
 
         long writeMillis = 0;
         int purged = 0;
         if (!dryRun) {
             listener.stage("Writing the store " + storePath);
             long t2 = System.nanoTime();
-            purged = write(storePath, storeExisted, lastRun, changes, plan.writes(), Optional.of(pii.heuristic()), t2);
+            purged = write(storePath, storeExisted, lastRun, changes, plan.writes(), Optional.of(pii.heuristic()),
+                    enriched.write(), t2);
             writeMillis = millisSince(t2);
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
@@ -163,7 +181,7 @@ public final class Indexer {
                 token, startedAt, now, now.minus(CatalogDiff.RETENTION),
                 new CatalogChanges.RunCounts(0, 0, live[0], 0, 0, 0, live[1], 0));
         long t = System.nanoTime();
-        int purged = dryRun ? 0 : write(storePath, true, lastRun, changes, List.of(), Optional.empty(), t);
+        int purged = dryRun ? 0 : write(storePath, true, lastRun, changes, List.of(), Optional.empty(), c -> null, t);
         return new IndexResult(url.sourceId(), url.displayUrl(), live[0], live[1], live[2], tagged, changes.counts(), purged,
                 0, 0, 0, IndexResult.Documents.NONE, millisSince(t), millisSince(start), dryRun);
     }
@@ -172,7 +190,7 @@ public final class Indexer {
     /** @param lastRun the source's last run when this one read the store: another run since makes its changes stale */
     private static int write(StoreLocation storePath, boolean storeExisted, long lastRun, CatalogChanges changes,
                              List<DocumentRepository.DocumentWrite> documents, Optional<List<PiiTags.Entry>> pii,
-                             long startNanos) throws StoreException {
+                             StoreWork<Void> enriched, long startNanos) throws StoreException {
         boolean committed = false;
         try (Store store = Stores.openOrCreate(storePath)) {
             int purged = store.write(c -> {
@@ -182,6 +200,7 @@ public final class Indexer {
                 }
                 int n = CatalogRepository.apply(c, changes);
                 DocumentRepository.write(c, changes.sourceId(), documents);
+                enriched.run(c);
                 if (pii.isPresent()) {
                     PiiRepository.replaceHeuristic(c, changes.sourceId(), pii.get());
                 }

@@ -10,7 +10,8 @@ import java.util.Collection;
 
 /**
  * The provenance of an answer's descriptions, by its weakest one: the database's own comments are
- * schema facts (HIGH); the offline describer's sentences are heuristic inferences (MEDIUM).
+ * schema facts (HIGH); the offline describer's sentences are heuristic inferences (MEDIUM); an LLM's
+ * sentences are drafts a model suggested (SPEC §10.6).
  */
 final class DescriptionProvenance {
 
@@ -18,6 +19,9 @@ final class DescriptionProvenance {
     }
 
     static Provenance of(Collection<Description> descriptions) {
+        if (descriptions.stream().anyMatch(d -> d.origin() == DescriptionOrigin.LLM)) {
+            return new Provenance(Provenance.Source.LLM, null, null, InferenceMethod.LLM_SUGGESTED, ValidationState.DRAFT);
+        }
         boolean heuristic = descriptions.stream().anyMatch(d -> d.origin() == DescriptionOrigin.HEURISTIC);
         return heuristic
                 ? new Provenance(Provenance.Source.INFERRED, null, null, InferenceMethod.HEURISTIC, ValidationState.APPLIED)
