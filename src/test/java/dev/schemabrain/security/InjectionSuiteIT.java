@@ -159,7 +159,9 @@ class InjectionSuiteIT {
         assertFalse(seen.isEmpty(), "filter values were bound and run");
         int compiled = 0;
         List<Executable> statements = new ArrayList<>();
-        for (String q : seen) {
+        for (String logged : seen) {
+            // Our own statements open with the constant marker mine-queries skips; a payload cannot add it.
+            String q = ownStatement(logged);
             boolean select = q.startsWith("SELECT ") && q.contains(" AS \"t0\"") && q.contains("LIMIT $");
             boolean setup = q.equals("SET TRANSACTION READ ONLY") || q.equals("BEGIN READ ONLY") || q.equals("ROLLBACK")
                     || q.equals("BEGIN") || q.equals("COMMIT") || q.startsWith("SET SESSION CHARACTERISTICS")
@@ -242,7 +244,7 @@ class InjectionSuiteIT {
             List<Executable> statements = new ArrayList<>();
             for (String logged : seen) {
                 // The driver applies the row cap (setMaxRows) as a statement prefix.
-                String q = logged.replaceFirst("^SET STATEMENT SQL_SELECT_LIMIT=\\d+ FOR ", "");
+                String q = ownStatement(logged.replaceFirst("^SET STATEMENT SQL_SELECT_LIMIT=\\d+ FOR ", ""));
                 String upper = q.toUpperCase(java.util.Locale.ROOT);
                 boolean select = upper.startsWith("SELECT ") && q.contains(" AS `t0`") && upper.contains(" LIMIT ?");
                 boolean setup = upper.startsWith("SET ") || upper.equals("START TRANSACTION READ ONLY") || upper.equals("ROLLBACK")
@@ -339,5 +341,11 @@ class InjectionSuiteIT {
 
     private static String shown(String payload) {
         return payload.length() > 60 ? payload.substring(0, 60) + "… (" + payload.length() + " chars)" : payload;
+    }
+
+    /** {@code q} without the marker SchemaBrain puts at the head of its own statements (exactly once, at the head). */
+    private static String ownStatement(String q) {
+        return q.startsWith(dev.schemabrain.engine.Purpose.STATEMENT_MARKER)
+                ? q.substring(dev.schemabrain.engine.Purpose.STATEMENT_MARKER.length()) : q;
     }
 }
