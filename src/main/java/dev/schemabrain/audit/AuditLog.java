@@ -102,10 +102,12 @@ public final class AuditLog implements AutoCloseable {
     private final Object signal = new Object();
     private Thread flusher;
     private boolean closing;   // under signal
-    private volatile AuditDurability durability = AuditDurability.EVERY_ROW;
+    private final AuditDurability durability;
 
-    private AuditLog(ChainStore chain, Clock clock, AuditKey key, AuditSchema.Meta meta, Optional<WitnessFile> witnessFile) {
+    private AuditLog(ChainStore chain, Clock clock, AuditKey key, AuditSchema.Meta meta, Optional<WitnessFile> witnessFile,
+                     AuditDurability durability) {
         this.chain = chain;
+        this.durability = Objects.requireNonNull(durability, "durability");
         this.name = chain.name();
         this.connection = chain.connection();
         this.clock = clock;
@@ -134,12 +136,15 @@ public final class AuditLog implements AutoCloseable {
     /** As {@link #open(Path, AuditKey, Optional)}, with when appends return relative to their fsync. */
     public static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, AuditDurability durability)
             throws AuditException {
-        AuditLog log = open(storePath, key, witnessFile, Clock.systemUTC());
-        log.durability = Objects.requireNonNull(durability, "durability");
-        return log;
+        return open(storePath, key, witnessFile, Clock.systemUTC(), durability);
     }
 
     static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, Clock clock) throws AuditException {
+        return open(storePath, key, witnessFile, clock, AuditDurability.EVERY_ROW);
+    }
+
+    private static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, Clock clock,
+                                 AuditDurability durability) throws AuditException {
         Objects.requireNonNull(key, "key");
         Path file = fileFor(storePath);
         try {
@@ -174,7 +179,7 @@ public final class AuditLog implements AutoCloseable {
                 }
             }
             AuditLog log = new AuditLog(new SqliteChain(file, storePath, c, identity, WITNESS_BUSY_MILLIS), clock, key, meta,
-                    witnessFile);
+                    witnessFile, durability);
             log.start();
             return log;
         } catch (SQLException | AuditException | RuntimeException e) {
@@ -217,8 +222,7 @@ public final class AuditLog implements AutoCloseable {
                         + meta.keyId() + "; this key's id is " + key.id() + "); every instance on one store needs the same"
                         + " key: pass it with --audit-key FILE or " + AuditKey.ENV + ".", null);
             }
-            AuditLog log = new AuditLog(chain, Clock.systemUTC(), key, meta, witnessFile);
-            log.durability = Objects.requireNonNull(durability, "durability");
+            AuditLog log = new AuditLog(chain, Clock.systemUTC(), key, meta, witnessFile, durability);
             log.start();
             return log;
         } catch (SQLException | AuditException | RuntimeException e) {
@@ -254,7 +258,7 @@ public final class AuditLog implements AutoCloseable {
                     meta = new AuditSchema.Meta("", -1);   // rows without their key id: audit_meta was emptied
                 }
             }
-            return new AuditLog(chain, Clock.systemUTC(), null, meta, Optional.empty());
+            return new AuditLog(chain, Clock.systemUTC(), null, meta, Optional.empty(), AuditDurability.EVERY_ROW);
         } catch (SQLException | RuntimeException e) {
             chain.close();
             throw new AuditException("The audit log " + chain.name() + " cannot be read (" + e.getMessage() + ").", e);
@@ -273,7 +277,7 @@ public final class AuditLog implements AutoCloseable {
                         + " --store the server runs on.", null);
             }
             return new AuditLog(new SqliteChain(file, storePath, null, null, WITNESS_BUSY_MILLIS), Clock.systemUTC(), null,
-                    null, Optional.empty());
+                    null, Optional.empty(), AuditDurability.EVERY_ROW);
         }
         try {
             PrivateFiles.check(file);
@@ -285,7 +289,7 @@ public final class AuditLog implements AutoCloseable {
             checkIdentity(c, file);
             AuditSchema.Meta meta = AuditSchema.hasMeta(c) ? AuditSchema.meta(c) : null;
             return new AuditLog(new SqliteChain(file, storePath, c, null, WITNESS_BUSY_MILLIS), Clock.systemUTC(), null, meta,
-                    Optional.empty());
+                    Optional.empty(), AuditDurability.EVERY_ROW);
         } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
             if (e instanceof AuditException ae) {
