@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -12,6 +13,8 @@ import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestPostgres;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,6 +47,7 @@ class LlmAnswerProvenanceTest {
 
     private static final String KEY = LlmIndexTest.KEY;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonSchemaValidator VALIDATOR = new DefaultJsonSchemaValidator();
 
     @TempDir
     Path dir;
@@ -57,12 +61,7 @@ class LlmAnswerProvenanceTest {
         store = dir.resolve("store.db");
         server = new FakeLlmServer(KEY);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + source); Statement st = c.createStatement()) {
-            // orders has samples and a foreign key (MEDIUM); product has no rows, keys out or comments (LOW).
-            for (String s : List.of("CREATE TABLE customer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT)",
-                    "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customer(id), status TEXT)",
-                    "CREATE TABLE product (id INTEGER PRIMARY KEY, title TEXT)",
-                    "INSERT INTO customer VALUES (1, 'Ann', 'France'), (2, 'Bob', 'Peru')",
-                    "INSERT INTO orders VALUES (1, 1, 'shipped'), (2, 2, 'pending')")) {
+            for (String s : LlmIndexTest.SHOP) {
                 st.execute(s);
             }
         }
@@ -82,12 +81,19 @@ class LlmAnswerProvenanceTest {
         assertEquals(List.of(), server.rejections());
     }
 
-    private static JsonNode call(ToolRegistry tools, String tool, Map<String, Object> args) {
+    /** A successful answer that validates against the strict envelope schema. */
+    private static Envelope answer(ToolRegistry tools, String tool, Map<String, Object> args) {
         Envelope e = tools.call(tool, args);
         assertEquals(Status.SUCCESS, e.status(), e.toJson());
+        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(EnvelopeSchema.strict(tools.names()), e.toMap());
+        assertTrue(valid.valid(), () -> valid.errorMessage() + "\n" + e.toJson());
+        return e;
+    }
+
+    private static JsonNode call(ToolRegistry tools, String tool, Map<String, Object> args) {
         try {
-            return JSON.readTree(e.toJson());
-        } catch (Exception x) {
+            return JSON.readTree(answer(tools, tool, args).toJson());
+        } catch (java.io.IOException x) {
             throw new AssertionError(x);
         }
     }
@@ -98,17 +104,17 @@ class LlmAnswerProvenanceTest {
         index(store.toString(), "anthropic");
         ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store));
 
-        Envelope orders = tools.call("describe_table", Map.of("qualified_name", "main.orders"));
+        Envelope orders = answer(tools, "describe_table", Map.of("qualified_name", "main.orders"));
         assertEquals(Provenance.Source.LLM, orders.provenance().source(), orders.toJson());
         assertEquals("claude-haiku-4-5-20251001", orders.provenance().model(), "the model the answer named, not only the one asked");
         assertEquals(Confidence.MEDIUM, orders.confidence(), "orders had samples and a foreign key to go on");
         assertEquals("LLM: the main.orders table.", orders.data().path("description").asText());
 
-        Envelope product = tools.call("describe_table", Map.of("qualified_name", "main.product"));
+        Envelope product = answer(tools, "describe_table", Map.of("qualified_name", "main.product"));
         assertEquals("claude-haiku-4-5-20251001", product.provenance().model());
         assertEquals(Confidence.LOW, product.confidence(), "product had no comment, sample or key to go on");
 
-        Envelope status = tools.call("describe_column", Map.of("qualified_name", "main.orders.status"));
+        Envelope status = answer(tools, "describe_column", Map.of("qualified_name", "main.orders.status"));
         assertEquals("llm", status.data().path("description_source").asText());
         assertEquals("claude-haiku-4-5-20251001", status.provenance().model());
         assertEquals(Confidence.MEDIUM, status.confidence());
@@ -132,7 +138,7 @@ class LlmAnswerProvenanceTest {
         assertEquals(0, InProcessCli.run("--store", dir.resolve("offline.db").toString(), "index", "--source",
                 "sqlite:" + source).exitCode());
         ToolRegistry offline = StandardTools.registry(new StoreCatalogProvider(dir.resolve("offline.db")));
-        Envelope plain = offline.call("describe_table", Map.of("qualified_name", "main.product"));
+        Envelope plain = answer(offline, "describe_table", Map.of("qualified_name", "main.product"));
         assertEquals(Provenance.Source.INFERRED, plain.provenance().source());
         assertNull(plain.provenance().model());
         assertEquals(Confidence.MEDIUM, plain.confidence());
@@ -146,7 +152,7 @@ class LlmAnswerProvenanceTest {
         server.answeredModel = hostile;
         index(store.toString(), "openai");
         ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store));
-        Envelope orders = tools.call("describe_table", Map.of("qualified_name", "main.orders"));
+        Envelope orders = answer(tools, "describe_table", Map.of("qualified_name", "main.orders"));
         String model = orders.provenance().model();
         assertNotNull(model);
         assertTrue(model.length() <= 100, "bounded: " + model.length());
@@ -166,7 +172,7 @@ class LlmAnswerProvenanceTest {
         // A name of nothing but control characters: the answer names the model asked instead.
         server.answeredModel = "\u0000\u0007\t ";
         index(store.toString(), "openai", "--model", "gpt-4o");
-        Envelope again = tools.call("describe_table", Map.of("qualified_name", "main.orders"));
+        Envelope again = answer(tools, "describe_table", Map.of("qualified_name", "main.orders"));
         assertEquals("gpt-4o", again.provenance().model(), again.toJson());
         assertEquals(Confidence.MEDIUM, again.confidence());
     }
@@ -179,8 +185,8 @@ class LlmAnswerProvenanceTest {
             st.execute("PRAGMA user_version = 8");
         }
         // Served read-only without migrating: the column is missing and the answer falls back to llm_cache.model.
-        Envelope orders = StandardTools.registry(new StoreCatalogProvider(store))
-                .call("describe_table", Map.of("qualified_name", "main.orders"));
+        Envelope orders = answer(StandardTools.registry(new StoreCatalogProvider(store)),
+                "describe_table", Map.of("qualified_name", "main.orders"));
         assertEquals("claude-haiku-4-5", orders.provenance().model(), orders.toJson());
         assertEquals(Confidence.MEDIUM, orders.confidence());
     }
@@ -192,10 +198,10 @@ class LlmAnswerProvenanceTest {
         index(pgStore, "openai");
         ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(Stores.location(pgStore, null, null, Map.of()),
                 Optional.empty()));
-        Envelope product = tools.call("describe_table", Map.of("qualified_name", "main.product"));
+        Envelope product = answer(tools, "describe_table", Map.of("qualified_name", "main.product"));
         assertEquals("gpt-4o-mini-2024-07-18", product.provenance().model(), product.toJson());
         assertEquals(Confidence.LOW, product.confidence());
-        Envelope orders = tools.call("describe_table", Map.of("qualified_name", "main.orders"));
+        Envelope orders = answer(tools, "describe_table", Map.of("qualified_name", "main.orders"));
         assertEquals(Confidence.MEDIUM, orders.confidence());
     }
 }
