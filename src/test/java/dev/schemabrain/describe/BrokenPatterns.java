@@ -1,7 +1,5 @@
 package dev.schemabrain.describe;
 
-import dev.schemabrain.embed.WordVocabulary;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +22,8 @@ final class BrokenPatterns {
     private static final Pattern VOWEL_SOUND = Pattern.compile("(hour|honest|honor|honour|heir).*");
     /** Fragments that are no word of a name: a split that yields one cut a real word ("ship per", "sell ers"). */
     private static final Set<String> FRAGMENTS = Set.of("per", "ing", "ers", "ion", "ies", "ted", "ous", "ent", "ant",
-            "ness", "ment", "est", "ful", "less", "ive", "age", "ure", "ate", "ism", "ist", "ity", "ize", "ise");
+            "ness", "ment", "est", "ful", "less", "ive", "age", "ure", "ate", "ism", "ist", "ity", "ize", "ise", "ions", "ings",
+            "ents", "ants", "ates", "ives", "ages", "ures", "ists", "sub", "pre", "dis", "ably", "ibly");
 
     private static final Pattern EACH = Pattern.compile("\\b[Ee]ach ([a-z0-9 ]+?) (belongs|is|has|was|record)\\b");
     private static final Pattern IDENTIFIES = Pattern.compile("identifies (?:each|a|an|one) ([a-z0-9 ]+?)[.;,]");
@@ -34,8 +33,6 @@ final class BrokenPatterns {
     private static final Pattern ADJECTIVE_OF = Pattern.compile("^The ([a-z]+(?<!e)ed|[a-z]+ive|[a-z]+able|[a-z]+ible|is [a-z]+|has [a-z]+) of\\b");
     private static final Pattern DOUBLED = Pattern.compile("\\b(\\w+) \\1\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern SPACING = Pattern.compile("\\s{2,}|\\s[.,;]|^\\s|\\s$|\\bThe [.,;]");
-
-    private static final Words WORDS = new Words(WordVocabulary.get().words());
 
     private BrokenPatterns() {
     }
@@ -82,10 +79,17 @@ final class BrokenPatterns {
         if (SPACING.matcher(description).find()) {
             out.add("spacing: '" + description + "'");
         }
+        // A word of the name cut in the text: adjacent words that spell one piece of the identifier, one a fragment.
+        List<String> said = List.of(description.toLowerCase(Locale.ROOT).split("[^a-z0-9]+"));
         for (String piece : Words.pieces(identifier.substring(identifier.lastIndexOf('.') + 1))) {
-            List<String> parts = WORDS.split(piece);
-            if (parts.size() > 1 && parts.stream().anyMatch(FRAGMENTS::contains)) {
-                out.add("split word: '" + piece + "' as '" + String.join(" ", parts) + "'");
+            for (int i = 0; i < said.size(); i++) {
+                StringBuilder joined = new StringBuilder(said.get(i));
+                for (int j = i + 1; j < Math.min(said.size(), i + 3); j++) {
+                    joined.append(said.get(j));
+                    if (joined.toString().equals(piece) && said.subList(i, j + 1).stream().anyMatch(FRAGMENTS::contains)) {
+                        out.add("split word: '" + piece + "' as '" + String.join(" ", said.subList(i, j + 1)) + "'");
+                    }
+                }
             }
         }
         return out;

@@ -27,8 +27,18 @@ class DescriptionFigures {
         Path dir = Files.createDirectories(Path.of("target", "describe"));
         List<DescriptionCorpus.Described> tuning = DescriptionCorpus.tuning();
         List<DescriptionCorpus.Described> holdout = DescriptionCorpus.holdout();
-        StringBuilder counts = new StringBuilder("describer " + OfflineDescriber.VERSION + "\n");
-        counts.append(count("tuning ", tuning)).append(count("holdout", holdout));
+        List<DescriptionCorpus.Described> snapshot = before();
+        StringBuilder counts = new StringBuilder("before (offline-2, the snapshot)\n")
+                .append(count("tuning ", snapshot.stream().filter(d -> !holdout(d)).toList()))
+                .append(count("holdout", snapshot.stream().filter(DescriptionFigures::holdout).toList()))
+                .append("now (").append(OfflineDescriber.VERSION).append(")\n")
+                .append(count("tuning ", tuning)).append(count("holdout", holdout));
+        StringBuilder broken = new StringBuilder();
+        for (DescriptionCorpus.Described d : tuning) {
+            BrokenPatterns.problems(d.where(), d.text()).forEach(p -> broken.append(d.where()).append('\t').append(p)
+                    .append('\t').append(d.text()).append('\n'));
+        }
+        Files.writeString(dir.resolve("broken-tuning.txt"), broken);
         Files.writeString(dir.resolve("counts.txt"), counts);
         System.out.print(counts);
 
@@ -42,18 +52,30 @@ class DescriptionFigures {
         }
         Files.writeString(dir.resolve("descriptions.tsv"), tsv);
 
-        try (InputStream in = DescriptionFigures.class.getResourceAsStream(BEFORE)) {
-            List<String[]> before = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .map(l -> l.split("\t", 3)).toList();
+        {
+            List<DescriptionCorpus.Described> before = snapshot;
             StringBuilder table = new StringBuilder("| column | before (offline-2) | after (" + OfflineDescriber.VERSION + ") |\n|---|---|---|\n");
             for (int i = 0; i < ROWS; i++) {
-                String[] row = before.get(i * before.size() / ROWS);
-                table.append("| ").append(row[1]).append(" | ").append(row[2]).append(" | ")
-                        .append(now.getOrDefault(row[0] + "\t" + row[1], "(database comment)")).append(" |\n");
+                DescriptionCorpus.Described row = before.get(i * before.size() / ROWS);
+                table.append("| ").append(row.where()).append(" | ").append(row.text()).append(" | ")
+                        .append(now.getOrDefault(row.corpus() + "\t" + row.where(), "(database comment)")).append(" |\n");
             }
             Files.writeString(dir.resolve("before-after.md"), table);
             System.out.print(table);
         }
+    }
+
+    /** The previous describer's output over the same corpus, in corpus order. */
+    private static List<DescriptionCorpus.Described> before() throws Exception {
+        try (InputStream in = DescriptionFigures.class.getResourceAsStream(BEFORE)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(l -> l.split("\t", 3))
+                    .map(r -> new DescriptionCorpus.Described(r[0], r[1], r[2])).toList();
+        }
+    }
+
+    private static boolean holdout(DescriptionCorpus.Described d) {
+        return d.corpus().equals("chinook")
+                || d.corpus().equals("spider") && DescriptionCorpus.HOLDOUT_SPIDER.contains(d.where().substring(0, d.where().indexOf('.')));
     }
 
     private static String count(String name, List<DescriptionCorpus.Described> corpus) {
