@@ -28,6 +28,7 @@ final class ColumnPhrases {
     /** Verbs that take no object: "when the dog arrived", not "was arrived". */
     private static final Set<String> INTRANSITIVE = Set.of("joined", "arrived", "departed", "happened", "occurred", "ended",
             "expired", "started", "finished", "died", "returned", "began", "left", "logged", "landed", "launched");
+    private static final Set<String> PREPOSITIONS = Set.of("of", "in", "per", "for", "by", "to", "from", "with", "on", "at");
     private static final Set<String> TIME_WORDS = Set.of("at", "on", "date", "time", "timestamp", "datetime", "ts", "dt", "when");
     /** Words of a number column that make it money. */
     private static final Set<String> AMOUNT_WORDS = Set.of("amount", "price", "cost", "total", "fee", "fees", "balance",
@@ -53,6 +54,10 @@ final class ColumnPhrases {
         if (type == TypeClass.TEMPORAL || words.size() == 2 && TIME_WORDS.contains(last) && participle(first)) {
             return timeSentence(words, owner, c.dataType());
         }
+        if (PREPOSITIONS.contains(last)) {
+            // "best_of": "The best of of the match" doubles the preposition.
+            return "The " + phrase + " value of the " + owner + ", " + typePhrase(c.dataType());
+        }
         if (words.size() == 1 && adjective(first)) {
             boolean flagNumber = type == TypeClass.NUMBER && (FLAG_ADJECTIVES.contains(first) || zeroOne(c.samples()));
             if (type == TypeClass.BOOLEAN || flagNumber) {
@@ -72,6 +77,9 @@ final class ColumnPhrases {
 
     private static String timeSentence(List<String> words, String owner, String dataType) {
         String kind = typePhrase(dataType);
+        if (words.size() == 1 && participle(words.get(0))) {
+            return "When the " + owner + (INTRANSITIVE.contains(words.get(0)) ? " " : " was ") + words.get(0) + ", " + kind;
+        }
         if (words.size() == 2) {
             String event = TIME_WORDS.contains(words.get(1)) ? words.get(0) : TIME_WORDS.contains(words.get(0)) ? words.get(1) : null;
             if (event != null && participle(event)) {
