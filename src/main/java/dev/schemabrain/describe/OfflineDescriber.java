@@ -28,6 +28,7 @@ public final class OfflineDescriber {
     /** Bumped whenever the sentences change, so stored descriptions are redone. */
     public static final String VERSION = "offline-3";
     private static final int MAX_EXAMPLES = 3;
+    private static final int MAX_RAW_NAME = 64;
 
     private final Words words;
     private final Nouns nouns;
@@ -75,13 +76,22 @@ public final class OfflineDescriber {
                 : new Description(heuristic, DescriptionOrigin.HEURISTIC);
     }
 
-    /** The identifier's words, a word repeated at once said once ({@code customer_customer_demo}). */
+    /**
+     * The identifier's words, a word repeated at once said once ({@code customer_customer_demo}); a name with no
+     * ASCII word ({@code 名前}) is kept as written, without control or format characters and at most 64 long.
+     */
     private String phrase(String identifier) {
         List<String> out = new ArrayList<>();
         for (String w : words.of(identifier)) {
             if (out.isEmpty() || !out.get(out.size() - 1).equals(w)) {
                 out.add(w);
             }
+        }
+        if (out.isEmpty()) {
+            String kept = identifier.codePoints().filter(cp -> !Character.isISOControl(cp) && Character.getType(cp) != Character.FORMAT)
+                    .map(cp -> Character.isWhitespace(cp) ? ' ' : cp).limit(MAX_RAW_NAME)
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString().strip();
+            return kept.isEmpty() ? "unnamed" : kept.replaceAll(" +", " ");
         }
         return String.join(" ", out);
     }

@@ -44,6 +44,30 @@ class DescriptionQualityTest {
         assertFalse(BrokenPatterns.problems(where, sentence).isEmpty(), sentence);
     }
 
+    @Test
+    void hostileNamesGiveCleanSentences() {
+        String huge = "order_" + "x".repeat(10_000);
+        List<dev.schemabrain.catalog.Column> columns = List.of(column("\u540d\u524d"), column("\u0007bell\u202Eevil_at\u0000"),
+                column("\u0001\u200B"), column(huge), column("is_"), column("__"));
+        dev.schemabrain.catalog.Table t = new dev.schemabrain.catalog.Table(dev.schemabrain.catalog.QualifiedName.of("s", "\u8868"),
+                dev.schemabrain.catalog.TableKind.TABLE, 1L, null, columns, List.of(), List.of(), List.of(), null);
+        TableDocuments d = new OfflineDescriber(new Words(WordVocabulary.get().words()))
+                .describe(new dev.schemabrain.catalog.Catalog(List.of(t))).get(0);
+        List<String> sentences = new ArrayList<>(List.of(d.description().text()));
+        d.columns().forEach(c -> sentences.add(c.description().text()));
+        for (String s : sentences) {
+            assertTrue(s.codePoints().noneMatch(cp -> Character.isISOControl(cp) || Character.getType(cp) == Character.FORMAT), s);
+            assertTrue(s.length() < 11_000 && s.endsWith("."), s);
+            assertEquals(List.of(), BrokenPatterns.problems("s.x", s), s);
+        }
+        assertEquals("The \u540d\u524d of the \u8868, text.", d.columns().get(0).description().text());
+        assertEquals("The unnamed value of the \u8868, text.", d.columns().get(2).description().text());
+    }
+
+    private static dev.schemabrain.catalog.Column column(String name) {
+        return new dev.schemabrain.catalog.Column(name, 1, "text", true, null, null, List.of());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource({"shipper_id, shipper id", "subscriptions, subscriptions", "countrylanguage, country language",
             "passwordhash, password hash", "categories, categories"})
