@@ -53,6 +53,8 @@ public final class IdentifierWords {
             "(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[A-Za-z])");
     private static final int MIN_COMPOUND = 7;
     private static final int MIN_PIECE = 3;
+    /** Endings that make a new word of a vocabulary word; longest first. */
+    private static final List<String> INFLECTIONS = List.of("ings", "ers", "ies", "ing", "ed", "er", "es", "s");
 
     private final Set<String> vocabulary;
 
@@ -114,9 +116,27 @@ public final class IdentifierWords {
         return String.join(" ", of(identifier));
     }
 
+    /**
+     * Whether the word is a vocabulary word with an inflection or agent ending the vocabulary lacks: {@code shipper}
+     * (ship + er, not "ship per"), {@code subscriptions}, {@code categories}, {@code shipped}. Such a word stays whole.
+     */
+    private boolean inflected(String word) {
+        for (String ending : INFLECTIONS) {
+            if (word.endsWith(ending) && word.length() - ending.length() >= MIN_PIECE) {
+                String stem = word.substring(0, word.length() - ending.length());
+                boolean doubled = stem.length() > MIN_PIECE && stem.charAt(stem.length() - 1) == stem.charAt(stem.length() - 2);
+                if (vocabulary.contains(stem) || vocabulary.contains(stem + "e") || ending.equals("ies") && vocabulary.contains(stem + "y")
+                        || doubled && vocabulary.contains(stem.substring(0, stem.length() - 1))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The fewest vocabulary words of at least three letters that spell {@code word}, at most three; else the word. */
     public List<String> split(String word) {
-        if (vocabulary.isEmpty() || word.length() < MIN_COMPOUND || vocabulary.contains(word)
+        if (vocabulary.isEmpty() || word.length() < MIN_COMPOUND || vocabulary.contains(word) || inflected(word)
                 || !word.chars().allMatch(Character::isLetter)) {
             return List.of(word);
         }

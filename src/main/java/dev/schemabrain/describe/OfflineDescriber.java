@@ -26,13 +26,16 @@ import java.util.stream.Collectors;
 public final class OfflineDescriber {
 
     /** Bumped whenever the sentences change, so stored descriptions are redone. */
-    public static final String VERSION = "offline-2";
+    public static final String VERSION = "offline-3";
     private static final int MAX_EXAMPLES = 3;
+    private static final int MAX_RAW_NAME = 64;
 
     private final Words words;
+    private final Nouns nouns;
 
     public OfflineDescriber(Words words) {
         this.words = words;
+        this.nouns = new Nouns(words.vocabulary());
     }
 
     public List<TableDocuments> describe(Catalog catalog) {
@@ -51,7 +54,7 @@ public final class OfflineDescriber {
     }
 
     private TableDocuments describe(Table t, Map<QualifiedName, Table> byName, Set<QualifiedName> referencedBy) {
-        String tablePhrase = words.phrase(t.name().table());
+        String tablePhrase = phrase(t.name().table());
         String sentence = tableSentence(t, tablePhrase, referencedBy);
         StringBuilder lexical = new StringBuilder(sentence);
         append(lexical, t.comment());
@@ -73,28 +76,54 @@ public final class OfflineDescriber {
                 : new Description(heuristic, DescriptionOrigin.HEURISTIC);
     }
 
+    /**
+     * The identifier's words, a word repeated at once said once ({@code customer_customer_demo}); a name with no
+     * ASCII word ({@code 名前}) is kept as written, without control or format characters and at most 64 long.
+     */
+    private String phrase(String identifier) {
+        List<String> out = new ArrayList<>();
+        for (String w : words.of(identifier)) {
+            if (out.isEmpty() || !out.get(out.size() - 1).equals(w)) {
+                out.add(w);
+            }
+        }
+        if (out.isEmpty()) {
+            String kept = identifier.codePoints().filter(cp -> !Character.isISOControl(cp) && Character.getType(cp) != Character.FORMAT)
+                    .map(cp -> Character.isWhitespace(cp) ? ' ' : cp).limit(MAX_RAW_NAME)
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString().strip();
+            return kept.isEmpty() ? "unnamed" : kept.replaceAll(" +", " ");
+        }
+        return String.join(" ", out);
+    }
+
+    /** "order" for orders, "staff record" for staff: what "each" and "a" can stand before. */
+    private String one(String tablePhrase) {
+        return nouns.countable(nouns.singular(tablePhrase));
+    }
+
     private String tableSentence(Table t, String phrase, Set<QualifiedName> referencedBy) {
-        List<String> targets = t.foreignKeys().stream().map(ForeignKey::target).filter(n -> !n.equals(t.name()))
-                .map(n -> words.phrase(n.table())).distinct().toList();
+        List<String> targetPhrases = t.foreignKeys().stream().map(ForeignKey::target).filter(n -> !n.equals(t.name()))
+                .map(n -> phrase(n.table())).distinct().toList();
         String noun = t.kind() == TableKind.VIEW || t.kind() == TableKind.MATERIALIZED_VIEW ? "view" : "table";
         StringBuilder s = new StringBuilder("The ").append(phrase).append(' ').append(noun);
         if (t.isJunction()) {
-            s.append(" links ").append(String.join(" and ", targets))
+            s.append(" links ").append(String.join(" and ", targetPhrases))
                     .append(" (many-to-many); joining through it multiplies rows.");
         } else {
             String columns = t.columns().stream()
                     .filter(c -> !(t.primaryKey().size() == 1 && t.isPrimaryKey(c.name())))
-                    .map(c -> words.phrase(c.name())).distinct().collect(Collectors.joining(", "));
+                    .map(c -> phrase(c.name())).distinct().collect(Collectors.joining(", "));
             if (!columns.isEmpty()) {
                 s.append(" records ").append(columns);
             }
             s.append('.');
-            if (!targets.isEmpty()) {
-                s.append(" Each ").append(phrase).append(" belongs to a ").append(String.join(" and a ", targets)).append('.');
+            if (!targetPhrases.isEmpty()) {
+                s.append(" Each ").append(one(phrase)).append(" belongs to ")
+                        .append(Nouns.list(targetPhrases.stream().map(p -> Nouns.withArticle(one(p))).distinct().toList())).append('.');
             }
         }
         List<String> incoming = referencedBy.stream().filter(n -> !n.equals(t.name()))
-                .map(n -> words.phrase(n.table())).distinct().toList();
+                .map(n -> phrase(n.table())).distinct().toList();
         if (!incoming.isEmpty()) {
             s.append(" Referenced by ").append(String.join(", ", incoming)).append('.');
         }
@@ -102,45 +131,35 @@ public final class OfflineDescriber {
     }
 
     private String columnSentence(Table t, Column c, String tablePhrase, Map<QualifiedName, Table> byName) {
-        String phrase = words.phrase(c.name());
+        String phrase = phrase(c.name());
+        List<String> parts = List.of(phrase.split(" "));
+        String owner = nouns.singular(tablePhrase);
         Optional<ForeignKey> fk = t.foreignKeys().stream().filter(k -> k.columns().contains(c.name())).findFirst();
-        List<String> pieces = Words.pieces(c.name());
-        String last = pieces.isEmpty() ? "" : pieces.get(pieces.size() - 1);
+        String last = parts.get(parts.size() - 1);
         boolean identifier = last.equals("id") || last.equals("code") || last.equals("key");
-        StringBuilder s = new StringBuilder("The ").append(phrase);
+        StringBuilder s = new StringBuilder();
         if (t.primaryKey().equals(List.of(c.name())) && fk.isEmpty()) {
-            s.append(" uniquely identifies each ").append(tablePhrase).append(" record");
-        } else {
-            s.append(" of the ").append(tablePhrase);
-            if (!identifier) {
-                s.append(", ").append(typePhrase(c.dataType()));
-            }
-        }
-        if (fk.isPresent()) {
+            s.append("The ").append(phrase).append(" uniquely identifies each ").append(one(tablePhrase));
+        } else if (fk.isPresent()) {
             ForeignKey k = fk.get();
             String targetColumn = k.targetColumns().get(k.columns().indexOf(c.name()));
             Table target = byName.get(k.target());
-            s.append("; refers to the ").append(words.phrase(target == null ? k.target().table() : target.name().table()))
-                    .append(" (").append(words.phrase(targetColumn)).append(')');
+            s.append("The ").append(phrase).append(" of the ").append(owner).append("; refers to ")
+                    .append(Nouns.withArticle(one(phrase(target == null ? k.target().table() : target.name().table()))))
+                    .append(" (").append(phrase(targetColumn)).append(')');
             if (t.isJunction() && t.isPrimaryKey(c.name())) {
                 s.append("; part of a link table, joining through it multiplies rows");
             }
+        } else if (identifier) {
+            s.append("The ").append(phrase).append(" of the ").append(owner);
+        } else {
+            s.append(ColumnPhrases.sentence(parts, owner, c));
         }
         List<String> examples = c.samples().stream().filter(v -> !v.startsWith("<") && !v.isBlank()).limit(MAX_EXAMPLES).toList();
-        if (!examples.isEmpty() && typePhrase(c.dataType()).equals("text")) {
+        if (!examples.isEmpty() && TypeClass.of(c.dataType()) == TypeClass.TEXT) {
             s.append("; for example ").append(String.join(", ", examples));
         }
         return s.append('.').toString();
-    }
-
-    static String typePhrase(String type) {
-        return switch (TypeClass.of(type)) {
-            case TEMPORAL -> "a date or time";
-            case BOOLEAN -> "a yes/no flag";
-            case NUMBER -> "a number";
-            case TEXT -> "text";
-            case OTHER -> "a value";
-        };
     }
 
     private static void append(StringBuilder s, String text) {

@@ -12,10 +12,16 @@ import java.util.Set;
 public final class Words {
 
     private final IdentifierWords words;
+    private final Set<String> vocabulary;
 
     /** @param vocabulary whole English words for splitting run-together identifiers; empty: no splitting */
     public Words(Set<String> vocabulary) {
         this.words = new IdentifierWords(vocabulary);
+        this.vocabulary = vocabulary;
+    }
+
+    Set<String> vocabulary() {
+        return vocabulary;
     }
 
     /** Lower-case pieces of an identifier, split at case, digit and punctuation boundaries, nothing expanded. */

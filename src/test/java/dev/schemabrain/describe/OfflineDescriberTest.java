@@ -65,14 +65,14 @@ class OfflineDescriberTest {
 
         TableDocuments o = docs.get("orders");
         assertAll(
-                () -> assertEquals("The orders table records customer id, total amount. Each orders belongs to a customer. Referenced by order tag.",
+                () -> assertEquals("The orders table records customer id, total amount. Each order belongs to a customer. Referenced by order tag.",
                         o.description().text()),
                 () -> assertEquals(DescriptionOrigin.HEURISTIC, o.description().origin()),
-                () -> assertEquals("The id uniquely identifies each orders record.", o.columns().get(0).description().text()),
-                () -> assertEquals("The customer id of the orders; refers to the customer (id).", o.columns().get(1).description().text()),
+                () -> assertEquals("The id uniquely identifies each order.", o.columns().get(0).description().text()),
+                () -> assertEquals("The customer id of the order; refers to a customer (id).", o.columns().get(1).description().text()),
                 () -> assertEquals(new Description("Order total in cents, tax included", DescriptionOrigin.DB_COMMENT),
                         o.columns().get(2).description(), "the database's comment wins"),
-                () -> assertTrue(o.lexicalText().contains("total amount of the orders, a number") && o.lexicalText().contains("tax included"),
+                () -> assertTrue(o.lexicalText().contains("total amount of the order, an amount") && o.lexicalText().contains("tax included"),
                         "the heuristic sentence and the comment are both searchable"),
                 () -> assertEquals("orders customer id", o.columns().get(1).text()),
                 () -> assertEquals("The full name of the customer, text; for example Ada, Linus.",

@@ -243,9 +243,9 @@ class McpServerIT {
         List<Map<String, Object>> columns = (List<Map<String, Object>>) d.get("columns");
         assertEquals(9, columns.size());
         assertEquals(Map.of("name", "track_id", "type", "integer", "nullable", false, "primary_key", true,
-                "description", "The track id uniquely identifies each track record.", "pii_sensitivity", "public",
+                "description", "The track id uniquely identifies each track.", "pii_sensitivity", "public",
                 "pii_categories", List.of()), withoutNulls(columns.get(0)));
-        assertEquals("The album id of the track; refers to the album (album id).", columns.get(2).get("description"));
+        assertEquals("The album id of the track; refers to an album (album id).", columns.get(2).get("description"));
         assertEquals("MEDIUM", env.get("confidence"), "offline descriptions are applied heuristics");
         assertEquals("heuristic", ((Map<String, Object>) env.get("provenance")).get("inference_method"));
         Set<String> out = ((List<Map<String, Object>>) d.get("foreign_keys_out")).stream()

@@ -1,0 +1,203 @@
+package dev.schemabrain.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.audit.AuditDurability;
+import dev.schemabrain.audit.AuditKey;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.AuditVerifier;
+import dev.schemabrain.audit.VerifyResult;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.execute.ExecutorSettings;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.server.AuditedCalls;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.store.StoreLocation;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * The demo's one screen: what an agent gets, told by calling the same tool handlers {@code serve} dispatches to
+ * (audited into the store's chain with the key serve uses), then verifying that chain. Nothing shown is canned:
+ * every line is read from a tool's answer or from the verifier.
+ */
+public final class DemoStory {
+
+    /** The caller name the demo's audit rows carry. */
+    public static final String CALLER = "schemabrain demo";
+    static final String QUESTION = "revenue from card payments by country";
+    private static final int WIDTH = 100;
+    private static final String INDENT = "    ";
+
+    /** What the story found, for a test to check against the tools' own answers. */
+    public record Told(List<Envelope> answers, VerifyResult audit) {
+    }
+
+    private final PrintWriter out;
+
+    public DemoStory(PrintWriter out) {
+        this.out = out;
+    }
+
+    /**
+     * Calls the tools on {@code store} (indexed from {@code source}), prints the story, and verifies the chain the calls
+     * were recorded in. That chain is the demo's own, in {@code auditDir} under a one-time key: the store's chain stays
+     * the one serve keeps, under the operator's key.
+     */
+    public Told tell(StoreLocation store, SourceUrl source, Path auditDir) throws SchemaBrainException {
+        byte[] raw = new byte[AuditKey.MIN_BYTES];
+        new SecureRandom().nextBytes(raw);
+        AuditKey key = AuditKey.of(raw);
+        Path chain = auditDir.resolve("demo-story.db");
+        List<Envelope> answers = new ArrayList<>();
+        try (AuditLog audit = AuditLog.open(chain, key, Optional.empty(), AuditDurability.EVERY_ROW);
+             QueryExecutor executor = new QueryExecutor(source, ExecutorSettings.defaults())) {
+            ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), Optional.of(executor))
+                    .audited(new AuditedCalls(audit, key, executor.sourceId()));
+            answers.add(indexed(tools));
+            answers.add(search(tools));
+            answers.add(describe(tools));
+            answers.add(join(tools));
+            answers.add(metric(tools));
+            answers.add(refusal(tools));
+        }
+        VerifyResult verified = AuditVerifier.verify(chain, new AuditVerifier.Options(Optional.of(key), Optional.empty(),
+                Optional.empty(), OptionalLong.empty()));
+        step("audit verify", "");
+        line(verified.intact() ? "chain intact: " + verified.rowsChecked() + " keyed, hash-chained rows verified: every call"
+                + " above, and one written before each query's SQL left (the demo's own chain; serve records into the store's)"
+                : "chain BROKEN: " + verified.problem());
+        return new Told(List.copyOf(answers), verified);
+    }
+
+    private Envelope indexed(ToolRegistry tools) {
+        Envelope e = call(tools, "list_indexed_schemas", Map.of());
+        step("list_indexed_schemas", "what was indexed");
+        for (JsonNode s : e.data().path("schemas")) {
+            line(s.path("schema").asText() + ": " + s.path("tables").asInt() + " tables, " + s.path("columns").asInt() + " columns");
+        }
+        Envelope all = call(tools, "find_relevant_tables", Map.of("query", "*", "limit", 50));
+        int pii = 0;
+        List<String> redacted = new ArrayList<>();
+        for (JsonNode hit : all.data().path("hits")) {
+            for (JsonNode c : hit.path("pii_columns")) {
+                pii++;
+                if (c.path("redacted").asBoolean()) {
+                    redacted.add(shortName(hit.path("qualified_name").asText()) + "." + c.path("column").asText());
+                }
+            }
+        }
+        line(pii + " PII columns tagged (their samples were never stored); redacted and never aggregated: "
+                + String.join(", ", redacted));
+        return e;
+    }
+
+    private Envelope search(ToolRegistry tools) {
+        Envelope e = call(tools, "find_relevant_tables", Map.of("query", QUESTION, "limit", 3));
+        step("find_relevant_tables", "\"" + QUESTION + "\"");
+        for (JsonNode hit : e.data().path("hits")) {
+            line(String.format("%-22s %.2f  best column %s", hit.path("qualified_name").asText(), hit.path("score").asDouble(),
+                    hit.path("best_column").asText()));
+        }
+        return e;
+    }
+
+    private Envelope describe(ToolRegistry tools) {
+        Envelope e = call(tools, "describe_table", Map.of("qualified_name", "main.invoices"));
+        step("describe_table", "main.invoices");
+        line(e.data().path("description").asText());
+        int shown = 0;
+        for (JsonNode c : e.data().path("columns")) {
+            if (!c.path("primary_key").asBoolean() && shown++ < 3) {
+                line("  " + c.path("name").asText() + ": " + c.path("description").asText());
+            }
+        }
+        return e;
+    }
+
+    private Envelope join(ToolRegistry tools) {
+        Envelope e = call(tools, "suggest_joins", Map.of("tables", List.of("main.users", "main.invoices")));
+        step("suggest_joins", "main.users to main.invoices");
+        for (JsonNode path : e.data().path("paths")) {
+            StringBuilder s = new StringBuilder(shortName(path.path("from").asText()));
+            for (JsonNode step : path.path("steps")) {
+                s.append(" -> ").append(shortName(step.path("to").asText())).append(" (")
+                        .append(step.path("from_columns").path(0).asText()).append(" = ")
+                        .append(step.path("to_columns").path(0).asText()).append(')');
+            }
+            line(s + "; " + path.path("hops").asInt() + " hops over declared foreign keys, confidence " + e.confidence());
+        }
+        return e;
+    }
+
+    private Envelope metric(ToolRegistry tools) {
+        Map<String, Object> args = Map.of("name", "invoices_total_cents_sum", "group_by", List.of("organizations.country"),
+                "order_by", List.of(Map.of("column", "invoices_total_cents_sum", "direction", "desc")), "limit", 3);
+        Envelope e = call(tools, "get_metric", args);
+        step("get_metric", "invoices_total_cents_sum by organizations.country, top 3 (" + e.status().wireName() + ": "
+                + (e.data() != null && e.data().path("truncated").asBoolean() ? "cut at the limit)" : "all rows)"));
+        if (e.data() == null) {
+            line(e.error().message());
+            return e;
+        }
+        for (JsonNode row : e.data().path("rows")) {
+            line(String.format("%-4s %s", row.path("organizations.country").asText(),
+                    row.path("suppressed").asBoolean() ? "suppressed (fewer than " + e.data().path("min_group_size").asInt()
+                            + " organizations)" : row.path("invoices_total_cents_sum").asText()));
+        }
+        String sql = e.data().path("sql").asText();
+        line("compiled to one read-only SELECT, values bound: " + (sql.length() > 120 ? sql.substring(0, 120) + " …" : sql));
+        return e;
+    }
+
+    private Envelope refusal(ToolRegistry tools) {
+        Envelope e = call(tools, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.email")));
+        step("get_metric", "users_count by users.email (" + e.status().wireName()
+                + (e.error() == null ? "" : ", " + e.error().kind().wireName()) + ")");
+        if (e.error() != null) {
+            line(e.error().message());
+            if (e.error().recovery() != null && e.error().recovery().suggestedRewrite() != null) {
+                line("recovery: " + e.error().recovery().suggestedRewrite());
+            }
+        }
+        return e;
+    }
+
+    private static Envelope call(ToolRegistry tools, String name, Map<String, Object> arguments) {
+        return tools.call(name, arguments, CALLER);
+    }
+
+    private static String shortName(String qualified) {
+        return qualified.substring(qualified.indexOf('.') + 1);
+    }
+
+    private void step(String tool, String what) {
+        out.println();
+        out.println(what.isEmpty() ? tool : tool + "  " + what);
+    }
+
+    /** One indented paragraph, wrapped at the screen's width (never cut: a refusal's recovery is the point). */
+    private void line(String text) {
+        String rest = INDENT + text;
+        String continuation = INDENT + "  " + text.substring(0, text.length() - text.stripLeading().length());
+        while (rest.length() > WIDTH) {
+            int cut = rest.lastIndexOf(' ', WIDTH);
+            if (cut <= continuation.length()) {
+                cut = WIDTH;
+            }
+            out.println(rest.substring(0, cut));
+            rest = continuation + rest.substring(cut).stripLeading();
+        }
+        out.println(rest);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.schemabrain.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.AuditException;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.envelope.Status;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.StoreLocation;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The demo's story on a real demo store: every line it prints comes from a tool's answer or the audit verifier. */
+class DemoStoryTest {
+
+    @TempDir
+    static Path dir;
+    static Path store;
+    static SourceUrl source;
+
+    @BeforeAll
+    static void indexTheDemo() throws Exception {
+        Path database = dir.resolve("demo.sqlite");
+        DemoDatabase.ensure(database);
+        source = SourceUrl.parse("sqlite:" + database);
+        store = dir.resolve("store.db");
+        try (SchemaSource s = Sources.open(source)) {
+            new Indexer().run(source, s, store, false, IndexListener.SILENT);
+        }
+    }
+
+    @Test
+    void theStoryIsToldByTheToolsAndTheVerifiedChain(@TempDir Path auditDir) throws Exception {
+        StringWriter printed = new StringWriter();
+        DemoStory.Told told = new DemoStory(new PrintWriter(printed, true)).tell(new StoreLocation.SqliteFile(store), source, auditDir);
+        String out = printed.toString();
+        Envelope search = told.answers().get(1);
+        Envelope describe = told.answers().get(2);
+        Envelope join = told.answers().get(3);
+        Envelope metric = told.answers().get(4);
+        Envelope refusal = told.answers().get(5);
+        JsonNode firstRow = metric.data().path("rows").path(0);
+        assertAll(
+                () -> assertTrue(out.contains("main: 12 tables, 84 columns"), out),
+                () -> assertTrue(out.contains("12 PII columns tagged"), out),
+                () -> assertEquals(Status.SUCCESS, search.status()),
+                () -> assertTrue(out.contains(search.data().path("hits").path(0).path("qualified_name").asText()), out),
+                () -> assertTrue(out.contains(describe.data().path("description").asText().substring(0, 40)), out),
+                () -> assertEquals(3, join.data().path("paths").path(0).path("hops").asInt()),
+                () -> assertTrue(out.contains("users -> organizations (organization_id = id)"), out),
+                () -> assertTrue(metric.status() == Status.SUCCESS || metric.status() == Status.PARTIAL, metric.toJson()),
+                () -> assertTrue(out.contains(firstRow.path("organizations.country").asText() + "   "
+                        + firstRow.path("invoices_total_cents_sum").asText()), out),
+                () -> assertEquals(Status.REFUSED, refusal.status()),
+                () -> assertEquals(ErrorKind.PII_BLOCKED, refusal.error().kind()),
+                () -> assertTrue(out.replaceAll("\\s+", " ").contains(refusal.error().recovery().suggestedRewrite()), out),
+                () -> assertTrue(told.audit().intact(), told.audit().problem()),
+                // Seven calls (the PII count is one more search), and a row before the metric's SQL left.
+                () -> assertEquals(8, told.audit().rowsChecked()),
+                () -> assertTrue(out.contains("chain intact: 8 keyed, hash-chained rows verified"), out),
+                () -> assertFalse(out.matches("(?s).*[a-z0-9]@[a-z].*"), "no e-mail address is printed"),
+                () -> assertFalse(out.matches("(?s).*\\d{13,19}.*"), "no card number is printed"),
+                () -> assertTrue(out.lines().allMatch(l -> l.length() <= 100), "lines fit the screen: " + out));
+    }
+
+    @Test
+    void aPlantedChainFileIsRefusedNotWrittenThrough(@TempDir Path auditDir) throws Exception {
+        Path elsewhere = Files.writeString(dir.resolve("victim.txt"), "keep me");
+        Files.createSymbolicLink(AuditLog.fileFor(auditDir.resolve("demo-story.db")), elsewhere);
+        AuditException e = assertThrows(AuditException.class, () -> new DemoStory(new PrintWriter(new StringWriter()))
+                .tell(new StoreLocation.SqliteFile(store), source, auditDir));
+        assertAll(() -> assertEquals("keep me", Files.readString(elsewhere)),
+                () -> assertTrue(e.getMessage().endsWith(".") && !e.getMessage().contains("\n"), e.getMessage()));
+    }
+}
