@@ -40,7 +40,8 @@ class HttpBenchmark {
         try (HttpFixture server = HttpFixture.start(HttpOptions.loopback(), audited)) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             URI mcp = URI.create(server.url() + "/mcp");
-            run(client, mcp, 8, 1_000);
+            // C2 needs tens of thousands of calls to compile the call path; 1,000 measured the interpreter.
+            run(client, mcp, 8, Integer.getInteger("http.bench.warmup", 20_000));
             for (int concurrency : new int[]{8, 32, 64}) {
                 long started = System.nanoTime();
                 long[] nanos = run(client, mcp, concurrency, total);

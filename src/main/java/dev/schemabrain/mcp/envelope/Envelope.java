@@ -100,6 +100,14 @@ public record Envelope(@JsonProperty("status") Status status,
         }
     }
 
+    /**
+     * The same JSON as {@link #toJson()} as a tree: an answer is serialized into it once, and both its text and
+     * its structuredContent come from it.
+     */
+    public com.fasterxml.jackson.databind.JsonNode toTree() {
+        return JSON.valueToTree(this);
+    }
+
     /** The same JSON as {@link #toJson()}, as ordered maps and lists (MCP structuredContent). */
     public Map<String, Object> toMap() {
         return JSON.convertValue(this, new TypeReference<LinkedHashMap<String, Object>>() { });

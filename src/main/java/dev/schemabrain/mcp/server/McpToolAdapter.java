@@ -90,9 +90,11 @@ public final class McpToolAdapter {
 
     /** The envelope as structuredContent, the same JSON as content[0].text, isError for error and refused. */
     public static CallToolResult result(Envelope envelope) {
-        String text = envelope.toJson();
+        // One serialization: the tree is the structuredContent, its text the content (the SDK writes the tree as is).
+        com.fasterxml.jackson.databind.JsonNode tree = envelope.toTree();
+        String text = tree.toString();
         return CallToolResult.builder()
-                .structuredContent(envelope.toMap())
+                .structuredContent(tree)
                 .content(List.of(TextContent.builder(text).build()))
                 .isError(envelope.isError())
                 .build();
