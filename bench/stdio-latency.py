@@ -3,6 +3,7 @@
 client (no SDK in the way). Run it in a directory holding a store, e.g. after `./schemabrain demo`:
 
     python3 bench/stdio-latency.py            # describe_table on main.users, 500 calls each after 200 warm-up
+    WARMUP=20000 python3 bench/stdio-latency.py   # the same once the JIT has compiled the call path
     N=3000 TOOL=find_relevant_tables ARGS='{"query":"invoices"}' python3 bench/stdio-latency.py
 
 SB names the launcher (default: the repository's ./schemabrain); extra arguments go to serve.
@@ -40,7 +41,7 @@ def bench(method, params, k):
     lat.sort()
     return lat[len(lat) // 2], lat[int(len(lat) * 0.95)], lat[max(0, int(len(lat) * 0.99) - 1)]
 
-bench("tools/call", {"name": tool, "arguments": targs}, 200)
+bench("tools/call", {"name": tool, "arguments": targs}, int(os.environ.get("WARMUP", "200")))
 print("%s p50/p95/p99 ms: %.2f %.2f %.2f" % ((tool,) + bench("tools/call", {"name": tool, "arguments": targs}, n)))
 print("tools/list p50/p95/p99 ms: %.2f %.2f %.2f" % bench("tools/list", {}, n))
 print("ping p50/p95/p99 ms: %.2f %.2f %.2f" % bench("ping", {}, n))
