@@ -6,7 +6,7 @@
 # A JVM without dynamic CDS (or any failure here) leaves no archive and does not fail the build.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-jar=target/schemabrain.jar
+jar="$PWD/target/schemabrain.jar"   # absolute: the archive records the class path it was made with
 jsa=target/schemabrain.jsa
 work=target/cds
 rm -rf "$work" "$jsa"
@@ -28,10 +28,13 @@ fi
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"describe_table","arguments":{"qualified_name":"public.orders"}}}' \
     '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"find_relevant_tables","arguments":{"query":"orders by country"}}}'
   sleep 4   # the answers and the background warm-up finish before stdin closes
-} | java -XX:ArchiveClassesAtExit="$jsa" -Xlog:disable -Xlog:all=warning:stderr -XX:TieredStopAtLevel=1 \
+} | java -XX:ArchiveClassesAtExit="$jsa" -Xlog:disable "-Xlog:all=warning,cds*=off:stderr" -XX:TieredStopAtLevel=1 \
       -XX:+UseSerialGC -jar "$jar" --store "$work/store.db" serve >"$work/serve.out" 2>"$work/serve.err"
 if [ ! -s "$jsa" ] || ! grep -q '"id":2' "$work/serve.out"; then
   echo "cds-archive: the training serve did not answer (see $work/serve.err); no class-data archive" >&2
+  rm -f "$jsa"
+elif ! java -XX:SharedArchiveFile="$jsa" -Xshare:on -jar "$jar" --version >/dev/null 2>"$work/check.err"; then
+  echo "cds-archive: this JVM cannot map the archive it wrote (see $work/check.err); no class-data archive" >&2
   rm -f "$jsa"
 fi
 exit 0
