@@ -12,7 +12,9 @@ import picocli.CommandLine.ScopeType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The {@code schemabrain} command: global options and the subcommands. */
 @Command(name = "schemabrain",
@@ -134,6 +136,12 @@ public final class Main implements Runnable {
         });
         cli.setParameterExceptionHandler((ex, argv) -> {
             PrintWriter err = ex.getCommandLine().getErr();
+            Optional<String> unknown = unknownCommand(ex);
+            if (unknown.isPresent()) {
+                err.println("schemabrain: " + unknown.get());
+                err.flush();
+                return EXIT_FAILURE;
+            }
             // picocli starts some messages with "Error: "; the prefix already says where the sentence comes from.
             err.println("schemabrain: " + ex.getMessage().replaceFirst("^Error: ", "") + "; see '"
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
@@ -149,6 +157,27 @@ public final class Main implements Runnable {
         }
     }
 
+    /**
+     * A word where a command with subcommands expected one of them ({@code schemabrain indx}, {@code audit verfy}):
+     * one sentence naming the closest command, instead of picocli's "Unmatched argument at index 0".
+     */
+    static Optional<String> unknownCommand(CommandLine.ParameterException ex) {
+        CommandLine at = ex.getCommandLine();
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException unmatched) || at.getSubcommands().isEmpty()
+                || unmatched.getUnmatched().isEmpty() || unmatched.getUnmatched().get(0).startsWith("-")) {
+            return Optional.empty();
+        }
+        String word = unmatched.getUnmatched().get(0);
+        String command = at.getCommandSpec().qualifiedName();
+        // Only a short, printable word is echoed back: the argument may be anything a user pasted.
+        String shown = word.length() <= 40 && word.chars().allMatch(c -> c > 0x20 && c < 0x7f) ? "'" + word + "'"
+                : "that word";
+        List<String> suggestions = unmatched.getSuggestions().stream().filter(at.getSubcommands()::containsKey).toList();
+        String meant = suggestions.isEmpty() ? "" : "'" + command + " " + suggestions.get(0) + "' if you meant it, or ";
+        return Optional.of(shown + " is not a command of " + command + "; run " + meant + "'" + command
+                + " --help' for the list.");
+    }
+
     /** The one place a failure becomes what the user reads: the root's sentence, or a bug to report. */
     static String userMessage(Throwable ex) {
         if (ex instanceof SchemaBrainException) {
@@ -161,7 +190,7 @@ public final class Main implements Runnable {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"schemabrain " + Version.get()};
+            return new String[]{"schemabrain " + Version.get() + " (git " + Version.revision() + ")"};
         }
     }
 }
