@@ -25,7 +25,8 @@ import java.util.Optional;
                 ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
                 ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class,
                 TokenCommand.class, StoreCommand.class, LlmCommand.class, ProbeCommand.class, SweepCommand.class,
-                MineQueriesCommand.class, CommandLine.HelpCommand.class},
+                MineQueriesCommand.class, InitCommand.class, DoctorCommand.class, CheckCommand.class,
+                CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 
@@ -51,6 +52,9 @@ public final class Main implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The command line as given, for serve's registration lines. */
+    List<String> arguments = List.of();
 
     /** The environment --url-env and the audit key read; a test passes its own. */
     final Map<String, String> env;
@@ -118,6 +122,9 @@ public final class Main implements Runnable {
 
     private static int execute(CommandLine cli, String... args) {
         boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("-v") || a.equals("--verbose"));
+        if (cli.getCommand() instanceof Main main) {
+            main.arguments = List.of(args);
+        }
         // slf4j-simple reads its level once, so set it before the first logger exists.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "debug" : "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
@@ -169,13 +176,16 @@ public final class Main implements Runnable {
         }
         String word = unmatched.getUnmatched().get(0);
         String command = at.getCommandSpec().qualifiedName();
-        // Only a short, printable word is echoed back: the argument may be anything a user pasted.
-        String shown = word.length() <= 40 && word.chars().allMatch(c -> c > 0x20 && c < 0x7f) ? "'" + word + "'"
-                : "that word";
+        String shown = shown(word);
         List<String> suggestions = unmatched.getSuggestions().stream().filter(at.getSubcommands()::containsKey).toList();
         String meant = suggestions.isEmpty() ? "" : "'" + command + " " + suggestions.get(0) + "' if you meant it, or ";
         return Optional.of(shown + " is not a command of " + command + "; run " + meant + "'" + command
                 + " --help' for the list.");
+    }
+
+    /** User text echoed in a message: short and printable (it may be anything a user pasted), or not at all. */
+    static String shown(String s) {
+        return s.length() <= 60 && s.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? "'" + s + "'" : "(the value given)";
     }
 
     /** The one place a failure becomes what the user reads: the root's sentence, or a bug to report. */
