@@ -158,6 +158,9 @@ final class ServeCommand implements Callable<Integer> {
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
+        if (transport == Transport.stdio) {
+            printRegistration();
+        }
         Optional<BlockList> blockList = blockList();
         RateLimit metricRate = metricRate();
         Optional<QueryExecutor> executor = executor(url);
@@ -224,8 +227,10 @@ final class ServeCommand implements Callable<Integer> {
             }
         }, "schemabrain-http-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        main.err().println("schemabrain: serving MCP over HTTP at http://" + hostForUrl(options.host()) + ":"
-                + service.port() + "/mcp (health at /health, metrics at /metrics)");
+        String url = "http://" + hostForUrl(options.host()) + ":" + service.port() + "/mcp";
+        main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, metrics at /metrics)");
+        main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
+                + " (the client sends the token in $SCHEMABRAIN_TOKEN)");
         main.err().flush();
         try {
             service.join();
@@ -277,6 +282,23 @@ final class ServeCommand implements Callable<Integer> {
                     + " wrote, or create the directory and index into it first.");
         }
         ServedSource.check(main.store(), url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
+    }
+
+    /**
+     * The client registration of exactly this invocation, on stderr (stdout carries only frames): the store made
+     * absolute, a --source URL without its credentials, variables passed on from the client's environment.
+     */
+    private void printRegistration() throws SchemaBrainException {
+        dev.schemabrain.store.StoreLocation location = main.store();
+        String store = dev.schemabrain.store.Stores.file(location).map(f -> f.toAbsolutePath().normalize().toString())
+                .orElseGet(() -> ((dev.schemabrain.store.StoreLocation.PostgresSchema) location).url().displayUrl());
+        java.nio.file.Path home = java.nio.file.Path.of(main.env.getOrDefault("HOME", System.getProperty("user.home")));
+        ServerLaunch launch = ServerLaunch.ofInvocation(main.arguments, store, ServerLaunch.crashDirectory(home, main.env),
+                ServerLaunch.runningJar().orElse(java.nio.file.Path.of("schemabrain.jar")));
+        main.err().println("schemabrain: to register exactly this server in an MCP client (or run 'schemabrain init'):");
+        main.err().println("  " + launch.claudeMcpAdd("schemabrain"));
+        main.err().println("  " + launch.jsonLine("schemabrain"));
+        main.err().flush();
     }
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
