@@ -85,7 +85,9 @@ final class DoctorCommand implements Callable<Integer> {
         }
         checks.addAll(clients());
         for (Check c : checks) {
-            main.out().println(String.format("%-4s  %s", c.status().name().toLowerCase(java.util.Locale.ROOT), c.text()));
+            // A failure stands out in capitals; the others read as words.
+            String status = c.status() == Status.FAIL ? "FAIL" : c.status().name().toLowerCase(java.util.Locale.ROOT);
+            main.out().println(String.format("%-4s  %s", status, c.text()));
             c.detail().forEach(d -> main.out().println("        " + d));
         }
         boolean failed = checks.stream().anyMatch(c -> c.status() == Status.FAIL);
