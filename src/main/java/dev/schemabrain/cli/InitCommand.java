@@ -215,9 +215,7 @@ final class InitCommand implements Callable<Integer> {
             return Optional.empty();
         }
         SourceUrl parsed = SourceUrl.parse(value);
-        // The display form drops credentials and unlisted query parameters: only a URL it keeps whole is free of secrets.
-        boolean whole = !parsed.hasPassword() && (parsed.query().isEmpty() || parsed.displayUrl().contains(parsed.query()));
-        return whole ? Optional.of(value) : Optional.empty();
+        return !parsed.hasPassword() && ServerLaunch.shownWhole(parsed) ? Optional.of(value) : Optional.empty();
     }
 
     private Path jarPath() throws UserError {

@@ -1,5 +1,7 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.engine.SourceUrl;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,12 +74,19 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
         return of(crashDir, jar, args, env);
     }
 
+    /** The URL as given without its password; the display form when a query parameter could be a secret too. */
     private static String withoutCredentials(String url) {
         try {
-            return dev.schemabrain.engine.SourceUrl.parse(url).displayUrl();
+            SourceUrl parsed = SourceUrl.parse(url);
+            return shownWhole(parsed) ? url.replaceFirst("^([A-Za-z]+://[^:/@?#]*):[^@/?#]*@", "$1@") : parsed.displayUrl();
         } catch (dev.schemabrain.error.SourceException e) {
             return "SOURCE-URL";
         }
+    }
+
+    /** Whether the display form keeps every query parameter: none of them can be a secret. */
+    static boolean shownWhole(SourceUrl url) {
+        return url.query().isEmpty() || url.displayUrl().contains(url.query());
     }
 
     /** The jar this process runs from; run from target/classes (a developer's build), the jar Maven puts beside it. */
