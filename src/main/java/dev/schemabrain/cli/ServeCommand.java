@@ -158,9 +158,6 @@ final class ServeCommand implements Callable<Integer> {
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
-        if (transport == Transport.stdio) {
-            printRegistration();
-        }
         Optional<BlockList> blockList = blockList();
         RateLimit metricRate = metricRate();
         Optional<QueryExecutor> executor = executor(url);
@@ -187,6 +184,8 @@ final class ServeCommand implements Callable<Integer> {
                             .audited(observability.timed(audited));
                     serveHttp(tools, metricRate, http.get(), observability, catalogs);
                 } else {
+                    // Only once every option and file is accepted: a refusal stays one sentence.
+                    printRegistration();
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples).audited(audited);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
