@@ -168,7 +168,7 @@ final class DoctorCommand implements Callable<Integer> {
             out.add(role(url, c));
             Optional<String> problem = url.kind() == SourceKind.POSTGRESQL ? PgStatStatements.problem(c)
                     : StatementDigests.problem(c);
-            out.add(problem.map(p -> new Check(Status.WARN, "query log: " + p + " (mine-queries needs it)"))
+            out.add(problem.map(p -> new Check(Status.WARN, "query log (for mine-queries): " + p))
                     .orElseGet(() -> new Check(Status.OK, "query log: " + (url.kind() == SourceKind.POSTGRESQL
                             ? "pg_stat_statements" : "performance_schema statement digests") + " readable for mine-queries")));
         } catch (SQLException e) {
@@ -195,10 +195,10 @@ final class DoctorCommand implements Callable<Integer> {
     /** The clients whose configuration exists: each should have this server, on this store. */
     private List<Check> clients() {
         List<Check> out = new ArrayList<>();
-        String home = main.env.getOrDefault("HOME", System.getProperty("user.home"));
+        Path home = main.home();
         Optional<Path> store = storeFile();
         for (McpClient client : McpClient.values()) {
-            Path file = client.configFile(Path.of(home), main.env, System.getProperty("os.name", "linux"));
+            Path file = client.configFile(home, main.env);
             if (!Files.exists(file)) {
                 continue;
             }

@@ -75,7 +75,7 @@ final class InitCommand implements Callable<Integer> {
     @Override
     public Integer call() throws SchemaBrainException {
         checkNames();
-        Path home = home();
+        Path home = main.home();
         List<McpClient> clients = clients(home);
         Optional<ServerLaunch> launch = transport == ServeCommand.Transport.stdio ? Optional.of(launch(home)) : Optional.empty();
         if (transport == ServeCommand.Transport.http) {
@@ -99,7 +99,7 @@ final class InitCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         for (McpClient c : clients) {
             ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv);
-            ClientConfigFile.Result r = ClientConfigFile.merge(c.configFile(home, main.env, osName()), c.serversKey, name,
+            ClientConfigFile.Result r = ClientConfigFile.merge(c.configFile(home, main.env), c.serversKey, name,
                     entry, clock);
             main.out().println(switch (r.outcome()) {
                 case UNCHANGED -> c.title + ": " + r.file() + " already has this entry for " + name + "; nothing changed.";
@@ -141,7 +141,7 @@ final class InitCommand implements Callable<Integer> {
                     launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv));
             try {
                 main.out().println(client.equals("all") ? "// any MCP client (\"mcpServers\"; VS Code calls it \"servers\"):"
-                        : "// " + c.title + ": " + c.configFile(home, main.env, osName()));
+                        : "// " + c.title + ": " + c.configFile(home, main.env));
                 main.out().println(ClientConfigFile.JSON.writeValueAsString(root));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
@@ -161,7 +161,7 @@ final class InitCommand implements Callable<Integer> {
         }
         List<McpClient> found = new ArrayList<>();
         for (McpClient c : McpClient.values()) {
-            Path file = c.configFile(home, main.env, osName());
+            Path file = c.configFile(home, main.env);
             if (Files.exists(file) || Files.isDirectory(c == McpClient.CLAUDE_CODE ? home.resolve(".claude") : file.getParent())) {
                 found.add(c);
             }
@@ -254,17 +254,5 @@ final class InitCommand implements Callable<Integer> {
             throw new UserError("--url is not an http:// or https:// address without credentials;"
                     + " pass the server's /mcp address, e.g. https://mcp.example.com/mcp.");
         }
-    }
-
-    private Path home() throws UserError {
-        String home = main.env.getOrDefault("HOME", System.getProperty("user.home"));
-        if (home == null || home.isBlank()) {
-            throw new UserError("HOME is not set, so the clients' configuration files cannot be found; set HOME, or use --print.");
-        }
-        return Path.of(home).toAbsolutePath().normalize();
-    }
-
-    private static String osName() {
-        return System.getProperty("os.name", "linux");
     }
 }

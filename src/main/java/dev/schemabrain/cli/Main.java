@@ -90,6 +90,12 @@ public final class Main implements Runnable {
                 + " store keeps its audit chain in its schema."));
     }
 
+    /** The user's home from this run's environment (HOME), where the MCP clients keep their configuration. */
+    Path home() {
+        String home = env.getOrDefault("HOME", System.getProperty("user.home", ""));
+        return Path.of(home.isBlank() ? "." : home).toAbsolutePath().normalize();
+    }
+
     /** Where a command prints its result: picocli's writer, so a test can capture it in process. */
     PrintWriter out() {
         return spec.commandLine().getOut();

@@ -52,6 +52,11 @@ enum McpClient {
         return String.format(Locale.ROOT, reference, var);
     }
 
+    /** The user-level configuration file on this machine's platform. */
+    Path configFile(Path home, Map<String, String> env) {
+        return configFile(home, env, System.getProperty("os.name", "linux"));
+    }
+
     /**
      * The user-level configuration file, under {@code home} (macOS and Windows in their application-data
      * directories, Linux under XDG_CONFIG_HOME for the Electron apps).

@@ -291,8 +291,7 @@ final class ServeCommand implements Callable<Integer> {
         dev.schemabrain.store.StoreLocation location = main.store();
         String store = dev.schemabrain.store.Stores.file(location).map(f -> f.toAbsolutePath().normalize().toString())
                 .orElseGet(() -> ((dev.schemabrain.store.StoreLocation.PostgresSchema) location).url().displayUrl());
-        java.nio.file.Path home = java.nio.file.Path.of(main.env.getOrDefault("HOME", System.getProperty("user.home")));
-        ServerLaunch launch = ServerLaunch.ofInvocation(main.arguments, store, ServerLaunch.crashDirectory(home, main.env),
+        ServerLaunch launch = ServerLaunch.ofInvocation(main.arguments, store, ServerLaunch.crashDirectory(main.home(), main.env),
                 ServerLaunch.runningJar().orElse(java.nio.file.Path.of("schemabrain.jar")));
         main.err().println("schemabrain: to register exactly this server in an MCP client (or run 'schemabrain init'):");
         main.err().println("  " + launch.claudeMcpAdd("schemabrain"));

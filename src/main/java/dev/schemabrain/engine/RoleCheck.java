@@ -1,5 +1,8 @@
 package dev.schemabrain.engine;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,6 +18,20 @@ public record RoleCheck(List<String> writes, int moreWrites, List<String> readOn
     public RoleCheck {
         writes = List.copyOf(writes);
         readOnlyGrants = List.copyOf(readOnlyGrants);
+    }
+
+    private static final int SHOWN = 5;
+
+    /** The first few privileges of {@code writes} (one text column), how many more it holds, and the grants. */
+    public static RoleCheck of(ResultSet writes, List<String> readOnlyGrants) throws SQLException {
+        List<String> shown = new ArrayList<>();
+        int total = 0;
+        while (writes.next()) {
+            if (total++ < SHOWN) {
+                shown.add(writes.getString(1));
+            }
+        }
+        return new RoleCheck(shown, Math.max(0, total - SHOWN), readOnlyGrants);
     }
 
     public boolean canWrite() {

@@ -17,7 +17,6 @@ import java.util.List;
 public final class MySqlRoles {
 
     static final String ACCOUNT = "'schemabrain_reader'@'%'";
-    private static final int SHOWN = 5;
     private static final String WRITE_PRIVILEGES = "('INSERT', 'UPDATE', 'DELETE', 'CREATE', 'DROP', 'ALTER', 'INDEX',"
             + " 'CREATE VIEW', 'TRIGGER', 'CREATE ROUTINE', 'ALTER ROUTINE', 'EVENT', 'SUPER', 'FILE', 'CREATE USER',"
             + " 'GRANT OPTION', 'LOCK TABLES', 'CREATE TEMPORARY TABLES')";
@@ -37,15 +36,6 @@ public final class MySqlRoles {
 
     /** @param databases the source's databases (the URL's, or every non-system one) */
     public static RoleCheck check(Connection c, List<String> databases) throws SQLException {
-        List<String> writes = new ArrayList<>();
-        int total = 0;
-        try (PreparedStatement st = c.prepareStatement(WRITABLE); ResultSet rs = st.executeQuery()) {
-            while (rs.next()) {
-                if (total++ < SHOWN) {
-                    writes.add(rs.getString(1));
-                }
-            }
-        }
         List<String> grants = new ArrayList<>();
         grants.add("CREATE USER " + ACCOUNT + " IDENTIFIED BY 'choose-a-password';");
         for (String database : databases) {
@@ -53,7 +43,9 @@ public final class MySqlRoles {
         }
         // mine-queries reads the statement digests.
         grants.add("GRANT SELECT ON performance_schema.events_statements_summary_by_digest TO " + ACCOUNT + ";");
-        return new RoleCheck(writes, Math.max(0, total - SHOWN), grants);
+        try (PreparedStatement st = c.prepareStatement(WRITABLE); ResultSet rs = st.executeQuery()) {
+            return RoleCheck.of(rs, grants);
+        }
     }
 
     /** The databases an account sees, system ones left out. */

@@ -17,7 +17,6 @@ import java.util.List;
 public final class PostgresRoles {
 
     static final String ROLE = "schemabrain_reader";
-    private static final int SHOWN = 5;
 
     private static final String WRITABLE = """
             SELECT 'superuser' FROM pg_roles WHERE rolname = current_user AND rolsuper
@@ -44,16 +43,10 @@ public final class PostgresRoles {
     }
 
     public static RoleCheck check(Connection c) throws SQLException {
-        List<String> writes = new ArrayList<>();
-        int total = 0;
+        List<String> grants = grants(c);
         try (PreparedStatement st = c.prepareStatement(WRITABLE); ResultSet rs = st.executeQuery()) {
-            while (rs.next()) {
-                if (total++ < SHOWN) {
-                    writes.add(rs.getString(1));
-                }
-            }
+            return RoleCheck.of(rs, grants);
         }
-        return new RoleCheck(writes, Math.max(0, total - SHOWN), grants(c));
     }
 
     private static List<String> grants(Connection c) throws SQLException {
