@@ -7,6 +7,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -165,5 +166,38 @@ class DoctorCheckTest {
         InProcessCli.Result noStore = run("check", "--source", url, "--store", dir.resolve("none.db").toString());
         assertEquals(2, noStore.exitCode());
         assertTrue(noStore.stderr().startsWith("schemabrain: There is no store at"), noStore.stderr());
+    }
+
+    @Test
+    void doctorChecksTheClientsEntriesAgainstThisStore() throws Exception {
+        Path home = dir.resolve("wired-home");
+        Path sqlite = dir.resolve("wired.sqlite");
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE notes (id integer PRIMARY KEY, body text)");
+        }
+        Path store = dir.resolve("wired.db");
+        Path jar = Files.writeString(dir.resolve("wired.jar"), "a jar");
+        Map<String, String> wiredEnv = Map.of("HOME", home.toString());
+        assertEquals(0, InProcessCli.run(wiredEnv, "index", "--source", "sqlite:" + sqlite, "--store", store.toString()).exitCode());
+        Files.createDirectories(home.resolve(".cursor"));
+        assertEquals(0, InProcessCli.run(wiredEnv, "init", "--client", "cursor", "--jar", jar.toString(), "--store",
+                store.toString()).exitCode());
+
+        InProcessCli.Result wired = InProcessCli.run(wiredEnv, "doctor", "--store", store.toString());
+        assertEquals(0, wired.exitCode(), wired.stdout());
+        assertTrue(wired.stdout().contains("ok    client: Cursor starts this server"), wired.stdout());
+        assertTrue(wired.stdout().contains("skip  source: none given"), wired.stdout());
+
+        Path other = dir.resolve("other.db");
+        assertEquals(0, InProcessCli.run(wiredEnv, "index", "--source", "sqlite:" + sqlite, "--store", other.toString()).exitCode());
+        InProcessCli.Result elsewhere = InProcessCli.run(wiredEnv, "doctor", "--store", other.toString());
+        assertEquals(1, elsewhere.exitCode(), elsewhere.stdout());
+        assertTrue(elsewhere.stdout().contains("warn  client: Cursor serves another store than " + other), elsewhere.stdout());
+
+        Files.writeString(home.resolve(".cursor/mcp.json"), "{\"mcpServers\": ");
+        InProcessCli.Result broken = InProcessCli.run(wiredEnv, "doctor", "--store", store.toString());
+        assertEquals(1, broken.exitCode(), broken.stdout());
+        assertTrue(broken.stdout().contains("warn  client: Cursor: " + home.resolve(".cursor/mcp.json") + " is not valid JSON"),
+                broken.stdout());
     }
 }
