@@ -56,11 +56,13 @@ class OnboardingIT {
         assertTrue(Files.isRegularFile(zip), "mvn package builds " + zip);
         run(dir, List.of("unzip", "-q", zip.toString(), "-d", dir.toString()), Map.of());
         Path release = dir.resolve("schemabrain-" + System.getProperty("schemabrain.version"));
-        for (String file : List.of("schemabrain.jar", "schemabrain", "README.md", "docs/cli.md", "licences/THIRD-PARTY.txt")) {
+        for (String file : List.of("schemabrain.jar", "schemabrain", "README.md", "docs/cli.md", "licences/THIRD-PARTY.txt",
+                "licences/jackson-databind-jar/META-INF/LICENSE")) {
             assertTrue(Files.isRegularFile(release.resolve(file)), file);
         }
         assertTrue(Files.isExecutable(release.resolve("schemabrain")));
         assertTrue(Files.readString(release.resolve("licences/THIRD-PARTY.txt")).contains("picocli"));
+        assertFalse(Files.exists(release.resolve("licences/.markers")), "no build bookkeeping in the archive");
         // A PATH with java and the shell's basic tools only: no mvn, no sources.
         Path bin = Files.createDirectory(dir.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("java"), Path.of(ServerLaunch.javaOfThisJvm()));
