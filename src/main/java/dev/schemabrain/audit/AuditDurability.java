@@ -6,11 +6,13 @@ package dev.schemabrain.audit;
  * before its SQL leaves, and concurrent appends share one fsync.
  */
 public enum AuditDurability {
-    /** Every append returns once an fsync covered its row: no answer leaves before its row is on disk. The default. */
+    /** Every append returns once an fsync covered its row: no answer leaves before its row is on disk. */
     EVERY_ROW,
     /**
      * Only a {@code started} row waits for its fsync; other appends return once committed and a flusher fsyncs
-     * them right after, so a power cut (not a killed process) can lose the last few milliseconds of rows.
+     * them right after, so a power cut (not a killed process) can lose the last few milliseconds of rows. The server's default:
+     * SPEC §10.3 asks only the started row to be durable before its SQL, and an fsync on every answer's path
+     * cost describe_table over stdio about 1.4 ms of its p50 and most of its p99.
      */
     STARTED_ROWS;
 

@@ -107,13 +107,14 @@ final class ServeCommand implements Callable<Integer> {
             + " this file after every call (best on another disk); pass it to audit verify too.")
     java.nio.file.Path auditWitness;
 
-    @Option(names = "--audit-fsync", paramLabel = "WHEN", defaultValue = "every-row",
+    @Option(names = "--audit-fsync", paramLabel = "WHEN", defaultValue = "started-rows",
             converter = AuditFsyncConverter.class,
-            description = "every-row (default): no answer leaves before its audit row is fsynced (concurrent calls share"
-                    + " one fsync); started-rows: only get_metric's started row waits, other rows are fsynced right after"
-                    + " their answer (a power cut, not a killed process, can lose the last milliseconds of rows). On a PostgreSQL"
-                    + " store every row is committed synchronously before its answer either way.")
-    dev.schemabrain.audit.AuditDurability auditFsync = dev.schemabrain.audit.AuditDurability.EVERY_ROW;
+            description = "started-rows (default): every row is written before its answer leaves and fsynced right after"
+                    + " (concurrent rows share one fsync); get_metric's started row is fsynced before its SQL leaves. A killed"
+                    + " process loses no row; a power cut can lose the last milliseconds of rows. every-row: no answer leaves"
+                    + " before its row is fsynced. On a PostgreSQL store every row is committed synchronously before its"
+                    + " answer either way.")
+    dev.schemabrain.audit.AuditDurability auditFsync = dev.schemabrain.audit.AuditDurability.STARTED_ROWS;
 
     @picocli.CommandLine.Mixin
     AuthOptions auth;

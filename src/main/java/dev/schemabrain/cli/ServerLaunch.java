@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * How a client starts {@code schemabrain serve} over stdio: the absolute java, the JVM options the launcher
- * uses (crash reports in a private directory, no core dump: both would hold the command line and secrets),
+ * uses (crash reports in a private directory, no core dump: both would hold the command line and secrets; C1 and
+ * the serial collector for a stdio session),
  * the absolute jar and serve's arguments, and the environment it needs.
  *
  * @param env variable → its value, or empty when the client must pass on its own variable of that name
@@ -31,8 +32,9 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
 
     /** The java of this JVM, the JVM options, {@code -jar JAR} and {@code serveArguments} after it. */
     static ServerLaunch of(Path crashDir, Path jar, List<String> serveArguments, Map<String, Optional<String>> env) {
+        // The launcher's flags for a stdio serve: C1 only and the serial collector suit one client's session.
         List<String> args = new ArrayList<>(List.of("-XX:ErrorFile=" + crashDir.resolve("hs_err_pid%p.log"),
-                "-XX:-CreateCoredumpOnCrash", "-jar", jar.toString()));
+                "-XX:-CreateCoredumpOnCrash", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString()));
         args.addAll(serveArguments);
         return new ServerLaunch(javaOfThisJvm(), args, env);
     }

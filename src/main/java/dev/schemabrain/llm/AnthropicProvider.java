@@ -57,6 +57,6 @@ public final class AnthropicProvider extends HttpProvider {
             }
         }
         JsonNode usage = response.path("usage");
-        return reply(input, usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(), endpoint());
+        return reply(input, response, usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(), endpoint());
     }
 }

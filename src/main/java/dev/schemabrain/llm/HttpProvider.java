@@ -109,7 +109,9 @@ abstract class HttpProvider implements LlmProvider {
     }
 
     /** The record_descriptions JSON, from either format, into a reply. */
-    static LlmReply reply(JsonNode input, long inputTokens, long outputTokens, String endpoint) throws LlmException {
+    /** @param response the whole answer, for the model id it names (both vendors put it at the top) */
+    static LlmReply reply(JsonNode input, JsonNode response, long inputTokens, long outputTokens, String endpoint)
+            throws LlmException {
         if (input == null || !input.isObject() || !input.path("columns").isArray()) {
             throw new LlmException(endpoint + " answered without the record_descriptions object", false);
         }
@@ -120,6 +122,7 @@ abstract class HttpProvider implements LlmProvider {
             }
         }
         String table = input.path("table_description").isTextual() ? input.get("table_description").asText() : null;
-        return new LlmReply(table, columns, inputTokens, outputTokens);
+        String model = response.path("model").isTextual() ? response.get("model").asText() : null;
+        return new LlmReply(table, columns, model, inputTokens, outputTokens);
     }
 }

@@ -152,7 +152,8 @@ public final class LlmEnricher implements DescriptionEnricher {
                         spend.add(new LlmStore.Spend(at, in.sourceId(), options.provider().name(), job.model(),
                                 p.table().name(), reply.inputTokens(), reply.outputTokens(), cost));
                         apply(p.table(), ReplyCheck.check(reply, names(p.table())), out);
-                        described.add(new LlmStore.Described(p.table().name(), p.cacheKey(), job.model(), p.confidence()));
+                        described.add(new LlmStore.Described(p.table().name(), p.cacheKey(), job.model(),
+                                Description.LlmDraft.cleanModel(reply.model()), p.confidence()));
                     } catch (LlmException e) {
                         if (e.unreachable()) {
                             down.set(true);

@@ -12,7 +12,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The llm_cache and llm_ledger tables (migration V8): what each table was described from, what each call cost. */
+/**
+ * The llm_cache and llm_ledger tables (migrations V8, V9): what each table was described from and by which
+ * model, what each call cost.
+ */
 public final class LlmStore {
 
     private LlmStore() {
@@ -32,8 +35,13 @@ public final class LlmStore {
                            long outputTokens, double usd) {
     }
 
-    /** One fresh description, written with the run. */
-    public record Described(QualifiedName table, String cacheKey, String model, String confidence) {
+    /**
+     * One fresh description, written with the run.
+     *
+     * @param model         the model asked (what the cache compares)
+     * @param answeredModel the model the answer named, already cleaned; null when it named none
+     */
+    public record Described(QualifiedName table, String cacheKey, String model, String answeredModel, String confidence) {
     }
 
     static Map<QualifiedName, Cached> cache(Connection c, String sourceId) throws SQLException {
@@ -59,8 +67,9 @@ public final class LlmStore {
         try (PreparedStatement delete = c.prepareStatement(
                 "DELETE FROM llm_cache WHERE source_id = ? AND schema_name = ? AND table_name = ?");
              PreparedStatement insert = c.prepareStatement("""
-                     INSERT INTO llm_cache (source_id, schema_name, table_name, cache_key, model, confidence, described_at)
-                     VALUES (?, ?, ?, ?, ?, ?, ?)""")) {
+                     INSERT INTO llm_cache (source_id, schema_name, table_name, cache_key, model, confidence, described_at,
+                                            answered_model)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")) {
             for (Described d : described) {
                 delete.setString(1, sourceId);
                 delete.setString(2, d.table().schema());
@@ -73,6 +82,7 @@ public final class LlmStore {
                 insert.setString(5, d.model());
                 insert.setString(6, d.confidence());
                 insert.setString(7, at);
+                insert.setString(8, d.answeredModel());
                 insert.addBatch();
             }
             delete.executeBatch();

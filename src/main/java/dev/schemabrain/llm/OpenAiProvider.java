@@ -52,6 +52,6 @@ public final class OpenAiProvider extends HttpProvider {
             }
         }
         JsonNode usage = response.path("usage");
-        return reply(input, usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong(), endpoint());
+        return reply(input, response, usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong(), endpoint());
     }
 }

@@ -25,9 +25,26 @@ public final class DocumentRepository {
     public record StoredDocument(String description, String origin, String embeddedHash) {
     }
 
-    /** What serving loads: the description and the vector (little-endian float32), null when not embedded. */
-    public record ServedDocument(DocumentKey key, String description, String origin, byte[] embedding) {
+    /**
+     * What serving loads: the description and the vector (little-endian float32), null when not embedded.
+     *
+     * @param llm for a model's description (origin {@code llm}), the model and confidence llm_cache keeps for
+     *            its table; null for any other origin, or a store without that record
+     */
+    public record ServedDocument(DocumentKey key, String description, String origin, byte[] embedding, LlmAuthor llm) {
     }
+
+    /**
+     * Who wrote a table's LLM descriptions (SPEC §10.6).
+     *
+     * @param model      the model the answer named, else the one asked
+     * @param confidence {@code medium} or {@code low}, as the index run derived it
+     */
+    public record LlmAuthor(String model, String confidence) {
+    }
+
+    /** DescriptionOrigin.LLM's wire name; the store does not depend on the describer. */
+    private static final String LLM_ORIGIN = "llm";
 
     /**
      * One document to store. A null {@code embedding} leaves the stored vector as it is (the text to
@@ -53,13 +70,35 @@ public final class DocumentRepository {
         return state;
     }
 
-    /** Every live document of the source with its vector; tables first, then columns in table and column order. */
+    /**
+     * Every live document of the source with its vector; tables first, then columns in table and column order.
+     * LLM authorship comes from llm_cache in one more query per load, not per answer.
+     */
     public static List<ServedDocument> served(Connection c, String sourceId) throws SQLException {
+        Map<QualifiedName, LlmAuthor> authors = llmAuthors(c, sourceId);
         List<ServedDocument> documents = new ArrayList<>();
         for (String sql : List.of(TABLES.formatted("t.embedding"), COLUMNS.formatted("k.embedding"))) {
-            query(c, sql, sourceId, rs -> documents.add(new ServedDocument(key(rs), rs.getString(4), rs.getString(5), rs.getBytes(7))));
+            query(c, sql, sourceId, rs -> {
+                DocumentKey key = key(rs);
+                String origin = rs.getString(5);
+                LlmAuthor author = LLM_ORIGIN.equals(origin) ? authors.get(key.table()) : null;
+                documents.add(new ServedDocument(key, rs.getString(4), origin, rs.getBytes(7), author));
+            });
         }
         return documents;
+    }
+
+    /** Per table, the model and confidence of its last LLM description; empty for a store older than V8. */
+    private static Map<QualifiedName, LlmAuthor> llmAuthors(Connection c, String sourceId) throws SQLException {
+        Map<QualifiedName, LlmAuthor> authors = new HashMap<>();
+        if (!StoreDialect.hasTable(c, "llm_cache")) {
+            return authors;
+        }
+        // Served stores are read without migrating: one from before V9 has no answered_model yet.
+        String model = StoreDialect.hasColumn(c, "llm_cache", "answered_model") ? "coalesce(answered_model, model)" : "model";
+        query(c, "SELECT schema_name, table_name, " + model + ", confidence FROM llm_cache WHERE source_id = ?", sourceId,
+                rs -> authors.put(QualifiedName.of(rs.getString(1), rs.getString(2)), new LlmAuthor(rs.getString(3), rs.getString(4))));
+        return authors;
     }
 
     /** Writes descriptions and vectors; call inside {@link SqliteStore#write}, after the catalog rows are in. */

@@ -38,6 +38,20 @@ public enum StoreDialect {
         }
     }
 
+    /** Whether {@code table} has {@code column} yet (a store read without migrating may be older than this build). */
+    public static boolean hasColumn(Connection c, String table, String column) throws SQLException {
+        String sql = of(c) == POSTGRESQL
+                ? "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND column_name = ?"
+                : "SELECT 1 FROM pragma_table_info(?) WHERE name = ?";
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, table);
+            st.setString(2, column);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     /** The class-path folder of this dialect's migration scripts. */
     String migrationFolder() {
         return migrations;

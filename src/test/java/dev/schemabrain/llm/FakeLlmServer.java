@@ -43,6 +43,8 @@ final class FakeLlmServer implements AutoCloseable {
     volatile long delayMs;
     volatile long inputTokens = 1000;
     volatile long outputTokens = 100;
+    /** The model id the answers name; null echoes the request's (as the vendors do, give or take a date). */
+    volatile String answeredModel;
 
     FakeLlmServer(String key) throws IOException {
         this.key = key;
@@ -224,7 +226,7 @@ final class FakeLlmServer implements AutoCloseable {
 
     private String anthropicAnswer(JsonNode request, ObjectNode input) throws IOException {
         ObjectNode r = JSON.createObjectNode();
-        r.put("id", "msg_test").put("type", "message").put("role", "assistant").put("model", request.path("model").asText());
+        r.put("id", "msg_test").put("type", "message").put("role", "assistant").put("model", answeredModel(request));
         ObjectNode block = r.putArray("content").addObject();
         block.put("type", "tool_use").put("id", "toolu_test").put("name", "record_descriptions");
         block.set("input", input);
@@ -235,13 +237,18 @@ final class FakeLlmServer implements AutoCloseable {
 
     private String openAiAnswer(JsonNode request, ObjectNode input) throws IOException {
         ObjectNode r = JSON.createObjectNode();
-        r.put("id", "chatcmpl-test").put("object", "chat.completion").put("model", request.path("model").asText());
+        r.put("id", "chatcmpl-test").put("object", "chat.completion").put("model", answeredModel(request));
         ObjectNode choice = r.putArray("choices").addObject();
         choice.put("index", 0).put("finish_reason", "stop");
         choice.putObject("message").put("role", "assistant").put("content", JSON.writeValueAsString(input));
         r.putObject("usage").put("prompt_tokens", inputTokens).put("completion_tokens", outputTokens)
                 .put("total_tokens", inputTokens + outputTokens);
         return JSON.writeValueAsString(r);
+    }
+
+    private String answeredModel(JsonNode request) {
+        String model = answeredModel;
+        return model == null ? request.path("model").asText() : model;
     }
 
     private static String error(boolean anthropic, String type, String message) {

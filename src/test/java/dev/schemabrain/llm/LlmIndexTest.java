@@ -33,6 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LlmIndexTest {
 
     static final String KEY = "sk-test-0123456789-secret";
+    /** orders has samples and a foreign key (confidence medium); product has no rows, keys out or comments (low). */
+    static final List<String> SHOP = List.of("CREATE TABLE customer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT)",
+            "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customer(id), status TEXT)",
+            "CREATE TABLE product (id INTEGER PRIMARY KEY, title TEXT)",
+            "INSERT INTO customer VALUES (1, 'Ann', 'France'), (2, 'Bob', 'Peru')",
+            "INSERT INTO orders VALUES (1, 1, 'shipped'), (2, 2, 'pending')");
 
     @TempDir
     Path dir;
@@ -61,11 +67,7 @@ class LlmIndexTest {
     }
 
     private void shop() throws SQLException {
-        sql("CREATE TABLE customer (id INTEGER PRIMARY KEY, name TEXT NOT NULL, country TEXT)",
-                "CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customer(id), status TEXT)",
-                "CREATE TABLE product (id INTEGER PRIMARY KEY, title TEXT)",
-                "INSERT INTO customer VALUES (1, 'Ann', 'France'), (2, 'Bob', 'Peru')",
-                "INSERT INTO orders VALUES (1, 1, 'shipped'), (2, 2, 'pending')");
+        sql(SHOP.toArray(String[]::new));
     }
 
     private InProcessCli.Result index(String provider, String... extra) {

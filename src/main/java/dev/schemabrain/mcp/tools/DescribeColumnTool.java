@@ -9,7 +9,6 @@ import dev.schemabrain.describe.Description;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.pii.PiiTag;
@@ -74,8 +73,8 @@ public final class DescribeColumnTool extends CatalogTool {
                     .put("cardinality", step.cardinality().wireName())
                     .put("composite", step.fromColumns().size() > 1);
         }
-        Provenance provenance = DescriptionProvenance.of(List.of(description));
-        return Envelope.success(data, provenance.confidence(), provenance,
+        DescriptionProvenance.Shown shown = DescriptionProvenance.of(List.of(description));
+        return Envelope.success(data, shown.confidence(), shown.provenance(),
                 List.of("describe_table", "suggest_joins"));
     }
 }

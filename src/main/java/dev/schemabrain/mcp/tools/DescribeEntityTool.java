@@ -6,6 +6,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.describe.Description;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
@@ -22,6 +23,7 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,10 +61,18 @@ public final class DescribeEntityTool extends CatalogTool {
         }
         TableDocuments documents = served.documents(e.table());
         ObjectNode data = SemanticReplies.entity(Replies.object(), e);
+        // The entity's provenance is the semantic layer's; the descriptions it shows say their own.
+        List<Description> shown = new ArrayList<>();
+        if (documents.description().text().equals(e.description())) {
+            shown.add(documents.description());   // a drafted entity takes its table's description
+        }
         ArrayNode columns = data.putArray("columns");
         for (int i = 0; i < table.get().columns().size(); i++) {
             Column c = table.get().columns().get(i);
             PiiTag tag = PiiReplies.tag(served, e.table(), c.name());
+            if (PiiReplies.blocked(served, tag).isEmpty()) {
+                shown.add(documents.columns().get(i).description());
+            }
             ObjectNode column = columns.addObject()
                     .put("reference", e.name() + "." + c.name())
                     .put("type", c.dataType())
@@ -82,6 +92,7 @@ public final class DescribeEntityTool extends CatalogTool {
         }
         data.set("metrics", Replies.strings(model.metrics().stream().filter(m -> m.entity().equals(e.name()))
                 .map(Metric::name).toList()));
+        DescriptionProvenance.annotate(data, shown);
         return new Envelope(Status.SUCCESS, data, null, SemanticReplies.confidence(e.origin()),
                 SemanticReplies.provenance(e.origin()), List.of("get_metric", "resolve_join"), null);
     }

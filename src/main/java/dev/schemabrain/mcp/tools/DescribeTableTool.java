@@ -12,7 +12,6 @@ import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.pii.PiiTag;
@@ -110,8 +109,8 @@ public final class DescribeTableTool extends CatalogTool {
         }
         List<Description> described = new java.util.ArrayList<>(List.of(documents.description()));
         documents.columns().forEach(c -> described.add(c.description()));
-        Provenance provenance = DescriptionProvenance.of(described);
-        return Envelope.success(data, provenance.confidence(), provenance,
+        DescriptionProvenance.Shown shown = DescriptionProvenance.of(described);
+        return Envelope.success(data, shown.confidence(), shown.provenance(),
                 List.of("describe_column", "suggest_joins", "get_example_queries"));
     }
 }

@@ -3,6 +3,8 @@ package dev.schemabrain.mcp.tools;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.NameLookup;
+import dev.schemabrain.describe.Description;
+import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Confidence;
@@ -14,6 +16,7 @@ import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.retrieve.TableHit;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,19 +67,35 @@ public final class FindRelevantTablesTool extends CatalogTool {
                     .put("score", Math.round(hit.score() * 1000) / 1000.0);
             PiiReplies.bestColumn(row, served, hit, hit.bestColumn() == null ? null : hit.bestColumn().name());
             row.set("pii_columns", PiiReplies.taggedColumns(served, hit.table()));
+            TableDocuments documents = served.documents(hit.table().name());
             if (detailed) {
                 row.put("kind", hit.table().kind().wireName())
-                        .put("description", served.documents(hit.table().name()).description().text())
+                        .put("description", documents.description().text())
                         .put("row_estimate", hit.table().rowEstimate())
                         .put("column_count", hit.table().columns().size())
                         .set("matched_terms", Replies.strings(hit.matchedTerms()));
             }
+            DescriptionProvenance.annotate(row, shown(served, hit, documents, detailed));
         }
         if (hits.isEmpty()) {
             return Envelope.empty(data, List.of("list_indexed_schemas"));
         }
         return Envelope.success(data, Confidence.fromScore(hits.get(0).score()), null,
                 List.of("describe_table", "suggest_joins"));
+    }
+
+    /** The descriptions a hit shows: its best column's (unless redacted), and in detail the table's. */
+    private static List<Description> shown(ServedCatalog served, TableHit hit, TableDocuments documents, boolean detailed) {
+        List<Description> shown = new ArrayList<>();
+        if (hit.bestColumn() != null
+                && PiiReplies.blocked(served, PiiReplies.tag(served, hit.table().name(), hit.bestColumn().name())).isEmpty()) {
+            documents.columns().stream().filter(c -> c.column().equals(hit.bestColumn().name()))
+                    .forEach(c -> shown.add(c.description()));
+        }
+        if (detailed) {
+            shown.add(documents.description());
+        }
+        return shown;
     }
 
     private static Envelope unknownSchema(String schema, NameLookup.SchemaResult resolved, String query) {

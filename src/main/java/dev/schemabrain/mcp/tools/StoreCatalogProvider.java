@@ -184,8 +184,17 @@ public final class StoreCatalogProvider implements CatalogProvider {
     }
 
     private static Description storedOr(DocumentRepository.ServedDocument stored, Description fallback) {
-        return stored == null || stored.description() == null || stored.origin() == null ? fallback
-                : new Description(stored.description(), DescriptionOrigin.fromWire(stored.origin()));
+        if (stored == null || stored.description() == null || stored.origin() == null) {
+            return fallback;
+        }
+        DescriptionOrigin origin = DescriptionOrigin.fromWire(stored.origin());
+        return new Description(stored.description(), origin, origin == DescriptionOrigin.LLM ? draft(stored.llm()) : null);
+    }
+
+    /** The stored record of a model's description; a name that cleans to nothing leaves it unknown. */
+    private static Description.LlmDraft draft(DocumentRepository.LlmAuthor author) {
+        String model = author == null ? null : Description.LlmDraft.cleanModel(author.model());
+        return model == null ? null : new Description.LlmDraft(model, "medium".equals(author.confidence()));
     }
 
     private static Map<DocumentKey, float[]> vectors(Map<DocumentKey, DocumentRepository.ServedDocument> stored) {
