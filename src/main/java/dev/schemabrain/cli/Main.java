@@ -12,7 +12,9 @@ import picocli.CommandLine.ScopeType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The {@code schemabrain} command: global options and the subcommands. */
 @Command(name = "schemabrain",
@@ -23,7 +25,8 @@ import java.util.Map;
                 ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
                 ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class,
                 TokenCommand.class, StoreCommand.class, LlmCommand.class, ProbeCommand.class, SweepCommand.class,
-                MineQueriesCommand.class, CommandLine.HelpCommand.class},
+                MineQueriesCommand.class, InitCommand.class, DoctorCommand.class, CheckCommand.class,
+                CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
 
@@ -49,6 +52,9 @@ public final class Main implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The command line as given, for serve's registration lines. */
+    List<String> arguments = List.of();
 
     /** The environment --url-env and the audit key read; a test passes its own. */
     final Map<String, String> env;
@@ -84,6 +90,12 @@ public final class Main implements Runnable {
                 + " store keeps its audit chain in its schema."));
     }
 
+    /** The user's home from this run's environment (HOME), where the MCP clients keep their configuration. */
+    Path home() {
+        String home = env.getOrDefault("HOME", System.getProperty("user.home", ""));
+        return Path.of(home.isBlank() ? "." : home).toAbsolutePath().normalize();
+    }
+
     /** Where a command prints its result: picocli's writer, so a test can capture it in process. */
     PrintWriter out() {
         return spec.commandLine().getOut();
@@ -116,6 +128,9 @@ public final class Main implements Runnable {
 
     private static int execute(CommandLine cli, String... args) {
         boolean verbose = Arrays.stream(args).anyMatch(a -> a.equals("-v") || a.equals("--verbose"));
+        if (cli.getCommand() instanceof Main main) {
+            main.arguments = List.of(args);
+        }
         // slf4j-simple reads its level once, so set it before the first logger exists.
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "debug" : "warn");
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
@@ -134,6 +149,12 @@ public final class Main implements Runnable {
         });
         cli.setParameterExceptionHandler((ex, argv) -> {
             PrintWriter err = ex.getCommandLine().getErr();
+            Optional<String> unknown = unknownCommand(ex);
+            if (unknown.isPresent()) {
+                err.println("schemabrain: " + unknown.get());
+                err.flush();
+                return EXIT_FAILURE;
+            }
             // picocli starts some messages with "Error: "; the prefix already says where the sentence comes from.
             err.println("schemabrain: " + ex.getMessage().replaceFirst("^Error: ", "") + "; see '"
                     + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
@@ -149,6 +170,30 @@ public final class Main implements Runnable {
         }
     }
 
+    /**
+     * A word where a command with subcommands expected one of them ({@code schemabrain indx}, {@code audit verfy}):
+     * one sentence naming the closest command, instead of picocli's "Unmatched argument at index 0".
+     */
+    static Optional<String> unknownCommand(CommandLine.ParameterException ex) {
+        CommandLine at = ex.getCommandLine();
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException unmatched) || at.getSubcommands().isEmpty()
+                || unmatched.getUnmatched().isEmpty() || unmatched.getUnmatched().get(0).startsWith("-")) {
+            return Optional.empty();
+        }
+        String word = unmatched.getUnmatched().get(0);
+        String command = at.getCommandSpec().qualifiedName();
+        String shown = shown(word);
+        List<String> suggestions = unmatched.getSuggestions().stream().filter(at.getSubcommands()::containsKey).toList();
+        String meant = suggestions.isEmpty() ? "" : "'" + command + " " + suggestions.get(0) + "' if you meant it, or ";
+        return Optional.of(shown + " is not a command of " + command + "; run " + meant + "'" + command
+                + " --help' for the list.");
+    }
+
+    /** User text echoed in a message: short and printable (it may be anything a user pasted), or not at all. */
+    static String shown(String s) {
+        return s.length() <= 60 && s.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? "'" + s + "'" : "(the value given)";
+    }
+
     /** The one place a failure becomes what the user reads: the root's sentence, or a bug to report. */
     static String userMessage(Throwable ex) {
         if (ex instanceof SchemaBrainException) {
@@ -161,7 +206,7 @@ public final class Main implements Runnable {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"schemabrain " + Version.get()};
+            return new String[]{"schemabrain " + Version.get() + " (git " + Version.revision() + ")"};
         }
     }
 }

@@ -185,6 +185,8 @@ final class ServeCommand implements Callable<Integer> {
                             .audited(observability.timed(audited));
                     serveHttp(tools, metricRate, http.get(), observability, catalogs);
                 } else {
+                    // Only once every option and file is accepted: a refusal stays one sentence.
+                    printRegistration();
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples).audited(audited);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
@@ -225,8 +227,10 @@ final class ServeCommand implements Callable<Integer> {
             }
         }, "schemabrain-http-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        main.err().println("schemabrain: serving MCP over HTTP at http://" + hostForUrl(options.host()) + ":"
-                + service.port() + "/mcp (health at /health, metrics at /metrics)");
+        String url = "http://" + hostForUrl(options.host()) + ":" + service.port() + "/mcp";
+        main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, metrics at /metrics)");
+        main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
+                + " (the client sends the token in $SCHEMABRAIN_TOKEN)");
         main.err().flush();
         try {
             service.join();
@@ -278,6 +282,22 @@ final class ServeCommand implements Callable<Integer> {
                     + " wrote, or create the directory and index into it first.");
         }
         ServedSource.check(main.store(), url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
+    }
+
+    /**
+     * The client registration of exactly this invocation, on stderr (stdout carries only frames): the store made
+     * absolute, a --source URL without its credentials, variables passed on from the client's environment.
+     */
+    private void printRegistration() throws SchemaBrainException {
+        dev.schemabrain.store.StoreLocation location = main.store();
+        String store = dev.schemabrain.store.Stores.file(location).map(f -> f.toAbsolutePath().normalize().toString())
+                .orElseGet(() -> ((dev.schemabrain.store.StoreLocation.PostgresSchema) location).url().displayUrl());
+        ServerLaunch launch = ServerLaunch.ofInvocation(main.arguments, store, ServerLaunch.crashDirectory(main.home(), main.env),
+                ServerLaunch.runningJar().orElse(java.nio.file.Path.of("schemabrain.jar")));
+        main.err().println("schemabrain: to register exactly this server in an MCP client (or run 'schemabrain init'):");
+        main.err().println("  " + launch.claudeMcpAdd("schemabrain"));
+        main.err().println("  " + launch.jsonLine("schemabrain"));
+        main.err().flush();
     }
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */

@@ -4,10 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
-/** The build's version, from a resource Maven fills in. */
+/** The build's version and git revision, from resources Maven fills in. */
 public final class Version {
 
-    private static final String VERSION = load();
+    private static final String VERSION = load("/dev/schemabrain/version.txt", "dev");
+    private static final String REVISION = load("/dev/schemabrain/revision.txt", "unknown");
 
     private Version() {
     }
@@ -16,12 +17,18 @@ public final class Version {
         return VERSION;
     }
 
-    private static String load() {
-        try (InputStream in = Version.class.getResourceAsStream("/dev/schemabrain/version.txt")) {
+    /** {@code git describe} of the sources built (a "-dirty" suffix for uncommitted changes), or "unknown". */
+    public static String revision() {
+        return REVISION;
+    }
+
+    private static String load(String resource, String fallback) {
+        try (InputStream in = Version.class.getResourceAsStream(resource)) {
             String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-            return text.isEmpty() || text.startsWith("${") ? "dev" : text;
+            // An unfilled placeholder: built outside Maven, or (the revision) from sources without git.
+            return text.isEmpty() || text.startsWith("${") ? fallback : text;
         } catch (IOException e) {
-            return "dev";
+            return fallback;
         }
     }
 }

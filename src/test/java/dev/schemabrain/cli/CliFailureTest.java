@@ -47,6 +47,10 @@ class CliFailureTest {
                 failure("policy apply T/pii_policy.yaml --store T/s.db", "no policy file at T/pii_policy.yaml"),
                 failure("audit verify --expect-head nonsense --store T/s.db", "--expect-head must be COUNT:HASH"),
                 failure("lint --no-such-option", "Unknown option: '--no-such-option'"),
+                failure("check --store T/s.db", "check needs the source"),
+                failure("check --source sqlite:T/x.sqlite --store T/s.db", "no store at T/s.db"),
+                failure("init --client notepad --store T/s.db", "--client 'notepad' is not a client"),
+                failure("indx", "run 'schemabrain index' if you meant it"),
                 failure("demo --database /proc/nope/x.sqlite --store T/s.db", "/proc/nope/x.sqlite"));
     }
 

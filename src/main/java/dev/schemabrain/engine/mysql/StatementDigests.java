@@ -22,13 +22,9 @@ public final class StatementDigests {
 
     /** Every digest of {@code schema}, with its count since the last truncate. */
     public static List<LoggedStatement> read(Connection c, String schema) throws SQLException, SourceException {
-        if (!enabled(c)) {
-            throw new SourceException("performance_schema is off on this server; set performance_schema=ON in the"
-                    + " [mysqld] section of its configuration and restart it.");
-        }
-        if (!digestsCollected(c)) {
-            throw new SourceException("performance_schema does not collect statement digests; run UPDATE"
-                    + " performance_schema.setup_consumers SET ENABLED = 'YES' WHERE NAME = 'statements_digest'.");
+        java.util.Optional<String> problem = problem(c);
+        if (problem.isPresent()) {
+            throw new SourceException(problem.get());
         }
         boolean sample = hasSampleText(c);
         String sql = "SELECT DIGEST_TEXT, COUNT_STAR" + (sample ? ", QUERY_SAMPLE_TEXT" : ", NULL")
@@ -50,6 +46,19 @@ public final class StatementDigests {
             }
         }
         return out;
+    }
+
+    /** Why mine-queries could not read statement digests on this server (doctor asks), or empty when it can. */
+    public static java.util.Optional<String> problem(Connection c) throws SQLException {
+        if (!enabled(c)) {
+            return java.util.Optional.of("performance_schema is off on this server; set performance_schema=ON in the"
+                    + " [mysqld] section of its configuration and restart it.");
+        }
+        if (!digestsCollected(c)) {
+            return java.util.Optional.of("performance_schema does not collect statement digests; run UPDATE"
+                    + " performance_schema.setup_consumers SET ENABLED = 'YES' WHERE NAME = 'statements_digest'.");
+        }
+        return java.util.Optional.empty();
     }
 
     private static boolean enabled(Connection c) throws SQLException {

@@ -28,9 +28,7 @@ public final class PgStatStatements {
     public static List<LoggedStatement> read(Connection c) throws SQLException, SourceException {
         String database = c.getCatalog();
         if (!installed(c)) {
-            throw new SourceException("pg_stat_statements is not installed in database " + database
-                    + "; add pg_stat_statements to shared_preload_libraries in postgresql.conf, restart the server,"
-                    + " and run CREATE EXTENSION pg_stat_statements in that database.");
+            throw new SourceException(notInstalled(database));
         }
         List<LoggedStatement> out = new ArrayList<>();
         try (PreparedStatement st = c.prepareStatement(READ); ResultSet rs = st.executeQuery()) {
@@ -39,13 +37,39 @@ public final class PgStatStatements {
             }
         } catch (SQLException e) {
             if ("55000".equals(e.getSQLState())) {
-                throw new SourceException("pg_stat_statements is installed in database " + database
-                        + " but not loaded; add pg_stat_statements to shared_preload_libraries in postgresql.conf"
-                        + " and restart the server.", e);
+                throw new SourceException(notLoaded(database), e);
             }
             throw e;
         }
         return out;
+    }
+
+    /** Why mine-queries could not read the connected database's statements (doctor asks), or empty when it can. */
+    public static java.util.Optional<String> problem(Connection c) throws SQLException {
+        String database = c.getCatalog();
+        if (!installed(c)) {
+            return java.util.Optional.of(notInstalled(database));
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM pg_stat_statements LIMIT 1"); ResultSet rs = st.executeQuery()) {
+            return java.util.Optional.empty();
+        } catch (SQLException e) {
+            if ("55000".equals(e.getSQLState())) {
+                return java.util.Optional.of(notLoaded(database));
+            }
+            throw e;
+        }
+    }
+
+    private static String notInstalled(String database) {
+        return "pg_stat_statements is not installed in database " + database
+                + "; add pg_stat_statements to shared_preload_libraries in postgresql.conf, restart the server,"
+                + " and run CREATE EXTENSION pg_stat_statements in that database.";
+    }
+
+    private static String notLoaded(String database) {
+        return "pg_stat_statements is installed in database " + database
+                + " but not loaded; add pg_stat_statements to shared_preload_libraries in postgresql.conf"
+                + " and restart the server.";
     }
 
     /** The schemas an unqualified table name is looked up in, in order (the database's and role's defaults). */

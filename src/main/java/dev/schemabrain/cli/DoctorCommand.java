@@ -1,0 +1,249 @@
+package dev.schemabrain.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.RoleCheck;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.engine.mysql.MySqlRoles;
+import dev.schemabrain.engine.mysql.StatementDigests;
+import dev.schemabrain.engine.postgres.PgStatStatements;
+import dev.schemabrain.engine.postgres.PostgresRoles;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.CatalogRepository;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
+                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; pg_stat_statements or"
+                + " performance_schema) and the MCP clients' entries.",
+                "Exit 0 all pass, 1 warnings, 2 failures."})
+final class DoctorCommand implements Callable<Integer> {
+
+    enum Status { OK, WARN, FAIL, SKIP }
+
+    /** One check's outcome; {@code detail} lines are printed indented under it. */
+    record Check(Status status, String text, List<String> detail) {
+        Check(Status status, String text) {
+            this(status, text, List.of());
+        }
+    }
+
+    @ParentCommand
+    Main main;
+
+    @Mixin
+    SourceOptions source;
+
+    @Option(names = "--name", defaultValue = "schemabrain", paramLabel = "NAME",
+            description = "The server's name in the MCP clients (default: ${DEFAULT-VALUE}).")
+    String name;
+
+    @Override
+    public Integer call() {
+        List<Check> checks = new ArrayList<>();
+        checks.add(java());
+        Optional<SourceUrl> url = Optional.empty();
+        Check sourceGiven = null;
+        try {
+            url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
+        } catch (SchemaBrainException e) {
+            sourceGiven = new Check(Status.FAIL, e.getMessage());
+        }
+        checks.add(store(url));
+        checks.add(embeddings());
+        if (sourceGiven != null) {
+            checks.add(sourceGiven);
+        } else if (url.isEmpty()) {
+            checks.add(new Check(Status.SKIP, "source: none given; pass --source URL or --url-env VAR to check it."));
+        } else {
+            checks.addAll(source(url.get()));
+        }
+        checks.addAll(clients());
+        for (Check c : checks) {
+            // A failure stands out in capitals; the others read as words.
+            String status = c.status() == Status.FAIL ? "FAIL" : c.status().name().toLowerCase(java.util.Locale.ROOT);
+            main.out().println(String.format("%-4s  %s", status, c.text()));
+            c.detail().forEach(d -> main.out().println("        " + d));
+        }
+        boolean failed = checks.stream().anyMatch(c -> c.status() == Status.FAIL);
+        boolean warned = checks.stream().anyMatch(c -> c.status() == Status.WARN);
+        return failed ? 2 : warned ? 1 : 0;
+    }
+
+    private static Check java() {
+        Runtime.Version v = Runtime.version();
+        String where = ServerLaunch.javaOfThisJvm();
+        return v.feature() >= 17 ? new Check(Status.OK, "java: " + v + " at " + where)
+                : new Check(Status.FAIL, "java: " + v + " at " + where + " is older than 17; install Java 17 or newer.");
+    }
+
+    private Check store(Optional<SourceUrl> url) {
+        try {
+            StoreLocation location = main.store();
+            if (!Stores.exists(location)) {
+                return new Check(Status.FAIL, "store: there is none at " + location + "; run 'schemabrain index' into it,"
+                        + " or pass --store with the file it wrote.");
+            }
+            Map<String, String> sources;
+            int[] counts = null;
+            try (Store store = Stores.open(location)) {
+                sources = store.read(CatalogRepository::sourceUrls);
+                if (url.isPresent() && sources.containsKey(url.get().sourceId())) {
+                    counts = store.read(c -> CatalogRepository.liveCounts(c, url.get().sourceId()));
+                }
+            }
+            if (sources.isEmpty()) {
+                return new Check(Status.WARN, "store: " + location + " has nothing indexed yet; run 'schemabrain index'.");
+            }
+            if (url.isPresent() && counts == null) {
+                return new Check(Status.FAIL, "store: " + location + " was indexed from " + String.join(", ", sources.values())
+                        + ", not from " + url.get().displayUrl() + "; index that source into it (serve refuses to start).");
+            }
+            return new Check(Status.OK, "store: " + location + " indexed from " + String.join(", ", sources.values())
+                    + (counts == null ? "" : " (" + counts[0] + " tables, " + counts[1] + " columns)"));
+        } catch (SchemaBrainException e) {
+            return new Check(Status.FAIL, "store: " + e.getMessage());
+        }
+    }
+
+    private static Check embeddings() {
+        try {
+            int dimension = Embedders.shared().embedQuery("doctor").length;
+            return new Check(Status.OK, "embeddings: " + Embedders.MODEL_ID + " loads (" + dimension + " dimensions)");
+        } catch (RuntimeException e) {
+            return new Check(Status.FAIL, "embeddings: the model does not load (" + e.getMessage() + "); search falls back"
+                    + " to keywords only: check the jar is whole and the platform is one onnxruntime supports.");
+        } finally {
+            // No native code may run while the JVM exits (see Embedders).
+            Embedders.closeShared();
+        }
+    }
+
+    private List<Check> source(SourceUrl url) {
+        List<Check> out = new ArrayList<>();
+        Catalog live;
+        try (SchemaSource schemaSource = Sources.open(url)) {
+            live = schemaSource.introspect(IntrospectionOptions.withoutSamples());
+        } catch (SchemaBrainException e) {
+            out.add(new Check(Status.FAIL, "source: " + e.getMessage()));
+            return out;
+        }
+        out.add(new Check(Status.OK, "source: " + url.displayUrl() + " is reachable (" + live.tables().size() + " tables)"));
+        Optional<Engine> engine = Engines.of(url.kind());
+        if (engine.isEmpty()) {
+            out.add(new Check(Status.SKIP, "role: " + url.kind().name().toLowerCase(java.util.Locale.ROOT)
+                    + " is a file read offline; there is no database role."));
+            return out;
+        }
+        if (url.kind() == SourceKind.SQLITE) {
+            out.add(new Check(Status.OK, "role: the SQLite file is opened read-only; nothing can write through it."));
+            return out;
+        }
+        try (Connection c = engine.get().connect(url, Purpose.introspection())) {
+            out.add(role(url, c));
+            Optional<String> problem = url.kind() == SourceKind.POSTGRESQL ? PgStatStatements.problem(c)
+                    : StatementDigests.problem(c);
+            out.add(problem.map(p -> new Check(Status.WARN, "query log (for mine-queries): " + p))
+                    .orElseGet(() -> new Check(Status.OK, "query log: " + (url.kind() == SourceKind.POSTGRESQL
+                            ? "pg_stat_statements" : "performance_schema statement digests") + " readable for mine-queries")));
+        } catch (SQLException e) {
+            out.add(new Check(Status.WARN, "role: the privileges could not be read (SQLSTATE " + e.getSQLState()
+                    + "); rerun with -v, or check them by hand."));
+        }
+        return out;
+    }
+
+    private static Check role(SourceUrl url, Connection c) throws SQLException {
+        RoleCheck role = url.kind() == SourceKind.POSTGRESQL ? PostgresRoles.check(c)
+                : MySqlRoles.check(c, url.database() != null ? List.of(url.database()) : MySqlRoles.userDatabases(c));
+        String user = url.user() == null ? "the connecting role" : "role '" + url.user() + "'";
+        if (!role.canWrite()) {
+            return new Check(Status.OK, "role: " + user + " cannot write (and SchemaBrain's sessions are read-only)");
+        }
+        List<String> detail = new ArrayList<>(List.of("-- a read-only role, as an administrator:"));
+        detail.addAll(role.readOnlyGrants());
+        return new Check(Status.WARN, "role: " + user + " can write (" + String.join(", ", role.writes())
+                + (role.moreWrites() > 0 ? ", and " + role.moreWrites() + " more" : "") + "); SchemaBrain's sessions are"
+                + " read-only, but a read-only role is the stronger guard: create one and use it in the source URL.", detail);
+    }
+
+    /** The clients whose configuration exists: each should have this server, on this store. */
+    private List<Check> clients() {
+        List<Check> out = new ArrayList<>();
+        Path home = main.home();
+        Optional<Path> store = storeFile();
+        for (McpClient client : McpClient.values()) {
+            Path file = client.configFile(home, main.env);
+            if (!Files.exists(file)) {
+                continue;
+            }
+            try {
+                Optional<JsonNode> entry = ClientConfigFile.entry(file, client.serversKey, name);
+                out.add(entry.map(e -> wiring(client, file, e, store)).orElseGet(() -> new Check(Status.WARN, "client: "
+                        + client.title + " (" + file + ") has no '" + name + "' server; run 'schemabrain init --client "
+                        + client.id + "'.")));
+            } catch (SchemaBrainException e) {
+                out.add(new Check(Status.WARN, "client: " + client.title + ": " + e.getMessage()));
+            }
+        }
+        if (out.isEmpty()) {
+            out.add(new Check(Status.SKIP, "client: no MCP client configuration found under " + home
+                    + "; 'schemabrain init' writes one."));
+        }
+        return out;
+    }
+
+    private Optional<Path> storeFile() {
+        try {
+            return Stores.file(main.store()).map(p -> p.toAbsolutePath().normalize());
+        } catch (SchemaBrainException e) {
+            return Optional.empty();   // the store line already says what is wrong with it
+        }
+    }
+
+    private static Check wiring(McpClient client, Path file, JsonNode entry, Optional<Path> store) {
+        List<String> args = new ArrayList<>();
+        entry.path("args").forEach(a -> args.add(a.asText()));
+        if (args.isEmpty()) {
+            return new Check(Status.OK, "client: " + client.title + " connects to '" + entry.path("url").asText(
+                    entry.path("serverUrl").asText("?")) + "' over HTTP");
+        }
+        int jarAt = args.indexOf("-jar");
+        if (jarAt < 0 || jarAt + 1 >= args.size() || !Files.isRegularFile(Path.of(args.get(jarAt + 1)))) {
+            return new Check(Status.WARN, "client: " + client.title + "'s entry in " + file + " runs no jar that exists;"
+                    + " run 'schemabrain init --client " + client.id + "' again.");
+        }
+        int storeAt = args.indexOf("--store");
+        if (store.isPresent() && (storeAt < 0 || storeAt + 1 >= args.size()
+                || !Path.of(args.get(storeAt + 1)).equals(store.get()))) {
+            return new Check(Status.WARN, "client: " + client.title + " serves another store than " + store.get()
+                    + "; run 'schemabrain init --client " + client.id + "' with this --store to change it.");
+        }
+        return new Check(Status.OK, "client: " + client.title + " starts this server (" + file + ")");
+    }
+}

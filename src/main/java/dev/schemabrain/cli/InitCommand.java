@@ -1,0 +1,258 @@
+package dev.schemabrain.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.UserError;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+/** {@code schemabrain init}: registers the server in the MCP clients' configuration files (SPEC §10.7). */
+@Command(name = "init", mixinStandardHelpOptions = true,
+        description = {"Register this server in an MCP client's configuration: Claude Desktop, Claude Code, Cursor, VS Code"
+                + " or Windsurf (user-level files; docs/cli.md lists them).",
+                "The entry runs the absolute java and jar on the absolute store; the source comes from --url-env, named in"
+                        + " the entry's env block, never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
+                        + " merged: other servers stay; a second run changes nothing. A file that is not valid JSON is"
+                        + " refused without writing. --print writes nothing and prints the entry for any other client."})
+final class InitCommand implements Callable<Integer> {
+
+    private static final Pattern VAR = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--client", defaultValue = "all", paramLabel = "CLIENT", description = "claude-desktop, claude-code,"
+            + " cursor, vscode, windsurf, or all: every one of them whose configuration directory exists"
+            + " (default: ${DEFAULT-VALUE}).")
+    String client;
+
+    @Option(names = "--url-env", paramLabel = "VAR", description = "The environment variable holding the source URL, for"
+            + " get_metric: serve gets --url-env VAR, and the entry's env block sets VAR to the URL when it holds no"
+            + " password, else to the client's own VAR.")
+    String urlEnv;
+
+    @Option(names = "--transport", defaultValue = "stdio", paramLabel = "KIND", description = "stdio: the client starts"
+            + " the server (default); http: the client connects to a running 'serve --transport http' at --url.")
+    ServeCommand.Transport transport;
+
+    @Option(names = "--url", paramLabel = "URL", description = "HTTP: the server's /mcp address, e.g. https://mcp.example.com/mcp.")
+    String url;
+
+    @Option(names = "--token-env", defaultValue = "SCHEMABRAIN_TOKEN", paramLabel = "VAR", description = "HTTP: the client's"
+            + " environment variable holding the bearer token; the Authorization header refers to it"
+            + " (default: ${DEFAULT-VALUE}).")
+    String tokenEnv;
+
+    @Option(names = "--name", defaultValue = "schemabrain", paramLabel = "NAME",
+            description = "The server's name in the client (default: ${DEFAULT-VALUE}).")
+    String name;
+
+    @Option(names = "--jar", paramLabel = "FILE", description = "The jar the client runs (default: the one running now).")
+    Path jar;
+
+    @Option(names = "--print", description = "Print the entry (and the 'claude mcp add' line) instead of writing any file.")
+    boolean print;
+
+    @Override
+    public Integer call() throws SchemaBrainException {
+        checkNames();
+        Path home = main.home();
+        List<McpClient> clients = clients(home);
+        Optional<ServerLaunch> launch = transport == ServeCommand.Transport.stdio ? Optional.of(launch(home)) : Optional.empty();
+        if (transport == ServeCommand.Transport.http) {
+            checkHttpUrl();
+        }
+        for (McpClient c : clients) {
+            if (launch.isPresent() && !c.readsEnvironment() && launch.get().env().values().stream().anyMatch(Optional::isEmpty)) {
+                throw new UserError(c.title + " cannot read environment variables, and " + urlEnv + " holds a password or"
+                        + " is not set here; export a URL without a password in " + urlEnv + ", or configure it by hand from"
+                        + " 'schemabrain init --print'.");
+            }
+            if (launch.isEmpty() && c == McpClient.CLAUDE_DESKTOP) {
+                throw new UserError("Claude Desktop adds remote servers in its Settings > Connectors, not in its"
+                        + " configuration file; use --transport stdio, or another --client.");
+            }
+        }
+        if (print) {
+            print(clients, launch, home);
+            return 0;
+        }
+        Clock clock = Clock.systemUTC();
+        for (McpClient c : clients) {
+            ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv);
+            ClientConfigFile.Result r = ClientConfigFile.merge(c.configFile(home, main.env), c.serversKey, name,
+                    entry, clock);
+            main.out().println(switch (r.outcome()) {
+                case UNCHANGED -> c.title + ": " + r.file() + " already has this entry for " + name + "; nothing changed.";
+                case CREATED -> c.title + ": created " + r.file() + " with " + name + ".";
+                case UPDATED -> c.title + ": added " + name + " to " + r.file() + " (the previous file is " + r.backup() + ").";
+            });
+        }
+        notes(launch);
+        return 0;
+    }
+
+    /** Set by {@link #launch}: warned about once the files are written, so a refusal stays one line. */
+    private boolean storeMissing;
+
+    private void notes(Optional<ServerLaunch> launch) {
+        if (storeMissing) {
+            main.err().println("warning: there is no store at " + main.storeArg + " yet; run 'schemabrain index' into it"
+                    + " before the client starts the server.");
+        }
+        if (launch.isPresent() && launch.get().env().values().stream().anyMatch(Optional::isEmpty)) {
+            main.out().println("The entry refers to " + urlEnv + " in the client's environment (the URL holds a password,"
+                    + " or is not set here): export it where the client starts.");
+        }
+        if (launch.isPresent() && urlEnv == null) {
+            main.out().println("No --url-env: the tools answer from the store, and get_metric tells the agent the server"
+                    + " has no source; run init again with --url-env VAR to give it one.");
+        }
+        if (launch.isEmpty()) {
+            main.out().println("Export " + tokenEnv + " (a token from 'schemabrain token create NAME') where the client starts.");
+        }
+        main.out().println("Restart the client to load it.");
+    }
+
+    private void print(List<McpClient> clients, Optional<ServerLaunch> launch, Path home) {
+        List<McpClient> shown = client.equals("all") ? List.of(McpClient.CLAUDE_CODE) : clients;
+        for (McpClient c : shown) {
+            ObjectNode root = ClientConfigFile.JSON.createObjectNode();
+            root.putObject(c.serversKey).set(name,
+                    launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv));
+            try {
+                main.out().println(client.equals("all") ? "// any MCP client (\"mcpServers\"; VS Code calls it \"servers\"):"
+                        : "// " + c.title + ": " + c.configFile(home, main.env));
+                main.out().println(ClientConfigFile.JSON.writeValueAsString(root));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        launch.ifPresent(l -> main.out().println("# Claude Code, from a shell: " + l.claudeMcpAdd(name)));
+    }
+
+    private List<McpClient> clients(Path home) throws UserError {
+        if (!client.equals("all")) {
+            return List.of(McpClient.byId(client).orElseThrow(() -> new UserError("--client " + Main.shown(client)
+                    + " is not a client init knows; use claude-desktop, claude-code, cursor, vscode, windsurf or all, or"
+                    + " --print for any other client.")));
+        }
+        if (print) {
+            return List.of(McpClient.values());
+        }
+        List<McpClient> found = new ArrayList<>();
+        for (McpClient c : McpClient.values()) {
+            Path file = c.configFile(home, main.env);
+            if (Files.exists(file) || Files.isDirectory(c == McpClient.CLAUDE_CODE ? home.resolve(".claude") : file.getParent())) {
+                found.add(c);
+            }
+        }
+        if (found.isEmpty()) {
+            throw new UserError("No MCP client's configuration was found under " + home + "; name one with --client, or"
+                    + " use --print for any other client.");
+        }
+        return found;
+    }
+
+    /** serve's arguments for this store and source, with absolute paths. */
+    private ServerLaunch launch(Path home) throws SchemaBrainException {
+        List<String> args = new ArrayList<>();
+        Map<String, Optional<String>> env = new LinkedHashMap<>();
+        StoreLocation store = main.store();
+        Optional<Path> file = Stores.file(store);
+        if (file.isPresent()) {
+            Path abs = file.get().toAbsolutePath().normalize();
+            if (!Files.isDirectory(abs.getParent())) {
+                throw new UserError("The store's directory " + abs.getParent() + " does not exist; pass --store with the"
+                        + " file 'schemabrain index' wrote.");
+            }
+            storeMissing = !Files.exists(abs);
+            args.addAll(List.of("--store", abs.toString()));
+        } else if (main.storeUrlEnv != null) {
+            args.addAll(List.of("--store-url-env", main.storeUrlEnv));
+            env.put(main.storeUrlEnv, Optional.empty());
+        } else {
+            if (((StoreLocation.PostgresSchema) store).url().hasPassword()) {
+                throw new UserError("The store URL holds a password, which init would write into the client's file;"
+                        + " pass the store as --store-url-env VAR instead.");
+            }
+            args.addAll(List.of("--store", main.storeArg));
+        }
+        if (main.storeSchema != null) {
+            args.addAll(List.of("--store-schema", main.storeSchema));
+        }
+        args.add("serve");
+        if (urlEnv != null) {
+            args.addAll(List.of("--url-env", urlEnv));
+            env.put(urlEnv, secretFreeValue(urlEnv));
+        }
+        return ServerLaunch.of(ServerLaunch.crashDirectory(home, main.env), jarPath(), args, env);
+    }
+
+    /** The variable's value when it names a source and holds no secret; otherwise the client passes on its own. */
+    private Optional<String> secretFreeValue(String var) throws SchemaBrainException {
+        String value = main.env.get(var);
+        if (value == null || value.isBlank()) {
+            return Optional.empty();
+        }
+        SourceUrl parsed = SourceUrl.parse(value);
+        return !parsed.hasPassword() && ServerLaunch.shownWhole(parsed) ? Optional.of(value) : Optional.empty();
+    }
+
+    private Path jarPath() throws UserError {
+        Optional<Path> path = jar != null ? Optional.of(jar.toAbsolutePath().normalize()).filter(Files::isRegularFile)
+                : ServerLaunch.runningJar();
+        return path.orElseThrow(() -> new UserError("No schemabrain jar was found" + (jar == null ? "" : " at " + jar)
+                + "; build it ('./schemabrain --version' does) or pass --jar FILE."));
+    }
+
+    private void checkNames() throws UserError {
+        if (!NAME.matcher(name).matches()) {
+            throw new UserError("--name " + Main.shown(name) + " is not a server name; use letters, digits, '.', '_' or '-'.");
+        }
+        for (String var : new String[]{urlEnv, tokenEnv, main.storeUrlEnv}) {
+            if (var != null && !VAR.matcher(var).matches()) {
+                throw new UserError(Main.shown(var) + " is not an environment variable name; use letters, digits and '_'.");
+            }
+        }
+        if (transport == ServeCommand.Transport.stdio && url != null) {
+            throw new UserError("--url is for --transport http; over stdio the client starts the server itself.");
+        }
+    }
+
+    private void checkHttpUrl() throws UserError {
+        if (url == null) {
+            throw new UserError("--transport http needs --url, the address of the server's /mcp endpoint.");
+        }
+        try {
+            URI uri = new URI(url);
+            if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null
+                    || uri.getRawUserInfo() != null || uri.getRawFragment() != null) {
+                throw new URISyntaxException(url, "not an http(s) address without credentials");
+            }
+        } catch (URISyntaxException e) {
+            // Not echoed: it may hold the very credentials refused.
+            throw new UserError("--url is not an http:// or https:// address without credentials;"
+                    + " pass the server's /mcp address, e.g. https://mcp.example.com/mcp.");
+        }
+    }
+}

@@ -1,0 +1,208 @@
+package dev.schemabrain.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.testing.InProcessCli;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code init} against a temporary home per client: merge, backup, idempotence, refusals. */
+class InitCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path home;
+    @TempDir
+    Path work;
+
+    Path jar;
+    Path store;
+    Map<String, String> env;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        jar = Files.writeString(work.resolve("schemabrain.jar"), "a jar");
+        store = work.resolve("s.db");
+        env = new HashMap<>(Map.of("HOME", home.toString(), "DB", "sqlite:" + work.resolve("app.sqlite")));
+    }
+
+    private InProcessCli.Result init(String... extra) {
+        List<String> args = new ArrayList<>(List.of("init", "--store", store.toString(), "--jar", jar.toString()));
+        args.addAll(List.of(extra));
+        return InProcessCli.run(env, args.toArray(String[]::new));
+    }
+
+    private Path config(McpClient client) {
+        return client.configFile(home, Map.of(), "Linux");
+    }
+
+    private List<Path> backups(Path file) throws Exception {
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            return files.filter(p -> p.getFileName().toString().startsWith(file.getFileName() + ".bak-")).toList();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(McpClient.class)
+    void mergesKeepingOtherServersBacksUpAndASecondRunChangesNothing(McpClient client) throws Exception {
+        Path file = config(client);
+        Files.createDirectories(file.getParent());
+        String original = "{\"theme\": \"dark\", \"" + client.serversKey + "\": {\"other\": {\"command\": \"node\","
+                + " \"args\": [\"x.js\"]}}, \"n\": 1.10}";
+        Files.writeString(file, original);
+
+        InProcessCli.Result r = init("--client", client.id, "--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode root = JSON.readTree(file.toFile());
+        assertEquals("dark", root.path("theme").asText(), "other keys stay");
+        assertTrue(Files.readString(file).contains("\"n\" : 1.10"), "numbers are kept as written");
+        assertEquals("node", root.path(client.serversKey).path("other").path("command").asText(), "other servers stay");
+        JsonNode entry = root.path(client.serversKey).path("schemabrain");
+        assertTrue(Path.of(entry.path("command").asText()).isAbsolute(), entry.toString());
+        List<String> args = new ArrayList<>();
+        entry.path("args").forEach(a -> args.add(a.asText()));
+        assertEquals(jar.toString(), args.get(args.indexOf("-jar") + 1));
+        assertEquals(store.toString(), args.get(args.indexOf("--store") + 1));
+        assertEquals(List.of("serve", "--url-env", "DB"), args.subList(args.size() - 3, args.size()));
+        assertEquals(env.get("DB"), entry.path("env").path("DB").asText(), "a URL without a secret goes in the env block");
+        assertTrue(args.get(0).startsWith("-XX:ErrorFile=" + home.resolve(".local/state/schemabrain")), args.get(0));
+
+        List<Path> backups = backups(file);
+        assertEquals(1, backups.size(), r.stdout());
+        assertEquals(original, Files.readString(backups.get(0)));
+        assertTrue(r.stdout().contains(backups.get(0).toString()), r.stdout());
+
+        byte[] after = Files.readAllBytes(file);
+        InProcessCli.Result again = init("--client", client.id, "--url-env", "DB");
+        assertEquals(0, again.exitCode(), again.stderr());
+        assertTrue(again.stdout().contains("nothing changed"), again.stdout());
+        assertArrayEquals(after, Files.readAllBytes(file));
+        assertEquals(1, backups(file).size(), "no backup for a run that changes nothing");
+    }
+
+    @ParameterizedTest
+    @EnumSource(McpClient.class)
+    void malformedJsonIsRefusedWithoutWriting(McpClient client) throws Exception {
+        Path file = config(client);
+        Files.createDirectories(file.getParent());
+        String broken = "{\"" + client.serversKey + "\": {\"other\": {\"command\": \"node\",}} // edited by hand\n";
+        Files.writeString(file, broken);
+        InProcessCli.Result r = init("--client", client.id, "--url-env", "DB");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.stderr().startsWith("schemabrain: " + file + " is not valid JSON"), r.stderr());
+        assertEquals(1, r.stderr().lines().count(), r.stderr());
+        assertEquals(broken, Files.readString(file));
+        assertTrue(backups(file).isEmpty());
+    }
+
+    @Test
+    void createsAMissingFileAndAllFindsOnlyInstalledClients() throws Exception {
+        Files.createDirectories(home.resolve(".cursor"));
+        Files.createDirectories(home.resolve(".codeium/windsurf"));
+        InProcessCli.Result r = init("--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertTrue(Files.exists(config(McpClient.CURSOR)) && Files.exists(config(McpClient.WINDSURF)), r.stdout());
+        assertFalse(Files.exists(config(McpClient.CLAUDE_CODE)) || Files.exists(config(McpClient.VSCODE)), r.stdout());
+        assertTrue(r.stdout().contains("created " + config(McpClient.CURSOR)), r.stdout());
+    }
+
+    @Test
+    void aPasswordNeverReachesTheFileTheClientReadsItsOwnVariable() throws Exception {
+        env.put("DB", "postgresql://reader:s3cret-pw@db.internal:5432/app?sslpassword=k3y");
+        Files.createDirectories(home.resolve(".cursor"));
+        assertEquals(0, init("--client", "cursor", "--url-env", "DB").exitCode());
+        assertEquals(0, init("--client", "claude-code", "--url-env", "DB").exitCode());
+        String cursor = Files.readString(config(McpClient.CURSOR));
+        String claude = Files.readString(config(McpClient.CLAUDE_CODE));
+        assertEquals("${env:DB}", JSON.readTree(cursor).path("mcpServers").path("schemabrain").path("env").path("DB").asText());
+        assertEquals("${DB}", JSON.readTree(claude).path("mcpServers").path("schemabrain").path("env").path("DB").asText());
+        // A query parameter outside the display allow-list may be a secret too.
+        env.put("DB", "postgresql://reader@db.internal:5432/app?sslpassword=k3y");
+        assertEquals(0, init("--client", "cursor", "--url-env", "DB").exitCode());
+        InProcessCli.Result desktop = init("--client", "claude-desktop", "--url-env", "DB");
+        assertEquals(2, desktop.exitCode());
+        assertTrue(desktop.stderr().contains("Claude Desktop cannot read environment variables"), desktop.stderr());
+        for (Path p : List.of(config(McpClient.CURSOR), config(McpClient.CLAUDE_CODE))) {
+            String text = Files.readString(p);
+            assertFalse(text.contains("s3cret") || text.contains("k3y"), text);
+        }
+        assertFalse(Files.exists(config(McpClient.CLAUDE_DESKTOP)));
+    }
+
+    @Test
+    void printWritesNothing() throws Exception {
+        InProcessCli.Result r = init("--print", "--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        try (Stream<Path> files = Files.walk(home)) {
+            assertEquals(1, files.count(), "the home stays empty");
+        }
+        assertTrue(r.stdout().contains("\"mcpServers\""), r.stdout());
+        assertTrue(r.stdout().contains("claude mcp add --scope user -e 'DB=${DB}' schemabrain -- "), r.stdout());
+        InProcessCli.Result vscode = init("--print", "--client", "vscode");
+        assertTrue(vscode.stdout().contains("\"servers\"") && vscode.stdout().contains("\"type\" : \"stdio\""), vscode.stdout());
+    }
+
+    @Test
+    void httpEntriesCarryTheUrlAndAnAuthorizationReference() throws Exception {
+        String url = "https://mcp.example.com/mcp";
+        assertEquals(0, init("--client", "vscode", "--transport", "http", "--url", url).exitCode());
+        assertEquals(0, init("--client", "windsurf", "--transport", "http", "--url", url, "--token-env", "SB_TOKEN").exitCode());
+        JsonNode vscode = JSON.readTree(config(McpClient.VSCODE).toFile()).path("servers").path("schemabrain");
+        assertEquals("http", vscode.path("type").asText());
+        assertEquals(url, vscode.path("url").asText());
+        assertEquals("Bearer ${env:SCHEMABRAIN_TOKEN}", vscode.path("headers").path("Authorization").asText());
+        JsonNode windsurf = JSON.readTree(config(McpClient.WINDSURF).toFile()).path("mcpServers").path("schemabrain");
+        assertEquals(url, windsurf.path("serverUrl").asText());
+        assertEquals("Bearer ${env:SB_TOKEN}", windsurf.path("headers").path("Authorization").asText());
+        InProcessCli.Result desktop = init("--client", "claude-desktop", "--transport", "http", "--url", url);
+        assertEquals(2, desktop.exitCode());
+        assertTrue(desktop.stderr().contains("Connectors"), desktop.stderr());
+    }
+
+    @Test
+    void hostileValuesAreRefusedInOneSentence() throws Exception {
+        String[][] cases = {
+                {"--client", "cursor", "--url-env", "DB\"}, \"evil\": {\"command\": \"sh"},
+                {"--client", "cursor", "--name", "schemabrain\n\"x"},
+                {"--client", "cursor", "--transport", "http", "--url", "https://user:pw@mcp.example.com/mcp"},
+                {"--client", "cursor", "--transport", "http", "--url", "javascript:alert(1)"},
+                {"--client", "cursor", "--transport", "http", "--url", "https://mcp.example.com/mcp\r\nX-Evil: 1"},
+                {"--client", "notepad"},
+                {"--client", "cursor", "--url-env", "X".repeat(100_000)}};
+        for (String[] c : cases) {
+            InProcessCli.Result r = init(c);
+            assertEquals(2, r.exitCode(), String.join(" ", c) + r.stdout());
+            assertEquals(1, r.stderr().lines().count(), r.stderr());
+            assertTrue(r.stderr().startsWith("schemabrain: ") && r.stderr().strip().endsWith("."), r.stderr());
+            assertFalse(r.stderr().contains("pw@") || r.stderr().contains("X-Evil") || r.stderr().length() > 400, r.stderr());
+        }
+        try (Stream<Path> files = Files.walk(home)) {
+            assertEquals(1, files.count(), "nothing was written");
+        }
+    }
+
+    @Test
+    void aStoreDirectoryThatDoesNotExistIsRefused() {
+        store = work.resolve("no-such-dir/s.db");
+        InProcessCli.Result r = init("--client", "cursor");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.stderr().contains(work.resolve("no-such-dir") + " does not exist"), r.stderr());
+    }
+}
