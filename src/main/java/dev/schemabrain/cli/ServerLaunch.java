@@ -33,10 +33,25 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
     /** The java of this JVM, the JVM options, {@code -jar JAR} and {@code serveArguments} after it. */
     static ServerLaunch of(Path crashDir, Path jar, List<String> serveArguments, Map<String, Optional<String>> env) {
         // The launcher's flags for a stdio serve: C1 only and the serial collector suit one client's session.
-        List<String> args = new ArrayList<>(List.of("-XX:ErrorFile=" + crashDir.resolve("hs_err_pid%p.log"),
-                "-XX:-CreateCoredumpOnCrash", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", jar.toString()));
+        List<String> args = new ArrayList<>(jvmOptions(crashDir, jar));
+        args.addAll(List.of("-jar", jar.toString()));
         args.addAll(serveArguments);
         return new ServerLaunch(javaOfThisJvm(), args, env);
+    }
+
+    /**
+     * The launcher's JVM options for a stdio serve: JVM warnings on stderr (stdout carries only MCP frames), the
+     * class-data archive built beside the jar when there is one, C1 and the serial collector.
+     */
+    static List<String> jvmOptions(Path crashDir, Path jar) {
+        List<String> options = new ArrayList<>(List.of("-XX:ErrorFile=" + crashDir.resolve("hs_err_pid%p.log"),
+                "-XX:-CreateCoredumpOnCrash", "-Xlog:disable", "-Xlog:all=warning,cds*=off:stderr"));
+        Path archive = jar.resolveSibling(jar.getFileName().toString().replaceFirst("\\.jar$", "") + ".jsa");
+        if (Files.isRegularFile(archive)) {
+            options.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
+        }
+        options.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        return options;
     }
 
     static String javaOfThisJvm() {
