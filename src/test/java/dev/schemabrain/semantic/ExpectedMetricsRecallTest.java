@@ -37,6 +37,11 @@ class ExpectedMetricsRecallTest {
             assertTrue(expected.metrics().size() >= 8, db + " lists at least 8 metrics");
             SemanticModel model = new SemanticInference(n -> null).infer(ExpectedMetrics.catalog(ExpectedMetrics.url(db, dir)));
             var missing = expected.missing(model);
+            StringBuilder drafts = new StringBuilder();
+            model.metrics().forEach(m -> drafts.append(m.name()).append('\t').append(m.measure()).append('\t')
+                    .append(m.timeDimension()).append('\t').append(m.description()).append('\n'));
+            Files.createDirectories(Path.of("target", "semantic"));
+            Files.writeString(Path.of("target", "semantic", "drafts-" + db + ".txt"), drafts);
             double recall = expected.recall(model);
             measured.put(db, recall);
             rejected += expected.rejected(model).size();
