@@ -188,7 +188,7 @@ public final class MetricCompiler {
             body.append(" GROUP BY ").append(String.join(", ", grouped));
             // How many groups there are, for an answer the limit cuts: the same FROM, WHERE and GROUP BY, counted.
             groupCount = Optional.of("SELECT COUNT(*) AS " + dialect.quote("c0") + " FROM (SELECT "
-                    + String.join(", ", grouped) + body + ") AS " + dialect.quote("g"));
+                    + String.join(", ", grouped) + body + ") AS " + dialect.quote("g") + " LIMIT 1");
         }
         sql.append(body);
         List<Object> filterParams = List.copyOf(params);
