@@ -13,15 +13,17 @@ import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
- * When a table's rows happened. Each date or time column gets a score: named for the event itself (issued_at,
- * order_date, created_at, rental_date) is best; a generic date or timestamp next; a deadline or a later change
+ * When a table's rows happened. Each date or time column gets a score: named for the table's own event (order_date on
+ * orders) is best, then named for an event (issued_at, created_at); a generic date or timestamp next; a deadline or a later change
  * (due_date, shipped_date, canceled_at, return_date) last. Never one: a birth date (it describes a person, not
  * when the row happened, and it is PII) and bookkeeping stamps (updated_at, last_update), which move whenever
  * anyone edits the row. The default time axis of an entity's metrics.
  */
 public final class EventTime {
 
-    /** Named for the event a row records. */
+    /** Named for the table's own event (order_date on orders, rental_date on rental). */
+    public static final int OWN_EVENT = 4;
+    /** Named for an event a row records. */
     public static final int EVENT = 3;
     /** A date or timestamp without a telling name. */
     public static final int GENERIC = 2;
@@ -44,7 +46,36 @@ public final class EventTime {
     private EventTime() {
     }
 
-    /** The column's score, or empty when it is not a date or time or can never be an event time. */
+    /** The column's score in its table, or empty when it is not a date or time or can never be an event time. */
+    public static OptionalInt score(Table t, Column c) {
+        OptionalInt score = score(c);
+        if (score.isPresent() && score.getAsInt() >= GENERIC && namesTheTable(t, c)) {
+            return OptionalInt.of(OWN_EVENT);
+        }
+        return score;
+    }
+
+    /** Whether a word of the column's name is the table's name, singular (order_date on orders). */
+    private static boolean namesTheTable(Table t, Column c) {
+        String[] tableWords = Identifiers.toSnakeCase(t.name().table()).toLowerCase(Locale.ROOT).split("_");
+        String stem = singular(tableWords[tableWords.length - 1]);
+        if (stem.length() < 3) {
+            return false;
+        }
+        for (String word : Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT).split("_")) {
+            if (singular(word).equals(stem)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String singular(String word) {
+        return word.endsWith("ies") ? word.substring(0, word.length() - 3) + "y"
+                : word.endsWith("s") && !word.endsWith("ss") ? word.substring(0, word.length() - 1) : word;
+    }
+
+    /** The column's score by its name alone. */
     public static OptionalInt score(Column c) {
         if (TypeClass.of(c.dataType()) != TypeClass.TEMPORAL) {
             return OptionalInt.empty();
@@ -65,7 +96,7 @@ public final class EventTime {
     /** The table's columns that may be an event time, best first (then in table order). */
     public static List<Column> candidates(Table t) {
         return t.columns().stream().filter(c -> score(c).isPresent())
-                .sorted(Comparator.comparingInt((Column c) -> -score(c).getAsInt()).thenComparingInt(Column::position))
+                .sorted(Comparator.comparingInt((Column c) -> -score(t, c).getAsInt()).thenComparingInt(Column::position))
                 .toList();
     }
 

@@ -59,7 +59,7 @@ public record TimeAxis(List<Candidate> candidates, boolean tied) {
                 continue;
             }
             for (Column c : EventTime.candidates(table.get())) {
-                candidates.add(new Candidate(r.entity(), c.name(), r.joins(), EventTime.score(c).getAsInt()));
+                candidates.add(new Candidate(r.entity(), c.name(), r.joins(), EventTime.score(table.get(), c).getAsInt()));
             }
         }
         candidates.sort(BEST_FIRST);   // stable: equal candidates keep the walk's and the table's order
