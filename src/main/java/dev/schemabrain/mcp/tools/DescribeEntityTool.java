@@ -37,8 +37,8 @@ public final class DescribeEntityTool extends CatalogTool {
             {"name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
                       "description": "As list_entities shows it."}}""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe entity",
-            "Use this when you know an entity: its columns (entity.column), identity, joins, metrics, the dimensions "
-                    + "to group by and time axes. Use describe_table instead for a raw table. Then: get_metric, resolve_join.",
+            "Use this when you know an entity: its columns (entity.column), identity, joins, metrics and dimensions to "
+                    + "group by. Use describe_table instead for a raw table. Then: get_metric.",
             ARGS, LatencyHint.FAST);
 
     public DescribeEntityTool(CatalogProvider catalogs) {

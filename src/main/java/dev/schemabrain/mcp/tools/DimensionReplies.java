@@ -18,6 +18,9 @@ import java.util.Map;
  */
 final class DimensionReplies {
 
+    /** list_metrics names this many per metric (the nearest first), so a large layer stays a readable answer. */
+    static final int LISTED_PER_METRIC = 15;
+
     private final ServedCatalog served;
     private final Map<String, List<Dimensions.Dimension>> dimensions = new HashMap<>();
     private final Map<String, TimeAxis> axes = new HashMap<>();
@@ -73,8 +76,11 @@ final class DimensionReplies {
                 .ifPresent(c -> node.set("time_dimension_joins", Replies.strings(c.joins())));
         node.set("other_time_dimensions", Replies.strings(candidates.stream().map(TimeAxis.Candidate::reference)
                 .filter(r -> !r.equals(time)).toList()));
-        node.set("dimensions", Replies.strings(of(m.entity()).stream().filter(this::groupable)
-                .map(Dimensions.Dimension::reference).toList()));
+        List<String> groupable = of(m.entity()).stream().filter(this::groupable).map(Dimensions.Dimension::reference).toList();
+        node.set("dimensions", Replies.strings(groupable.subList(0, Math.min(groupable.size(), LISTED_PER_METRIC))));
+        if (groupable.size() > LISTED_PER_METRIC) {
+            node.put("more_dimensions", groupable.size() - LISTED_PER_METRIC);   // describe_entity lists them all
+        }
         return node;
     }
 }

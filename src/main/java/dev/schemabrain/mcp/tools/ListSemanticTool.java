@@ -57,8 +57,8 @@ final class ListSemanticTool<T> extends CatalogTool {
 
     static ListSemanticTool<Metric> metrics(CatalogProvider catalogs) {
         return new ListSemanticTool<>(ToolSpec.storeReader("list_metrics", "List metrics",
-                "Use this when the user wants a number and you need the metric that computes it, the dimensions it "
-                        + "can be grouped by and its time axis. Use get_metric instead to compute one. Then: describe_entity, get_metric.",
+                "Use this when the user wants a number and you need the metric that computes it and its dimensions. "
+                        + "Use get_metric instead to compute one. Then: describe_entity, get_metric.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "metrics", SemanticModel::metrics, Metric::origin,
                 served -> {
                     DimensionReplies dimensions = new DimensionReplies(served);

@@ -290,9 +290,15 @@ class AnalystMetricsTest {
         }
         assertNotNull(revenue, "a revenue metric is drafted");
         assertTrue(strings(revenue.get("time_grains")).contains("month"));
-        String country = strings(revenue.get("dimensions")).stream().filter(d -> d.endsWith(".country")).findFirst().orElseThrow();
-        // describe_entity confirms it: a text dimension reached over joins, groupable under the policy.
-        JsonNode dimension = dimension(northwind, revenue.get("entity").asText(), country);
+        // describe_entity lists every dimension: the customer's country, reached over joins, groupable under the policy.
+        JsonNode dimension = null;
+        for (JsonNode d : northwind.call("describe_entity", Map.of("name", revenue.get("entity").asText())).data().get("dimensions")) {
+            if (dimension == null && d.get("reference").asText().endsWith(".country") && d.get("reference").asText().startsWith("customer")) {
+                dimension = d;
+            }
+        }
+        assertNotNull(dimension, "a customer country dimension");
+        String country = dimension.get("reference").asText();
         assertEquals("text", dimension.get("kind").asText());
         assertTrue(dimension.get("groupable").asBoolean());
         Envelope e = northwind.call("get_metric", args("name", revenue.get("name").asText(), "group_by", List.of(country),
@@ -310,7 +316,14 @@ class AnalystMetricsTest {
         Served s = served(db);
         int checked = 0;
         for (JsonNode m : s.call("list_metrics", Map.of()).data().get("metrics")) {
-            for (String d : strings(m.get("dimensions"))) {
+            List<String> dimensions = new ArrayList<>();
+            s.call("describe_entity", Map.of("name", m.get("entity").asText())).data().get("dimensions").forEach(d -> {
+                if (d.get("groupable").asBoolean()) {
+                    dimensions.add(d.get("reference").asText());
+                }
+            });
+            assertTrue(dimensions.containsAll(strings(m.get("dimensions"))), "list_metrics names describe_entity's dimensions");
+            for (String d : dimensions) {
                 Envelope e = s.call("get_metric", args("name", m.get("name").asText(), "group_by", List.of(d), "dry_run", true));
                 assertNotEquals(Status.DEGRADED, e.status(), () -> m.get("name") + " by " + d + ": " + e.toJson());
                 assertNotEquals(Status.ERROR, e.status(), () -> m.get("name") + " by " + d + ": " + e.toJson());
