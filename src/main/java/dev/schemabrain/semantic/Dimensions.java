@@ -38,7 +38,6 @@ public final class Dimensions {
             "(^|_)(description|desc|comment|comments|notes|note|body|text|message|content|address|street|line1|line2|path"
                     + "|url|uri|agent|email|mail|phone|fax|password|hash|token|secret|subject|fulltext|picture|photo|image"
                     + "|homepage|uuid|guid|postal|zip|postcode|number|embedding)(_|$)");
-    private static final Pattern BOOKKEEPING = Pattern.compile("(^|_)(updated|update|modified|changed|synced)(_|$)");
 
     /** The kinds of column a metric is grouped by. */
     public enum Kind {
@@ -96,7 +95,7 @@ public final class Dimensions {
         }
         return switch (TypeClass.of(c.dataType())) {
             case BOOLEAN -> Optional.of(Kind.BOOLEAN);
-            case TEMPORAL -> BOOKKEEPING.matcher(name).find() ? Optional.empty() : Optional.of(Kind.DATE);
+            case TEMPORAL -> EventTime.isBookkeeping(c) ? Optional.empty() : Optional.of(Kind.DATE);
             case TEXT -> lowCardinality(t, c, name) ? Optional.of(Kind.TEXT) : Optional.empty();
             default -> Optional.empty();
         };

@@ -75,6 +75,11 @@ public final class EventTime {
                 : word.endsWith("s") && !word.endsWith("ss") ? word.substring(0, word.length() - 1) : word;
     }
 
+    /** A stamp that moves whenever anyone edits the row (updated_at, last_update): neither an event nor a dimension. */
+    static boolean isBookkeeping(Column c) {
+        return BOOKKEEPING.matcher(Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT)).find();
+    }
+
     /** The column's score by its name alone. */
     public static OptionalInt score(Column c) {
         if (TypeClass.of(c.dataType()) != TypeClass.TEMPORAL) {
