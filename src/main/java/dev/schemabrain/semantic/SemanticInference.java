@@ -1,26 +1,21 @@
 package dev.schemabrain.semantic;
 
 import dev.schemabrain.catalog.Catalog;
-import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
-import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Bridge;
 import dev.schemabrain.semantic.model.Cardinality;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
-import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.semantic.model.TimeGrain;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,13 +31,11 @@ import java.util.regex.Pattern;
  * Drafts a semantic model from the catalog at index time (SPEC §7): an entity per non-junction table
  * with a primary key (and per link table that carries facts of its own, such as a quantity); a join per foreign key between two entities (fk_constraint, applied; cardinality
  * from the keys on the referencing side); a many-to-many bridge across each junction table; and
- * suggested metrics — a row count per entity and a sum per money-like column, with the entity's own
- * date or time column as time dimension. A pure function of the catalog.
+ * suggested metrics by meaning ({@link MetricDrafts}), each with the event time of its entity or of the entity its
+ * rows belong to ({@link TimeAxis}). A pure function of the catalog.
  */
 public final class SemanticInference {
 
-    private static final Pattern MONEY = Pattern.compile(
-            "(^|_)(total|amount|amt|price|revenue|sales|cost|fee|charge|payment|paid|subtotal|freight|balance|value|spend)(_|$)");
     private static final Pattern NOT_AN_IDENTIFIER_CHARACTER = Pattern.compile("[^a-z0-9_]+");
 
     private final Function<QualifiedName, String> descriptions;
@@ -107,22 +100,11 @@ public final class SemanticInference {
             joins.add(unique(new Join(source.name() + "_" + target.name(), source.name(), target.name(), on, null, cardinality,
                     new Origin(InferenceMethod.OBSERVED_IN_QUERY_LOG, o.state())), joinNames, o.manyColumns()));
         }
+        SemanticModel structure = new SemanticModel(List.copyOf(entities.values()), joins, List.of());
         List<Metric> metrics = new ArrayList<>();
         Map<QualifiedName, Table> tables = catalog.byName();
         for (Entity e : entities.values()) {
-            Table t = tables.get(e.table());
-            String time = EventTime.of(t).map(c -> e.name() + "." + c).orElse(null);
-            List<TimeGrain> grains = time == null ? List.of() : Arrays.asList(TimeGrain.values());
-            metrics.add(new Metric(e.name() + "_count", "Number of " + e.name().replace('_', ' ') + " rows", e.name(),
-                    Measure.of(Aggregation.COUNT, e.identity().get(0)), time, grains, List.of(), Origin.HEURISTIC_DRAFT));
-            for (Column c : t.columns()) {
-                if (TypeClass.of(c.dataType()) == TypeClass.NUMBER && !t.isPrimaryKey(c.name())
-                        && MONEY.matcher(c.name().toLowerCase(Locale.ROOT)).find() && !isReference(t, c.name())) {
-                    String name = e.name() + "_" + identifier(c.name()) + "_sum";
-                    metrics.add(new Metric(name, "Sum of " + c.name() + " over " + e.name().replace('_', ' ') + " rows",
-                            e.name(), Measure.of(Aggregation.SUM, c.name()), time, grains, List.of(), Origin.HEURISTIC_DRAFT));
-                }
-            }
+            metrics.addAll(MetricDrafts.of(e, tables.get(e.table()), TimeAxis.of(catalog, structure, e.name())));
         }
         return new SemanticModel(List.copyOf(entities.values()), joins, metrics);
     }

@@ -212,6 +212,10 @@ class MetricAcceptanceTest {
             assertEquals(3, r.rows().size());
             assertTrue(r.truncated());
             assertEquals("USA", r.rows().get(0).get(0));
+            CompiledMetric.Count count = m.groupCount().orElseThrow();
+            assertEquals(TestPostgres.count("chinook", "SELECT COUNT(DISTINCT country) FROM customer"),
+                    ((Number) ex.execute(new BoundQuery(count.sql(), count.params()), 1).rows().get(0).get(0)).longValue(),
+                    "every group is counted, not only the 3 shown");
         }
     }
 

@@ -83,7 +83,7 @@ class SemanticInferenceTest {
         assertEquals(Aggregation.SUM, total.measure().agg());
         assertEquals("total_cents", total.measure().column());
         assertEquals("invoices.issued_at", total.timeDimension(), "issued_at, not the due date");
-        assertFalse(model.metric("invoices_tax_cents_sum").isPresent());
+        assertTrue(model.metric("invoices_tax_cents_sum").isPresent(), "tax adds up");
         assertNull(model.metric("plans_count").orElseThrow().timeDimension(), "plans have no time column");
         assertEquals("users.created_at", model.metric("users_count").orElseThrow().timeDimension(),
                 "a birth date says who a user is, not when the row happened");

@@ -28,7 +28,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** describe_entity: an entity with its table, identity, columns (as entity.column), joins and metrics. */
+/**
+ * describe_entity: an entity with its table, identity, columns (as entity.column), joins, metrics, the dimensions its
+ * metrics can be grouped by (with PII tags) and its time axes.
+ */
 public final class DescribeEntityTool extends CatalogTool {
 
     static final String NAME = "describe_entity";
@@ -36,8 +39,8 @@ public final class DescribeEntityTool extends CatalogTool {
             {"name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
                       "description": "As list_entities shows it."}}""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe entity",
-            "Use this when you know an entity: its columns (entity.column), identity, joins and metrics. Use "
-                    + "describe_table instead for a raw table. Then: get_metric, resolve_join.",
+            "Use this when you know an entity: its columns (entity.column), identity, joins, metrics and dimensions to "
+                    + "group by. Use describe_table instead for a raw table. Then: get_metric.",
             ARGS, LatencyHint.FAST);
 
     public DescribeEntityTool(CatalogProvider catalogs) {
@@ -92,6 +95,9 @@ public final class DescribeEntityTool extends CatalogTool {
         }
         data.set("metrics", Replies.strings(model.metrics().stream().filter(m -> m.entity().equals(e.name()))
                 .map(Metric::name).toList()));
+        DimensionReplies dimensions = new DimensionReplies(served);
+        data.set("dimensions", dimensions.detailed(e.name()));
+        dimensions.time(data, e.name());
         DescriptionProvenance.annotate(data, shown);
         return new Envelope(Status.SUCCESS, data, null, SemanticReplies.confidence(e.origin()),
                 SemanticReplies.provenance(e.origin()), List.of("get_metric", "resolve_join"), null);

@@ -164,6 +164,9 @@ public final class GetMetricTool extends CatalogTool {
                 }
             }
             data.put("row_count", result.rows().size()).put("truncated", result.truncated());
+            if (compiled.groupCount().isPresent()) {
+                totalGroups(source, compiled, result).ifPresent(n -> data.put("total_groups", n));
+            }
             if (compiled.suppresses()) {
                 data.put("min_group_size", compiled.minGroupSize().getAsInt()).put("suppressed_groups", suppressed);
             }
@@ -171,6 +174,24 @@ public final class GetMetricTool extends CatalogTool {
             return answered(result.truncated() || suppressed > 0 ? Status.PARTIAL : Status.SUCCESS, data, compiled, served);
         } catch (ExecutionException e) {
             return MetricReplies.executionError(e, request);
+        }
+    }
+
+    /**
+     * How many groups the whole answer has: the rows returned when nothing was cut, else the count statement's
+     * (same FROM, WHERE and GROUP BY; derived from the audited statement). Left out if that count fails: the
+     * answer is already partial and says it was truncated.
+     */
+    private static Optional<Long> totalGroups(QueryExecutor source, CompiledMetric compiled, QueryExecutor.Result result) {
+        if (!result.truncated()) {
+            return Optional.of((long) result.rows().size());
+        }
+        CompiledMetric.Count count = compiled.groupCount().orElseThrow();
+        try {
+            List<List<Object>> rows = source.execute(new BoundQuery(count.sql(), count.params()), 1).rows();
+            return rows.isEmpty() || !(rows.get(0).get(0) instanceof Number n) ? Optional.empty() : Optional.of(n.longValue());
+        } catch (ExecutionException e) {
+            return Optional.empty();
         }
     }
 

@@ -24,11 +24,13 @@ final class ListSemanticTool<T> extends CatalogTool {
     private final String field;
     private final Function<SemanticModel, List<T>> rows;
     private final Function<T, Origin> origin;
-    private final BiFunction<ObjectNode, T, ObjectNode> render;
+    /** How a row reads, given the catalog served (list_metrics adds each metric's dimensions). */
+    private final Function<ServedCatalog, BiFunction<ObjectNode, T, ObjectNode>> render;
     private final List<String> hints;
 
     private ListSemanticTool(ToolSpec spec, CatalogProvider catalogs, String field, Function<SemanticModel, List<T>> rows,
-                             Function<T, Origin> origin, BiFunction<ObjectNode, T, ObjectNode> render, List<String> hints) {
+                             Function<T, Origin> origin, Function<ServedCatalog, BiFunction<ObjectNode, T, ObjectNode>> render,
+                             List<String> hints) {
         super(spec, catalogs);
         this.field = field;
         this.rows = rows;
@@ -42,7 +44,7 @@ final class ListSemanticTool<T> extends CatalogTool {
                 "Use this when you want the business entities the semantic layer knows. Use find_relevant_entities "
                         + "instead to search them by meaning. Then: describe_entity, list_metrics.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "entities", SemanticModel::entities, Entity::origin,
-                SemanticReplies::entity, List.of("describe_entity", "list_metrics"));
+                served -> SemanticReplies::entity, List.of("describe_entity", "list_metrics"));
     }
 
     static ListSemanticTool<Join> joins(CatalogProvider catalogs) {
@@ -50,15 +52,18 @@ final class ListSemanticTool<T> extends CatalogTool {
                 "Use this when you want the canonical joins between entities. Use resolve_join instead for one pair, "
                         + "suggest_joins for raw tables. Then: get_metric with via.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "joins", SemanticModel::joins, Join::origin,
-                SemanticReplies::join, List.of("resolve_join", "get_metric"));
+                served -> SemanticReplies::join, List.of("resolve_join", "get_metric"));
     }
 
     static ListSemanticTool<Metric> metrics(CatalogProvider catalogs) {
         return new ListSemanticTool<>(ToolSpec.storeReader("list_metrics", "List metrics",
-                "Use this when the user wants a number and you need the metric that computes it. Use get_metric "
-                        + "instead to compute one. Then: describe_entity, get_metric.",
+                "Use this when the user wants a number and you need the metric that computes it and its dimensions. "
+                        + "Use get_metric instead to compute one. Then: describe_entity, get_metric.",
                 ArgSchema.empty(), LatencyHint.FAST), catalogs, "metrics", SemanticModel::metrics, Metric::origin,
-                SemanticReplies::metric, List.of("get_metric", "describe_entity"));
+                served -> {
+                    DimensionReplies dimensions = new DimensionReplies(served);
+                    return (node, m) -> dimensions.metric(SemanticReplies.metric(node, m), m);
+                }, List.of("get_metric", "describe_entity"));
     }
 
     @Override
@@ -66,7 +71,8 @@ final class ListSemanticTool<T> extends CatalogTool {
         List<T> list = rows.apply(served.semantic());
         ObjectNode data = Replies.object();
         ArrayNode array = data.putArray(field);
-        list.forEach(row -> render.apply(array.addObject(), row));
+        BiFunction<ObjectNode, T, ObjectNode> rendering = render.apply(served);
+        list.forEach(row -> rendering.apply(array.addObject(), row));
         if (list.isEmpty()) {
             return Envelope.empty(data, List.of("find_relevant_tables", "list_indexed_schemas"));
         }

@@ -20,10 +20,13 @@ import java.util.OptionalInt;
  * @param minGroupSize  when small groups are suppressed, the smallest shown; the SELECT then has one more
  *                      result column after {@code columns}: 1 for a suppressed group (its value NULL), else 0
  * @param subjects      what suppression counts per group (distinct people), as {@code entity.column}
+ * @param groupCount    for a grouped metric, the statement that counts its groups (no LIMIT), run when the limit cut
+ *                      the answer so it can say "10 of 83"
  */
 public record CompiledMetric(Metric metric, String sql, List<Object> params, List<String> columns, int limit,
                              List<String> requiredJoins, List<String> fanOutJoins, Optional<Degradation> degradation,
-                             List<ColumnRef> touched, OptionalInt minGroupSize, List<String> subjects) {
+                             List<ColumnRef> touched, OptionalInt minGroupSize, List<String> subjects,
+                             Optional<Count> groupCount) {
 
     public CompiledMetric {
         params = List.copyOf(params);
@@ -37,6 +40,13 @@ public record CompiledMetric(Metric metric, String sql, List<Object> params, Lis
     /** Whether the SELECT carries the suppression flag column. */
     public boolean suppresses() {
         return minGroupSize.isPresent();
+    }
+
+    /** A SELECT of one row and one column, with its bound values. */
+    public record Count(String sql, List<Object> params) {
+        public Count {
+            params = List.copyOf(params);
+        }
     }
 
     public enum Degradation { FAN_OUT_JOIN, TIME_DIMENSION_UNAVAILABLE }

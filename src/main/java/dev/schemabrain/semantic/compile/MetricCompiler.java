@@ -8,7 +8,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.engine.Dialect;
-import dev.schemabrain.semantic.EventTime;
+import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
 import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
@@ -171,27 +171,33 @@ public final class MetricCompiler {
             selected.add("CASE WHEN " + small + " THEN NULL ELSE " + value + " END");
             selected.add("CASE WHEN " + small + " THEN 1 ELSE 0 END");
         }
-
         StringBuilder sql = new StringBuilder("SELECT ");
         for (int i = 0; i < selected.size(); i++) {
             sql.append(i == 0 ? "" : ", ").append(selected.get(i)).append(" AS ").append(dialect.quote("c" + i));
         }
-        sql.append(from);
+        StringBuilder body = new StringBuilder(from);
         List<Object> params = new ArrayList<>();
         for (int i = 0; i < filters.size(); i++) {
             Ref r = filterRefs.get(i);
-            sql.append(i == 0 ? " WHERE " : " AND ")
+            body.append(i == 0 ? " WHERE " : " AND ")
                     .append(condition(dialect, column(dialect, alias, r), r, filters.get(i), params));
             touched.add(new ColumnRef(r.table().name(), r.column().name(), Role.FILTER, filters.get(i).op()));
         }
+        Optional<String> groupCount = Optional.empty();
         if (!grouped.isEmpty()) {
-            sql.append(" GROUP BY ").append(String.join(", ", grouped));
+            body.append(" GROUP BY ").append(String.join(", ", grouped));
+            // How many groups there are, for an answer the limit cuts: the same FROM, WHERE and GROUP BY, counted.
+            groupCount = Optional.of("SELECT COUNT(*) AS " + dialect.quote("c0") + " FROM (SELECT "
+                    + String.join(", ", grouped) + body + ") AS " + dialect.quote("g") + " LIMIT 1");
         }
+        sql.append(body);
+        List<Object> filterParams = List.copyOf(params);
         sql.append(orderBy(request.orderBy(), keys, selected, small == null ? null : selected.get(keys.size())));
         sql.append(" LIMIT ?");
         params.add(request.limit() + 1);
         return new CompiledMetric(metric, sql.toString(), params, keys, request.limit(), requiredJoins, fanOut,
-                degradation, touched, small == null ? OptionalInt.empty() : OptionalInt.of(cells.minGroupSize()), subjects);
+                degradation, touched, small == null ? OptionalInt.empty() : OptionalInt.of(cells.minGroupSize()), subjects,
+                groupCount.map(g -> new CompiledMetric.Count(g, filterParams)));
     }
 
     /**
@@ -273,9 +279,9 @@ public final class MetricCompiler {
     }
 
     /**
-     * The time axis: the caller's, else the metric's, else the event time ({@link EventTime}) of the
-     * nearest entity along joins towards "one" that has one (an invoice line inherits its invoice's
-     * date). Two entities at the same distance are ambiguous; none leaves the answer unbucketed.
+     * The time axis: the caller's, else the metric's, else the best event time of the entity or of the one its rows
+     * are lines of ({@link TimeAxis}: an invoice line inherits its invoice's date). Two entities' columns equally
+     * good are ambiguous (the caller must choose); none leaves the answer unbucketed.
      */
     private Optional<Ref> timeDimension(String requested, Metric metric, Entity base) throws CompileException {
         String chosen = requested != null ? requested : metric.timeDimension();
@@ -287,21 +293,16 @@ public final class MetricCompiler {
             }
             return Optional.of(ref);
         }
-        for (List<String> ring : paths.towardsOne(base.name())) {
-            List<String> candidates = new ArrayList<>();
-            for (String e : ring) {
-                Entity entity = entity(e);
-                EventTime.of(table(entity)).ifPresent(c -> candidates.add(entity.name() + "." + c));
-            }
-            if (candidates.size() == 1) {
-                return Optional.of(reference(candidates.get(0), Problem.UNKNOWN_GROUP_BY_COLUMN, "time_dimension"));
-            }
-            if (candidates.size() > 1) {
-                throw new CompileException(Problem.AMBIGUOUS_TIME_DIMENSION, "Metric " + metric.name()
-                        + " has no time dimension and " + candidates.size() + " entities equally near have one: "
-                        + String.join(", ", candidates) + "; pass time_dimension.", candidates,
-                        Map.of("time_dimension", candidates.get(0)));
-            }
+        TimeAxis axis = TimeAxis.of(catalog, model, base.name());
+        if (axis.tied()) {
+            List<String> candidates = axis.best().stream().map(TimeAxis.Candidate::reference).toList();
+            throw new CompileException(Problem.AMBIGUOUS_TIME_DIMENSION, "Metric " + metric.name()
+                    + " has no time dimension and " + candidates.size() + " entities are equally good candidates: "
+                    + String.join(", ", candidates) + "; pass time_dimension.", candidates,
+                    Map.of("time_dimension", candidates.get(0)));
+        }
+        if (axis.chosen().isPresent()) {
+            return Optional.of(reference(axis.chosen().get().reference(), Problem.UNKNOWN_GROUP_BY_COLUMN, "time_dimension"));
         }
         return Optional.empty();
     }

@@ -17,8 +17,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Paths between entities over the model's joins, walked either way (SPEC §7). The shortest path wins;
- * two equally short ones are ambiguous unless {@code via} names a join that only one of them uses.
+ * Paths between entities over the model's joins, walked either way (SPEC §7). A path that never fans out wins over
+ * those that do, then the shortest; two equally short ones are ambiguous unless {@code via} names a join that only
+ * one of them uses.
  */
 final class PathFinder {
 
@@ -74,6 +75,10 @@ final class PathFinder {
                 int most = candidates.stream().mapToInt(p -> viaCount(p, viaNames)).max().orElse(0);
                 candidates = candidates.stream().filter(p -> viaCount(p, viaNames) == most).toList();
             }
+            // A dimension the rows belong to is reached without fan-out whenever it can be: that is what grouping by it means.
+            if (candidates.stream().anyMatch(PathFinder::towardsOne)) {
+                candidates = candidates.stream().filter(PathFinder::towardsOne).toList();
+            }
             int shortest = candidates.stream().mapToInt(List::size).min().orElseThrow();
             List<List<Step>> best = candidates.stream().filter(p -> p.size() == shortest).toList();
             if (best.size() > 1) {
@@ -93,29 +98,6 @@ final class PathFinder {
             }
         }
         return steps;
-    }
-
-    /**
-     * Entities reachable from {@code base} along joins that do not fan out, ring by ring (ring 0 is
-     * {@code base}): where a measure's rows may take a time dimension from.
-     */
-    List<List<String>> towardsOne(String base) {
-        List<List<String>> rings = new ArrayList<>();
-        Set<String> seen = new HashSet<>(List.of(base));
-        List<String> ring = List.of(base);
-        while (!ring.isEmpty() && rings.size() <= MAX_HOPS) {
-            rings.add(ring);
-            List<String> next = new ArrayList<>();
-            for (String e : ring) {
-                for (Step s : edges.getOrDefault(e, List.of())) {
-                    if (!s.walked().fansOut() && seen.add(s.to())) {
-                        next.add(s.to());
-                    }
-                }
-            }
-            ring = next;
-        }
-        return rings;
     }
 
     /** Every simple path from base to target of at most MAX_HOPS steps (bounded in number). */
@@ -146,6 +128,10 @@ final class PathFinder {
                 visited.remove(s.to());
             }
         }
+    }
+
+    private static boolean towardsOne(List<Step> path) {
+        return path.stream().noneMatch(s -> s.walked().fansOut());
     }
 
     private static int viaCount(List<Step> path, Set<String> via) {

@@ -1,0 +1,94 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Identifiers;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a numeric column means to an analyst, read from its name: an amount, quantity or total adds up across
+ * rows ({@link #ADDITIVE}); a price, rate, percentage, score, age, ratio or duration is averaged, never summed
+ * ({@link #AVERAGED}); keys, codes, years, flags and anything unrecognised are not aggregated ({@link #NONE}):
+ * a metric nobody asked for is worse than one missing.
+ */
+public enum MeasureMeaning {
+    ADDITIVE, AVERAGED, NONE;
+
+    /** An explicit total wins over what it totals: total_price, discount_amount add up. */
+    private static final Pattern TOTAL = Pattern.compile("(^|_)(amount|amt|total|totals|subtotal|sum)(_|$)");
+    private static final Pattern PER_UNIT_COST = Pattern.compile("(^|_)(unit|replacement|list|standard|average|avg)_cost(_|$)");
+    private static final Pattern AVERAGED_WORD = Pattern.compile(
+            "(^|_)(price|prices|rate|rates|pct|percent|percentage|ratio|score|rating|age|discount|margin|avg|average|mean"
+                    + "|duration|length|seconds|secs|ms|milliseconds|minutes|mins|hours|days|weight|height|width|depth"
+                    + "|latency|temperature)(_|$)");
+    private static final Pattern ADDITIVE_WORD = Pattern.compile(
+            "(^|_)(revenue|sales|cost|costs|fee|fees|charge|charges|payment|payments|paid|freight|balance|value|spend|tax"
+                    + "|taxes|cents|due|profit|income|refund|refunded|quantity|qty|units|seats|volume)(_|$)");
+    /** Identifiers, codes, years, positions, limits and flags: numbers that are not measurements. */
+    private static final Pattern NOT_A_MEASURE = Pattern.compile(
+            "(^|_)(id|ids|code|no|num|number|year|yr|zip|postal|phone|ext|extension|version|seq|sequence|ordinal|position"
+                    + "|rank|sort|level|limit|max|min|threshold|lat|latitude|lon|lng|longitude|flag|active|enabled"
+                    + "|disabled|deleted|discontinued|public|visible|hidden)(_|$)|^(is|has|can|should|was)_");
+    private static final Set<String> FLAG_VALUES = Set.of("0", "1", "true", "false", "t", "f");
+
+    public static MeasureMeaning of(Table t, Column c) {
+        if (TypeClass.of(c.dataType()) != TypeClass.NUMBER || t.isPrimaryKey(c.name())
+                || t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()))) {
+            return NONE;
+        }
+        String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
+        if (isFlag(c)) {
+            return NONE;
+        }
+        if (TOTAL.matcher(name).find()) {
+            return ADDITIVE;
+        }
+        if (NOT_A_MEASURE.matcher(name).find()) {
+            return NONE;
+        }
+        if (PER_UNIT_COST.matcher(name).find() || AVERAGED_WORD.matcher(name).find()) {
+            return AVERAGED;
+        }
+        return ADDITIVE_WORD.matcher(name).find() ? ADDITIVE : NONE;
+    }
+
+    /** A number that only ever held 0 and 1 in the sample is a yes/no. */
+    private static boolean isFlag(Column c) {
+        return c.samples().size() >= 2 && c.samples().stream().allMatch(v -> FLAG_VALUES.contains(v.strip().toLowerCase(Locale.ROOT)));
+    }
+
+    /** Money rather than a count of things: the amounts whose average is also worth a metric (average order value). */
+    public static boolean isMoneyTotal(Column c) {
+        String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
+        return Pattern.compile("(^|_)(amount|amt|total|subtotal)(_|$)").matcher(name).find()
+                && !Pattern.compile("(^|_)(due|tax|taxes|qty|quantity|units)(_|$)").matcher(name).find();
+    }
+
+    /** The number of things a line records (quantity, qty): what a price is multiplied by to make revenue. */
+    public static boolean isQuantity(Column c) {
+        return Pattern.compile("(^|_)(quantity|qty)(_|$)").matcher(Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT)).find();
+    }
+
+    /** A price per unit (unit_price, price). */
+    public static boolean isPrice(Column c) {
+        return Pattern.compile("(^|_)price(_|$)").matcher(Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT)).find();
+    }
+
+    /** A discount given as a fraction (0.05), which revenue multiplies by (1 - discount). */
+    public static boolean isDiscountRate(Column c) {
+        String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
+        return Pattern.compile("(^|_)discount(_|$)").matcher(name).find() && !TOTAL.matcher(name).find()
+                && c.samples().stream().allMatch(v -> {
+                    try {
+                        double d = Double.parseDouble(v.strip());
+                        return d >= 0 && d <= 1;
+                    } catch (NumberFormatException e) {
+                        return false;
+                    }
+                });
+    }
+}

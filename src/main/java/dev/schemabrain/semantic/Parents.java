@@ -1,0 +1,72 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.SemanticModel;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The entities an entity's rows belong to: those reached from it along joins walked towards "one" (many_to_one,
+ * one_to_one), breadth first. Each row has at most one partner there, so a metric may take a time dimension or a
+ * group_by column from them without counting a row twice. An entity reached by two equally short such paths is
+ * {@code ambiguous}: get_metric would need {@code via} to pick one.
+ */
+public final class Parents {
+
+    /** How far to look: an order line's order's customer's country is three hops. */
+    public static final int MAX_HOPS = 3;
+
+    /**
+     * An entity reached, with the joins walked to it (empty for the entity itself).
+     *
+     * @param ambiguous whether another path of the same length reaches it too
+     */
+    public record Reached(String entity, List<String> joins, boolean ambiguous) {
+        public Reached {
+            joins = List.copyOf(joins);
+        }
+
+        public int distance() {
+            return joins.size();
+        }
+    }
+
+    private Parents() {
+    }
+
+    /** {@code base} first, then each entity reached, nearest first. */
+    public static List<Reached> of(SemanticModel model, String base) {
+        Map<String, Reached> reached = new LinkedHashMap<>();
+        reached.put(base, new Reached(base, List.of(), false));
+        List<String> ring = List.of(base);
+        for (int hop = 1; hop <= MAX_HOPS && !ring.isEmpty(); hop++) {
+            Map<String, Reached> next = new LinkedHashMap<>();
+            Map<String, Integer> ways = new HashMap<>();
+            for (String from : ring) {
+                Reached at = reached.get(from);
+                for (Join j : model.joins()) {
+                    if (!j.connects(from) || j.sourceEntity().equals(j.targetEntity())) {
+                        continue;
+                    }
+                    Cardinality walked = j.sourceEntity().equals(from) ? j.cardinality() : j.cardinality().reversed();
+                    String to = j.other(from);
+                    if (walked.fansOut() || reached.containsKey(to)) {
+                        continue;
+                    }
+                    int n = ways.merge(to, at.ambiguous() ? 2 : 1, Integer::sum);
+                    List<String> joins = new ArrayList<>(at.joins());
+                    joins.add(j.name());
+                    next.merge(to, new Reached(to, joins, n > 1), (old, fresh) -> new Reached(to, old.joins(), true));
+                }
+            }
+            reached.putAll(next);
+            ring = List.copyOf(next.keySet());
+        }
+        return List.copyOf(reached.values());
+    }
+}

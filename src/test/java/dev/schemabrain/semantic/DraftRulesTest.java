@@ -1,0 +1,107 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.MetricCompiler;
+import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.semantic.model.SemanticModel;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static dev.schemabrain.testing.TestCatalogs.table;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The drafting rules of issue 19 on hand-built tables: what a number means, and which date a line takes. */
+class DraftRulesTest {
+
+    /** Every column NOT NULL: a line that cannot exist without its parent. */
+    static Table required(Table t) {
+        return t.withColumns(t.columns().stream().map(c -> new Column(c.name(), c.position(), c.dataType(), false,
+                c.defaultValue(), c.comment(), c.samples())).toList());
+    }
+
+    @Test
+    void aNumbersMeaningComesFromItsName() {
+        Table t = table("s.facts").columns("id", "customer_id", "unit_price:numeric", "quantity", "discount:real",
+                "total_amount:numeric", "discount_amount:numeric", "release_year", "is_active", "zip_code", "status_code",
+                "score:numeric", "age", "tax_rate:numeric", "bytes", "reorder_level", "units_in_stock", "monthly_price_cents:numeric",
+                "replacement_cost:numeric", "shipping_cost:numeric", "duration_seconds:real", "seats", "name:text")
+                .pk("id").fk("f_c", "customer_id", "s.customer", "id").build();
+        Map<String, MeasureMeaning> expected = Map.ofEntries(Map.entry("id", MeasureMeaning.NONE),
+                Map.entry("customer_id", MeasureMeaning.NONE), Map.entry("unit_price", MeasureMeaning.AVERAGED),
+                Map.entry("quantity", MeasureMeaning.ADDITIVE), Map.entry("discount", MeasureMeaning.AVERAGED),
+                Map.entry("total_amount", MeasureMeaning.ADDITIVE), Map.entry("discount_amount", MeasureMeaning.ADDITIVE),
+                Map.entry("release_year", MeasureMeaning.NONE), Map.entry("is_active", MeasureMeaning.NONE),
+                Map.entry("zip_code", MeasureMeaning.NONE), Map.entry("status_code", MeasureMeaning.NONE),
+                Map.entry("score", MeasureMeaning.AVERAGED), Map.entry("age", MeasureMeaning.AVERAGED),
+                Map.entry("tax_rate", MeasureMeaning.AVERAGED), Map.entry("bytes", MeasureMeaning.NONE),
+                Map.entry("reorder_level", MeasureMeaning.NONE), Map.entry("units_in_stock", MeasureMeaning.ADDITIVE),
+                Map.entry("monthly_price_cents", MeasureMeaning.AVERAGED), Map.entry("replacement_cost", MeasureMeaning.AVERAGED),
+                Map.entry("shipping_cost", MeasureMeaning.ADDITIVE), Map.entry("duration_seconds", MeasureMeaning.AVERAGED),
+                Map.entry("seats", MeasureMeaning.ADDITIVE), Map.entry("name", MeasureMeaning.NONE));
+        for (Column c : t.columns()) {
+            assertEquals(expected.get(c.name()), MeasureMeaning.of(t, c), c.name());
+        }
+        Column flag = new Column("paid", 1, "integer", false, null, null, List.of("0", "1"));
+        assertEquals(MeasureMeaning.NONE, MeasureMeaning.of(t.withColumns(List.of(flag)), flag), "0/1 in the sample is a yes/no");
+    }
+
+    static Catalog shop(boolean invoiceToo) {
+        Table orders = table("s.orders").columns("id", "created_date:date", "order_date:date", "required_date:date",
+                "last_update:timestamp").pk("id").build();
+        Table invoices = table("s.invoices").columns("id", "invoice_date:date").pk("id").build();
+        var lines = table("s.order_lines").columns("id", "order_id", "invoice_id", "unit_price:numeric", "quantity", "discount:real")
+                .pk("id").fk("l_o", "order_id", "s.orders", "id");
+        if (invoiceToo) {
+            lines = lines.fk("l_i", "invoice_id", "s.invoices", "id");
+        }
+        Table reps = table("s.reps").columns("id", "hired_at:timestamp").pk("id").build();
+        Table customers = table("s.customers").columns("id", "rep_id", "country:text").pk("id").fk("c_r", "rep_id", "s.reps", "id").build();
+        return new Catalog(List.of(required(orders), invoices, required(lines.build()), reps, customers));
+    }
+
+    @Test
+    void aLineTakesItsParentsEventTimeWithTheJoinAndTheOthersListed() {
+        Catalog catalog = shop(false);
+        SemanticModel model = new SemanticInference(n -> null).infer(catalog);
+        var revenue = model.metric("order_lines_revenue").orElseThrow();
+        assertEquals("unit_price * quantity * (1 - discount)", revenue.measure().expression());
+        assertEquals("orders.order_date", revenue.timeDimension(), "order_date is named for the orders' own event; created_date comes first");
+        TimeAxis axis = TimeAxis.of(catalog, model, "order_lines");
+        assertEquals(List.of("order_lines_orders"), axis.chosen().orElseThrow().joins());
+        assertEquals(List.of("orders.order_date", "orders.created_date", "orders.required_date"),
+                axis.candidates().stream().map(TimeAxis.Candidate::reference).toList(), "a bookkeeping stamp is never one");
+        assertFalse(model.metric("order_lines_unit_price_avg").isPresent(), "a line's price is in its revenue");
+        assertNull(model.metric("customers_count").orElseThrow().timeDimension(),
+                "a customer's nullable rep is a reference, not a parent: the rep's hire date does not date customers");
+    }
+
+    @Test
+    void twoParentsEquallyGoodLeaveTheChoiceToTheCaller() throws Exception {
+        Catalog catalog = shop(true);
+        SemanticModel model = new SemanticInference(n -> null).infer(catalog);
+        TimeAxis axis = TimeAxis.of(catalog, model, "order_lines");
+        assertTrue(axis.tied(), axis.toString());
+        assertNull(model.metric("order_lines_revenue").orElseThrow().timeDimension(), "no default when the caller must choose");
+        MetricCompiler compiler = new MetricCompiler(catalog, model);
+        CompileException e = assertThrows(CompileException.class, () -> compiler.compile(new MetricRequest("order_lines_revenue",
+                List.of(), List.of(), "month", null, List.of(), List.of(), 10), Engines.POSTGRESQL));
+        assertEquals(Problem.AMBIGUOUS_TIME_DIMENSION, e.problem());
+        assertEquals(java.util.Set.of("orders.order_date", "invoices.invoice_date"), java.util.Set.copyOf(e.candidates()));
+        // Without a time grain nothing needs choosing, and with one named it compiles.
+        compiler.compile(new MetricRequest("order_lines_revenue", List.of(), List.of(), null, null, List.of(), List.of(), 10),
+                Engines.POSTGRESQL);
+        assertTrue(compiler.compile(new MetricRequest("order_lines_revenue", List.of(), List.of(), "month", "invoices.invoice_date",
+                List.of(), List.of(), 10), Engines.POSTGRESQL).sql().contains("\"invoice_date\""));
+    }
+}
