@@ -64,6 +64,10 @@ public final class FindRelevantTablesTool extends CatalogTool {
                     .put("score", Math.round(hit.score() * 1000) / 1000.0);
             PiiReplies.bestColumn(row, served, hit, hit.bestColumn() == null ? null : hit.bestColumn().name());
             row.set("pii_columns", PiiReplies.taggedColumns(served, hit.table()));
+            // The value index never holds a tagged column's values; checked again in case a tag came later.
+            if (hit.matchedValue() != null && !PiiReplies.tag(served, hit.table().name(), hit.matchedValue().column()).tagged()) {
+                row.putObject("matched_value").put("column", hit.matchedValue().column()).put("value", hit.matchedValue().value());
+            }
             if (detailed) {
                 row.put("kind", hit.table().kind().wireName())
                         .put("description", served.documents(hit.table().name()).description().text())
