@@ -110,7 +110,8 @@ public final class HybridRetriever implements TableRetriever {
         if (documents.size() != tables.size()) {
             throw new IllegalArgumentException("one document per table is needed");
         }
-        this.lexical = new LexicalIndex(documents.stream().map(TableDocuments::lexicalText).toList());
+        this.lexical = new LexicalIndex(documents.stream().map(TableDocuments::lexicalText).toList(),
+                tables.stream().map(HybridRetriever::ownNames).toList());
         int n = tables.size();
         this.values = new ValueIndex(tables, tables.stream().map(HybridRetriever::nameWords).toList());
         Map<QualifiedName, Integer> position = new HashMap<>();
@@ -240,6 +241,13 @@ public final class HybridRetriever implements TableRetriever {
 
     private static double valueStrength(ValueIndex.Match match) {
         return match == null ? 0 : match.words() >= 2 ? 1 : ONE_WORD_VALUE;
+    }
+
+    /** A table's own name and its columns' names as words, for the lexical own-name field. */
+    private static String ownNames(Table table) {
+        StringBuilder out = new StringBuilder(String.join(" ", Words.pieces(table.name().table())));
+        table.columns().forEach(c -> out.append(' ').append(String.join(" ", Words.pieces(c.name()))));
+        return out.toString();
     }
 
     /** The words of a table's own name and its columns' names, as the value index splits them. */
