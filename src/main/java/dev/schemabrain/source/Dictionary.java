@@ -66,6 +66,36 @@ public final class Dictionary {
         return comments.isEmpty();
     }
 
+    /**
+     * {@code source} with this dictionary's comments laid over its catalog. Its change token covers the dictionary
+     * too, so editing a file makes the next run a full one.
+     */
+    public SchemaSource over(SchemaSource source) {
+        Dictionary dictionary = this;
+        String digest = digest();
+        return new SchemaSource() {
+            @Override
+            public dev.schemabrain.engine.SourceKind kind() {
+                return source.kind();
+            }
+
+            @Override
+            public Catalog introspect(IntrospectionOptions options) throws SourceException {
+                return dictionary.apply(source.introspect(options));
+            }
+
+            @Override
+            public java.util.Optional<String> catalogToken() throws SourceException {
+                return source.catalogToken().map(t -> t + "|dictionary:" + digest);
+            }
+
+            @Override
+            public void close() {
+                source.close();
+            }
+        };
+    }
+
     /** The catalog with each described column's comment set (its own comment kept first). */
     public Catalog apply(Catalog catalog) {
         return comments.isEmpty() ? catalog : new Catalog(catalog.tables().stream().map(this::apply).toList());
@@ -80,6 +110,19 @@ public final class Dictionary {
             String text = columns.get(c.name().toLowerCase(Locale.ROOT));
             return text == null ? c : c.withComment(merge(c.comment(), text));
         }).toList());
+    }
+
+    /** SHA-256 of every table's comments in name order. */
+    private String digest() {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            new java.util.TreeMap<>(comments).forEach((table, columns) -> {
+                sha.update((table + "\u0000" + new java.util.TreeMap<>(columns) + "\u0000").getBytes(StandardCharsets.UTF_8));
+            });
+            return java.util.HexFormat.of().formatHex(sha.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
     }
 
     /** Joins an existing comment and more text, without repeating what is already there. */
