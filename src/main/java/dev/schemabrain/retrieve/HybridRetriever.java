@@ -63,6 +63,8 @@ public final class HybridRetriever implements TableRetriever {
     static final double VALUE = 0.8;
     /** A one-word value is weaker evidence than a phrase. */
     static final double ONE_WORD_VALUE = 0.6;
+    /** Added to a table whose foreign key points at a table holding a named value: the value filters its rows. */
+    static final double VALUE_REFERRER = 0.2;
     /** The match quality a named value vouches for on its own (a phrase; a single word scales it down). */
     static final double VALUE_QUALITY = 0.6;
     /** With no evidence at all the ranked list is still returned, its scores scaled by this floor (confidence LOW). */
@@ -89,6 +91,8 @@ public final class HybridRetriever implements TableRetriever {
     private final float[] columnVectors;
     private final int[] columnStart;
     private final int[][] neighbours;
+    /** The tables each table's foreign keys point at. */
+    private final int[][] references;
     private final Map<String, int[]> bySchema = new HashMap<>();
     /** Each table's schema as a small number, so per-schema sums need no string hashing per query. */
     private final int[] schemaOf;
@@ -143,6 +147,11 @@ public final class HybridRetriever implements TableRetriever {
                     links.get(j).add(i);
                 }
             }
+        }
+        references = new int[n][];
+        for (int i = 0; i < n; i++) {
+            references[i] = tables.get(i).foreignKeys().stream().map(fk -> position.get(fk.target()))
+                    .filter(j -> j != null).mapToInt(Integer::intValue).filter(j -> j != -1).distinct().toArray();
         }
         for (int i = 0; i < n; i++) {
             neighbours[i] = links.get(i).stream().mapToInt(Integer::intValue).toArray();
@@ -299,8 +308,16 @@ public final class HybridRetriever implements TableRetriever {
         } else {
             fused = l;
         }
+        double[] valueOf = new double[tables.size()];
         for (int k = 0; k < n; k++) {
-            fused[k] += VALUE * valueStrength(valued[k]);
+            valueOf[candidates[k]] = valueStrength(valued[k]);
+        }
+        for (int k = 0; k < n; k++) {
+            double referred = 0;
+            for (int j : references[candidates[k]]) {
+                referred = Math.max(referred, valueOf[j]);
+            }
+            fused[k] += VALUE * valueOf[candidates[k]] + VALUE_REFERRER * referred;
         }
         int[] at = new int[tables.size()];
         Arrays.fill(at, -1);
