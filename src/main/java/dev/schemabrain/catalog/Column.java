@@ -10,17 +10,39 @@ import java.util.Objects;
  * @param position 1-based ordinal position within the table
  * @param defaultValue the default expression as the database reports it, or null
  * @param comment the database's own comment, or null
+ * @param values the distinct short text values retrieval may match a question against ({@link ValuePolicy}:
+ *               bounded, never for PII-tagged columns), empty when none were read
  */
 public record Column(String name, int position, String dataType, boolean nullable,
-                     String defaultValue, String comment, List<String> samples) {
+                     String defaultValue, String comment, List<String> samples, List<String> values) {
 
     public Column {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(dataType, "dataType");
         samples = samples == null ? List.of() : List.copyOf(samples);
+        values = values == null ? List.of() : List.copyOf(values);
+    }
+
+    /** A column without indexed values. */
+    public Column(String name, int position, String dataType, boolean nullable, String defaultValue, String comment,
+                  List<String> samples) {
+        this(name, position, dataType, nullable, defaultValue, comment, samples, List.of());
     }
 
     public Column withSamples(List<String> newSamples) {
-        return new Column(name, position, dataType, nullable, defaultValue, comment, newSamples);
+        return new Column(name, position, dataType, nullable, defaultValue, comment, newSamples, values);
+    }
+
+    public Column withValues(List<String> newValues) {
+        return new Column(name, position, dataType, nullable, defaultValue, comment, samples, newValues);
+    }
+
+    public Column withComment(String newComment) {
+        return new Column(name, position, dataType, nullable, defaultValue, newComment, samples, values);
+    }
+
+    /** Neither samples nor values: what a PII-tagged column keeps. */
+    public Column withoutData() {
+        return new Column(name, position, dataType, nullable, defaultValue, comment, List.of(), List.of());
     }
 }

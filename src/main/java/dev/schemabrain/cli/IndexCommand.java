@@ -2,6 +2,7 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
+import dev.schemabrain.source.Dictionary;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
@@ -42,12 +43,18 @@ final class IndexCommand implements Callable<Integer> {
     @Mixin
     LlmIndexOptions llm;
 
+    @Option(names = "--dictionary", paramLabel = "DIR", description = "A data dictionary: DIR/<table>.csv with the"
+            + " columns original_column_name, column_name, column_description, value_description; each row becomes"
+            + " its column's comment.")
+    java.nio.file.Path dictionary;
+
     @Override
     public Integer call() throws SourceException, StoreException, UserError {
         SourceUrl url = source.resolve(main.env, main.err());
         LlmEnricher enricher = new LlmEnricher(llm.options(main.env, main.err()), WordVocabulary.get().words());
         IndexResult result;
-        try (SchemaSource schemaSource = Sources.open(url)) {
+        Dictionary comments = dictionary == null ? Dictionary.none() : Dictionary.read(dictionary);
+        try (SchemaSource schemaSource = comments.over(Sources.open(url))) {
             result = new Indexer().enrichedBy(enricher).run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
         }
         printSummary(main.out(), result, main.store().toString());

@@ -46,6 +46,11 @@ public final class Fingerprints {
             String structural = columnStructural(table, column, fkTargets.getOrDefault(column.name(), List.of()));
             String semantic = sha256(structural, String.join(",", column.samples()), tableName,
                     tableComment, nullable(column.comment()), junction, siblings, DESCRIBER_VERSION);
+            // Indexed values count only when present, so a column without them keeps its earlier fingerprint;
+            // a moved value set then rewrites the column's row (its stored values) like a moved sample.
+            if (!column.values().isEmpty()) {
+                semantic = sha256(semantic, "values", String.join("\u0000", column.values()));
+            }
             columns.put(column.name(), new Hashes(structural, semantic));
         }
         List<String> parts = new ArrayList<>();

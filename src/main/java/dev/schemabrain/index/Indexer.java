@@ -3,6 +3,7 @@ package dev.schemabrain.index;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.ValuePolicy;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
@@ -138,7 +139,7 @@ public final class Indexer {
         List<StoredTable> stored = store.tables();
         long loadMillis = store.millis();
         PiiStage.Classified pii = PiiStage.classify(catalog, store.piiTags(), store.piiOverrides());
-        catalog = pii.catalog();
+        catalog = ValuePolicy.bounded(pii.catalog());
 
         listener.stage("Comparing " + catalog.tables().size() + " tables with the store");
         long t1 = System.nanoTime();

@@ -86,17 +86,17 @@ public final class PiiTags {
         return out;
     }
 
-    /** The catalog with no sample values on tagged columns: they are never stored or shown. */
+    /** The catalog with no sample or indexed values on tagged columns: they are never stored, matched or shown. */
     public Catalog withoutTaggedSamples(Catalog catalog) {
         List<Table> tables = new ArrayList<>(catalog.tables().size());
         for (Table t : catalog.tables()) {
-            boolean any = t.columns().stream().anyMatch(c -> !c.samples().isEmpty() && tag(t.name(), c.name()).tagged());
+            boolean any = t.columns().stream().anyMatch(c -> (!c.samples().isEmpty() || !c.values().isEmpty()) && tag(t.name(), c.name()).tagged());
             if (!any) {
                 tables.add(t);
                 continue;
             }
             List<Column> columns = t.columns().stream()
-                    .map(c -> tag(t.name(), c.name()).tagged() ? c.withSamples(List.of()) : c).toList();
+                    .map(c -> tag(t.name(), c.name()).tagged() ? c.withoutData() : c).toList();
             tables.add(t.withColumns(columns));
         }
         return new Catalog(tables);

@@ -59,11 +59,19 @@ public final class HybridRetriever implements TableRetriever {
     static final double NEIGHBOUR = 0.3;
     static final double SCHEMA = 0.25;
     static final double COVERAGE_SHARE = 0.25;
+    /** Added to the fused score of a table holding a value the question names (a phrase of two words or more). */
+    static final double VALUE = 0.8;
+    /** A one-word value is weaker evidence than a phrase. */
+    static final double ONE_WORD_VALUE = 0.6;
+    /** Added to a table whose foreign key points at a table holding a named value: the value filters its rows. */
+    static final double VALUE_REFERRER = 0.2;
+    /** The match quality a named value vouches for on its own (a phrase; a single word scales it down). */
+    static final double VALUE_QUALITY = 0.6;
+    /** With no evidence at all the ranked list is still returned, its scores scaled by this floor (confidence LOW). */
+    static final double NO_EVIDENCE = 0.05;
     /** Cosines of bge-small-en-v1.5 between a question and a matching / non-matching description. */
     static final double COSINE_LOW = 0.60;
     static final double COSINE_HIGH = 0.75;
-    /** Displayed scores below this are dropped: an answer with none is empty, not a list of noise. */
-    static final double MIN_SCORE = 0.001;
     /** Above this many candidate tables only the best by table cosine or BM25 have their columns scanned. */
     static final int PREFILTER = 1000;
     /** Question words that never name data (as the English analyzer stems them). */
@@ -83,12 +91,15 @@ public final class HybridRetriever implements TableRetriever {
     private final float[] columnVectors;
     private final int[] columnStart;
     private final int[][] neighbours;
+    /** The tables each table's foreign keys point at. */
+    private final int[][] references;
     private final Map<String, int[]> bySchema = new HashMap<>();
     /** Each table's schema as a small number, so per-schema sums need no string hashing per query. */
     private final int[] schemaOf;
     private final int schemaCount;
     private final int[] all;
     private final Map<Integer, Set<String>> termsOfTable = new ConcurrentHashMap<>();
+    private final ValueIndex values;
 
     /**
      * @param documents     one per table of {@code catalog}, in the catalog's order
@@ -103,8 +114,10 @@ public final class HybridRetriever implements TableRetriever {
         if (documents.size() != tables.size()) {
             throw new IllegalArgumentException("one document per table is needed");
         }
-        this.lexical = new LexicalIndex(documents.stream().map(TableDocuments::lexicalText).toList());
+        this.lexical = new LexicalIndex(documents.stream().map(TableDocuments::lexicalText).toList(),
+                tables.stream().map(HybridRetriever::ownNames).toList());
         int n = tables.size();
+        this.values = new ValueIndex(tables, tables.stream().map(HybridRetriever::nameWords).toList());
         Map<QualifiedName, Integer> position = new HashMap<>();
         for (int i = 0; i < n; i++) {
             position.put(tables.get(i).name(), i);
@@ -134,6 +147,11 @@ public final class HybridRetriever implements TableRetriever {
                     links.get(j).add(i);
                 }
             }
+        }
+        references = new int[n][];
+        for (int i = 0; i < n; i++) {
+            references[i] = tables.get(i).foreignKeys().stream().map(fk -> position.get(fk.target()))
+                    .filter(j -> j != null).mapToInt(Integer::intValue).filter(j -> j != -1).distinct().toArray();
         }
         for (int i = 0; i < n; i++) {
             neighbours[i] = links.get(i).stream().mapToInt(Integer::intValue).toArray();
@@ -204,9 +222,49 @@ public final class HybridRetriever implements TableRetriever {
             scanColumns(q, candidates, lex, tab, col, bestColumn);
         }
         List<String> terms = questionTerms(query);
-        return mode == Mode.EMBEDDING && dense
-                ? rankByColumns(candidates, col, bestColumn, terms, limit)
-                : rankFused(candidates, lex, tab, col, bestColumn, terms, limit);
+        if (mode == Mode.EMBEDDING && dense) {
+            return rankByColumns(candidates, col, bestColumn, terms, limit);
+        }
+        return rankFused(candidates, lex, tab, col, bestColumn, terms, valueMatches(candidates, query), limit);
+    }
+
+    /** Per candidate, the strongest value the question names in that table, or null. */
+    private ValueIndex.Match[] valueMatches(int[] candidates, String query) {
+        ValueIndex.Match[] best = new ValueIndex.Match[candidates.length];
+        List<ValueIndex.Match> matches = values.match(query);
+        if (matches.isEmpty()) {
+            return best;
+        }
+        Map<Integer, Integer> at = new HashMap<>();
+        for (int k = 0; k < candidates.length; k++) {
+            at.put(candidates[k], k);
+        }
+        for (ValueIndex.Match m : matches) {
+            Integer k = at.get(m.holder().table());
+            if (k != null && (best[k] == null || m.words() > best[k].words())) {
+                best[k] = m;
+            }
+        }
+        return best;
+    }
+
+    private static double valueStrength(ValueIndex.Match match) {
+        return match == null ? 0 : match.words() >= 2 ? 1 : ONE_WORD_VALUE;
+    }
+
+    /** A table's own name and its columns' names as words, for the lexical own-name field. */
+    private static String ownNames(Table table) {
+        StringBuilder out = new StringBuilder(String.join(" ", Words.pieces(table.name().table())));
+        table.columns().forEach(c -> out.append(' ').append(String.join(" ", Words.pieces(c.name()))));
+        return out.toString();
+    }
+
+    /** The words of a table's own name and its columns' names, as the value index splits them. */
+    private static Set<String> nameWords(Table table) {
+        Set<String> words = new HashSet<>();
+        words.addAll(ValueIndex.words(String.join(" ", Words.pieces(table.name().table()))));
+        table.columns().forEach(c -> words.addAll(ValueIndex.words(String.join(" ", Words.pieces(c.name())))));
+        return words;
     }
 
     /** Best column cosine per candidate; at scale only for the best tables by table cosine or BM25. */
@@ -237,7 +295,7 @@ public final class HybridRetriever implements TableRetriever {
     }
 
     private List<TableHit> rankFused(int[] candidates, double[] lex, double[] tab, double[] col, int[] bestColumn,
-                                     List<String> terms, int limit) {
+                                     List<String> terms, ValueIndex.Match[] valued, int limit) {
         int n = candidates.length;
         double[] fused = new double[n];
         double[] l = minmax(lex);
@@ -248,10 +306,18 @@ public final class HybridRetriever implements TableRetriever {
                 fused[k] = LEXICAL * l[k] + COLUMN * c[k] + TABLE * t[k];
             }
         } else {
-            if (Arrays.stream(lex).allMatch(v -> v <= 0)) {
-                return List.of();
-            }
             fused = l;
+        }
+        double[] valueOf = new double[tables.size()];
+        for (int k = 0; k < n; k++) {
+            valueOf[candidates[k]] = valueStrength(valued[k]);
+        }
+        for (int k = 0; k < n; k++) {
+            double referred = 0;
+            for (int j : references[candidates[k]]) {
+                referred = Math.max(referred, valueOf[j]);
+            }
+            fused[k] += VALUE * valueOf[candidates[k]] + VALUE_REFERRER * referred;
         }
         int[] at = new int[tables.size()];
         Arrays.fill(at, -1);
@@ -284,21 +350,19 @@ public final class HybridRetriever implements TableRetriever {
         // so a weak top table above a strong second one cannot blank the answer.
         double confidence = 0;
         for (int r = 0; r < shown; r++) {
-            confidence = Math.max(confidence, matchQuality(terms, candidates[order[r]], col[order[r]], tab[order[r]]));
+            int k = order[r];
+            confidence = Math.max(confidence, Math.max(matchQuality(terms, candidates[k], col[k], tab[k]),
+                    VALUE_QUALITY * valueStrength(valued[k])));
         }
+        // Never empty while there are tables: with no evidence the ranking is still the best guess, shown as
+        // such (scores under the floor, so confidence LOW) rather than leaving the agent with nothing.
+        confidence = Math.max(confidence, NO_EVIDENCE);
         List<TableHit> hits = new ArrayList<>();
         for (int r = 0; r < shown; r++) {
             int k = order[r];
-            if (!dense && score[k] <= 0) {
-                break;
-            }
-            double relative = score[top] > 0 ? Math.max(0, score[k]) / score[top] : (k == top ? 1 : 0);
+            double relative = score[top] > 0 ? Math.max(0, score[k]) / score[top] : 0;
             double display = clamp(relative * confidence);
-            // A score that rounds to nothing is no match: the question shares no word and no meaning with it.
-            if (display < MIN_SCORE) {
-                break;
-            }
-            hits.add(hit(candidates[k], display, bestColumn[k], terms));
+            hits.add(hit(candidates[k], display, bestColumn[k], terms, valued[k]));
         }
         return hits;
     }
@@ -312,18 +376,20 @@ public final class HybridRetriever implements TableRetriever {
             if (col[k] <= 0) {
                 break;
             }
-            hits.add(hit(candidates[k], clamp(col[k]), bestColumn[k], terms));
+            hits.add(hit(candidates[k], clamp(col[k]), bestColumn[k], terms, null));
         }
         return hits;
     }
 
-    private TableHit hit(int t, double score, int bestColumn, List<String> terms) {
+    private TableHit hit(int t, double score, int bestColumn, List<String> terms, ValueIndex.Match value) {
         Table table = tables.get(t);
-        int c = bestColumn >= 0 ? bestColumn : bestColumnByWords(t, terms);
+        int c = value != null ? value.holder().column() : bestColumn >= 0 ? bestColumn : bestColumnByWords(t, terms);
         Column column = c >= 0 ? table.columns().get(c) : null;
         String description = c >= 0 ? documents.get(t).columns().get(c).description().text() : null;
         Set<String> own = termsOf(t);
-        return new TableHit(table, score, column, description, terms.stream().filter(own::contains).toList());
+        TableHit.MatchedValue matched = value == null ? null
+                : new TableHit.MatchedValue(table.columns().get(value.holder().column()).name(), value.holder().value());
+        return new TableHit(table, score, column, description, terms.stream().filter(own::contains).toList(), matched);
     }
 
     /** Without vectors: the column whose sentence shares most of the question's words. */

@@ -13,6 +13,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
@@ -25,13 +26,18 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * BM25 (Lucene's defaults, k1 1.2, b 0.75) over one document per table, in memory. The English
+ * BM25 (Lucene's defaults, k1 1.2, b 0.75) over one document per table, in memory, plus a field of the table's
+ * own names (its name and its columns'), boosted so a table's own name outweighs its mention in another table's
+ * foreign-key sentence. The English
  * analyzer lower-cases, drops stop words and stems, so "invoices" meets "invoice". Document ids follow
  * the order the documents were given in.
  */
 final class LexicalIndex {
 
     private static final String FIELD = "text";
+    private static final String NAMES = "names";
+    /** How much a table's own names weigh beside its whole document (which also names the tables its keys reach). */
+    static final float OWN_NAMES = 0.5f;
     /** Only this many best documents get a BM25 score; the rest count as no match. */
     static final int MAX_HITS = 1000;
 
@@ -40,11 +46,17 @@ final class LexicalIndex {
     private final int size;
 
     LexicalIndex(List<String> documents) {
+        this(documents, documents.stream().map(d -> "").toList());
+    }
+
+    /** @param names per document, its own names only (the table's and its columns'), for the own-name field */
+    LexicalIndex(List<String> documents, List<String> names) {
         ByteBuffersDirectory directory = new ByteBuffersDirectory();
         try (IndexWriter writer = new IndexWriter(directory, new IndexWriterConfig(analyzer))) {
-            for (String text : documents) {
+            for (int i = 0; i < documents.size(); i++) {
                 Document d = new Document();
-                d.add(new TextField(FIELD, text, Field.Store.NO));
+                d.add(new TextField(FIELD, documents.get(i), Field.Store.NO));
+                d.add(new TextField(NAMES, names.get(i), Field.Store.NO));
                 writer.addDocument(d);
             }
             // One segment keeps document ids equal to insertion order.
@@ -86,6 +98,9 @@ final class LexicalIndex {
                 break;
             }
             q.add(new TermQuery(new Term(FIELD, term)), BooleanClause.Occur.SHOULD);
+            if (OWN_NAMES > 0 && clauses++ < IndexSearcher.getMaxClauseCount()) {
+                q.add(new BoostQuery(new TermQuery(new Term(NAMES, term)), OWN_NAMES), BooleanClause.Occur.SHOULD);
+            }
         }
         if (clauses == 0 || size == 0) {
             return scores;

@@ -40,10 +40,10 @@ public record IntrospectionOptions(boolean sampleValues, Function<QualifiedName,
     }
 
     /**
-     * The previous samples of {@code current}, keyed by column name, when the engine vouches that the
+     * {@code current} with the samples and indexed values it had last time, when the engine vouches that the
      * rows have not changed (same non-null data version) and the columns are the same.
      */
-    public Optional<Map<String, List<String>>> reusableSamples(Table current) {
+    public Optional<Table> reusableData(Table current) {
         if (current.dataVersion() == null) {
             return Optional.empty();
         }
@@ -51,9 +51,11 @@ public record IntrospectionOptions(boolean sampleValues, Function<QualifiedName,
                 .filter(old -> current.dataVersion().equals(old.dataVersion()))
                 .filter(old -> columnNames(old).equals(columnNames(current)))
                 .map(old -> {
-                    Map<String, List<String>> samples = new HashMap<>();
-                    old.columns().forEach(c -> samples.put(c.name(), c.samples()));
-                    return samples;
+                    Map<String, Column> before = new HashMap<>();
+                    old.columns().forEach(c -> before.put(c.name(), c));
+                    return current.withColumns(current.columns().stream()
+                            .map(c -> c.withSamples(before.get(c.name()).samples()).withValues(before.get(c.name()).values()))
+                            .toList());
                 });
     }
 

@@ -4,6 +4,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.catalog.ValuePolicy;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.engine.Purpose;
 import org.slf4j.Logger;
@@ -19,7 +20,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Reads sample values for a JDBC source: one bounded {@code SELECT … LIMIT} per table over the
+ * Reads sample and indexed values for a JDBC source: one bounded {@code SELECT … LIMIT} per table over the
  * columns {@link SamplePolicy} allows, identifiers taken from the catalog and quoted. Views are
  * not sampled (running one can be arbitrarily expensive); a table that cannot be read keeps no samples.
  */
@@ -51,11 +52,9 @@ public final class RowSampler {
         if (!options.sampleValues() || table.kind() == TableKind.VIEW) {
             return table;
         }
-        var reusable = options.reusableSamples(table);
+        var reusable = options.reusableData(table);
         if (reusable.isPresent()) {
-            Map<String, List<String>> old = reusable.get();
-            return table.withColumns(table.columns().stream()
-                    .map(c -> c.withSamples(old.getOrDefault(c.name(), List.of()))).toList());
+            return reusable.get();
         }
         List<Column> sampled = table.columns().stream()
                 .filter(c -> SamplePolicy.mayCollect(c.name(), c.dataType())).toList();
@@ -64,12 +63,12 @@ public final class RowSampler {
         }
         String sql = Purpose.STATEMENT_MARKER + "SELECT " + sampled.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "))
                 + " FROM " + dialect.quote(table.name().schema()) + "." + dialect.quote(table.name().table())
-                + " LIMIT " + ROWS_READ;
+                + " LIMIT " + ValuePolicy.ROWS_READ;
         List<List<String>> values = new ArrayList<>();
         sampled.forEach(c -> values.add(new ArrayList<>()));
         try (Statement st = connection.createStatement()) {
             st.setQueryTimeout(TIMEOUT_SECONDS);
-            st.setFetchSize(ROWS_READ);
+            st.setFetchSize(ValuePolicy.ROWS_READ);
             try (ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
                     for (int i = 0; i < sampled.size(); i++) {
@@ -81,12 +80,30 @@ public final class RowSampler {
             LOG.debug("no samples for {}: {}", table.name(), e.getMessage());
             return table;
         }
-        Map<String, List<String>> picked = new java.util.HashMap<>();
-        for (int i = 0; i < sampled.size(); i++) {
-            picked.put(sampled.get(i).name(), SamplePolicy.pick(values.get(i)));
+        return withData(table, sampled.stream().map(Column::name).toList(), values);
+    }
+
+    /**
+     * The table with samples (from the first {@value #ROWS_READ} rows, as before values were read) and indexed
+     * values (from all rows read, for the columns {@link ValuePolicy} allows) of the columns read.
+     *
+     * @param read   the names of the columns read, in the order of {@code values}
+     * @param values each read column's raw values, one per row
+     */
+    public static Table withData(Table table, List<String> read, List<List<String>> values) {
+        Map<String, List<String>> samples = new java.util.HashMap<>();
+        Map<String, List<String>> indexed = new java.util.HashMap<>();
+        for (int i = 0; i < read.size(); i++) {
+            List<String> column = values.get(i);
+            samples.put(read.get(i), SamplePolicy.pick(column.subList(0, Math.min(ROWS_READ, column.size()))));
+            Column c = table.column(read.get(i)).orElseThrow();
+            if (ValuePolicy.mayIndex(c.name(), c.dataType())) {
+                indexed.put(c.name(), ValuePolicy.pick(column));
+            }
         }
         return table.withColumns(table.columns().stream()
-                .map(c -> c.withSamples(picked.getOrDefault(c.name(), List.of()))).toList());
+                .map(c -> c.withSamples(samples.getOrDefault(c.name(), List.of()))
+                        .withValues(indexed.getOrDefault(c.name(), List.of()))).toList());
     }
 
     private static String readText(ResultSet rs, int index) {

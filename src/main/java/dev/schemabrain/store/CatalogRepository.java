@@ -69,7 +69,7 @@ public final class CatalogRepository {
         }
         try (PreparedStatement st = c.prepareStatement("""
                 SELECT k.table_id, k.column_id, k.column_name, k.ordinal, k.data_type, k.is_nullable, k.default_value,
-                       k.comment, k.samples, k.structural_hash, k.semantic_hash, k.deprecated_at
+                       k.comment, k.samples, k.value_index, k.structural_hash, k.semantic_hash, k.deprecated_at
                   FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
                  WHERE t.source_id = ? ORDER BY k.table_id, k.ordinal""")) {
             st.setString(1, sourceId);
@@ -83,7 +83,7 @@ public final class CatalogRepository {
                     if (deprecated == null) {
                         row.builder().addColumn(new Column(name, rs.getInt("ordinal"), rs.getString("data_type"),
                                 rs.getInt("is_nullable") != 0, rs.getString("default_value"), rs.getString("comment"),
-                                strings(rs.getString("samples"))));
+                                strings(rs.getString("samples")), strings(rs.getString("value_index"))));
                     }
                 }
             }
@@ -411,12 +411,13 @@ public final class CatalogRepository {
                     WHERE table_id = ?""");
             insertColumn = c.prepareStatement("""
                     INSERT INTO catalog_columns (table_id, column_name, ordinal, data_type, is_nullable, default_value,
-                        is_primary_key, comment, samples, structural_hash, semantic_hash, first_seen_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+                        is_primary_key, comment, samples, structural_hash, semantic_hash, first_seen_at, value_index)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
             updateColumn = c.prepareStatement("""
                     UPDATE catalog_columns SET ordinal = ?, data_type = ?, is_nullable = ?, default_value = ?,
                         is_primary_key = ?, comment = ?, samples = ?, structural_hash = ?, semantic_hash = ?,
-                        schema_changed_at = CASE WHEN ? THEN ? ELSE schema_changed_at END, deprecated_at = NULL
+                        schema_changed_at = CASE WHEN ? THEN ? ELSE schema_changed_at END, deprecated_at = NULL,
+                        value_index = ?
                     WHERE column_id = ?""");
             deleteForeignKeys = c.prepareStatement("DELETE FROM catalog_foreign_keys WHERE table_id = ?");
             insertForeignKey = c.prepareStatement("""
@@ -506,6 +507,7 @@ public final class CatalogRepository {
                     insertColumn.setString(10, cw.structuralHash());
                     insertColumn.setString(11, cw.semanticHash());
                     insertColumn.setString(12, now);
+                    insertColumn.setString(13, json(col.values()));
                     insertColumn.addBatch();
                 }
                 case STRUCTURAL, SEMANTIC -> {
@@ -520,7 +522,8 @@ public final class CatalogRepository {
                     updateColumn.setString(9, cw.semanticHash());
                     updateColumn.setBoolean(10, cw.change() == CatalogChanges.Change.STRUCTURAL);
                     updateColumn.setString(11, now);
-                    updateColumn.setLong(12, cw.existingId());
+                    updateColumn.setString(12, json(col.values()));
+                    updateColumn.setLong(13, cw.existingId());
                     updateColumn.addBatch();
                 }
             }

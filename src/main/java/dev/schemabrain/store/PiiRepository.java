@@ -89,7 +89,7 @@ public final class PiiRepository {
         try (PreparedStatement st = c.prepareStatement("""
                 INSERT INTO pii_overrides (schema_name, table_name, column_name, sensitivity, categories) VALUES (?, ?, ?, ?, ?)""");
              PreparedStatement strip = c.prepareStatement("""
-                UPDATE catalog_columns SET samples = '[]',
+                UPDATE catalog_columns SET samples = '[]', value_index = '[]',
                        description = CASE WHEN description_origin = 'heuristic' THEN NULL ELSE description END,
                        described_hash = CASE WHEN description_origin = 'heuristic' THEN NULL ELSE described_hash END
                  WHERE column_name = ? AND table_id IN

@@ -205,10 +205,11 @@ class McpServerIT {
 
     @Test
     void findRelevantTablesEmptyUnknownSchemaAndBadArguments() throws Exception {
-        Map<String, Object> empty = call("find_relevant_tables", Map.of("query", "zebra giraffe"));
-        assertEquals("empty", empty.get("status"));
-        assertEquals(List.of(), data(empty).get("hits"));
-        assertEquals(null, empty.get("confidence"));
+        // Never empty while the store has tables: the best guess, scored low and marked LOW.
+        Map<String, Object> guess = call("find_relevant_tables", Map.of("query", "zebra giraffe"));
+        assertEquals("success", guess.get("status"));
+        assertFalse(((List<?>) data(guess).get("hits")).isEmpty());
+        assertEquals("low", String.valueOf(guess.get("confidence")).toLowerCase(java.util.Locale.ROOT));
 
         Map<String, Object> inSchema = call("find_relevant_tables", Map.of("query", "track", "schema", "public"));
         assertEquals("success", inSchema.get("status"));

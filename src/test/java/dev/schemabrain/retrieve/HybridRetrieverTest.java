@@ -87,8 +87,37 @@ class HybridRetrieverTest {
     }
 
     @Test
-    void aQuestionNothingAnswersIsEmptyInKeywordMode() {
+    void aQuestionNothingAnswersIsALowRankedListNotEmpty() {
         HybridRetriever keyword = new HybridRetriever(HybridRetriever.Mode.KEYWORD, catalog, documents, vectors, null);
-        assertTrue(keyword.search("quarterly revenue forecast", 5, Optional.empty()).isEmpty());
+        for (HybridRetriever r : List.of(keyword, retriever())) {
+            List<TableHit> hits = r.search("quarterly revenue forecast zebra", 5, Optional.empty());
+            assertEquals(3, hits.size(), hits.toString());
+            assertTrue(hits.stream().allMatch(h -> h.score() <= HybridRetriever.NO_EVIDENCE), hits.toString());
+        }
+    }
+
+    @Test
+    void onlyASchemaWithNoTablesIsEmpty() {
+        assertTrue(retriever().search("students", 5, Optional.of("no_such_schema")).isEmpty());
+        assertFalse(retriever().search("students", 5, Optional.of("school")).isEmpty());
+    }
+
+    @Test
+    void aNamedValueBringsItsTableUpAndIsNamedInTheHit() {
+        List<dev.schemabrain.catalog.Table> tables = new java.util.ArrayList<>(catalog.tables());
+        dev.schemabrain.catalog.Table addresses = tables.get(0);
+        tables.set(0, addresses.withColumns(addresses.columns().stream()
+                .map(c -> c.name().equals("city") ? c.withValues(List.of("Köln", "Stuttgart", "Rio de Janeiro")) : c).toList()));
+        Catalog withValues = new Catalog(tables);
+        HybridRetriever r = new HybridRetriever(HybridRetriever.Mode.HYBRID, withValues,
+                new OfflineDescriber(new Words(WordVocabulary.get().words())).describe(withValues), vectors, embedder::embedQuery);
+        List<TableHit> hits = r.search("what is there in rio de janeiro", 3, Optional.empty());
+        TableHit top = hits.get(0);
+        assertAll(() -> assertEquals("addresses", top.table().name().table(), hits.toString()),
+                () -> assertEquals(new TableHit.MatchedValue("city", "Rio de Janeiro"), top.matchedValue()),
+                () -> assertEquals("city", top.bestColumn().name()),
+                // Accents and case do not matter; a value the question does not name is never shown.
+                () -> assertEquals("Köln", r.search("people in KOLN", 3, Optional.empty()).get(0).matchedValue().value()),
+                () -> assertTrue(r.search("semester names", 3, Optional.empty()).stream().allMatch(h -> h.matchedValue() == null)));
     }
 }

@@ -68,6 +68,10 @@ public final class FindRelevantTablesTool extends CatalogTool {
             PiiReplies.bestColumn(row, served, hit, hit.bestColumn() == null ? null : hit.bestColumn().name());
             row.set("pii_columns", PiiReplies.taggedColumns(served, hit.table()));
             TableDocuments documents = served.documents(hit.table().name());
+            // The value index never holds a tagged column's values; checked again in case a tag came later.
+            if (hit.matchedValue() != null && !PiiReplies.tag(served, hit.table().name(), hit.matchedValue().column()).tagged()) {
+                row.putObject("matched_value").put("column", hit.matchedValue().column()).put("value", hit.matchedValue().value());
+            }
             if (detailed) {
                 row.put("kind", hit.table().kind().wireName())
                         .put("description", documents.description().text())

@@ -9,6 +9,7 @@ import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.source.Dictionary;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.error.SourceException;
@@ -27,7 +28,10 @@ import java.util.Set;
 /**
  * A Spider-format {@code tables.json}: every entry's {@code db_id} becomes one schema with its
  * tables, columns, types, primary keys and foreign keys. Each foreign-key pair is one single-column
- * foreign key (Spider lists composite keys as several pairs, which stay joinable column by column).
+ * foreign key (Spider lists composite keys as several pairs, which stay joinable column by column). The readable
+ * names become comments where they differ from the identifiers; when Spider's layout sits beside the file
+ * ({@code database/<db_id>/<db_id>.sqlite}, {@code database/<db_id>/database_description/<table>.csv}) samples and
+ * values are read from the database and the dictionary becomes column comments.
  */
 public final class SpiderSource implements SchemaSource {
 
@@ -62,15 +66,37 @@ public final class SpiderSource implements SchemaSource {
         }
         List<Table> tables = new ArrayList<>();
         for (JsonNode db : root) {
-            tables.addAll(database(db));
+            String schema = text(db, "db_id");
+            Path folder = databaseFolder(schema);
+            List<Table> read = database(db);
+            Dictionary dictionary = folder != null && Files.isDirectory(folder.resolve("database_description"))
+                    ? Dictionary.read(folder.resolve("database_description")) : Dictionary.none();
+            read = read.stream().map(dictionary::apply).toList();
+            Path data = folder == null ? null : folder.resolve(schema + ".sqlite");
+            tables.addAll(data != null && Files.isRegularFile(data) ? SpiderData.sample(data, read, options) : read);
         }
         return new Catalog(tables);
+    }
+
+    /**
+     * Spider's own layout beside the tables file, {@code database/<db_id>/}, when it is there: the database
+     * ({@code <db_id>.sqlite}) gives samples and values, {@code database_description/} the dictionary.
+     */
+    private Path databaseFolder(String dbId) {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent == null || dbId.contains("/") || dbId.contains("\\") || dbId.equals("..") || dbId.equals(".")) {
+            return null;
+        }
+        Path folder = parent.resolve("database").resolve(dbId);
+        return Files.isDirectory(folder) ? folder : null;
     }
 
     private List<Table> database(JsonNode db) throws SourceException {
         String schema = text(db, "db_id");
         JsonNode tableNames = array(db, "table_names_original");
         JsonNode columnNames = array(db, "column_names_original");
+        JsonNode readableTables = db.path("table_names");
+        JsonNode readableColumns = db.path("column_names");
         JsonNode columnTypes = array(db, "column_types");
         if (columnTypes.size() != columnNames.size()) {
             throw wrongShape("database '" + schema + "' has " + columnNames.size() + " columns but "
@@ -109,7 +135,8 @@ public final class SpiderSource implements SchemaSource {
                     continue;
                 }
                 boolean pk = primary.contains(i);
-                columns.add(new Column(name[i], columns.size() + 1, columnTypes.get(i).asText(), !pk, null, null, List.of()));
+                columns.add(new Column(name[i], columns.size() + 1, columnTypes.get(i).asText(), !pk, null,
+                        readable(name[i], readableColumns.path(i).path(1)), List.of()));
                 if (pk) {
                     primaryKey.add(name[i]);
                 }
@@ -130,9 +157,26 @@ public final class SpiderSource implements SchemaSource {
                     foreignKeys.add(candidate);
                 }
             }
-            tables.add(new Table(table, TableKind.TABLE, null, null, columns, primaryKey, foreignKeys, List.of(), null));
+            tables.add(new Table(table, TableKind.TABLE, null, readable(table.table(), readableTables.path(t)), columns,
+                    primaryKey, foreignKeys, List.of(), null));
         }
         return tables;
+    }
+
+    /**
+     * Spider's readable name ({@code table_names}, {@code column_names}) as the comment, when it says more than the
+     * identifier: "customer id" for {@code cust_id}, not "stadium id" for {@code stadium_id}.
+     */
+    static String readable(String identifier, JsonNode readable) {
+        if (!readable.isTextual() || readable.asText().isBlank()) {
+            return null;
+        }
+        String words = readable.asText().strip();
+        return letters(words).equals(letters(identifier)) ? null : words;
+    }
+
+    private static String letters(String text) {
+        return text.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "");
     }
 
     private JsonNode array(JsonNode db, String field) throws SourceException {
