@@ -67,11 +67,13 @@ public final class CatalogRepository {
                 }
             }
         }
+        // Served stores are read without migrating: one from before V10 has no value index yet.
+        String values = StoreDialect.hasColumn(c, "catalog_columns", "value_index") ? "k.value_index" : "'[]'";
         try (PreparedStatement st = c.prepareStatement("""
                 SELECT k.table_id, k.column_id, k.column_name, k.ordinal, k.data_type, k.is_nullable, k.default_value,
-                       k.comment, k.samples, k.value_index, k.structural_hash, k.semantic_hash, k.deprecated_at
+                       k.comment, k.samples, %s AS value_index, k.structural_hash, k.semantic_hash, k.deprecated_at
                   FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
-                 WHERE t.source_id = ? ORDER BY k.table_id, k.ordinal""")) {
+                 WHERE t.source_id = ? ORDER BY k.table_id, k.ordinal""".formatted(values))) {
             st.setString(1, sourceId);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {

@@ -59,4 +59,20 @@ class StoreCatalogProviderTest {
         Files.delete(store);
         assertTrue(provider.current().isEmpty(), "no store, no catalog");
     }
+
+    @Test
+    void aStoreFromBeforeTheValueIndexIsServedWithoutMigrating() throws Exception {
+        Path store = dir.resolve("old.db");
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE catalog_columns DROP COLUMN value_index");   // as a store written before V10 is
+            st.execute("PRAGMA user_version = 9");
+        }
+        ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow(
+                () -> new AssertionError("a store one migration behind must still be served (serve reads without migrating)"));
+        assertTrue(served.catalog().tables().size() > 10, "every table is served");
+        assertTrue(served.catalog().tables().stream().flatMap(t -> t.columns().stream()).allMatch(col -> col.values().isEmpty()),
+                "no values before the value index exists");
+    }
 }
