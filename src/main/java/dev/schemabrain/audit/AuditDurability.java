@@ -10,7 +10,7 @@ public enum AuditDurability {
     EVERY_ROW,
     /**
      * Only a {@code started} row waits for its fsync; other appends return once committed and a flusher fsyncs
-     * them right after, so a power cut (not a killed process) can lose the last few milliseconds of rows. The server's default:
+     * them within 10 ms, so a power cut (not a killed process) can lose the last 10 ms or so of rows. The server's default:
      * SPEC §10.3 asks only the started row to be durable before its SQL, and an fsync on every answer's path
      * cost describe_table over stdio about 1.4 ms of its p50 and most of its p99.
      */

@@ -56,7 +56,7 @@ import java.util.OptionalLong;
  * <p>Durability (SPEC §10.3): a commit writes the rows into the WAL, which a killed process keeps; an
  * fsync of the WAL makes them survive a power cut too. A get_metric {@code started} row is fsynced before
  * its append returns (so before the SQL leaves); every other row returns once written, and a flusher
- * thread fsyncs whatever was written since its last fsync right after, one fsync for every row written
+ * thread fsyncs whatever was written since its last fsync within 10 ms, one fsync for every row written
  * meanwhile. After every fsync a signed head (a {@link Witness}) of what it covered is written outside the
  * file: into the store, and into the operator's witness file when one is named; so a witness never vouches
  * for a row a power cut could still take. An fsync or witness check that fails stops the log: every later
@@ -668,7 +668,7 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    /** Fsyncs right after appends, in the background, so an answer waits for its row's write and not its fsync. */
+    /** Fsyncs within 10 ms of appends, in the background, so an answer waits for its row's write and not its fsync. */
     private void startFlusher() {
         flusher = new Thread(() -> {
             long lastFlush = 0;

@@ -109,9 +109,9 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--audit-fsync", paramLabel = "WHEN", defaultValue = "started-rows",
             converter = AuditFsyncConverter.class,
-            description = "started-rows (default): every row is written before its answer leaves and fsynced right after"
+            description = "started-rows (default): every row is written before its answer leaves and fsynced within 10 ms"
                     + " (concurrent rows share one fsync); get_metric's started row is fsynced before its SQL leaves. A killed"
-                    + " process loses no row; a power cut can lose the last milliseconds of rows. every-row: no answer leaves"
+                    + " process loses no row; a power cut can lose the last 10 ms of rows. every-row: no answer leaves"
                     + " before its row is fsynced. On a PostgreSQL store every row is committed synchronously before its"
                     + " answer either way.")
     dev.schemabrain.audit.AuditDurability auditFsync = dev.schemabrain.audit.AuditDurability.STARTED_ROWS;
