@@ -66,10 +66,11 @@ public final class Observability {
     void finished(long startNanos, String endpoint, boolean failed) {
         long nanos = System.nanoTime() - startNanos;
         requests.increment();
-        endpoints.computeIfAbsent(endpoint, e -> percentiles(Timer.builder("schemabrain.http.endpoint"))
-                .tag("endpoint", e).register(registry)).record(nanos, TimeUnit.NANOSECONDS);
+        // The error counter before the timer: summary() reads an endpoint's counter once it sees its timer.
         Counter endpointFailed = endpointErrors.computeIfAbsent(endpoint,
                 e -> registry.counter("schemabrain.http.endpoint.errors", "endpoint", e));
+        endpoints.computeIfAbsent(endpoint, e -> percentiles(Timer.builder("schemabrain.http.endpoint"))
+                .tag("endpoint", e).register(registry)).record(nanos, TimeUnit.NANOSECONDS);
         if (failed) {
             errors.increment();
             endpointFailed.increment();
@@ -135,7 +136,8 @@ public final class Observability {
         endpoints.forEach((name, timer) -> {
             Map<String, Object> e = new LinkedHashMap<>();
             e.put("count", timer.count());
-            e.put("errors", (long) endpointErrors.get(name).count());
+            Counter failed = endpointErrors.get(name);
+            e.put("errors", failed == null ? 0L : (long) failed.count());
             e.putAll(tail(timer));
             perEndpoint.put(name, e);
         });
