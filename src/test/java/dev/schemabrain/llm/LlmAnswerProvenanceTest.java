@@ -85,7 +85,7 @@ class LlmAnswerProvenanceTest {
     private static Envelope answer(ToolRegistry tools, String tool, Map<String, Object> args) {
         Envelope e = tools.call(tool, args);
         assertEquals(Status.SUCCESS, e.status(), e.toJson());
-        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(EnvelopeSchema.strict(tools.names()), e.toMap());
+        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(EnvelopeSchema.strict(tools.names()), e.toTree());
         assertTrue(valid.valid(), () -> valid.errorMessage() + "\n" + e.toJson());
         return e;
     }

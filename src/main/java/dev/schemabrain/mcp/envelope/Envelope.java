@@ -4,13 +4,11 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -104,13 +102,8 @@ public record Envelope(@JsonProperty("status") Status status,
      * The same JSON as {@link #toJson()} as a tree: an answer is serialized into it once, and both its text and
      * its structuredContent come from it.
      */
-    public com.fasterxml.jackson.databind.JsonNode toTree() {
+    public JsonNode toTree() {
         return JSON.valueToTree(this);
-    }
-
-    /** The same JSON as {@link #toJson()}, as ordered maps and lists (MCP structuredContent). */
-    public Map<String, Object> toMap() {
-        return JSON.convertValue(this, new TypeReference<LinkedHashMap<String, Object>>() { });
     }
 
     private static ObjectNode withTokenEstimate(ObjectNode data) {

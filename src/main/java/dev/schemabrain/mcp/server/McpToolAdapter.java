@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.tool.Tool;
@@ -91,7 +92,7 @@ public final class McpToolAdapter {
     /** The envelope as structuredContent, the same JSON as content[0].text, isError for error and refused. */
     public static CallToolResult result(Envelope envelope) {
         // One serialization: the tree is the structuredContent, its text the content (the SDK writes the tree as is).
-        com.fasterxml.jackson.databind.JsonNode tree = envelope.toTree();
+        JsonNode tree = envelope.toTree();
         String text = tree.toString();
         return CallToolResult.builder()
                 .structuredContent(tree)

@@ -8,9 +8,7 @@ import dev.schemabrain.semantic.Dimensions;
 import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.model.Metric;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * How the dimensions and time axes of the semantic layer read in describe_entity and list_metrics: enough for an
@@ -22,19 +20,17 @@ final class DimensionReplies {
     static final int LISTED_PER_METRIC = 15;
 
     private final ServedCatalog served;
-    private final Map<String, List<Dimensions.Dimension>> dimensions = new HashMap<>();
-    private final Map<String, TimeAxis> axes = new HashMap<>();
 
     DimensionReplies(ServedCatalog served) {
         this.served = served;
     }
 
     List<Dimensions.Dimension> of(String entity) {
-        return dimensions.computeIfAbsent(entity, e -> Dimensions.of(served.catalog(), served.semantic(), e));
+        return served.dimensions(entity);
     }
 
     TimeAxis axis(String entity) {
-        return axes.computeIfAbsent(entity, e -> TimeAxis.of(served.catalog(), served.semantic(), e));
+        return served.timeAxis(entity);
     }
 
     /** Whether this server's PII policy lets a metric be grouped by the dimension. */

@@ -8,8 +8,10 @@ import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.semantic.Dimensions;
 import dev.schemabrain.semantic.JoinGraph;
 import dev.schemabrain.semantic.QueryLogJoin;
+import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -21,6 +23,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -40,6 +43,8 @@ public final class ServedCatalog {
     private final Supplier<NameLookup> lookup;
     private final Supplier<JoinGraph> joins;
     private final Map<HybridRetriever.Mode, HybridRetriever> retrievers = new EnumMap<>(HybridRetriever.Mode.class);
+    private final Map<String, List<Dimensions.Dimension>> dimensions = new ConcurrentHashMap<>();
+    private final Map<String, TimeAxis> timeAxes = new ConcurrentHashMap<>();
     private final SemanticModel semantic;
     private final PiiTags pii;
     private final BlockList blockList;
@@ -92,6 +97,16 @@ public final class ServedCatalog {
 
     public SemanticModel semantic() {
         return semantic;
+    }
+
+    /** An entity's groupable dimensions, walked once per served catalog (not once per list_metrics call). */
+    public List<Dimensions.Dimension> dimensions(String entity) {
+        return dimensions.computeIfAbsent(entity, e -> Dimensions.of(catalog, semantic, e));
+    }
+
+    /** An entity's time axes, found once per served catalog. */
+    public TimeAxis timeAxis(String entity) {
+        return timeAxes.computeIfAbsent(entity, e -> TimeAxis.of(catalog, semantic, e));
     }
 
     public PiiTags pii() {
