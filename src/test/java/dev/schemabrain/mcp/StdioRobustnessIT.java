@@ -2,6 +2,13 @@ package dev.schemabrain.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.testing.McpStdio;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,7 +19,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -183,5 +196,101 @@ class StdioRobustnessIT {
         assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server stops when stdin closes");
         assertEquals(0, server.exitValue());
         assertOnlyFrames();
+    }
+
+    /** The SDK holds requests until notifications/initialized; a client that closes stdin before it must not keep the server waiting. */
+    @Test
+    void stdinClosedBeforeInitializedEndsTheServerAtOnceAndSaysWhy() throws Exception {
+        start();
+        send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+        next();
+        send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"list_indexed_schemas\",\"arguments\":{}}}");
+        stdin.close();
+        assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server stops when stdin closes");
+        assertEquals(0, server.exitValue());
+        assertTrue(Files.readString(dir.resolve("stderr.txt")).contains("before the client sent notifications/initialized"),
+                "the log says why request 2 went unanswered");
+        assertOnlyFrames();
+    }
+
+    /** A two-table store in {@code dir}, indexed from a SQLite file. */
+    void indexShop() throws Exception {
+        Path db = dir.resolve("shop.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, city TEXT)");
+            st.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers(id), total REAL)");
+        }
+        SourceUrl url = SourceUrl.parse("sqlite:" + db);
+        try (SchemaSource source = Sources.open(url)) {
+            new Indexer().run(url, source, dir.resolve("schemabrain.db"), false, IndexListener.SILENT);
+        }
+    }
+
+    /**
+     * The SDK's stdio client sends SIGTERM as it closes, right after the last answer: the rows of the calls
+     * answered last must be witnessed in the store all the same, or cutting them off the log would go unseen.
+     */
+    @Test
+    void aServerStoppedBySigtermRightAfterItsLastAnswerHasEveryRowWitnessed() throws Exception {
+        indexShop();
+        for (int round = 0; round < 3; round++) {
+            start();
+            initialize("2025-11-25");
+            for (int i = 0; i < 4; i++) {
+                send("{\"jsonrpc\":\"2.0\",\"id\":" + (i + 2) + ",\"method\":\"tools/call\",\"params\":{\"name\":"
+                        + "\"list_indexed_schemas\",\"arguments\":{}}}");
+                assertTrue(next().has("result"));
+            }
+            server.destroy();
+            assertTrue(server.waitFor(20, TimeUnit.SECONDS), "the server stops on SIGTERM");
+            Path store = dir.resolve("schemabrain.db");
+            long rows;
+            try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + AuditLog.fileFor(store));
+                 Statement st = c.createStatement(); var rs = st.executeQuery("SELECT max(id) FROM audit_log")) {
+                rows = rs.getLong(1);
+            }
+            assertEquals(4L * (round + 1), rows, "one row per answered call");
+            assertEquals(rows, AuditWitnessStore.read(store).orElseThrow().rowCount(),
+                    "the store's witness vouches for the last answered call's row");
+        }
+    }
+
+    /**
+     * Answers are written by whichever lane finishes a call, so a burst sent without waiting must still come
+     * back as whole frames, one per request, none lost when stdin closes behind the burst.
+     */
+    @Test
+    void aBurstOfCallsClosedBehindIsAnsweredInWholeFramesOncePerRequest() throws Exception {
+        indexShop();
+        start();
+        initialize("2025-11-25");
+        int calls = 300;
+        StringBuilder burst = new StringBuilder();
+        for (int id = 100; id < 100 + calls; id++) {
+            String call = switch (id % 3) {
+                case 0 -> "\"name\":\"describe_table\",\"arguments\":{\"qualified_name\":\"main.orders\"}";
+                case 1 -> "\"name\":\"find_relevant_tables\",\"arguments\":{\"query\":\"customer cities\"}";
+                default -> "\"name\":\"list_indexed_schemas\",\"arguments\":{}";
+            };
+            burst.append("{\"jsonrpc\":\"2.0\",\"id\":").append(id).append(",\"method\":\"tools/call\",\"params\":{")
+                    .append(call).append("}}\n");
+        }
+        stdin.write(burst.toString().getBytes(StandardCharsets.UTF_8));
+        stdin.close();
+        assertTrue(server.waitFor(60, TimeUnit.SECONDS), "the server stops once the burst is answered");
+        assertEquals(0, server.exitValue());
+        assertOnlyFrames();
+        Set<Integer> answered = new HashSet<>();
+        for (JsonNode frame : frames) {
+            int id = frame.path("id").asInt();
+            if (id < 100) {
+                continue;
+            }
+            assertTrue(answered.add(id), "request " + id + " was answered once");
+            String text = frame.at("/result/content/0/text").asText();
+            assertTrue(text.contains("\"status\":\"success\""), "request " + id + ": " + text);
+        }
+        assertEquals(calls, answered.size(), "every request of the burst was answered");
     }
 }

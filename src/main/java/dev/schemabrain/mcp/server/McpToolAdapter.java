@@ -12,7 +12,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,20 +25,12 @@ public final class McpToolAdapter {
     }
 
     /**
-     * One specification per tool; each call goes through {@code dispatcher}, which runs it on its own lane
-     * instead of the SDK's shared pool (see {@link ToolDispatcher}). Answers are handed to the SDK on
-     * {@code answers}, one thread: the SDK's outbound sink takes one emitter at a time and gives a
-     * concurrent one only 100 ms of spinning before it drops the frame and ends the session, which a
-     * loaded machine with a dozen lane threads finishing together can exceed.
+     * One specification per tool, the definitions presented as {@code listing} says; each call goes through
+     * {@code dispatcher}, which runs it on its own lane instead of the SDK's shared pool (see
+     * {@link ToolDispatcher}), and its answer is sent from that lane.
      */
     public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
-                                                              Scheduler answers) {
-        return specifications(registry, dispatcher, answers, ToolListing.FULL);
-    }
-
-    /** As above, with the definitions presented as {@code listing} says. */
-    public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
-                                                              Scheduler answers, ToolListing listing) {
+                                                              ToolListing listing) {
         List<AsyncToolSpecification> specs = new ArrayList<>();
         for (McpSchema.Tool definition : definitions(registry, listing)) {
             String name = definition.name();
@@ -47,8 +38,7 @@ public final class McpToolAdapter {
                     .tool(definition)
                     .callHandler((exchange, request) -> Mono.fromFuture(
                             () -> dispatcher.dispatch(name, request.arguments(), caller(exchange.getClientInfo())))
-                            .map(McpToolAdapter::result)
-                            .publishOn(answers))
+                            .map(McpToolAdapter::result))
                     .build());
         }
         return specs;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.mcp.envelope.ErrorKind;
-import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,13 +15,14 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Stands between the real stdin and the SDK's stdio transport. The SDK ends the whole session on
- * the first line it cannot parse; the guard answers such lines itself with the JSON-RPC error the
+ * Reads stdin for the MCP session ({@link StdioSessionTransport}). The SDK's stdio transport ends the
+ * whole session on the first line it cannot parse; the guard answers such lines itself with the JSON-RPC error the
  * specification names (-32700 parse error, -32600 invalid request) and passes only well-formed
- * messages on, so one bad line costs one error frame, not the session. Lines are bounded, so a
+ * messages on, parsed once, so one bad line costs one error frame, not the session. Lines are bounded, so a
  * runaway client cannot exhaust memory. End of input ends the session: {@link #awaitEnd()}. A
  * tools/call it answers itself (unknown tool, no name, arguments not an object, not a request) is
  * still recorded in the audit log through {@link Rejections}, with the caller the client named at
@@ -37,16 +37,16 @@ final class StdinGuard implements Runnable {
 
     private final InputStream stdin;
     private final OutputStream frames;
-    private final McpJsonMapper mcpJson;
     private final int maxLineBytes;
     private final Set<String> toolNames;
     private final ObjectMapper json = new ObjectMapper();
-    private final FrameInputStream forSdk = new FrameInputStream();
+    private final Consumer<McpSchema.JSONRPCMessage> session;
     private final CountDownLatch ended = new CountDownLatch(1);
     private final Rejections rejections;
     private volatile String caller;
     private Supplier<byte[]> toolsList;   // null: the SDK answers tools/list
     private boolean initialized;          // only the reader thread touches it
+    private volatile boolean started;     // the client sent notifications/initialized
 
     /** Where a tools/call answered by the guard is recorded. */
     @FunctionalInterface
@@ -66,17 +66,19 @@ final class StdinGuard implements Runnable {
      * @param frames the stream the SDK writes its frames to: error frames are written under the same
      *               lock the SDK takes, so frames never interleave
      */
-    StdinGuard(InputStream stdin, OutputStream frames, McpJsonMapper mcpJson, int maxLineBytes, Set<String> toolNames) {
-        this(stdin, frames, mcpJson, maxLineBytes, toolNames, Rejections.NONE);
+    StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
+               Set<String> toolNames) {
+        this(stdin, frames, session, maxLineBytes, toolNames, Rejections.NONE);
     }
 
-    StdinGuard(InputStream stdin, OutputStream frames, McpJsonMapper mcpJson, int maxLineBytes, Set<String> toolNames,
-               Rejections rejections) {
+    /** @param session where a well-formed message goes, parsed once, here */
+    StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
+               Set<String> toolNames, Rejections rejections) {
+        this.session = session;
         this.rejections = rejections;
         this.toolNames = Set.copyOf(toolNames);
         this.stdin = stdin;
         this.frames = frames;
-        this.mcpJson = mcpJson;
         this.maxLineBytes = maxLineBytes;
     }
 
@@ -90,12 +92,13 @@ final class StdinGuard implements Runnable {
         return this;
     }
 
-    InputStream sdkInput() {
-        return forSdk;
-    }
-
     void awaitEnd() throws InterruptedException {
         ended.await();
+    }
+
+    /** Whether the client sent notifications/initialized: until then the SDK holds every request but initialize and ping. */
+    boolean sessionStarted() {
+        return started;
     }
 
     @Override
@@ -129,7 +132,6 @@ final class StdinGuard implements Runnable {
         } catch (IOException e) {
             LOG.warn("reading stdin failed: {}", e.getMessage());
         } finally {
-            forSdk.end();
             ended.countDown();
         }
     }
@@ -183,8 +185,9 @@ final class StdinGuard implements Runnable {
             reply(replyId, INVALID_PARAMS, problem.message());
             return;
         }
+        McpSchema.JSONRPCMessage parsed;
         try {
-            McpSchema.deserializeJsonRpcMessage(mcpJson, line);
+            parsed = typed(message);
         } catch (IOException | RuntimeException e) {
             record(toolCall, message, ErrorKind.INVALID_ARGUMENT);
             reply(replyId, INVALID_REQUEST, "Invalid Request: the message does not have the shape of a JSON-RPC 2.0 request.");
@@ -196,10 +199,20 @@ final class StdinGuard implements Runnable {
             return;
         }
         initialized |= method.equals("initialize");
-        byte[] frame = new byte[bytes.size() + 1];
-        System.arraycopy(bytes.toByteArray(), 0, frame, 0, bytes.size());
-        frame[frame.length - 1] = '\n';
-        forSdk.offer(frame);
+        started |= method.equals("notifications/initialized");
+        session.accept(parsed);
+    }
+
+    /** The SDK's reading of a message ({@code McpSchema.deserializeJsonRpcMessage}), from the tree already parsed. */
+    private McpSchema.JSONRPCMessage typed(JsonNode message) throws IOException {
+        if (message.has("method")) {
+            return message.has("id") ? json.treeToValue(message, McpSchema.JSONRPCRequest.class)
+                    : json.treeToValue(message, McpSchema.JSONRPCNotification.class);
+        }
+        if (message.has("result") || message.has("error")) {
+            return json.treeToValue(message, McpSchema.JSONRPCResponse.class);
+        }
+        throw new IllegalArgumentException("neither a request, a notification nor a response");
     }
 
     /** The client's name/version from initialize, as the SDK will report it for dispatched calls. */

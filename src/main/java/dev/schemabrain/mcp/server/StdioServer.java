@@ -6,17 +6,15 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpAsyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +30,7 @@ public final class StdioServer {
     static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     /** The tool definitions are the same for every catalog the session serves. */
     private static final String TOOLS_VERSION = "static";
+    private static final Duration ANSWER_GRACE = Duration.ofSeconds(30);
 
     static {
         // The stats line is asked for (--stats-interval): shown where the CLI quiets other loggers to warn.
@@ -74,32 +73,43 @@ public final class StdioServer {
             long every = statsInterval.toMillis();
             stats.scheduleAtFixedRate(() -> STATS.info(toolList.stats().line()), every, every, TimeUnit.MILLISECONDS);
         }
-        StdinGuard guard = new StdinGuard(stdin, stdout, json, MAX_LINE_BYTES, new java.util.HashSet<>(registry.names()),
+        StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
+        StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, new HashSet<>(registry.names()),
                 registry::recordRejected).answeringToolsList(() -> toolList.bytes(TOOLS_VERSION));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
-        Scheduler answers = Schedulers.newSingle("schemabrain-answers", true);
-        // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool.
-        McpAsyncServer server = McpServer.async(new StdioServerTransportProvider(json, guard.sdkInput(), stdout))
+        // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
+        // and each answer is written by the lane that produced it.
+        McpAsyncServer server = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .jsonMapper(json)
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
-                .tools(McpToolAdapter.specifications(registry, dispatcher, answers, listing))
+                .tools(McpToolAdapter.specifications(registry, dispatcher, listing))
                 .build();
         Thread reader = new Thread(guard, "schemabrain-stdin");
         reader.setDaemon(true);
         reader.start();
         try {
             guard.awaitEnd();
+            // End of input is not the end of the calls already read: each still gets its answer. Without
+            // notifications/initialized the SDK holds requests for good, so there is nothing to wait for.
+            Logger log = LoggerFactory.getLogger(StdioServer.class);
+            if (!guard.sessionStarted()) {
+                if (!transport.awaitAnswered(Duration.ZERO)) {
+                    log.warn("stdin closed before the client sent notifications/initialized; the requests held for it"
+                            + " were not answered");
+                }
+            } else if (!transport.awaitAnswered(ANSWER_GRACE)) {
+                log.warn("calls still running {} s after stdin closed; stopping anyway", ANSWER_GRACE.toSeconds());
+            }
             server.closeGracefully().onErrorResume(e -> Mono.empty()).block(java.time.Duration.ofSeconds(10));
         } catch (IllegalStateException timedOut) {
             LoggerFactory.getLogger(StdioServer.class).warn("the MCP session did not close within 10 s; stopping anyway");
         } finally {
             stats.shutdownNow();
             dispatcher.close();
-            answers.dispose();
         }
     }
 }

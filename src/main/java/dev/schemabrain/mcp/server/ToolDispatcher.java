@@ -96,8 +96,8 @@ public final class ToolDispatcher implements AutoCloseable {
     /**
      * Answers at once and records the call right after, in order, on the turned-away thread. These
      * answers carry nothing from the store or the source, so they are not held for their row: held, a
-     * flood turned away would be answered at the audit log's fsync rate, and the SDK (which has at most
-     * 256 requests of a session in flight) would not even read the describe_table sent after it.
+     * flood turned away would be answered at the audit log's fsync rate, and the describe_table sent after
+     * it would wait behind the whole flood.
      */
     private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
         turnedAwayLane.execute(() -> {

@@ -63,11 +63,12 @@ class ToolListTest {
     private static List<List<String>> guard(String... lines) throws Exception {
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
         String input = String.join("\n", lines) + "\n";
-        StdinGuard guard = new StdinGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), frames, MCP_JSON,
-                1 << 20, Set.of("a")).answeringToolsList(() -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8));
+        List<String> passed = new ArrayList<>();
+        StdinGuard guard = new StdinGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), frames,
+                message -> passed.add(message.toString()), 1 << 20, Set.of("a"))
+                .answeringToolsList(() -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8));
         guard.run();
-        String passed = new String(guard.sdkInput().readAllBytes(), StandardCharsets.UTF_8);
-        return List.of(lines(frames.toString(StandardCharsets.UTF_8)), lines(passed));
+        return List.of(lines(frames.toString(StandardCharsets.UTF_8)), passed);
     }
 
     private static List<String> lines(String text) {
