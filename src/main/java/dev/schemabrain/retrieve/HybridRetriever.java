@@ -7,7 +7,6 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.describe.Words;
-import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.store.DocumentKey;
 
 import java.util.ArrayList;
@@ -31,7 +30,8 @@ import java.util.stream.IntStream;
  * the question and the table's column vectors, and the cosine to the table's own vector; fused as
  * {@code 0.5·lexical + 0.5·column + 0.8·table}, then a table gains 0.3 × its best foreign-key
  * neighbour's score (the tables a question joins come up together) and 0.25 × the best score in its
- * schema (a coherent schema beats scattered matches when many databases are searched at once).
+ * schema (a coherent schema beats scattered matches when many databases are searched at once). When the question
+ * names a value, tables of its holder's schema far from the holder by foreign keys lose a little ({@link ValueDistance}).
  * <p>
  * The displayed score is the fused score relative to the top one times the best absolute match
  * quality among the hits (the share of the question's words the table contains, and how high its cosine is), so it
@@ -74,6 +74,15 @@ public final class HybridRetriever implements TableRetriever {
     static final double COSINE_HIGH = 0.75;
     /** Above this many candidate tables only the best by table cosine or BM25 have their columns scanned. */
     static final int PREFILTER = 1000;
+    /** With the table graph: how many nearest tables it is asked for (its search beam), as many as BM25 adds. */
+    public static final int GRAPH_CANDIDATES = PREFILTER / 2;
+    /**
+     * With the table graph, the schemas and neighbours of this many best tables by cosine (and by BM25), or of as
+     * many as the search returns, are scored exactly.
+     */
+    static final int LEADERS = 10;
+    /** The beam of the search for the lowest cosine (only its value is used, to scale the table signal). */
+    static final int FAR_BEAM = 100;
     /** Question words that never name data (as the English analyzer stems them). */
     private static final Set<String> QUESTION_WORDS = Set.of("how", "mani", "much", "what", "which", "who", "whom",
             "whose", "where", "when", "why", "do", "doe", "did", "we", "you", "i", "have", "ha", "had", "list", "show",
@@ -86,10 +95,7 @@ public final class HybridRetriever implements TableRetriever {
     private final LexicalIndex lexical;
     private final Function<String, float[]> queryEmbedder;
     private final boolean dense;
-    private final int dimension;
-    private final float[] tableVectors;
-    private final float[] columnVectors;
-    private final int[] columnStart;
+    private final VectorIndex vectors;
     private final int[][] neighbours;
     /** The tables each table's foreign keys point at. */
     private final int[][] references;
@@ -100,6 +106,12 @@ public final class HybridRetriever implements TableRetriever {
     private final int[] all;
     private final Map<Integer, Set<String>> termsOfTable = new ConcurrentHashMap<>();
     private final ValueIndex values;
+    private final ValueDistance valueDistance;
+    /** Each table's own name as the lexical index analyzes it (not its columns'). */
+    private final List<Set<String>> tableNameTerms;
+    private final JoinCompletion joinCompletion;
+    /** Off: on Spider dev and the golden sets it changed no figure (docs/architecture.md, Retrieval). */
+    private volatile boolean completeJoins;
 
     /**
      * @param documents     one per table of {@code catalog}, in the catalog's order
@@ -107,6 +119,15 @@ public final class HybridRetriever implements TableRetriever {
      * @param queryEmbedder embeds a question; null when no model is available
      */
     public HybridRetriever(Mode mode, Catalog catalog, List<TableDocuments> documents, Map<DocumentKey, float[]> vectors,
+                           Function<String, float[]> queryEmbedder) {
+        this(mode, catalog, documents, VectorIndex.of(catalog.tables(), vectors), queryEmbedder);
+    }
+
+    /**
+     * @param vectors the vectors of {@code catalog}'s tables and columns, in its order (one index can serve every
+     *                mode of a catalog)
+     */
+    public HybridRetriever(Mode mode, Catalog catalog, List<TableDocuments> documents, VectorIndex vectors,
                            Function<String, float[]> queryEmbedder) {
         this.mode = mode;
         this.tables = catalog.tables();
@@ -118,6 +139,8 @@ public final class HybridRetriever implements TableRetriever {
                 tables.stream().map(HybridRetriever::ownNames).toList());
         int n = tables.size();
         this.values = new ValueIndex(tables, tables.stream().map(HybridRetriever::nameWords).toList());
+        this.tableNameTerms = tables.stream()
+                .map(t -> Set.copyOf(lexical.analyze(String.join(" ", Words.pieces(t.name().table()))))).toList();
         Map<QualifiedName, Integer> position = new HashMap<>();
         for (int i = 0; i < n; i++) {
             position.put(tables.get(i).name(), i);
@@ -156,26 +179,16 @@ public final class HybridRetriever implements TableRetriever {
         for (int i = 0; i < n; i++) {
             neighbours[i] = links.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
-        int dim = vectors.values().stream().mapToInt(v -> v.length).max().orElse(0);
-        this.dense = dim > 0 && queryEmbedder != null && mode != Mode.KEYWORD;
+        valueDistance = new ValueDistance(neighbours, schemaOf);
+        joinCompletion = new JoinCompletion(neighbours);
+        this.dense = vectors.dimension() > 0 && queryEmbedder != null && mode != Mode.KEYWORD;
         this.queryEmbedder = queryEmbedder;
-        this.dimension = dim;
-        columnStart = new int[n + 1];
-        for (int i = 0; i < n; i++) {
-            columnStart[i + 1] = columnStart[i] + tables.get(i).columns().size();
-        }
-        tableVectors = dense ? new float[n * dim] : new float[0];
-        columnVectors = dense ? new float[columnStart[n] * dim] : new float[0];
-        if (dense) {
-            for (int i = 0; i < n; i++) {
-                Table t = tables.get(i);
-                copy(vectors.get(DocumentKey.table(t.name())), tableVectors, i * dim);
-                for (int c = 0; c < t.columns().size(); c++) {
-                    copy(vectors.get(DocumentKey.column(t.name(), t.columns().get(c).name())), columnVectors,
-                            (columnStart[i] + c) * dim);
-                }
-            }
-        }
+        this.vectors = vectors;
+    }
+
+    /** Turns join completion on or off, for the eval that decides whether it stays off ({@link JoinCompletion}). */
+    void completeJoins(boolean on) {
+        completeJoins = on;
     }
 
     /** Whether vectors take part (a model and stored vectors, and not keyword mode). */
@@ -215,11 +228,7 @@ public final class HybridRetriever implements TableRetriever {
         int[] bestColumn = new int[n];
         Arrays.fill(bestColumn, -1);
         if (dense) {
-            float[] q = queryEmbedder.apply(query);
-            for (int k = 0; k < n; k++) {
-                tab[k] = Vectors.dot(tableVectors, candidates[k] * dimension, q);
-            }
-            scanColumns(q, candidates, lex, tab, col, bestColumn);
+            scanColumns(queryEmbedder.apply(query), candidates, lex, tab, col, bestColumn, limit);
         }
         List<String> terms = questionTerms(query);
         if (mode == Mode.EMBEDDING && dense) {
@@ -267,20 +276,75 @@ public final class HybridRetriever implements TableRetriever {
         return words;
     }
 
-    /** Best column cosine per candidate; at scale only for the best tables by table cosine or BM25. */
-    private void scanColumns(float[] q, int[] candidates, double[] lex, double[] tab, double[] col, int[] bestColumn) {
+    /**
+     * The table cosine and the best column cosine per candidate; at scale the columns only of the best tables by
+     * table cosine or BM25. Searching the whole of a catalog with a table graph ({@link VectorIndex}), the best
+     * tables by cosine come from the graph and only they and BM25's best are scored exactly; the others get the
+     * lowest table cosine scored, as unscanned tables get the lowest column cosine.
+     */
+    private void scanColumns(float[] q, int[] candidates, double[] lex, double[] tab, double[] col, int[] bestColumn,
+                             int limit) {
         int n = candidates.length;
-        int[] scan = n > PREFILTER ? union(top(tab, PREFILTER / 2), top(lex, PREFILTER / 2), n) : IntStream.range(0, n).toArray();
+        Optional<int[]> near = candidates == all && n > PREFILTER ? vectors.nearestTables(q, GRAPH_CANDIDATES) : Optional.empty();
+        int[] scan;
+        if (near.isPresent()) {
+            // Candidates are all tables here: position k is table k.
+            boolean[] chosen = top(lex, PREFILTER / 2);
+            for (int t : near.get()) {
+                chosen[t] = true;
+            }
+            scan = IntStream.range(0, n).filter(k -> chosen[k]).toArray();
+            Arrays.fill(tab, Double.NaN);
+            for (int k : scan) {
+                tab[k] = vectors.table(k, q);
+            }
+            // The schema and neighbour terms let the tables around the best ones rank on their own cosine: score
+            // those exactly too, for the schemas and foreign-key neighbours of the best few by cosine and by BM25.
+            int lead = Math.max(LEADERS, limit);
+            int[] leaders = IntStream.concat(Arrays.stream(near.get()).limit(lead),
+                    Arrays.stream(scan).boxed().sorted(Comparator.comparingDouble(k -> -lex[k])).limit(lead)
+                            .mapToInt(Integer::intValue)).distinct().toArray();
+            for (int leader : leaders) {
+                for (int k : bySchema.get(tables.get(leader).name().schema())) {
+                    scoreTable(k, q, tab);
+                }
+                for (int k : neighbours[leader]) {
+                    scoreTable(k, q, tab);
+                }
+            }
+            // The rest rank below every scored table: the lowest cosine of all (the graph's nearest to -q).
+            float[] away = new float[q.length];
+            for (int j = 0; j < q.length; j++) {
+                away[j] = -q[j];
+            }
+            double lowest = Double.MAX_VALUE;
+            for (int k : vectors.nearestTables(away, LEADERS, FAR_BEAM).orElse(new int[0])) {
+                lowest = Math.min(lowest, scoreTable(k, q, tab));
+            }
+            for (int k = 0; k < n; k++) {
+                lowest = Double.isNaN(tab[k]) ? lowest : Math.min(lowest, tab[k]);
+            }
+            for (int k = 0; k < n; k++) {
+                if (Double.isNaN(tab[k])) {
+                    tab[k] = lowest;
+                }
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                tab[k] = vectors.table(candidates[k], q);
+            }
+            scan = n > PREFILTER ? union(top(tab, PREFILTER / 2), top(lex, PREFILTER / 2), n) : IntStream.range(0, n).toArray();
+        }
         double floor = Double.MAX_VALUE;
         Arrays.fill(col, Double.NaN);
         for (int k : scan) {
             int t = candidates[k];
             double best = -2;
-            for (int c = columnStart[t]; c < columnStart[t + 1]; c++) {
-                double s = Vectors.dot(columnVectors, c * dimension, q);
+            for (int c = 0, m = vectors.columnCount(t); c < m; c++) {
+                double s = vectors.column(t, c, q);
                 if (s > best) {
                     best = s;
-                    bestColumn[k] = c - columnStart[t];
+                    bestColumn[k] = c;
                 }
             }
             col[k] = best == -2 ? 0 : best;
@@ -343,7 +407,22 @@ public final class HybridRetriever implements TableRetriever {
         for (int k = 0; k < n; k++) {
             score[k] += SCHEMA * bestInSchema[schemaOf[candidates[k]]];
         }
+        boolean[] holds = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            holds[k] = valued[k] != null;
+        }
+        double[] far = valueDistance.penalties(candidates, holds, at);
+        for (int k = 0; far != null && k < n; k++) {
+            // A table the question names by its own name keeps its place: that is stronger evidence than a
+            // value's neighbourhood ("music genres" names a playlist called Music, and the genre table).
+            if (terms.stream().noneMatch(tableNameTerms.get(candidates[k])::contains)) {
+                score[k] -= far[k];
+            }
+        }
         int[] order = best(candidates, score, limit);
+        if (completeJoins) {
+            order = joinCompletion.complete(order, candidates, at, limit);
+        }
         int top = order[0];
         int shown = order.length;
         // How well the question is answered at all: the best match quality among the tables returned,
@@ -439,15 +518,13 @@ public final class HybridRetriever implements TableRetriever {
 
     /**
      * The positions of the {@code limit} best scores, best first, ties by qualified name. Only scores at
-     * or above the limit-th largest are sorted: at 10,000 tables a full sort costs more than the rest.
+     * or above the limit-th largest (found by selection) are sorted: at 10,000 tables a full sort costs more than the rest.
      */
     private int[] best(int[] candidates, double[] score, int limit) {
         int n = candidates.length;
         double floor = -Double.MAX_VALUE;
         if (n > limit) {
-            double[] sorted = score.clone();
-            Arrays.sort(sorted);
-            floor = sorted[n - limit];
+            floor = kthLargest(score, limit);
         }
         List<Integer> chosen = new ArrayList<>();
         for (int k = 0; k < n; k++) {
@@ -477,9 +554,7 @@ public final class HybridRetriever implements TableRetriever {
 
     /** Marks the positions of the {@code k} largest values; ties at the boundary go to the lower positions. */
     private static boolean[] top(double[] values, int k) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        double floor = sorted[Math.max(0, sorted.length - k)];
+        double floor = kthLargest(values, Math.min(k, values.length));
         boolean[] marked = new boolean[values.length];
         int left = k;
         for (int i = 0; i < values.length; i++) {
@@ -497,17 +572,52 @@ public final class HybridRetriever implements TableRetriever {
         return marked;
     }
 
+    private double scoreTable(int k, float[] q, double[] tab) {
+        if (Double.isNaN(tab[k])) {
+            tab[k] = vectors.table(k, q);
+        }
+        return tab[k];
+    }
+
+    /** The {@code k}-th largest value (1-based), by selection rather than a full sort: O(n) on average. */
+    static double kthLargest(double[] values, int k) {
+        double[] a = values.clone();
+        int target = a.length - Math.max(1, k);  // its position in ascending order
+        int lo = 0;
+        int hi = a.length - 1;
+        while (lo < hi) {
+            double pivot = a[(lo + hi) >>> 1];
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (Double.compare(a[i], pivot) < 0) {
+                    i++;
+                }
+                while (Double.compare(a[j], pivot) > 0) {
+                    j--;
+                }
+                if (i <= j) {
+                    double swap = a[i];
+                    a[i++] = a[j];
+                    a[j--] = swap;
+                }
+            }
+            if (target <= j) {
+                hi = j;
+            } else if (target >= i) {
+                lo = i;
+            } else {
+                break;
+            }
+        }
+        return a[target];
+    }
+
     private static int[] union(boolean[] a, boolean[] b, int n) {
         return IntStream.range(0, n).filter(i -> a[i] || b[i]).toArray();
     }
 
     private static double clamp(double v) {
         return Math.max(0, Math.min(1, v));
-    }
-
-    private static void copy(float[] vector, float[] into, int offset) {
-        if (vector != null) {
-            System.arraycopy(vector, 0, into, offset, Math.min(vector.length, into.length - offset));
-        }
     }
 }

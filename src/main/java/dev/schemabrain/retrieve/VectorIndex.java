@@ -1,0 +1,174 @@
+package dev.schemabrain.retrieve;
+
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.store.DocumentKey;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The dense half of retrieval: every table's and column's vector as int8 ({@link QuantizedVectors}), scanned by
+ * brute force, and above {@link #GRAPH_TABLES} tables an HNSW graph over the table vectors so a question need not
+ * score every table. The graph is built in the background when the index is made; until it is ready, searches scan.
+ * One index serves every retriever mode of a catalog.
+ */
+public final class VectorIndex {
+
+    /** From this many tables on, the table vectors get a graph (below it a scan is cheaper than the graph's search). */
+    public static final int GRAPH_TABLES = 20_000;
+    /** The graph's neighbours per node and its build beam (Lucene's defaults). */
+    public static final int GRAPH_MAX_CONN = VectorGraph.MAX_CONN;
+    public static final int GRAPH_BEAM = VectorGraph.BEAM;
+    /**
+     * A search's beam: twice the 500 tables the retriever asks for. At a million columns (copies of one catalog, so
+     * many near twins) recall@50 was 0.951 with a beam of 500.
+     */
+    static final int SEARCH_BEAM = 1000;
+
+    private final int dimension;
+    private final QuantizedVectors tables;
+    private final QuantizedVectors columns;
+    private final int[] columnStart;
+    private final CompletableFuture<VectorGraph> graph;
+    private volatile long graphMillis = -1;
+
+    private VectorIndex(int dimension, QuantizedVectors tables, QuantizedVectors columns, int[] columnStart,
+                        int graphTables) {
+        this.dimension = dimension;
+        this.tables = tables;
+        this.columns = columns;
+        this.columnStart = columnStart;
+        if (dimension > 0 && tables.size() >= graphTables) {
+            graph = CompletableFuture.supplyAsync(this::buildGraph, VectorIndex::graphThread);
+        } else {
+            graph = null;
+        }
+    }
+
+    /** The vectors of {@code tables} (in their order) and of their columns; missing ones count as no similarity. */
+    public static VectorIndex of(List<Table> tables, Map<DocumentKey, float[]> vectors) {
+        return of(tables, vectors, GRAPH_TABLES);
+    }
+
+    /** As {@link #of(List, Map)}, with the number of tables from which the graph is built. */
+    public static VectorIndex of(List<Table> tables, Map<DocumentKey, float[]> vectors, int graphTables) {
+        int n = tables.size();
+        int dim = vectors.values().stream().mapToInt(v -> v.length).max().orElse(0);
+        int[] columnStart = new int[n + 1];
+        for (int i = 0; i < n; i++) {
+            columnStart[i + 1] = columnStart[i] + tables.get(i).columns().size();
+        }
+        QuantizedVectors tableVectors = QuantizedVectors.zeros(dim > 0 ? n : 0, dim);
+        QuantizedVectors columnVectors = QuantizedVectors.zeros(dim > 0 ? columnStart[n] : 0, dim);
+        if (dim > 0) {
+            for (int i = 0; i < n; i++) {
+                Table t = tables.get(i);
+                tableVectors.set(i, vectors.get(DocumentKey.table(t.name())));
+                for (int c = 0; c < t.columns().size(); c++) {
+                    columnVectors.set(columnStart[i] + c, vectors.get(DocumentKey.column(t.name(), t.columns().get(c).name())));
+                }
+            }
+        }
+        return new VectorIndex(dim, tableVectors, columnVectors, columnStart, graphTables);
+    }
+
+    /** The same vectors without a graph: every search scans (the reference the graph is measured against). */
+    public VectorIndex scanning() {
+        return new VectorIndex(dimension, tables, columns, columnStart, Integer.MAX_VALUE);
+    }
+
+    /** The same vectors with a graph whatever their number (its build starts now). */
+    public VectorIndex graphing() {
+        return new VectorIndex(dimension, tables, columns, columnStart, 0);
+    }
+
+    public int tableCount() {
+        return tables.size();
+    }
+
+    /** The {@code k} tables whose vectors are nearest {@code q} by a full scan, best first. */
+    public int[] exactNearestTables(float[] q, int k) {
+        int n = tables.size();
+        Integer[] order = new Integer[n];
+        float[] score = new float[n];
+        for (int t = 0; t < n; t++) {
+            order[t] = t;
+            score[t] = tables.dot(t, q);
+        }
+        java.util.Arrays.sort(order, (a, b) -> Float.compare(score[b], score[a]));
+        return java.util.Arrays.stream(order).limit(k).mapToInt(Integer::intValue).toArray();
+    }
+
+    /** 0 when there are no vectors. */
+    public int dimension() {
+        return dimension;
+    }
+
+    /** The cosine of table {@code t}'s vector with the unit question {@code q}. */
+    float table(int t, float[] q) {
+        return tables.dot(t, q);
+    }
+
+    /** The cosine of column {@code c} (counted from the table's first) of table {@code t} with {@code q}. */
+    float column(int t, int c, float[] q) {
+        return columns.dot(columnStart[t] + c, q);
+    }
+
+    int columnCount(int t) {
+        return columnStart[t + 1] - columnStart[t];
+    }
+
+    /**
+     * The {@code k} tables whose vectors are nearest {@code q}, approximately (best first), or empty while there is
+     * no graph (a small catalog, or the graph is still being built): then the caller scans.
+     */
+    public Optional<int[]> nearestTables(float[] q, int k) {
+        return nearestTables(q, k, SEARCH_BEAM);
+    }
+
+    /** As {@link #nearestTables(float[], int)} with the search beam {@code beam}. */
+    Optional<int[]> nearestTables(float[] q, int k, int beam) {
+        VectorGraph g = graph == null ? null : graph.getNow(null);
+        return g == null ? Optional.empty() : Optional.of(g.nearest(q, k, Math.max(k, beam)));
+    }
+
+    /** Whether a graph is (or will be) used: the catalog is above the threshold. */
+    public boolean graphed() {
+        return graph != null;
+    }
+
+    /** Waits for the graph (benchmarks and tests); true if there is one. */
+    public boolean awaitGraph() {
+        if (graph != null) {
+            graph.join();
+        }
+        return graph != null;
+    }
+
+    /** How long the graph took to build, -1 if none was built (yet). */
+    public long graphMillis() {
+        return graphMillis;
+    }
+
+    /** Memory held: int8 vectors, and the graph once built. */
+    public long bytes() {
+        VectorGraph g = graph == null ? null : graph.getNow(null);
+        return tables.bytes() + columns.bytes() + 4L * columnStart.length + (g == null ? 0 : g.bytes());
+    }
+
+    private VectorGraph buildGraph() {
+        long start = System.nanoTime();
+        VectorGraph g = VectorGraph.build(tables);
+        graphMillis = (System.nanoTime() - start) / 1_000_000;
+        return g;
+    }
+
+    private static void graphThread(Runnable build) {
+        Thread t = new Thread(build, "vector-graph");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
+    }
+}
