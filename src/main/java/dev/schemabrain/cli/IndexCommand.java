@@ -74,8 +74,10 @@ final class IndexCommand implements Callable<Integer> {
         out.printf("  foreign keys %d%n", r.foreignKeys());
         out.printf("  pii      %6d columns tagged (schemabrain policy tags lists them)%n", r.piiColumns());
         IndexResult.Documents d = r.documents();
-        out.printf("  documents %5d %s, %d %s%n", d.described(), r.dryRun() ? "to describe" : "described",
-                d.embedded(), r.dryRun() ? "to embed" : "embedded");
+        out.printf("  documents %5d %s, %d %s%s%n", d.described(), r.dryRun() ? "to describe" : "described",
+                d.embedded(), r.dryRun() ? "to embed" : "embedded",
+                d.texts() < d.embedded() || d.reused() > 0 ? " (" + d.texts() + " distinct texts"
+                        + (d.reused() > 0 ? ", " + d.reused() + " of them already in the store" : "") + ")" : "");
         out.printf(Locale.ROOT, "  time     %.2f s (introspect %.2f s while reading the store %.2f s, compare %.2f s, "
                         + "describe %.2f s, embed %.2f s, write %.2f s)%n",
                 r.totalMillis() / 1000.0, r.introspectMillis() / 1000.0, r.loadMillis() / 1000.0, r.diffMillis() / 1000.0,

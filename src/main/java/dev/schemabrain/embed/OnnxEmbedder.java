@@ -35,7 +35,9 @@ import java.util.function.Supplier;
  *   <li>passages: one session with one intra-op thread, called by a small pool of workers, one text per call.
  *       Two single-threaded calls in parallel beat one call on two threads by half (about 600 against 400
  *       passages/s). Texts are not batched into one ONNX call: the model quantizes activations per call, so a
- *       batch would change every vector (cosine to the single-text vector down to 0.976) for 5% more speed;</li>
+ *       batch would change every vector (cosine to the single-text vector down to 0.976). Batches of texts of
+ *       equal token length (no padding) do use about 2x less CPU per text (a call's fixed cost, about 2 ms of
+ *       its 3, is shared), but their vectors drift as much (EmbedProfileBenchmark, docs/architecture.md);</li>
  *   <li>queries: on the caller's thread. With four or more cores a second session with two intra-op threads
  *       (p50 about 5-6 ms instead of 7-8, for about 55 MB); below four cores queries share the passage session:
  *       on 2 cores the two spinning threads competed with the server's own and the p95 doubled.</li>

@@ -12,9 +12,13 @@ import dev.schemabrain.store.DocumentRepository.DocumentWrite;
 import dev.schemabrain.store.DocumentRepository.StoredDocument;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -25,8 +29,22 @@ import java.util.function.Supplier;
  */
 final class DocumentStage {
 
-    /** What to write, and what it took. */
-    record Plan(List<DocumentWrite> writes, int described, int embedded, long describeMillis, long embedMillis) {
+    /**
+     * What to write, and what it took.
+     *
+     * @param embedded documents given a new vector
+     * @param texts    distinct texts among them (identical texts share one vector)
+     * @param reused   texts whose vector came from another stored document of the source, not from the model
+     */
+    record Plan(List<DocumentWrite> writes, int described, int embedded, int texts, int reused, long describeMillis,
+                long embedMillis) {
+    }
+
+    /** The store's vectors of some documents, each only if its stored hash is still the one asked for. */
+    interface StoredVectors {
+        StoredVectors NONE = wanted -> Map.of();
+
+        Map<DocumentKey, byte[]> read(Map<DocumentKey, String> wanted);
     }
 
     private final OfflineDescriber describer;
@@ -47,11 +65,16 @@ final class DocumentStage {
     }
 
     Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, boolean dryRun) {
-        return plan(catalog, stored, DescriptionEnricher.Enrichment.NONE, dryRun);
+        return plan(catalog, stored, StoredVectors.NONE, DescriptionEnricher.Enrichment.NONE, dryRun);
     }
 
-    /** @param enrichment descriptions that outrank the offline describer's (not a database comment) */
-    Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, DescriptionEnricher.Enrichment enrichment, boolean dryRun) {
+    /**
+     * @param vectors    reads stored vectors: a text to embed that another document of the source already has
+     *                   (a schema copied from another, a column moved) takes that document's vector
+     * @param enrichment descriptions that outrank the offline describer's (not a database comment)
+     */
+    Plan plan(Catalog catalog, Map<DocumentKey, StoredDocument> stored, StoredVectors vectors,
+              DescriptionEnricher.Enrichment enrichment, boolean dryRun) {
         Map<DocumentKey, Description> enriched = enrichment.descriptions();
         long t0 = System.nanoTime();
         List<Pending> pending = new ArrayList<>();
@@ -65,20 +88,66 @@ final class DocumentStage {
             }
         }
         long describeMillis = (System.nanoTime() - t0) / 1_000_000;
-        List<String> texts = pending.stream().filter(Pending::embed).map(Pending::text).toList();
-        List<float[]> vectors = List.of();
+        // Identical texts are embedded once: a vector is a function of the text alone (one text per call), and
+        // catalogs repeat themselves (the same table in every tenant's schema, id and created_at everywhere).
+        Map<String, byte[]> byText = new LinkedHashMap<>();
+        for (Pending p : pending) {
+            if (p.embed()) {
+                byText.put(p.text(), null);
+            }
+        }
+        int distinct = byText.size();
         long t1 = System.nanoTime();
+        int reused = dryRun ? 0 : reuse(pending, stored, byText, vectors);
+        List<String> texts = byText.entrySet().stream().filter(e -> e.getValue() == null).map(Map.Entry::getKey).toList();
         if (!dryRun && !texts.isEmpty()) {
-            vectors = embedder.get().embedPassages(texts);
+            List<float[]> embedded = embedder.get().embedPassages(texts);
+            for (int i = 0; i < texts.size(); i++) {
+                byText.put(texts.get(i), Vectors.toBytes(embedded.get(i)));
+            }
         }
         long embedMillis = (System.nanoTime() - t1) / 1_000_000;
         List<DocumentWrite> writes = new ArrayList<>(pending.size());
-        int v = 0;
+        int embedded = 0;
         for (Pending p : pending) {
-            byte[] embedding = p.embed() && !dryRun ? Vectors.toBytes(vectors.get(v++)) : null;
+            byte[] embedding = p.embed() && !dryRun ? byText.get(p.text()) : null;
+            embedded += p.embed() ? 1 : 0;
             writes.add(new DocumentWrite(p.key(), p.description(), p.origin(), embedding, p.hash(), modelId));
         }
-        return new Plan(writes, pending.size(), texts.size(), describeMillis, embedMillis);
+        return new Plan(writes, pending.size(), embedded, distinct, reused, describeMillis, embedMillis);
+    }
+
+    /** Fills {@code byText} from stored documents whose embedded text (by hash) is one to embed; returns how many. */
+    private static int reuse(List<Pending> pending, Map<DocumentKey, StoredDocument> stored, Map<String, byte[]> byText,
+                             StoredVectors vectors) {
+        if (byText.isEmpty() || stored.isEmpty()) {
+            return 0;
+        }
+        Map<String, String> textByHash = new HashMap<>();
+        for (Pending p : pending) {
+            if (p.embed()) {
+                textByHash.putIfAbsent(p.hash(), p.text());
+            }
+        }
+        Map<DocumentKey, String> wanted = new HashMap<>();
+        Set<String> asked = new HashSet<>();
+        for (Map.Entry<DocumentKey, StoredDocument> e : stored.entrySet()) {
+            String hash = e.getValue().embeddedHash();
+            if (hash != null && textByHash.containsKey(hash) && asked.add(hash)) {
+                wanted.put(e.getKey(), hash);
+            }
+        }
+        if (wanted.isEmpty()) {
+            return 0;
+        }
+        int reused = 0;
+        for (Map.Entry<DocumentKey, byte[]> e : vectors.read(wanted).entrySet()) {
+            String text = textByHash.get(wanted.get(e.getKey()));
+            if (byText.put(text, e.getValue()) == null) {
+                reused++;
+            }
+        }
+        return reused;
     }
 
     private void consider(List<Pending> pending, DocumentKey key, Description offline, String offlineText,

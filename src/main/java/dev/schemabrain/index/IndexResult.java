@@ -18,8 +18,11 @@ public record IndexResult(String sourceId, String displayUrl, int tables, int co
      *
      * @param described documents whose description or embedded text changed (or would, on a dry run)
      * @param embedded  documents whose text changed and were embedded (a dry run embeds nothing)
+     * @param texts     distinct texts among them: identical texts share a vector
+     * @param reused    texts whose vector was taken from another stored document of the source; the model ran on
+     *                  {@code texts - reused}
      */
-    public record Documents(int described, int embedded, long describeMillis, long embedMillis) {
-        public static final Documents NONE = new Documents(0, 0, 0, 0);
+    public record Documents(int described, int embedded, int texts, int reused, long describeMillis, long embedMillis) {
+        public static final Documents NONE = new Documents(0, 0, 0, 0, 0, 0);
     }
 }

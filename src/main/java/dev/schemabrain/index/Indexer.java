@@ -151,7 +151,7 @@ public final class Indexer {
         Set<String> piiColumns = pii.heuristic().stream().map(PiiTags.Entry::qualifiedColumn).collect(Collectors.toSet());
         DescriptionEnricher.Enrichment enriched = enricher.enrich(new DescriptionEnricher.Input(sourceId, catalog,
                 store.documents(), piiColumns, storePath, storeExisted, dryRun, startedAt));
-        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), enriched, dryRun);
+        DocumentStage.Plan plan = documents.plan(catalog, store.documents(), storedVectors(storePath, sourceId), enriched, dryRun);
 
         long writeMillis = 0;
         int purged = 0;
@@ -164,7 +164,7 @@ public final class Indexer {
         }
         return new IndexResult(sourceId, url.displayUrl(), catalog.tables().size(), catalog.columnCount(),
                 catalog.foreignKeyCount(), pii.heuristic().size(), changes.counts(), purged, loadMillis, introspectMillis, diffMillis,
-                new IndexResult.Documents(plan.described(), plan.embedded(), plan.describeMillis(), plan.embedMillis()),
+                new IndexResult.Documents(plan.described(), plan.embedded(), plan.texts(), plan.reused(), plan.describeMillis(), plan.embedMillis()),
                 writeMillis, millisSince(start), dryRun);
     }
 
@@ -269,6 +269,17 @@ public final class Indexer {
         } catch (StoreException e) {
             throw new CompletionException(e);
         }
+    }
+
+    /** Reads stored vectors from the store as it was before this run (nothing has been written yet). */
+    private static DocumentStage.StoredVectors storedVectors(StoreLocation storePath, String sourceId) {
+        return wanted -> {
+            try (Store store = Stores.open(storePath)) {
+                return store.read(c -> DocumentRepository.vectors(c, sourceId, wanted));
+            } catch (StoreException e) {
+                throw new StoreReadFailure(e);
+            }
+        };
     }
 
     private static LoadedStore join(CompletableFuture<LoadedStore> loaded) {

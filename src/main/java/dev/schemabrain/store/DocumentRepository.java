@@ -101,6 +101,42 @@ public final class DocumentRepository {
         return authors;
     }
 
+    /**
+     * The stored vectors of {@code wanted}'s documents whose embedded text still has the given hash (the vector and
+     * its hash are written together), so a run can take a text's vector from another document of the source.
+     */
+    public static Map<DocumentKey, byte[]> vectors(Connection c, String sourceId, Map<DocumentKey, String> wanted)
+            throws SQLException {
+        Map<DocumentKey, byte[]> found = new HashMap<>();
+        if (wanted.isEmpty() || !CatalogRepository.hasSchema(c)) {
+            return found;
+        }
+        try (PreparedStatement table = c.prepareStatement("""
+                SELECT embedded_hash, embedding FROM catalog_tables
+                 WHERE source_id = ? AND schema_name = ? AND table_name = ? AND deprecated_at IS NULL""");
+             PreparedStatement column = c.prepareStatement("""
+                SELECT k.embedded_hash, k.embedding FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
+                 WHERE t.source_id = ? AND t.schema_name = ? AND t.table_name = ? AND t.deprecated_at IS NULL
+                   AND k.column_name = ? AND k.deprecated_at IS NULL""")) {
+            for (Map.Entry<DocumentKey, String> e : wanted.entrySet()) {
+                DocumentKey key = e.getKey();
+                PreparedStatement st = key.column() == null ? table : column;
+                st.setString(1, sourceId);
+                st.setString(2, key.table().schema());
+                st.setString(3, key.table().table());
+                if (key.column() != null) {
+                    st.setString(4, key.column());
+                }
+                try (ResultSet rs = st.executeQuery()) {
+                    if (rs.next() && e.getValue().equals(rs.getString(1)) && rs.getBytes(2) != null) {
+                        found.put(key, rs.getBytes(2));
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
     /** Writes descriptions and vectors; call inside {@link SqliteStore#write}, after the catalog rows are in. */
     public static void write(Connection c, String sourceId, List<DocumentWrite> writes) throws SQLException {
         try (PreparedStatement table = c.prepareStatement("""

@@ -41,7 +41,7 @@ class OnboardingIT {
         String expectedArgs = "-XX:ErrorFile=" + dir.resolve(".local/state/schemabrain/hs_err_pid%p.log")
                 + " -XX:-CreateCoredumpOnCrash -Xlog:disable '-Xlog:all=warning,cds*=off:stderr'"
                 + (Files.isRegularFile(archive) ? " -XX:SharedArchiveFile=" + archive + " -Xshare:auto" : "")
-                + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar " + jar + " --store " + dir.resolve("s.db")
+                + " " + String.join(" ", ServerLaunch.STDIO_SERVER) + " -jar " + jar + " --store " + dir.resolve("s.db")
                 + " serve --url-env DB --max-rows-per-result 50";
         assertTrue(r.stderr().contains("claude mcp add --scope user -e 'DB=${DB}' schemabrain -- "
                 + ServerLaunch.javaOfThisJvm() + " " + expectedArgs), r.stderr());
