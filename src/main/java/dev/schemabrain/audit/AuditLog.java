@@ -71,6 +71,8 @@ public final class AuditLog implements AutoCloseable {
     static final String FORMAT = "2";
     /** How long an append waits for the store's write lock before leaving the witness behind. */
     private static final int WITNESS_BUSY_MILLIS = 50;
+    /** How long closing the log keeps trying a store witness that a busy store left behind. */
+    private static final int CLOSE_WITNESS_MILLIS = 3_000;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
@@ -88,6 +90,8 @@ public final class AuditLog implements AutoCloseable {
     private final AuditWitnessStore.Witnesses witnessStore;
     /** The witness this log last wrote into the store; only touched under {@link #flushing}. */
     private AuditWitnessStore.Stored lastStored;
+    /** The last head whose store witness found the store busy; null once one was written after it. */
+    private Head lagging;
     /** The head of the last committed batch, as this log wrote it; under this object's lock. */
     private Head written;
     /** Whether the chain went on from {@link #written} since the last witness (no other writer, no truncation). */
@@ -104,6 +108,8 @@ public final class AuditLog implements AutoCloseable {
     static final long FLUSH_INTERVAL_NANOS = 10_000_000;
     private Thread flusher;
     private boolean closing;   // under signal
+    /** Set once {@link #close} has settled and closed the file: a late shutdown hook has nothing to do. */
+    private volatile boolean closed;
     private boolean flusherIdle;   // under signal: the flusher waits for a row; pacing, it needs no wake-up
     private final AuditDurability durability;
 
@@ -780,6 +786,14 @@ public final class AuditLog implements AutoCloseable {
      * @param own whether every batch since the last witness went on from this log's own head
      */
     private void witness(Head head, boolean own) throws AuditException {
+        Witness w = storeWitness(head, own);
+        if (witnessFile.isPresent()) {
+            witnessFile.get().append(w);
+        }
+    }
+
+    /** The signed head into the store; remembers it as {@link #lagging} when the store was busy. */
+    private Witness storeWitness(Head head, boolean own) throws AuditException {
         Witness w = Witness.sign(key, head);
         AuditWitnessStore.Stored mine = new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac());
         AuditWitnessStore.Stored vouched = lastStored;
@@ -795,13 +809,58 @@ public final class AuditLog implements AutoCloseable {
                 lastStored = mine;
             }
             if (outcome == AuditWitnessStore.Outcome.BUSY) {
+                lagging = head;
                 LOG.debug("the store is busy; the audit witness lags behind row {}", head.count());
+            } else {
+                lagging = null;
             }
         } catch (StoreException e) {
             LOG.warn("the audit witness could not be written into the store: {}", e.getMessage());
         }
-        if (witnessFile.isPresent()) {
-            witnessFile.get().append(w);
+        return w;
+    }
+
+    /**
+     * Every row written so far made durable and witnessed, the store's witness caught up if a busy store left
+     * it behind; for a close, and for a shutdown hook when the process is stopped by a signal (SIGTERM, which
+     * stdio clients send when they close) before the log can close.
+     */
+    public void settle() {
+        if (closed) {
+            return;
+        }
+        try {
+            flush();
+            catchUpStoreWitness();
+        } catch (AuditException e) {
+            LOG.error("the audit log's last rows could not be made durable: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * At close or stop: a store witness left behind by a busy store is tried again for up to {@link #CLOSE_WITNESS_MILLIS},
+     * so a clean stop leaves the store vouching for the last row (else cutting that row off would go unseen
+     * by a verify that has only the store's witness).
+     */
+    private void catchUpStoreWitness() {
+        synchronized (flushing) {
+            long deadline = System.nanoTime() + CLOSE_WITNESS_MILLIS * 1_000_000L;
+            try {
+                while (broken == null && lagging != null && System.nanoTime() < deadline) {
+                    storeWitness(lagging, false);
+                    if (lagging != null) {
+                        Thread.sleep(WITNESS_BUSY_MILLIS);
+                    }
+                }
+            } catch (AuditException e) {
+                LOG.error("the audit witness could not be written into the store at close: {}", e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (lagging != null) {
+                LOG.warn("the store stayed busy, so its audit witness lags behind row {}; the next append"
+                        + " catches it up", lagging.count());
+            }
         }
     }
 
@@ -949,13 +1008,12 @@ public final class AuditLog implements AutoCloseable {
             }
             try {
                 flusher.join();
-                flush();   // whatever the flusher had not reached: durable, and witnessed, before the file closes
+                settle();   // whatever the flusher had not reached: durable, and witnessed, before the file closes
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-            } catch (AuditException e) {
-                LOG.error("the audit log's last rows could not be made durable: {}", e.getMessage());
             }
         }
+        closed = true;
         chain.close();
     }
 

@@ -35,6 +35,8 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** {@code schemabrain serve}: the MCP server over the store. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -45,6 +47,9 @@ import java.util.concurrent.Callable;
                 "Starts even before anything is indexed: tools then answer index_not_ready."},
         resourceBundle = "dev.schemabrain.cli.ServeCommand")
 final class ServeCommand implements Callable<Integer> {
+
+    /** How long after the catalog the retriever is warmed (docs/operations.md: start-up). */
+    private static final long RETRIEVER_WARM_DELAY_MS = 1_000;
 
     enum Transport { stdio, http }
 
@@ -168,10 +173,19 @@ final class ServeCommand implements Callable<Integer> {
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
         AuditKey key = auditKey();
         try (AuditLog audit = openAudit(key)) {
-            // Load the catalog, the embedding model and the search index while the client initializes, so the
-            // first tool call does not pay for them.
-            Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> c.retriever().warmUp(200, 1_000)),
-                    "schemabrain-warm");
+            // Load the catalog while the client initializes, so the first tool call does not pay for it. The
+            // embedding model and the search index follow a second later: a first describe_table needs neither,
+            // and on two cores loading them would slow it; a find_relevant_tables call before then loads them itself.
+            CountDownLatch stopping = new CountDownLatch(1);
+            Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> {
+                try {
+                    if (!stopping.await(RETRIEVER_WARM_DELAY_MS, TimeUnit.MILLISECONDS)) {
+                        c.retriever().warmUp(200, 1_000);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }), "schemabrain-warm");
             warm.setDaemon(true);
             warm.start();
             PrintStream frames = System.out;
@@ -188,13 +202,23 @@ final class ServeCommand implements Callable<Integer> {
                     // Only once every option and file is accepted: a refusal stays one sentence.
                     printRegistration();
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples).audited(audited);
+                    // Clients stop a stdio server with SIGTERM as they close: the rows of the calls answered last
+                    // must still be durable and witnessed, or cutting them off the log would go unseen.
+                    Thread settle = new Thread(audit::settle, "schemabrain-audit-settle");
+                    Runtime.getRuntime().addShutdownHook(settle);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                             java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(settle);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook is running already
+                    }
                 }
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
                 // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
+                stopping.countDown();
                 warm.join();
                 Embedders.closeShared();
             }
