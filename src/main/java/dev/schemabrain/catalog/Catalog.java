@@ -15,8 +15,25 @@ public record Catalog(List<Table> tables) {
         tables = tables.stream().sorted(Comparator.comparing(Table::name)).toList();
     }
 
+    /** A binary search of the sorted tables: semantic inference asks this per join step of every entity. */
     public Optional<Table> table(QualifiedName name) {
-        return tables.stream().filter(t -> t.name().equals(name)).findFirst();
+        int low = 0;
+        int high = tables.size() - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            int c = tables.get(mid).name().compareTo(name);
+            if (c < 0) {
+                low = mid + 1;
+            } else if (c > 0) {
+                high = mid - 1;
+            } else {
+                while (mid > 0 && tables.get(mid - 1).name().equals(name)) {
+                    mid--;   // the first of equal names, as a search in order would find
+                }
+                return Optional.of(tables.get(mid));
+            }
+        }
+        return Optional.empty();
     }
 
     public Map<QualifiedName, Table> byName() {

@@ -49,8 +49,8 @@ public final class Parents {
             Map<String, Integer> ways = new HashMap<>();
             for (String from : ring) {
                 Reached at = reached.get(from);
-                for (Join j : model.joins()) {
-                    if (!j.connects(from) || j.sourceEntity().equals(j.targetEntity())) {
+                for (Join j : model.joinsOf(from)) {
+                    if (j.sourceEntity().equals(j.targetEntity())) {
                         continue;
                     }
                     Cardinality walked = j.sourceEntity().equals(from) ? j.cardinality() : j.cardinality().reversed();

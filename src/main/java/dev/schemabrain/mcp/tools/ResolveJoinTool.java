@@ -52,7 +52,7 @@ public final class ResolveJoinTool extends CatalogTool {
                 return DescribeEntityTool.unknownEntity(NAME, e, model);
             }
         }
-        List<Join> between = model.joins().stream().filter(j -> j.connects(a) && j.other(a).equals(b)).toList();
+        List<Join> between = model.joinsOf(a).stream().filter(j -> j.other(a).equals(b)).toList();
         Optional<String> name = arguments.string("name").map(String::strip);
         Join join;
         if (name.isPresent()) {

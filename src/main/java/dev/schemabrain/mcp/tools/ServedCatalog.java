@@ -7,6 +7,7 @@ import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.retrieve.HybridRetriever;
+import dev.schemabrain.retrieve.VectorIndex;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.semantic.Dimensions;
 import dev.schemabrain.semantic.JoinGraph;
@@ -38,7 +39,9 @@ public final class ServedCatalog {
     private final Catalog catalog;
     private final List<TableDocuments> documents;
     private final Map<QualifiedName, TableDocuments> documentsByTable = new HashMap<>();
-    private final Map<DocumentKey, float[]> vectors;
+    /** The stored vectors until the retrievers' shared int8 copy is made from them (then null, so they can go). */
+    private Map<DocumentKey, float[]> vectors;
+    private final Supplier<VectorIndex> vectorIndex;
     private final Supplier<Function<String, float[]>> queryEmbedder;
     private final Supplier<NameLookup> lookup;
     private final Supplier<JoinGraph> joins;
@@ -73,7 +76,12 @@ public final class ServedCatalog {
         this.catalog = catalog;
         this.documents = List.copyOf(documents);
         documents.forEach(d -> documentsByTable.put(d.table(), d));
-        this.vectors = Map.copyOf(vectors);
+        this.vectors = vectors;
+        this.vectorIndex = memoize(() -> {
+            VectorIndex index = VectorIndex.of(catalog.tables(), this.vectors);
+            this.vectors = null;
+            return index;
+        });
         this.queryEmbedder = queryEmbedder;
         this.lookup = memoize(() -> new NameLookup(catalog));
         this.joins = memoize(() -> new JoinGraph(catalog, observedJoins(semantic)));
@@ -149,8 +157,13 @@ public final class ServedCatalog {
     }
 
     public synchronized HybridRetriever retriever(HybridRetriever.Mode mode) {
-        return retrievers.computeIfAbsent(mode, m -> new HybridRetriever(m, catalog, documents, vectors,
+        return retrievers.computeIfAbsent(mode, m -> new HybridRetriever(m, catalog, documents, vectorIndex.get(),
                 m == HybridRetriever.Mode.KEYWORD ? null : queryEmbedder.get()));
+    }
+
+    /** The int8 vectors every retriever of this catalog shares (and their table graph at scale). */
+    public VectorIndex vectors() {
+        return vectorIndex.get();
     }
 
     public boolean isEmpty() {
