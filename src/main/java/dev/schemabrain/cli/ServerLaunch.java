@@ -39,9 +39,13 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
         return new ServerLaunch(javaOfThisJvm(), args, env);
     }
 
+    /** C1 only, and a heap that follows the catalog (at most 20% free, a young generation of at most 128 MB). */
+    static final List<String> STDIO_SERVER = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+            "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20", "-XX:MaxNewSize=128m");
+
     /**
      * The launcher's JVM options for a stdio serve: JVM warnings on stderr (stdout carries only MCP frames), the
-     * class-data archive built beside the jar when there is one, C1 and the serial collector.
+     * class-data archive built beside the jar when there is one, and {@link #STDIO_SERVER}.
      */
     static List<String> jvmOptions(Path crashDir, Path jar) {
         List<String> options = new ArrayList<>(List.of("-XX:ErrorFile=" + crashDir.resolve("hs_err_pid%p.log"),
@@ -50,7 +54,7 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
         if (Files.isRegularFile(archive)) {
             options.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto"));
         }
-        options.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+        options.addAll(STDIO_SERVER);
         return options;
     }
 

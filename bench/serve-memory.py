@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Resident memory of a stdio serve: start the server with the command line given, send initialize and CALLS
+find_relevant_tables calls (questions made of the catalog's own table names, so every call searches), then read
+VmRSS and VmHWM from /proc, wait IDLE seconds, and read VmRSS again (a server should not grow while idle).
+
+    python3 bench/serve-memory.py ./schemabrain serve --store scale.db
+    CALLS=1000 IDLE=60 python3 bench/serve-memory.py java -jar target/schemabrain.jar serve --store scale.db
+    JCMD="GC.heap_info,VM.native_memory summary" python3 bench/serve-memory.py java -XX:NativeMemoryTracking=summary ...
+
+Prints one line: RSS after the calls, peak RSS, RSS after the idle wait, and the p50/p95 of the calls in ms.
+"""
+import json, os, subprocess, sys, time
+
+cmd = sys.argv[1:]
+if not cmd:
+    sys.exit(__doc__)
+calls = int(os.environ.get("CALLS", "300"))
+idle = int(os.environ.get("IDLE", "30"))
+p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+ids = iter(range(1, 10 ** 9))
+
+
+def call(method, params):
+    i = next(ids)
+    p.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}) + "\n").encode())
+    p.stdin.flush()
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            sys.exit("the server ended before answering %s" % method)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            sys.exit("the server wrote a line that is not JSON on stdout: %r" % line[:200])
+        if reply.get("id") == i:
+            if "error" in reply:
+                sys.exit("%s failed: %s" % (method, reply["error"]))
+            return reply["result"]
+
+
+def status():
+    fields = {}
+    with open("/proc/%d/status" % p.pid) as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    return fields
+
+
+def tool(name, arguments):
+    result = call("tools/call", {"name": name, "arguments": arguments})
+    envelope = json.loads(result["content"][0]["text"])
+    if envelope["status"] != "success":
+        sys.exit("%s did not succeed: %s" % (name, json.dumps(envelope)[:300]))
+    return envelope
+
+
+call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "serve-memory", "version": "1"}})
+p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+p.stdin.flush()
+words = []
+for schema in tool("list_indexed_schemas", {})["data"]["schemas"][:50]:
+    name = schema["schema"]
+    words.append(name.replace("_", " "))
+lat = []
+for k in range(calls):
+    question = "which %s records changed last week %d" % (words[k % len(words)] if words else "customer", k)
+    t = time.perf_counter()
+    tool("find_relevant_tables", {"query": question, "limit": 10})
+    lat.append((time.perf_counter() - t) * 1000)
+after = status()
+if os.environ.get("JCMD"):   # the command must be java itself, so that the child is the JVM
+    for what in os.environ["JCMD"].split(","):
+        out = subprocess.run(["jcmd", str(p.pid)] + what.split(), capture_output=True, text=True).stdout
+        print("\n".join(l for l in out.splitlines() if l.startswith(("-", "Total", " def", " tenured", " garbage", " region", " Metaspace"))))
+time.sleep(idle)
+later = status()
+p.stdin.close()
+p.wait(timeout=60)
+lat.sort()
+print("RSS after %d calls %s (peak %s); after %d s idle %s; find p50 %.1f ms, p95 %.1f ms" % (
+    calls, after["VmRSS"], after["VmHWM"], idle, later["VmRSS"], lat[len(lat) // 2], lat[int(len(lat) * 0.95)]))
