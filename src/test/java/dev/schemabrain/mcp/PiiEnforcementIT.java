@@ -211,8 +211,11 @@ class PiiEnforcementIT {
     void aTamperedAuditLogFailsVerifyNamingTheRow() throws Exception {
         Path copy = dir.resolve("tampered/demo.db");
         Files.createDirectories(copy.getParent());
-        try (McpSyncClient own = McpStdio.client(store, new StringBuffer())) {
+        McpSyncClient own = McpStdio.client(store, new StringBuffer());
+        try {
             call(own, "list_indexed_schemas", Map.of());
+        } finally {
+            McpStdio.stop(own);
         }
         // The log as it is on disk now, its WAL included (the other server still has it open).
         Files.copy(dir.resolve("demo.audit.db"), copy.resolveSibling("demo.audit.db"));

@@ -71,18 +71,32 @@ class AuditTamperIT {
         Files.createDirectories(base);
         Cli.Result index = Cli.run(base, "--store", "demo.db", "index", "--source", "sqlite:" + demo);
         assertEquals(0, index.exitCode(), index.stderr());
-        try (McpSyncClient c = client(base)) {
+        // Each server has exited before its files are copied or read: closing a client does not wait for that.
+        McpSyncClient first = client(base);
+        try {
             for (int i = 0; i < 12; i++) {
-                McpStdio.call(c, "describe_table", Map.of("qualified_name", "main.users", "response_format", i % 2 == 0 ? "concise" : "detailed"));
+                McpStdio.call(first, "describe_table", Map.of("qualified_name", "main.users", "response_format", i % 2 == 0 ? "concise" : "detailed"));
             }
+        } finally {
+            McpStdio.stop(first);
         }
         early = dir.resolve("early");
         copy(base, early);
-        try (McpSyncClient c = client(base)) {
+        McpSyncClient second = client(base);
+        try {
             for (int i = 0; i < 12; i++) {
-                McpStdio.call(c, "list_indexed_schemas", Map.of());
+                McpStdio.call(second, "list_indexed_schemas", Map.of());
             }
-            McpStdio.call(c, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.role")));
+            McpStdio.call(second, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.role")));
+        } finally {
+            McpStdio.stop(second);
+        }
+        // The cases below cut rows off a log the server left whole: once it has exited, its witness covers every row.
+        Path check = fresh("witnessed on exit");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + check.resolve("demo.db")); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT row_count FROM audit_witness")) {
+            assertTrue(rs.next(), "the store has no audit witness");
+            assertEquals(rows(audit(check)), rs.getLong(1), "rows the store's witness covers once the server has exited");
         }
     }
 
@@ -303,13 +317,19 @@ class AuditTamperIT {
         covertly(audit(reuse), "DELETE FROM audit_log WHERE id > " + (n - 3));
         boolean refused;
         String what;
-        try (McpSyncClient c = client(reuse)) {
-            McpStdio.call(c, "list_indexed_schemas", Map.of());
+        McpSyncClient appender = null;
+        try {
+            appender = client(reuse);
+            McpStdio.call(appender, "list_indexed_schemas", Map.of());
             refused = false;
             what = "the server started on the truncated log and appended";
         } catch (RuntimeException e) {
             refused = true;
             what = "the server refused to start: " + e.getMessage();
+        } finally {
+            if (appender != null) {
+                McpStdio.stop(appender);
+            }
         }
         Cli.Result r = verify(reuse);
         record("truncate, then let new appends reuse the ids", refused || (r.exitCode() == 1), what + "; verify: " + r.stdout().strip());

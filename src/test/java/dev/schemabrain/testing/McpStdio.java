@@ -68,6 +68,17 @@ public final class McpStdio {
         return client;
     }
 
+    /**
+     * Closes {@code client} and waits for its server to exit. The SDK's {@code close()} only starts that (it signals
+     * the server a moment later, on another thread): a test that reads the store right after it races the server's
+     * last writes, such as the witness of the last answered row.
+     */
+    public static void stop(McpSyncClient client) {
+        if (!client.closeGracefully()) {
+            throw new IllegalStateException("the server did not exit within 10 s of its client closing");
+        }
+    }
+
     public static McpSchema.CallToolResult call(McpSyncClient client, String tool, Map<String, Object> arguments) {
         return client.callTool(McpSchema.CallToolRequest.builder(tool).arguments(arguments).build());
     }
