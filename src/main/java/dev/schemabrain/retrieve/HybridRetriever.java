@@ -20,7 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.FutureTask;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -218,23 +220,33 @@ public final class HybridRetriever implements TableRetriever {
                     .mapToObj(i -> new TableHit(tables.get(i), 1.0, null, null, List.of())).toList();
         }
         int n = candidates.length;
-        float[] bm25 = lexical.scores(query);
+        // The question's embedding (the longest single step) runs here while BM25 and the value lookup run on a
+        // second core, when there is one (Helper).
+        Callable<Lexical> lexicalWork = () -> new Lexical(lexical.scores(query),
+                mode == Mode.EMBEDDING && dense ? null : valueMatches(candidates, query));
+        FutureTask<Lexical> lexicalPart = dense ? Helper.fork(lexicalWork) : new FutureTask<>(lexicalWork);
+        float[] q = dense ? queryEmbedder.apply(query) : null;
+        Lexical found = Helper.join(lexicalPart);
         double[] lex = new double[n];
         for (int k = 0; k < n; k++) {
-            lex[k] = bm25[candidates[k]];
+            lex[k] = found.bm25()[candidates[k]];
         }
         double[] tab = new double[n];
         double[] col = new double[n];
         int[] bestColumn = new int[n];
         Arrays.fill(bestColumn, -1);
         if (dense) {
-            scanColumns(queryEmbedder.apply(query), candidates, lex, tab, col, bestColumn, limit);
+            scanColumns(q, candidates, lex, tab, col, bestColumn, limit);
         }
         List<String> terms = questionTerms(query);
         if (mode == Mode.EMBEDDING && dense) {
             return rankByColumns(candidates, col, bestColumn, terms, limit);
         }
-        return rankFused(candidates, lex, tab, col, bestColumn, terms, valueMatches(candidates, query), limit);
+        return rankFused(candidates, lex, tab, col, bestColumn, terms, found.values(), limit);
+    }
+
+    /** BM25 per table of the catalog, and per candidate the strongest value the question names (null if unused). */
+    private record Lexical(float[] bm25, ValueIndex.Match[] values) {
     }
 
     /** Per candidate, the strongest value the question names in that table, or null. */
@@ -330,14 +342,17 @@ public final class HybridRetriever implements TableRetriever {
                 }
             }
         } else {
-            for (int k = 0; k < n; k++) {
-                tab[k] = vectors.table(candidates[k], q);
-            }
+            Helper.forEach(n, n, k -> tab[k] = vectors.table(candidates[k], q));
             scan = n > PREFILTER ? union(top(tab, PREFILTER / 2), top(lex, PREFILTER / 2), n) : IntStream.range(0, n).toArray();
         }
-        double floor = Double.MAX_VALUE;
         Arrays.fill(col, Double.NaN);
+        long columnScores = 0;
         for (int k : scan) {
+            columnScores += vectors.columnCount(candidates[k]);
+        }
+        int[] scanned = scan;
+        Helper.forEach(scan.length, columnScores, i -> {
+            int k = scanned[i];
             int t = candidates[k];
             double best = -2;
             for (int c = 0, m = vectors.columnCount(t); c < m; c++) {
@@ -348,6 +363,9 @@ public final class HybridRetriever implements TableRetriever {
                 }
             }
             col[k] = best == -2 ? 0 : best;
+        });
+        double floor = Double.MAX_VALUE;
+        for (int k : scan) {
             floor = Math.min(floor, col[k]);
         }
         // Tables not scanned get the lowest column score seen: they rank on their other signals.
