@@ -6,6 +6,7 @@ VmRSS and VmHWM from /proc, wait IDLE seconds, and read VmRSS again (a server sh
     python3 bench/serve-memory.py ./schemabrain serve --store scale.db
     CALLS=1000 IDLE=60 python3 bench/serve-memory.py java -jar target/schemabrain.jar serve --store scale.db
     JCMD="GC.heap_info,VM.native_memory summary" python3 bench/serve-memory.py java -XX:NativeMemoryTracking=summary ...
+    SETTLE=90 python3 bench/serve-memory.py ./schemabrain serve --store scale1m.db   # time calls after the table graph is built
 
 Prints one line: RSS after the calls, peak RSS, RSS after the idle wait, and the p50/p95 of the calls in ms.
 """
@@ -16,6 +17,7 @@ if not cmd:
     sys.exit(__doc__)
 calls = int(os.environ.get("CALLS", "300"))
 idle = int(os.environ.get("IDLE", "30"))
+settle = int(os.environ.get("SETTLE", "0"))   # seconds between the first call and the timed ones
 p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 ids = iter(range(1, 10 ** 9))
 
@@ -62,6 +64,9 @@ words = []
 for schema in tool("list_indexed_schemas", {})["data"]["schemas"][:50]:
     name = schema["schema"]
     words.append(name.replace("_", " "))
+if settle:
+    tool("find_relevant_tables", {"query": "warm up", "limit": 10})
+    time.sleep(settle)
 lat = []
 for k in range(calls):
     question = "which %s records changed last week %d" % (words[k % len(words)] if words else "customer", k)
