@@ -112,7 +112,7 @@ final class MetricDrafts {
         String base = SemanticInference.identifier(entity.name() + "_" + suffix);
         String name = base;
         for (int i = 2; !names.add(name); i++) {
-            name = base + "_" + i;
+            name = SemanticInference.fit(base + "_" + i);
         }
         List<TimeGrain> grains = time == null ? List.of() : Arrays.asList(TimeGrain.values());
         out.add(new Metric(name, sentence + dated + ".", entity.name(), measure, time, grains, List.of(), Origin.HEURISTIC_DRAFT));

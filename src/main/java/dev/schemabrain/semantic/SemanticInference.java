@@ -37,6 +37,7 @@ import java.util.regex.Pattern;
 public final class SemanticInference {
 
     private static final Pattern NOT_AN_IDENTIFIER_CHARACTER = Pattern.compile("[^a-z0-9_]+");
+    private static final int MAX_NAME = dev.schemabrain.catalog.NameSyntax.MAX_PART_LENGTH;
 
     private final Function<QualifiedName, String> descriptions;
 
@@ -123,9 +124,9 @@ public final class SemanticInference {
             String base = identifier(t.name().table());
             // A table name found in several schemas takes its schema as prefix, so names stay unique.
             String name = tableNameCount.get(base) > 1 ? identifier(t.name().schema()) + "_" + base : base;
-            String candidate = name;
+            String candidate = fit(name);
             for (int i = 2; !taken.add(candidate); i++) {
-                candidate = name + "_" + i;
+                candidate = fit(name + "_" + i);
             }
             String description = descriptions.apply(t.name());
             entities.put(t.name(), new Entity(candidate, description, t.name(), t.primaryKey(), t.name().schema(),
@@ -174,9 +175,9 @@ public final class SemanticInference {
         if (taken.contains(name) && !columns.isEmpty()) {
             name = name + "_by_" + identifier(String.join("_", columns));
         }
-        String candidate = name;
+        String candidate = fit(name);
         for (int i = 2; !taken.add(candidate); i++) {
-            candidate = name + "_" + i;
+            candidate = fit(name + "_" + i);
         }
         return candidate.equals(join.name()) ? join
                 : new Join(candidate, join.sourceEntity(), join.targetEntity(), join.on(), join.bridge(), join.cardinality(), join.origin());
@@ -201,6 +202,17 @@ public final class SemanticInference {
         if (s.isEmpty() || Character.isDigit(s.charAt(0))) {
             s = "t_" + s;
         }
-        return s.length() > 63 ? s.substring(0, 63) : s;
+        return fit(s);
+    }
+
+    /**
+     * {@code name} if it is at most 63 characters (an identifier's limit: the store refuses longer ones on load),
+     * else its first 54 and a hash of the whole, so long names made of two entities' names stay distinct and stable.
+     */
+    public static String fit(String name) {
+        if (name.length() <= MAX_NAME) {
+            return name;
+        }
+        return name.substring(0, MAX_NAME - 9) + "_" + String.format(Locale.ROOT, "%08x", name.hashCode());
     }
 }

@@ -89,4 +89,54 @@ class SemanticInferenceTest {
                 "a birth date says who a user is, not when the row happened");
         assertTrue(model.metrics().stream().noneMatch(m -> m.measure().column() != null && m.measure().column().endsWith("_id")));
     }
+
+    /**
+     * Names built from two long table names (a join), a key's columns (the second join between the same pair) or an
+     * entity and a column (a metric) must still be identifiers of at most 63 characters: the store refused longer
+     * ones on load, and a million-column catalog lost those joins without a word to the agent.
+     */
+    @Test
+    void namesBuiltFromLongTableNamesStayIdentifiersTheStoreAccepts() throws Exception {
+        Path file = dir.resolve("long-names.sqlite");
+        String parent = "customer_subscription_billing_history_archive";
+        String child = "customer_subscription_billing_event_details";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE " + parent + " (id INTEGER PRIMARY KEY, opened_at TEXT, outstanding_balance_amount_in_reporting_currency REAL)");
+            st.execute("CREATE TABLE " + child + " (id INTEGER PRIMARY KEY, happened_at TEXT,"
+                    + " billing_archive_id INTEGER REFERENCES " + parent + "(id),"
+                    + " shipping_archive_id INTEGER REFERENCES " + parent + "(id),"
+                    + " outstanding_balance_amount_in_reporting_currency REAL, total_amount REAL)");
+        }
+        Catalog catalog;
+        try (SchemaSource source = Sources.open(SourceUrl.parse("sqlite:" + file))) {
+            catalog = source.introspect(IntrospectionOptions.withoutSamples());
+        }
+        SemanticModel long1 = new SemanticInference(name -> "about " + name.table()).infer(catalog);
+        SemanticModel long2 = new SemanticInference(name -> "about " + name.table()).infer(catalog);
+        List<String> joins = long1.joins().stream().map(Join::name).toList();
+        assertEquals(2, joins.size(), joins::toString);
+        assertEquals(2, new java.util.HashSet<>(joins).size(), "two keys between the same tables: two names " + joins);
+        List<String> names = new java.util.ArrayList<>(joins);
+        long1.entities().forEach(e -> names.add(e.name()));
+        long1.metrics().forEach(m -> names.add(m.name()));
+        assertTrue(long1.metrics().size() >= 4, long1.metrics()::toString);
+        for (String name : names) {
+            assertTrue(name.length() <= 63 && name.matches("[a-z_][a-z0-9_]*"), name);
+        }
+        assertTrue(joins.stream().anyMatch(j -> j.startsWith(child + "_" + parent.substring(0, 54 - child.length() - 1))), joins::toString);
+        assertEquals(long1, long2, "the same catalog drafts the same names");
+        // As the store keeps and reads them: every drafted object decodes under its name.
+        for (var stored : dev.schemabrain.store.SemanticLayer.encode(long1)) {
+            String where = "the store's " + stored.kind() + " " + stored.name();
+            var origin = dev.schemabrain.semantic.model.Origin.HEURISTIC_DRAFT;
+            var format = dev.schemabrain.semantic.project.SemanticCodec.Format.JSON;
+            String decoded = switch (stored.kind()) {
+                case "entity" -> dev.schemabrain.semantic.project.SemanticCodec.decodeEntity(stored.definition(), where, format, origin).name();
+                case "join" -> dev.schemabrain.semantic.project.SemanticCodec.decodeJoin(stored.definition(), where, format, origin).name();
+                default -> dev.schemabrain.semantic.project.SemanticCodec.decodeMetric(stored.definition(), where, format, origin).name();
+            };
+            assertEquals(stored.name(), decoded);
+        }
+    }
 }
