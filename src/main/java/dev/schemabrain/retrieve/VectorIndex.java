@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The dense half of retrieval: every table's and column's vector as int8 ({@link QuantizedVectors}), scanned by
@@ -54,8 +55,21 @@ public final class VectorIndex {
 
     /** As {@link #of(List, Map)}, with the number of tables from which the graph is built. */
     public static VectorIndex of(List<Table> tables, Map<DocumentKey, float[]> vectors, int graphTables) {
-        int n = tables.size();
         int dim = vectors.values().stream().mapToInt(v -> v.length).max().orElse(0);
+        return of(tables, vectors::get, dim, graphTables);
+    }
+
+    /**
+     * The vectors of {@code tables} and their columns of {@code dimension} components, asked for one at a time (a
+     * store's load decodes each into int8 as it goes instead of holding every vector as floats first); a null
+     * vector counts as no similarity.
+     */
+    public static VectorIndex of(List<Table> tables, Function<DocumentKey, float[]> vectors, int dimension) {
+        return of(tables, vectors, dimension, GRAPH_TABLES);
+    }
+
+    private static VectorIndex of(List<Table> tables, Function<DocumentKey, float[]> vectors, int dim, int graphTables) {
+        int n = tables.size();
         int[] columnStart = new int[n + 1];
         for (int i = 0; i < n; i++) {
             columnStart[i + 1] = columnStart[i] + tables.get(i).columns().size();
@@ -65,9 +79,9 @@ public final class VectorIndex {
         if (dim > 0) {
             for (int i = 0; i < n; i++) {
                 Table t = tables.get(i);
-                tableVectors.set(i, vectors.get(DocumentKey.table(t.name())));
+                tableVectors.set(i, vectors.apply(DocumentKey.table(t.name())));
                 for (int c = 0; c < t.columns().size(); c++) {
-                    columnVectors.set(columnStart[i] + c, vectors.get(DocumentKey.column(t.name(), t.columns().get(c).name())));
+                    columnVectors.set(columnStart[i] + c, vectors.apply(DocumentKey.column(t.name(), t.columns().get(c).name())));
                 }
             }
         }

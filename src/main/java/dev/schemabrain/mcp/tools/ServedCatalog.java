@@ -69,6 +69,19 @@ public final class ServedCatalog {
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList) {
+        this(schemas, catalog, documents, vectors, null, queryEmbedder, semantic, pii, blockList);
+    }
+
+    /** As the constructor above, with the int8 vectors already made ({@link VectorIndex#of(List, Function, int)}). */
+    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
+                         SemanticModel semantic, PiiTags pii, BlockList blockList) {
+        this(schemas, catalog, documents, null, vectors, queryEmbedder, semantic, pii, blockList);
+    }
+
+    private ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                          Map<DocumentKey, float[]> vectors, VectorIndex made, Supplier<Function<String, float[]>> queryEmbedder,
+                          SemanticModel semantic, PiiTags pii, BlockList blockList) {
         this.semantic = semantic;
         this.pii = pii;
         this.blockList = blockList;
@@ -77,7 +90,7 @@ public final class ServedCatalog {
         this.documents = List.copyOf(documents);
         documents.forEach(d -> documentsByTable.put(d.table(), d));
         this.vectors = vectors;
-        this.vectorIndex = memoize(() -> {
+        this.vectorIndex = made != null ? () -> made : memoize(() -> {
             VectorIndex index = VectorIndex.of(catalog.tables(), this.vectors);
             this.vectors = null;
             return index;
