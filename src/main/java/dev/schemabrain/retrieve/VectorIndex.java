@@ -1,8 +1,12 @@
 package dev.schemabrain.retrieve;
 
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.store.DocumentKey;
 
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,15 +63,6 @@ public final class VectorIndex {
         return of(tables, vectors::get, dim, graphTables);
     }
 
-    /**
-     * The vectors of {@code tables} and their columns of {@code dimension} components, asked for one at a time (a
-     * store's load decodes each into int8 as it goes instead of holding every vector as floats first); a null
-     * vector counts as no similarity.
-     */
-    public static VectorIndex of(List<Table> tables, Function<DocumentKey, float[]> vectors, int dimension) {
-        return of(tables, vectors, dimension, GRAPH_TABLES);
-    }
-
     private static VectorIndex of(List<Table> tables, Function<DocumentKey, float[]> vectors, int dim, int graphTables) {
         int n = tables.size();
         int[] columnStart = new int[n + 1];
@@ -86,6 +81,94 @@ public final class VectorIndex {
             }
         }
         return new VectorIndex(dim, tableVectors, columnVectors, columnStart, graphTables);
+    }
+
+    /** Vectors of {@code tables} and their columns, given one at a time in any order ({@link Builder#put}). */
+    public static Builder builder(List<Table> tables) {
+        return new Builder(tables);
+    }
+
+    /**
+     * Quantizes each vector as it is given, so a store's load need not hold them all as floats. A document the
+     * tables do not have is ignored, and so is a second vector for one already given (the first source wins).
+     */
+    public static final class Builder {
+
+        private final List<Table> tables;
+        private final Map<QualifiedName, Integer> position = new HashMap<>();
+        private final int[] columnStart;
+        private final int[] nextColumn;
+        private BitSet given;
+        private QuantizedVectors tableVectors;
+        private QuantizedVectors columnVectors;
+        private int dimension;
+
+        private Builder(List<Table> tables) {
+            this.tables = tables;
+            int n = tables.size();
+            columnStart = new int[n + 1];
+            nextColumn = new int[n];
+            for (int i = 0; i < n; i++) {
+                position.put(tables.get(i).name(), i);
+                columnStart[i + 1] = columnStart[i] + tables.get(i).columns().size();
+            }
+        }
+
+        public void put(DocumentKey key, float[] vector) {
+            Integer t = position.get(key.table());
+            if (t == null || vector.length == 0) {
+                return;
+            }
+            if (tableVectors == null) {
+                dimension = vector.length;
+                tableVectors = QuantizedVectors.zeros(tables.size(), dimension);
+                columnVectors = QuantizedVectors.zeros(columnStart[tables.size()], dimension);
+                given = new BitSet(tables.size() + columnStart[tables.size()]);
+            }
+            int slot;
+            if (key.column() == null) {
+                slot = t;
+            } else {
+                int c = columnIndex(t, key.column());
+                if (c < 0) {
+                    return;
+                }
+                slot = tables.size() + columnStart[t] + c;
+            }
+            if (given.get(slot)) {
+                return;
+            }
+            given.set(slot);
+            if (key.column() == null) {
+                tableVectors.set(t, vector);
+            } else {
+                columnVectors.set(slot - tables.size(), vector);
+            }
+        }
+
+        /** The column's position in its table; the store gives columns in order, so the next one is tried first. */
+        private int columnIndex(int t, String column) {
+            List<Column> columns = tables.get(t).columns();
+            int guess = nextColumn[t];
+            if (guess < columns.size() && columns.get(guess).name().equals(column)) {
+                nextColumn[t] = guess + 1;
+                return guess;
+            }
+            for (int c = 0; c < columns.size(); c++) {
+                if (columns.get(c).name().equals(column)) {
+                    nextColumn[t] = c + 1;
+                    return c;
+                }
+            }
+            return -1;
+        }
+
+        public VectorIndex build() {
+            if (tableVectors == null) {
+                return new VectorIndex(0, QuantizedVectors.zeros(0, 0), QuantizedVectors.zeros(0, 0), columnStart, GRAPH_TABLES);
+            }
+            return new VectorIndex(dimension, tableVectors, columnVectors, columnStart, GRAPH_TABLES);
+        }
     }
 
     /** The same vectors without a graph: every search scans (the reference the graph is measured against). */

@@ -75,9 +75,15 @@ public final class DocumentRepository {
      * LLM authorship comes from llm_cache in one more query per load, not per answer.
      */
     public static List<ServedDocument> served(Connection c, String sourceId) throws SQLException {
+        return served(c, sourceId, true);
+    }
+
+    /** As {@link #served(Connection, String)}; without {@code embeddings} every document's vector is null. */
+    public static List<ServedDocument> served(Connection c, String sourceId, boolean embeddings) throws SQLException {
         Map<QualifiedName, LlmAuthor> authors = llmAuthors(c, sourceId);
         List<ServedDocument> documents = new ArrayList<>();
-        for (String sql : List.of(TABLES.formatted("t.embedding"), COLUMNS.formatted("k.embedding"))) {
+        for (String sql : embeddings ? List.of(TABLES.formatted("t.embedding"), COLUMNS.formatted("k.embedding"))
+                : List.of(TABLES.formatted("NULL"), COLUMNS.formatted("NULL"))) {
             query(c, sql, sourceId, rs -> {
                 DocumentKey key = key(rs);
                 String origin = rs.getString(5);
@@ -86,6 +92,27 @@ public final class DocumentRepository {
             });
         }
         return documents;
+    }
+
+    /** A stored vector as it is read: the document and its little-endian float32 bytes. */
+    @FunctionalInterface
+    public interface EmbeddingSink {
+        void accept(DocumentKey key, byte[] embedding);
+    }
+
+    /**
+     * Every stored vector of the source, one row at a time, in the order of {@link #served}: a server's load turns
+     * each into int8 as it comes, instead of holding a million columns' floats at once.
+     */
+    public static void embeddings(Connection c, String sourceId, EmbeddingSink sink) throws SQLException {
+        for (String sql : List.of(TABLES.formatted("t.embedding"), COLUMNS.formatted("k.embedding"))) {
+            query(c, sql, sourceId, rs -> {
+                byte[] embedding = rs.getBytes(7);
+                if (embedding != null) {
+                    sink.accept(key(rs), embedding);
+                }
+            });
+        }
     }
 
     /** Per table, the model and confidence of its last LLM description; empty for a store older than V8. */

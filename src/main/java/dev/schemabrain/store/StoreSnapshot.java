@@ -24,13 +24,19 @@ public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog,
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreSnapshot.class);
 
+    /** The store as one, its documents without their vectors ({@link #embeddings} streams those). */
     public static StoreSnapshot read(Connection c) throws SQLException {
+        return read(c, false);
+    }
+
+    /** As {@link #read(Connection)}, every document's vector included when {@code embeddings} (benchmarks). */
+    public static StoreSnapshot read(Connection c, boolean embeddings) throws SQLException {
         List<SchemaSummary> schemas = CatalogRepository.schemas(c);
         List<Table> tables = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         Map<DocumentKey, DocumentRepository.ServedDocument> stored = new HashMap<>();
-        for (String sourceId : schemas.stream().map(SchemaSummary::sourceId).distinct().sorted().toList()) {
-            for (DocumentRepository.ServedDocument d : DocumentRepository.served(c, sourceId)) {
+        for (String sourceId : sourceIds(schemas)) {
+            for (DocumentRepository.ServedDocument d : DocumentRepository.served(c, sourceId, embeddings)) {
                 stored.putIfAbsent(d.key(), d);
             }
             for (Table t : CatalogRepository.catalog(c, sourceId).tables()) {
@@ -42,5 +48,19 @@ public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog,
             }
         }
         return new StoreSnapshot(schemas, new Catalog(tables), stored);
+    }
+
+    /**
+     * Every stored vector, source by source in the order {@link #read} merges them: where two sources hold the same
+     * document, the first one's vector comes first (a sink keeps the first it gets, as the snapshot does).
+     */
+    public static void embeddings(Connection c, DocumentRepository.EmbeddingSink sink) throws SQLException {
+        for (String sourceId : sourceIds(CatalogRepository.schemas(c))) {
+            DocumentRepository.embeddings(c, sourceId, sink);
+        }
+    }
+
+    private static List<String> sourceIds(List<SchemaSummary> schemas) {
+        return schemas.stream().map(SchemaSummary::sourceId).distinct().sorted().toList();
     }
 }

@@ -201,7 +201,7 @@ class ScaleBenchmark {
         Path store = Path.of(System.getProperty("scale.store"));
         StoreSnapshot snapshot;
         try (Store opened = Stores.open(new StoreLocation.SqliteFile(store))) {
-            snapshot = opened.read(StoreSnapshot::read);
+            snapshot = opened.read(c -> StoreSnapshot.read(c, true));
         }
         Random random = new Random(5);
         List<Table> tables = new ArrayList<>();

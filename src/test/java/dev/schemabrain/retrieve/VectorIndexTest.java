@@ -131,6 +131,45 @@ class VectorIndexTest {
         assertEquals(scan.search("zzq0", 5, Optional.of("s3")), ann.search("zzq0", 5, Optional.of("s3")));
     }
 
+    /** The load's streamed vectors, in any order, make the same index as a map of them; strays and repeats change nothing. */
+    @Test
+    void vectorsGivenOneAtATimeMakeTheSameIndexAsAMap() {
+        Random random = new Random(11);
+        List<Table> tables = List.of(table("s1", "a"), table("s1", "b"), table("s2", "a"));
+        Map<DocumentKey, float[]> map = new HashMap<>();
+        for (Table t : tables) {
+            map.put(DocumentKey.table(t.name()), unit(random, DIM));
+            for (Column c : t.columns()) {
+                if (!(t.name().schema().equals("s2") && c.name().equals("c1"))) {  // one column never embedded
+                    map.put(DocumentKey.column(t.name(), c.name()), unit(random, DIM));
+                }
+            }
+        }
+        List<Map.Entry<DocumentKey, float[]>> entries = new ArrayList<>(map.entrySet());
+        java.util.Collections.shuffle(entries, random);
+        VectorIndex.Builder builder = VectorIndex.builder(tables);
+        for (Map.Entry<DocumentKey, float[]> e : entries) {
+            builder.put(e.getKey(), e.getValue());
+        }
+        // A second vector for a document already given (a later source), a table and a column the catalog lacks.
+        builder.put(DocumentKey.table(tables.get(0).name()), unit(random, DIM));
+        builder.put(DocumentKey.table(new QualifiedName("s9", "gone")), unit(random, DIM));
+        builder.put(DocumentKey.column(tables.get(1).name(), "dropped"), unit(random, DIM));
+        VectorIndex streamed = builder.build();
+        VectorIndex mapped = VectorIndex.of(tables, map);
+        assertEquals(DIM, streamed.dimension());
+        float[] q = unit(random, DIM);
+        for (int t = 0; t < tables.size(); t++) {
+            assertEquals(mapped.table(t, q), streamed.table(t, q), 0f, "table " + t);
+            assertEquals(mapped.columnCount(t), streamed.columnCount(t));
+            for (int c = 0; c < mapped.columnCount(t); c++) {
+                assertEquals(mapped.column(t, c, q), streamed.column(t, c, q), 0f, "table " + t + " column " + c);
+            }
+        }
+        assertEquals(0f, streamed.column(2, 2, q), "a column never embedded scores nothing");
+        assertEquals(0, VectorIndex.builder(tables).build().dimension(), "no vectors at all: no dense signal");
+    }
+
     private static Table table(String schema, String name) {
         TableBuilder b = new TableBuilder(new QualifiedName(schema, name), TableKind.TABLE, null, null, null);
         b.addColumn(new Column(name + "_id", 1, "integer", false, null, null, List.of()));

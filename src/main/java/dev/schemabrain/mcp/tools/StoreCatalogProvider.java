@@ -160,8 +160,11 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 Map<QualifiedName, String> descriptions = new HashMap<>();
                 documents.forEach(d -> descriptions.put(d.table(), d.description().text()));
                 SemanticModel semantic = SemanticLayer.load(c, catalog, descriptions::get);
+                // The vectors last, streamed into int8: holding a million columns' floats at once doubled the heap.
+                VectorIndex.Builder vectors = VectorIndex.builder(catalog.tables());
+                StoreSnapshot.embeddings(c, (key, bytes) -> vectors.put(key, Vectors.fromBytes(bytes)));
                 ServedCatalog served = new ServedCatalog(snapshot.schemas(), catalog, documents,
-                        vectors(catalog, snapshot.documents()), queryEmbedder, semantic, pii, block);
+                        vectors.build(), queryEmbedder, semantic, pii, block);
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {
@@ -196,19 +199,6 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private static Description.LlmDraft draft(DocumentRepository.LlmAuthor author) {
         String model = author == null ? null : Description.LlmDraft.cleanModel(author.model());
         return model == null ? null : new Description.LlmDraft(model, "medium".equals(author.confidence()));
-    }
-
-    /**
-     * The stored vectors as int8, each decoded from its bytes as it is quantized: holding them all as floats first
-     * doubled the load's peak heap (1.7 GB more at a million columns).
-     */
-    private static VectorIndex vectors(Catalog catalog, Map<DocumentKey, DocumentRepository.ServedDocument> stored) {
-        int dimension = stored.values().stream().filter(d -> d.embedding() != null)
-                .mapToInt(d -> d.embedding().length / Float.BYTES).max().orElse(0);
-        return VectorIndex.of(catalog.tables(), key -> {
-            DocumentRepository.ServedDocument d = stored.get(key);
-            return d == null || d.embedding() == null ? null : Vectors.fromBytes(d.embedding());
-        }, dimension);
     }
 
     private List<Object> stamp() {
