@@ -59,28 +59,18 @@ public final class VectorIndex {
 
     /** As {@link #of(List, Map)}, with the number of tables from which the graph is built. */
     public static VectorIndex of(List<Table> tables, Map<DocumentKey, float[]> vectors, int graphTables) {
-        int dim = vectors.values().stream().mapToInt(v -> v.length).max().orElse(0);
-        return of(tables, vectors::get, dim, graphTables);
+        return of(tables, vectors::get, graphTables);
     }
 
-    private static VectorIndex of(List<Table> tables, Function<DocumentKey, float[]> vectors, int dim, int graphTables) {
-        int n = tables.size();
-        int[] columnStart = new int[n + 1];
-        for (int i = 0; i < n; i++) {
-            columnStart[i + 1] = columnStart[i] + tables.get(i).columns().size();
-        }
-        QuantizedVectors tableVectors = QuantizedVectors.zeros(dim > 0 ? n : 0, dim);
-        QuantizedVectors columnVectors = QuantizedVectors.zeros(dim > 0 ? columnStart[n] : 0, dim);
-        if (dim > 0) {
-            for (int i = 0; i < n; i++) {
-                Table t = tables.get(i);
-                tableVectors.set(i, vectors.apply(DocumentKey.table(t.name())));
-                for (int c = 0; c < t.columns().size(); c++) {
-                    columnVectors.set(columnStart[i] + c, vectors.apply(DocumentKey.column(t.name(), t.columns().get(c).name())));
-                }
+    private static VectorIndex of(List<Table> tables, Function<DocumentKey, float[]> vectors, int graphTables) {
+        Builder builder = builder(tables);
+        for (Table t : tables) {
+            builder.putIfPresent(DocumentKey.table(t.name()), vectors);
+            for (Column c : t.columns()) {
+                builder.putIfPresent(DocumentKey.column(t.name(), c.name()), vectors);
             }
         }
-        return new VectorIndex(dim, tableVectors, columnVectors, columnStart, graphTables);
+        return builder.build(graphTables);
     }
 
     /** Vectors of {@code tables} and their columns, given one at a time in any order ({@link Builder#put}). */
@@ -146,6 +136,13 @@ public final class VectorIndex {
             }
         }
 
+        private void putIfPresent(DocumentKey key, Function<DocumentKey, float[]> vectors) {
+            float[] vector = vectors.apply(key);
+            if (vector != null) {
+                put(key, vector);
+            }
+        }
+
         /** The column's position in its table; the store gives columns in order, so the next one is tried first. */
         private int columnIndex(int t, String column) {
             List<Column> columns = tables.get(t).columns();
@@ -164,10 +161,14 @@ public final class VectorIndex {
         }
 
         public VectorIndex build() {
+            return build(GRAPH_TABLES);
+        }
+
+        private VectorIndex build(int graphTables) {
             if (tableVectors == null) {
-                return new VectorIndex(0, QuantizedVectors.zeros(0, 0), QuantizedVectors.zeros(0, 0), columnStart, GRAPH_TABLES);
+                return new VectorIndex(0, QuantizedVectors.zeros(0, 0), QuantizedVectors.zeros(0, 0), columnStart, graphTables);
             }
-            return new VectorIndex(dimension, tableVectors, columnVectors, columnStart, GRAPH_TABLES);
+            return new VectorIndex(dimension, tableVectors, columnVectors, columnStart, graphTables);
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * Descriptions and embeddings of tables and columns (the description and embedding columns of
@@ -71,14 +72,10 @@ public final class DocumentRepository {
     }
 
     /**
-     * Every live document of the source with its vector; tables first, then columns in table and column order.
+     * Every live document of the source, with its vector when {@code embeddings}; tables first, then columns in table
+     * and column order.
      * LLM authorship comes from llm_cache in one more query per load, not per answer.
      */
-    public static List<ServedDocument> served(Connection c, String sourceId) throws SQLException {
-        return served(c, sourceId, true);
-    }
-
-    /** As {@link #served(Connection, String)}; without {@code embeddings} every document's vector is null. */
     public static List<ServedDocument> served(Connection c, String sourceId, boolean embeddings) throws SQLException {
         Map<QualifiedName, LlmAuthor> authors = llmAuthors(c, sourceId);
         List<ServedDocument> documents = new ArrayList<>();
@@ -94,17 +91,11 @@ public final class DocumentRepository {
         return documents;
     }
 
-    /** A stored vector as it is read: the document and its little-endian float32 bytes. */
-    @FunctionalInterface
-    public interface EmbeddingSink {
-        void accept(DocumentKey key, byte[] embedding);
-    }
-
     /**
      * Every stored vector of the source, one row at a time, in the order of {@link #served}: a server's load turns
      * each into int8 as it comes, instead of holding a million columns' floats at once.
      */
-    public static void embeddings(Connection c, String sourceId, EmbeddingSink sink) throws SQLException {
+    public static void embeddings(Connection c, String sourceId, BiConsumer<DocumentKey, byte[]> sink) throws SQLException {
         for (String sql : List.of(TABLES.formatted("t.embedding"), COLUMNS.formatted("k.embedding"))) {
             query(c, sql, sourceId, rs -> {
                 byte[] embedding = rs.getBytes(7);

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Every source of a store read as one: the schemas, the merged catalog (tables keep their own schema
@@ -54,7 +55,7 @@ public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog,
      * Every stored vector, source by source in the order {@link #read} merges them: where two sources hold the same
      * document, the first one's vector comes first (a sink keeps the first it gets, as the snapshot does).
      */
-    public static void embeddings(Connection c, DocumentRepository.EmbeddingSink sink) throws SQLException {
+    public static void embeddings(Connection c, BiConsumer<DocumentKey, byte[]> sink) throws SQLException {
         for (String sourceId : sourceIds(CatalogRepository.schemas(c))) {
             DocumentRepository.embeddings(c, sourceId, sink);
         }

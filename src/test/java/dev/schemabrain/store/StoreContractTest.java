@@ -131,7 +131,7 @@ abstract class StoreContractTest {
                 read(c -> CatalogRepository.liveCounts(c, url.sourceId()))[1], read(c -> CatalogRepository.liveCounts(c, url.sourceId()))[2]));
         assertEquals(Map.of(url.sourceId(), url.displayUrl()), read(CatalogRepository::sourceUrls));
         assertEquals(1, read(CatalogRepository::schemas).size());
-        List<DocumentRepository.ServedDocument> docs = read(c -> DocumentRepository.served(c, url.sourceId()));
+        List<DocumentRepository.ServedDocument> docs = read(c -> DocumentRepository.served(c, url.sourceId(), true));
         assertEquals(9, docs.size(), "one document per table and per column");
         assertTrue(docs.stream().allMatch(d -> d.embedding() != null && d.embedding().length > 0), "vectors come back as bytes");
         assertTrue(read(PiiRepository::tags).tag(QualifiedName.of("main", "customer"), "email").tagged());

@@ -16,7 +16,6 @@ import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.SchemaSummary;
 
 import java.util.ArrayList;
@@ -39,9 +38,8 @@ public final class ServedCatalog {
     private final Catalog catalog;
     private final List<TableDocuments> documents;
     private final Map<QualifiedName, TableDocuments> documentsByTable = new HashMap<>();
-    /** The stored vectors until the retrievers' shared int8 copy is made from them (then null, so they can go). */
-    private Map<DocumentKey, float[]> vectors;
-    private final Supplier<VectorIndex> vectorIndex;
+    /** The int8 vectors every retriever of this catalog shares. */
+    private final VectorIndex vectors;
     private final Supplier<Function<String, float[]>> queryEmbedder;
     private final Supplier<NameLookup> lookup;
     private final Supplier<JoinGraph> joins;
@@ -54,34 +52,15 @@ public final class ServedCatalog {
 
     /**
      * @param documents     one per table of {@code catalog}, in its order
+     * @param vectors       the int8 vectors of its tables and columns ({@link VectorIndex#builder})
      * @param queryEmbedder embeds a question; its supplier answers null when no model can be loaded
+     * @param semantic      the entities, joins and metrics of the served sources
+     * @param pii           each column's tag; {@code catalog} must hold no samples of tagged columns
+     * @param blockList     the categories this server refuses and redacts
      */
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                         Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, SemanticModel.EMPTY, PiiTags.NONE, BlockList.FLOOR);
-    }
-
-    /**
-     * @param semantic  the entities, joins and metrics of the served sources
-     * @param pii       each column's tag; {@code catalog} must hold no samples of tagged columns
-     * @param blockList the categories this server refuses and redacts
-     */
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                         Map<DocumentKey, float[]> vectors, Supplier<Function<String, float[]>> queryEmbedder,
-                         SemanticModel semantic, PiiTags pii, BlockList blockList) {
-        this(schemas, catalog, documents, vectors, null, queryEmbedder, semantic, pii, blockList);
-    }
-
-    /** As the constructor above, with the int8 vectors already made ({@link VectorIndex#of(List, Function, int)}). */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList) {
-        this(schemas, catalog, documents, null, vectors, queryEmbedder, semantic, pii, blockList);
-    }
-
-    private ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                          Map<DocumentKey, float[]> vectors, VectorIndex made, Supplier<Function<String, float[]>> queryEmbedder,
-                          SemanticModel semantic, PiiTags pii, BlockList blockList) {
         this.semantic = semantic;
         this.pii = pii;
         this.blockList = blockList;
@@ -90,11 +69,6 @@ public final class ServedCatalog {
         this.documents = List.copyOf(documents);
         documents.forEach(d -> documentsByTable.put(d.table(), d));
         this.vectors = vectors;
-        this.vectorIndex = made != null ? () -> made : memoize(() -> {
-            VectorIndex index = VectorIndex.of(catalog.tables(), this.vectors);
-            this.vectors = null;
-            return index;
-        });
         this.queryEmbedder = queryEmbedder;
         this.lookup = memoize(() -> new NameLookup(catalog));
         this.joins = memoize(() -> new JoinGraph(catalog, observedJoins(semantic)));
@@ -170,13 +144,13 @@ public final class ServedCatalog {
     }
 
     public synchronized HybridRetriever retriever(HybridRetriever.Mode mode) {
-        return retrievers.computeIfAbsent(mode, m -> new HybridRetriever(m, catalog, documents, vectorIndex.get(),
+        return retrievers.computeIfAbsent(mode, m -> new HybridRetriever(m, catalog, documents, vectors,
                 m == HybridRetriever.Mode.KEYWORD ? null : queryEmbedder.get()));
     }
 
     /** The int8 vectors every retriever of this catalog shares (and their table graph at scale). */
     public VectorIndex vectors() {
-        return vectorIndex.get();
+        return vectors;
     }
 
     public boolean isEmpty() {
