@@ -12,9 +12,10 @@ import java.util.Objects;
  * @param comment the database's own comment, or null
  * @param values the distinct short text values retrieval may match a question against ({@link ValuePolicy}:
  *               bounded, never for PII-tagged columns), empty when none were read
+ * @param domain the values its type allows (an ENUM's labels, a boolean), or null when the type is open
  */
 public record Column(String name, int position, String dataType, boolean nullable,
-                     String defaultValue, String comment, List<String> samples, List<String> values) {
+                     String defaultValue, String comment, List<String> samples, List<String> values, Domain domain) {
 
     public Column {
         Objects.requireNonNull(name, "name");
@@ -23,26 +24,36 @@ public record Column(String name, int position, String dataType, boolean nullabl
         values = values == null ? List.of() : List.copyOf(values);
     }
 
+    /** A column whose type has no declared domain. */
+    public Column(String name, int position, String dataType, boolean nullable, String defaultValue, String comment,
+                  List<String> samples, List<String> values) {
+        this(name, position, dataType, nullable, defaultValue, comment, samples, values, null);
+    }
+
     /** A column without indexed values. */
     public Column(String name, int position, String dataType, boolean nullable, String defaultValue, String comment,
                   List<String> samples) {
-        this(name, position, dataType, nullable, defaultValue, comment, samples, List.of());
+        this(name, position, dataType, nullable, defaultValue, comment, samples, List.of(), null);
     }
 
     public Column withSamples(List<String> newSamples) {
-        return new Column(name, position, dataType, nullable, defaultValue, comment, newSamples, values);
+        return new Column(name, position, dataType, nullable, defaultValue, comment, newSamples, values, domain);
     }
 
     public Column withValues(List<String> newValues) {
-        return new Column(name, position, dataType, nullable, defaultValue, comment, samples, newValues);
+        return new Column(name, position, dataType, nullable, defaultValue, comment, samples, newValues, domain);
     }
 
     public Column withComment(String newComment) {
-        return new Column(name, position, dataType, nullable, defaultValue, newComment, samples, values);
+        return new Column(name, position, dataType, nullable, defaultValue, newComment, samples, values, domain);
+    }
+
+    public Column withDomain(Domain newDomain) {
+        return new Column(name, position, dataType, nullable, defaultValue, comment, samples, values, newDomain);
     }
 
     /** Neither samples nor values: what a PII-tagged column keeps. */
     public Column withoutData() {
-        return new Column(name, position, dataType, nullable, defaultValue, comment, List.of(), List.of());
+        return new Column(name, position, dataType, nullable, defaultValue, comment, List.of(), List.of(), domain);
     }
 }

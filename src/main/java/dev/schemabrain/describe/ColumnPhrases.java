@@ -40,7 +40,7 @@ final class ColumnPhrases {
 
     /** The sentence without its final period. */
     static String sentence(List<String> words, String owner, Column c) {
-        TypeClass type = TypeClass.of(c.dataType());
+        TypeClass type = TypeClass.of(c);
         String phrase = String.join(" ", words);
         String first = words.get(0);
         String last = words.get(words.size() - 1);
@@ -100,6 +100,7 @@ final class ColumnPhrases {
             case BOOLEAN -> "yes or no";
             case NUMBER -> "a number";
             case TEXT -> "text";
+            case CATEGORICAL -> "one of a fixed set of values";
             case OTHER -> "a value";
         };
     }

@@ -156,7 +156,7 @@ public final class OfflineDescriber {
             s.append(ColumnPhrases.sentence(parts, owner, c));
         }
         List<String> examples = c.samples().stream().filter(v -> !v.startsWith("<") && !v.isBlank()).limit(MAX_EXAMPLES).toList();
-        if (!examples.isEmpty() && TypeClass.of(c.dataType()) == TypeClass.TEXT) {
+        if (!examples.isEmpty() && TypeClass.of(c) == TypeClass.TEXT) {
             s.append("; for example ").append(String.join(", ", examples));
         }
         return s.append('.').toString();

@@ -93,7 +93,7 @@ public final class Dimensions {
         if (key) {
             return Optional.empty();
         }
-        return switch (TypeClass.of(c.dataType())) {
+        return switch (TypeClass.of(c)) {
             case BOOLEAN -> Optional.of(Kind.BOOLEAN);
             case TEMPORAL -> EventTime.isBookkeeping(c) ? Optional.empty() : Optional.of(Kind.DATE);
             case TEXT -> lowCardinality(t, c, name) ? Optional.of(Kind.TEXT) : Optional.empty();

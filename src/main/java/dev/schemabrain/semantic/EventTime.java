@@ -82,7 +82,7 @@ public final class EventTime {
 
     /** The column's score by its name alone. */
     public static OptionalInt score(Column c) {
-        if (TypeClass.of(c.dataType()) != TypeClass.TEMPORAL) {
+        if (TypeClass.of(c) != TypeClass.TEMPORAL) {
             return OptionalInt.empty();
         }
         String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);

@@ -36,7 +36,7 @@ public enum MeasureMeaning {
     private static final Set<String> FLAG_VALUES = Set.of("0", "1", "true", "false", "t", "f");
 
     public static MeasureMeaning of(Table t, Column c) {
-        if (TypeClass.of(c.dataType()) != TypeClass.NUMBER || t.isPrimaryKey(c.name())
+        if (TypeClass.of(c) != TypeClass.NUMBER || t.isPrimaryKey(c.name())
                 || t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()))) {
             return NONE;
         }

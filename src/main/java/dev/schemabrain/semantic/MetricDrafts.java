@@ -85,7 +85,7 @@ final class MetricDrafts {
     /** What a count counts: an identity column that is not a date (Pagila's payment key leads with payment_date). */
     private String countedColumn() {
         return entity.identity().stream()
-                .filter(n -> table.column(n).map(c -> TypeClass.of(c.dataType()) != TypeClass.TEMPORAL).orElse(false))
+                .filter(n -> table.column(n).map(c -> TypeClass.of(c) != TypeClass.TEMPORAL).orElse(false))
                 .findFirst().orElse(entity.identity().get(0));
     }
 

@@ -189,7 +189,7 @@ public final class SemanticInference {
      */
     private static boolean carriesFacts(Table t) {
         return t.columns().stream().anyMatch(c -> !t.isPrimaryKey(c.name()) && !isReference(t, c.name())
-                && TypeClass.of(c.dataType()) != TypeClass.TEMPORAL);
+                && TypeClass.of(c) != TypeClass.TEMPORAL);
     }
 
     private static boolean isReference(Table t, String column) {

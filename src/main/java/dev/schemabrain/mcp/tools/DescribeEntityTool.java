@@ -81,7 +81,7 @@ public final class DescribeEntityTool extends CatalogTool {
                     .put("type", c.dataType())
                     .put("nullable", c.nullable())
                     .put("identity", e.identity().contains(c.name()))
-                    .put("time", TypeClass.of(c.dataType()) == TypeClass.TEMPORAL)
+                    .put("time", TypeClass.of(c) == TypeClass.TEMPORAL)
                     .put("description", PiiReplies.description(served, tag, documents.columns().get(i).description().text()));
             PiiReplies.annotate(column, served, tag);
         }

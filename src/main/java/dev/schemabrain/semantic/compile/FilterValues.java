@@ -32,7 +32,7 @@ final class FilterValues {
             throw invalid(reference, s, s.length() > MAX_TEXT ? "a filter value is at most " + MAX_TEXT + " characters"
                     : "a filter value cannot contain a NUL character");
         }
-        return switch (TypeClass.of(column.dataType())) {
+        return switch (TypeClass.of(column)) {
             case NUMBER -> number(reference, value);
             case TEMPORAL -> temporal(dialect, reference, value);
             case BOOLEAN -> bool(reference, value);

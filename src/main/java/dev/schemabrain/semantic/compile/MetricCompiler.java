@@ -287,7 +287,7 @@ public final class MetricCompiler {
         String chosen = requested != null ? requested : metric.timeDimension();
         if (chosen != null) {
             Ref ref = reference(chosen, Problem.UNKNOWN_GROUP_BY_COLUMN, "time_dimension");
-            if (TypeClass.of(ref.column().dataType()) != TypeClass.TEMPORAL) {
+            if (TypeClass.of(ref.column()) != TypeClass.TEMPORAL) {
                 throw new CompileException(Problem.INVALID_ARGUMENT, "time_dimension " + ref.written()
                         + " is not a date or time column; pick one that is.", temporalColumns(ref.entity()));
             }
@@ -308,7 +308,7 @@ public final class MetricCompiler {
     }
 
     private List<String> temporalColumns(Entity e) throws CompileException {
-        return table(e).columns().stream().filter(c -> TypeClass.of(c.dataType()) == TypeClass.TEMPORAL)
+        return table(e).columns().stream().filter(c -> TypeClass.of(c) == TypeClass.TEMPORAL)
                 .map(c -> e.name() + "." + c.name()).toList();
     }
 

@@ -290,7 +290,7 @@ public final class SemanticProject {
             }
             if (m.timeDimension() != null) {
                 reference(m.timeDimension(), entities, tables, where, "time_dimension", problems).ifPresent(c -> {
-                    if (TypeClass.of(c.dataType()) != TypeClass.TEMPORAL) {
+                    if (TypeClass.of(c) != TypeClass.TEMPORAL) {
                         problems.add(where + ": time_dimension " + m.timeDimension() + " is not a date or time column.");
                     }
                 });
