@@ -16,7 +16,11 @@ import dev.schemabrain.pii.PiiPolicy;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.Sensitivity;
+import dev.schemabrain.pii.SubjectClasses;
+import dev.schemabrain.pii.SubjectPolicy;
 import dev.schemabrain.store.PiiAllowanceRepository;
+import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.store.SubjectPolicyRepository;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
@@ -31,6 +35,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -53,8 +58,20 @@ final class PolicyCommand extends CommandGroup {
         out.println("# block list in force: " + String.join(", ", s.block().orElse(BlockList.FLOOR).names())
                 + (s.block().isEmpty() ? " (the catastrophic floor; no policy applied)" : "")
                 + "; " + s.tags().tagged().size() + " columns tagged (policy tags lists them)");
-        out.print(new PiiPolicy(s.block(), columns).toYaml());
+        out.print(new PiiPolicy(s.block(), columns, s.subjects()).toYaml());
+        // Every entity's data-subject class, drafted or the operator's (SPEC §11.1), as comments: the file keeps only overrides.
+        List<SubjectClasses.Assigned> classes = subjectClasses(s);
+        out.println("# data subjects in force (" + classes.size() + " entities; override with subjects: in the policy):");
+        for (SubjectClasses.Assigned a : classes) {
+            out.printf("#   %-32s %-13s %-9s %s%n", a.entity(), a.subjectClass().wireName(), a.origin(), a.evidence());
+        }
         return 0;
+    }
+
+    private static List<SubjectClasses.Assigned> subjectClasses(Stored s) {
+        Map<String, dev.schemabrain.catalog.Table> tables = new java.util.LinkedHashMap<>();
+        s.entities().forEach((entity, table) -> s.catalog().table(table).ifPresent(t -> tables.put(entity, t)));
+        return SubjectClasses.assign(tables, s.tags(), s.subjects());
     }
 
     @Command(name = "apply", mixinStandardHelpOptions = true,
@@ -71,6 +88,7 @@ final class PolicyCommand extends CommandGroup {
         PiiPolicy policy = load(file);
         Stored s = read(main.store());
         floorCheck(s, resolveAll(s.catalog(), policy), forceFloor, "policy apply " + file);
+        subjectCheck(s, policy.subjects());
         int n = store(main.store(), policy);
         main.out().printf("Applied %s: block list %s, %d column overrides%n", file,
                 String.join(", ", policy.block().orElse(BlockList.FLOOR).names()), n);
@@ -152,7 +170,8 @@ final class PolicyCommand extends CommandGroup {
     }
 
     private record Stored(Catalog catalog, PiiTags tags, List<PiiTags.Entry> overrides, Optional<BlockList> block,
-                          List<PiiTags.Entry> heuristic) {
+                          List<PiiTags.Entry> heuristic, SubjectPolicy subjects,
+                          Map<String, dev.schemabrain.catalog.QualifiedName> entities) {
     }
 
     private static Stored read(StoreLocation store) throws StoreException, UserError {
@@ -160,9 +179,15 @@ final class PolicyCommand extends CommandGroup {
             throw new UserError("There is no store at " + store + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
         try (Store s = Stores.open(store)) {
-            return s.read(c -> new Stored(StoreSnapshot.read(c).catalog(),
-                    PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c)), PiiRepository.overrides(c),
-                    PiiRepository.blockList(c), PiiRepository.heuristic(c, Optional.empty())));
+            return s.read(c -> {
+                Catalog catalog = StoreSnapshot.read(c).catalog();
+                Map<String, dev.schemabrain.catalog.QualifiedName> entities = new java.util.LinkedHashMap<>();
+                SemanticLayer.load(c, catalog, n -> null).entities().forEach(e -> entities.put(e.name(), e.table()));
+                return new Stored(catalog,
+                        PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c)), PiiRepository.overrides(c),
+                        PiiRepository.blockList(c), PiiRepository.heuristic(c, Optional.empty()), SubjectPolicyRepository.read(c),
+                        entities);
+            });
         }
     }
 
@@ -211,10 +236,34 @@ final class PolicyCommand extends CommandGroup {
                 TagPurge.replaceOverrides(c, overrides);
                 PiiAllowanceRepository.replace(c, allowances);
                 PiiRepository.putBlockList(c, policy.block());
+                SubjectPolicyRepository.replace(c, policy.subjects());
                 return null;
             });
         }
         return overrides.size();
+    }
+
+    /** Every entity the subject overrides name must be in the semantic layer; all problems are reported at once. */
+    private static void subjectCheck(Stored s, SubjectPolicy subjects) throws UserError {
+        List<String> problems = new ArrayList<>();
+        Set<String> known = s.entities().keySet();
+        java.util.function.BiConsumer<String, String> need = (where, entity) -> {
+            if (!known.contains(entity)) {
+                List<String> close = dev.schemabrain.catalog.Fuzzy.best(entity, known, 3);
+                problems.add(where + " names the entity " + entity + ", which the semantic layer does not have"
+                        + (close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?"));
+            }
+        };
+        subjects.classes().keySet().forEach(e -> need.accept("subjects", e));
+        subjects.subjectOf().forEach((fact, person) -> {
+            need.accept("subject_of", fact);
+            need.accept("subject_of." + fact, person);
+        });
+        subjects.personKeys().forEach((key, person) -> {
+            need.accept("person_keys", key.substring(0, key.indexOf('.')));
+            need.accept("person_keys." + key, person);
+        });
+        ApplyCommand.failOnProblems(problems, "nothing was applied");
     }
 
     /** An override resolved against the index, with its allowances. */

@@ -33,12 +33,15 @@ import java.util.Set;
  *   public.track.composer: {categories: []}                 # not PII: hides the classifier's tag
  *   public.patient.notes: {categories: [health], sensitivity: pii}
  *   public.employee.last_name: {categories: [contact], allow: [group_by]}   # "revenue by employee last name"
+ * subjects: {customer: person, account: organisation}      # data subjects ({@link SubjectPolicy})
+ * subject_of: {payment: customer}
+ * person_keys: {timesheet.employee_ref: employee}
  * </pre>
  * {@code allow} lifts one disclosure rule for that column only ({@link Allowance}: group_by, filter_eq,
  * filter_range, min_max, time_dimension); it never lifts the block list.
  * Overrides live apart from the classifier's tags, so they survive every re-index.
  */
-public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns) {
+public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns, SubjectPolicy subjects) {
 
     public static final Path DEFAULT_FILE = Path.of("schemabrain", "pii_policy.yaml");
     public static final PiiPolicy EMPTY = new PiiPolicy(Optional.empty(), List.of());
@@ -46,7 +49,7 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
-    private static final Set<String> TOP_KEYS = Set.of("block", "force", "columns");
+    private static final Set<String> TOP_KEYS = Set.of("block", "force", "columns", "subjects", "subject_of", "person_keys");
     private static final Set<String> COLUMN_KEYS = Set.of("categories", "sensitivity", "allow");
 
     /**
@@ -66,13 +69,18 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
 
     public PiiPolicy {
         columns = columns.stream().sorted(Comparator.comparing(ColumnOverride::column)).toList();
+        subjects = subjects == null ? SubjectPolicy.NONE : subjects;
+    }
+
+    public PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns) {
+        this(block, columns, SubjectPolicy.NONE);
     }
 
     /** The policy with {@code override} replacing any override of the same column. */
     public PiiPolicy with(ColumnOverride override) {
         List<ColumnOverride> next = new ArrayList<>(columns.stream().filter(c -> !c.column().equals(override.column())).toList());
         next.add(override);
-        return new PiiPolicy(block, next);
+        return new PiiPolicy(block, next, subjects);
     }
 
     /** Reads {@code file}; a missing file is the empty policy. */
@@ -111,7 +119,7 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
             return EMPTY;
         }
         if (!root.isObject()) {
-            throw new IllegalArgumentException("the top level must be a mapping with block, force and columns");
+            throw new IllegalArgumentException("the top level must be a mapping with block, force, columns, subjects, subject_of and person_keys");
         }
         unknownKeys(root, TOP_KEYS, "the top level");
         boolean force = root.path("force").asBoolean(false);
@@ -130,7 +138,7 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
                 columns.add(override(e.getKey(), e.getValue()));
             }
         }
-        return new PiiPolicy(block, columns);
+        return new PiiPolicy(block, columns, SubjectPolicy.parse(root));
     }
 
     private static ColumnOverride override(String column, JsonNode node) {
@@ -195,6 +203,23 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
         }
     }
 
+    /** The data-subject keys of a stored policy (JSON is YAML). */
+    public static SubjectPolicy parseSubjects(String json) {
+        try {
+            JsonNode root = YAML.readTree(json);
+            return root == null || !root.isObject() ? SubjectPolicy.NONE : SubjectPolicy.parse(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("it is not JSON");
+        }
+    }
+
+    /** {@code subjects} as the object of its three keys. */
+    public static ObjectNode subjectsJson(SubjectPolicy subjects) {
+        ObjectNode root = YAML.createObjectNode();
+        subjects.write(root);
+        return root;
+    }
+
     /** The policy as YAML, in the shape {@link #read} takes. */
     public String toYaml() {
         ObjectNode root = YAML.createObjectNode();
@@ -218,6 +243,7 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns)
                 c.allow().stream().sorted().map(Allowance::wireName).forEach(allowed::add);
             }
         }
+        subjects.write(root);
         try {
             return "# SchemaBrain PII policy: operator overrides win over the classifier and survive re-indexing.\n"
                     + YAML.writeValueAsString(root);

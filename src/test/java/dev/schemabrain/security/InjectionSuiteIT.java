@@ -141,7 +141,7 @@ class InjectionSuiteIT {
                         String kind = envelope.path("error").path("kind").asText("");
                         answers.add(() -> assertNotEquals("internal_error", kind, () -> slot.tool() + "." + slot.name() + " with "
                                 + shown(payload) + " answered " + envelope));
-                        answers.add(() -> assertTrue(envelope.has("status") && envelope.path("charter_version").asText().equals("1.3"),
+                        answers.add(() -> assertTrue(envelope.has("status") && envelope.path("charter_version").asText().equals("1.4"),
                                 () -> "an envelope for " + slot.tool() + ": " + envelope));
                     }
                 }

@@ -6,7 +6,9 @@ import java.util.Locale;
 
 /** Why a tool answered through a fallback path (status {@code degraded}). */
 public enum DegradationReason {
-    FAN_OUT_JOIN, MISSING_ORDER_BY_WITH_LIMIT, TIME_DIMENSION_UNAVAILABLE;
+    FAN_OUT_JOIN, MISSING_ORDER_BY_WITH_LIMIT, TIME_DIMENSION_UNAVAILABLE,
+    /** Charter 1.4: groups about fewer than K people were left out of the answer (SPEC §11.1). */
+    SMALL_GROUPS_SUPPRESSED;
 
     @JsonValue
     public String wireName() {

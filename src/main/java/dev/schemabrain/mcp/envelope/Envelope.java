@@ -34,7 +34,7 @@ public record Envelope(@JsonProperty("status") Status status,
                        @JsonProperty("follow_up_hints") List<String> followUpHints,
                        @JsonProperty("degradation_reason") DegradationReason degradationReason) {
 
-    public static final String CHARTER_VERSION = "1.3";
+    public static final String CHARTER_VERSION = "1.4";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public Envelope {

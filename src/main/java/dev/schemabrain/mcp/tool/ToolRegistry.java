@@ -128,7 +128,7 @@ public final class ToolRegistry {
         ToolSpec spec = tool.spec();
         Validation validation = spec.arguments().validate(arguments);
         if (!validation.isValid()) {
-            return invalidArgument(spec, validation);
+            return invalidArgument(spec, validation, arguments);
         }
         try {
             return tool.call(validation.arguments(), call);
@@ -149,7 +149,7 @@ public final class ToolRegistry {
                 Recovery.call(tool, Map.of())), List.of("list_indexed_schemas"));
     }
 
-    private static Envelope invalidArgument(ToolSpec spec, Validation validation) {
+    private static Envelope invalidArgument(ToolSpec spec, Validation validation, Map<String, Object> given) {
         ArgSchema schema = spec.arguments();
         List<String> fuzzy = new ArrayList<>();
         for (String unknown : validation.unknownArguments()) {
@@ -167,8 +167,11 @@ public final class ToolRegistry {
         });
         String message = "Invalid arguments for " + spec.name() + ": " + validation.message()
                 + ". " + allowed(schema);
-        return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, message,
-                Recovery.call(spec.name(), keep).withFuzzyMatches(fuzzy)), List.of(spec.name()));
+        boolean lost = given != null && spec.retry().kept().stream().anyMatch(k -> given.containsKey(k) && !keep.containsKey(k));
+        Recovery recovery = lost ? Recovery.call(spec.retry().otherwise(), Map.of())
+                : Recovery.call(spec.name(), keep);
+        return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, message, recovery.withFuzzyMatches(fuzzy)),
+                List.of(spec.name()));
     }
 
     /** "Allowed arguments: query (string, required), limit (integer, default 10)." */

@@ -11,9 +11,28 @@ import java.util.regex.Pattern;
  * hint in {@code _meta}).
  *
  * @param touchesSource whether a call can reach the source database (not only the store)
+ * @param retry         which arguments a suggested retry of an invalid call must keep (SPEC §11.2)
  */
 public record ToolSpec(String name, String title, String description, ArgSchema arguments,
-                       SideEffects sideEffects, boolean touchesSource, boolean idempotent, LatencyHint latency) {
+                       SideEffects sideEffects, boolean touchesSource, boolean idempotent, LatencyHint latency,
+                       RetryRule retry) {
+
+    /**
+     * A retry that drops one of {@code kept} answers a different question with the same look (a metric without the
+     * caller's filter is a plausible, wrong number), so an invalid call that loses one points at {@code otherwise}.
+     */
+    public record RetryRule(java.util.Set<String> kept, String otherwise) {
+        public static final RetryRule ANY = new RetryRule(java.util.Set.of(), null);
+
+        public RetryRule {
+            kept = java.util.Set.copyOf(kept);
+        }
+    }
+
+    public ToolSpec(String name, String title, String description, ArgSchema arguments,
+                    SideEffects sideEffects, boolean touchesSource, boolean idempotent, LatencyHint latency) {
+        this(name, title, description, arguments, sideEffects, touchesSource, idempotent, latency, RetryRule.ANY);
+    }
 
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
@@ -24,6 +43,7 @@ public record ToolSpec(String name, String title, String description, ArgSchema 
         Objects.requireNonNull(arguments, "arguments");
         Objects.requireNonNull(sideEffects, "sideEffects");
         Objects.requireNonNull(latency, "latency");
+        retry = retry == null ? RetryRule.ANY : retry;
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("tool name '" + name + "' must be snake_case");
         }

@@ -79,7 +79,8 @@ public final class GetMetricTool extends CatalogTool {
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
             "Use this when the user wants a number: compiles a metric to read-only SQL, runs it, returns rows. "
                     + "Use list_metrics instead to find one; describe_entity has the columns to group by.",
-            ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
+            ARGS, SideEffects.READ, true, true, LatencyHint.SLOW,
+            new ToolSpec.RetryRule(Set.of("filters", "group_by", "time_grain", "time_dimension", "via"), "list_metrics"));
 
     /**
      * Small-cell suppression's default K: a group of fewer than five people gets no value. Five is the
@@ -145,64 +146,114 @@ public final class GetMetricTool extends CatalogTool {
             if (arguments.bool("dry_run")) {
                 Explain explain = source.explain(query);
                 describe(data, compiled, pii);
-                ObjectNode plan = data.putObject("explain");
-                plan.put("total_cost", explain.totalCost()).put("estimated_rows", explain.estimatedRows()).put("plan", explain.plan());
-                return answered(Status.SUCCESS, data, compiled, served);
+                // The plan's row estimates would reveal the count a real run suppresses: only a cost class leaves.
+                data.putObject("explain").put("cost_class", costClass(explain.totalCost()));
+                return answered(Status.SUCCESS, data, compiled, served, null);
             }
             QueryExecutor.Result result = source.execute(query, compiled.limit());
             call.rowsReturned(result.rows().size());
             ArrayNode rows = data.putArray("rows");
             int suppressed = 0;
             for (List<Object> row : result.rows()) {
+                // A suppressed group is left out whole: its keys would say who is in it (SPEC §11.1).
+                if (compiled.suppresses() && flagged(row.get(compiled.columns().size()))) {
+                    suppressed++;
+                    continue;
+                }
                 ObjectNode out = rows.addObject();
                 for (int i = 0; i < compiled.columns().size(); i++) {
                     out.putPOJO(compiled.columns().get(i), shortest(row.get(i)));
                 }
-                if (compiled.suppresses() && flagged(row.get(compiled.columns().size()))) {
-                    out.put("suppressed", true);
-                    suppressed++;
+            }
+            data.put("row_count", rows.size()).put("truncated", result.truncated());
+            Optional<long[]> counts = compiled.groupCount().isPresent() && (result.truncated() || compiled.suppresses() && suppressed > 0)
+                    ? groupCounts(source, compiled) : Optional.empty();
+            if (compiled.suppresses() && counts.isPresent()) {
+                suppressed = (int) Math.max(suppressed, counts.get()[1]);
+            }
+            if (compiled.groupCount().isPresent()) {
+                if (!result.truncated()) {
+                    data.put("total_groups", rows.size());
+                } else {
+                    counts.ifPresent(c -> data.put("total_groups", c[0] - (compiled.suppresses() ? c[1] : 0)));
                 }
             }
-            data.put("row_count", result.rows().size()).put("truncated", result.truncated());
-            if (compiled.groupCount().isPresent()) {
-                totalGroups(source, compiled, result).ifPresent(n -> data.put("total_groups", n));
-            }
+            Suppression suppression = null;
             if (compiled.suppresses()) {
                 data.put("min_group_size", compiled.minGroupSize().getAsInt()).put("suppressed_groups", suppressed);
+                if (suppressed > 0) {
+                    suppression = new Suppression(compiled.minGroupSize().getAsInt(), suppressed, compiled.subjects(),
+                            wideningHint(request, compiled));
+                    ObjectNode about = data.putObject("suppression");
+                    about.put("min_group_size", suppression.k()).put("suppressed_groups", suppressed)
+                            .put("widening_hint", suppression.hint());
+                    about.set("subjects", Replies.strings(suppression.subjects()));
+                }
             }
             describe(data, compiled, pii);
-            return answered(result.truncated() || suppressed > 0 ? Status.PARTIAL : Status.SUCCESS, data, compiled, served);
+            return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data, compiled, served, suppression);
         } catch (ExecutionException e) {
-            return MetricReplies.executionError(e, request);
+            return MetricReplies.executionError(e, request, compiled.metric().entity());
         }
     }
 
+    /** Small groups left out of an answer: K, how many, whom they count, and how to ask so fewer are. */
+    record Suppression(int k, int count, List<String> subjects, String hint) {
+    }
+
     /**
-     * How many groups the whole answer has: the rows returned when nothing was cut, else the count statement's
-     * (same FROM, WHERE and GROUP BY; derived from the audited statement). Left out if that count fails: the
-     * answer is already partial and says it was truncated.
+     * How many groups the whole answer has and how many of them are suppressed, from the count statement (same
+     * FROM, WHERE and GROUP BY; derived from the audited statement). Empty if that count fails: the answer still
+     * says it was truncated or suppressed.
      */
-    private static Optional<Long> totalGroups(QueryExecutor source, CompiledMetric compiled, QueryExecutor.Result result) {
-        if (!result.truncated()) {
-            return Optional.of((long) result.rows().size());
-        }
+    private static Optional<long[]> groupCounts(QueryExecutor source, CompiledMetric compiled) {
         CompiledMetric.Count count = compiled.groupCount().orElseThrow();
         try {
             List<List<Object>> rows = source.execute(new BoundQuery(count.sql(), count.params()), 1).rows();
-            return rows.isEmpty() || !(rows.get(0).get(0) instanceof Number n) ? Optional.empty() : Optional.of(n.longValue());
+            if (rows.isEmpty() || !(rows.get(0).get(0) instanceof Number n)) {
+                return Optional.empty();
+            }
+            long flagged = rows.get(0).size() > 1 && rows.get(0).get(1) instanceof Number f ? f.longValue() : 0;
+            return Optional.of(new long[]{n.longValue(), flagged});
         } catch (ExecutionException e) {
             return Optional.empty();
         }
     }
 
-    /** The suppression this server applies: its K over every table that holds a tagged column. */
-    private SmallCells smallCells(ServedCatalog served) {
-        if (minGroupSize <= 1) {
-            return SmallCells.OFF;
+    /** What to ask instead when groups were too small: a coarser grain, one dimension fewer, or wider filters. */
+    static String wideningHint(MetricRequest request, CompiledMetric compiled) {
+        List<String> ways = new ArrayList<>();
+        String grain = request.timeGrain() == null ? null : request.timeGrain().strip().toLowerCase(java.util.Locale.ROOT);
+        String coarser = grain == null ? null : switch (grain) {
+            case "day" -> "week";
+            case "week" -> "month";
+            case "month" -> "quarter";
+            case "quarter" -> "year";
+            default -> null;
+        };
+        if (coarser != null) {
+            ways.add("a coarser time_grain (" + coarser + ")");
         }
-        Set<QualifiedName> personal = new HashSet<>();
-        served.pii().tagged().forEach(e -> personal.add(e.table()));
-        return new SmallCells(minGroupSize, personal);
+        if (!request.groupBy().isEmpty()) {
+            ways.add("one group_by column fewer (" + Replies.shown(request.groupBy().get(request.groupBy().size() - 1)) + ")");
+        }
+        if (!request.filters().isEmpty()) {
+            ways.add("wider filters");
+        }
+        String subjects = String.join(", ", compiled.subjects());
+        return "Groups of fewer than " + compiled.minGroupSize().orElse(0) + " distinct people (" + subjects
+                + ") are left out; ask with " + (ways.isEmpty() ? "a wider question: the whole answer covers too few people"
+                : String.join(", or ", ways)) + ".";
+    }
+
+    /** The plan's total cost as a class, never the row estimate it came with. */
+    static String costClass(double totalCost) {
+        return totalCost < 1_000 ? "low" : totalCost < 100_000 ? "medium" : "high";
+    }
+
+    /** The suppression this server applies: its K, counting the data subjects of the served catalog. */
+    private SmallCells smallCells(ServedCatalog served) {
+        return minGroupSize <= 1 ? SmallCells.OFF : new SmallCells(minGroupSize, served.subjectGraph());
     }
 
     /**
@@ -263,7 +314,8 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /** Degraded wins over partial: a wrong-looking number matters more than a cut-off list (truncated says so too). */
-    private static Envelope answered(Status status, ObjectNode data, CompiledMetric compiled, ServedCatalog served) {
+    private static Envelope answered(Status status, ObjectNode data, CompiledMetric compiled, ServedCatalog served,
+                                     Suppression suppression) {
         List<Origin> origins = new ArrayList<>(List.of(compiled.metric().origin()));
         for (String name : compiled.requiredJoins()) {
             served.semantic().join(name).map(Join::origin).ifPresent(origins::add);
@@ -274,6 +326,10 @@ public final class GetMetricTool extends CatalogTool {
         if (compiled.degradation().isPresent()) {
             DegradationReason reason = DegradationReason.valueOf(compiled.degradation().get().name());
             return new Envelope(Status.DEGRADED, data, null, confidence, provenance, hints, reason);
+        }
+        if (suppression != null) {
+            return new Envelope(Status.DEGRADED, data, null, confidence, provenance, hints,
+                    DegradationReason.SMALL_GROUPS_SUPPRESSED);
         }
         if (status == Status.SUCCESS && data.has("rows") && data.get("rows").isEmpty()) {
             return new Envelope(Status.EMPTY, data, null, confidence, provenance, hints, null);
@@ -296,11 +352,49 @@ public final class GetMetricTool extends CatalogTool {
                 arguments.stringList("via"), order, arguments.integer("limit"));
     }
 
+    /**
+     * The caller's call again with {@code key} set to {@code value} (none when key is null): every valid filter,
+     * group_by, time grain, time dimension, via, order and limit kept, so a retry answers the same question
+     * (SPEC §11.2). Filters are echoed as given; they passed the argument schema.
+     */
     static Map<String, Object> retryArgs(MetricRequest request, String key, Object value) {
-        Map<String, Object> args = new HashMap<>();
+        Map<String, Object> args = new java.util.LinkedHashMap<>();
         args.put("name", Replies.shown(request.metric()));
         if (!request.groupBy().isEmpty()) {
             args.put("group_by", request.groupBy().stream().map(Replies::shown).toList());
+        }
+        if (!request.filters().isEmpty()) {
+            List<Map<String, Object>> filters = new ArrayList<>();
+            for (Filter f : request.filters()) {
+                Map<String, Object> one = new java.util.LinkedHashMap<>();
+                one.put("column", Replies.shown(f.column()));
+                one.put("op", f.op().wireName());
+                if (f.value() != null) {
+                    one.put("value", f.value());
+                }
+                filters.add(one);
+            }
+            args.put("filters", filters);
+        }
+        if (request.timeGrain() != null) {
+            args.put("time_grain", Replies.shown(request.timeGrain()));
+        }
+        if (request.timeDimension() != null) {
+            args.put("time_dimension", Replies.shown(request.timeDimension()));
+        }
+        if (!request.via().isEmpty()) {
+            args.put("via", request.via().stream().map(Replies::shown).toList());
+        }
+        if (!request.orderBy().isEmpty()) {
+            List<Map<String, Object>> order = new ArrayList<>();
+            for (MetricRequest.OrderBy o : request.orderBy()) {
+                order.add(Map.of("column", Replies.shown(o.column() == null ? "" : o.column()), "direction",
+                        o.descending() ? "desc" : "asc"));
+            }
+            args.put("order_by", order);
+        }
+        if (request.limit() != MetricRequest.DEFAULT_LIMIT) {
+            args.put("limit", request.limit());
         }
         if (key != null) {
             args.put(key, value);

@@ -27,7 +27,7 @@ final class MetricReplies {
         ErrorKind kind = ErrorKind.valueOf(e.problem().name());
         Recovery recovery = switch (e.problem()) {
             case UNKNOWN_METRIC -> e.candidates().isEmpty() ? Recovery.call("list_metrics", Map.of())
-                    : Recovery.call(GetMetricTool.NAME, Map.of("name", e.candidates().get(0)));
+                    : Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, "name", e.candidates().get(0)));
             case UNKNOWN_GROUP_BY_COLUMN, UNKNOWN_FILTER_COLUMN, UNKNOWN_ORDER_BY_COLUMN, UNKNOWN_MEASURE_COLUMN ->
                     Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
             case AMBIGUOUS_PATH, AMBIGUOUS_TIME_DIMENSION, GRAIN_MISMATCH -> {
@@ -37,13 +37,15 @@ final class MetricReplies {
             case UNREACHABLE_ENTITY, UNKNOWN_VIA_JOIN -> Recovery.call("list_joins", Map.of());
             case INVALID_TIME_GRAIN -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, "time_grain", "month"));
             case SCHEMA_DRIFT -> Recovery.call("list_indexed_schemas", Map.of());
-            case INVALID_ARGUMENT -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
+            // Which value was wrong is the caller's to fix (fuzzy_matches has the domain's nearest values); a retry
+            // without the offending filter would be a different question's number.
+            case INVALID_ARGUMENT -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery.withFuzzyMatches(e.candidates().stream().limit(3).toList())),
                 List.of("describe_entity", "list_metrics"));
     }
 
-    static Envelope executionError(ExecutionException e, MetricRequest request) {
+    static Envelope executionError(ExecutionException e, MetricRequest request, String metricEntity) {
         ErrorKind kind = switch (e.kind()) {
             case SOURCE_UNAVAILABLE -> ErrorKind.SOURCE_UNAVAILABLE;
             case STATEMENT_TIMEOUT -> ErrorKind.STATEMENT_TIMEOUT;
@@ -54,7 +56,8 @@ final class MetricReplies {
         Recovery recovery = switch (e.kind()) {
             case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> Recovery.call(GetMetricTool.NAME,
                     GetMetricTool.retryArgs(request, "dry_run", true));
-            default -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
+            case SOURCE_UNAVAILABLE, SOURCE_BUSY -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
+            case QUERY_FAILED -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery), List.of("list_metrics"));
     }
@@ -112,7 +115,7 @@ final class MetricReplies {
     }
 
     /** The entity a close match names (else the metric's own), for describe_entity. */
-    private static String entityOf(CompileException e, String metricEntity) {
+    static String entityOf(CompileException e, String metricEntity) {
         return e.candidates().stream().filter(c -> c.contains(".")).map(c -> c.substring(0, c.indexOf('.'))).findFirst()
                 .orElse(metricEntity);
     }

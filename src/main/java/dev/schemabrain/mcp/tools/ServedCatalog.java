@@ -6,6 +6,11 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.pii.SubjectClass;
+import dev.schemabrain.pii.SubjectClasses;
+import dev.schemabrain.pii.SubjectPolicy;
+import dev.schemabrain.semantic.compile.DataSubjects;
+import dev.schemabrain.semantic.compile.SubjectGraph;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.retrieve.VectorIndex;
 import dev.schemabrain.catalog.InferenceMethod;
@@ -49,6 +54,9 @@ public final class ServedCatalog {
     private final SemanticModel semantic;
     private final PiiTags pii;
     private final BlockList blockList;
+    private final SubjectPolicy subjectPolicy;
+    private final Supplier<List<SubjectClasses.Assigned>> subjectClasses;
+    private final Supplier<SubjectGraph> subjectGraph;
 
     /**
      * @param documents     one per table of {@code catalog}, in its order
@@ -61,6 +69,16 @@ public final class ServedCatalog {
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList) {
+        this(schemas, catalog, documents, vectors, queryEmbedder, semantic, pii, blockList, SubjectPolicy.NONE);
+    }
+
+    /** @param subjectPolicy the operator's data-subject overrides */
+    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
+                         SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
+        this.subjectPolicy = subjectPolicy;
+        this.subjectClasses = memoize(() -> SubjectClasses.assign(entityTables(catalog, semantic), pii, subjectPolicy));
+        this.subjectGraph = memoize(() -> new SubjectGraph(semantic, catalog, dataSubjects(subjectClasses.get(), subjectPolicy)));
         this.semantic = semantic;
         this.pii = pii;
         this.blockList = blockList;
@@ -92,6 +110,37 @@ public final class ServedCatalog {
 
     public SemanticModel semantic() {
         return semantic;
+    }
+
+    /** Every entity's data-subject class (SPEC §11.1), drafted once per served catalog. */
+    public List<SubjectClasses.Assigned> subjectClasses() {
+        return subjectClasses.get();
+    }
+
+    /** How each fact reaches its person, for small-cell suppression. */
+    public SubjectGraph subjectGraph() {
+        return subjectGraph.get();
+    }
+
+    /** Each entity with its table, skipping entities whose table the catalog no longer has. */
+    public static Map<String, dev.schemabrain.catalog.Table> entityTables(Catalog catalog, SemanticModel semantic) {
+        Map<String, dev.schemabrain.catalog.Table> out = new java.util.LinkedHashMap<>();
+        semantic.entities().forEach(e -> catalog.table(e.table()).ifPresent(t -> out.put(e.name(), t)));
+        return out;
+    }
+
+    /** The compiler's view of the classes and the operator's subject_of and person_keys. */
+    public static DataSubjects dataSubjects(List<SubjectClasses.Assigned> classes, SubjectPolicy policy) {
+        java.util.Set<String> people = new java.util.HashSet<>();
+        java.util.Set<String> organisations = new java.util.HashSet<>();
+        for (SubjectClasses.Assigned a : classes) {
+            if (a.subjectClass() == SubjectClass.PERSON) {
+                people.add(a.entity());
+            } else if (a.subjectClass() == SubjectClass.ORGANISATION) {
+                organisations.add(a.entity());
+            }
+        }
+        return new DataSubjects(people, organisations, policy.subjectOf(), policy.personKeys());
     }
 
     /** An entity's groupable dimensions, walked once per served catalog (not once per list_metrics call). */

@@ -13,6 +13,7 @@ import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.store.SubjectPolicyRepository;
 import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SemanticLayer;
@@ -164,7 +165,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 VectorIndex.Builder vectors = VectorIndex.builder(catalog.tables());
                 StoreSnapshot.embeddings(c, (key, bytes) -> vectors.put(key, Vectors.fromBytes(bytes)));
                 ServedCatalog served = new ServedCatalog(snapshot.schemas(), catalog, documents,
-                        vectors.build(), queryEmbedder, semantic, pii, block);
+                        vectors.build(), queryEmbedder, semantic, pii, block, SubjectPolicyRepository.read(c));
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {

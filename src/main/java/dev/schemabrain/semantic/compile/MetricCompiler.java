@@ -163,7 +163,7 @@ public final class MetricCompiler {
         List<String> subjects = new ArrayList<>();
         List<Ref> used = new ArrayList<>(groups);
         used.addAll(filterRefs);
-        String small = cells.active() ? smallGroup(dialect, alias, cells, base.name(), used, subjects) : null;
+        String small = cells.active() ? smallGroup(dialect, alias, cells, base.name(), used, from, subjects) : null;
         if (small == null) {
             selected.add(value);
         } else {
@@ -186,9 +186,13 @@ public final class MetricCompiler {
         Optional<String> groupCount = Optional.empty();
         if (!grouped.isEmpty()) {
             body.append(" GROUP BY ").append(String.join(", ", grouped));
-            // How many groups there are, for an answer the limit cuts: the same FROM, WHERE and GROUP BY, counted.
-            groupCount = Optional.of("SELECT COUNT(*) AS " + dialect.quote("c0") + " FROM (SELECT "
-                    + String.join(", ", grouped) + body + ") AS " + dialect.quote("g") + " LIMIT 1");
+            // How many groups there are, for an answer the limit cuts: the same FROM, WHERE and GROUP BY, counted
+            // (and, under suppression, how many of them are suppressed).
+            String inner = small == null ? String.join(", ", grouped) : "CASE WHEN " + small + " THEN 1 ELSE 0 END AS "
+                    + dialect.quote("f");
+            groupCount = Optional.of("SELECT COUNT(*) AS " + dialect.quote("c0")
+                    + (small == null ? "" : ", SUM(" + dialect.quote("g") + "." + dialect.quote("f") + ") AS " + dialect.quote("c1"))
+                    + " FROM (SELECT " + inner + body + ") AS " + dialect.quote("g") + " LIMIT 1");
         }
         sql.append(body);
         List<Object> filterParams = List.copyOf(params);
@@ -201,19 +205,24 @@ public final class MetricCompiler {
     }
 
     /**
-     * The condition that a group is too small: fewer than K distinct people in it, for every kind of
-     * person the query reaches ({@link Subjects}). K is the operator's integer, written as a literal: no
-     * caller text reaches it. Null when the query reaches no person.
+     * The condition that a group is too small: fewer than K distinct people in it, for the subject of the metric's
+     * rows and every person the call groups or filters by ({@link Subjects}). K is the operator's integer, written as
+     * a literal: no caller text reaches it. Null when the query reaches no person. The subject's own joins are
+     * appended to {@code from}.
      */
     private String smallGroup(Dialect dialect, Map<String, String> alias, SmallCells cells, String base, List<Ref> used,
-                              List<String> subjects) throws CompileException {
-        List<String> keys = new ArrayList<>();
-        for (Subjects.Key key : new Subjects(model, this::table, cells).of(alias.keySet(), base, used)) {
-            keys.add("COUNT(DISTINCT " + dialect.quote(alias.get(key.entity())) + "." + dialect.quote(key.column()) + ") < "
-                    + cells.minGroupSize());
-            subjects.add(key.entity() + "." + key.column());
+                              StringBuilder from, List<String> subjects) throws CompileException {
+        Subjects.Plan plan = new Subjects(model, this::table, cells.subjects()).of(dialect, alias, base, used);
+        if (plan.counted().isEmpty()) {
+            return null;
         }
-        return keys.isEmpty() ? null : String.join(" OR ", keys);
+        from.append(plan.joins());
+        List<String> keys = new ArrayList<>();
+        plan.counted().forEach((expression, what) -> {
+            keys.add("COUNT(DISTINCT " + expression + ") < " + cells.minGroupSize());
+            subjects.add(what);
+        });
+        return String.join(" OR ", keys);
     }
 
     /** A column of an entity as the caller wrote it, resolved against the model and the catalog. */
@@ -385,14 +394,13 @@ public final class MetricCompiler {
 
     /**
      * Explicit ordering by result keys; by default the time bucket and the group columns, ascending. When
-     * small groups are suppressed and the value is ordered, suppressed groups come last ({@code flag}
-     * first), so a "top N" shows the largest values there are, not NULLs an engine sorts first.
+     * small groups are suppressed they come last ({@code flag} first), so the rows the limit keeps are the
+     * shown ones and a "top N" shows the largest values there are; the suppressed rows are dropped unread.
      */
     private static String orderBy(List<MetricRequest.OrderBy> order, List<String> keys, List<String> selected,
                                   String flag) throws CompileException {
         List<String> terms = new ArrayList<>();
-        if (flag != null && order.stream().anyMatch(o -> o.column() != null
-                && o.column().strip().equalsIgnoreCase(keys.get(keys.size() - 1)))) {
+        if (flag != null) {
             terms.add(flag + " ASC");
         }
         for (MetricRequest.OrderBy o : order) {
@@ -408,7 +416,7 @@ public final class MetricCompiler {
             }
             terms.add(selected.get(at) + (o.descending() ? " DESC" : " ASC"));
         }
-        if (terms.isEmpty()) {
+        if (terms.size() == (flag == null ? 0 : 1)) {
             for (int i = 0; i < keys.size() - 1; i++) {
                 terms.add(selected.get(i) + " ASC");
             }

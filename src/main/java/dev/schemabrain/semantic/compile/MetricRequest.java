@@ -13,6 +13,7 @@ public record MetricRequest(String metric, List<String> groupBy, List<Filter> fi
                             String timeDimension, List<String> via, List<OrderBy> orderBy, int limit) {
 
     public static final int MAX_LIMIT = 10_000;
+    public static final int DEFAULT_LIMIT = 1000;
 
     public MetricRequest {
         Objects.requireNonNull(metric, "metric");

@@ -1,38 +1,31 @@
 package dev.schemabrain.semantic.compile;
 
 import dev.schemabrain.catalog.Table;
-import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.engine.Dialect;
+import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
-import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.SemanticModel;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * Who the people in a metric's group are, for small-cell suppression: the columns whose distinct values
- * count them. People are counted by key, not by row (a customer with seven invoices is still one person):
+ * What small-cell suppression counts in one query (SPEC §11.1): distinct people, never rows.
  * <ul>
- * <li>every entity of the query (the metric's and each joined one) on a personal table, by its first
- *     identity column;</li>
- * <li>a group_by or filter column that is a person's key (the source side of a many-to-one join to a
- *     personal entity: {@code invoice.customer_id}) — grouping by it is grouping by the person;</li>
- * <li>when the metric's own entity is not personal, each of its many-to-one keys to a personal entity
- *     (an invoice line belongs to its invoice).</li>
+ * <li>the subject of the metric's rows ({@link SubjectGraph}), through many-to-one LEFT JOINs of its own, which
+ *     never repeat a row, so it is the same people whichever column expresses the grouping
+ *     ({@code invoice.billing_country} and {@code customer.country} count the same customers);</li>
+ * <li>every other person the call groups or filters by: a column of a person entity, or a person's key
+ *     ({@code payment.staff_id}) — revenue by clerk is per-person data, total revenue over two clerks is not.</li>
  * </ul>
- * A personal entity's other references (a customer's support rep) are attributes, not the subject, and
- * are not counted: Chinook's 59 customers share three reps, and counting them would suppress every
- * country. COUNT(DISTINCT) of the first identity column never counts more people than there are, so a
- * composite identity only suppresses more.
  */
 final class Subjects {
 
-    /** A column of an entity of the query whose distinct values count people. */
-    record Key(String entity, String column) {
+    /** The joins the counts need (appended to the FROM) and the counted expressions, each with what it counts. */
+    record Plan(String joins, Map<String, String> counted) {
     }
 
     /** The table of an entity, or schema drift. */
@@ -42,70 +35,72 @@ final class Subjects {
 
     private final SemanticModel model;
     private final Tables tables;
-    private final SmallCells cells;
+    private final SubjectGraph graph;
 
-    Subjects(SemanticModel model, Tables tables, SmallCells cells) {
+    Subjects(SemanticModel model, Tables tables, SubjectGraph graph) {
         this.model = model;
         this.tables = tables;
-        this.cells = cells;
+        this.graph = graph;
     }
 
     /**
-     * @param entities every entity of the query (the metric's first)
-     * @param base     the metric's entity
-     * @param used     the group_by and filter references
+     * @param alias every entity of the query and its alias (the metric's is t0)
+     * @param base  the metric's entity
+     * @param used  the group_by and filter references
      */
-    List<Key> of(Collection<String> entities, String base, List<MetricCompiler.Ref> used) throws CompileException {
-        Set<Key> keys = new LinkedHashSet<>();
-        for (String name : entities) {
-            Entity entity = entity(name);
-            Table table = tables.of(entity);
-            if (cells.personal().contains(table.name()) && table.column(entity.identity().get(0)).isPresent()) {
-                keys.add(new Key(entity.name(), entity.identity().get(0)));
+    Plan of(Dialect dialect, Map<String, String> alias, String base, List<MetricCompiler.Ref> used) throws CompileException {
+        Map<String, String> counted = new LinkedHashMap<>();
+        StringBuilder joins = new StringBuilder();
+        Optional<SubjectGraph.Path> subject = graph.subjectOf(base);
+        if (subject.isPresent()) {
+            List<SubjectGraph.Hop> hops = subject.get().hops();
+            String at = "t0";
+            for (int i = 0; i + 1 < hops.size(); i++) {
+                SubjectGraph.Hop hop = hops.get(i);
+                String next = "s" + (i + 1);
+                joins.append(" LEFT JOIN ").append(qualified(dialect, tables.of(entity(hop.to())))).append(" AS ")
+                        .append(dialect.quote(next)).append(" ON ");
+                List<String> terms = new ArrayList<>();
+                for (ColumnPair p : hop.on()) {
+                    terms.add(dialect.quote(at) + "." + dialect.quote(p.source()) + " = " + dialect.quote(next) + "."
+                            + dialect.quote(p.target()));
+                }
+                joins.append(String.join(" AND ", terms));
+                at = next;
             }
+            String column = hops.isEmpty() ? entity(base).identity().get(0) : hops.get(hops.size() - 1).keyColumn();
+            String through = hops.isEmpty() ? "" : " (through " + String.join(", ", hops.stream().map(h -> h.from() + "." + h.keyColumn()).toList()) + ")";
+            counted.put(dialect.quote(at) + "." + dialect.quote(column), subject.get().subject() + through);
         }
         for (MetricCompiler.Ref r : used) {
-            if (personalKeys(r.entity()).contains(r.column().name())) {
-                keys.add(new Key(r.entity().name(), r.column().name()));
-            }
-        }
-        Entity own = entity(base);
-        if (!cells.personal().contains(own.table())) {
-            for (String column : personalKeys(own)) {
-                keys.add(new Key(base, column));
-            }
-        }
-        return List.copyOf(keys);
-    }
-
-    /** The columns of {@code entity} that hold the key of a row of a personal entity (many-to-one or one-to-one). */
-    private List<String> personalKeys(Entity entity) throws CompileException {
-        Table table = tables.of(entity);
-        List<String> out = new ArrayList<>();
-        for (Join j : model.joins()) {
-            if (j.bridge() != null || j.on().isEmpty() || !j.connects(entity.name()) || j.sourceEntity().equals(j.targetEntity())) {
+            String name = r.entity().name();
+            String a = alias.get(name);
+            if (a == null) {
                 continue;
             }
-            boolean fromSource = j.sourceEntity().equals(entity.name());
-            Cardinality walked = fromSource ? j.cardinality() : j.cardinality().reversed();
-            if (walked != Cardinality.MANY_TO_ONE && walked != Cardinality.ONE_TO_ONE) {
+            if (subject.isPresent() && subject.get().subject().equals(name)) {
                 continue;
             }
-            Optional<Entity> other = model.entity(j.other(entity.name()));
-            if (other.isEmpty() || !cells.personal().contains(other.get().table())) {
+            if (graph.person(name)) {
+                counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.entity().identity().get(0)), name);
                 continue;
             }
-            String column = fromSource ? j.on().get(0).source() : j.on().get(0).target();
-            if (table.column(column).isPresent() && !out.contains(column)) {
-                out.add(column);
+            Optional<String> person = graph.personKeyTarget(name, r.column().name());
+            if (person.isPresent()) {
+                counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.column().name()), person.get() + " (by " + name + "."
+                        + r.column().name() + ")");
             }
         }
-        return out;
+        return new Plan(joins.toString(), counted);
     }
 
     private Entity entity(String name) throws CompileException {
         return model.entity(name).orElseThrow(() -> new CompileException(Problem.SCHEMA_DRIFT, "The semantic layer refers to"
                 + " entity " + name + ", which the index does not have; run schemabrain index, then apply the project again.",
                 List.of()));
+    }
+
+    private static String qualified(Dialect dialect, Table table) {
+        return dialect.quote(table.name().schema()) + "." + dialect.quote(table.name().table());
     }
 }

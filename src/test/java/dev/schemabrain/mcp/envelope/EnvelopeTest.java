@@ -40,7 +40,7 @@ class EnvelopeTest {
         assertEquals("success", json.get("status").asText());
         assertTrue(json.get("error").isNull());
         assertTrue(json.get("degradation_reason").isNull());
-        assertEquals("1.3", json.get("charter_version").asText());
+        assertEquals("1.4", json.get("charter_version").asText());
         assertEquals("fk_constraint", json.get("provenance").get("inference_method").asText());
         assertEquals("applied", json.get("provenance").get("validation_state").asText());
         assertEquals("HIGH", json.get("confidence").asText());
