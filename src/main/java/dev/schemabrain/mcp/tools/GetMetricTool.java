@@ -246,9 +246,12 @@ public final class GetMetricTool extends CatalogTool {
                 : String.join(", or ", ways)) + ".";
     }
 
-    /** The plan's total cost as a class, never the row estimate it came with. */
-    static String costClass(double totalCost) {
-        return totalCost < 1_000 ? "low" : totalCost < 100_000 ? "medium" : "high";
+    /**
+     * The plan's total cost as a class, never the row estimate it came with; {@code unknown} where the engine gives
+     * no cost (MySQL and MariaDB's EXPLAIN has only row estimates, which are what must not leave).
+     */
+    static String costClass(Double totalCost) {
+        return totalCost == null ? "unknown" : totalCost < 1_000 ? "low" : totalCost < 100_000 ? "medium" : "high";
     }
 
     /** The suppression this server applies: its K, counting the data subjects of the served catalog. */
