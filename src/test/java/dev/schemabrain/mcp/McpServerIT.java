@@ -145,8 +145,9 @@ class McpServerIT {
         assertError(bad, "invalid_argument");
         assertTrue(((String) error(bad).get("message")).startsWith("Invalid arguments for get_metric: argument 'filters[1].op' "
                 + "must be one of the enum values: eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null."), () -> bad.toString());
-        assertEquals("get_metric", recovery(bad).get("suggested_tool"));
-        assertEquals(Map.of("name", "invoice_total_sum"), recovery(bad).get("suggested_args"));
+        // The bad filter cannot be kept, and a retry without it would be another question's number.
+        assertEquals("list_metrics", recovery(bad).get("suggested_tool"));
+        assertEquals(Map.of(), recovery(bad).get("suggested_args"));
     }
 
     @Test
@@ -444,7 +445,8 @@ class McpServerIT {
 
         Map<String, Object> dry = call("get_metric", Map.of("name", "invoice_total_sum", "dry_run", true));
         assertFalse(data(dry).containsKey("rows"));
-        assertTrue(((Number) ((Map<String, Object>) data(dry).get("explain")).get("total_cost")).doubleValue() > 0);
+        // A cost class only: the plan's row estimate would reveal what a real run suppresses.
+        assertEquals(Map.of("cost_class", "low"), data(dry).get("explain"));
     }
 
     @Test
