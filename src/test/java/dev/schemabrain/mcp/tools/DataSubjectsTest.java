@@ -294,4 +294,37 @@ class DataSubjectsTest {
         assertEquals(1, explain.size(), "only the cost class: " + explain);
         assertFalse(dry.toString().contains("estimated_rows") || dry.toString().contains("rows="), dry.toString());
     }
+
+    @org.junit.jupiter.api.Test
+    void theOperatorOverridesAClassAndPolicyShowListsThem() throws Exception {
+        Served s = served("postgresql");
+        String store = s.store().toString();
+        dev.schemabrain.testing.InProcessCli.Result shown = dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "show");
+        assertEquals(0, shown.exitCode(), shown.stderr());
+        assertTrue(shown.stdout().matches("(?s).*#\\s+employee\\s+person\\s+heuristic.*"), shown.stdout());
+        assertTrue(shown.stdout().matches("(?s).*#\\s+payslip\\s+none\\s+heuristic.*"), shown.stdout());
+
+        Path policy = dir.resolve("subjects.yaml");
+        java.nio.file.Files.writeString(policy, "subjects:\n  employe: none\n");
+        dev.schemabrain.testing.InProcessCli.Result typo = dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "apply",
+                policy.toString());
+        assertEquals(2, typo.exitCode(), typo.stdout());
+        assertTrue(typo.stderr().contains("employe") && typo.stderr().contains("did you mean employee"), typo.stderr());
+
+        String gross = metric(s, "payslip", "sum", "gross_amount");
+        java.nio.file.Files.writeString(policy, "subjects:\n  employee: none\n");
+        assertEquals(0, dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "apply", policy.toString()).exitCode());
+        try {
+            JsonNode open = json(s.call("name", gross, "group_by", List.of("payslip.employee_id")));
+            assertEquals("success", open.path("status").asText(), "the operator said employees are not people: " + open);
+            assertEquals(40, open.path("data").path("rows").size());
+            dev.schemabrain.testing.InProcessCli.Result after = dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "show");
+            assertTrue(after.stdout().contains("subjects:") && after.stdout().matches("(?s).*#\\s+employee\\s+none\\s+operator.*"),
+                    after.stdout());
+        } finally {
+            java.nio.file.Files.writeString(policy, "columns: {}\n");
+            dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "apply", policy.toString());
+        }
+        assertAllSuppressed(json(s.call("name", gross, "group_by", List.of("payslip.employee_id"))), "the draft is back");
+    }
 }
