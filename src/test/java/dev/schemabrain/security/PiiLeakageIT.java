@@ -256,8 +256,10 @@ class PiiLeakageIT {
         Map<String, Object> byEmail = metric(Map.of("name", "users_count", "group_by", List.of("users.email")));
         Map<String, Object> recovery = byEmail.get("error") == null ? Map.of()
                 : (Map<String, Object>) error(byEmail).get("recovery");
-        held("group_by users.email (with a rewrite to the identity)", refused(byEmail, "contact")
-                && String.valueOf(recovery.get("suggested_rewrite")).contains("users.id"), byEmail);
+        // The rewrite names an untagged dimension, not the identity: one group per person would be suppressed whole.
+        String rewrite = String.valueOf(recovery.get("suggested_rewrite"));
+        held("group_by users.email (with a rewrite to an untagged dimension)", refused(byEmail, "contact")
+                && rewrite.contains("users.") && !rewrite.contains("\"users.id\""), byEmail);
         Map<String, Object> birthdays = metric(Map.of("name", "users_count", "time_dimension", "users.date_of_birth",
                 "time_grain", "day", "group_by", List.of("users.role")));
         held("time_dimension users.date_of_birth by day (the group_by rule bypass)", refused(birthdays, "demographic_protected"),

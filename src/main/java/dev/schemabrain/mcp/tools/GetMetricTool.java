@@ -126,7 +126,7 @@ public final class GetMetricTool extends CatalogTool {
         }
         MetricPiiCheck.Verdict pii = MetricPiiCheck.check(uses(compiled), served.pii(), served.blockList());
         if (pii.refusal().isPresent()) {
-            return MetricReplies.refusal(pii.refusal().get(), compiled, served.semantic());
+            return MetricReplies.refusal(pii.refusal().get(), compiled, served);
         }
         if (executor.isEmpty()) {
             return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, "get_metric needs the source database, and this "

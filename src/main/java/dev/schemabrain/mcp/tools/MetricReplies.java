@@ -66,7 +66,8 @@ final class MetricReplies {
      * pii_blocked, naming only the categories that caused it, before any SQL leaves. A refused grouping
      * suggests grouping by the identity of the entity that owns the column (recovery → describe_entity).
      */
-    static Envelope refusal(MetricPiiCheck.Refusal refusal, CompiledMetric compiled, SemanticModel model) {
+    static Envelope refusal(MetricPiiCheck.Refusal refusal, CompiledMetric compiled, ServedCatalog served) {
+        SemanticModel model = served.semantic();
         String categories = String.join(", ", refusal.categoryNames());
         String metricEntity = compiled.metric().entity();
         Optional<Entity> owner = refusal.table() == null ? Optional.empty()
@@ -83,9 +84,14 @@ final class MetricReplies {
                 case GROUP_BY, TIME_DIMENSION -> {
                     why = (refusal.use() == MetricPiiCheck.Use.GROUP_BY ? "it groups by " : "its time dimension is ") + column
                             + ", a column tagged " + categories + ", and each group would expose a personal value";
-                    rewrite = owner.map(e -> "group_by [\"" + e.name() + "." + e.identity().get(0) + "\"] (the "
-                                    + e.name() + " identity) instead of " + column + ", or by an untagged column")
-                            .orElse("group by an untagged column instead of " + column);
+                    // Not the owner's identity: one group per person would be suppressed whole (SPEC §11.1).
+                    boolean time = refusal.use() == MetricPiiCheck.Use.TIME_DIMENSION;
+                    List<String> instead = untagged(served, owner.map(Entity::name).orElse(metricEntity), time);
+                    rewrite = instead.isEmpty() ? (time ? "use an untagged date as time_dimension" : "group by an untagged column")
+                            + " instead of " + column
+                            : (time ? "time_dimension \"" + instead.get(0) + "\"" : "group_by [\"" + instead.get(0) + "\"]")
+                            + " instead of " + column + (instead.size() > 1 ? " (or " + String.join(", ", instead.subList(1, instead.size())) + ")" : "")
+                            + "; groups about fewer people than the server's minimum are left out";
                 }
                 case MIN_MAX_OPERAND -> {
                     why = "it takes " + compiled.metric().measure().agg().wireName() + " over " + column
@@ -112,6 +118,14 @@ final class MetricReplies {
         return Envelope.error(new ToolError(ErrorKind.PII_BLOCKED, "get_metric refused " + compiled.metric().name() + ": "
                 + why + "; describe_entity shows each column's PII tags.", recovery, refusal.categoryNames()),
                 List.of(DescribeEntityTool.NAME, "list_metrics"));
+    }
+
+    /** Up to three untagged groupable columns (or dates) of {@code entity} and its parents, as entity.column. */
+    private static List<String> untagged(ServedCatalog served, String entity, boolean dates) {
+        return served.dimensions(entity).stream()
+                .filter(d -> (d.kind() == dev.schemabrain.semantic.Dimensions.Kind.DATE) == dates)
+                .filter(d -> !served.pii().tag(d.table(), d.column()).tagged())
+                .map(d -> d.entity() + "." + d.column()).limit(3).toList();
     }
 
     /** The entity a close match names (else the metric's own), for describe_entity. */

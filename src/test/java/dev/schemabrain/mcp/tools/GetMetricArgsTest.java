@@ -72,8 +72,14 @@ class GetMetricArgsTest {
         assertEquals(ErrorKind.INVALID_ARGUMENT, e.error().kind(), e::toJson);
         assertTrue(e.error().message().startsWith("Invalid arguments for get_metric: " + message + ". Allowed arguments:"),
                 e.error().message());
-        assertEquals("get_metric", e.error().recovery().suggestedTool());
-        assertEquals(Map.of("name", "invoice_total_sum"), e.error().recovery().suggestedArgs(), "the valid arguments are kept");
+        if (bad.containsKey("filters")) {
+            // Dropping the caller's filters would answer another question with the same look (SPEC §11.2).
+            assertEquals("list_metrics", e.error().recovery().suggestedTool(), e::toJson);
+            assertEquals(Map.of(), e.error().recovery().suggestedArgs());
+        } else {
+            assertEquals("get_metric", e.error().recovery().suggestedTool());
+            assertEquals(Map.of("name", "invoice_total_sum"), e.error().recovery().suggestedArgs(), "the valid arguments are kept");
+        }
     }
 
     @Test
