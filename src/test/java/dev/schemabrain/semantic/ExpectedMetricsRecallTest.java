@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,8 @@ class ExpectedMetricsRecallTest {
         StringBuilder report = new StringBuilder("database\tmatched\texpected\trecall\trejected drafts\tmissing\n");
         Map<String, Double> measured = new LinkedHashMap<>();
         int rejected = 0;
+        StringBuilder verdicts = new StringBuilder("database\tverdict\tdraft\tmeasure\tfilters\twhy\n");
+        StringBuilder totals = new StringBuilder();
         for (String db : ExpectedMetrics.DATABASES) {
             ExpectedMetrics expected = ExpectedMetrics.load(db);
             assertTrue(expected.metrics().size() >= 8, db + " lists at least 8 metrics");
@@ -45,6 +48,9 @@ class ExpectedMetricsRecallTest {
                     .append(m.timeDimension()).append('\t').append(m.description()).append('\n'));
             Files.createDirectories(Path.of("target", "semantic"));
             Files.writeString(Path.of("target", "semantic", "drafts-" + db + ".txt"), drafts);
+            List<DraftVerdicts.Judged> judged = DraftVerdicts.load("/expected-metrics/" + db + ".yaml").judge(model);
+            verdicts.append(DraftVerdicts.table(db, judged));
+            totals.append(DraftVerdicts.total(db, judged));
             double recall = expected.recall(model);
             measured.put(db, recall);
             rejected += expected.rejected(model).size();
@@ -57,7 +63,9 @@ class ExpectedMetricsRecallTest {
         Path out = Path.of("target", "semantic", "expected-metrics-recall.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
+        Files.writeString(Path.of("target", "semantic", "drafts-verdicts.txt"), verdicts.append(totals));
         System.out.print(report);
+        System.out.print(totals);
         assertTrue(rejected <= MAX_REJECTED, rejected + " drafts an analyst would reject:\n" + report);
         for (var e : measured.entrySet()) {
             assertTrue(e.getValue() >= FLOOR.get(e.getKey()) - 1e-9, e.getKey() + " recall " + e.getValue()
