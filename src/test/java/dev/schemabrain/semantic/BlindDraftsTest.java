@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BlindDraftsTest {
 
     /** Drafts judged misleading or nonsensical, at most: the figure measured when the drafting rules last changed. */
-    static final int MAX_BAD = 41;
+    static final int MAX_BAD = 0;   // before the signals were read: 41 of 58 (37 misleading, 4 nonsensical)
 
     private static final Pattern CREATE = Pattern.compile("CREATE TABLE (\\w+) \\((.*?)\\n\\);", Pattern.DOTALL);
     private static final Pattern CHECK_IN = Pattern.compile("\\n\\s*(\\w+)\\s[^\\n]*CHECK \\(\\1 IN \\(([^)]*)\\)\\)");
