@@ -51,6 +51,17 @@ public enum MeasureMeaning {
     private static final Set<String> FLAG_VALUES = Set.of("0", "1", "true", "false", "t", "f");
 
     public static MeasureMeaning of(Table t, Column c) {
+        MeasureMeaning byName = byName(t, c);
+        // A price list's amounts are prices (Stripe's prices.unit_amount, a plan's amount, a coupon's value): averaged.
+        boolean priceList = PRICE_LIST.matcher(Identifiers.toSnakeCase(t.name().table()).toLowerCase(Locale.ROOT)).find();
+        return byName == ADDITIVE && priceList && isMoney(c) ? AVERAGED : byName;
+    }
+
+    /** Tables that define what things cost rather than record what happened. */
+    private static final Pattern PRICE_LIST = Pattern.compile("(^|_)(price|prices|pricing|pricings|tariff|tariffs|plan|plans"
+            + "|rate_card|rate_cards|fare|fares|coupon|coupons|promo|promos|promotion|promotions|voucher|vouchers)(_|$)");
+
+    private static MeasureMeaning byName(Table t, Column c) {
         if (TypeClass.of(c) != TypeClass.NUMBER || t.isPrimaryKey(c.name())
                 || t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()))) {
             return NONE;

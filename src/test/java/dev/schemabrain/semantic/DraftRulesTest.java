@@ -65,6 +65,10 @@ class DraftRulesTest {
         for (Column c : t.columns()) {
             assertEquals(expected.get(c.name()), MeasureMeaning.of(t, c), c.name());
         }
+        Table prices = table("s.prices").columns("id", "amount:numeric", "quantity").pk("id").build();
+        assertEquals(MeasureMeaning.AVERAGED, MeasureMeaning.of(prices, prices.column("amount").orElseThrow()),
+                "a price list's amount is a price");
+        assertEquals(MeasureMeaning.ADDITIVE, MeasureMeaning.of(prices, prices.column("quantity").orElseThrow()), "not money");
         Column flag = new Column("paid", 1, "integer", false, null, null, List.of("0", "1"));
         assertEquals(MeasureMeaning.NONE, MeasureMeaning.of(t.withColumns(List.of(flag)), flag), "0/1 in the sample is a yes/no");
     }
