@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  *       without a filter it needs (settled statuses for money, no test rows, no soft-deleted rows: the entity's
  *       {@code every} list and the entry's {@code filters}) or without naming, in its description, a column the agent
  *       must group or filter by ({@code mentions}: the currency beside an amount, a status whose settled values are
- *       unknown);</li>
+ *       unknown), or with a filter the rule does not ask for (it drops rows that count);</li>
  *   <li>sensible: a {@code metrics} entry drafted with all of those;</li>
  *   <li>unjudged: anything the lists do not name (reported, so nobody can hide a draft by not listing it).</li>
  * </ul>
@@ -116,13 +116,18 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
                 continue;
             }
             List<String> has = m.filters().stream().map(DraftVerdicts::shown).toList();
+            List<String> wanted = new ArrayList<>(every.getOrDefault(m.entity(), List.of()));
+            wanted.addAll(e.filters());
             List<String> lacking = new ArrayList<>();
-            every.getOrDefault(m.entity(), List.of()).stream().filter(f -> !has.contains(f)).forEach(lacking::add);
-            e.filters().stream().filter(f -> !has.contains(f)).forEach(lacking::add);
+            wanted.stream().filter(f -> !has.contains(f)).forEach(lacking::add);
             e.mentions().stream().filter(s -> m.description() == null || !m.description().contains(s))
                     .map(s -> "says " + s).forEach(lacking::add);
-            return lacking.isEmpty() ? new Judged(m, Verdict.SENSIBLE, "")
-                    : new Judged(m, Verdict.MISLEADING, "lacks " + String.join("; ", lacking));
+            List<String> extra = has.stream().filter(f -> !wanted.contains(f)).toList();   // drops rows that count
+            if (!lacking.isEmpty() || !extra.isEmpty()) {
+                return new Judged(m, Verdict.MISLEADING, (lacking.isEmpty() ? "" : "lacks " + String.join("; ", lacking))
+                        + (extra.isEmpty() ? "" : (lacking.isEmpty() ? "" : "; ") + "filters too much: " + String.join("; ", extra)));
+            }
+            return new Judged(m, Verdict.SENSIBLE, "");
         }
         return new Judged(m, Verdict.UNJUDGED, "not listed");
     }
@@ -133,6 +138,13 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
         }
         List<String> key = model.entity(m.entity()).map(Entity::identity).orElse(List.of());
         return key.size() == 1 && key.get(0).equals(m.measure().column());
+    }
+
+    /** The listed sensible metrics no draft matches: what the drafts miss (recall), not what they get wrong. */
+    List<String> missing(SemanticModel model) {
+        return metrics.stream().filter(e -> model.metrics().stream().noneMatch(e::matches))
+                .map(e -> e.entity() + " " + e.agg().wireName() + " " + (e.column() != null ? e.column() : e.expression() != null
+                        ? e.expression() : "*")).toList();
     }
 
     static Map<Verdict, Long> counts(List<Judged> judged) {
