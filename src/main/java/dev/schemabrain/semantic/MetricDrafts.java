@@ -50,7 +50,8 @@ final class MetricDrafts {
     private final List<Metric> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
 
-    private MetricDrafts(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables) {
+    private MetricDrafts(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables,
+                         Map<QualifiedName, Entity> entities) {
         this.entity = entity;
         this.table = table;
         Optional<TimeAxis.Candidate> chosen = axis.chosen();
@@ -66,25 +67,31 @@ final class MetricDrafts {
         signals.forEach(s -> exclusions.addAll(s.exclusions()));
         this.status = signals.stream().flatMap(s -> s.status().stream()).findFirst();
         Optional<RowSignals> money = signals.stream().filter(s -> s.currency().isPresent()).findFirst()
-                .or(() -> parentCurrency(structure, tables));
+                .or(() -> parentCurrency(tables, entities));
         this.currency = money.flatMap(RowSignals::currency);
         this.onlyCurrency = money.flatMap(RowSignals::onlyCurrency);
     }
 
-    static List<Metric> of(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables) {
-        MetricDrafts drafts = new MetricDrafts(entity, table, axis, structure, tables);
+    /**
+     * @param structure the entities and joins (the headers' entities are looked up by name)
+     * @param tables    every table by name
+     * @param entities  the entity of each table that has one (a parent's currency is looked up by table)
+     */
+    static List<Metric> of(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables,
+                           Map<QualifiedName, Entity> entities) {
+        MetricDrafts drafts = new MetricDrafts(entity, table, axis, structure, tables, entities);
         drafts.draft();
         return List.copyOf(drafts.out);
     }
 
     /** A row that cannot exist without its parent (a refund's payment) is in the parent's currency. */
-    private Optional<RowSignals> parentCurrency(SemanticModel structure, Map<QualifiedName, Table> tables) {
+    private Optional<RowSignals> parentCurrency(Map<QualifiedName, Table> tables, Map<QualifiedName, Entity> entities) {
         for (ForeignKey fk : table.foreignKeys()) {
             boolean required = fk.columns().stream().allMatch(k -> table.column(k).map(c -> !c.nullable()).orElse(false));
             Table parent = tables.get(fk.target());
-            Optional<Entity> parentEntity = structure.entities().stream().filter(e -> e.table().equals(fk.target())).findFirst();
-            if (required && parent != null && parentEntity.isPresent() && !parent.name().equals(table.name())) {
-                RowSignals s = RowSignals.of(parentEntity.get().name(), parent);
+            Entity parentEntity = entities.get(fk.target());
+            if (required && parent != null && parentEntity != null && !parent.name().equals(table.name())) {
+                RowSignals s = RowSignals.of(parentEntity.name(), parent);
                 if (s.currency().isPresent()) {
                     return Optional.of(s);
                 }
