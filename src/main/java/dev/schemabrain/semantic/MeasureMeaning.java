@@ -12,14 +12,28 @@ import java.util.regex.Pattern;
 /**
  * What a numeric column means to an analyst, read from its name: an amount, quantity or total adds up across
  * rows ({@link #ADDITIVE}); a price, rate, percentage, score, age, ratio or duration is averaged, never summed
- * ({@link #AVERAGED}); keys, codes, years, flags and anything unrecognised are not aggregated ({@link #NONE}):
- * a metric nobody asked for is worse than one missing.
+ * ({@link #AVERAGED}), and so is an amount per unit or a face value (unit_amount, list_amount, amount_off); a level
+ * at a moment (balance, MRR, stock on hand, seats remaining) is a {@link #SNAPSHOT}; keys, codes, years, flags,
+ * minor units, exponents, sort orders and anything unrecognised are not aggregated ({@link #NONE}): a metric nobody
+ * asked for is worse than one missing.
  */
 public enum MeasureMeaning {
-    ADDITIVE, AVERAGED, NONE;
+    ADDITIVE, AVERAGED,
+    /** Adds up across things at one moment (stock of all products) but not across moments: summed only when undated. */
+    SNAPSHOT,
+    NONE;
 
     /** An explicit total wins over what it totals: total_price, discount_amount add up. */
     private static final Pattern TOTAL = Pattern.compile("(^|_)(amount|amt|total|totals|subtotal|sum)(_|$)");
+    /** Levels, not flows: summing them over days multiplies them. Checked before TOTAL (balance_amount). */
+    private static final Pattern SNAPSHOT_WORD = Pattern.compile(
+            "(^|_)(balance|balances|mrr|arr|remaining|outstanding|available|stock|backlog)(_|$)|(^|_)on_(hand|order)(_|$)");
+    /** An amount per unit, per period or on the face of a coupon: a price by another name. Checked before TOTAL. */
+    private static final Pattern PER_UNIT_AMOUNT = Pattern.compile(
+            "(^|_)(unit|list|per|each|face|nominal|base|standard|default|recurring)_(amount|amt|total|value|fee|cost)(_|$)"
+                    + "|(^|_)(amount|amt|value|percent|pct)_off(_|$)|(^|_)(face_value|denomination)(_|$)");
+    /** A bound, not a measurement: max_amount, credit_limit. Checked before TOTAL. */
+    private static final Pattern LIMIT = Pattern.compile("(^|_)(min|max|minimum|maximum|limit|threshold|cap)(_|$)");
     private static final Pattern PER_UNIT_COST = Pattern.compile("(^|_)(unit|replacement|list|standard|average|avg)_cost(_|$)");
     private static final Pattern AVERAGED_WORD = Pattern.compile(
             "(^|_)(price|prices|rate|rates|pct|percent|percentage|ratio|score|rating|age|discount|margin|avg|average|mean"
@@ -32,10 +46,22 @@ public enum MeasureMeaning {
     private static final Pattern NOT_A_MEASURE = Pattern.compile(
             "(^|_)(id|ids|code|no|num|number|year|yr|zip|postal|phone|ext|extension|version|seq|sequence|ordinal|position"
                     + "|rank|sort|level|limit|max|min|threshold|lat|latitude|lon|lng|longitude|flag|active|enabled"
-                    + "|disabled|deleted|discontinued|public|visible|hidden)(_|$)|^(is|has|can|should|was)_");
+                    + "|disabled|deleted|discontinued|public|visible|hidden|minor|exponent|decimals|precision|scale|digits|priority"
+                    + "|display|ordering|idx|index|multiplier)(_|$)|^(is|has|can|should|was)_");
     private static final Set<String> FLAG_VALUES = Set.of("0", "1", "true", "false", "t", "f");
 
     public static MeasureMeaning of(Table t, Column c) {
+        MeasureMeaning byName = byName(t, c);
+        // A price list's amounts are prices (Stripe's prices.unit_amount, a plan's amount, a coupon's value): averaged.
+        boolean priceList = PRICE_LIST.matcher(Identifiers.toSnakeCase(t.name().table()).toLowerCase(Locale.ROOT)).find();
+        return byName == ADDITIVE && priceList && isMoney(c) ? AVERAGED : byName;
+    }
+
+    /** Tables that define what things cost rather than record what happened. */
+    private static final Pattern PRICE_LIST = Pattern.compile("(^|_)(price|prices|pricing|pricings|tariff|tariffs|plan|plans"
+            + "|rate_card|rate_cards|fare|fares|coupon|coupons|promo|promos|promotion|promotions|voucher|vouchers)(_|$)");
+
+    private static MeasureMeaning byName(Table t, Column c) {
         if (TypeClass.of(c) != TypeClass.NUMBER || t.isPrimaryKey(c.name())
                 || t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()))) {
             return NONE;
@@ -43,6 +69,15 @@ public enum MeasureMeaning {
         String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
         if (isFlag(c)) {
             return NONE;
+        }
+        if (SNAPSHOT_WORD.matcher(name).find()) {
+            return SNAPSHOT;
+        }
+        if (LIMIT.matcher(name).find()) {
+            return NONE;
+        }
+        if (PER_UNIT_AMOUNT.matcher(name).find()) {
+            return AVERAGED;
         }
         if (TOTAL.matcher(name).find()) {
             return ADDITIVE;
@@ -66,6 +101,26 @@ public enum MeasureMeaning {
         String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
         return Pattern.compile("(^|_)(amount|amt|total|subtotal)(_|$)").matcher(name).find()
                 && !Pattern.compile("(^|_)(due|tax|taxes|qty|quantity|units)(_|$)").matcher(name).find();
+    }
+
+    private static final Pattern MONEY = Pattern.compile(
+            "(^|_)(amount|amt|total|subtotal|revenue|sales|cost|costs|fee|fees|charge|charges|payment|payments|paid|freight"
+                    + "|balance|value|spend|tax|taxes|cents|due|profit|income|refund|refunded|price|prices|fare|fares|wage|wages"
+                    + "|salary|mrr|arr|gross|net|rate|rates)(_|$)");
+    private static final Pattern NOT_MONEY = Pattern.compile(
+            "(^|_)(qty|quantity|units|seats|volume|pct|percent|percentage|ratio|count)(_|$)"
+                    + "|(^|_)(tax|discount|interest|conversion|churn|growth|error|success|failure|bounce|retention)_rates?(_|$)");
+
+    /** A sum of money or a price, in some currency: what must never add two currencies (a rate per unit too). */
+    public static boolean isMoney(Column c) {
+        String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
+        return MONEY.matcher(name).find() && !NOT_MONEY.matcher(name).find();
+    }
+
+    /** What is still owed rather than what was paid: a settled-status filter would make it zero. */
+    public static boolean isReceivable(Column c) {
+        return Pattern.compile("(^|_)(due|owed|owing|outstanding|unpaid|remaining|receivable)(_|$)")
+                .matcher(Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT)).find();
     }
 
     /** The number of things a line records (quantity, qty): what a price is multiplied by to make revenue. */

@@ -1,79 +1,137 @@
 package dev.schemabrain.semantic;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The metrics an analyst would draft for one entity (issue 19): the count of its rows and of its distinct
- * identities; a sum of each amount, quantity or total and an average of each money total (average order value);
- * an average of each price, rate, percentage or duration ({@link MeasureMeaning}); and, on a line item with a price
- * and a quantity but no amount of its own, its revenue as an expression ({@code unit_price * quantity}, times
- * {@code (1 - discount)} when a discount rate sits beside them). Each takes the entity's default time dimension.
+ * The metrics an analyst would draft for one entity (issue 19): the count of its rows; a sum of each amount, quantity
+ * or total and an average of each money total (average order value); an average of each price, rate, percentage or
+ * duration ({@link MeasureMeaning}); a snapshot (balance, MRR, stock) summed only on an undated entity, else averaged;
+ * and, on a line item with a price and a quantity but no amount of its own, its revenue as an expression
+ * ({@code unit_price * quantity}, times {@code (1 - discount)} when a discount rate sits beside them). Each takes the
+ * entity's default time dimension and the filters its rows' signals call for ({@link RowSignals}, its own and those of
+ * the rows it is a line of): money counts only settled statuses, test and soft-deleted rows never count, and an
+ * amount beside a currency says to group by it. No count_distinct of a single-column key: on its own table it is the
+ * count again, and across a join that repeats rows the compiler flags the count as fan_out_join.
  */
 final class MetricDrafts {
+
+    /** How a measure relates to the entity's status: what it is filtered to, if anything. */
+    private enum Kind { COUNT, ATTRIBUTE, FLOW, RECEIVABLE, SNAPSHOT }
 
     private final Entity entity;
     private final Table table;
     private final String time;
     private final String dated;
+    private final Optional<RowSignals.Status> status;
+    private final List<RowSignals.Exclusion> exclusions = new ArrayList<>();
+    private final Optional<String> currency;
+    private final Optional<String> onlyCurrency;
     private final List<Metric> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
 
-    private MetricDrafts(Entity entity, Table table, TimeAxis axis) {
+    private MetricDrafts(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables,
+                         Map<QualifiedName, Entity> entities) {
         this.entity = entity;
         this.table = table;
         Optional<TimeAxis.Candidate> chosen = axis.chosen();
         this.time = chosen.map(TimeAxis.Candidate::reference).orElse(null);
         this.dated = chosen.map(c -> ", dated by " + c.reference()
                 + (c.joins().isEmpty() ? "" : " (through " + String.join(", ", c.joins()) + ")")).orElse("");
+        // The rows this entity's rows are lines of (an item of its booking): a void booking's lines are void too.
+        List<RowSignals> signals = new ArrayList<>();
+        signals.add(RowSignals.of(entity.name(), table));
+        axis.candidates().stream().map(TimeAxis.Candidate::entity).filter(e -> !e.equals(entity.name())).distinct()
+                .forEach(e -> structure.entity(e).map(Entity::table).map(tables::get)
+                        .ifPresent(t -> signals.add(RowSignals.of(e, t))));
+        signals.forEach(s -> exclusions.addAll(s.exclusions()));
+        this.status = signals.stream().flatMap(s -> s.status().stream()).findFirst();
+        Optional<RowSignals> money = signals.stream().filter(s -> s.currency().isPresent()).findFirst()
+                .or(() -> parentCurrency(tables, entities));
+        this.currency = money.flatMap(RowSignals::currency);
+        this.onlyCurrency = money.flatMap(RowSignals::onlyCurrency);
     }
 
-    static List<Metric> of(Entity entity, Table table, TimeAxis axis) {
-        MetricDrafts drafts = new MetricDrafts(entity, table, axis);
+    /**
+     * @param structure the entities and joins (the headers' entities are looked up by name)
+     * @param tables    every table by name
+     * @param entities  the entity of each table that has one (a parent's currency is looked up by table)
+     */
+    static List<Metric> of(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables,
+                           Map<QualifiedName, Entity> entities) {
+        MetricDrafts drafts = new MetricDrafts(entity, table, axis, structure, tables, entities);
         drafts.draft();
         return List.copyOf(drafts.out);
+    }
+
+    /** A row that cannot exist without its parent (a refund's payment) is in the parent's currency. */
+    private Optional<RowSignals> parentCurrency(Map<QualifiedName, Table> tables, Map<QualifiedName, Entity> entities) {
+        for (ForeignKey fk : table.foreignKeys()) {
+            boolean required = fk.columns().stream().allMatch(k -> table.column(k).map(c -> !c.nullable()).orElse(false));
+            Table parent = tables.get(fk.target());
+            Entity parentEntity = entities.get(fk.target());
+            if (required && parent != null && parentEntity != null && !parent.name().equals(table.name())) {
+                RowSignals s = RowSignals.of(parentEntity.name(), parent);
+                if (s.currency().isPresent()) {
+                    return Optional.of(s);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private void draft() {
         String things = entity.name().replace('_', ' ');
         String key = countedColumn();
-        add("count", "Number of " + things + " rows", Measure.of(Aggregation.COUNT, key));
-        if (entity.identity().size() == 1) {
-            add("distinct_count", "Number of distinct " + things + " by " + key + ", each counted once even where a join repeats it",
-                    Measure.of(Aggregation.COUNT_DISTINCT, key));
-        }
+        add("count", "Number of " + things + " rows", Measure.of(Aggregation.COUNT, key), Kind.COUNT, false);
         Optional<String> revenue = revenue();
         revenue.ifPresent(expression -> add("revenue", "Revenue of " + things + " rows (" + expression.replace("*", "×")
-                + ") summed", new Measure(Aggregation.SUM, null, expression)));
+                + ") summed", new Measure(Aggregation.SUM, null, expression), Kind.FLOW, true));
         for (Column c : table.columns()) {
             String words = c.name().replace('_', ' ');
+            String id = SemanticInference.identifier(c.name());
+            boolean money = MeasureMeaning.isMoney(c);
             switch (MeasureMeaning.of(table, c)) {
                 case ADDITIVE -> {
-                    add(SemanticInference.identifier(c.name()) + "_sum", "Sum of " + words + " over " + things + " rows",
-                            Measure.of(Aggregation.SUM, c.name()));
+                    Kind kind = MeasureMeaning.isReceivable(c) ? Kind.RECEIVABLE : Kind.FLOW;
+                    add(id + "_sum", "Sum of " + words + " over " + things + " rows", Measure.of(Aggregation.SUM, c.name()), kind, money);
                     if (MeasureMeaning.isMoneyTotal(c)) {
-                        add(SemanticInference.identifier(c.name()) + "_avg", "Average " + words + " per " + things + " row",
-                                Measure.of(Aggregation.AVG, c.name()));
+                        add(id + "_avg", "Average " + words + " per " + things + " row", Measure.of(Aggregation.AVG, c.name()), kind, money);
                     }
                 }
                 case AVERAGED -> {
                     if (revenue.isEmpty() || !MeasureMeaning.isPrice(c)) {   // a line's price is in its revenue
-                        add(SemanticInference.identifier(c.name()) + "_avg", "Average " + words + " over " + things + " rows",
-                                Measure.of(Aggregation.AVG, c.name()));
+                        add(id + "_avg", "Average " + words + " over " + things + " rows", Measure.of(Aggregation.AVG, c.name()),
+                                Kind.ATTRIBUTE, money);
+                    }
+                }
+                case SNAPSHOT -> {
+                    if (time == null) {   // things, each at its current level: their total is a current total
+                        add(id + "_sum", "Current total of " + words + " over " + things + " rows",
+                                Measure.of(Aggregation.SUM, c.name()), Kind.SNAPSHOT, money);
+                    } else {
+                        add(id + "_avg", "Average " + words + " over " + things + " rows (a level at a moment: never summed"
+                                + " over time)", Measure.of(Aggregation.AVG, c.name()), Kind.SNAPSHOT, money);
                     }
                 }
                 case NONE -> {
@@ -108,13 +166,55 @@ final class MetricDrafts {
         return Optional.of(discount.map(d -> line + " * (1 - " + d.name() + ")").orElse(line));
     }
 
-    private void add(String suffix, String sentence, Measure measure) {
+    private void add(String suffix, String sentence, Measure measure, Kind kind, boolean money) {
         String base = SemanticInference.identifier(entity.name() + "_" + suffix);
         String name = base;
         for (int i = 2; !names.add(name); i++) {
             name = SemanticInference.fit(base + "_" + i);
         }
         List<TimeGrain> grains = time == null ? List.of() : Arrays.asList(TimeGrain.values());
-        out.add(new Metric(name, sentence + dated + ".", entity.name(), measure, time, grains, List.of(), Origin.HEURISTIC_DRAFT));
+        List<Filter> filters = new ArrayList<>();
+        StringBuilder text = new StringBuilder(sentence).append(dated).append('.');
+        status.ifPresent(s -> text.append(statusClause(s, kind, filters)));
+        exclusions.forEach(e -> filters.add(e.filter()));
+        if (!exclusions.isEmpty()) {
+            text.append(" Excludes ").append(String.join(" and ", exclusions.stream().map(RowSignals.Exclusion::phrase).toList()))
+                    .append('.');
+        }
+        if (money && currency.isPresent()) {
+            String c = currency.get();
+            text.append(onlyCurrency.map(only -> " All in " + only + " (" + c + ").")
+                    .orElse(" In the currency of " + c + ": group or filter by " + c + "; never add amounts in different currencies."));
+        }
+        out.add(new Metric(name, text.toString(), entity.name(), measure, time, grains, filters, Origin.HEURISTIC_DRAFT));
+    }
+
+    /** The status filter a measure of this kind takes, said plainly; or, when none fits, that it spans every status. */
+    private static String statusClause(RowSignals.Status s, Kind kind, List<Filter> filters) {
+        String ref = s.reference();
+        String known = s.values().isEmpty() ? "its values are unknown" : String.join(", ", s.values());
+        List<String> kept = switch (kind) {
+            case FLOW -> s.settled();
+            case SNAPSHOT -> s.live();
+            default -> List.of();
+        };
+        if (!kept.isEmpty()) {
+            filters.add(new Filter(ref, FilterOp.IN, kept));
+            List<String> notes = new ArrayList<>();
+            if (!s.others(kept).isEmpty()) {
+                notes.add(String.join(", ", s.others(kept)) + " excluded");
+            }
+            if (!s.source().equals("declared")) {
+                notes.add("values as " + s.source() + ", so a rare one may be missing");   // a declared list is complete
+            }
+            return " Includes only rows whose " + ref + " is " + String.join(" or ", kept)
+                    + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")") + ".";
+        }
+        return switch (kind) {
+            case COUNT, ATTRIBUTE -> " Spans every " + ref + " (" + known + ").";
+            case RECEIVABLE -> " Spans every " + ref + " (" + known + "): filter " + ref + " to the rows still owed.";
+            default -> " Spans every " + ref + " (" + known + "): no " + (kind == Kind.SNAPSHOT ? "active" : "settled")
+                    + " value is recognisable, so filter " + ref + " to the rows that count.";
+        };
     }
 }

@@ -105,7 +105,8 @@ public final class SemanticInference {
         List<Metric> metrics = new ArrayList<>();
         Map<QualifiedName, Table> tables = catalog.byName();
         for (Entity e : entities.values()) {
-            metrics.addAll(MetricDrafts.of(e, tables.get(e.table()), TimeAxis.of(catalog, structure, e.name())));
+            metrics.addAll(MetricDrafts.of(e, tables.get(e.table()), TimeAxis.of(catalog, structure, e.name()), structure, tables,
+                    entities));
         }
         return new SemanticModel(List.copyOf(entities.values()), joins, metrics);
     }

@@ -8,6 +8,8 @@ import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.SemanticModel;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +37,10 @@ class DraftRulesTest {
         Table t = table("s.facts").columns("id", "customer_id", "unit_price:numeric", "quantity", "discount:real",
                 "total_amount:numeric", "discount_amount:numeric", "release_year", "is_active", "zip_code", "status_code",
                 "score:numeric", "age", "tax_rate:numeric", "bytes", "reorder_level", "units_in_stock", "monthly_price_cents:numeric",
-                "replacement_cost:numeric", "shipping_cost:numeric", "duration_seconds:real", "seats", "name:text")
+                "replacement_cost:numeric", "shipping_cost:numeric", "duration_seconds:real", "seats", "name:text",
+                "minor_units", "exponent", "sort_order", "display_order", "unit_amount:numeric", "amount_off:numeric",
+                "percent_off:numeric", "face_value:numeric", "max_amount:numeric", "balance_amount:numeric", "mrr:numeric",
+                "seats_remaining")
                 .pk("id").fk("f_c", "customer_id", "s.customer", "id").build();
         Map<String, MeasureMeaning> expected = Map.ofEntries(Map.entry("id", MeasureMeaning.NONE),
                 Map.entry("customer_id", MeasureMeaning.NONE), Map.entry("unit_price", MeasureMeaning.AVERAGED),
@@ -45,13 +50,25 @@ class DraftRulesTest {
                 Map.entry("zip_code", MeasureMeaning.NONE), Map.entry("status_code", MeasureMeaning.NONE),
                 Map.entry("score", MeasureMeaning.AVERAGED), Map.entry("age", MeasureMeaning.AVERAGED),
                 Map.entry("tax_rate", MeasureMeaning.AVERAGED), Map.entry("bytes", MeasureMeaning.NONE),
-                Map.entry("reorder_level", MeasureMeaning.NONE), Map.entry("units_in_stock", MeasureMeaning.ADDITIVE),
+                Map.entry("reorder_level", MeasureMeaning.NONE), Map.entry("units_in_stock", MeasureMeaning.SNAPSHOT),   // was ADDITIVE: stock is a level
                 Map.entry("monthly_price_cents", MeasureMeaning.AVERAGED), Map.entry("replacement_cost", MeasureMeaning.AVERAGED),
                 Map.entry("shipping_cost", MeasureMeaning.ADDITIVE), Map.entry("duration_seconds", MeasureMeaning.AVERAGED),
-                Map.entry("seats", MeasureMeaning.ADDITIVE), Map.entry("name", MeasureMeaning.NONE));
+                Map.entry("seats", MeasureMeaning.ADDITIVE), Map.entry("name", MeasureMeaning.NONE),
+                // Never summed (blind drafts): minor units, exponents and sort orders are not measurements; an amount
+                // per unit or off a coupon is a price; a bound is not an amount; balances and MRR are levels.
+                Map.entry("minor_units", MeasureMeaning.NONE), Map.entry("exponent", MeasureMeaning.NONE),
+                Map.entry("sort_order", MeasureMeaning.NONE), Map.entry("display_order", MeasureMeaning.NONE),
+                Map.entry("unit_amount", MeasureMeaning.AVERAGED), Map.entry("amount_off", MeasureMeaning.AVERAGED),
+                Map.entry("percent_off", MeasureMeaning.AVERAGED), Map.entry("face_value", MeasureMeaning.AVERAGED),
+                Map.entry("max_amount", MeasureMeaning.NONE), Map.entry("balance_amount", MeasureMeaning.SNAPSHOT),
+                Map.entry("mrr", MeasureMeaning.SNAPSHOT), Map.entry("seats_remaining", MeasureMeaning.SNAPSHOT));
         for (Column c : t.columns()) {
             assertEquals(expected.get(c.name()), MeasureMeaning.of(t, c), c.name());
         }
+        Table prices = table("s.prices").columns("id", "amount:numeric", "quantity").pk("id").build();
+        assertEquals(MeasureMeaning.AVERAGED, MeasureMeaning.of(prices, prices.column("amount").orElseThrow()),
+                "a price list's amount is a price");
+        assertEquals(MeasureMeaning.ADDITIVE, MeasureMeaning.of(prices, prices.column("quantity").orElseThrow()), "not money");
         Column flag = new Column("paid", 1, "integer", false, null, null, List.of("0", "1"));
         assertEquals(MeasureMeaning.NONE, MeasureMeaning.of(t.withColumns(List.of(flag)), flag), "0/1 in the sample is a yes/no");
     }
@@ -103,5 +120,77 @@ class DraftRulesTest {
                 Engines.POSTGRESQL);
         assertTrue(compiler.compile(new MetricRequest("order_lines_revenue", List.of(), List.of(), "month", "invoices.invoice_date",
                 List.of(), List.of(), 10), Engines.POSTGRESQL).sql().contains("\"invoice_date\""));
+    }
+
+    /**
+     * A billing schema in SQLite's types: invoices whose status values come from the index (no domain), a 0/1 is_test,
+     * a soft delete and a currency; lines that are part of their invoice; a subscription with a declared status and MRR.
+     */
+    static Catalog billing() {
+        Table invoices = table("s.invoices").columns("id", "issued_at:timestamp", "status:text", "currency:text", "is_test",
+                "deleted_at:timestamp", "total:numeric", "amount_due:numeric").pk("id").build();
+        invoices = invoices.withColumns(invoices.columns().stream().map(c -> switch (c.name()) {
+            case "status" -> c.withValues(List.of("draft", "open", "paid", "void"));
+            case "currency" -> c.withValues(List.of("EUR", "GBP", "USD"));
+            default -> c;
+        }).toList());
+        Table lines = required(table("s.invoice_lines").columns("id", "invoice_id", "unit_amount:numeric", "quantity",
+                "amount:numeric").pk("id").fk("l_i", "invoice_id", "s.invoices", "id").build());
+        Table subscriptions = table("s.subscriptions").columns("id", "started_at:timestamp", "status:text", "mrr:numeric",
+                "livemode:boolean").pk("id").build();
+        subscriptions = subscriptions.withColumns(subscriptions.columns().stream().map(c -> c.name().equals("status")
+                ? c.withDomain(new dev.schemabrain.catalog.Domain(dev.schemabrain.catalog.Domain.Kind.ENUM, null,
+                List.of("trialing", "active", "past_due", "canceled"))) : c).toList());
+        Table currencies = table("s.currencies").columns("id", "code:text", "minor_units").pk("id").build();
+        Table products = table("s.products").columns("id", "units_in_stock", "list_price:numeric").pk("id").build();
+        return new Catalog(List.of(invoices, lines, subscriptions, currencies, products));
+    }
+
+    @Test
+    void moneyCountsOnlySettledRowsWithoutTestOrDeletedRowsAndSaysItsCurrency() throws Exception {
+        Catalog catalog = billing();
+        SemanticModel model = new SemanticInference(n -> null).infer(catalog);
+        var total = model.metric("invoices_total_sum").orElseThrow();
+        assertEquals(List.of(new Filter("invoices.status", FilterOp.IN, List.of("paid")), new Filter("invoices.is_test", FilterOp.EQ, 0L),
+                new Filter("invoices.deleted_at", FilterOp.IS_NULL, null)), total.filters());
+        assertTrue(total.description().contains("invoices.status is paid (draft, open, void excluded"), total.description());
+        assertTrue(total.description().contains("group or filter by invoices.currency; never add amounts in different currencies"),
+                total.description());
+        var count = model.metric("invoices_count").orElseThrow();
+        assertEquals(2, count.filters().size(), "a count spans every status but never a test or deleted row");
+        assertTrue(count.description().contains("Spans every invoices.status (draft, open, paid, void)"), count.description());
+        var due = model.metric("invoices_amount_due_sum").orElseThrow();
+        assertFalse(due.filters().stream().anyMatch(f -> f.column().equals("invoices.status")), "what is owed is not paid yet");
+        // A line of a void or test invoice is void or test too: the header's filters and currency, through the join.
+        var lineAmount = model.metric("invoice_lines_amount_sum").orElseThrow();
+        assertEquals(total.filters(), lineAmount.filters());
+        assertTrue(lineAmount.description().contains("invoices.currency"), lineAmount.description());
+        assertTrue(model.metric("invoice_lines_unit_amount_sum").isEmpty(), "an amount per unit is a price");
+        String sql = new MetricCompiler(catalog, model).compile(new MetricRequest("invoice_lines_amount_sum", List.of("invoices.currency"),
+                List.of(), null, null, List.of(), List.of(), 10), Engines.POSTGRESQL).sql();
+        assertTrue(sql.contains("\"is_test\" = ?") && sql.contains("\"deleted_at\" IS NULL") && sql.contains("\"status\" IN (?)"), sql);
+    }
+
+    @Test
+    void aSnapshotIsNeverSummedOverTimeAndCountsOnlyActiveRows() {
+        SemanticModel model = new SemanticInference(n -> null).infer(billing());
+        assertTrue(model.metric("subscriptions_mrr_sum").isEmpty(), "MRR summed over months multiplies it");
+        var mrr = model.metric("subscriptions_mrr_avg").orElseThrow();
+        assertEquals(List.of(new Filter("subscriptions.status", FilterOp.IN, List.of("active")),
+                new Filter("subscriptions.livemode", FilterOp.EQ, true)), mrr.filters());
+        assertTrue(model.metric("products_units_in_stock_sum").isPresent(), "undated things: their stock adds up to a current total");
+        assertTrue(model.metric("currencies_minor_units_sum").isEmpty() && model.metric("currencies_minor_units_avg").isEmpty());
+        assertTrue(model.metric("products_list_price_sum").isEmpty());
+    }
+
+    @Test
+    void noCountDistinctTwinOfASingleColumnKeyAndAnUnknownStatusIsSaid() {
+        Table refunds = table("s.refunds").columns("id", "created_at:timestamp", "status:text", "amount:numeric").pk("id").build();
+        SemanticModel model = new SemanticInference(n -> null).infer(new Catalog(List.of(refunds)));
+        assertTrue(model.metrics().stream().noneMatch(m -> m.measure().agg() == dev.schemabrain.semantic.model.Aggregation.COUNT_DISTINCT),
+                model.metrics().toString());
+        var amount = model.metric("refunds_amount_sum").orElseThrow();
+        assertTrue(amount.filters().isEmpty());
+        assertTrue(amount.description().contains("Spans every refunds.status (its values are unknown)"), amount.description());
     }
 }

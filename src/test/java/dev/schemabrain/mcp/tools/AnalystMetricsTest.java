@@ -198,7 +198,60 @@ class AnalystMetricsTest {
             case "count_distinct" -> "COUNT(DISTINCT " + argument + ")";
             default -> measure.get("agg").asText().toUpperCase() + "(" + argument + ")";
         };
-        return "SELECT " + aggregate + " FROM " + table;
+        return "SELECT " + aggregate + " FROM " + table + where(metric);
+    }
+
+    /**
+     * How a line reaches the header whose filters it carries (a void invoice's lines are void too), written by hand:
+     * the metric's entity and the filter's entity to the line's key and the header's.
+     */
+    static final Map<String, String[]> HEADERS = Map.of("invoice_line_items>invoices", new String[] {"invoice_id", "id"});
+
+    /** The metric's default filters (a settled status, no test or deleted rows) as a hand-written WHERE. */
+    static String where(JsonNode metric) {
+        JsonNode filters = metric.get("default_filters");
+        if (filters == null || filters.isEmpty()) {
+            return "";
+        }
+        String entity = metric.get("entity").asText();
+        List<String> conditions = new ArrayList<>();
+        for (JsonNode f : filters) {
+            String[] ref = f.get("column").asText().split("\\.");
+            String condition = ref[1] + switch (f.get("op").asText()) {
+                case "is_null" -> " IS NULL";
+                case "not_null" -> " IS NOT NULL";
+                case "in" -> {
+                    List<String> values = new ArrayList<>();
+                    ((List<?>) plain(f.get("value"))).forEach(v -> values.add(literal(v)));
+                    yield " IN (" + String.join(", ", values) + ")";
+                }
+                case "eq" -> " = " + literal(plain(f.get("value")));
+                default -> throw new IllegalArgumentException(f.toString());
+            };
+            if (!ref[0].equals(entity)) {
+                String[] keys = HEADERS.get(entity + ">" + ref[0]);
+                condition = keys[0] + " IN (SELECT " + keys[1] + " FROM " + ref[0] + " WHERE " + condition + ")";
+            }
+            conditions.add(condition);
+        }
+        return " WHERE " + String.join(" AND ", conditions);
+    }
+
+    /** A filter value as the reply holds it: a POJO (a List, Boolean, Long or String) or plain JSON. */
+    private static Object plain(JsonNode v) {
+        if (v instanceof com.fasterxml.jackson.databind.node.POJONode p) {
+            return p.getPojo();
+        }
+        if (v.isArray()) {
+            List<Object> out = new ArrayList<>();
+            v.forEach(e -> out.add(plain(e)));
+            return out;
+        }
+        return v.isTextual() ? v.asText() : v.isBoolean() ? (Object) v.asBoolean() : v.numberValue();
+    }
+
+    private static String literal(Object v) {
+        return v instanceof String t ? "'" + t.replace("'", "''") + "'" : String.valueOf(v);
     }
 
     @ParameterizedTest
@@ -243,7 +296,8 @@ class AnalystMetricsTest {
         Served demo = served("demo");
         Envelope items = demo.call("get_metric", args("name", "invoice_line_items_amount_cents_sum", "time_grain", "month"));
         assertEquals(canonical(demo.hand("SELECT strftime('%Y-%m-01', i.issued_at), SUM(l.amount_cents) FROM invoice_line_items l "
-                + "LEFT JOIN invoices i ON i.id = l.invoice_id GROUP BY 1 ORDER BY 1")), rows(items));
+                + "LEFT JOIN invoices i ON i.id = l.invoice_id WHERE i.status IN ('paid') GROUP BY 1 ORDER BY 1")), rows(items),
+                "a line of an unpaid invoice is not revenue: the header's status filter, through the same join");
     }
 
     @Test

@@ -1,0 +1,165 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Identifiers;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a table's columns say about which of its rows a metric should count: a status whose settled values are the
+ * real money (paid, succeeded, completed…), a test/sandbox flag and a soft-delete column whose rows are never
+ * counted, and the currency its amounts are in. Read from the column's declared domain, else its indexed values,
+ * else its samples; names decide which column is which.
+ *
+ * @param entity      the entity the columns belong to (filters and references are {@code entity.column})
+ * @param status      the status column, if one is recognisable
+ * @param exclusions  default filters every metric of the entity carries (test rows, soft-deleted rows)
+ * @param currency    {@code entity.column} of the currency beside its amounts, if any
+ * @param onlyCurrency the one currency the column is known to hold, if it holds exactly one
+ */
+record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclusions, Optional<String> currency,
+                  Optional<String> onlyCurrency) {
+
+    RowSignals {
+        exclusions = List.copyOf(exclusions);
+    }
+
+    /**
+     * A status column.
+     *
+     * @param values  the values known (declared, indexed or sampled), empty when none are
+     * @param settled the values whose rows are real money or a completed transaction
+     * @param live    the values of a thing that currently counts (active), for snapshots such as MRR
+     * @param source  where the values came from, said in descriptions
+     */
+    record Status(String reference, List<String> values, List<String> settled, List<String> live, String source) {
+        Status {
+            values = List.copyOf(values);
+            settled = List.copyOf(settled);
+            live = List.copyOf(live);
+        }
+
+        List<String> others(List<String> kept) {
+            return values.stream().filter(v -> !kept.contains(v)).toList();
+        }
+    }
+
+    /** A default filter and how a description says it: "test rows (bookings.is_test)". */
+    record Exclusion(Filter filter, String phrase) {
+    }
+
+    private static final Pattern STATUS_NAME = Pattern.compile("(^|_)status(_|$)");
+    /** Names that are a status only when their values say so (a customer's state is a region). */
+    private static final Pattern MAYBE_STATUS_NAME = Pattern.compile("(^|_)(state|stage|outcome|result|disposition)(_|$)");
+    private static final Set<String> SETTLED = Set.of("paid", "settled", "complete", "completed", "succeeded", "success",
+            "successful", "captured", "confirmed", "fulfilled", "delivered", "posted", "cleared", "collected", "processed");
+    /** A word that undoes a settled one: "payment_failed", "not_paid", "refund_completed". */
+    private static final Set<String> UNSETTLED = Set.of("failed", "fail", "failure", "void", "voided", "refund", "refunded",
+            "reversed", "reversal", "cancelled", "canceled", "declined", "not", "pending", "draft", "error", "rejected",
+            "chargeback", "disputed", "expired", "unpaid", "partially", "partial");
+    private static final Set<String> LIVE = Set.of("active", "live", "current");
+    private static final Pattern TEST_FLAG = Pattern.compile("(^|_)(test|testing|sandbox|demo|dummy|fake)(_|$)");
+    private static final Pattern LIVE_FLAG = Pattern.compile("^(is_)?live(_?mode)?$");
+    private static final Pattern DELETED = Pattern.compile("(^|_)(deleted|removed|deletion)(_|$)");
+    private static final Pattern CURRENCY = Pattern.compile("(^|_)(currency|ccy)(_|$)");
+
+    static RowSignals of(String entity, Table t) {
+        Optional<Status> status = Optional.empty();
+        List<Exclusion> exclusions = new ArrayList<>();
+        Optional<String> currency = Optional.empty();
+        Optional<String> onlyCurrency = Optional.empty();
+        for (Column c : t.columns()) {
+            String name = words(c.name());
+            String ref = entity + "." + c.name();
+            Optional<Status> s = status(ref, name, c);
+            if (s.isPresent() && (status.isEmpty() || status.get().settled().isEmpty() && !s.get().settled().isEmpty())) {
+                status = s;   // the status with settled values wins over payment_status-less siblings
+            }
+            exclusion(ref, name, c).ifPresent(exclusions::add);
+            if (currency.isEmpty() && CURRENCY.matcher(name).find() && (isText(c) || isReference(t, c))) {
+                currency = Optional.of(ref);
+                List<String> known = known(c);
+                onlyCurrency = known.size() == 1 ? Optional.of(known.get(0)) : Optional.empty();
+            }
+        }
+        return new RowSignals(entity, status, exclusions, currency, onlyCurrency);
+    }
+
+    private static Optional<Status> status(String ref, String name, Column c) {
+        boolean named = STATUS_NAME.matcher(name).find();
+        if (!named && !MAYBE_STATUS_NAME.matcher(name).find() || !isText(c)) {
+            return Optional.empty();
+        }
+        List<String> values = known(c);
+        List<String> settled = values.stream().filter(RowSignals::isSettled).toList();
+        List<String> live = values.stream().filter(v -> LIVE.contains(words(v))).toList();
+        boolean speaksOfMoney = values.stream().anyMatch(v -> Arrays.stream(words(v).split("_"))
+                .anyMatch(w -> SETTLED.contains(w) || UNSETTLED.contains(w)));
+        if (!named && !speaksOfMoney) {
+            return Optional.empty();
+        }
+        String source = c.domain() != null ? "declared" : !c.values().isEmpty() ? "indexed" : values.isEmpty() ? "" : "sampled";
+        return Optional.of(new Status(ref, values, settled, live, source));
+    }
+
+    /** A value that says the transaction went through: a settled word and no word undoing it. */
+    static boolean isSettled(String value) {
+        List<String> w = Arrays.asList(words(value).split("_"));
+        return w.stream().anyMatch(SETTLED::contains) && w.stream().noneMatch(UNSETTLED::contains);
+    }
+
+    private static Optional<Exclusion> exclusion(String ref, String name, Column c) {
+        TypeClass type = TypeClass.of(c);
+        boolean flag = type == TypeClass.BOOLEAN || type == TypeClass.NUMBER && name.startsWith("is_");
+        if (DELETED.matcher(name).find()) {
+            if (type == TypeClass.TEMPORAL) {
+                return Optional.of(new Exclusion(new Filter(ref, FilterOp.IS_NULL, null), "soft-deleted rows (" + ref + " set)"));
+            }
+            if (flag) {
+                return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, false)), "soft-deleted rows (" + ref + ")"));
+            }
+        }
+        if (flag && TEST_FLAG.matcher(name).find()) {
+            return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, false)), "test rows (" + ref + ")"));
+        }
+        if (flag && LIVE_FLAG.matcher(name).find()) {
+            return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, true)), "test-mode rows (" + ref + " false)"));
+        }
+        return Optional.empty();
+    }
+
+    /** false / true as the column stores it: a boolean, or 0 / 1 in a number column. */
+    private static Object no(TypeClass type, boolean value) {
+        return type == TypeClass.BOOLEAN ? (Object) value : (Object) (value ? 1L : 0L);
+    }
+
+    private static List<String> known(Column c) {
+        if (c.domain() != null && c.domain().categorical() && !c.domain().values().isEmpty()) {
+            return c.domain().values();
+        }
+        return !c.values().isEmpty() ? c.values() : c.samples().stream().distinct().toList();
+    }
+
+    private static boolean isText(Column c) {
+        TypeClass type = TypeClass.of(c);
+        return type == TypeClass.TEXT || type == TypeClass.CATEGORICAL;
+    }
+
+    private static boolean isReference(Table t, Column c) {
+        return t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()));
+    }
+
+    static String words(String name) {
+        return Identifiers.toSnakeCase(name).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+    }
+}
