@@ -76,7 +76,7 @@ final class PersonRoles {
     static final Set<String> PUBLIC_FIGURES = Set.of("actor", "actress", "artist", "author", "composer", "director",
             "performer", "band", "singer", "musician", "writer", "poet", "novelist", "painter", "sculptor",
             "illustrator", "narrator", "conductor", "songwriter", "lyricist", "playwright", "screenwriter", "filmmaker",
-            "cast", "orchestra", "choir", "ensemble", "translator", "photographer", "starring", "featuring", "creator");
+            "cast", "orchestra", "choir", "ensemble", "translator", "photographer", "starring", "featuring");
     /**
      * Works a catalogue lists. Not "issue", "item" or "work": issue trackers and work items have authors who are
      * colleagues, not public figures.
