@@ -1,7 +1,6 @@
 package dev.schemabrain.pii;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -105,8 +104,9 @@ final class PersonRoles {
         return parts.stream().anyMatch(ROLES::contains) || !parts.isEmpty() && parts.get(parts.size() - 1).equals("by");
     }
 
+    /** The last word only: {@code beneficiary_type} and {@code guardian_relationship} are about the person. */
     static boolean alwaysAPerson(List<String> parts) {
-        return parts.stream().anyMatch(ALWAYS_A_PERSON::contains);
+        return !parts.isEmpty() && ALWAYS_A_PERSON.contains(parts.get(parts.size() - 1));
     }
 
     /** A role word that makes the following {@code name} a person's ({@code testator_name}). */
@@ -115,8 +115,19 @@ final class PersonRoles {
         return ROLES.contains(w) && !NOT_BEFORE_NAME.contains(w);
     }
 
-    static boolean anyIn(Collection<String> names, Set<String> words) {
-        return names.stream().anyMatch(n -> parts(n).stream().anyMatch(words::contains));
+    /**
+     * A table of works: named for works ({@code books}, {@code Track}), not for something about them
+     * ({@code film_reviews}, whose authors are customers).
+     */
+    static boolean works(String tableName) {
+        return lastIn(tableName, WORKS);
+    }
+
+    /** A key-linked table that shows the link to works: a table of works, or a join of works and figures. */
+    static boolean linksToWorks(String tableName) {
+        List<String> p = parts(tableName);
+        return works(tableName) || p.stream().anyMatch(WORKS::contains)
+                && (PUBLIC_FIGURES.contains(p.get(p.size() - 1)) || p.get(p.size() - 1).equals("credit"));
     }
 
     static boolean lastIn(String name, Set<String> words) {

@@ -216,13 +216,12 @@ public final class PiiClassifier {
         }
 
         public static TableContext of(String tableName, Collection<String> columnNames, Collection<String> linkedTables) {
-            boolean candidate = PersonRoles.lastIn(tableName, PersonRoles.PUBLIC_FIGURES)
-                    || PersonRoles.anyIn(List.of(tableName), PersonRoles.WORKS);
+            boolean candidate = PersonRoles.lastIn(tableName, PersonRoles.PUBLIC_FIGURES) || PersonRoles.works(tableName);
             if (!candidate || !nothingPersonal(tableName, columnNames)) {
                 return new TableContext(false, false);
             }
             return new TableContext(publicFigureCatalogue(tableName, columnNames, linkedTables),
-                    PersonRoles.anyIn(List.of(tableName), PersonRoles.WORKS));
+                    PersonRoles.works(tableName));
         }
 
         /** @param linkedFrom names of the tables whose foreign keys point to this one */
@@ -239,24 +238,36 @@ public final class PiiClassifier {
      * Whether a table lists public figures credited in a catalogue of works (actors, artists, authors, composers,
      * directors, performers, bands), whose names are then not personal contact data. Evidence, all required:
      * the table is named for such a figure ({@code actor}, {@code artists}); a key links it to a table of works
-     * (a film, album, track, book, recording, artwork: {@code film_actor}, {@code album.artist_id}); and none of its
-     * columns says anything else about a person (no e-mail, phone, address, birth date, gender, salary, id number:
-     * a festival's guest list or a label's payroll of performers stays personal). Customer, employee and patient
+     * (a film, album, track, book, recording, artwork: {@code album.artist_id}) or to a join of works and figures
+     * ({@code film_actor}, {@code film_credits}; not {@code film_reviews}, whose authors are customers); and none
+     * of its columns says anything else about a person, nor is a key to it (no e-mail, phone, address or
+     * {@code address_id}, birth date, gender, salary, id number: a festival's guest list or a label's payroll of
+     * performers stays personal). Customer, employee and patient
      * tables are never named for a public figure, so their names stay tagged.
      */
     public static boolean publicFigureCatalogue(String tableName, Collection<String> columnNames,
                                                 Collection<String> linkedTables) {
         return PersonRoles.lastIn(tableName, PersonRoles.PUBLIC_FIGURES)
-                && linkedTables.stream().anyMatch(t -> PersonRoles.anyIn(List.of(t), PersonRoles.WORKS))
+                && linkedTables.stream().anyMatch(PersonRoles::linksToWorks)
                 && nothingPersonal(tableName, columnNames);
     }
 
-    /** No column of the table is tagged by its name for anything but a person's name. */
+    /**
+     * No column of the table is tagged by its name for anything but a person's name, nor is a key to such a thing
+     * ({@code address_id}: the address is kept elsewhere, but it is this person's).
+     */
     private static boolean nothingPersonal(String tableName, Collection<String> columnNames) {
         for (String c : columnNames) {
-            PiiTag tag = classify(c, "text", List.of(), tableName, null);
-            if (!tag.reasons().stream().allMatch(PiiClassifier::personNameReason)) {
-                return false;
+            List<String> words = words(c).words();
+            List<String> named = new ArrayList<>(List.of(c));
+            if (words.size() > 1 && KEY_WORDS.contains(words.get(words.size() - 1))) {
+                named.add(String.join("_", words.subList(0, words.size() - 1)));
+            }
+            for (String n : named) {
+                PiiTag tag = classify(n, "text", List.of(), tableName, null);
+                if (!tag.reasons().stream().allMatch(PiiClassifier::personNameReason)) {
+                    return false;
+                }
             }
         }
         return true;

@@ -52,6 +52,7 @@ class PiiClassifierV5Test {
         assertEquals(Set.of(), tag("tickets", "author", "text"), "no samples: an author may be a team");
         assertEquals(Set.of(), tag("tickets", "assignee_id", "text", "Priya Raman"), "a key");
         assertEquals(Set.of(), tag("servers", "host_name", "text"), "a host's name is a machine's");
+        assertEquals(Set.of(), tag("claims", "beneficiary_type", "text"), "about the beneficiary, not the beneficiary");
     }
 
     @Test
@@ -132,6 +133,9 @@ class PiiClassifierV5Test {
         Table manuscripts = table("manuscripts", List.of(new String[]{"title", "text"},
                 new String[]{"author", "text", "Mariana Okoye", "Declan Fitzgerald"}, new String[]{"author_email", "text"}));
         assertEquals(CONTACT, tag(manuscripts, "author", List.of()), "a submitting author is a private person");
+        Table reviews = table("film_reviews", List.of(new String[]{"film_id", "integer"},
+                new String[]{"author", "text", "Mariana Okoye", "Declan Fitzgerald"}, new String[]{"body", "text"}));
+        assertEquals(CONTACT, tag(reviews, "author", List.of()), "a review's author is a customer, not a credit");
     }
 
     @Test
@@ -142,5 +146,9 @@ class PiiClassifierV5Test {
         assertFalse(PiiClassifier.publicFigureCatalogue("performers", List.of("id", "name", "phone"), List.of("gigs")));
         assertFalse(PiiClassifier.publicFigureCatalogue("employees", List.of("id", "first_name"), List.of("films")));
         assertFalse(PiiClassifier.publicFigureCatalogue("actors", List.of("id", "display_name"), List.of("audit_events")));
+        assertFalse(PiiClassifier.publicFigureCatalogue("performers", List.of("id", "name", "address_id"), List.of("recordings")),
+                "a key to an address is personal too");
+        assertFalse(PiiClassifier.publicFigureCatalogue("authors", List.of("id", "name"), List.of("book_reviews")),
+                "reviews of books are not the books");
     }
 }
