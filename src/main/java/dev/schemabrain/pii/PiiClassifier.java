@@ -186,7 +186,10 @@ public final class PiiClassifier {
     private PiiClassifier() {
     }
 
-    /** With what the table itself shows: its columns and the tables its keys point to. */
+    /**
+     * With what the table itself shows: its columns and the tables its keys point to (not incoming keys). Builds the
+     * context on every call; for a whole table use {@link #classify(Table, Column, TableContext)}.
+     */
     public static PiiTag classify(Table table, Column column) {
         return classify(table, column, TableContext.of(table, List.of()));
     }
@@ -242,8 +245,8 @@ public final class PiiClassifier {
      * ({@code film_actor}, {@code film_credits}; not {@code film_reviews}, whose authors are customers); and none
      * of its columns says anything else about a person, nor is a key to it (no e-mail, phone, address or
      * {@code address_id}, birth date, gender, salary, id number: a festival's guest list or a label's payroll of
-     * performers stays personal). Customer, employee and patient
-     * tables are never named for a public figure, so their names stay tagged.
+     * performers stays personal). Customer, employee and patient tables are never named for a public figure, so
+     * their names stay tagged.
      */
     public static boolean publicFigureCatalogue(String tableName, Collection<String> columnNames,
                                                 Collection<String> linkedTables) {
