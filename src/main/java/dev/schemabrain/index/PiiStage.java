@@ -2,6 +2,8 @@ package dev.schemabrain.index;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.ForeignKey;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiClassifier;
@@ -10,6 +12,7 @@ import dev.schemabrain.pii.PiiTags;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +40,17 @@ final class PiiStage {
         Map<String, PiiTags.Entry> before = previous.stream()
                 .collect(Collectors.toMap(PiiTags.Entry::qualifiedColumn, Function.identity(), (a, b) -> a));
         List<PiiTags.Entry> tagged = new ArrayList<>();
+        // Tables whose keys point to each table: film_actor links actor to a film catalogue.
+        Map<QualifiedName, List<String>> linkedFrom = new HashMap<>();
         for (Table t : catalog.tables()) {
+            for (ForeignKey fk : t.foreignKeys()) {
+                linkedFrom.computeIfAbsent(fk.target(), k -> new ArrayList<>()).add(t.name().table());
+            }
+        }
+        for (Table t : catalog.tables()) {
+            PiiClassifier.TableContext context = PiiClassifier.TableContext.of(t, linkedFrom.getOrDefault(t.name(), List.of()));
             for (Column c : t.columns()) {
-                PiiTag tag = PiiClassifier.classify(t, c);
+                PiiTag tag = PiiClassifier.classify(t, c, context);
                 PiiTags.Entry last = before.get(t.name() + "." + c.name());
                 // A tagged column's samples were dropped last time, so content rules cannot fire again on
                 // reused (empty) samples: what they found then still holds.

@@ -1,12 +1,14 @@
 package dev.schemabrain.pii;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.IdentifierWords;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -27,11 +29,16 @@ import java.util.stream.Stream;
  * {@code is_email_verified}) and a count or setting of something ({@code token_count},
  * {@code password_policy}) are not that thing; {@code name} is a person's name only with a person
  * qualifier ({@code first_name}) or on a person-like table (an artist, a band, is a thing).
+ *
+ * <p>Version 5: names of people under columns that do not say "name" are found by their samples
+ * ({@link PersonNames}), with a lower bar under a role word ({@code assignee}, {@code next_of_kin},
+ * {@code empfänger}; {@link PersonRoles}). Public figures credited in a catalogue of works (Pagila's actors, a book's
+ * author, a recording's composer) are not contact data; see {@link #publicFigureCatalogue}.
  */
 public final class PiiClassifier {
 
     /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
-    public static final String VERSION = "4";
+    public static final String VERSION = "5";
 
     private record Rule(PiiCategory category, List<String> words) {
         Rule {
@@ -179,11 +186,107 @@ public final class PiiClassifier {
     private PiiClassifier() {
     }
 
+    /**
+     * With what the table itself shows: its columns and the tables its keys point to (not incoming keys). Builds the
+     * context on every call; for a whole table use {@link #classify(Table, Column, TableContext)}.
+     */
     public static PiiTag classify(Table table, Column column) {
-        return classify(column.name(), column.dataType(), column.samples(), table.name().table());
+        return classify(table, column, TableContext.of(table, List.of()));
     }
 
+    /** With a context built once per table ({@link TableContext#of(Table, Collection)}, which also knows incoming keys). */
+    public static PiiTag classify(Table table, Column column, TableContext context) {
+        return classify(column.name(), column.dataType(), column.samples(), table.name().table(), context);
+    }
+
+    /** Without the table's other columns: public-figure catalogues are not recognised. */
     public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName) {
+        return classify(columnName, dataType, samples, tableName, null);
+    }
+
+    /**
+     * What the classifier may know of a column's table: whether it lists public figures of a catalogue of works
+     * (see {@link #publicFigureCatalogue}) or is itself a catalogue of works whose credit columns name public figures.
+     * Built once per table: it classifies the table's column names.
+     */
+    public static final class TableContext {
+        private final boolean publicFigures;
+        private final boolean works;
+
+        private TableContext(boolean publicFigures, boolean works) {
+            this.publicFigures = publicFigures;
+            this.works = works;
+        }
+
+        public static TableContext of(String tableName, Collection<String> columnNames, Collection<String> linkedTables) {
+            boolean candidate = PersonRoles.lastIn(tableName, PersonRoles.PUBLIC_FIGURES) || PersonRoles.works(tableName);
+            if (!candidate || !nothingPersonal(tableName, columnNames)) {
+                return new TableContext(false, false);
+            }
+            return new TableContext(publicFigureCatalogue(tableName, columnNames, linkedTables),
+                    PersonRoles.works(tableName));
+        }
+
+        /** @param linkedFrom names of the tables whose foreign keys point to this one */
+        public static TableContext of(Table table, Collection<String> linkedFrom) {
+            List<String> linked = new ArrayList<>(linkedFrom);
+            for (ForeignKey fk : table.foreignKeys()) {
+                linked.add(fk.target().table());
+            }
+            return of(table.name().table(), table.columns().stream().map(Column::name).toList(), linked);
+        }
+    }
+
+    /**
+     * Whether a table lists public figures credited in a catalogue of works (actors, artists, authors, composers,
+     * directors, performers, bands), whose names are then not personal contact data. Evidence, all required:
+     * the table is named for such a figure ({@code actor}, {@code artists}); a key links it to a table of works
+     * (a film, album, track, book, recording, artwork: {@code album.artist_id}) or to a join of works and figures
+     * ({@code film_actor}, {@code film_credits}; not {@code film_reviews}, whose authors are customers); and none
+     * of its columns says anything else about a person, nor is a key to it (no e-mail, phone, address or
+     * {@code address_id}, birth date, gender, salary, id number: a festival's guest list or a label's payroll of
+     * performers stays personal). Customer, employee and patient tables are never named for a public figure, so
+     * their names stay tagged.
+     */
+    public static boolean publicFigureCatalogue(String tableName, Collection<String> columnNames,
+                                                Collection<String> linkedTables) {
+        return PersonRoles.lastIn(tableName, PersonRoles.PUBLIC_FIGURES)
+                && linkedTables.stream().anyMatch(PersonRoles::linksToWorks)
+                && nothingPersonal(tableName, columnNames);
+    }
+
+    /**
+     * No column of the table is tagged by its name for anything but a person's name, nor is a key to such a thing
+     * ({@code address_id}: the address is kept elsewhere, but it is this person's).
+     */
+    private static boolean nothingPersonal(String tableName, Collection<String> columnNames) {
+        for (String c : columnNames) {
+            List<String> words = words(c).words();
+            List<String> named = new ArrayList<>(List.of(c));
+            if (words.size() > 1 && KEY_WORDS.contains(words.get(words.size() - 1))) {
+                named.add(String.join("_", words.subList(0, words.size() - 1)));
+            }
+            for (String n : named) {
+                PiiTag tag = classify(n, "text", List.of(), tableName, null);
+                if (!tag.reasons().stream().allMatch(PiiClassifier::personNameReason)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static final Set<String> NAME_PARTS = Set.of("firstname", "fname", "lastname", "lname", "fullname",
+            "middlename", "givenname", "familyname", "surname", "maidenname", "displayname", "nickname", "personname",
+            "contactname");
+
+    private static boolean personNameReason(String reason) {
+        return reason.equals("content:person_name") || reason.startsWith("name:role_")
+                || reason.startsWith("name:") && NAME_PARTS.contains(reason.substring(5).replace("_", ""));
+    }
+
+    public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName,
+                                  TableContext context) {
         EnumSet<PiiCategory> categories = EnumSet.noneOf(PiiCategory.class);
         Set<String> reasons = new LinkedHashSet<>();
         NameWords name = words(columnName);
@@ -199,7 +302,39 @@ public final class PiiClassifier {
         NameContext.apply(words, table, type, values, categories, reasons);
         cardExpiry(words, table, categories, reasons);
         ContentRules.apply(values, categories, reasons);
+        personNames(columnName, words, type, values, categories, reasons);
+        if (context != null && !categories.isEmpty() && reasons.stream().allMatch(PiiClassifier::personNameReason)
+                && (context.publicFigures || context.works && PersonRoles.parts(columnName).stream()
+                        .anyMatch(PersonRoles.PUBLIC_FIGURES::contains))) {
+            return PiiTag.NONE;   // Pagila's actors, a book's author: public figures of a catalogue
+        }
         return categories.isEmpty() ? PiiTag.NONE : PiiTag.of(categories, List.copyOf(reasons));
+    }
+
+    /**
+     * People's names in a column whose name does not say "name" (name rules decide those): under a role word
+     * ({@code assignee}, {@code created_by}, {@code destinatario}) half the samples must look like names; with no
+     * role word most must, with a given name or title in most (capitalised two-word things are common). Without
+     * samples only roles that are always a person tag ({@code next_of_kin}, {@code beneficiary}).
+     */
+    private static void personNames(String columnName, List<String> words, TypeClass type, List<String> values,
+                                    Set<PiiCategory> categories, Set<String> reasons) {
+        List<String> parts = PersonRoles.parts(columnName);
+        if (type == TypeClass.NUMBER || type == TypeClass.TEMPORAL || type == TypeClass.BOOLEAN
+                || categories.contains(PiiCategory.CONTACT) || words.contains("name") || parts.contains("name")
+                || KEY_WORDS.contains(words.get(words.size() - 1))) {
+            return;
+        }
+        boolean role = PersonRoles.role(parts);
+        if (!values.isEmpty()) {
+            if (role ? PersonNames.someNames(values) : PersonNames.mostlyNames(values)) {
+                categories.add(PiiCategory.CONTACT);
+                reasons.add("content:person_name");
+            }
+        } else if (categories.isEmpty() && PersonRoles.alwaysAPerson(parts)) {
+            categories.add(PiiCategory.CONTACT);
+            reasons.add("name:role_" + String.join("_", parts));
+        }
     }
 
     /**
@@ -278,7 +413,8 @@ public final class PiiClassifier {
         // A login name (username → user name, screen_name) is not a person's name.
         boolean login = name >= 0 && covered[name] && categories.contains(PiiCategory.ONLINE_IDENTIFIER);
         if (name >= 0 && !login && !categories.contains(PiiCategory.CONTACT)) {
-            boolean qualified = name > 0 && PERSON_QUALIFIERS.contains(words.get(name - 1));
+            boolean qualified = name > 0 && (PERSON_QUALIFIERS.contains(words.get(name - 1))
+                    || PersonRoles.qualifiesName(words.get(name - 1)));
             if (qualified || (words.size() == 1 && personTable(table))) {
                 covered[name] = true;
                 categories.add(PiiCategory.CONTACT);
