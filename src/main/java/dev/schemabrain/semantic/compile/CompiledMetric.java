@@ -18,8 +18,9 @@ import java.util.OptionalInt;
  * @param degradation   why the answer is degraded, if it is
  * @param touched       every catalog column the statement reads, for PII checks and the audit
  * @param minGroupSize  when small groups are suppressed, the smallest shown; the SELECT then has one more
- *                      result column after {@code columns}: 1 for a suppressed group (its value NULL), else 0
- * @param subjects      what suppression counts per group (distinct people), as {@code entity.column}
+ *                      result column after {@code columns}: 1 for a suppressed group (its value NULL; sorted last and
+ *                      left out of the answer), else 0
+ * @param subjects      whom suppression counts per group (distinct people): each person entity, with the path to it
  * @param groupCount    for a grouped metric, the statement that counts its groups (no LIMIT), run when the limit cut
  *                      the answer so it can say "10 of 83"
  */

@@ -87,6 +87,10 @@ class ShopAnalyticsTest {
                     "INSERT INTO film (film_id, title, description, release_year, language_id, rental_duration, rental_rate,"
                             + " length, replacement_cost, rating, fulltext) SELECT i, 'FILM ' || i, 'A story', 2006, 1, 3, 2.99, 90,"
                             + " 19.99, 'PG', to_tsvector('film') FROM generate_series(1, 20) i",
+                    "INSERT INTO actor (actor_id, first_name, last_name) SELECT i, 'ACTOR' || i, CASE WHEN i <= 3 THEN 'GUINESS'"
+                            + " ELSE 'WAHLBERG' || i END FROM generate_series(1, 10) i",
+                    "INSERT INTO film_actor (actor_id, film_id) SELECT 1 + (f + k) % 10, f FROM generate_series(1, 20) f,"
+                            + " generate_series(0, 2) k",
                     "INSERT INTO category (category_id, name) VALUES (1, 'Action'), (2, 'Comedy'), (3, 'Drama'), (4, 'Horror')",
                     "INSERT INTO film_category (film_id, category_id) SELECT i, 1 + i % 4 FROM generate_series(1, 20) i",
                     "INSERT INTO inventory (inventory_id, film_id, store_id) SELECT i, 1 + i % 20, 1 + i % 2 FROM generate_series(1, 40) i",
@@ -150,6 +154,20 @@ class ShopAnalyticsTest {
         assertEquals(SubjectClass.ORGANISATION, classes.get("store"), classes.toString());
         assertEquals(SubjectClass.NONE, classes.get("payment"), classes.toString());
         assertEquals(SubjectClass.NONE, classes.get("film"), classes.toString());
+        assertEquals(SubjectClass.NONE, classes.get("actor"), "a film catalogue's actors are public figures: " + classes);
+    }
+
+    @Test
+    void filmsWithAnActorAreAnswered() throws Exception {
+        DataSubjectsTest.Served s = served("pagila_shop");
+        String films = metric(s, "film", "count", null);
+        JsonNode answer = json(s.call("name", films, "filters", List.of(Map.of("column", "actor.last_name", "op", "eq",
+                "value", "GUINESS"))));
+        assertTrue(List.of("success", "degraded").contains(answer.path("status").asText()), answer.toString());
+        assertEquals(0, answer.path("data").path("suppressed_groups").asInt(0), answer.toString());
+        assertEquals(plain(s.hand("SELECT COUNT(*) FROM film f JOIN film_actor fa ON fa.film_id = f.film_id JOIN actor a"
+                + " ON a.actor_id = fa.actor_id WHERE a.last_name = 'GUINESS'").get(0).get(0)),
+                plain(answer.path("data").path("rows").get(0).path(films)), "the count over the link, as the compiler walks it");
     }
 
     @Test
