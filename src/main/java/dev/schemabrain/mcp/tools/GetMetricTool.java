@@ -165,14 +165,17 @@ public final class GetMetricTool extends CatalogTool {
                     out.putPOJO(compiled.columns().get(i), shortest(row.get(i)));
                 }
             }
-            data.put("row_count", rows.size()).put("truncated", result.truncated());
-            Optional<long[]> counts = compiled.groupCount().isPresent() && (result.truncated() || compiled.suppresses() && suppressed > 0)
-                    ? groupCounts(source, compiled) : Optional.empty();
+            // Suppressed groups sort last: once one is among the rows, every shown group is in, whatever the limit cut.
+            boolean cut = result.truncated() && suppressed == 0;
+            Optional<long[]> counts = compiled.groupCount().isPresent() && cut ? groupCounts(source, compiled) : Optional.empty();
             if (compiled.suppresses() && counts.isPresent()) {
                 suppressed = (int) Math.max(suppressed, counts.get()[1]);
             }
+            // The row past the limit may itself have been a suppressed group: then nothing shown was cut.
+            boolean truncated = counts.isPresent() && compiled.suppresses() ? rows.size() < counts.get()[0] - counts.get()[1] : cut;
+            data.put("row_count", rows.size()).put("truncated", truncated);
             if (compiled.groupCount().isPresent()) {
-                if (!result.truncated()) {
+                if (!truncated) {
                     data.put("total_groups", rows.size());
                 } else {
                     counts.ifPresent(c -> data.put("total_groups", c[0] - (compiled.suppresses() ? c[1] : 0)));
@@ -191,7 +194,7 @@ public final class GetMetricTool extends CatalogTool {
                 }
             }
             describe(data, compiled, pii);
-            return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data, compiled, served, suppression);
+            return answered(truncated ? Status.PARTIAL : Status.SUCCESS, data, compiled, served, suppression);
         } catch (ExecutionException e) {
             return MetricReplies.executionError(e, request, compiled.metric().entity());
         }

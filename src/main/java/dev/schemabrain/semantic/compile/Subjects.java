@@ -69,7 +69,7 @@ final class Subjects {
                 at = next;
             }
             String column = hops.isEmpty() ? entity(base).identity().get(0) : hops.get(hops.size() - 1).keyColumn();
-            String through = hops.isEmpty() ? "" : " (through " + String.join(", ", hops.stream().map(h -> h.from() + "." + h.keyColumn()).toList()) + ")";
+            String through = hops.isEmpty() ? "" : " via " + String.join(", ", hops.stream().map(h -> h.from() + "." + h.keyColumn()).toList());
             counted.put(dialect.quote(at) + "." + dialect.quote(column), subject.get().subject() + through);
         }
         for (MetricCompiler.Ref r : used) {
@@ -87,8 +87,8 @@ final class Subjects {
             }
             Optional<String> person = graph.personKeyTarget(name, r.column().name());
             if (person.isPresent()) {
-                counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.column().name()), person.get() + " (by " + name + "."
-                        + r.column().name() + ")");
+                counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.column().name()), person.get() + " via " + name + "."
+                        + r.column().name());
             }
         }
         return new Plan(joins.toString(), counted);
