@@ -2,6 +2,7 @@ package dev.schemabrain.source.postgres;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
@@ -72,10 +73,18 @@ public final class PostgresSource implements SchemaSource {
                    CASE WHEN a.attgenerated = 's' THEN 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ')'
                         WHEN a.attidentity <> '' THEN 'generated ' || CASE a.attidentity WHEN 'a' THEN 'always' ELSE 'by default' END || ' as identity'
                         ELSE pg_get_expr(ad.adbin, ad.adrelid) END AS default_value,
-                   d.description AS comment
+                   d.description AS comment,
+                   en.nspname AS enum_schema, et.typname AS enum_name,
+                   CASE WHEN et.oid IS NOT NULL THEN
+                        array(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = et.oid ORDER BY e.enumsortorder)
+                   END AS enum_labels
               FROM pg_attribute a
               JOIN pg_class c ON c.oid = a.attrelid
               JOIN pg_namespace n ON n.oid = c.relnamespace
+              JOIN pg_type ty ON ty.oid = a.atttypid
+              LEFT JOIN pg_type et ON et.typtype = 'e'
+                                  AND et.oid = CASE WHEN ty.typtype = 'd' THEN ty.typbasetype ELSE ty.oid END
+              LEFT JOIN pg_namespace en ON en.oid = et.typnamespace
               LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
               LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass
                                         AND d.objsubid = a.attnum
@@ -150,6 +159,7 @@ public final class PostgresSource implements SchemaSource {
                 UNION ALL SELECT concat_ws(':', 't', t.oid, t.xmin) FROM pg_type t
                             JOIN pg_namespace n ON n.oid = t.typnamespace
                            WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+                UNION ALL SELECT concat_ws(':', 'e', e.oid, e.xmin) FROM pg_enum e
                 UNION ALL SELECT concat_ws(':', 'x', e.objid, e.xmin) FROM pg_depend e
                            WHERE e.deptype = 'e' AND e.classid = 'pg_class'::regclass
             ) parts(v)
@@ -191,6 +201,18 @@ public final class PostgresSource implements SchemaSource {
         return Engines.POSTGRESQL.connect(url, Purpose.introspection());
     }
 
+    /**
+     * An ENUM column's labels in their sort order, also through a domain over an ENUM; a value is bound
+     * cast to the ENUM type itself, which PostgreSQL compares with the column whether it is the ENUM or the domain.
+     */
+    private static Domain enumDomain(ResultSet rs) throws SQLException {
+        String name = rs.getString("enum_name");
+        if (name == null) {
+            return null;
+        }
+        return new Domain(Domain.Kind.ENUM, rs.getString("enum_schema") + "." + name, strings(rs.getArray("enum_labels")));
+    }
+
     private List<Table> readCatalog(Connection connection) throws SQLException {
         Map<Long, TableBuilder> byOid = new LinkedHashMap<>();
         try (PreparedStatement st = connection.prepareStatement(TABLES); ResultSet rs = st.executeQuery()) {
@@ -213,7 +235,8 @@ public final class PostgresSource implements SchemaSource {
                     if (table != null) {
                         table.addColumn(new Column(rs.getString("attname"), rs.getInt("attnum"),
                                 rs.getString("data_type"), !rs.getBoolean("attnotnull"),
-                                rs.getString("default_value"), rs.getString("comment"), List.of()));
+                                rs.getString("default_value"), rs.getString("comment"), List.of(), List.of(),
+                                enumDomain(rs)));
                     }
                 }
             }
