@@ -42,6 +42,16 @@ public record Domain(Kind kind, String typeName, List<String> values) {
 
     private static final Pattern TINYINT_1 = Pattern.compile("(?i)tinyint\\s*\\(\\s*1\\s*\\)(\\s+unsigned)?(\\s+zerofill)?");
 
+    /** The same kind and type without the labels, for a PII-tagged column (see {@link Column#withoutData()}). */
+    public Domain withoutValues() {
+        return values.isEmpty() ? this : new Domain(kind, typeName, List.of());
+    }
+
+    /** Whether the labels are known: a tagged column's are withheld, and then no value can be checked against them. */
+    public boolean listed() {
+        return !values.isEmpty();
+    }
+
     public boolean categorical() {
         return kind != Kind.BOOLEAN;
     }

@@ -36,4 +36,12 @@ public interface Dialect {
     default Object bind(LocalDateTime time) {
         return time;
     }
+
+    /**
+     * The placeholder of a value compared with a column of the engine's own type {@code typeName}
+     * ({@code schema.type}): a plain {@code ?} unless the engine needs the value cast to compare at all.
+     */
+    default String castParameter(String typeName) {
+        return "?";
+    }
 }
