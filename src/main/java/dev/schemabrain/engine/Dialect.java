@@ -38,10 +38,15 @@ public interface Dialect {
     }
 
     /**
-     * The placeholder of a value compared with a column of the engine's own type {@code typeName}
-     * ({@code schema.type}): a plain {@code ?} unless the engine needs the value cast to compare at all.
+     * {@code sql} (a placeholder or a quoted column) as the engine's own type {@code typeName} ({@code schema.type}),
+     * where the engine compares a value with such a column only in that type; unchanged elsewhere.
      */
+    default String cast(String sql, String typeName) {
+        return sql;
+    }
+
+    /** The placeholder of a value compared with a column of the engine's own type {@code typeName}. */
     default String castParameter(String typeName) {
-        return "?";
+        return cast("?", typeName);
     }
 }

@@ -57,14 +57,14 @@ public final class PostgresEngine implements Engine {
     }
 
     /**
-     * A text value against an ENUM is varchar = enum, which PostgreSQL refuses ("operator does not
-     * exist"); cast to the type itself it compares in the ENUM's own order. The name is split at its first dot.
+     * A text value against an ENUM is varchar = enum, which PostgreSQL refuses ("operator does not exist"); cast
+     * to the type itself it compares in the ENUM's own order. The name is split at its first dot.
      */
     @Override
-    public String castParameter(String typeName) {
+    public String cast(String sql, String typeName) {
         int dot = typeName.indexOf('.');
         String type = dot < 0 ? quote(typeName) : quote(typeName.substring(0, dot)) + "." + quote(typeName.substring(dot + 1));
-        return "CAST(? AS " + type + ")";
+        return "CAST(" + sql + " AS " + type + ")";
     }
 
     @Override

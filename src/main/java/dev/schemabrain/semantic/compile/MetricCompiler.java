@@ -350,9 +350,17 @@ public final class MetricCompiler {
             throws CompileException {
         List<Object> values = FilterValues.bindAll(dialect, ref.column(), ref.written(), f);
         params.addAll(values);
-        // A PostgreSQL ENUM compares only with its own type: the value is cast to it, not sent as varchar.
+        // A PostgreSQL ENUM compares only with its own type: the value is cast to it, not sent as varchar. A column
+        // of a domain over the ENUM is cast too (there is no domain = ENUM operator); the ENUM's own is left alone.
         Domain domain = ref.column().domain();
-        String placeholder = domain != null && domain.typeName() != null ? dialect.castParameter(domain.typeName()) : "?";
+        String placeholder = "?";
+        if (domain != null && domain.typeName() != null) {
+            placeholder = dialect.castParameter(domain.typeName());
+            String declared = ref.column().dataType();
+            if (!declared.equals(domain.typeName()) && !domain.typeName().endsWith("." + declared)) {
+                column = dialect.cast(column, domain.typeName());
+            }
+        }
         return switch (f.op()) {
             case IS_NULL -> column + " IS NULL";
             case NOT_NULL -> column + " IS NOT NULL";

@@ -202,8 +202,8 @@ public final class PostgresSource implements SchemaSource {
     }
 
     /**
-     * An ENUM column's labels in their sort order, also through a domain over an ENUM; a value is bound
-     * cast to the ENUM type itself, which PostgreSQL compares with the column whether it is the ENUM or the domain.
+     * An ENUM column's labels in their sort order, also through a domain over an ENUM; the type is the ENUM's
+     * (PostgreSQL finds no = for a domain over an ENUM, so the compiler compares both sides as the ENUM).
      */
     private static Domain enumDomain(ResultSet rs) throws SQLException {
         String name = rs.getString("enum_name");
