@@ -485,11 +485,20 @@ class TypedFiltersAcceptanceTest {
         assertFalse(gender.path("data").path("description").asText().contains("diverse"), gender.toString());
 
         String invoice = s.entity("invoices");
-        Envelope typo = tools.call("get_metric", Map.of("name", s.inferred().metrics().stream()
-                        .filter(m -> m.entity().equals(invoice)).findFirst().orElseThrow().name(),
+        String metricName = s.inferred().metrics().stream().filter(m -> m.entity().equals(invoice)).findFirst().orElseThrow().name();
+        Envelope typo = tools.call("get_metric", Map.of("name", metricName,
                 "filters", List.of(Map.of("column", invoice + ".status", "op", "eq", "value", "pais"))));
         JsonNode error = json.valueToTree(typo).path("error");
         assertEquals("invalid_argument", error.path("kind").asText(), error.toString());
         assertEquals("paid", error.path("recovery").path("fuzzy_matches").path(0).asText(), error.toString());
+        // Not a retry without the filter (another question, answered with success): the entity and its values.
+        assertEquals("describe_entity", error.path("recovery").path("suggested_tool").asText(), error.toString());
+
+        List<Map<String, Object>> filters = List.of(Map.of("column", invoice + ".status", "op", "in", "value", List.of("paid", "open")));
+        Envelope grain = tools.call("get_metric", Map.of("name", metricName, "filters", filters, "time_grain", "fortnight"));
+        JsonNode recovery = json.valueToTree(grain).path("error").path("recovery");
+        assertEquals("get_metric", recovery.path("suggested_tool").asText(), recovery.toString());
+        assertEquals(json.valueToTree(filters), recovery.path("suggested_args").path("filters"), "the caller's filter is kept: " + recovery);
+        assertEquals("month", recovery.path("suggested_args").path("time_grain").asText(), recovery.toString());
     }
 }

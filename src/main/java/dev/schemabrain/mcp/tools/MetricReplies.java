@@ -32,12 +32,14 @@ final class MetricReplies {
                     Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
             case AMBIGUOUS_PATH, AMBIGUOUS_TIME_DIMENSION, GRAIN_MISMATCH -> {
                 Map.Entry<String, Object> fix = e.suggestedArgs().entrySet().iterator().next();
-                yield Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, fix.getKey(), fix.getValue()));
+                yield retry(request, fix.getKey(), fix.getValue(), metricEntity);
             }
             case UNREACHABLE_ENTITY, UNKNOWN_VIA_JOIN -> Recovery.call("list_joins", Map.of());
-            case INVALID_TIME_GRAIN -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, "time_grain", "month"));
+            case INVALID_TIME_GRAIN -> retry(request, "time_grain", "month", metricEntity);
             case SCHEMA_DRIFT -> Recovery.call("list_indexed_schemas", Map.of());
-            case INVALID_ARGUMENT -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
+            // The same call would fail again, and one without the bad filter would answer another question:
+            // describe_entity lists the values a column allows (the fuzzy matches name the nearest).
+            case INVALID_ARGUMENT -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery.withFuzzyMatches(e.candidates().stream().limit(3).toList())),
                 List.of("describe_entity", "list_metrics"));
@@ -52,9 +54,10 @@ final class MetricReplies {
             case QUERY_FAILED -> ErrorKind.INTERNAL_ERROR;
         };
         Recovery recovery = switch (e.kind()) {
-            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> Recovery.call(GetMetricTool.NAME,
-                    GetMetricTool.retryArgs(request, "dry_run", true));
-            default -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
+            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> GetMetricTool.retryArgs(request, "dry_run", true)
+                    .map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(Recovery.call("list_metrics", Map.of()));
+            default -> GetMetricTool.retryArgs(request, null, null)
+                    .map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(Recovery.call("list_metrics", Map.of()));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery), List.of("list_metrics"));
     }
@@ -109,6 +112,12 @@ final class MetricReplies {
         return Envelope.error(new ToolError(ErrorKind.PII_BLOCKED, "get_metric refused " + compiled.metric().name() + ": "
                 + why + "; describe_entity shows each column's PII tags.", recovery, refusal.categoryNames()),
                 List.of(DescribeEntityTool.NAME, "list_metrics"));
+    }
+
+    /** The caller's call with one argument changed, or describe_entity when it cannot be repeated as written. */
+    private static Recovery retry(MetricRequest request, String key, Object value, String metricEntity) {
+        return GetMetricTool.retryArgs(request, key, value).map(a -> Recovery.call(GetMetricTool.NAME, a))
+                .orElse(Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity)));
     }
 
     /** The entity a close match names (else the metric's own), for describe_entity. */
