@@ -115,6 +115,8 @@ class TypedFiltersAcceptanceTest {
             out.add("CREATE TYPE billing.payment_status AS ENUM ('pending', 'succeeded', 'failed', 'refunded')");
             // A domain over an ENUM: the labels are the ENUM's; PostgreSQL has no = for it, so both sides are cast to the ENUM.
             out.add("CREATE DOMAIN billing.payment_state AS billing.payment_status NOT NULL");
+            // PostgreSQL keeps an IN list as = ANY (ARRAY[...]): a domain's CHECK and a column's.
+            out.add("CREATE DOMAIN billing.currency_code AS CHAR(3) CHECK (VALUE IN ('USD', 'EUR', 'GBP'))");
         }
         String interval = pg ? "billing.billing_interval" : my ? "ENUM('month','year')"
                 : "TEXT CHECK (billing_interval IN ('month', 'year'))";
@@ -134,7 +136,8 @@ class TypedFiltersAcceptanceTest {
         if (pg) {
             out.add("CREATE TYPE billing.gender AS ENUM ('female', 'male', 'diverse')");
         }
-        out.add("CREATE TABLE " + s + "accounts (account_id " + id + " PRIMARY KEY, name VARCHAR(80) NOT NULL, country CHAR(2),"
+        out.add("CREATE TABLE " + s + "accounts (account_id " + id + " PRIMARY KEY, name VARCHAR(80) NOT NULL, country "
+                + (pg ? "VARCHAR(2) CHECK (country IN ('US', 'DE', 'FR', 'GB'))" : "CHAR(2)") + ","
                 + " is_test " + flag + " NOT NULL DEFAULT " + (pg ? "FALSE" : "0") + ", created_on DATE NOT NULL,"
                 + " contact_gender " + gender + ")");
         out.add("CREATE TABLE " + s + "subscriptions (subscription_id " + id + " PRIMARY KEY, account_id " + id + " NOT NULL REFERENCES "
@@ -142,7 +145,8 @@ class TypedFiltersAcceptanceTest {
                 + subscriptionStatus + " NOT NULL, started_on DATE NOT NULL)");
         // SQLite's invoice status is a table-level CHECK, the other lists are column-level.
         out.add("CREATE TABLE " + s + "invoices (invoice_id " + id + " PRIMARY KEY, subscription_id " + id + " NOT NULL REFERENCES "
-                + s + "subscriptions (subscription_id), status " + invoiceStatus + " NOT NULL, currency CHAR(3) NOT NULL,"
+                + s + "subscriptions (subscription_id), status " + invoiceStatus + " NOT NULL, currency "
+                + (pg ? "billing.currency_code" : "CHAR(3)") + " NOT NULL,"
                 + " amount_cents BIGINT NOT NULL, issued_on DATE NOT NULL"
                 + (pg || my ? "" : ", CHECK (status IN ('draft', 'open', 'paid', 'void', 'uncollectible'))") + ")");
         out.add("CREATE TABLE " + s + "payments (payment_id " + id + " PRIMARY KEY, invoice_id " + id + " NOT NULL REFERENCES "
@@ -278,7 +282,7 @@ class TypedFiltersAcceptanceTest {
         assertEquals(SUBSCRIPTION_STATUSES, s.column("subscriptions", "status").domain().values());
         assertEquals(PAYMENT_STATUSES, s.column("payments", "status").domain().values());
         assertEquals(TypeClass.BOOLEAN, TypeClass.of(s.column("accounts", "is_test")));
-        assertNull(s.column("invoices", "currency").domain(), "an open type has no domain");
+        assertNull(s.column("plans", "name").domain(), "an open type has no domain");
         assertEquals(TypeClass.NUMBER, TypeClass.of(s.column("invoices", "amount_cents")));
         switch (engine) {
             case "postgresql" -> {
@@ -286,6 +290,10 @@ class TypedFiltersAcceptanceTest {
                 assertEquals("billing.payment_status", s.column("payments", "status").domain().typeName(),
                         "a domain over an ENUM binds as the ENUM");
                 assertNull(s.column("accounts", "is_test").domain(), "a real boolean needs no domain");
+                assertEquals(new Domain(Domain.Kind.CHECK, null, List.of("USD", "EUR", "GBP")), s.column("invoices", "currency").domain(),
+                        "a domain's CHECK (VALUE IN ...)");
+                assertEquals(List.of("US", "DE", "FR", "GB"), s.column("accounts", "country").domain().values(),
+                        "a varchar column's CHECK, printed back as = ANY ((ARRAY[...])::text[])");
             }
             case "mariadb" -> {
                 assertEquals(new Domain(Domain.Kind.ENUM, null, INVOICE_STATUSES), status.domain());
@@ -372,6 +380,19 @@ class TypedFiltersAcceptanceTest {
                         + (engine.equals("postgresql") ? "CAST(status AS text)" : "status")
                         + " IN ('succeeded', 'refunded') GROUP BY status ORDER BY status");
         assertEquals(engine.equals("postgresql"), m.sql().contains("CAST(\"t0\".\"status\" AS \"billing\".\"payment_status\") IN (CAST(? AS \"billing\".\"payment_status\")"), m.sql());
+    }
+
+    @Test
+    void postgresCheckListsAreFiltersToo() throws Exception {
+        Source s = source("postgresql");
+        String invoice = s.entity("invoices");
+        CompiledMetric m = assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".currency"),
+                        List.of(new Filter(invoice + ".currency", FilterOp.IN, List.of("eur", "GBP")))),
+                "SELECT currency, SUM(amount_cents) FROM billing.invoices WHERE currency IN ('EUR', 'GBP') GROUP BY currency ORDER BY currency");
+        assertEquals(List.of("EUR", "GBP"), m.params().subList(0, 2), "the declared spelling is bound");
+        assertEquals("EUR", assertThrows(CompileException.class, () -> new MetricCompiler(s.catalog(), s.model()).compile(
+                request("typed_invoice_amount", List.of(), List.of(new Filter(invoice + ".currency", FilterOp.EQ, "EUT"))),
+                dev.schemabrain.engine.Engines.POSTGRESQL)).candidates().get(0));
     }
 
     @ParameterizedTest
