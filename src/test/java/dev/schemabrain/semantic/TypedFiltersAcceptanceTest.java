@@ -489,6 +489,14 @@ class TypedFiltersAcceptanceTest {
         assertEquals(engine.equals("sqlite") ? "check" : "enum", column.path("data").path("domain").asText(), column.toString());
         assertEquals(INVOICE_STATUSES, json.convertValue(column.path("data").path("values"), List.class), column.toString());
 
+        JsonNode table = json.valueToTree(tools.call("describe_table", Map.of("qualified_name", schema + ".invoices",
+                "response_format", "detailed")));
+        JsonNode tableStatus = null;
+        for (JsonNode c : table.path("data").path("columns")) {
+            tableStatus = c.path("name").asText().equals("status") ? c : tableStatus;
+        }
+        assertEquals(INVOICE_STATUSES, json.convertValue(tableStatus.path("values"), List.class), "detailed describe_table: " + table);
+
         JsonNode entity = json.valueToTree(tools.call("describe_entity", Map.of("name", s.entity("invoices"))));
         JsonNode statusRow = null;
         for (JsonNode c : entity.path("data").path("columns")) {
