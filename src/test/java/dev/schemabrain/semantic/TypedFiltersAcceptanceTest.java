@@ -464,7 +464,7 @@ class TypedFiltersAcceptanceTest {
         SemanticProject.Loaded loaded = SemanticProject.read(project);
         List<String> problems = SemanticProject.check(SemanticProject.merge(s.inferred(), loaded.model()), s.catalog(), loaded);
         assertEquals(1, problems.size(), problems.toString());
-        assertTrue(problems.get(0).contains("paid_revenue.yaml") && problems.get(0).contains("filters")
+        assertTrue(problems.get(0).contains("paid_revenue.yaml") && problems.get(0).contains(": filters[0]: ")
                 && problems.get(0).contains("'pais'") && problems.get(0).endsWith("did you mean paid?"), problems.get(0));
 
         Files.writeString(file, Files.readString(file).replace("pais", "OPEN"));

@@ -296,7 +296,8 @@ public final class SemanticProject {
                     }
                 });
             }
-            for (Filter f : m.filters()) {
+            for (int i = 0; i < m.filters().size(); i++) {
+                Filter f = m.filters().get(i);
                 Optional<Column> c = reference(f.column(), entities, tables, where, "filters", problems);
                 if (c.isPresent()) {
                     try {
@@ -308,7 +309,7 @@ public final class SemanticProject {
                             message = message.substring(0, message.length() - 1) + "; did you mean "
                                     + String.join(" or ", e.candidates()) + "?";
                         }
-                        problems.add(where + ": filters: " + message);
+                        problems.add(where + ": filters[" + i + "]: " + message);
                     }
                 }
             }
