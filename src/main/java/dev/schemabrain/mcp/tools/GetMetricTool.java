@@ -75,7 +75,7 @@ public final class GetMetricTool extends CatalogTool {
                 },
                 "required": ["column"]}},
               "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000},
-              "dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and the database's estimate."}
+              "dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and a cost class."}
             }""");
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
             "Use this when the user wants a number: compiles a metric to read-only SQL, runs it, returns rows. "
@@ -168,7 +168,9 @@ public final class GetMetricTool extends CatalogTool {
             }
             // Suppressed groups sort last: once one is among the rows, every shown group is in, whatever the limit cut.
             boolean cut = result.truncated() && suppressed == 0;
-            Optional<long[]> counts = compiled.groupCount().isPresent() && cut ? groupCounts(source, compiled) : Optional.empty();
+            // Past the limit there may be more suppressed groups than the rows showed: the count statement says how many.
+            Optional<long[]> counts = compiled.groupCount().isPresent() && result.truncated() ? groupCounts(source, compiled)
+                    : Optional.empty();
             if (compiled.suppresses() && counts.isPresent()) {
                 suppressed = (int) Math.max(suppressed, counts.get()[1]);
             }
