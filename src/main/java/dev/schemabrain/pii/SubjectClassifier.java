@@ -83,7 +83,8 @@ public final class SubjectClassifier {
             boolean birth = w.contains("birth") || w.contains("dob") || w.contains("born") || w.contains("birthday");
             if (!contactPerson && tag.categories().contains(PiiCategory.CONTACT) && (structuredName || plainName)) {
                 person.add(c.name());
-            } else if (birth || tag.categories().stream().anyMatch(PERSON_ONLY::contains)) {
+            } else if (!contactPerson && (birth || tag.categories().stream().anyMatch(PERSON_ONLY::contains))) {
+                // A contact person's birth date or gender (contact_gender) describes the contact, not the row.
                 person.add(c.name());
             }
         }

@@ -51,6 +51,9 @@ class SubjectClassifierTest {
                 "company_name:text", "phone:text").pk("shipper_id").build()));
         assertEquals(SubjectClass.ORGANISATION, draft(TestCatalogs.table("billing.accounts").columns("account_id",
                 "legal_name:text", "vat_number:text", "billing_email:text").pk("account_id").build()));
+        assertEquals(SubjectClass.NONE, draft(TestCatalogs.table("billing.accounts").columns("account_id", "name:text",
+                "country:text", "is_test:boolean", "contact_gender:text").pk("account_id").build()),
+                "a B2B account's contact's gender describes the contact, not the account");
         assertEquals(SubjectClass.ORGANISATION, draft(TestCatalogs.table("public.store").columns("store_id",
                 "manager_staff_id", "address_id").pk("store_id").build()));
     }

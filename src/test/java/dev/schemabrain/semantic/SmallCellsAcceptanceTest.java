@@ -279,6 +279,18 @@ class SmallCellsAcceptanceTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb"})
+    void aPersonsKeyOnTheSubjectsOwnRowIsCountedToo(String engine) throws Exception {
+        Source chinook = chinook(engine);
+        // Revenue by support rep: three reps, each a group of one person, however many customers they serve.
+        int[] byRep = assertSuppressed(chinook, request("invoice_total_sum", List.of("customer.support_rep_id"), List.of()),
+                people(chinook), "SELECT c.support_rep_id, SUM(i.total), LEAST(COUNT(DISTINCT c.support_rep_id), COUNT(DISTINCT i.customer_id))"
+                        + " FROM invoice i LEFT JOIN customer c ON i.customer_id = c.customer_id GROUP BY c.support_rep_id"
+                        + " ORDER BY c.support_rep_id");
+        assertEquals(byRep[1], byRep[0], "every rep's revenue is withheld");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"postgresql"})
     void aLineItemCountsThePeopleTwoStepsAway(String engine) throws Exception {
         Source chinook = chinook(engine);

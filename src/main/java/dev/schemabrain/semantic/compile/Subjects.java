@@ -78,17 +78,15 @@ final class Subjects {
             if (a == null) {
                 continue;
             }
-            if (subject.isPresent() && subject.get().subject().equals(name)) {
-                continue;
-            }
-            if (graph.person(name)) {
-                counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.entity().identity().get(0)), name);
-                continue;
-            }
+            // A person's key, on any entity (a customer's support_rep_id is the rep's, not the customer's).
             Optional<String> person = graph.personKeyTarget(name, r.column().name());
             if (person.isPresent()) {
                 counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.column().name()), person.get() + " via " + name + "."
                         + r.column().name());
+            }
+            boolean theSubject = subject.isPresent() && subject.get().subject().equals(name);
+            if (graph.person(name) && !theSubject) {
+                counted.putIfAbsent(dialect.quote(a) + "." + dialect.quote(r.entity().identity().get(0)), name);
             }
         }
         return new Plan(joins.toString(), counted);
