@@ -52,8 +52,12 @@ public record Column(String name, int position, String dataType, boolean nullabl
         return new Column(name, position, dataType, nullable, defaultValue, comment, samples, values, newDomain);
     }
 
-    /** Neither samples nor values: what a PII-tagged column keeps. */
+    /**
+     * Neither samples nor values: what a PII-tagged column keeps. Its type's labels go too (a gender ENUM's
+     * labels are the data); the kind and the engine's type stay, so a filter is still bound in that type.
+     */
     public Column withoutData() {
-        return new Column(name, position, dataType, nullable, defaultValue, comment, List.of(), List.of(), domain);
+        return new Column(name, position, dataType, nullable, defaultValue, comment, List.of(), List.of(),
+                domain == null ? null : domain.withoutValues());
     }
 }

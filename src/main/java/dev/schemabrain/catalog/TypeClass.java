@@ -13,7 +13,7 @@ public enum TypeClass {
     TEMPORAL, BOOLEAN, NUMBER, TEXT, CATEGORICAL, OTHER;
 
     private static final Pattern WORDS = Pattern.compile("[\\s(),]+");
-    private static final Set<String> BOOLEANS = Set.of("bool", "boolean", "bit");
+    private static final Set<String> BOOLEANS = Set.of("bool", "boolean");
     private static final Set<String> TEXTS = Set.of("char", "character", "varchar", "nchar", "nvarchar", "varchar2",
             "nvarchar2", "text", "tinytext", "mediumtext", "longtext", "ntext", "string", "clob", "nclob", "uuid", "json",
             "jsonb", "citext", "name", "bpchar", "xml", "uniqueidentifier");
@@ -32,6 +32,10 @@ public enum TypeClass {
 
     public static TypeClass of(String dataType) {
         String t = dataType == null ? "" : dataType.strip().toLowerCase(Locale.ROOT);
+        // An array (PostgreSQL integer[], text[]) is none of the scalar classes a filter or a measure needs.
+        if (t.endsWith("]")) {
+            return OTHER;
+        }
         if (t.startsWith("enum(") || t.startsWith("enum (") || t.startsWith("set(") || t.equals("enum")) {
             return CATEGORICAL;
         }

@@ -1,6 +1,7 @@
 package dev.schemabrain.describe;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.TypeClass;
 
 import java.util.List;
@@ -56,7 +57,7 @@ final class ColumnPhrases {
         }
         if (PREPOSITIONS.contains(last)) {
             // "best_of": "The best of of the match" doubles the preposition.
-            return "The " + phrase + " value of the " + owner + ", " + typePhrase(c.dataType());
+            return "The " + phrase + " value of the " + owner + ", " + typePhrase(c);
         }
         if (words.size() == 1 && adjective(first)) {
             boolean flagNumber = type == TypeClass.NUMBER && (FLAG_ADJECTIVES.contains(first) || zeroOne(c.samples()));
@@ -64,7 +65,7 @@ final class ColumnPhrases {
                 return "Whether the " + owner + " is " + first;
             }
             return type == TypeClass.NUMBER ? "The number " + first + " of the " + owner
-                    : "The " + first + " value of the " + owner + ", " + typePhrase(c.dataType());
+                    : "The " + first + " value of the " + owner + ", " + typePhrase(c);
         }
         if (type == TypeClass.BOOLEAN) {
             return "The " + phrase + " flag of the " + owner + ", yes or no";
@@ -72,7 +73,7 @@ final class ColumnPhrases {
         if (type == TypeClass.NUMBER && words.stream().anyMatch(AMOUNT_WORDS::contains)) {
             return "The " + phrase + " of the " + owner + ", an amount";
         }
-        return "The " + phrase + " of the " + owner + ", " + typePhrase(c.dataType());
+        return "The " + phrase + " of the " + owner + ", " + typePhrase(c);
     }
 
     private static String timeSentence(List<String> words, String owner, String dataType) {
@@ -90,6 +91,27 @@ final class ColumnPhrases {
             }
         }
         return "The " + String.join(" ", words) + " of the " + owner + ", " + kind;
+    }
+
+    /** Values a description names before it trails off. */
+    private static final int NAMED_VALUES = 8;
+
+    /** What the column holds: its type's own values when it declares them ("one of draft, open, paid"). */
+    static String typePhrase(Column c) {
+        Domain d = c.domain();
+        if (d == null) {
+            return typePhrase(c.dataType());
+        }
+        if (!d.categorical()) {
+            return "yes or no";
+        }
+        if (!d.listed()) {
+            return "one of a fixed set of values";
+        }
+        List<String> values = d.values();
+        String named = String.join(", ", values.subList(0, Math.min(values.size(), NAMED_VALUES)))
+                + (values.size() > NAMED_VALUES ? ", …" : "");
+        return (d.kind() == Domain.Kind.SET ? "any of " : "one of ") + named;
     }
 
     static String typePhrase(String dataType) {

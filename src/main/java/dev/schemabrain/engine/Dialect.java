@@ -36,4 +36,17 @@ public interface Dialect {
     default Object bind(LocalDateTime time) {
         return time;
     }
+
+    /**
+     * {@code sql} (a placeholder or a quoted column) as the engine's own type {@code typeName} ({@code schema.type}),
+     * where the engine compares a value with such a column only in that type; unchanged elsewhere.
+     */
+    default String cast(String sql, String typeName) {
+        return sql;
+    }
+
+    /** The placeholder of a value compared with a column of the engine's own type {@code typeName}. */
+    default String castParameter(String typeName) {
+        return cast("?", typeName);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.schemabrain.index;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.UniqueConstraint;
@@ -79,9 +80,14 @@ public final class Fingerprints {
     }
 
     private static String columnStructural(Table table, Column column, List<String> fkTargets) {
-        return sha256(column.name(), column.dataType(), Boolean.toString(column.nullable()),
+        String structural = sha256(column.name(), column.dataType(), Boolean.toString(column.nullable()),
                 nullable(column.defaultValue()), Integer.toString(column.position()),
                 Boolean.toString(table.isPrimaryKey(column.name())), String.join(",", fkTargets));
+        // A domain counts only when present, so an open column keeps its earlier fingerprint; a label added to
+        // an ENUM (ALTER TYPE … ADD VALUE leaves the type's name as it was) is a structural change.
+        Domain d = column.domain();
+        return d == null ? structural : sha256(structural, "domain", d.kind().wireName(), nullable(d.typeName()),
+                String.join("\u0000", d.values()));
     }
 
     private static String describe(ForeignKey fk) {

@@ -50,7 +50,8 @@ public final class TagPurge {
         int rewritten = 0;
         for (String sourceId : CatalogRepository.sourceIds(c)) {
             // The stored catalog already lacks the samples of every tagged column (classifier's and operator's).
-            Catalog catalog = CatalogRepository.catalog(c, sourceId);
+            // A domain's labels stay in the store until the next index; the descriptions are made without them now.
+            Catalog catalog = PiiRepository.tags(c).withoutTaggedSamples(CatalogRepository.catalog(c, sourceId));
             DocumentStage.Plan plan = documents.plan(catalog, DocumentRepository.state(c, sourceId), false);
             DocumentRepository.write(c, sourceId, plan.writes());
             rewritten += plan.writes().size();

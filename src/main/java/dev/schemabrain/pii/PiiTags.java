@@ -90,7 +90,8 @@ public final class PiiTags {
     public Catalog withoutTaggedSamples(Catalog catalog) {
         List<Table> tables = new ArrayList<>(catalog.tables().size());
         for (Table t : catalog.tables()) {
-            boolean any = t.columns().stream().anyMatch(c -> (!c.samples().isEmpty() || !c.values().isEmpty()) && tag(t.name(), c.name()).tagged());
+            boolean any = t.columns().stream().anyMatch(c -> (!c.samples().isEmpty() || !c.values().isEmpty()
+                    || c.domain() != null && c.domain().listed()) && tag(t.name(), c.name()).tagged());
             if (!any) {
                 tables.add(t);
                 continue;

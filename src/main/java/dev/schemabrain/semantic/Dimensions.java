@@ -16,8 +16,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * What a metric over an entity can be grouped by without counting a row twice: the low-cardinality text, boolean
- * and date columns of the entity and of the entities its rows belong to ({@link Parents}: an order's customer's
+ * What a metric over an entity can be grouped by without counting a row twice: the categorical (ENUM, SET, CHECK
+ * list), low-cardinality text, boolean and date columns of the entity and of the entities its rows belong to ({@link Parents}: an order's customer's
  * country). Text counts as low-cardinality when its name says it is a category (country, status, type …) or when
  * its table is small (a lookup such as genre, or Northwind's nine employees), and never when it is a key, unique,
  * or free text (a description, an address, an e-mail). A listing for agents: get_metric accepts any entity.column.
@@ -41,7 +41,9 @@ public final class Dimensions {
 
     /** The kinds of column a metric is grouped by. */
     public enum Kind {
-        TEXT, BOOLEAN, DATE;
+        TEXT, BOOLEAN, DATE,
+        /** A column whose type lists its values (an ENUM, a SET, a CHECK list): a category whatever its name. */
+        CATEGORICAL;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);
@@ -95,6 +97,7 @@ public final class Dimensions {
         }
         return switch (TypeClass.of(c)) {
             case BOOLEAN -> Optional.of(Kind.BOOLEAN);
+            case CATEGORICAL -> Optional.of(Kind.CATEGORICAL);
             case TEMPORAL -> EventTime.isBookkeeping(c) ? Optional.empty() : Optional.of(Kind.DATE);
             case TEXT -> lowCardinality(t, c, name) ? Optional.of(Kind.TEXT) : Optional.empty();
             default -> Optional.empty();

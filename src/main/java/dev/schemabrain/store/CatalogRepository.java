@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
@@ -69,11 +70,13 @@ public final class CatalogRepository {
         }
         // Served stores are read without migrating: one from before V10 has no value index yet.
         String values = StoreDialect.hasColumn(c, "catalog_columns", "value_index") ? "k.value_index" : "'[]'";
+        String domains = StoreDialect.hasColumn(c, "catalog_columns", "domain") ? "k.domain" : "NULL";
         try (PreparedStatement st = c.prepareStatement("""
                 SELECT k.table_id, k.column_id, k.column_name, k.ordinal, k.data_type, k.is_nullable, k.default_value,
-                       k.comment, k.samples, %s AS value_index, k.structural_hash, k.semantic_hash, k.deprecated_at
+                       k.comment, k.samples, %s AS value_index, %s AS domain, k.structural_hash, k.semantic_hash,
+                       k.deprecated_at
                   FROM catalog_columns k JOIN catalog_tables t ON t.table_id = k.table_id
-                 WHERE t.source_id = ? ORDER BY k.table_id, k.ordinal""".formatted(values))) {
+                 WHERE t.source_id = ? ORDER BY k.table_id, k.ordinal""".formatted(values, domains))) {
             st.setString(1, sourceId);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
@@ -85,7 +88,8 @@ public final class CatalogRepository {
                     if (deprecated == null) {
                         row.builder().addColumn(new Column(name, rs.getInt("ordinal"), rs.getString("data_type"),
                                 rs.getInt("is_nullable") != 0, rs.getString("default_value"), rs.getString("comment"),
-                                strings(rs.getString("samples")), strings(rs.getString("value_index"))));
+                                strings(rs.getString("samples")), strings(rs.getString("value_index")),
+                                domain(rs.getString("domain"))));
                     }
                 }
             }
@@ -413,13 +417,13 @@ public final class CatalogRepository {
                     WHERE table_id = ?""");
             insertColumn = c.prepareStatement("""
                     INSERT INTO catalog_columns (table_id, column_name, ordinal, data_type, is_nullable, default_value,
-                        is_primary_key, comment, samples, structural_hash, semantic_hash, first_seen_at, value_index)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+                        is_primary_key, comment, samples, structural_hash, semantic_hash, first_seen_at, value_index, domain)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
             updateColumn = c.prepareStatement("""
                     UPDATE catalog_columns SET ordinal = ?, data_type = ?, is_nullable = ?, default_value = ?,
                         is_primary_key = ?, comment = ?, samples = ?, structural_hash = ?, semantic_hash = ?,
                         schema_changed_at = CASE WHEN ? THEN ? ELSE schema_changed_at END, deprecated_at = NULL,
-                        value_index = ?
+                        value_index = ?, domain = ?
                     WHERE column_id = ?""");
             deleteForeignKeys = c.prepareStatement("DELETE FROM catalog_foreign_keys WHERE table_id = ?");
             insertForeignKey = c.prepareStatement("""
@@ -510,6 +514,7 @@ public final class CatalogRepository {
                     insertColumn.setString(11, cw.semanticHash());
                     insertColumn.setString(12, now);
                     insertColumn.setString(13, json(col.values()));
+                    insertColumn.setString(14, json(col.domain()));
                     insertColumn.addBatch();
                 }
                 case STRUCTURAL, SEMANTIC -> {
@@ -525,7 +530,8 @@ public final class CatalogRepository {
                     updateColumn.setBoolean(10, cw.change() == CatalogChanges.Change.STRUCTURAL);
                     updateColumn.setString(11, now);
                     updateColumn.setString(12, json(col.values()));
-                    updateColumn.setLong(13, cw.existingId());
+                    updateColumn.setString(13, json(col.domain()));
+                    updateColumn.setLong(14, cw.existingId());
                     updateColumn.addBatch();
                 }
             }
@@ -570,6 +576,30 @@ public final class CatalogRepository {
             return JSON.writeValueAsString(values);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** A domain as stored: {"kind": "enum", "type": "billing.status", "values": [...]}, or null for an open type. */
+    static String json(Domain domain) {
+        if (domain == null) {
+            return null;
+        }
+        var node = JSON.createObjectNode().put("kind", domain.kind().wireName()).put("type", domain.typeName());
+        domain.values().forEach(node.putArray("values")::add);
+        return node.toString();
+    }
+
+    static Domain domain(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            var node = JSON.readTree(json);
+            var type = node.path("type");
+            return new Domain(Domain.Kind.fromWireName(node.path("kind").asText()), type.isTextual() ? type.asText() : null,
+                    STRING_LIST.readValue(node.path("values")));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new IllegalStateException("the store holds a malformed column domain: " + e.getMessage(), e);
         }
     }
 

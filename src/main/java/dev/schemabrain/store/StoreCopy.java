@@ -45,7 +45,7 @@ public final class StoreCopy {
             new Table("catalog_columns", List.of("column_id", "table_id", "column_name", "ordinal", "data_type", "is_nullable",
                     "default_value", "is_primary_key", "comment", "samples", "structural_hash", "semantic_hash", "description",
                     "description_origin", "description_model", "described_hash", "embedding", "embedding_model",
-                    "embedded_hash", "first_seen_at", "schema_changed_at", "deprecated_at", "value_index"), "column_id"),
+                    "embedded_hash", "first_seen_at", "schema_changed_at", "deprecated_at", "value_index", "domain"), "column_id"),
             new Table("catalog_foreign_keys", List.of("table_id", "constraint_name", "columns", "target_schema",
                     "target_table", "target_columns"), "rowid"),
             new Table("catalog_unique_constraints", List.of("table_id", "constraint_name", "columns"), "rowid"),

@@ -427,8 +427,12 @@ class McpServerIT {
         Map<String, Object> env = call("get_metric", Map.of("name", "invoice_total_sum", "group_by", List.of("customer.country"),
                 "filters", List.of(Map.of("column", "invoice.total", "op", "gt", "value", 1)),
                 "order_by", List.of(Map.of("column", "invoice_total_sum", "direction", "desc")), "limit", 2));
-        assertEquals("partial", env.get("status"), "24 countries, 2 asked for");
+        // 24 countries, 2 asked for; the countries of fewer than five customers are left out, and saying so wins.
+        assertEquals("degraded", env.get("status"));
+        assertEquals("small_groups_suppressed", env.get("degradation_reason"));
         Map<String, Object> data = data(env);
+        assertEquals(true, data.get("truncated"));
+        assertTrue(((Number) data.get("suppressed_groups")).intValue() > 0, data.toString());
         List<Map<String, Object>> rows = (List<Map<String, Object>>) data.get("rows");
         assertEquals(2, rows.size());
         assertEquals("USA", rows.get(0).get("customer.country"));

@@ -3,6 +3,7 @@ package dev.schemabrain.store;
 import dev.schemabrain.auth.StoreTokens;
 import dev.schemabrain.auth.TokenEntry;
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.StoreException;
@@ -144,6 +145,25 @@ abstract class StoreContractTest {
         assertEquals(5, after.tables().get(0).columns().size());
         StoreSnapshot snapshot = read(StoreSnapshot::read);
         assertEquals(1, snapshot.catalog().tables().size());
+    }
+
+    @Test
+    void aColumnDomainRoundTripsAndANewLabelIsAStructuralChange() throws Exception {
+        source("CREATE TABLE invoice (id INTEGER PRIMARY KEY, status TEXT NOT NULL CHECK (status IN ('draft', 'paid', 'it''s')),"
+                + " is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1)))");
+        index(Instant.parse("2026-01-01T00:00:00Z"));
+        var invoice = read(c -> CatalogRepository.catalog(c, url.sourceId())).table(QualifiedName.of("main", "invoice")).orElseThrow();
+        assertEquals(new Domain(Domain.Kind.CHECK, null, List.of("draft", "paid", "it's")),
+                invoice.column("status").orElseThrow().domain());
+        assertEquals(Domain.BOOLEAN, invoice.column("is_test").orElseThrow().domain());
+        assertEquals(null, invoice.column("id").orElseThrow().domain(), "an open type has no domain");
+
+        source("DROP TABLE invoice", "CREATE TABLE invoice (id INTEGER PRIMARY KEY, status TEXT NOT NULL CHECK"
+                + " (status IN ('draft', 'paid', 'it''s', 'void')), is_test INTEGER NOT NULL DEFAULT 0 CHECK (is_test IN (0, 1)))");
+        IndexResult second = index(Instant.parse("2026-01-02T00:00:00Z"));
+        assertEquals(1, second.counts().columnsChanged(), "only the column whose list grew changed");
+        var after = read(c -> CatalogRepository.catalog(c, url.sourceId())).table(QualifiedName.of("main", "invoice")).orElseThrow();
+        assertEquals(List.of("draft", "paid", "it's", "void"), after.column("status").orElseThrow().domain().values());
     }
 
     @Test

@@ -56,6 +56,17 @@ public final class PostgresEngine implements Engine {
         return url.host() + ":" + (url.port() >= 0 ? url.port() : DEFAULT_PORT);
     }
 
+    /**
+     * A text value against an ENUM is varchar = enum, which PostgreSQL refuses ("operator does not exist"); cast
+     * to the type itself it compares in the ENUM's own order. The name is split at its first dot.
+     */
+    @Override
+    public String cast(String sql, String typeName) {
+        int dot = typeName.indexOf('.');
+        String type = dot < 0 ? quote(typeName) : quote(typeName.substring(0, dot)) + "." + quote(typeName.substring(dot + 1));
+        return "CAST(" + sql + " AS " + type + ")";
+    }
+
     @Override
     public String dayOf(String x) {
         return dateTrunc("day", x);

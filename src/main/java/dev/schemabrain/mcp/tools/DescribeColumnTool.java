@@ -59,6 +59,7 @@ public final class DescribeColumnTool extends CatalogTool {
                 .put("description", PiiReplies.description(served, tag, description.text()))
                 .put("description_source", description.origin().wireName());
         PiiReplies.annotate(data, served, tag);
+        DomainReplies.annotate(data, column, tag);
         data.set("samples", Replies.strings(column.samples()));
         ArrayNode references = data.putArray("references");
         ArrayNode referencedBy = data.putArray("referenced_by");

@@ -84,6 +84,7 @@ public final class DescribeEntityTool extends CatalogTool {
                     .put("time", TypeClass.of(c) == TypeClass.TEMPORAL)
                     .put("description", PiiReplies.description(served, tag, documents.columns().get(i).description().text()));
             PiiReplies.annotate(column, served, tag);
+            DomainReplies.annotate(column, c, tag);
         }
         ArrayNode joins = data.putArray("joins");
         for (Join j : model.joins()) {

@@ -72,6 +72,7 @@ public final class DescribeTableTool extends CatalogTool {
                 column.put("description_source", description.origin().wireName());
                 column.put("position", c.position());
                 column.set("samples", Replies.strings(c.samples()));
+                DomainReplies.annotate(column, c, tag);
             }
         }
         ArrayNode out = data.putArray("foreign_keys_out");

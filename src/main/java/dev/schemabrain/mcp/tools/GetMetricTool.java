@@ -40,6 +40,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,7 +75,7 @@ public final class GetMetricTool extends CatalogTool {
                 },
                 "required": ["column"]}},
               "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000},
-              "dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and the database's estimate."}
+              "dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and a cost class."}
             }""");
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
             "Use this when the user wants a number: compiles a metric to read-only SQL, runs it, returns rows. "
@@ -167,7 +168,9 @@ public final class GetMetricTool extends CatalogTool {
             }
             // Suppressed groups sort last: once one is among the rows, every shown group is in, whatever the limit cut.
             boolean cut = result.truncated() && suppressed == 0;
-            Optional<long[]> counts = compiled.groupCount().isPresent() && cut ? groupCounts(source, compiled) : Optional.empty();
+            // Past the limit there may be more suppressed groups than the rows showed: the count statement says how many.
+            Optional<long[]> counts = compiled.groupCount().isPresent() && result.truncated() ? groupCounts(source, compiled)
+                    : Optional.empty();
             if (compiled.suppresses() && counts.isPresent()) {
                 suppressed = (int) Math.max(suppressed, counts.get()[1]);
             }
@@ -359,52 +362,57 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /**
-     * The caller's call again with {@code key} set to {@code value} (none when key is null): every valid filter,
-     * group_by, time grain, time dimension, via, order and limit kept, so a retry answers the same question
-     * (SPEC §11.2). Filters are echoed as given; they passed the argument schema.
+     * The caller's own call again, every argument kept (filters, grain, time dimension, via, order, limit) with
+     * {@code key} set to {@code value} (none when {@code key} is null), so a suggested retry never drops a valid
+     * filter and answers another question (SPEC §11.2). Empty when an argument could not be echoed as written
+     * (longer than an echo may be); the caller then points at describe_entity instead.
      */
-    static Map<String, Object> retryArgs(MetricRequest request, String key, Object value) {
-        Map<String, Object> args = new java.util.LinkedHashMap<>();
-        args.put("name", Replies.shown(request.metric()));
+    static Optional<Map<String, Object>> retryArgs(MetricRequest request, String key, Object value) {
+        Map<String, Object> args = new LinkedHashMap<>();
+        List<String> texts = new ArrayList<>();
+        args.put("name", request.metric());
+        texts.add(request.metric());
         if (!request.groupBy().isEmpty()) {
-            args.put("group_by", request.groupBy().stream().map(Replies::shown).toList());
+            args.put("group_by", request.groupBy());
+            texts.addAll(request.groupBy());
         }
         if (!request.filters().isEmpty()) {
             List<Map<String, Object>> filters = new ArrayList<>();
             for (Filter f : request.filters()) {
-                Map<String, Object> one = new java.util.LinkedHashMap<>();
-                one.put("column", Replies.shown(f.column()));
-                one.put("op", f.op().wireName());
+                Map<String, Object> wire = new LinkedHashMap<>();
+                wire.put("column", f.column());
+                wire.put("op", f.op().wireName());
+                texts.add(f.column());
                 if (f.value() != null) {
-                    one.put("value", f.value());
+                    wire.put("value", f.value());
+                    (f.value() instanceof List<?> list ? list : List.of(f.value())).forEach(v -> texts.add(String.valueOf(v)));
                 }
-                filters.add(one);
+                filters.add(wire);
             }
             args.put("filters", filters);
         }
         if (request.timeGrain() != null) {
-            args.put("time_grain", Replies.shown(request.timeGrain()));
+            args.put("time_grain", request.timeGrain());
+            texts.add(request.timeGrain());
         }
         if (request.timeDimension() != null) {
-            args.put("time_dimension", Replies.shown(request.timeDimension()));
+            args.put("time_dimension", request.timeDimension());
+            texts.add(request.timeDimension());
         }
         if (!request.via().isEmpty()) {
-            args.put("via", request.via().stream().map(Replies::shown).toList());
+            args.put("via", request.via());
+            texts.addAll(request.via());
         }
         if (!request.orderBy().isEmpty()) {
-            List<Map<String, Object>> order = new ArrayList<>();
-            for (MetricRequest.OrderBy o : request.orderBy()) {
-                order.add(Map.of("column", Replies.shown(o.column() == null ? "" : o.column()), "direction",
-                        o.descending() ? "desc" : "asc"));
-            }
-            args.put("order_by", order);
+            args.put("order_by", request.orderBy().stream().map(o -> Map.<String, Object>of("column", o.column(),
+                    "direction", o.descending() ? "desc" : "asc")).toList());
+            request.orderBy().forEach(o -> texts.add(o.column()));
         }
-        if (request.limit() != MetricRequest.DEFAULT_LIMIT) {
-            args.put("limit", request.limit());
-        }
+        args.put("limit", request.limit());
         if (key != null) {
             args.put(key, value);
         }
-        return args;
+        // A retry is the caller's call exactly, or none: a cut value would be another filter.
+        return texts.stream().allMatch(t -> t == null || Replies.shown(t).equals(t)) ? Optional.of(args) : Optional.empty();
     }
 }

@@ -27,15 +27,16 @@ final class MetricReplies {
         ErrorKind kind = ErrorKind.valueOf(e.problem().name());
         Recovery recovery = switch (e.problem()) {
             case UNKNOWN_METRIC -> e.candidates().isEmpty() ? Recovery.call("list_metrics", Map.of())
-                    : Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, "name", e.candidates().get(0)));
+                    : GetMetricTool.retryArgs(request, "name", e.candidates().get(0)).map(a -> Recovery.call(GetMetricTool.NAME, a))
+                            .orElse(Recovery.call("list_metrics", Map.of()));
             case UNKNOWN_GROUP_BY_COLUMN, UNKNOWN_FILTER_COLUMN, UNKNOWN_ORDER_BY_COLUMN, UNKNOWN_MEASURE_COLUMN ->
                     Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
             case AMBIGUOUS_PATH, AMBIGUOUS_TIME_DIMENSION, GRAIN_MISMATCH -> {
                 Map.Entry<String, Object> fix = e.suggestedArgs().entrySet().iterator().next();
-                yield Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, fix.getKey(), fix.getValue()));
+                yield retry(request, fix.getKey(), fix.getValue(), metricEntity);
             }
             case UNREACHABLE_ENTITY, UNKNOWN_VIA_JOIN -> Recovery.call("list_joins", Map.of());
-            case INVALID_TIME_GRAIN -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, "time_grain", "month"));
+            case INVALID_TIME_GRAIN -> retry(request, "time_grain", "month", metricEntity);
             case SCHEMA_DRIFT -> Recovery.call("list_indexed_schemas", Map.of());
             // Which value was wrong is the caller's to fix (fuzzy_matches has the domain's nearest values); a retry
             // without the offending filter would be a different question's number.
@@ -54,9 +55,11 @@ final class MetricReplies {
             case QUERY_FAILED -> ErrorKind.INTERNAL_ERROR;
         };
         Recovery recovery = switch (e.kind()) {
-            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> Recovery.call(GetMetricTool.NAME,
-                    GetMetricTool.retryArgs(request, "dry_run", true));
-            case SOURCE_UNAVAILABLE, SOURCE_BUSY -> Recovery.call(GetMetricTool.NAME, GetMetricTool.retryArgs(request, null, null));
+            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> GetMetricTool.retryArgs(request, "dry_run", true)
+                    .map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(Recovery.call("list_metrics", Map.of()));
+            case SOURCE_UNAVAILABLE, SOURCE_BUSY -> GetMetricTool.retryArgs(request, null, null)
+                    .map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(Recovery.call("list_metrics", Map.of()));
+            // The database refused the statement: the same call fails again; the entity's columns may explain why.
             case QUERY_FAILED -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery), List.of("list_metrics"));
@@ -126,6 +129,12 @@ final class MetricReplies {
                 .filter(d -> (d.kind() == dev.schemabrain.semantic.Dimensions.Kind.DATE) == dates)
                 .filter(d -> !served.pii().tag(d.table(), d.column()).tagged())
                 .map(d -> d.entity() + "." + d.column()).limit(3).toList();
+    }
+
+    /** The caller's call with one argument changed, or describe_entity when it cannot be repeated as written. */
+    private static Recovery retry(MetricRequest request, String key, Object value, String metricEntity) {
+        return GetMetricTool.retryArgs(request, key, value).map(a -> Recovery.call(GetMetricTool.NAME, a))
+                .orElse(Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity)));
     }
 
     /** The entity a close match names (else the metric's own), for describe_entity. */

@@ -2,6 +2,7 @@ package dev.schemabrain.semantic.compile;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.catalog.QualifiedName;
@@ -15,12 +16,14 @@ import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -44,7 +47,6 @@ import java.util.Set;
 public final class MetricCompiler {
 
     private static final Set<Aggregation> INFLATED_BY_FAN_OUT = EnumSet.of(Aggregation.SUM, Aggregation.COUNT, Aggregation.AVG);
-    private static final int MAX_LIST_VALUES = 1000;
     private static final String TIME_BUCKET = "time_bucket";
 
     private final Catalog catalog;
@@ -355,41 +357,31 @@ public final class MetricCompiler {
 
     private static String condition(Dialect dialect, String column, Ref ref, Filter f, List<Object> params)
             throws CompileException {
-        switch (f.op()) {
-            case IS_NULL -> {
-                return column + " IS NULL";
-            }
-            case NOT_NULL -> {
-                return column + " IS NOT NULL";
-            }
-            case IN, NOT_IN -> {
-                if (!(f.value() instanceof List<?> values) || values.isEmpty() || values.size() > MAX_LIST_VALUES) {
-                    throw new CompileException(Problem.INVALID_ARGUMENT, "The " + f.op().wireName() + " filter on "
-                            + ref.written() + " needs a list of 1 to " + MAX_LIST_VALUES + " values.", List.of());
-                }
-                for (Object v : values) {
-                    params.add(FilterValues.bind(dialect, ref.column(), ref.written(), v));
-                }
-                return column + (f.op() == dev.schemabrain.semantic.model.FilterOp.IN ? " IN (" : " NOT IN (")
-                        + String.join(", ", java.util.Collections.nCopies(values.size(), "?")) + ")";
-            }
-            default -> {
-                if (f.value() == null || f.value() instanceof List<?>) {
-                    throw new CompileException(Problem.INVALID_ARGUMENT, "The " + f.op().wireName() + " filter on "
-                            + ref.written() + " needs one value; use is_null or not_null to test for NULL.", List.of());
-                }
-                params.add(FilterValues.bind(dialect, ref.column(), ref.written(), f.value()));
-                String op = switch (f.op()) {
-                    case EQ -> " = ";
-                    case NE -> " <> ";
-                    case LT -> " < ";
-                    case LTE -> " <= ";
-                    case GT -> " > ";
-                    default -> " >= ";
-                };
-                return column + op + "?";
+        List<Object> values = FilterValues.bindAll(dialect, ref.column(), ref.written(), f);
+        params.addAll(values);
+        // A PostgreSQL ENUM compares only with its own type: the value is cast to it, not sent as varchar. A column
+        // of a domain over the ENUM is cast too (there is no domain = ENUM operator); the ENUM's own is left alone.
+        Domain domain = ref.column().domain();
+        String placeholder = "?";
+        if (domain != null && domain.typeName() != null) {
+            placeholder = dialect.castParameter(domain.typeName());
+            String declared = ref.column().dataType();
+            if (!declared.equals(domain.typeName()) && !domain.typeName().endsWith("." + declared)) {
+                column = dialect.cast(column, domain.typeName());
             }
         }
+        return switch (f.op()) {
+            case IS_NULL -> column + " IS NULL";
+            case NOT_NULL -> column + " IS NOT NULL";
+            case IN, NOT_IN -> column + (f.op() == FilterOp.IN ? " IN (" : " NOT IN (")
+                    + String.join(", ", Collections.nCopies(values.size(), placeholder)) + ")";
+            case EQ -> column + " = " + placeholder;
+            case NE -> column + " <> " + placeholder;
+            case LT -> column + " < " + placeholder;
+            case LTE -> column + " <= " + placeholder;
+            case GT -> column + " > " + placeholder;
+            case GTE -> column + " >= " + placeholder;
+        };
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.FilterValues;
 import dev.schemabrain.semantic.compile.MeasureExpression;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
@@ -295,8 +296,22 @@ public final class SemanticProject {
                     }
                 });
             }
-            for (Filter f : m.filters()) {
-                reference(f.column(), entities, tables, where, "filters", problems);
+            for (int i = 0; i < m.filters().size(); i++) {
+                Filter f = m.filters().get(i);
+                Optional<Column> c = reference(f.column(), entities, tables, where, "filters", problems);
+                if (c.isPresent()) {
+                    try {
+                        // The compiler's own check: a default filter outside an ENUM is refused here, not at the first call.
+                        FilterValues.check(c.get(), f.column(), f);
+                    } catch (CompileException e) {
+                        String message = e.getMessage();
+                        if (!e.candidates().isEmpty()) {
+                            message = message.substring(0, message.length() - 1) + "; did you mean "
+                                    + String.join(" or ", e.candidates()) + "?";
+                        }
+                        problems.add(where + ": filters[" + i + "]: " + message);
+                    }
+                }
             }
         }
         return problems;

@@ -8,6 +8,8 @@ final class ColumnDraft {
     boolean notNull;
     String defaultValue;
     String comment;
+    /** A CHECK (column IN (…)) list, when the table declares one. */
+    dev.schemabrain.catalog.Domain domain;
 
     ColumnDraft(String name, String dataType) {
         this.name = name;
@@ -19,6 +21,7 @@ final class ColumnDraft {
         ColumnDraft copy = new ColumnDraft(name, dataType);
         copy.notNull = notNull;
         copy.defaultValue = defaultValue;
+        copy.domain = domain;
         return copy;
     }
 }

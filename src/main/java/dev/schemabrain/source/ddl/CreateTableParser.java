@@ -60,6 +60,8 @@ final class CreateTableParser {
             throw new DdlSyntaxException("the column list is not closed");
         }
         new ClauseParser(statement.text(), tokens.subList(open, close + 1), defaultSchema).parseBody(table);
+        CheckLists.of(tokens.subList(open, close + 1)).forEach((column, domain) ->
+                table.column(column).ifPresent(c -> c.domain = domain));
         cursor.reset(close + 1);
         readTail(cursor, defaultSchema, table);
         return Optional.of(new Result(table, ifNotExists));

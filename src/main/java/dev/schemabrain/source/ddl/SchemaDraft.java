@@ -1,6 +1,7 @@
 package dev.schemabrain.source.ddl;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
@@ -180,7 +181,9 @@ final class SchemaDraft {
         List<Column> columns = new ArrayList<>();
         for (ColumnDraft c : table.columns) {
             boolean nullable = !c.notNull && !primaryKey.contains(c.name);
-            columns.add(new Column(c.name, columns.size() + 1, c.dataType, nullable, c.defaultValue, c.comment, List.of()));
+            Domain domain = c.domain != null ? c.domain : Domain.ofMySqlColumnType(c.dataType).orElse(null);
+            columns.add(new Column(c.name, columns.size() + 1, c.dataType, nullable, c.defaultValue, c.comment, List.of(),
+                    List.of(), domain));
         }
         List<UniqueConstraint> uniques = table.uniqueConstraints.stream()
                 .map(u -> new UniqueConstraint(u.name(), spelled(table, u.columns())))

@@ -1,6 +1,7 @@
 package dev.schemabrain.source.mysql;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableBuilder;
@@ -116,14 +117,17 @@ final class MySqlCatalogReader {
                 if (draft == null) {
                     continue;
                 }
+                String type = rs.getString("COLUMN_TYPE");
                 draft.addColumn(new Column(
                         rs.getString("COLUMN_NAME"),
                         rs.getInt("ORDINAL_POSITION"),
-                        rs.getString("COLUMN_TYPE"),
+                        type,
                         "YES".equals(rs.getString("IS_NULLABLE")),
                         defaultOf(rs.getString("COLUMN_DEFAULT")),
                         blankToNull(rs.getString("COLUMN_COMMENT")),
-                        List.of()));
+                        List.of(), List.of(),
+                        // The labels are in the type itself: enum('a','b'), set(...), and tinyint(1) is a boolean.
+                        Domain.ofMySqlColumnType(type).orElse(null)));
             }
         }
     }

@@ -2,6 +2,7 @@ package dev.schemabrain.source.postgres;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
@@ -72,10 +73,18 @@ public final class PostgresSource implements SchemaSource {
                    CASE WHEN a.attgenerated = 's' THEN 'generated always as (' || pg_get_expr(ad.adbin, ad.adrelid) || ')'
                         WHEN a.attidentity <> '' THEN 'generated ' || CASE a.attidentity WHEN 'a' THEN 'always' ELSE 'by default' END || ' as identity'
                         ELSE pg_get_expr(ad.adbin, ad.adrelid) END AS default_value,
-                   d.description AS comment
+                   d.description AS comment,
+                   en.nspname AS enum_schema, et.typname AS enum_name,
+                   CASE WHEN et.oid IS NOT NULL THEN
+                        array(SELECT e.enumlabel FROM pg_enum e WHERE e.enumtypid = et.oid ORDER BY e.enumsortorder)
+                   END AS enum_labels
               FROM pg_attribute a
               JOIN pg_class c ON c.oid = a.attrelid
               JOIN pg_namespace n ON n.oid = c.relnamespace
+              JOIN pg_type ty ON ty.oid = a.atttypid
+              LEFT JOIN pg_type et ON et.typtype = 'e'
+                                  AND et.oid = CASE WHEN ty.typtype = 'd' THEN ty.typbasetype ELSE ty.oid END
+              LEFT JOIN pg_namespace en ON en.oid = et.typnamespace
               LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
               LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass
                                         AND d.objsubid = a.attnum
@@ -84,6 +93,22 @@ public final class PostgresSource implements SchemaSource {
                AND n.nspname NOT IN ('pg_catalog', 'information_schema')
                AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%'
              ORDER BY c.oid, a.attnum
+            """;
+
+    /**
+     * CHECK constraints over one column, and those of a column's domain (CREATE DOMAIN … CHECK (VALUE IN …)):
+     * PostgreSQL keeps an IN list as {@code = ANY (ARRAY[…])}, which {@link #checkList} reads.
+     */
+    private static final String CHECKS = """
+            SELECT k.conrelid AS relid, a.attname, pg_get_constraintdef(k.oid) AS def
+              FROM pg_constraint k
+              JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1]
+             WHERE k.contype = 'c' AND k.conrelid <> 0 AND cardinality(k.conkey) = 1
+            UNION ALL
+            SELECT a.attrelid, a.attname, pg_get_constraintdef(k.oid)
+              FROM pg_constraint k
+              JOIN pg_attribute a ON a.atttypid = k.contypid
+             WHERE k.contype = 'c' AND k.contypid <> 0 AND a.attnum > 0 AND NOT a.attisdropped
             """;
 
     /** Primary keys, unique constraints, and unique indexes that back no constraint. */
@@ -150,6 +175,8 @@ public final class PostgresSource implements SchemaSource {
                 UNION ALL SELECT concat_ws(':', 't', t.oid, t.xmin) FROM pg_type t
                             JOIN pg_namespace n ON n.oid = t.typnamespace
                            WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+                UNION ALL SELECT concat_ws(':', 'e', e.oid, e.xmin) FROM pg_enum e
+                UNION ALL SELECT concat_ws(':', 'y', k.oid, k.xmin) FROM pg_constraint k WHERE k.contypid <> 0
                 UNION ALL SELECT concat_ws(':', 'x', e.objid, e.xmin) FROM pg_depend e
                            WHERE e.deptype = 'e' AND e.classid = 'pg_class'::regclass
             ) parts(v)
@@ -191,6 +218,54 @@ public final class PostgresSource implements SchemaSource {
         return Engines.POSTGRESQL.connect(url, Purpose.introspection());
     }
 
+    /**
+     * An ENUM column's labels in their sort order, also through a domain over an ENUM; the type is the ENUM's
+     * (PostgreSQL finds no = for a domain over an ENUM, so the compiler compares both sides as the ENUM).
+     */
+    private static Domain enumDomain(ResultSet rs) throws SQLException {
+        String name = rs.getString("enum_name");
+        if (name == null) {
+            return null;
+        }
+        return new Domain(Domain.Kind.ENUM, rs.getString("enum_schema") + "." + name, strings(rs.getArray("enum_labels")));
+    }
+
+    private static final java.util.regex.Pattern ANY_ARRAY = java.util.regex.Pattern.compile(
+            "(?s)CHECK \\((.+) = ANY \\(\\(?ARRAY\\[(.*?)\\](?:\\)::[a-z ]+\\[\\])?\\)+");
+    private static final java.util.regex.Pattern ITEM = java.util.regex.Pattern.compile(
+            "\\G'((?:[^']|'')*)'(?:::[a-z ]+(?:\\(\\d+\\))?)?(?:, |$)");
+    private static final java.util.regex.Pattern LEFT = java.util.regex.Pattern.compile(
+            "\\(*(\"(?:[^\"]|\"\")+\"|[^()\":]+)\\)*(?:::[a-z ]+)?");
+
+    /**
+     * The labels of {@code CHECK (column IN ('a', 'b'))} as PostgreSQL prints it back,
+     * {@code CHECK (((status)::text = ANY ((ARRAY['a'::character varying, …])::text[])))}, the column being
+     * {@code VALUE} in a domain's check; empty for any other condition (a range, a number list, an AND).
+     */
+    static java.util.Optional<List<String>> checkList(String definition, String column) {
+        java.util.regex.Matcher m = ANY_ARRAY.matcher(definition == null ? "" : definition.strip());
+        if (!m.matches()) {
+            return java.util.Optional.empty();
+        }
+        java.util.regex.Matcher left = LEFT.matcher(m.group(1).strip());
+        if (!left.matches()) {
+            return java.util.Optional.empty();
+        }
+        String named = left.group(1).strip();
+        named = named.startsWith("\"") ? named.substring(1, named.length() - 1).replace("\"\"", "\"") : named;
+        if (!named.equals(column) && !named.equals("VALUE")) {
+            return java.util.Optional.empty();
+        }
+        List<String> labels = new java.util.ArrayList<>();
+        java.util.regex.Matcher item = ITEM.matcher(m.group(2));
+        int end = 0;
+        while (end < m.group(2).length() && item.find() && item.start() == end) {
+            labels.add(item.group(1).replace("''", "'"));
+            end = item.end();
+        }
+        return end == m.group(2).length() && !labels.isEmpty() ? java.util.Optional.of(List.copyOf(labels)) : java.util.Optional.empty();
+    }
+
     private List<Table> readCatalog(Connection connection) throws SQLException {
         Map<Long, TableBuilder> byOid = new LinkedHashMap<>();
         try (PreparedStatement st = connection.prepareStatement(TABLES); ResultSet rs = st.executeQuery()) {
@@ -205,15 +280,27 @@ public final class PostgresSource implements SchemaSource {
                         rs.getString("data_version")));
             }
         }
+        Map<String, Domain> checkLists = new java.util.HashMap<>();
+        try (PreparedStatement st = connection.prepareStatement(CHECKS); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                String key = rs.getLong("relid") + "\u0000" + rs.getString("attname");
+                checkList(rs.getString("def"), rs.getString("attname")).ifPresent(values ->
+                        checkLists.putIfAbsent(key, new Domain(Domain.Kind.CHECK, null, values)));
+            }
+        }
         try (PreparedStatement st = connection.prepareStatement(COLUMNS)) {
             st.setFetchSize(5000);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     TableBuilder table = byOid.get(rs.getLong("oid"));
                     if (table != null) {
+                        Domain domain = enumDomain(rs);
+                        if (domain == null) {
+                            domain = checkLists.get(rs.getLong("oid") + "\u0000" + rs.getString("attname"));
+                        }
                         table.addColumn(new Column(rs.getString("attname"), rs.getInt("attnum"),
                                 rs.getString("data_type"), !rs.getBoolean("attnotnull"),
-                                rs.getString("default_value"), rs.getString("comment"), List.of()));
+                                rs.getString("default_value"), rs.getString("comment"), List.of(), List.of(), domain));
                     }
                 }
             }

@@ -1,8 +1,10 @@
 package dev.schemabrain.source.sqlite;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.source.ddl.CheckLists;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteErrorCode;
@@ -32,7 +34,7 @@ final class SqliteCatalogReader {
     // pragma_table_list tells full-text shadow tables (internal storage) from the virtual table users query.
     private static final String RELATIONS = """
             WITH relation AS (
-              SELECT m.name, m.type, l.type AS list_type
+              SELECT m.name, m.type, l.type AS list_type, m.sql
               FROM sqlite_master m
               JOIN pragma_table_list l ON l.schema = 'main' AND l.name = m.name
               WHERE m.type IN ('table', 'view')
@@ -42,7 +44,7 @@ final class SqliteCatalogReader {
             """;
 
     private static final String TABLES = RELATIONS + """
-            SELECT name, type FROM relation ORDER BY name
+            SELECT name, type, sql FROM relation ORDER BY name
             """;
 
     // table_xinfo rather than table_info: generated columns are real columns to a reader.
@@ -87,6 +89,8 @@ final class SqliteCatalogReader {
             """;
 
     private final Connection connection;
+    /** CHECK (column IN (…)) lists by lower-cased table name, then column name: SQLite's stand-in for an ENUM. */
+    private final Map<String, Map<String, Domain>> checkLists = new java.util.HashMap<>();
 
     SqliteCatalogReader(Connection connection) {
         this.connection = connection;
@@ -111,6 +115,10 @@ final class SqliteCatalogReader {
                 String name = rs.getString("name");
                 TableKind kind = "view".equals(rs.getString("type")) ? TableKind.VIEW : TableKind.TABLE;
                 drafts.put(key(name), new TableDraft(name, kind));
+                String sql = rs.getString("sql");
+                if (kind == TableKind.TABLE && sql != null && sql.toUpperCase(Locale.ROOT).contains("CHECK")) {
+                    checkLists.put(key(name), CheckLists.of(sql));
+                }
             }
         }
         return drafts;
@@ -133,7 +141,9 @@ final class SqliteCatalogReader {
             rows = columnRowsOneByOne(drafts);
         }
         for (ColumnRow row : rows) {
-            drafts.get(key(row.table())).addColumn(row.column(), row.keyPosition());
+            Domain domain = checkLists.getOrDefault(key(row.table()), Map.of()).get(key(row.column().name()));
+            drafts.get(key(row.table())).addColumn(domain == null ? row.column() : row.column().withDomain(domain),
+                    row.keyPosition());
         }
     }
 

@@ -218,6 +218,9 @@ class DataSubjectsTest {
         assertAllSuppressed(json(s.call("name", claims, "group_by", List.of("expense_category.name"),
                 "filters", List.of(Map.of("column", "expense_account.employee_id", "op", "eq", "value", 7)))), "one employee's claims");
         assertAllSuppressed(json(s.call("name", claims, "group_by", List.of("expense_claim.account_id"))), "claims by account");
+        JsonNode firstThree = json(s.call("name", claims, "group_by", List.of("expense_claim.account_id"), "limit", 3));
+        assertAllSuppressed(firstThree, "claims by account, three asked for");
+        assertEquals(40, firstThree.path("data").path("suppressed_groups").asInt(), "every account counted past the limit: " + firstThree);
         // The analyst's question: every category over forty people, exact.
         JsonNode byCategory = json(s.call("name", claims, "group_by", List.of("expense_category.name")));
         assertEquals("success", byCategory.path("status").asText(), byCategory.toString());

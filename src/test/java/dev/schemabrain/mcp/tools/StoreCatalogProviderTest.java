@@ -75,4 +75,19 @@ class StoreCatalogProviderTest {
         assertTrue(served.catalog().tables().stream().flatMap(t -> t.columns().stream()).allMatch(col -> col.values().isEmpty()),
                 "no values before the value index exists");
     }
+
+    @Test
+    void aStoreFromBeforeColumnDomainsIsServedWithoutMigrating() throws Exception {
+        Path store = dir.resolve("old-domains.db");
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE catalog_columns DROP COLUMN domain");   // as a store written before V11 is
+            st.execute("PRAGMA user_version = 10");
+        }
+        ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow(
+                () -> new AssertionError("a store one migration behind must still be served"));
+        assertTrue(served.catalog().tables().stream().flatMap(t -> t.columns().stream()).allMatch(col -> col.domain() == null),
+                "no domains before the domain column exists");
+    }
 }

@@ -331,6 +331,31 @@ class DdlSourceTest {
     }
 
     @Test
+    void readsEnumTypesAndCheckListsAsDomains(@TempDir Path dir) throws Exception {
+        Catalog catalog = load(write(dir, "billing.sql", """
+                CREATE TABLE invoice (
+                  id int PRIMARY KEY,
+                  kind enum('one_off','recurring') NOT NULL,
+                  status text NOT NULL CHECK (status IN ('draft', 'it''s paid')),
+                  channel text,
+                  is_test tinyint(1) NOT NULL DEFAULT 0,
+                  rating int CHECK (rating IN (1, 2, 3)),
+                  CONSTRAINT channel_ok CHECK (channel IN ('web', 'api')),
+                  CHECK (status IN ('draft') OR id > 0)
+                );
+                """));
+        Table invoice = catalog.tables().get(0);
+        assertEquals(new dev.schemabrain.catalog.Domain(dev.schemabrain.catalog.Domain.Kind.ENUM, null,
+                List.of("one_off", "recurring")), invoice.column("kind").orElseThrow().domain());
+        assertEquals(List.of("draft", "it's paid"), invoice.column("status").orElseThrow().domain().values(),
+                "the first plain list counts; a list inside a larger condition does not");
+        assertEquals(List.of("web", "api"), invoice.column("channel").orElseThrow().domain().values(), "a named table CHECK");
+        assertEquals(dev.schemabrain.catalog.Domain.BOOLEAN, invoice.column("is_test").orElseThrow().domain());
+        assertNull(invoice.column("rating").orElseThrow().domain(), "a list of numbers stays a number");
+        assertNull(invoice.column("id").orElseThrow().domain());
+    }
+
+    @Test
     void kindIsDdl(@TempDir Path dir) throws Exception {
         try (DdlSource source = new DdlSource(SourceUrl.parse("ddl:" + dir.resolve("x.sql")))) {
             assertEquals(SourceKind.DDL, source.kind());
