@@ -524,10 +524,12 @@ class BusinessQuestionsTest {
         Files.writeString(out.resolve("business-questions.txt"), table + "\n" + summary + "\n" + totals + "\n");
         Files.writeString(out.resolve("business-questions-calls.txt"), String.join("\n", calls) + "\n");
         System.out.println(table + "\n" + summary);
+        // The metrics each first call chose from, to read a result against what the agent saw.
         for (String db : SERVED.keySet()) {
             StringBuilder m = new StringBuilder();
             for (JsonNode x : json(SERVED.get(db).tools().call("list_metrics", Map.of())).path("data").path("metrics")) {
-                m.append(x.path("name").asText()).append(" | ").append(x.path("entity").asText()).append(" | ").append(x.path("measure")).append(" | ").append(x.path("default_filters")).append(" | ").append(x.path("description").asText()).append("\n");
+                m.append(String.join(" | ", x.path("name").asText(), x.path("entity").asText(), x.path("measure").toString(),
+                        x.path("default_filters").toString(), x.path("description").asText())).append('\n');
             }
             Files.writeString(out.resolve("metrics-" + db + ".txt"), m);
         }
