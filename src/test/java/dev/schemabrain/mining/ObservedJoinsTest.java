@@ -129,7 +129,9 @@ class ObservedJoinsTest {
 
         Envelope metric = tools.call("get_metric", Map.of("name", "invoice_line_count", "group_by", List.of("album.title"),
                 "limit", 5));
-        assertTrue(metric.status() == Status.SUCCESS || metric.status() == Status.PARTIAL, metric.toJson());
+        // Albums bought by fewer than five customers are left out (small_groups_suppressed); the rest are answered.
+        assertTrue(metric.status() == Status.SUCCESS || metric.status() == Status.PARTIAL || metric.status() == Status.DEGRADED
+                && "small_groups_suppressed".equals(json(metric).at("/degradation_reason").asText()), metric.toJson());
         String sql = json(metric).at("/data/sql").asText();
         assertTrue(sql.contains("\"track\"") && sql.contains("\"album\""), "joined through track to album: " + sql);
         assertTrue(json(metric).at("/data/rows").size() > 0, metric.toJson());

@@ -108,8 +108,11 @@ class MetricCompilerSqliteTest {
                 SELECT strftime('%Y-%m-01', i.issued_at), o.country, SUM(i.total_cents)
                 FROM invoices i LEFT JOIN subscriptions s ON i.subscription_id = s.id
                 LEFT JOIN organizations o ON s.organization_id = o.id
+                WHERE i.status IN ('paid')
                 GROUP BY 1, 2 ORDER BY 1, 2""", List.of());
         assertFalse(expected.isEmpty());
+        // The drafted revenue counts paid invoices only (its default filter says so).
+        assertEquals(List.of("invoices.status"), m.metric().filters().stream().map(f -> f.column()).toList());
         assertEquals(expected, run(m));
     }
 
