@@ -72,7 +72,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Each engine reads the domains, and a metric filtered by and grouped by ENUM columns returns exactly what
  * hand-written SQL returns there; a typo gets invalid_argument with the domain's nearest value.
  */
-class TypedFiltersAcceptanceTest {
+public class TypedFiltersAcceptanceTest {
 
     static final List<String> INVOICE_STATUSES = List.of("draft", "open", "paid", "void", "uncollectible");
     static final List<String> SUBSCRIPTION_STATUSES = List.of("trialing", "active", "past_due", "canceled");
@@ -102,7 +102,7 @@ class TypedFiltersAcceptanceTest {
     }
 
     /** The schema in each engine's own words, then the same rows everywhere. */
-    static List<String> ddl(String engine) {
+    public static List<String> ddl(String engine) {
         boolean pg = engine.equals("postgresql");
         boolean my = engine.equals("mariadb");
         String s = pg ? "billing." : "";
