@@ -40,7 +40,9 @@ class DoctorCheckTest {
                 "GRANT USAGE ON SCHEMA public TO sb_doctor_reader",
                 "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sb_doctor_reader");
         // An empty home: no MCP client configured, so that check is skipped, not warned.
-        env = Map.of("HOME", dir.resolve("home").toString());
+        // A witness outside the store is configured, as docs/operations.md recommends: doctor has nothing to warn about.
+        env = Map.of("HOME", dir.resolve("home").toString(), dev.schemabrain.audit.WitnessFile.ENV,
+                dir.resolve("audit.head").toString());
     }
 
     private static String readerUrl() {
