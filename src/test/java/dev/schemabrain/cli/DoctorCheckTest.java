@@ -179,7 +179,8 @@ class DoctorCheckTest {
         }
         Path store = dir.resolve("wired.db");
         Path jar = Files.writeString(dir.resolve("wired.jar"), "a jar");
-        Map<String, String> wiredEnv = Map.of("HOME", home.toString());
+        Map<String, String> wiredEnv = Map.of("HOME", home.toString(), dev.schemabrain.audit.WitnessFile.ENV,
+                dir.resolve("wired.head").toString());
         assertEquals(0, InProcessCli.run(wiredEnv, "index", "--source", "sqlite:" + sqlite, "--store", store.toString()).exitCode());
         Files.createDirectories(home.resolve(".cursor"));
         assertEquals(0, InProcessCli.run(wiredEnv, "init", "--client", "cursor", "--jar", jar.toString(), "--store",
