@@ -432,6 +432,24 @@ public final class AuditLog implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * Reads audit_meta again; answers whether it changed since open (another process marked the log in
+     * between: its bound row is then verified with the mark). A keyless or missing log has nothing to read.
+     */
+    boolean refreshMeta() throws AuditException {
+        if (meta == null || connection == null) {
+            return false;
+        }
+        try {
+            AuditSchema.Meta now = AuditSchema.meta(connection);
+            boolean changed = !now.equals(meta);
+            meta = now;
+            return changed;
+        } catch (SQLException e) {
+            throw new AuditException("The audit log " + name + " cannot be read (" + e.getMessage() + ").", e);
+        }
+    }
+
     /** The key this log appends under; null when opened for reading. */
     AuditKey key() {
         return key;

@@ -52,16 +52,22 @@ public final class AuditVerifier {
             return VerifyResult.broken(0, clause(e.getMessage()));
         }
         try (log) {
-            return verify(log, o);
+            return verifyFresh(log, o);
         }
+    }
+
+    /** Verifies; again once if audit_meta changed meanwhile (a server starting beside this one marked the log). */
+    static VerifyResult verifyFresh(AuditLog log, Options o) throws AuditException {
+        VerifyResult r = verify(log, o);
+        return !r.intact() && log.refreshMeta() ? verify(log, o) : r;
     }
 
     /** At serve's open: the whole chain, under the key it will append with and against the witness file it writes. */
     static VerifyResult verifyForAppend(AuditLog log, Optional<WitnessFile> witnessFile) throws AuditException {
-        return verify(log, new Options(Optional.of(log.key()), witnessFile, Optional.empty(), OptionalLong.empty()));
+        return verifyFresh(log, new Options(Optional.of(log.key()), witnessFile, Optional.empty(), OptionalLong.empty()));
     }
 
-    private static VerifyResult verify(AuditLog log, Options o) throws AuditException {
+    static VerifyResult verify(AuditLog log, Options o) throws AuditException {
         Optional<Witness> stored = storeWitness(log);
         List<Witness> fileLines = new ArrayList<>();
         String fileName = o.witnessFile().map(f -> "the witness file " + f.path()).orElse(null);

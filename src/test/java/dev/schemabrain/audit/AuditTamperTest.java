@@ -156,6 +156,25 @@ class AuditTamperTest {
     }
 
     @Test
+    void aVerifyThatReadAuditMetaBeforeAnotherServerMarkedTheLogReadsItAgain() throws Exception {
+        Path store = migratedStore("race");
+        try (AuditLog opened = AuditLog.open(store, KEY, Optional.empty())) {
+            assertEquals(Head.EMPTY, opened.head());
+        }
+        covertly(AuditLog.fileFor(store), "DELETE FROM audit_meta WHERE name = 'mark'");   // an earlier build's empty log
+        try (AuditLog stale = AuditLog.openExisting(store)) {
+            try (AuditLog other = AuditLog.open(store, KEY, Optional.empty())) {   // marks it, binds row 1
+                other.append(entry(1));
+            }
+            AuditVerifier.Options o = new AuditVerifier.Options(Optional.of(KEY), Optional.empty(), Optional.empty(),
+                    OptionalLong.empty());
+            assertFalse(AuditVerifier.verify(stale, o).intact(), "with the audit_meta read before the mark, row 1 looks forged");
+            VerifyResult r = AuditVerifier.verifyFresh(stale, o);
+            assertTrue(r.intact(), r.toString());
+        }
+    }
+
+    @Test
     void aServedLogVerifiesWithoutWarningsAndAStorelessOneWarns() throws Exception {
         VerifyResult served = verify(served("clean"), Optional.empty());
         assertTrue(served.intact() && served.warnings().isEmpty(), served.toString());
