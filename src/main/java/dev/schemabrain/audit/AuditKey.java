@@ -23,7 +23,7 @@ import java.util.Optional;
  * environment variable {@value #ENV}, or from a key file (0600 in a 0700 directory; by default
  * {@code $XDG_CONFIG_HOME/schemabrain/audit.key}, else {@code ~/.config/schemabrain/audit.key}).
  * Keys are given as hex or base64 (standard or URL-safe) text of at least 32 bytes. Separate keys are
- * derived for the chain, the argument hashes and the witness, so one use can never answer for another.
+ * derived for the chain, the argument hashes, the SQL fingerprints and the witness, so one use can never answer for another.
  * The key itself is never printed: {@link #toString()} shows only its id.
  */
 public final class AuditKey {
@@ -34,12 +34,14 @@ public final class AuditKey {
     private final byte[] chain;
     private final byte[] args;
     private final byte[] witness;
+    private final byte[] fingerprint;
     private final String id;
 
     private AuditKey(byte[] master) {
         this.chain = hmac(master, bytes("schemabrain audit chain v1"));
         this.args = hmac(master, bytes("schemabrain audit arguments v1"));
         this.witness = hmac(master, bytes("schemabrain audit witness v1"));
+        this.fingerprint = hmac(master, bytes("schemabrain audit sql fingerprint v1"));
         this.id = HexFormat.of().formatHex(hmac(master, bytes("schemabrain audit key id v1")), 0, 8);
         Arrays.fill(master, (byte) 0);
     }
@@ -68,6 +70,10 @@ public final class AuditKey {
 
     byte[] witnessMac(byte[] part) {
         return hmac(witness, part);
+    }
+
+    byte[] fingerprintMac(byte[] part) {
+        return hmac(fingerprint, part);
     }
 
     @Override

@@ -85,7 +85,10 @@ public final class AuditLog implements AutoCloseable {
     private final Connection connection;   // null: there is no log file (reading only)
     private final Clock clock;
     private final AuditKey key;            // null: opened for reading
-    private final AuditSchema.Meta meta;   // null: no file, or a keyless log not yet adopted
+    /** null: no file, or a keyless log; replaced once at open when the log is marked (see {@link KeyedMark}). */
+    private volatile AuditSchema.Meta meta;
+    /** The log's verified mark, parsed once; null until marked. Appends bind row {@link KeyedMark#boundFrom} to it. */
+    private volatile KeyedMark mark;
     private final Optional<WitnessFile> witnessFile;
     private final AuditWitnessStore.Witnesses witnessStore;
     /** The witness this log last wrote into the store; only touched under {@link #flushing}. */
@@ -243,13 +246,97 @@ public final class AuditLog implements AutoCloseable {
         }
     }
 
-    /** After open: the witnesses checked, the head read, the flusher started. */
+    /**
+     * After open: the witnesses checked, the whole chain verified (a log that does not verify is not continued),
+     * a witness of the verified head written, the log marked as keyed, the head read, the flusher started.
+     */
     private void start() throws SQLException, AuditException {
         checkWitnesses();
+        VerifyResult verified = AuditVerifier.verifyForAppend(this, witnessFile);
+        if (!verified.intact()) {
+            throw new AuditException("The audit log " + name + " does not verify (" + verified.problem()
+                    + (verified.firstBadId().isPresent() ? ", at row " + verified.firstBadId().getAsLong() : "")
+                    + "), so the server will not record into it; run schemabrain audit verify and keep the log as evidence"
+                    + (chain.shared() ? " (docs/operations.md: a tampered chain)." : ", then schemabrain audit rotate"
+                    + " --even-if-broken starts a new log."), null);
+        }
+        boolean storeWitness = witnessAtOpen(lastRow(connection));
+        markKeyed(storeWitness);
         written = lastRow(connection);
         writtenCount = written.count();
         durable = written.count();   // what an earlier process committed: made durable by now or never
         startFlusher();
+    }
+
+    /**
+     * A witness of the head just verified, into the store (retried while an index run holds it) and the witness
+     * file: from the first serve on the store keeps one, so verify can treat a missing one as deleted. Answers
+     * whether the store holds a witness now.
+     */
+    private boolean witnessAtOpen(Head head) throws AuditException {
+        Witness w = Witness.sign(key, head);
+        if (witnessFile.isPresent()) {
+            witnessFile.get().append(w);
+        }
+        AuditWitnessStore.Stored mine = new AuditWitnessStore.Stored(head.count(), head.hash(), w.mac());
+        long deadline = System.nanoTime() + CLOSE_WITNESS_MILLIS * 1_000_000L;
+        try {
+            while (true) {
+                AuditWitnessStore.Outcome outcome = witnessStore.advance(mine,
+                        previous -> checkWitness("the witness in the store", toWitness(previous)));
+                switch (outcome) {
+                    case WRITTEN -> {
+                        lastStored = mine;
+                        return true;
+                    }
+                    case ALREADY_AHEAD -> {
+                        return true;
+                    }
+                    case NO_STORE -> {
+                        return false;
+                    }
+                    case BUSY -> {
+                        if (System.nanoTime() > deadline) {
+                            lagging = head;
+                            return false;
+                        }
+                        Thread.sleep(WITNESS_BUSY_MILLIS);
+                    }
+                }
+            }
+        } catch (StoreException e) {
+            LOG.warn("the audit witness could not be written into the store: {}", e.getMessage());
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Signs the log as keyed once (logs of earlier builds on their first serve by this one): the keyless
+     * prefix, the next row (whose HMAC will cover the mark) and whether the store keeps a witness. Under the
+     * append lock, so the next row is the one every process appends next; a mark another process wrote first wins.
+     */
+    private void markKeyed(boolean storeWitness) throws SQLException, AuditException {
+        if (meta.mark() == null) {
+            Connection c = connection;
+            inTransaction(c, () -> {
+                chain.lockHead(c);
+                AuditSchema.Meta now = AuditSchema.meta(c);
+                if (now.mark() == null) {
+                    String legacyHead = storedHash(now.legacyRows()).orElseThrow(
+                            () -> new SQLException("row " + now.legacyRows() + " (the last keyless one) is missing"));
+                    AuditSchema.insertMark(c, KeyedMark.sign(key, now.legacyRows(), legacyHead, lastRow(c).count() + 1,
+                            storeWitness));
+                }
+                return null;
+            });
+            meta = AuditSchema.meta(c);
+        }
+        mark = KeyedMark.parse(meta.mark()).filter(m -> m.verifies(key)).orElseThrow(() -> new AuditException(
+                "The audit log " + name + " holds a mark that does not verify under this key; run schemabrain audit verify.",
+                null));
     }
 
     /** The audit chain of the store at {@code location}, for reading; see {@link #openExisting(Path)}. */
@@ -345,6 +432,29 @@ public final class AuditLog implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * Reads audit_meta again; answers whether it changed since open (another process marked the log in
+     * between: its bound row is then verified with the mark). A keyless or missing log has nothing to read.
+     */
+    boolean refreshMeta() throws AuditException {
+        if (meta == null || connection == null) {
+            return false;
+        }
+        try {
+            AuditSchema.Meta now = AuditSchema.meta(connection);
+            boolean changed = !now.equals(meta);
+            meta = now;
+            return changed;
+        } catch (SQLException e) {
+            throw new AuditException("The audit log " + name + " cannot be read (" + e.getMessage() + ").", e);
+        }
+    }
+
+    /** The key this log appends under; null when opened for reading. */
+    AuditKey key() {
+        return key;
+    }
+
     private static AuditSchema.Meta create(Connection c, AuditKey key) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode = WAL");
@@ -362,38 +472,23 @@ public final class AuditLog implements AutoCloseable {
     }
 
     /**
-     * A log written by the keyless build: verified with the old rule to its last row, then continued
-     * keyed. The first keyed row links to the old head, so the old rows are covered by its HMAC.
+     * A log without audit_meta: an empty one gets its key named; one with rows is not continued. A build
+     * before audit keys wrote it, or someone rewrote it with the keyless rule and deleted audit_meta (a
+     * downgrade anyone with the file can do): continuing it would sign whatever it holds as keyed.
      */
     private static AuditSchema.Meta adoptKeyless(Connection c, Path file, AuditKey key) throws SQLException, AuditException {
-        String problem = AuditSchema.problem(c, true);
-        if (problem != null) {
-            throw new AuditException("The audit log " + file + " was altered (" + problem + "); the server will not record"
-                    + " into it. Run schemabrain audit verify, then schemabrain audit rotate --even-if-broken to keep it as"
-                    + " evidence and start a new log.", null);
+        if (lastRow(c).count() > 0) {
+            throw new AuditException("The audit log " + file + " has no audit key: a SchemaBrain from before audit keys"
+                    + " wrote it, or someone rewrote it without the key, so the server will not continue it; run"
+                    + " schemabrain audit verify, then schemabrain audit rotate --even-if-broken keeps it as evidence and"
+                    + " starts a new log.", null);
         }
-        long rows = 0;
-        String prev = GENESIS;
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(SELECT + " ORDER BY id")) {
-            while (rs.next()) {
-                AuditRecord r = record(rs);
-                rows++;
-                if (r.id() != rows || !r.prevHash().equals(prev)
-                        || !chainHash(null, r.prevHash(), r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
-                    throw new AuditException("The audit log " + file + " was written by an earlier SchemaBrain and its chain"
-                            + " is broken at row " + r.id() + "; keep it as evidence with schemabrain audit rotate"
-                            + " --even-if-broken, then start the server again for a new log.", null);
-                }
-                prev = r.chainHash();
-            }
-        }
-        AuditSchema.Meta meta = new AuditSchema.Meta(key.id(), rows);
+        AuditSchema.Meta meta = new AuditSchema.Meta(key.id(), 0);
         inTransaction(c, () -> {
             AuditSchema.create(c);
             AuditSchema.writeMeta(c, meta);
             return null;
         });
-        LOG.warn("the audit log {} was written without a key; its {} rows verified and it continues keyed", file, rows);
         return meta;
     }
 
@@ -722,7 +817,9 @@ public final class AuditLog implements AutoCloseable {
     private Head insert(PreparedStatement st, Head last, AuditEntry entry) throws SQLException {
         long id = last.count() + 1;
         String occurredAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.MILLIS));
-        String hash = chainHash(key, last.hash(), id, occurredAt, entry);
+        entry = withKeyedFingerprint(entry);
+        KeyedMark m = mark;
+        String hash = chainHash(key, last.hash(), m != null && m.boundFrom() == id ? m.binding() : null, id, occurredAt, entry);
         st.setLong(1, id);
         st.setString(2, occurredAt);
         st.setString(3, entry.sourceId());
@@ -740,6 +837,13 @@ public final class AuditLog implements AutoCloseable {
         st.setString(15, hash);
         st.addBatch();
         return new Head(id, hash);
+    }
+
+    /** The entry as the log keeps it: its SQL fingerprint keyed (see {@link SqlFingerprint}). */
+    private AuditEntry withKeyedFingerprint(AuditEntry e) {
+        return e.sqlFingerprint() == null ? e : new AuditEntry(e.sourceId(), e.caller(), e.tool(), e.phase(), e.status(),
+                e.errorKind(), e.piiCategories(), e.argsHash(), SqlFingerprint.of(key, e.sqlFingerprint()), e.rowCount(),
+                e.durationMs());
     }
 
     /** The chain's head: the last row's id and chain_hash; {@link Head#EMPTY} for an empty log. */
@@ -952,6 +1056,11 @@ public final class AuditLog implements AutoCloseable {
 
     /** The newest {@code limit} rows with an id of at least {@code sinceId}, in id order. */
     public List<AuditRecord> list(int limit, OptionalLong sinceId) throws AuditException {
+        return list(limit, sinceId, List.of());
+    }
+
+    /** As {@link #list(int, OptionalLong)}; {@code fingerprints} not empty: only rows with one of these stored fingerprints. */
+    public List<AuditRecord> list(int limit, OptionalLong sinceId, List<String> fingerprints) throws AuditException {
         if (connection == null) {
             return List.of();
         }
@@ -961,9 +1070,15 @@ public final class AuditLog implements AutoCloseable {
             }
             return read(() -> {
                 List<AuditRecord> out = new ArrayList<>();
-                try (PreparedStatement st = connection.prepareStatement(SELECT + " WHERE id >= ? ORDER BY id DESC LIMIT ?")) {
-                    st.setLong(1, sinceId.orElse(Long.MIN_VALUE));
-                    st.setInt(2, limit);
+                String only = fingerprints.isEmpty() ? ""
+                        : " AND sql_fingerprint IN (" + String.join(", ", Collections.nCopies(fingerprints.size(), "?")) + ")";
+                try (PreparedStatement st = connection.prepareStatement(SELECT + " WHERE id >= ?" + only + " ORDER BY id DESC LIMIT ?")) {
+                    int at = 1;
+                    st.setLong(at++, sinceId.orElse(Long.MIN_VALUE));
+                    for (String f : fingerprints) {
+                        st.setString(at++, f);
+                    }
+                    st.setInt(at, limit);
                     try (ResultSet rs = st.executeQuery()) {
                         while (rs.next()) {
                             out.add(record(rs));
@@ -1033,6 +1148,11 @@ public final class AuditLog implements AutoCloseable {
      * (rows of a keyless log) plain sha256 over the same bytes.
      */
     static String chainHash(AuditKey key, String prevHex, long id, String occurredAt, AuditEntry e) {
+        return chainHash(key, prevHex, null, id, occurredAt, e);
+    }
+
+    /** As above; {@code bound}: the mark's MAC, hashed after prev_hash in the one row bound to the mark. */
+    static String chainHash(AuditKey key, String prevHex, byte[] bound, long id, String occurredAt, AuditEntry e) {
         Map<String, Object> content = new LinkedHashMap<>();
         content.put("id", id);
         content.put("occurred_at", occurredAt);
@@ -1052,6 +1172,11 @@ public final class AuditLog implements AutoCloseable {
             prev = HexFormat.of().parseHex(prevHex);
         } catch (IllegalArgumentException notHex) {
             prev = prevHex.getBytes(StandardCharsets.UTF_8);   // a forged, malformed prev_hash still gets a (wrong) hash
+        }
+        if (bound != null) {
+            byte[] both = java.util.Arrays.copyOf(prev, prev.length + bound.length);
+            System.arraycopy(bound, 0, both, prev.length, bound.length);
+            prev = both;
         }
         byte[] body = CanonicalJson.bytes(content);
         return HexFormat.of().formatHex(key == null ? CanonicalJson.sha256(prev, body) : key.chainMac(prev, body));

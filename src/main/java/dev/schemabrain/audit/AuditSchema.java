@@ -23,8 +23,14 @@ import java.util.TreeMap;
  */
 final class AuditSchema {
 
-    /** The log's key id, and how many of its first rows were chained without a key. */
-    record Meta(String keyId, long legacyRows) {
+    /**
+     * The log's key id, how many of its first rows were chained without a key, and its signed mark as
+     * stored (null in a log no build with marks has served yet; see {@link KeyedMark}).
+     */
+    record Meta(String keyId, long legacyRows, String mark) {
+        Meta(String keyId, long legacyRows) {
+            this(keyId, legacyRows, null);
+        }
     }
 
     private static final String SCRIPT = load();
@@ -82,7 +88,16 @@ final class AuditSchema {
         } catch (NumberFormatException e) {
             legacy = -1;
         }
-        return new Meta(values.getOrDefault("key_id", ""), legacy);
+        return new Meta(values.getOrDefault("key_id", ""), legacy, values.get("mark"));
+    }
+
+    /** Adds the mark unless another process just did (audit_meta rows are never changed); then read it back. */
+    static void insertMark(Connection c, KeyedMark mark) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(
+                "INSERT INTO audit_meta (name, value) VALUES ('mark', ?) ON CONFLICT (name) DO NOTHING")) {
+            st.setString(1, mark.text());
+            st.executeUpdate();
+        }
     }
 
     /**

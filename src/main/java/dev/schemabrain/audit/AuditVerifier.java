@@ -20,7 +20,9 @@ import java.util.TreeMap;
  * {@code audit verify}: checks the key id, the schema (the append-only triggers), the id sequence,
  * every row's HMAC and link, and every head kept outside the file — the witness in the store, each
  * line of a witness file, an expected head — so truncation, deletion of the file, rollback to an older
- * copy, recomputation without the key, forged appends and reused ids are all reported. A call that
+ * copy, recomputation without the key, forged appends and reused ids are all reported; so are a keyless
+ * prefix longer than the log's signed mark allows, a deleted mark (the row bound to it no longer verifies),
+ * a deleted store witness the mark says was kept, and a keyless log while a key is configured. A call that
  * started SQL without a recorded outcome is a warning, not tampering (a killed server leaves one).
  */
 public final class AuditVerifier {
@@ -50,11 +52,22 @@ public final class AuditVerifier {
             return VerifyResult.broken(0, clause(e.getMessage()));
         }
         try (log) {
-            return verify(log, o);
+            return verifyFresh(log, o);
         }
     }
 
-    private static VerifyResult verify(AuditLog log, Options o) throws AuditException {
+    /** Verifies; again once if audit_meta changed meanwhile (a server starting beside this one marked the log). */
+    static VerifyResult verifyFresh(AuditLog log, Options o) throws AuditException {
+        VerifyResult r = verify(log, o);
+        return !r.intact() && log.refreshMeta() ? verify(log, o) : r;
+    }
+
+    /** At serve's open: the whole chain, under the key it will append with and against the witness file it writes. */
+    static VerifyResult verifyForAppend(AuditLog log, Optional<WitnessFile> witnessFile) throws AuditException {
+        return verifyFresh(log, new Options(Optional.of(log.key()), witnessFile, Optional.empty(), OptionalLong.empty()));
+    }
+
+    static VerifyResult verify(AuditLog log, Options o) throws AuditException {
         Optional<Witness> stored = storeWitness(log);
         List<Witness> fileLines = new ArrayList<>();
         String fileName = o.witnessFile().map(f -> "the witness file " + f.path()).orElse(null);
@@ -88,10 +101,17 @@ public final class AuditVerifier {
             }
             AuditKey key = null;
             List<String> warnings = new ArrayList<>();
+            KeyedMark mark = null;
             if (meta == null) {
-                if (!claims.isEmpty() && claims.lastKey() > 0) {
+                // Any signed head means a keyed log was here: only the key holder can write one.
+                if (!claims.isEmpty()) {
                     return VerifyResult.broken(0, "the log has no key, but " + claims.lastEntry().getValue().get(0).where()
                             + " says a keyed log held " + claims.lastKey() + " rows: it was replaced by a keyless copy");
+                }
+                if (o.key().isPresent()) {
+                    return VerifyResult.broken(0, "the log has no audit key (no audit_meta) although one is configured: a"
+                            + " build before audit keys wrote it, or someone rewrote it with the keyless rule and removed"
+                            + " audit_meta; if it predates keys, 'schemabrain audit rotate --even-if-broken' archives it");
                 }
                 warnings.add("this log was written by a build without an audit key: anyone with the file can recompute"
                         + " its chain; serve continues it keyed (the first keyed row covers these rows)");
@@ -116,6 +136,29 @@ public final class AuditVerifier {
                 if (stored.isPresent() && !stored.get().verifies(key)) {
                     return VerifyResult.broken(0, "the witness in the store does not verify under this key: it was forged");
                 }
+                if (meta.mark() != null) {
+                    mark = KeyedMark.parse(meta.mark()).filter(m -> m.verifies(o.key().get())).orElse(null);
+                    if (mark == null) {
+                        return VerifyResult.broken(0, "the log's keyed mark in audit_meta does not verify under this key:"
+                                + " it was forged or altered");
+                    }
+                    if (mark.legacyRows() != meta.legacyRows()) {
+                        return VerifyResult.broken(0, "audit_meta's legacy_rows (" + meta.legacyRows() + ") is not the "
+                                + mark.legacyRows() + " the log's signed mark records: it was rewritten to pass keyed rows"
+                                + " off as keyless");
+                    }
+                    claim(claims, new Head(mark.legacyRows(), mark.legacyHead()), "the log's signed mark");
+                    if (mark.storeWitness() && stored.isEmpty()) {
+                        return VerifyResult.broken(0, "the store holds no witness of this log, but the log's signed mark"
+                                + " says it kept one: the witness was deleted or the store replaced, so rows removed from"
+                                + " the log's end cannot be ruled out");
+                    }
+                } else if (meta.legacyRows() > 0 && log.storedHash(meta.legacyRows() + 1).isEmpty()) {
+                    // Unmarked (an earlier build's log): only a keyed row after the keyless ones vouches for their count.
+                    return VerifyResult.broken(0, "audit_meta says rows 1.." + meta.legacyRows() + " were written without a"
+                            + " key, but no keyed row or signed mark follows them: legacy_rows was rewritten to pass keyed"
+                            + " rows off as keyless");
+                }
                 for (int i = 0; i < fileLines.size(); i++) {
                     if (!fileLines.get(i).verifies(key)) {
                         return VerifyResult.broken(0, "the witness " + fileLines.get(i).head() + " in " + fileName
@@ -132,13 +175,13 @@ public final class AuditVerifier {
                             + " the first keyed row after them covers their chain");
                 }
             }
-            return scan(log, key, meta == null ? Long.MAX_VALUE : meta.legacyRows(), claims, o.since(), warnings);
+            return scan(log, key, meta == null ? Long.MAX_VALUE : meta.legacyRows(), mark, claims, o.since(), warnings);
         } catch (SQLException e) {
             throw new AuditException("The audit log cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
-    private static VerifyResult scan(AuditLog log, AuditKey key, long legacyRows, TreeMap<Long, List<Claim>> claims,
+    private static VerifyResult scan(AuditLog log, AuditKey key, long legacyRows, KeyedMark mark, TreeMap<Long, List<Claim>> claims,
                                      OptionalLong since, List<String> warnings) throws AuditException, SQLException {
         long from = since.isPresent() ? Math.max(1, since.getAsLong()) : 1;
         Optional<String> before = log.storedHash(from - 1);
@@ -177,7 +220,8 @@ public final class AuditVerifier {
                 return false;
             }
             AuditKey rowKey = r.id() <= legacyRows ? null : key;
-            if (!AuditLog.chainHash(rowKey, r.prevHash(), r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
+            byte[] bound = mark != null && r.id() == mark.boundFrom() ? mark.binding() : null;
+            if (!AuditLog.chainHash(rowKey, r.prevHash(), bound, r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
                 bad[0] = VerifyResult.broken(checked[0], r.id(), "its content does not match its chain_hash: the row was"
                         + " altered or forged, or the chain was recomputed without the key");
                 return false;

@@ -20,7 +20,19 @@ import java.util.List;
  */
 public final class WitnessFile {
 
+    /** Names the witness file for serve, verify, rotate and doctor when --audit-witness does not. */
+    public static final String ENV = "SCHEMABRAIN_AUDIT_WITNESS";
+
     private final Path file;
+
+    /** The witness file: {@code --audit-witness}, else {@value #ENV}; empty when neither names one. */
+    public static java.util.Optional<WitnessFile> configured(Path flag, java.util.Map<String, String> env) {
+        if (flag != null) {
+            return java.util.Optional.of(new WitnessFile(flag));
+        }
+        String named = env.get(ENV);
+        return named == null || named.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(new WitnessFile(Path.of(named.strip())));
+    }
 
     public WitnessFile(Path file) {
         this.file = file;

@@ -11,6 +11,9 @@ import dev.schemabrain.audit.AuditRotation;
 import dev.schemabrain.audit.AuditVerifier;
 import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.audit.Head;
+import dev.schemabrain.audit.HeadPublisher;
+import dev.schemabrain.audit.SqlFingerprint;
+import dev.schemabrain.audit.Witness;
 import dev.schemabrain.audit.VerifyResult;
 import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.error.AuditException;
@@ -40,7 +43,8 @@ final class AuditCommand extends CommandGroup {
     int verify(@Option(names = "--since", paramLabel = "ID", description = "Start recomputing at this row id.") Long since,
                @Option(names = "--audit-key", paramLabel = "FILE", description = "The key file (default: $" + AuditKey.ENV
                        + ", else the default key file serve uses).") Path keyFile,
-               @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to.") Path witness,
+               @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve appended to"
+                       + " (default: $" + WitnessFile.ENV + ").") Path witness,
                @Option(names = "--expect-head", paramLabel = "COUNT:HASH", description = "A head printed by 'audit head' and"
                        + " kept elsewhere: the log must still hold that row with that hash.") String expectHead)
             throws AuditException, UserError, StoreException {
@@ -53,7 +57,7 @@ final class AuditCommand extends CommandGroup {
             }
         }
         VerifyResult result = AuditVerifier.verify(main.store(), new AuditVerifier.Options(key(keyFile),
-                Optional.ofNullable(witness).map(WitnessFile::new), expected,
+                WitnessFile.configured(witness, main.env), expected,
                 since == null ? OptionalLong.empty() : OptionalLong.of(since)));
         PrintWriter out = main.out();
         if (result.intact()) {
@@ -90,7 +94,7 @@ final class AuditCommand extends CommandGroup {
                     + " instance appends to it; keep 'schemabrain audit head' elsewhere instead (docs/deployment.md).", null);
         }
         AuditRotation.Archived a = AuditRotation.rotate(main.auditStore(), new AuditVerifier.Options(key(keyFile),
-                Optional.ofNullable(witness).map(WitnessFile::new), Optional.empty(), OptionalLong.empty()),
+                WitnessFile.configured(witness, main.env), Optional.empty(), OptionalLong.empty()),
                 evenIfBroken, java.time.Clock.systemUTC());
         main.out().println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
                 : "NOT intact: " + a.verified().problem()) + ") to " + a.log()
@@ -100,25 +104,65 @@ final class AuditCommand extends CommandGroup {
     }
 
     @Command(name = "head", mixinStandardHelpOptions = true,
-            description = "Print the chain's head as COUNT:HASH; keep it elsewhere and check it later with verify --expect-head.")
-    int head() throws AuditException, StoreException {
+            description = {"Print the chain's head as COUNT:HASH; keep it elsewhere and check it later with verify --expect-head.",
+                    "--publish TARGET (repeatable) verifies the log first, then sends the signed head to a witness file"
+                            + " (the one verify reads: --audit-witness or $" + WitnessFile.ENV + "), syslog,"
+                            + " syslog://HOST[:PORT] or an http(s):// sink: run it from cron so a rollback of store and log"
+                            + " together is detected."})
+    int head(@Option(names = "--publish", paramLabel = "TARGET", description = "A file, syslog, syslog://HOST[:PORT] or an"
+                     + " http(s):// URL (POST of {head, mac, key_id}).") List<String> publish,
+             @Option(names = "--audit-key", paramLabel = "FILE", description = "The key file, to sign a published head"
+                     + " (default: $" + AuditKey.ENV + ", else the default key file serve uses).") Path keyFile,
+             @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file verify checks the log"
+                     + " against before publishing (default: $" + WitnessFile.ENV + ").") Path witness)
+            throws AuditException, StoreException {
+        Head head;
         try (AuditLog log = AuditLog.openExisting(main.store())) {
-            main.out().println(log.head());
+            head = log.head();
+        }
+        main.out().println(head);
+        if (publish == null || publish.isEmpty()) {
             return 0;
         }
+        List<HeadPublisher.Target> targets = new java.util.ArrayList<>();
+        for (String t : publish) {
+            targets.add(HeadPublisher.parse(t));
+        }
+        AuditKey key = AuditKey.resolve(Optional.ofNullable(keyFile), main.env, false);
+        // A head is only worth keeping elsewhere if the log up to it verifies: else it would vouch for tampering.
+        // A witness file that does not exist yet is the one this first publish creates.
+        VerifyResult verified = AuditVerifier.verify(main.store(), new AuditVerifier.Options(Optional.of(key),
+                WitnessFile.configured(witness, main.env).filter(w -> java.nio.file.Files.exists(w.path())),
+                Optional.of(head), OptionalLong.empty()));
+        if (!verified.intact()) {
+            throw new AuditException("The audit log does not verify (" + verified.problem() + "), so its head is not"
+                    + " published; run schemabrain audit verify and keep the log as evidence.", null);
+        }
+        Witness signed = Witness.sign(key, head);
+        for (HeadPublisher.Target t : targets) {
+            main.out().println("published head " + head + " to " + HeadPublisher.publish(t, signed, key.id()));
+        }
+        return 0;
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The newest audit rows, oldest first.")
     int list(@Option(names = "--json", description = "One JSON array of rows.") boolean json,
              @Option(names = "--limit", defaultValue = "50", paramLabel = "N", description = "At most N rows (default: ${DEFAULT-VALUE}).") int limit,
-             @Option(names = "--since", paramLabel = "ID", description = "Only rows from this id on.") Long since)
+             @Option(names = "--since", paramLabel = "ID", description = "Only rows from this id on.") Long since,
+             @Option(names = "--fingerprint", paramLabel = "FP", description = "Only the rows of this statement: the"
+                     + " sql_fingerprint a get_metric answer shows (rows keep it keyed, so this needs the audit key).") String fingerprint,
+             @Option(names = "--audit-key", paramLabel = "FILE", description = "The key file, for --fingerprint (default: $"
+                     + AuditKey.ENV + ", else the default key file serve uses).") Path keyFile)
             throws AuditException, UserError, StoreException {
         if (limit < 1) {
             throw new UserError("--limit must be at least 1.");
         }
+        // Rows of earlier builds kept the plain fingerprint; later ones its HMAC (SPEC §10.3).
+        List<String> fingerprints = fingerprint == null ? List.of() : List.of(fingerprint,
+                SqlFingerprint.of(AuditKey.resolve(Optional.ofNullable(keyFile), main.env, false), fingerprint));
         List<AuditRecord> rows;
         try (AuditLog log = AuditLog.openExisting(main.store())) {
-            rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since));
+            rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since), fingerprints);
         }
         PrintWriter out = main.out();
         if (json) {

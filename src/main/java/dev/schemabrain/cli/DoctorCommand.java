@@ -63,6 +63,10 @@ final class DoctorCommand implements Callable<Integer> {
             description = "The server's name in the MCP clients (default: ${DEFAULT-VALUE}).")
     String name;
 
+    @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve is given"
+            + " (default: $" + dev.schemabrain.audit.WitnessFile.ENV + ").")
+    Path auditWitness;
+
     @Override
     public Integer call() {
         List<Check> checks = new ArrayList<>();
@@ -76,6 +80,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         checks.add(store(url));
         checks.add(embeddings());
+        checks.add(auditWitness());
         if (sourceGiven != null) {
             checks.add(sourceGiven);
         } else if (url.isEmpty()) {
@@ -129,6 +134,27 @@ final class DoctorCommand implements Callable<Integer> {
         } catch (SchemaBrainException e) {
             return new Check(Status.FAIL, "store: " + e.getMessage());
         }
+    }
+
+    /**
+     * The audit log and the store can be rolled back together to an older backup; only a head kept
+     * outside both shows it (SPEC §10.3), so a server without one gets a warning.
+     */
+    private Check auditWitness() {
+        Optional<dev.schemabrain.audit.WitnessFile> w = dev.schemabrain.audit.WitnessFile.configured(auditWitness, main.env);
+        if (w.isEmpty()) {
+            return new Check(Status.WARN, "audit witness: none outside the store, so rolling the store and its audit log"
+                    + " back together to an older backup would go unseen; set " + dev.schemabrain.audit.WitnessFile.ENV
+                    + "=FILE on another disk or host for serve and audit verify, or publish 'schemabrain audit head"
+                    + " --publish TARGET' from cron (docs/operations.md).");
+        }
+        Path file = w.get().path();
+        Path parent = file.toAbsolutePath().getParent();
+        if (!Files.exists(file) && (parent == null || !Files.isWritable(parent))) {
+            return new Check(Status.FAIL, "audit witness: " + file + " does not exist and its directory is not writable;"
+                    + " create the directory or name another file, else serve cannot start.");
+        }
+        return new Check(Status.OK, "audit witness: " + file + (Files.exists(file) ? "" : " (serve creates it)"));
     }
 
     private static Check embeddings() {

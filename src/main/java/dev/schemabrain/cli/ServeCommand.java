@@ -109,7 +109,8 @@ final class ServeCommand implements Callable<Integer> {
     java.nio.file.Path auditKey;
 
     @Option(names = "--audit-witness", paramLabel = "FILE", description = "Also append the audit chain's signed head to"
-            + " this file after every call (best on another disk); pass it to audit verify too.")
+            + " this file after every call (best on another disk or host; default: $" + WitnessFile.ENV + "), which audit"
+            + " verify reads too.")
     java.nio.file.Path auditWitness;
 
     @Option(names = "--audit-fsync", paramLabel = "WHEN", defaultValue = "started-rows",
@@ -326,7 +327,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
     private AuditLog openAudit(AuditKey key) throws SchemaBrainException {
-        return AuditLog.open(main.store(), key, Optional.ofNullable(auditWitness).map(WitnessFile::new), auditFsync);
+        return AuditLog.open(main.store(), key, WitnessFile.configured(auditWitness, main.env), auditFsync);
     }
 
     /** The audit key, generated on first serve; outside the store and the audit file. */

@@ -36,7 +36,8 @@ BEGIN
 END;
 
 
--- format (2), key_id (the audit key's id), legacy_rows (rows chained without a key).
+-- format (2), key_id (the audit key's id), legacy_rows (rows chained without a key), mark (the signed
+-- KeyedMark: the keyless prefix, the row bound to it, whether the store keeps the witness).
 CREATE TABLE IF NOT EXISTS audit_meta (
     name   TEXT PRIMARY KEY,
     value  TEXT NOT NULL

@@ -40,7 +40,9 @@ class DoctorCheckTest {
                 "GRANT USAGE ON SCHEMA public TO sb_doctor_reader",
                 "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sb_doctor_reader");
         // An empty home: no MCP client configured, so that check is skipped, not warned.
-        env = Map.of("HOME", dir.resolve("home").toString());
+        // A witness outside the store is configured, as docs/operations.md recommends: doctor has nothing to warn about.
+        env = Map.of("HOME", dir.resolve("home").toString(), dev.schemabrain.audit.WitnessFile.ENV,
+                dir.resolve("audit.head").toString());
     }
 
     private static String readerUrl() {
@@ -177,7 +179,8 @@ class DoctorCheckTest {
         }
         Path store = dir.resolve("wired.db");
         Path jar = Files.writeString(dir.resolve("wired.jar"), "a jar");
-        Map<String, String> wiredEnv = Map.of("HOME", home.toString());
+        Map<String, String> wiredEnv = Map.of("HOME", home.toString(), dev.schemabrain.audit.WitnessFile.ENV,
+                dir.resolve("wired.head").toString());
         assertEquals(0, InProcessCli.run(wiredEnv, "index", "--source", "sqlite:" + sqlite, "--store", store.toString()).exitCode());
         Files.createDirectories(home.resolve(".cursor"));
         assertEquals(0, InProcessCli.run(wiredEnv, "init", "--client", "cursor", "--jar", jar.toString(), "--store",

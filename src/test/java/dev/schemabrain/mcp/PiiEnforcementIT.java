@@ -175,7 +175,8 @@ class PiiEnforcementIT {
         assertEquals(List.of(List.of("contact"), List.of("demographic_protected"), List.of("payment_card")),
                 List.copyOf(refusals.values()));
         Map<String, Object> ran = call(client, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.role")));
-        String fingerprint = (String) data(ran).get("sql_fingerprint");
+        // The log keeps the answer's fingerprint keyed, so a reader without the key cannot match query shapes.
+        String fingerprint = dev.schemabrain.audit.SqlFingerprint.of(auditKey(), (String) data(ran).get("sql_fingerprint"));
 
         Cli.Result listed = Cli.run(dir, "--store", store.toString(), "audit", "list", "--json", "--limit", "1000");
         assertEquals(0, listed.exitCode(), listed.stderr());

@@ -433,30 +433,30 @@ class AuditChainTest {
     // ------------------------------------------------------------------ old logs, started rows
 
     @Test
-    void aKeylessLogIsVerifiedWithTheOldRuleAndContinuedKeyed() throws Exception {
+    void aKeylessLogVerifiesOnlyWithoutAKeyAndIsNotContinued() throws Exception {
         Path file = AuditLog.fileFor(store());
         writeKeylessLog(file, 3);
         VerifyResult keyless = AuditVerifier.verify(store(), new AuditVerifier.Options(Optional.empty(), Optional.empty(),
                 Optional.empty(), OptionalLong.empty()));
         assertTrue(keyless.intact(), keyless.toString());
         assertTrue(keyless.warnings().get(0).contains("without an audit key"), keyless.warnings().toString());
+        // With a key configured it is what a downgrade looks like (anyone can write the keyless rule): broken.
+        VerifyResult withKey = verify(Optional.empty(), Optional.empty());
+        assertFalse(withKey.intact());
+        assertTrue(withKey.problem().startsWith("the log has no audit key (no audit_meta) although one is configured"),
+                withKey.problem());
+        // Serve does not sign it as keyed by continuing it: one sentence, with the way to a new log.
+        AuditException refused = assertThrows(AuditException.class, () -> AuditLog.open(store(), KEY, Optional.empty()));
+        assertTrue(refused.getMessage().contains("has no audit key") && refused.getMessage().contains("audit rotate --even-if-broken"),
+                refused.getMessage());
+        AuditRotation.rotate(store(), new AuditVerifier.Options(Optional.empty(), Optional.empty(), Optional.empty(),
+                OptionalLong.empty()), false, java.time.Clock.systemUTC());
         try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
             log.append(call("keyed", null));
         }
-        VerifyResult adopted = verify(Optional.empty(), Optional.empty());
-        assertTrue(adopted.intact(), adopted.toString());
-        assertEquals(4, adopted.rowsChecked());
-        assertTrue(adopted.warnings().stream().anyMatch(w -> w.startsWith("rows 1..3 were written without a key")), adopted.warnings().toString());
-
-        // The keyless rows can be recomputed by anyone, but the first keyed row's HMAC covers their head.
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            st.execute("DROP TRIGGER audit_log_no_update");
-        }
-        rewriteKeyless(file, 2, "mallory");
-        sql(file, "CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END");
-        VerifyResult r = verify(Optional.empty(), Optional.empty());
-        assertFalse(r.intact());
-        assertEquals(OptionalLong.of(4), r.firstBadId(), r.toString());
+        VerifyResult fresh = verify(Optional.empty(), Optional.empty());
+        assertTrue(fresh.intact(), fresh.toString());
+        assertEquals(1, fresh.rowsChecked());
     }
 
     @Test

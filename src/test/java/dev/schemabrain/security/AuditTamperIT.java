@@ -363,6 +363,64 @@ class AuditTamperIT {
         }
     }
 
+    // ------------------------------------------------------------------ issue 29: downgrades, a deleted witness, rollbacks
+
+    /** Detected: verify says broken and serve refuses to start on the log (exit 2, one sentence on stderr). */
+    static void expectBrokenAndRefused(String name, Path at, Map<String, String> env) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put(KEY_ENV, KEY);
+        List<String> args = List.of("--store", at.resolve("demo.db").toString(), "audit", "verify");
+        Cli.Result r = Cli.run(at, all, args.toArray(String[]::new));
+        Cli.Result serve = Cli.run(at, all, "--store", at.resolve("demo.db").toString(), "serve");
+        record(name, r.exitCode() == 1 && r.stdout().startsWith("audit chain broken") && serve.exitCode() == 2
+                && serve.stderr().contains("The audit log") && !serve.stderr().contains("\tat "),
+                r.stdout().strip() + "; serve: " + serve.stderr().strip());
+    }
+
+    @Test
+    void downgradesAndDeletedWitnesses() throws Exception {
+        long n = rows(audit(base));
+        Path downgrade = fresh("downgrade to keyless");
+        covertlyMeta(audit(downgrade), "DELETE FROM audit_meta WHERE name = 'legacy_rows'",
+                "INSERT INTO audit_meta (name, value) VALUES ('legacy_rows', '" + n + "')");
+        recomputeKeyless(audit(downgrade));
+        sql(downgrade.resolve("demo.db"), "DELETE FROM audit_witness");
+        expectBrokenAndRefused("keyless rule, legacy_rows = row count, store witness deleted (issue 29)", downgrade, Map.of());
+
+        Path noMeta = fresh("downgrade without audit_meta");
+        covertlyMeta(audit(noMeta), "DROP TABLE audit_meta");
+        recomputeKeyless(audit(noMeta));
+        sql(noMeta.resolve("demo.db"), "DELETE FROM audit_witness");
+        expectBrokenAndRefused("keyless rule, audit_meta dropped, store witness deleted", noMeta, Map.of());
+
+        Path cut = fresh("truncate and delete store witness only");
+        covertly(audit(cut), "DELETE FROM audit_log WHERE id > " + (n - 2));
+        sql(cut.resolve("demo.db"), "DELETE FROM audit_witness");
+        expectBrokenAndRefused("truncate and delete the store's witness (no witness file)", cut, Map.of());
+
+        Path both = dir.resolve("case-rollback-store-and-log-published");
+        copy(early, both);
+        Files.deleteIfExists(both.resolve("witness.log"));
+        expectBrokenAndRefused("roll back the store and the log together, head published to $SCHEMABRAIN_AUDIT_WITNESS",
+                both, Map.of("SCHEMABRAIN_AUDIT_WITNESS", base.resolve("witness.log").toString()));
+    }
+
+    /** As {@link #covertly}, for audit_meta's triggers too. */
+    static void covertlyMeta(Path auditFile, String... statements) throws Exception {
+        List<String> all = new ArrayList<>(List.of("DROP TRIGGER audit_meta_no_update", "DROP TRIGGER audit_meta_no_delete"));
+        all.addAll(List.of(statements));
+        sql(auditFile, all.toArray(String[]::new));
+        boolean meta;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + auditFile); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT 1 FROM sqlite_master WHERE name = 'audit_meta'")) {
+            meta = rs.next();
+        }
+        if (meta) {
+            sql(auditFile, "CREATE TRIGGER audit_meta_no_update BEFORE UPDATE ON audit_meta BEGIN SELECT RAISE(ABORT, 'audit_meta is append-only'); END",
+                    "CREATE TRIGGER audit_meta_no_delete BEFORE DELETE ON audit_meta BEGIN SELECT RAISE(ABORT, 'audit_meta is append-only'); END");
+        }
+    }
+
     // ------------------------------------------------------------------ while the server runs
 
     @Test
