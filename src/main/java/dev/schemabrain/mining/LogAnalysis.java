@@ -56,8 +56,10 @@ public final class LogAnalysis {
     private LogAnalysis() {
     }
 
-    public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii) {
+    public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii,
+                                 SqlNormalizer.Dialect dialect) {
         StatementAnalyzer analyzer = new StatementAnalyzer(catalog, searchPath);
+        CatalogNames names = new CatalogNames(catalog, searchPath);
         int own = 0;
         int parsed = 0;
         int failed = 0;
@@ -69,7 +71,7 @@ public final class LogAnalysis {
                 own++;
                 continue;
             }
-            String normalized = SqlNormalizer.normalize(s.text());
+            String normalized = SqlNormalizer.normalize(s.text(), dialect, names::isName);
             if (!queryOrWrite(normalized)) {
                 elsewhere++;   // session setup, DDL, utility statements: nothing to learn, not a parse failure
                 continue;

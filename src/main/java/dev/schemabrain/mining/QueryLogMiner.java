@@ -61,7 +61,8 @@ public final class QueryLogMiner {
         }
         PiiTags pii = store.read(PiiRepository::tags);
         Logged logged = read(url);
-        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(), pii);
+        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(), pii,
+                url.kind() == SourceKind.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL : SqlNormalizer.Dialect.MYSQL);
         Instant now = Instant.now();
         QueryLogRepository.MergeResult merge = store.write(c -> {
             QueryLogRepository.MergeResult r = QueryLogRepository.merge(c, sourceId, logged.resetToken(),
