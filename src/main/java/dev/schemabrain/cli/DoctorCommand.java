@@ -75,6 +75,7 @@ final class DoctorCommand implements Callable<Integer> {
             sourceGiven = new Check(Status.FAIL, e.getMessage());
         }
         checks.add(store(url));
+        storeOwnership().ifPresent(checks::add);
         checks.add(embeddings());
         if (sourceGiven != null) {
             checks.add(sourceGiven);
@@ -128,6 +129,21 @@ final class DoctorCommand implements Callable<Integer> {
                     + (counts == null ? "" : " (" + counts[0] + " tables, " + counts[1] + " columns)"));
         } catch (SchemaBrainException e) {
             return new Check(Status.FAIL, "store: " + e.getMessage());
+        }
+    }
+
+    /** A PostgreSQL store another role can write is refused by serve: the same failure here, with the REVOKE to run. */
+    private Optional<Check> storeOwnership() {
+        try {
+            if (!(main.store() instanceof StoreLocation.PostgresSchema location)) {
+                return Optional.empty();
+            }
+            try (Store store = Stores.open(location)) {
+                dev.schemabrain.store.StoreOwnership.check(store);
+            }
+            return Optional.of(new Check(Status.OK, "store: only its owner role can write it"));
+        } catch (SchemaBrainException e) {
+            return Optional.of(new Check(Status.FAIL, "store: " + e.getMessage()));
         }
     }
 
