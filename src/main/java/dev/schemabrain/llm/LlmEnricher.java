@@ -81,6 +81,9 @@ public final class LlmEnricher implements DescriptionEnricher {
             LlmStore.Cached before = cache.get(table.name());
             if (before != null && before.cacheKey().equals(prompt.cacheKey()) && (model == null || model.equals(before.model()))) {
                 cached += reuse(table, in.stored(), out) ? 1 : 0;
+                if (planted(table, in.stored())) {
+                    stale.add(table.name());   // its refused sentences give way to the offline ones
+                }
             } else if (options.asks()) {
                 jobs.add(new Job(prompt, model, strong ? options.strongPrices() : options.prices()));
                 stale.add(table.name());
@@ -227,12 +230,23 @@ public final class LlmEnricher implements DescriptionEnricher {
         table.columns().forEach(c -> keys.add(DocumentKey.column(table.name(), c.name())));
         for (DocumentKey key : keys) {
             StoredDocument doc = stored.get(key);
-            if (doc != null && doc.description() != null && DescriptionOrigin.LLM.wireName().equals(doc.origin())) {
+            // A stored answer is screened again: one written before the screen existed must not be served on.
+            if (doc != null && doc.description() != null && DescriptionOrigin.LLM.wireName().equals(doc.origin())
+                    && InjectionScreen.reason(doc.description()).isEmpty()) {
                 out.put(key, new Description(doc.description(), DescriptionOrigin.LLM));
                 any = true;
             }
         }
         return any;
+    }
+
+    /** Whether a stored LLM sentence of the table reads as instructions (stored before the screen existed). */
+    private static boolean planted(Table table, Map<DocumentKey, StoredDocument> stored) {
+        List<DocumentKey> keys = new ArrayList<>();
+        keys.add(DocumentKey.table(table.name()));
+        table.columns().forEach(c -> keys.add(DocumentKey.column(table.name(), c.name())));
+        return keys.stream().map(stored::get).anyMatch(doc -> doc != null && doc.description() != null
+                && DescriptionOrigin.LLM.wireName().equals(doc.origin()) && InjectionScreen.reason(doc.description()).isPresent());
     }
 
     private static void apply(Table table, ReplyCheck.Checked checked, Map<DocumentKey, Description> out) {
