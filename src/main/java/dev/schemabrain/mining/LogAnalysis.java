@@ -102,6 +102,16 @@ public final class LogAnalysis {
         return new Result(logged.size(), own, parsed, failed, elsewhere, List.copyOf(byFingerprint.values()), joins.size());
     }
 
+    /**
+     * Whether a stored statement is not what this normalizer makes of it: an older one kept something (a quoted
+     * alias, the tail of a nested comment) that is now replaced, so the row must go.
+     */
+    public static java.util.function.Predicate<String> storedByAnOlderNormalizer(Catalog catalog, List<String> searchPath,
+                                                                                 SqlNormalizer.Dialect dialect) {
+        CatalogNames names = new CatalogNames(catalog, searchPath);
+        return sql -> !SqlNormalizer.normalize(sql, dialect, names::isName).equals(sql);
+    }
+
     private static final java.util.regex.Pattern QUERY_OR_WRITE = java.util.regex.Pattern.compile(
             "^\\(*\\s*(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|REPLACE|VALUES|TABLE)\\b",
             java.util.regex.Pattern.CASE_INSENSITIVE);

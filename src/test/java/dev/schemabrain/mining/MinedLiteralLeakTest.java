@@ -61,9 +61,19 @@ class MinedLiteralLeakTest {
                 st.execute(k.sql());
             }
         }
+        // A row an older normalizer stored (it kept quoted aliases): the next run removes it.
+        plant(mined, TestPostgres.url(db), "SELECT customer_id AS \"Old Leak 111-22-3333\" FROM customer");
         int held = check(mined, TestPostgres.url(db), POSTGRES, "PostgreSQL");
         SecurityFigures.record("13 mined statements stored without the value they hide, PostgreSQL (pg_stat_statements)", held, POSTGRES.size());
         assertEquals(POSTGRES.size(), held);
+        String bytes = StoreBytes.of(mined.file());
+        boolean purged = !bytes.contains("Old Leak") && !bytes.contains("111-22-3333");
+        SecurityFigures.record("13 rows an older normalizer stored removed by the next mine-queries", purged ? 1 : 0, 1);
+        assertTrue(purged, "the planted row of an older normalizer is gone from the store's bytes");
+        // Re-running finds every row as this normalizer writes it: nothing removed, counts continue.
+        long before = mined.stored(TestPostgres.url(db)).stream().mapToLong(Example::observations).sum();
+        ok(mined.cli("mine-queries", "--source", TestPostgres.url(db)));
+        assertEquals(before, mined.stored(TestPostgres.url(db)).stream().mapToLong(Example::observations).sum());
     }
 
     @Test
@@ -88,6 +98,20 @@ class MinedLiteralLeakTest {
         int held = check(mined, PerformanceSchemaMariaDb.url(db), MARIADB, "MariaDB");
         SecurityFigures.record("13 mined statements stored without the value they hide, MariaDB (performance_schema digests)", held, MARIADB.size());
         assertEquals(MARIADB.size(), held);
+    }
+
+    /** Writes a statement into the store as an older SchemaBrain's mine-queries did, with its text as given. */
+    private static void plant(MinedStore mined, String url, String sql) throws Exception {
+        String sourceId = dev.schemabrain.engine.SourceUrl.parse(url).sourceId();
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + mined.file());
+             java.sql.PreparedStatement st = c.prepareStatement("INSERT INTO query_log (source_id, fingerprint, kind, normalized_sql,"
+                     + " observations, last_raw_calls, first_seen_at, last_seen_at, tables, joins, columns, aggregates, pii_categories)"
+                     + " VALUES (?, 'f00d', 'select', ?, 3, 3, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',"
+                     + " '[\"public.customer\"]', '[]', '[]', '[]', '[]')")) {
+            st.setString(1, sourceId);
+            st.setString(2, sql);
+            st.executeUpdate();
+        }
     }
 
     /** How many cases held: the statement is stored as an example (so mining still works) and none of its values is in the store. */
