@@ -226,14 +226,16 @@ public final class SqlNormalizer {
     private int endOfNumber(int start) {
         int n = sql.length();
         int j = start;
-        if (sql.startsWith("0x", j) || sql.startsWith("0X", j)) {
-            j += 2;
-            while (j < n && Character.digit(sql.charAt(j), 16) >= 0) {
+        if (j + 1 < n && sql.charAt(j) == '0' && "xXoObB".indexOf(sql.charAt(j + 1)) >= 0) {
+            j += 2;   // 0x1F, and PostgreSQL 16's 0o17 and 0b101
+            while (j < n && (Character.digit(sql.charAt(j), 16) >= 0 || sql.charAt(j) == '_')) {
                 j++;
             }
             return j;
         }
-        while (j < n && (Character.isDigit(sql.charAt(j)) || sql.charAt(j) == '.')) {
+        // PostgreSQL 16 groups digits with underscores (1_000_000): the groups belong to the number.
+        while (j < n && (Character.isDigit(sql.charAt(j)) || sql.charAt(j) == '.'
+                || sql.charAt(j) == '_' && j + 1 < n && Character.isDigit(sql.charAt(j + 1)))) {
             j++;
         }
         if (j < n && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {

@@ -43,6 +43,8 @@ class SqlNormalizerDialectTest {
                         "SELECT c.first_name AS _q1 FROM \"Order Lines\" c"),
                 new Case(pg("SELECT \"first_name\", \"Total\" FROM \"public\".\"customer\""),
                         "SELECT \"first_name\", \"Total\" FROM \"public\".\"customer\""),
+                new Case(pg("SELECT ssn FROM customer WHERE customer_id = 987_654_321 OR customer_id = 0o17 OR customer_id = 0b1_01"),
+                        "SELECT ssn FROM customer WHERE customer_id = ? OR customer_id = ? OR customer_id = ?"),
                 // MySQL without ANSI_QUOTES: "…" is a string, with backslash escapes; comments do not nest.
                 new Case(my("SELECT ssn FROM customer WHERE first_name = \"O\\\"Brien 555-12-3456\" AND ssn = 'x\\'y'"),
                         "SELECT ssn FROM customer WHERE first_name = ? AND ssn = ?"),
