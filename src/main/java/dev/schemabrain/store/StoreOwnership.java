@@ -18,8 +18,9 @@ import java.util.TreeSet;
  * The PostgreSQL counterpart of a SQLite store's file modes ({@link SqliteStore#checkPrivate}): only the role that
  * owns the store's schema may change what is served. Another role that can write its tables could insert a token,
  * untag a PII column or loosen a policy, and a running server would act on it. Checked: table and function
- * ownership, CREATE on the schema, membership in the owner role, and write privileges (INSERT, UPDATE, DELETE,
- * TRUNCATE, TRIGGER, on tables or columns) held by anyone but the owner, except the serving role's documented
+ * ownership, CREATE on the schema, membership in the owner role, write privileges (INSERT, UPDATE, DELETE,
+ * TRUNCATE, TRIGGER, on tables or columns, and the owner's default privileges for future tables) held by anyone but
+ * the owner, except the serving role's documented
  * appends to the audit chain. Superusers can write anything and cannot be revoked: they are not reported.
  */
 public final class StoreOwnership {
@@ -83,6 +84,20 @@ public final class StoreOwnership {
                  ORDER BY 1""", schema)) {
             who.add(r[0] + " is a member of " + owner);
             fixes.add("REVOKE " + q(owner) + " FROM " + q(r[0]));
+        }
+        for (String[] r : rows(c, """
+                SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE pg_get_userbyid(a.grantee) END,
+                       string_agg(DISTINCT a.privilege_type, ', ' ORDER BY a.privilege_type), d.defaclnamespace = 0
+                  FROM pg_default_acl d JOIN pg_namespace n ON n.nspname = ? AND d.defaclrole = n.nspowner
+                       AND d.defaclnamespace IN (0, n.oid), LATERAL aclexplode(d.defaclacl) a
+                 WHERE d.defaclobjtype = 'r' AND a.grantee <> n.nspowner
+                   AND a.privilege_type IN ('INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'TRIGGER')
+                   AND (a.grantee = 0 OR NOT (SELECT rolsuper FROM pg_roles WHERE oid = a.grantee))
+                 GROUP BY 1, 3 ORDER BY 1""", schema)) {
+            // Not a write yet, but the next migration's tables would be born writable by this role.
+            who.add(r[0] + " is granted " + r[1] + " on the owner's future tables");
+            fixes.add("ALTER DEFAULT PRIVILEGES FOR ROLE " + q(owner) + ("t".equals(r[2]) ? "" : " IN SCHEMA " + q(schema))
+                    + " REVOKE " + r[1] + " ON TABLES FROM " + grantee(r[0]));
         }
         Set<String> serving = new TreeSet<>();
         Map<String, Map<String, Set<String>>> writes = writes(c, schema, serving);

@@ -100,7 +100,9 @@ class StoreOwnershipTest {
                 "GRANT UPDATE (description) ON " + SCHEMA + ".catalog_columns TO " + OTHER,
                 "GRANT INSERT ON " + SCHEMA + ".auth_tokens TO PUBLIC",
                 "GRANT DELETE ON " + SCHEMA + ".pii_tags TO " + SERVE,
-                "GRANT TRIGGER ON " + SCHEMA + ".auth_tokens TO " + OTHER);
+                "GRANT TRIGGER ON " + SCHEMA + ".auth_tokens TO " + OTHER,
+                "ALTER DEFAULT PRIVILEGES FOR ROLE " + OWNER + " IN SCHEMA " + SCHEMA + " GRANT INSERT, UPDATE ON TABLES TO " + OTHER,
+                "ALTER DEFAULT PRIVILEGES FOR ROLE " + OWNER + " GRANT DELETE ON TABLES TO PUBLIC");
         int held = 0;
         List<String> failures = new ArrayList<>();
         for (String attack : attacks) {
