@@ -79,6 +79,7 @@ final class DoctorCommand implements Callable<Integer> {
             sourceGiven = new Check(Status.FAIL, e.getMessage());
         }
         checks.add(store(url));
+        storeOwnership().ifPresent(checks::add);
         checks.add(embeddings());
         checks.add(auditWitness());
         if (sourceGiven != null) {
@@ -155,6 +156,21 @@ final class DoctorCommand implements Callable<Integer> {
                     + " create the directory or name another file, else serve cannot start.");
         }
         return new Check(Status.OK, "audit witness: " + file + (Files.exists(file) ? "" : " (serve creates it)"));
+    }
+
+    /** A PostgreSQL store another role can write is refused by serve: the same failure here, with the REVOKE to run. */
+    private Optional<Check> storeOwnership() {
+        try {
+            if (!(main.store() instanceof StoreLocation.PostgresSchema location)) {
+                return Optional.empty();
+            }
+            try (Store store = Stores.open(location)) {
+                dev.schemabrain.store.StoreOwnership.check(store);
+            }
+            return Optional.of(new Check(Status.OK, "store: only its owner role can write it"));
+        } catch (SchemaBrainException e) {
+            return Optional.of(new Check(Status.FAIL, "store: " + e.getMessage()));
+        }
     }
 
     private static Check embeddings() {

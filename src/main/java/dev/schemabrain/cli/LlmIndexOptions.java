@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.error.UserError;
+import dev.schemabrain.llm.KeyRoute;
 import dev.schemabrain.llm.LlmOptions;
 import dev.schemabrain.llm.LlmProvider;
 import dev.schemabrain.llm.LlmSummary;
@@ -78,6 +79,11 @@ final class LlmIndexOptions {
         }
         if (url != null && !validUrl(url)) {
             throw new UserError("--llm-url must be an http:// or https:// URL such as http://localhost:11434.");
+        }
+        if (key != null) {
+            KeyRoute.Decision route = KeyRoute.decide(kind, url, key, var, keyEnv != null);
+            route.warning().ifPresent(w -> err.println("warning: " + w));
+            key = route.key();
         }
         if (key == null && (url == null || keyEnv != null)) {
             err.println("warning: no API key in $" + var + " for --llm " + kind

@@ -40,10 +40,10 @@ public final class AnthropicProvider extends HttpProvider {
     }
 
     @Override
-    public LlmReply describe(String model, String system, String tableDocument) throws LlmException {
+    public LlmReply describe(String model, String system, String tableDocument, int maxTokens) throws LlmException {
         Map<String, Object> body = Map.of(
                 "model", model,
-                "max_tokens", 4096,
+                "max_tokens", maxTokens,
                 "system", system,
                 "tools", List.of(Map.of("name", TOOL, "description", "Record one description for the table and each of its columns.",
                         "input_schema", inputSchema())),

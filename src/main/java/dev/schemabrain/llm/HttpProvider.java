@@ -113,7 +113,7 @@ abstract class HttpProvider implements LlmProvider {
     static LlmReply reply(JsonNode input, JsonNode response, long inputTokens, long outputTokens, String endpoint)
             throws LlmException {
         if (input == null || !input.isObject() || !input.path("columns").isArray()) {
-            throw new LlmException(endpoint + " answered without the record_descriptions object", false);
+            throw new LlmException(endpoint + " answered without the record_descriptions object", inputTokens, outputTokens);
         }
         Map<String, String> columns = new java.util.LinkedHashMap<>();
         for (JsonNode c : input.path("columns")) {

@@ -81,6 +81,9 @@ public final class LlmEnricher implements DescriptionEnricher {
             LlmStore.Cached before = cache.get(table.name());
             if (before != null && before.cacheKey().equals(prompt.cacheKey()) && (model == null || model.equals(before.model()))) {
                 cached += reuse(table, in.stored(), out) ? 1 : 0;
+                if (planted(table, in.stored())) {
+                    stale.add(table.name());   // its refused sentences give way to the offline ones
+                }
             } else if (options.asks()) {
                 jobs.add(new Job(prompt, model, strong ? options.strongPrices() : options.prices()));
                 stale.add(table.name());
@@ -122,6 +125,7 @@ public final class LlmEnricher implements DescriptionEnricher {
         List<LlmStore.Described> described = Collections.synchronizedList(new ArrayList<>());
         List<LlmStore.Spend> spend = Collections.synchronizedList(new ArrayList<>());
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        List<String> screened = Collections.synchronizedList(new ArrayList<>());
         String at = in.startedAt().toString();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, options.workers()), r -> {
             Thread t = new Thread(r, "schemabrain-llm");
@@ -137,7 +141,8 @@ public final class LlmEnricher implements DescriptionEnricher {
                         return;
                     }
                     TablePrompt p = job.prompt();
-                    double reserved = budget.reserve(job.prices().usd(inputTokens(p), outputTokens(p)));
+                    // The worst case this request allows: the model may use every output token it is granted.
+                    double reserved = budget.reserve(job.prices().usd(inputTokens(p), maxOutputTokens(p)));
                     if (reserved < 0) {
                         left.incrementAndGet();
                         return;
@@ -145,16 +150,26 @@ public final class LlmEnricher implements DescriptionEnricher {
                     double cost = 0;
                     try {
                         requests.incrementAndGet();
-                        LlmReply reply = options.provider().describe(job.model(), TablePrompt.SYSTEM, p.document());
+                        LlmReply reply = options.provider().describe(job.model(), TablePrompt.SYSTEM, p.document(), maxOutputTokens(p));
                         cost = job.prices().usd(reply.inputTokens(), reply.outputTokens());
                         inTokens.addAndGet(reply.inputTokens());
                         outTokens.addAndGet(reply.outputTokens());
                         spend.add(new LlmStore.Spend(at, in.sourceId(), options.provider().name(), job.model(),
                                 p.table().name(), reply.inputTokens(), reply.outputTokens(), cost));
-                        apply(p.table(), ReplyCheck.check(reply, names(p.table())), out);
+                        ReplyCheck.Checked checked = ReplyCheck.check(reply, names(p.table()));
+                        checked.refused().ifPresent(why -> screened.add(p.table().name() + " (" + why + ")"));
+                        apply(p.table(), checked, out);
                         described.add(new LlmStore.Described(p.table().name(), p.cacheKey(), job.model(),
                                 Description.LlmDraft.cleanModel(reply.model()), p.confidence()));
                     } catch (LlmException e) {
+                        if (e.inputTokens() + e.outputTokens() > 0) {
+                            // Answered without descriptions, but billed: the ledger says what the provider's usage says.
+                            cost = job.prices().usd(e.inputTokens(), e.outputTokens());
+                            inTokens.addAndGet(e.inputTokens());
+                            outTokens.addAndGet(e.outputTokens());
+                            spend.add(new LlmStore.Spend(at, in.sourceId(), options.provider().name(), job.model(),
+                                    p.table().name(), e.inputTokens(), e.outputTokens(), cost));
+                        }
                         if (e.unreachable()) {
                             down.set(true);
                             failures.add(0, e.getMessage());
@@ -191,6 +206,11 @@ public final class LlmEnricher implements DescriptionEnricher {
                     + failures.stream().limit(3).collect(Collectors.joining("; ")) + (failures.size() > 3 ? "; …" : "")
                     + " (the next run asks again).");
         }
+        if (!screened.isEmpty()) {
+            warnings.add(screened.size() + " tables keep their offline descriptions because the model's answer read as"
+                    + " instructions to an agent, not a description: " + screened.stream().limit(3).collect(Collectors.joining("; "))
+                    + (screened.size() > 3 ? "; …" : "") + " (check the tables' comments and sample values for planted text).");
+        }
         summary = new LlmSummary(true, false, options.provider().name(), options.model(), in.catalog().tables().size(),
                 requests.get(), cached, failed.get(), left.get(), unreachable.get(), inTokens.get(), outTokens.get(),
                 budget.spent(), options.maxCost(), 0, 0, 0, warnings);
@@ -210,12 +230,23 @@ public final class LlmEnricher implements DescriptionEnricher {
         table.columns().forEach(c -> keys.add(DocumentKey.column(table.name(), c.name())));
         for (DocumentKey key : keys) {
             StoredDocument doc = stored.get(key);
-            if (doc != null && doc.description() != null && DescriptionOrigin.LLM.wireName().equals(doc.origin())) {
+            // A stored answer is screened again: one written before the screen existed must not be served on.
+            if (doc != null && doc.description() != null && DescriptionOrigin.LLM.wireName().equals(doc.origin())
+                    && InjectionScreen.reason(doc.description()).isEmpty()) {
                 out.put(key, new Description(doc.description(), DescriptionOrigin.LLM));
                 any = true;
             }
         }
         return any;
+    }
+
+    /** Whether a stored LLM sentence of the table reads as instructions (stored before the screen existed). */
+    private static boolean planted(Table table, Map<DocumentKey, StoredDocument> stored) {
+        List<DocumentKey> keys = new ArrayList<>();
+        keys.add(DocumentKey.table(table.name()));
+        table.columns().forEach(c -> keys.add(DocumentKey.column(table.name(), c.name())));
+        return keys.stream().map(stored::get).anyMatch(doc -> doc != null && doc.description() != null
+                && DescriptionOrigin.LLM.wireName().equals(doc.origin()) && InjectionScreen.reason(doc.description()).isPresent());
     }
 
     private static void apply(Table table, ReplyCheck.Checked checked, Map<DocumentKey, Description> out) {
@@ -236,6 +267,16 @@ public final class LlmEnricher implements DescriptionEnricher {
     static long outputTokens(TablePrompt p) {
         return 40 + 30L * p.table().columns().size();
     }
+
+    /**
+     * The output tokens a request is granted (its max_tokens): room for a full 300-character description per
+     * column and the JSON around it, so an honest answer fits and a runaway one is cut where the cap counted.
+     */
+    static int maxOutputTokens(TablePrompt p) {
+        return (int) Math.min(MAX_OUTPUT_TOKENS, 150 + 110L * p.table().columns().size());
+    }
+
+    static final int MAX_OUTPUT_TOKENS = 8192;
 
     /** Low word coverage: fewer than half of the table's name pieces are words or known abbreviations. */
     boolean cryptic(Table table) {

@@ -9,5 +9,6 @@ public interface LlmProvider {
     /** The endpoint without credentials, for messages. */
     String endpoint();
 
-    LlmReply describe(String model, String system, String tableDocument) throws LlmException;
+    /** @param maxTokens the most output tokens the answer may take: what the cost cap reserves for it */
+    LlmReply describe(String model, String system, String tableDocument, int maxTokens) throws LlmException;
 }

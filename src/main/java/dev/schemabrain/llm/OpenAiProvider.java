@@ -33,25 +33,28 @@ public final class OpenAiProvider extends HttpProvider {
     }
 
     @Override
-    public LlmReply describe(String model, String system, String tableDocument) throws LlmException {
+    public LlmReply describe(String model, String system, String tableDocument, int maxTokens) throws LlmException {
         Map<String, Object> body = Map.of(
                 "model", model,
+                "max_tokens", maxTokens,
                 "response_format", Map.of("type", "json_object"),
                 "messages", List.of(
                         Map.of("role", "system", "content", system + " Answer with one JSON object: "
                                 + "{\"table_description\": string, \"columns\": [{\"name\": string, \"description\": string}]}."),
                         Map.of("role", "user", "content", tableDocument)));
         JsonNode response = post(body);
+        JsonNode usage = response.path("usage");
+        long inputTokens = usage.path("prompt_tokens").asLong();
+        long outputTokens = usage.path("completion_tokens").asLong();
         JsonNode content = response.path("choices").path(0).path("message").path("content");
         JsonNode input = null;
         if (content.isTextual()) {
             try {
                 input = JSON.readTree(content.asText());
             } catch (IOException e) {
-                throw new LlmException(endpoint() + " answered with a message that is not JSON", false);
+                throw new LlmException(endpoint() + " answered with a message that is not JSON", inputTokens, outputTokens);
             }
         }
-        JsonNode usage = response.path("usage");
-        return reply(input, response, usage.path("prompt_tokens").asLong(), usage.path("completion_tokens").asLong(), endpoint());
+        return reply(input, response, inputTokens, outputTokens, endpoint());
     }
 }

@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * Output hygiene (SPEC §10.6): at most 300 characters, control characters stripped, unknown column
- * names ignored, missing or empty ones left to the offline describer.
+ * names ignored, missing or empty ones left to the offline describer; an answer any of whose texts reads as
+ * instructions to an agent is refused whole (the model that wrote one was steered, so none of it is trusted).
  */
 final class ReplyCheck {
 
@@ -16,8 +17,11 @@ final class ReplyCheck {
     private ReplyCheck() {
     }
 
-    /** @return the table's description (empty: keep the offline one) and the accepted column descriptions */
-    record Checked(Optional<String> table, Map<String, String> columns) {
+    /**
+     * @return the table's description (empty: keep the offline one) and the accepted column descriptions;
+     * {@code refused}: why the whole answer was refused (then nothing else is set)
+     */
+    record Checked(Optional<String> table, Map<String, String> columns, Optional<String> refused) {
     }
 
     static Checked check(LlmReply reply, Set<String> knownColumns) {
@@ -27,7 +31,14 @@ final class ReplyCheck {
                 clean(text).ifPresent(t -> columns.put(name, t));
             }
         });
-        return new Checked(reply.tableDescription() == null ? Optional.empty() : clean(reply.tableDescription()), columns);
+        Optional<String> table = reply.tableDescription() == null ? Optional.empty() : clean(reply.tableDescription());
+        Optional<String> refused = table.flatMap(InjectionScreen::reason).map(r -> "the table description: \"" + r + "\"");
+        for (Map.Entry<String, String> e : columns.entrySet()) {
+            if (refused.isEmpty()) {
+                refused = InjectionScreen.reason(e.getValue()).map(r -> "column " + e.getKey() + ": \"" + r + "\"");
+            }
+        }
+        return refused.isPresent() ? new Checked(Optional.empty(), Map.of(), refused) : new Checked(table, columns, Optional.empty());
     }
 
     static Optional<String> clean(String text) {

@@ -21,19 +21,29 @@ final class CatalogNames {
     private final Map<String, Table> byQualified = new HashMap<>();
     private final Map<String, Map<String, String>> columnsByTable = new HashMap<>();
     private final List<String> searchPath;
+    /** Every schema, table and column name, lower-cased: the identifiers a statement may keep. */
+    private final java.util.Set<String> names = new java.util.HashSet<>();
 
     CatalogNames(Catalog catalog, List<String> searchPath) {
         this.searchPath = List.copyOf(searchPath);
         for (Table t : catalog.tables()) {
             String key = key(t.name().schema(), t.name().table());
             byQualified.putIfAbsent(key, t);
+            names.add(t.name().schema().toLowerCase(Locale.ROOT));
+            names.add(t.name().table().toLowerCase(Locale.ROOT));
             Map<String, String> columns = new HashMap<>();
             for (Column c : t.columns()) {
                 columns.putIfAbsent(c.name().toLowerCase(Locale.ROOT), c.name());
                 columns.put(c.name(), c.name());
+                names.add(c.name().toLowerCase(Locale.ROOT));
             }
             columnsByTable.put(t.name().toString(), columns);
         }
+    }
+
+    /** Whether {@code name} is a schema, table or column of the catalog (case-insensitively). */
+    boolean isName(String name) {
+        return names.contains(name.toLowerCase(Locale.ROOT));
     }
 
     Optional<QualifiedName> table(String schema, String table) {

@@ -56,8 +56,10 @@ public final class LogAnalysis {
     private LogAnalysis() {
     }
 
-    public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii) {
+    public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii,
+                                 SqlNormalizer.Dialect dialect) {
         StatementAnalyzer analyzer = new StatementAnalyzer(catalog, searchPath);
+        CatalogNames names = new CatalogNames(catalog, searchPath);
         int own = 0;
         int parsed = 0;
         int failed = 0;
@@ -69,7 +71,7 @@ public final class LogAnalysis {
                 own++;
                 continue;
             }
-            String normalized = SqlNormalizer.normalize(s.text());
+            String normalized = SqlNormalizer.normalize(s.text(), dialect, names::isName);
             if (!queryOrWrite(normalized)) {
                 elsewhere++;   // session setup, DDL, utility statements: nothing to learn, not a parse failure
                 continue;
@@ -98,6 +100,16 @@ public final class LogAnalysis {
             }
         }
         return new Result(logged.size(), own, parsed, failed, elsewhere, List.copyOf(byFingerprint.values()), joins.size());
+    }
+
+    /**
+     * Whether a stored statement is not what this normalizer makes of it: an older one kept something (a quoted
+     * alias, the tail of a nested comment) that is now replaced, so the row must go.
+     */
+    public static java.util.function.Predicate<String> storedByAnOlderNormalizer(Catalog catalog, List<String> searchPath,
+                                                                                 SqlNormalizer.Dialect dialect) {
+        CatalogNames names = new CatalogNames(catalog, searchPath);
+        return sql -> !SqlNormalizer.normalize(sql, dialect, names::isName).equals(sql);
     }
 
     private static final java.util.regex.Pattern QUERY_OR_WRITE = java.util.regex.Pattern.compile(

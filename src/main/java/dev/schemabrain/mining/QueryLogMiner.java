@@ -61,9 +61,11 @@ public final class QueryLogMiner {
         }
         PiiTags pii = store.read(PiiRepository::tags);
         Logged logged = read(url);
-        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(), pii);
+        SqlNormalizer.Dialect dialect = url.kind() == SourceKind.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL : SqlNormalizer.Dialect.MYSQL;
+        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(), pii, dialect);
         Instant now = Instant.now();
         QueryLogRepository.MergeResult merge = store.write(c -> {
+            QueryLogRepository.deleteWhere(c, sourceId, LogAnalysis.storedByAnOlderNormalizer(catalog, logged.searchPath(), dialect));
             QueryLogRepository.MergeResult r = QueryLogRepository.merge(c, sourceId, logged.resetToken(),
                     analysis.statements(), now);
             SemanticLayer.refreshDrafts(c);

@@ -4,75 +4,104 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Makes a logged statement safe to keep: every literal (strings, dollar-quoted strings, numbers), every
  * positional parameter ({@code $1}) and MySQL's digest ellipsis become {@code ?}, comments go (they can hold
- * anything), whitespace collapses. Done on the tokens, whatever the engine already replaced, so a value never
- * reaches the store even from a source that kept it.
+ * anything), whitespace collapses, and an identifier that could carry a value (a quoted one needing its quotes,
+ * or one holding a run of digits) becomes {@code _q1, _q2, …} unless the catalog has that name. Done on the
+ * tokens with each dialect's own lexical rules, whatever the engine already replaced: a lexer that ends a
+ * literal or a comment one character early or late would emit the rest of it as SQL text.
  */
 public final class SqlNormalizer {
 
-    private SqlNormalizer() {
+    /** The lexical rules a source's statements follow. */
+    public enum Dialect {
+        /** standard_conforming_strings on (the default since 9.1): a backslash escapes only in E'…'; comments nest. */
+        POSTGRESQL,
+        /** Without ANSI_QUOTES: "…" is a string; backslash escapes in strings; comments do not nest; # comments. */
+        MYSQL
     }
 
-    public static String normalize(String sql) {
-        StringBuilder out = new StringBuilder(sql.length());
+    /** An identifier written without quotes; quoting any other text is what lets an alias carry a sentence. */
+    private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
+    /** Four digits in a row: a phone, an account or an SSN written as a name. */
+    private static final Pattern DIGIT_RUN = Pattern.compile("\\d{4}");
+
+    private final String sql;
+    private final Dialect dialect;
+    private final Predicate<String> catalogName;
+    private final StringBuilder out;
+    private final Map<String, String> placeholders = new LinkedHashMap<>();
+    private int i;
+
+    private SqlNormalizer(String sql, Dialect dialect, Predicate<String> catalogName) {
+        this.sql = sql;
+        this.dialect = dialect;
+        this.catalogName = catalogName;
+        this.out = new StringBuilder(sql.length());
+    }
+
+    /**
+     * @param catalogName whether a name (as written, unquoted) is a schema, table or column of the catalog:
+     *                    those identifiers are kept, other identifiers that could carry a value are replaced
+     */
+    public static String normalize(String sql, Dialect dialect, Predicate<String> catalogName) {
+        return new SqlNormalizer(sql, dialect, catalogName).run();
+    }
+
+    private String run() {
         int n = sql.length();
-        int i = 0;
         while (i < n) {
             char c = sql.charAt(i);
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                i = skipTo(sql, i, "\n");
-                space(out);
-            } else if (c == '#' && !identifierBefore(out)) {
-                i = skipTo(sql, i, "\n");   // MySQL's line comment
-                space(out);
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-                space(out);
+            boolean mysql = dialect == Dialect.MYSQL;
+            if (c == '-' && sql.startsWith("--", i) && (!mysql || i + 2 >= n || Character.isWhitespace(sql.charAt(i + 2)))) {
+                i = lineEnd(i);
+                space();
+            } else if (c == '#' && mysql) {
+                i = lineEnd(i);
+                space();
+            } else if (c == '/' && sql.startsWith("/*", i)) {
+                i = mysql ? flatCommentEnd(i) : nestedCommentEnd(i);
+                space();
             } else if (c == '\'') {
-                dropStringPrefix(out);
-                i = endOfString(sql, i);
-                out.append('?');
-            } else if (c == '"' || c == '`') {
-                int end = sql.indexOf(c, i + 1);
-                while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
-                    end = sql.indexOf(c, end + 2);
-                }
-                end = end < 0 ? n : end + 1;
-                out.append(sql, i, end);   // a quoted identifier, kept
+                boolean escapeString = dropStringPrefix();
+                i = quotedEnd(i, '\'', mysql || escapeString);
+                value();
+            } else if (c == '"' && mysql) {
+                i = quotedEnd(i, '"', true);
+                value();
+            } else if (c == '"' || c == '`' && mysql) {
+                int end = quotedEnd(i, c, false);
+                String name = sql.substring(i + 1, Math.max(i + 1, end - 1)).replace(String.valueOf(c) + c, String.valueOf(c));
+                identifier(name, sql.substring(i, end));
                 i = end;
-            } else if (c == '$' && !identifierBefore(out)) {
-                int j = i + 1;
-                while (j < n && Character.isDigit(sql.charAt(j))) {
-                    j++;
-                }
-                if (j > i + 1) {
-                    out.append('?');   // $1: a positional parameter
-                    i = j;
-                    continue;
-                }
-                int tagEnd = sql.indexOf('$', i + 1);
-                if (tagEnd > 0 && sql.substring(i + 1, tagEnd).chars().allMatch(ch -> Character.isLetterOrDigit(ch) || ch == '_')) {
-                    String tag = sql.substring(i, tagEnd + 1);
-                    int close = sql.indexOf(tag, tagEnd + 1);
-                    i = close < 0 ? n : close + tag.length();
-                    out.append('?');
-                } else {
-                    out.append(c);
-                    i++;
-                }
-            } else if (Character.isDigit(c) && !identifierBefore(out)
-                    || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1)) && !identifierBefore(out)) {
-                i = endOfNumber(sql, i);
-                out.append('?');
+            } else if (c == '$' && !mysql && !identifierBefore()) {
+                dollar();
+            } else if ((Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) && !identifierBefore()) {
+                i = endOfNumber(i);
+                value();
             } else if (c == '.' && sql.startsWith("...", i)) {
-                out.append('?');   // MySQL digests write IN (...) for a list
+                value();   // MySQL digests write IN (...) for a list
                 i += 3;
+            } else if (c == '?') {
+                value();   // a digest's or a driver's parameter
+                i++;
+            } else if (Character.isLetter(c) || c == '_') {
+                int end = i;
+                while (end < n && (Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_' || sql.charAt(end) == '$')) {
+                    end++;
+                }
+                String word = sql.substring(i, end);
+                identifier(word, word);
+                i = end;
             } else if (Character.isWhitespace(c)) {
-                space(out);
+                space();
                 i++;
             } else {
                 out.append(c);
@@ -92,75 +121,167 @@ public final class SqlNormalizer {
         }
     }
 
-    private static int skipTo(String sql, int from, String end) {
-        int at = sql.indexOf(end, from);
+    /** A value's placeholder; after AS it names a column (MySQL's AS 'alias', a digest's AS ?), so it is one. */
+    private void value() {
+        if (previousWordIsAs()) {
+            out.append(placeholder("?" + placeholders.size()));
+        } else {
+            out.append('?');
+        }
+    }
+
+    /** Kept as written when it is a catalog name or could not carry a value; else a numbered placeholder. */
+    private void identifier(String name, String written) {
+        boolean carries = !PLAIN_IDENTIFIER.matcher(name).matches() || DIGIT_RUN.matcher(name).find();
+        if (!carries || catalogName.test(name)) {
+            out.append(written);
+        } else {
+            out.append(placeholder(name));
+        }
+    }
+
+    /** The same text gets the same placeholder within a statement, so an alias still resolves where it is used. */
+    private String placeholder(String name) {
+        return placeholders.computeIfAbsent(name, k -> "_q" + (placeholders.size() + 1));
+    }
+
+    private void dollar() {
+        int n = sql.length();
+        int j = i + 1;
+        while (j < n && Character.isDigit(sql.charAt(j))) {
+            j++;
+        }
+        if (j > i + 1) {
+            value();   // $1: a positional parameter
+            i = j;
+            return;
+        }
+        int tagEnd = sql.indexOf('$', i + 1);
+        String tag = tagEnd > 0 ? sql.substring(i + 1, tagEnd) : null;
+        if (tag != null && (tag.isEmpty() || PLAIN_IDENTIFIER.matcher(tag).matches() && tag.indexOf('$') < 0)) {
+            String delimiter = "$" + tag + "$";
+            int close = sql.indexOf(delimiter, tagEnd + 1);
+            i = close < 0 ? n : close + delimiter.length();
+            value();
+        } else {
+            out.append('$');
+            i++;
+        }
+    }
+
+    private int lineEnd(int from) {
+        int at = sql.indexOf('\n', from);
         return at < 0 ? sql.length() : at;
     }
 
-    /** From an opening quote to just past its closing one; '' and a backslash escape stay inside. */
-    private static int endOfString(String sql, int open) {
+    /** MySQL: a block comment ends at the first star-slash. */
+    private int flatCommentEnd(int open) {
+        int end = sql.indexOf("*/", open + 2);
+        return end < 0 ? sql.length() : end + 2;
+    }
+
+    /** PostgreSQL: block comments nest, each opening needs its own close. */
+    private int nestedCommentEnd(int open) {
+        int depth = 0;
+        int j = open;
         int n = sql.length();
-        int i = open + 1;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '\\' && i + 1 < n) {
-                i += 2;
-            } else if (c == '\'') {
-                if (i + 1 < n && sql.charAt(i + 1) == '\'') {
-                    i += 2;
-                } else {
-                    return i + 1;
+        while (j < n) {
+            if (sql.startsWith("/*", j)) {
+                depth++;
+                j += 2;
+            } else if (sql.startsWith("*/", j)) {
+                depth--;
+                j += 2;
+                if (depth == 0) {
+                    return j;
                 }
             } else {
-                i++;
+                j++;
             }
         }
         return n;
     }
 
-    private static int endOfNumber(String sql, int start) {
+    /** From an opening quote to just past its closing one; a doubled quote, and a backslash where it escapes, stay inside. */
+    private int quotedEnd(int open, char quote, boolean backslashEscapes) {
         int n = sql.length();
-        int i = start;
-        if (sql.startsWith("0x", i) || sql.startsWith("0X", i)) {
-            i += 2;
-            while (i < n && Character.digit(sql.charAt(i), 16) >= 0) {
-                i++;
-            }
-            return i;
-        }
-        while (i < n && (Character.isDigit(sql.charAt(i)) || sql.charAt(i) == '.')) {
-            i++;
-        }
-        if (i < n && (sql.charAt(i) == 'e' || sql.charAt(i) == 'E')) {
-            int j = i + 1;
-            if (j < n && (sql.charAt(j) == '+' || sql.charAt(j) == '-')) {
+        int j = open + 1;
+        while (j < n) {
+            char c = sql.charAt(j);
+            if (c == '\\' && backslashEscapes && j + 1 < n) {
+                j += 2;
+            } else if (c == quote) {
+                if (j + 1 < n && sql.charAt(j + 1) == quote) {
+                    j += 2;
+                } else {
+                    return j + 1;
+                }
+            } else {
                 j++;
             }
-            if (j < n && Character.isDigit(sql.charAt(j))) {
-                i = j;
-                while (i < n && Character.isDigit(sql.charAt(i))) {
-                    i++;
+        }
+        return n;
+    }
+
+    private int endOfNumber(int start) {
+        int n = sql.length();
+        int j = start;
+        if (j + 1 < n && sql.charAt(j) == '0' && "xXoObB".indexOf(sql.charAt(j + 1)) >= 0) {
+            j += 2;   // 0x1F, and PostgreSQL 16's 0o17 and 0b101
+            while (j < n && (Character.digit(sql.charAt(j), 16) >= 0 || sql.charAt(j) == '_')) {
+                j++;
+            }
+            return j;
+        }
+        // PostgreSQL 16 groups digits with underscores (1_000_000): the groups belong to the number.
+        while (j < n && (Character.isDigit(sql.charAt(j)) || sql.charAt(j) == '.'
+                || sql.charAt(j) == '_' && j + 1 < n && Character.isDigit(sql.charAt(j + 1)))) {
+            j++;
+        }
+        if (j < n && (sql.charAt(j) == 'e' || sql.charAt(j) == 'E')) {
+            int k = j + 1;
+            if (k < n && (sql.charAt(k) == '+' || sql.charAt(k) == '-')) {
+                k++;
+            }
+            if (k < n && Character.isDigit(sql.charAt(k))) {
+                j = k;
+                while (j < n && Character.isDigit(sql.charAt(j))) {
+                    j++;
                 }
             }
         }
-        return i;
+        return j;
     }
 
-    /** E'…', N'…', X'…', B'…', U&'…' and MySQL's _utf8mb4'…': the prefix goes with the literal. */
-    private static void dropStringPrefix(StringBuilder out) {
+    /**
+     * E'…', N'…', X'…', B'…', U&'…' and MySQL's _utf8mb4'…': the prefix goes with the literal. Whether it was
+     * PostgreSQL's E, the one prefix under which a backslash escapes there.
+     */
+    private boolean dropStringPrefix() {
         int end = out.length();
         int start = end;
         while (start > 0 && (Character.isLetterOrDigit(out.charAt(start - 1)) || out.charAt(start - 1) == '_'
                 || out.charAt(start - 1) == '&')) {
             start--;
         }
-        String prefix = out.substring(start, end).toLowerCase(java.util.Locale.ROOT);
+        String prefix = out.substring(start, end).toLowerCase(Locale.ROOT);
         if (prefix.matches("e|n|x|b|u&|_[a-z0-9]+")) {
             out.setLength(start);
+            return prefix.equals("e");
         }
+        return false;
     }
 
-    private static boolean identifierBefore(StringBuilder out) {
+    private boolean previousWordIsAs() {
+        int end = out.length();
+        while (end > 0 && out.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end >= 2 && out.substring(end - 2, end).equalsIgnoreCase("as")
+                && (end == 2 || !Character.isLetterOrDigit(out.charAt(end - 3)) && out.charAt(end - 3) != '_');
+    }
+
+    private boolean identifierBefore() {
         if (out.isEmpty()) {
             return false;
         }
@@ -168,7 +289,7 @@ public final class SqlNormalizer {
         return Character.isLetterOrDigit(p) || p == '_' || p == '$';
     }
 
-    private static void space(StringBuilder out) {
+    private void space() {
         if (!out.isEmpty() && out.charAt(out.length() - 1) != ' ') {
             out.append(' ');
         }

@@ -186,6 +186,35 @@ public final class QueryLogRepository {
         return new MergeResult(inserted, updated, reset, added);
     }
 
+    /**
+     * Deletes the source's statements whose stored text {@code unsafe} rejects (kept by an older normalizer, which
+     * let a value through); returns how many. Their counts restart from the engine's counter on the next merge.
+     */
+    public static int deleteWhere(Connection c, String sourceId, java.util.function.Predicate<String> unsafe) throws SQLException {
+        List<String> doomed = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement("SELECT fingerprint, normalized_sql FROM query_log WHERE source_id = ?")) {
+            st.setString(1, sourceId);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    if (unsafe.test(rs.getString(2))) {
+                        doomed.add(rs.getString(1));
+                    }
+                }
+            }
+        }
+        for (String table : List.of("query_log_refs", "query_log")) {
+            try (PreparedStatement st = c.prepareStatement("DELETE FROM " + table + " WHERE source_id = ? AND fingerprint = ?")) {
+                for (String f : doomed) {
+                    st.setString(1, sourceId);
+                    st.setString(2, f);
+                    st.addBatch();
+                }
+                st.executeBatch();
+            }
+        }
+        return doomed.size();
+    }
+
     private static void ref(PreparedStatement insert, String sourceId, String fingerprint, QualifiedName table, String column)
             throws SQLException {
         insert.setString(1, sourceId);

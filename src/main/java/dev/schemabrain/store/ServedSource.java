@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * What {@code serve} checks before it answers anything: the store is one nobody else could have planted
- * (see {@link SqliteStore#checkPrivate}), and the database get_metric runs on is one the store was
+ * (see {@link SqliteStore#checkPrivate}; a PostgreSQL store: {@link StoreOwnership}), and the database get_metric runs on is one the store was
  * indexed from. PII tags, the semantic layer and the catalog describe the indexed source: served against
  * another database they would tag the wrong columns and leave the other database's PII unguarded.
  */
@@ -32,6 +32,7 @@ public final class ServedSource {
         }
         Map<String, String> indexed;
         try (Store opened = Stores.open(store)) {
+            StoreOwnership.check(opened);
             indexed = opened.read(CatalogRepository::sourceUrls);
         }
         if (sourceId.isEmpty() || indexed.isEmpty() || indexed.containsKey(sourceId.get())) {

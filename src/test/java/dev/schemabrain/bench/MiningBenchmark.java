@@ -95,9 +95,9 @@ class MiningBenchmark {
             catalog = s.read(c -> CatalogRepository.catalog(c, sourceId));
         }
         List<LoggedStatement> logged = statements.stream().map(sql -> new LoggedStatement(sql, 1)).toList();
-        LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE);   // warm-up
+        LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);   // warm-up
         t = System.nanoTime();
-        LogAnalysis.Result alone = LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE);
+        LogAnalysis.Result alone = LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);
         long analyzeMillis = (System.nanoTime() - t) / 1_000_000;
         lines.add(String.format(Locale.ROOT, "analysis alone (normalize, JSqlParser, resolve): %d statements in %d ms, %.0f statements/s,"
                 + " parse rate %.1f%%", alone.read(), analyzeMillis, alone.read() * 1000.0 / Math.max(1, analyzeMillis), 100 * alone.parseRate()));

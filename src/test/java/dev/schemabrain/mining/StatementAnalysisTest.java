@@ -24,19 +24,23 @@ class StatementAnalysisTest {
     private static final Catalog CHINOOK = TestCatalogs.chinook();
     private static final StatementAnalyzer ANALYZER = new StatementAnalyzer(CHINOOK, List.of("public"));
 
+    private static String pg(String sql) {
+        return SqlNormalizer.normalize(sql, SqlNormalizer.Dialect.POSTGRESQL, n -> true);
+    }
+
     @Test
     void everyLiteralAndCommentBecomesAPlaceholderOrGoes() {
         assertEquals("SELECT * FROM t WHERE a = ? AND b = ? AND c IN (?) AND d = ?",
-                SqlNormalizer.normalize("SELECT *\n FROM t WHERE a = 'it''s x@y.org' AND b = E'\\'q' AND c IN (...) AND d = $1"));
+                pg("SELECT *\n FROM t WHERE a = 'it''s x@y.org' AND b = E'\\'q' AND c IN (...) AND d = $1"));
         assertEquals("SELECT t1.c2 FROM \"T 3\" WHERE x > ? AND y = ? AND z = ?",
-                SqlNormalizer.normalize("SELECT t1.c2 FROM \"T 3\" /* secret@x.org */ WHERE x > 1.5e3 AND y = $tag$a$tag$ -- 42\n AND z = 0x1F"));
-        assertEquals("SELECT ? FROM `t`", SqlNormalizer.normalize("SELECT _utf8mb4'v' FROM `t`"));
+                pg("SELECT t1.c2 FROM \"T 3\" /* secret@x.org */ WHERE x > 1.5e3 AND y = $tag$a$tag$ -- 42\n AND z = 0x1F"));
+        assertEquals("SELECT ? FROM `t`", SqlNormalizer.normalize("SELECT _utf8mb4'v' FROM `t`", SqlNormalizer.Dialect.MYSQL, n -> false));
         assertEquals(SqlNormalizer.fingerprint("SELECT ?"), SqlNormalizer.fingerprint("SELECT ?"));
     }
 
     @Test
     void aliasesCtesSubqueriesAndWhereFormJoinsResolveToCatalogTables() {
-        StatementAnalysis a = ANALYZER.analyze(SqlNormalizer.normalize(
+        StatementAnalysis a = ANALYZER.analyze(pg(
                 "WITH big AS (SELECT invoice_id FROM invoice WHERE total > 10) SELECT c.email, count(*) FROM big b, invoice_line il,"
                         + " track t, customer c WHERE il.invoice_id = b.invoice_id AND il.track_id = t.track_id"
                         + " AND c.customer_id IN (SELECT i.customer_id FROM invoice i WHERE i.invoice_id = il.invoice_id)"

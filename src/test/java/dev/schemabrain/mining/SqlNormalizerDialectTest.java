@@ -1,0 +1,77 @@
+package dev.schemabrain.mining;
+
+import dev.schemabrain.mining.SqlNormalizer.Dialect;
+import dev.schemabrain.testing.SecurityFigures;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Issue 29, item 13: each dialect's lexical rules, on texts a source may keep as they were sent. */
+class SqlNormalizerDialectTest {
+
+    private static final Set<String> CATALOG = Set.of("public", "customer", "first_name", "ssn", "customer_id", "Order Lines");
+
+    private static String pg(String sql) {
+        return SqlNormalizer.normalize(sql, Dialect.POSTGRESQL, n -> CATALOG.contains(n));
+    }
+
+    private static String my(String sql) {
+        return SqlNormalizer.normalize(sql, Dialect.MYSQL, n -> CATALOG.contains(n));
+    }
+
+    @Test
+    void eachDialectEndsLiteralsCommentsAndIdentifiersWhereItsServerDoes() throws Exception {
+        record Case(String normalized, String expected) {
+        }
+        List<Case> cases = List.of(
+                // standard_conforming_strings: 'C:\' is complete; the next literal is a literal, not SQL text.
+                new Case(pg("SELECT ssn FROM customer WHERE first_name = 'C:\\' OR first_name = 'John Smith'"),
+                        "SELECT ssn FROM customer WHERE first_name = ? OR first_name = ?"),
+                // ...but in E'…' a backslash escapes.
+                new Case(pg("SELECT ssn FROM customer WHERE first_name = E'it\\'s John' AND ssn = $1"),
+                        "SELECT ssn FROM customer WHERE first_name = ? AND ssn = ?"),
+                new Case(pg("SELECT first_name /* a /* b */ , ssn AS john_smith -- */\n FROM customer"),
+                        "SELECT first_name FROM customer"),
+                new Case(pg("SELECT 1 AS \"John Smith 123-45-6789\", customer_id AS \"John Smith 123-45-6789\" FROM customer"),
+                        "SELECT ? AS _q1, customer_id AS _q1 FROM customer"),
+                new Case(pg("SELECT c.first_name AS ssn_123456789 FROM \"Order Lines\" c"),
+                        "SELECT c.first_name AS _q1 FROM \"Order Lines\" c"),
+                new Case(pg("SELECT \"first_name\", \"Total\" FROM \"public\".\"customer\""),
+                        "SELECT \"first_name\", \"Total\" FROM \"public\".\"customer\""),
+                new Case(pg("SELECT ssn FROM customer WHERE customer_id = 987_654_321 OR customer_id = 0o17 OR customer_id = 0b1_01"),
+                        "SELECT ssn FROM customer WHERE customer_id = ? OR customer_id = ? OR customer_id = ?"),
+                // MySQL without ANSI_QUOTES: "…" is a string, with backslash escapes; comments do not nest.
+                new Case(my("SELECT ssn FROM customer WHERE first_name = \"O\\\"Brien 555-12-3456\" AND ssn = 'x\\'y'"),
+                        "SELECT ssn FROM customer WHERE first_name = ? AND ssn = ?"),
+                new Case(my("SELECT first_name AS \"Jane Roe 987-65-4321\" FROM customer"),
+                        "SELECT first_name AS _q1 FROM customer"),
+                new Case(my("SELECT `customer_id` AS `John Smith 123-45-6789` FROM `customer` # John\n WHERE ssn = ?"),
+                        "SELECT `customer_id` AS _q1 FROM `customer` WHERE ssn = ?"),
+                new Case(my("SELECT first_name /* a /* b */ FROM customer WHERE customer_id = _utf8mb4'7' -- 42\n"),
+                        "SELECT first_name FROM customer WHERE customer_id = ?"),
+                new Case(my("SELECT `customer_id` AS ? FROM `customer` WHERE `ssn` IN (...)"),
+                        "SELECT `customer_id` AS _q1 FROM `customer` WHERE `ssn` IN (?)"));
+        List<String> failed = new ArrayList<>();
+        for (Case k : cases) {
+            if (!k.expected().equals(k.normalized())) {
+                failed.add("expected " + k.expected() + "\n     got " + k.normalized());
+            }
+        }
+        SecurityFigures.record("13 normalizer cases held (per-dialect literals, comments, identifiers)", cases.size() - failed.size(), cases.size());
+        assertTrue(failed.isEmpty(), String.join("\n", failed));
+    }
+
+    @Test
+    void placeholdersKeepTheStatementParseable() {
+        StatementAnalyzer analyzer = new StatementAnalyzer(dev.schemabrain.testing.TestCatalogs.chinook(), List.of("public"));
+        assertTrue(analyzer.analyze(pg("SELECT c.email AS \"John Smith 123-45-6789\" FROM customer c")).isPresent());
+        assertTrue(analyzer.analyze(my("SELECT `c` . `email` AS `John Smith` FROM `customer` `c`")).isPresent());
+        assertEquals(SqlNormalizer.fingerprint(pg("SELECT 1 AS \"Jane Roe\"")), SqlNormalizer.fingerprint(pg("SELECT 2 AS \"John Doe\"")),
+                "statements differing only in an alias's text count as one");
+    }
+}
