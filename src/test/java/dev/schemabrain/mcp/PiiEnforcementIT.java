@@ -218,10 +218,12 @@ class PiiEnforcementIT {
         } finally {
             McpStdio.stop(own);
         }
-        // The log as it is on disk now, its WAL included (the other server still has it open).
-        Files.copy(dir.resolve("demo.audit.db"), copy.resolveSibling("demo.audit.db"));
-        if (Files.exists(dir.resolve("demo.audit.db-wal"))) {
-            Files.copy(dir.resolve("demo.audit.db-wal"), copy.resolveSibling("demo.audit.db-wal"));
+        // The store (which holds the log's witness) and the log as they are on disk now, WALs included (the other
+        // server still has them open): only the edited row differs.
+        for (String name : List.of("demo.db", "demo.db-wal", "demo.audit.db", "demo.audit.db-wal")) {
+            if (Files.exists(dir.resolve(name))) {
+                Files.copy(dir.resolve(name), copy.resolveSibling(name));
+            }
         }
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy.resolveSibling("demo.audit.db"));
              java.sql.Statement st = c.createStatement()) {
