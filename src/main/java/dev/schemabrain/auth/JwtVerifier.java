@@ -111,7 +111,7 @@ public final class JwtVerifier {
         }
         Verdict verdict = settings.scope().isPresent() && !scopes(claims).contains(settings.scope().get())
                 ? new Verdict.InsufficientScope(settings.scope().get())
-                : new Verdict.Caller(sub);
+                : Verdict.Caller.jwt(settings.issuer(), sub);
         if (reused.size() >= REUSE_MAX) {
             reused.clear();   // a crude bound: many distinct valid tokens only cost re-verification
         }

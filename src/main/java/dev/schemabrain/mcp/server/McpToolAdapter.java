@@ -83,6 +83,8 @@ public final class McpToolAdapter {
     public static CallToolResult result(Envelope envelope) {
         // One serialization: the tree is the structuredContent, its text the content (the SDK writes the tree as is).
         JsonNode tree = envelope.toTree();
+        // The one way out of every tool over stdio and HTTP: no answer echoes control or bidi characters.
+        ReadableText.cleanEnvelope(tree);
         String text = tree.toString();
         return CallToolResult.builder()
                 .structuredContent(tree)

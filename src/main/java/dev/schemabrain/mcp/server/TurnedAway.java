@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The answers of a call the dispatcher does not run: the source lane is full, or the caller is over its rate. */
-final class TurnedAway {
+public final class TurnedAway {
 
     /** Arguments longer than this (as text) are not repeated in a recovery. */
     private static final int MAX_ECHOED_ARGUMENT = 200;
@@ -30,7 +30,7 @@ final class TurnedAway {
      * refused + policy_blocked: the operator's rate limit chose not to run the call (so it is counted with
      * the refusals in the audit log, where an extraction attempt shows); the message says when to retry.
      */
-    static Envelope overRate(String tool, Map<String, Object> arguments, RateLimit limit, long retryAfterMillis,
+    public static Envelope overRate(String tool, Map<String, Object> arguments, RateLimit limit, long retryAfterMillis,
                              List<String> hints) {
         String wait = retryAfterMillis < 1_000 ? retryAfterMillis + " ms" : Math.ceil(retryAfterMillis / 100.0) / 10 + " s";
         String message = tool + " is limited to " + limit.describe() + " per client (bursts of up to " + limit.burst()
