@@ -134,6 +134,27 @@ class IdentitySecurityTest {
         }
     }
 
+    @Test
+    void overStdioTheClientsInitializeNameIsNotTheCaller() throws Exception {
+        // One process, one caller: whoever launched it. A name the client makes up names no one.
+        try (HttpFixture fixture = HttpFixture.start(HttpOptions.loopback())) {
+            long baseline = fixture.lastRows(1).stream().mapToLong(AuditRecord::id).max().orElse(0);
+            String in = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"token:admin\",\"version\":\"1\"}}}\n"
+                    + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+                    + JSON.writeValueAsString(toolsCall(1, "list_metrics", Map.of())) + "\n"
+                    + JSON.writeValueAsString(toolsCall(2, "no_such_tool", Map.of())) + "\n";
+            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RateLimit.OFF, "test",
+                    new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)),
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            List<AuditRecord> rows = fixture.lastRows(20).stream().filter(r -> r.id() > baseline).toList();
+            long held = rows.stream().filter(r -> r.entry().caller().equals("stdio")).count();
+            IdentityFigures.record("stdio audit caller is not the client's name", (int) held, 2);
+            assertEquals(2, rows.size(), rows::toString);
+            assertEquals(2, held, rows::toString);
+        }
+    }
+
     // ---- 2. a token and a JWT of the same name are two callers ----
 
     @Test

@@ -37,7 +37,7 @@ public final class McpToolAdapter {
             specs.add(AsyncToolSpecification.builder()
                     .tool(definition)
                     .callHandler((exchange, request) -> Mono.fromFuture(
-                            () -> dispatcher.dispatch(name, request.arguments(), caller(exchange.getClientInfo())))
+                            () -> dispatcher.dispatch(name, request.arguments(), StdioServer.CALLER))
                             .map(McpToolAdapter::result))
                     .build());
         }
@@ -52,11 +52,6 @@ public final class McpToolAdapter {
             out.add(listing.present(definition(tool.spec(), outputSchema)));
         }
         return out;
-    }
-
-    /** "name/version" as the client introduced itself at initialize, or null. */
-    private static String caller(McpSchema.Implementation client) {
-        return client == null ? null : client.name() + (client.version() == null ? "" : "/" + client.version());
     }
 
     /** The MCP tool definition: the same one every tools/list returns. */
