@@ -77,12 +77,12 @@ final class ServeCommand implements Callable<Integer> {
     int maxConcurrent;
 
     @Option(names = "--metric-rate-limit", defaultValue = "1/s", paramLabel = "RATE",
-            description = "get_metric calls one client may make, as N/s, N/min or N/h, or off; calls past it and the"
+            description = "get_metric calls one caller (one credential) may make, as N/s, N/min or N/h, or off; calls past it and the"
                     + " burst are refused (policy_blocked) with the time to retry (default: ${DEFAULT-VALUE}).")
     String metricRateLimit;
 
     @Option(names = "--metric-rate-burst", defaultValue = "20", paramLabel = "N",
-            description = "get_metric calls one client may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
+            description = "get_metric calls one caller may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
     int metricRateBurst;
 
     @Option(names = "--pii-block", paramLabel = "CATEGORIES", split = ",",

@@ -33,8 +33,8 @@ public final class TurnedAway {
     public static Envelope overRate(String tool, Map<String, Object> arguments, RateLimit limit, long retryAfterMillis,
                              List<String> hints) {
         String wait = retryAfterMillis < 1_000 ? retryAfterMillis + " ms" : Math.ceil(retryAfterMillis / 100.0) / 10 + " s";
-        String message = tool + " is limited to " + limit.describe() + " per client (bursts of up to " + limit.burst()
-                + "), and this client has used its allowance; retry in " + wait + ". Catalog tools are not limited.";
+        String message = tool + " is limited to " + limit.describe() + " per caller (bursts of up to " + limit.burst()
+                + "), and this caller (its credential) has used its allowance; retry in " + wait + ". Catalog tools are not limited.";
         Recovery recovery = new Recovery(tool, echoable(arguments), List.of(),
                 "wait " + wait + " before calling " + tool + " again, and send fewer calls", null);
         return Envelope.error(new ToolError(ErrorKind.POLICY_BLOCKED, message, recovery, List.of()), hints);
