@@ -103,6 +103,11 @@ final class McpGate implements Filter {
                     : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
             return;
         }
+        String unreadable = dev.schemabrain.mcp.server.UnknownMethod.unreadable(message.path("method").asText(null));
+        if (unreadable != null) {
+            rpcError(response, dev.schemabrain.mcp.server.UnknownMethod.CODE, unreadable);
+            return;
+        }
         Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));
         request.setAttribute(RPC_ATTRIBUTE, rpc);
         if ("initialize".equals(rpc.method()) && rpc.client() != null) {

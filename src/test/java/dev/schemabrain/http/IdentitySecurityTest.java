@@ -295,6 +295,14 @@ class IdentitySecurityTest {
                     leaks.add(c.getKey().replaceAll("\\p{C}", "?") + ": " + leak);
                 }
             }
+            // A made-up method: the JSON-RPC error must not echo it raw either.
+            tried++;
+            ObjectNode odd = JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 999).put("method", "tools/\u202Elist\u0000\u001b[2J");
+            String leak = leak(JSON.readTree(post(server, null, null, odd).body()));
+            held += leak == null ? 1 : 0;
+            if (leak != null) {
+                leaks.add("made-up method: " + leak);
+            }
             IdentityFigures.record("tool answers free of control characters (http)", held, tried);
             assertTrue(leaks.isEmpty(), String.join("\n", leaks));
         }
@@ -312,6 +320,8 @@ class IdentitySecurityTest {
             for (Map.Entry<String, Map<String, Object>> c : calls.entrySet()) {
                 in.append(JSON.writeValueAsString(toolsCall(++id, tool(c.getKey()), c.getValue()))).append('\n');
             }
+            in.append(JSON.writeValueAsString(JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 999)
+                    .put("method", "tools/\u202Elist\u0000\u001b[2J"))).append('\n');
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RateLimit.OFF, "test",
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8));
@@ -330,8 +340,8 @@ class IdentitySecurityTest {
                     leaks.add(leak);
                 }
             }
-            IdentityFigures.record("tool answers free of control characters (stdio)", held, calls.size());
-            assertEquals(calls.size(), answered);
+            IdentityFigures.record("tool answers free of control characters (stdio)", held, answered);
+            assertEquals(calls.size() + 1, answered, "every call and the made-up method answered");
             assertTrue(leaks.isEmpty(), String.join("\n", leaks));
         }
     }

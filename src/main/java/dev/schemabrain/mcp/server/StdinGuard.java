@@ -177,6 +177,13 @@ final class StdinGuard implements Runnable {
             reply(replyId, INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
             return;
         }
+        String unreadable = UnknownMethod.unreadable(message.path("method").asText(null));
+        if (unreadable != null) {
+            if (replyId != null) {
+                reply(replyId, UnknownMethod.CODE, unreadable);
+            }
+            return;
+        }
         Rejected problem = toolCallProblem(message);
         if (problem != null) {
             rejections.record(problem.tool(), StdioServer.CALLER, arguments(problem.arguments()), problem.kind());
