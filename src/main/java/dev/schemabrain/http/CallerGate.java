@@ -77,8 +77,9 @@ final class CallerGate implements Filter {
     private void recordOverRate(McpGate.Rpc rpc, RequestScope scope, long retryAfterMillis) {
         scope.noteRejected();
         JsonNode arguments = rpc.arguments();
-        if (rpc.tool() != null && registry.tool(rpc.tool()).isPresent() && (arguments == null || arguments.isObject())) {
-            Map<String, Object> given = arguments == null ? Map.of() : Replies.JSON.convertValue(arguments, MAP);
+        boolean none = arguments == null || arguments.isNull();
+        if (rpc.tool() != null && registry.tool(rpc.tool()).isPresent() && (none || arguments.isObject())) {
+            Map<String, Object> given = none ? Map.of() : Replies.JSON.convertValue(arguments, MAP);
             registry.recordTurnedAway(rpc.tool(), given, scope.identity(),
                     TurnedAway.overRate(rpc.tool(), given, rate, retryAfterMillis, List.of(rpc.tool())));
         } else {
