@@ -15,7 +15,6 @@ import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
-import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
 
@@ -105,7 +104,7 @@ public final class JwtVerifier {
             // The reason is not passed on: Nimbus messages can quote claims of the token.
             return new Verdict.Invalid();
         }
-        String sub = ClientText.clean(claims.getSubject());
+        String sub = claims.getSubject();
         if (sub == null || sub.isBlank()) {
             return new Verdict.Invalid();
         }

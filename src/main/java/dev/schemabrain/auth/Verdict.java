@@ -1,5 +1,7 @@
 package dev.schemabrain.auth;
 
+import dev.schemabrain.audit.ClientText;
+
 /** What one presented credential is worth. Holds no part of the credential. */
 sealed interface Verdict {
 
@@ -13,9 +15,18 @@ sealed interface Verdict {
             return new Caller("token:" + tokenName);
         }
 
-        /** The issuer is the operator's --jwt-issuer (every accepted token names it exactly); the sub is cleaned. */
+        /** The longest subject shown as is. */
+        static final int SHOWN = 64;
+
+        /**
+         * The issuer is the operator's --jwt-issuer (every accepted token names it exactly). A subject that is
+         * short, printable and free of '~' is shown as is; any other is shown cleaned and cut, then '~' and a
+         * digest of the whole, so two subjects that clean or cut alike stay two callers.
+         */
         static Caller jwt(String issuer, String sub) {
-            return new Caller("jwt:" + issuer + "#" + sub);
+            String shown = ClientText.clean(sub, SHOWN);
+            boolean exact = shown.equals(sub) && sub.indexOf('~') < 0;
+            return new Caller("jwt:" + issuer + "#" + (exact ? sub : shown + "~" + Tokens.hash(sub).substring(0, 16)));
         }
     }
 

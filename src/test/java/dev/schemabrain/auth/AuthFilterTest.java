@@ -187,8 +187,9 @@ class AuthFilterTest {
                         200, null, "jwt:" + ISSUER + "#alice"),
                 new Case("expired 30 s ago, inside the 60 s skew", () -> "Bearer " + rs256(c -> c.expirationTime(secondsFromNow(-30))),
                         200, null, "jwt:" + ISSUER + "#alice"),
-                new Case("control characters in sub are cleaned", () -> "Bearer " + rs256(c -> c.subject("eve\nforged")),
-                        200, null, "jwt:" + ISSUER + "#eve?forged"),
+                new Case("control characters in sub are cleaned, and the whole sub digested", () -> "Bearer "
+                        + rs256(c -> c.subject("eve\nforged")), 200, null,
+                        "jwt:" + ISSUER + "#eve?forged~" + Tokens.hash("eve\nforged").substring(0, 16)),
                 new Case("expired", () -> "Bearer " + rs256(c -> c.expirationTime(secondsFromNow(-300))), 401, "invalid_token", null),
                 new Case("not yet valid", () -> "Bearer " + rs256(c -> c.notBeforeTime(secondsFromNow(300))), 401, "invalid_token", null),
                 new Case("no exp", () -> "Bearer " + rs256(c -> c.expirationTime(null)), 401, "invalid_token", null),
@@ -297,6 +298,21 @@ class AuthFilterTest {
         assertEquals(new Verdict.Caller("jwt:" + ISSUER + "#alice"), verifier.check(jwt));
         assertEquals(new Verdict.Invalid(), verifier.check(tamper(jwt)));
         assertEquals(new Verdict.Caller("jwt:" + ISSUER + "#alice"), verifier.check(jwt));
+    }
+
+    @Test
+    void subjectsThatCleanOrCutAlikeAreStillDifferentCallers() throws Exception {
+        JwtVerifier verifier = JwtVerifier.of(new JwtSettings(jwksUrl, ISSUER, AUDIENCE, Optional.empty()));
+        String longSub = "x".repeat(300);
+        List<String> subs = List.of("eve\nforged", "eve\rforged", "eve?forged", longSub + "a", longSub + "b");
+        java.util.Set<String> callers = new java.util.HashSet<>();
+        for (String sub : subs) {
+            Verdict.Caller caller = (Verdict.Caller) verifier.check(rs256(c -> c.subject(sub)));
+            assertTrue(caller.name().length() <= 200, caller.name());
+            assertTrue(caller.name().chars().noneMatch(ch -> ch < 0x20), caller.name());
+            callers.add(caller.name());
+        }
+        assertEquals(subs.size(), callers.size(), "one caller per subject: " + callers);
     }
 
     @Test
