@@ -21,14 +21,14 @@ import java.util.Optional;
  * Lets a request to the MCP endpoint through only with a valid credential in {@code Authorization:
  * Bearer}: a SchemaBrain token ({@code sbt_…}) or a JWT from the configured authorization server,
  * whichever are configured. An accepted request carries its caller in the request attribute
- * {@value #CALLER_ATTRIBUTE} (the token's name or the JWT's cleaned {@code sub}); any other is answered
+ * {@value #CALLER_ATTRIBUTE} ({@code token:NAME} or {@code jwt:ISSUER#SUB}, the sub cleaned); any other is answered
  * here, per RFC 6750 and RFC 9728: 401 with {@code WWW-Authenticate: Bearer resource_metadata="…"}
  * (and {@code error="invalid_token"} when a credential was given), or 403 {@code insufficient_scope}.
  * The credential itself is never logged, stored, echoed or put in a message.
  */
 public final class AuthFilter implements Filter {
 
-    /** The request attribute naming the authenticated caller (a String); the HTTP server audits it. */
+    /** The request attribute naming the authenticated caller (a String); the HTTP server audits and rate-limits it. */
     public static final String CALLER_ATTRIBUTE = "dev.schemabrain.caller";
     /** The endpoint the filter protects (SPEC §10.1); the metadata's {@code resource} names it. */
     public static final String MCP_PATH = "/mcp";
@@ -79,6 +79,23 @@ public final class AuthFilter implements Filter {
         } else {
             refuse(req, res, HttpServletResponse.SC_UNAUTHORIZED, "invalid_token",
                     "The bearer token is not valid here: unknown, revoked, expired, badly signed, or for another server.");
+        }
+    }
+
+    /**
+     * The identity a valid credential on {@code req} names, without answering the request: for a page that
+     * shows more to a caller than to anyone (/health's figures). Empty for none, an invalid one, a missing
+     * scope, or a token source that cannot be read.
+     */
+    public Optional<String> identify(HttpServletRequest req) {
+        Optional<String> credential = credential(req);
+        if (credential.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return verdict(credential.get()) instanceof Verdict.Caller caller ? Optional.of(caller.name()) : Optional.empty();
+        } catch (SchemaBrainException e) {
+            return Optional.empty();
         }
     }
 

@@ -44,7 +44,7 @@ public final class BearerTokens {
                 match = k.name();
             }
         }
-        return match == null ? new Verdict.Invalid() : new Verdict.Caller(match);
+        return match == null ? new Verdict.Invalid() : Verdict.Caller.token(match);
     }
 
     /** The current hashes; one caller rereads them when stale while the others go on with the old set. */

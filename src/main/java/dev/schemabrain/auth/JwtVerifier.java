@@ -15,7 +15,6 @@ import com.nimbusds.jose.util.DefaultResourceRetriever;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
-import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
 
@@ -105,13 +104,13 @@ public final class JwtVerifier {
             // The reason is not passed on: Nimbus messages can quote claims of the token.
             return new Verdict.Invalid();
         }
-        String sub = ClientText.clean(claims.getSubject());
+        String sub = claims.getSubject();
         if (sub == null || sub.isBlank()) {
             return new Verdict.Invalid();
         }
         Verdict verdict = settings.scope().isPresent() && !scopes(claims).contains(settings.scope().get())
                 ? new Verdict.InsufficientScope(settings.scope().get())
-                : new Verdict.Caller(sub);
+                : Verdict.Caller.jwt(settings.issuer(), sub);
         if (reused.size() >= REUSE_MAX) {
             reused.clear();   // a crude bound: many distinct valid tokens only cost re-verification
         }

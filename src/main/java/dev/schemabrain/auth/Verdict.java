@@ -1,10 +1,33 @@
 package dev.schemabrain.auth;
 
+import dev.schemabrain.audit.ClientText;
+
 /** What one presented credential is worth. Holds no part of the credential. */
 sealed interface Verdict {
 
-    /** Accepted: the caller's name (a token's name or a JWT's cleaned {@code sub}). */
+    /**
+     * Accepted: the caller's identity, with its kind so that a token and a JWT subject of the same name
+     * stay two callers (SPEC §11.4): {@code token:NAME} or {@code jwt:ISSUER#SUB}.
+     */
     record Caller(String name) implements Verdict {
+
+        static Caller token(String tokenName) {
+            return new Caller("token:" + tokenName);
+        }
+
+        /** The longest subject shown as is. */
+        static final int SHOWN = 64;
+
+        /**
+         * The issuer is the operator's --jwt-issuer (every accepted token names it exactly). A subject that is
+         * short, printable and free of '~' is shown as is; any other is shown cleaned and cut, then '~' and a
+         * digest of the whole, so two subjects that clean or cut alike stay two callers.
+         */
+        static Caller jwt(String issuer, String sub) {
+            String shown = ClientText.clean(sub, SHOWN);
+            boolean exact = shown.equals(sub) && sub.indexOf('~') < 0;
+            return new Caller("jwt:" + issuer + "#" + (exact ? sub : shown + "~" + Tokens.hash(sub).substring(0, 16)));
+        }
     }
 
     /** Unknown, revoked, expired, badly signed or not meant for this server: 401 invalid_token. */

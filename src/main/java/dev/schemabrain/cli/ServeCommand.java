@@ -77,12 +77,12 @@ final class ServeCommand implements Callable<Integer> {
     int maxConcurrent;
 
     @Option(names = "--metric-rate-limit", defaultValue = "1/s", paramLabel = "RATE",
-            description = "get_metric calls one client may make, as N/s, N/min or N/h, or off; calls past it and the"
+            description = "get_metric calls one caller (one credential) may make, as N/s, N/min or N/h, or off; calls past it and the"
                     + " burst are refused (policy_blocked) with the time to retry (default: ${DEFAULT-VALUE}).")
     String metricRateLimit;
 
     @Option(names = "--metric-rate-burst", defaultValue = "20", paramLabel = "N",
-            description = "get_metric calls one client may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
+            description = "get_metric calls one caller may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
     int metricRateBurst;
 
     @Option(names = "--pii-block", paramLabel = "CATEGORIES", split = ",",
@@ -150,6 +150,11 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--rate-burst", defaultValue = "50", paramLabel = "N",
             description = "HTTP: requests one caller may send at once after a quiet spell (default: ${DEFAULT-VALUE}).")
     int rateBurst;
+
+    @Option(names = "--metrics-listen", paramLabel = "ADDRESS:PORT", description = "HTTP: serve /metrics and /health's"
+            + " figures on this separate listener, without a credential (keep it private); without it /metrics needs the"
+            + " same credential as /mcp when authentication is on.")
+    String metricsListen;
 
     @Option(names = "--stats-interval", defaultValue = "60", paramLabel = "SECONDS",
             description = "Log a stats line this often (over stdio: the tools/list cache's, on stderr); 0 turns it off"
@@ -239,8 +244,9 @@ final class ServeCommand implements Callable<Integer> {
                     Version.get(), options, observability, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                     () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"));
         } catch (Exception e) {
-            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + options.host() + ":" + options.port() + " (" + e.getMessage()
-                    + "); pass --port with a free port, or --host with an address of this machine.", e);
+            String also = options.metricsListen().isPresent() ? " or " + metricsListen : "";
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + options.host() + ":" + options.port() + also
+                    + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
         }
         java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -253,7 +259,11 @@ final class ServeCommand implements Callable<Integer> {
         }, "schemabrain-http-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         String url = "http://" + hostForUrl(options.host()) + ":" + service.port() + "/mcp";
-        main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, metrics at /metrics)");
+        String metrics = service.metricsPort().isPresent()
+                ? "metrics at http://" + hostForUrl(options.metricsListen().get().getHostString()) + ":"
+                        + service.metricsPort().getAsInt() + "/metrics"
+                : "metrics at /metrics" + (options.authFilter().isPresent() ? " with a credential" : "");
+        main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, " + metrics + ")");
         main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
                 + " (the client sends the token in $SCHEMABRAIN_TOKEN)");
         main.err().flush();
@@ -293,8 +303,13 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError("--rate-limit " + rateLimit + " --rate-burst " + rateBurst + ": " + e.getMessage()
                     + ", for example --rate-limit 50/s --rate-burst 100.");
         }
-        return new HttpOptions(host, port, allowedOrigins == null ? List.of() : allowedOrigins, maxRequestBytes, callerRate,
-                java.time.Duration.ofSeconds(statsIntervalSeconds), auth);
+        HttpOptions options = new HttpOptions(host, port, allowedOrigins == null ? List.of() : allowedOrigins, maxRequestBytes,
+                callerRate, java.time.Duration.ofSeconds(statsIntervalSeconds), auth);
+        try {
+            return metricsListen == null ? options : options.withMetricsListen(metricsListen);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--metrics-listen " + metricsListen + ": " + e.getMessage() + ".");
+        }
     }
 
     /** A planted store, or one indexed from another database than --source, is refused before serving. */

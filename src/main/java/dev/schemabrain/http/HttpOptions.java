@@ -3,6 +3,7 @@ package dev.schemabrain.http;
 import dev.schemabrain.mcp.server.RateLimit;
 import jakarta.servlet.Filter;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -16,10 +17,12 @@ import java.util.Optional;
  * @param maxRequestBytes a request body past this is answered 413
  * @param callerRate      requests to /mcp one caller may make; past it 429 with Retry-After
  * @param statsInterval   how often the stats line is logged; zero turns it off
- * @param authFilter      authenticates callers in front of /mcp and sets {@link HttpService#CALLER_ATTRIBUTE}
+ * @param authFilter      authenticates callers in front of /mcp (and /metrics) and sets {@link HttpService#CALLER_ATTRIBUTE}
+ * @param metricsListen   where /metrics and /health's figures are served without a credential, apart from /mcp
+ *                        ({@code --metrics-listen}); empty: on the main listener, behind the credential
  */
 public record HttpOptions(String host, int port, List<String> allowedOrigins, int maxRequestBytes, RateLimit callerRate,
-                          Duration statsInterval, Optional<Filter> authFilter) {
+                          Duration statsInterval, Optional<Filter> authFilter, Optional<InetSocketAddress> metricsListen) {
 
     public static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
 
@@ -30,6 +33,39 @@ public record HttpOptions(String host, int port, List<String> allowedOrigins, in
         }
     }
 
+    public HttpOptions(String host, int port, List<String> allowedOrigins, int maxRequestBytes, RateLimit callerRate,
+                       Duration statsInterval, Optional<Filter> authFilter) {
+        this(host, port, allowedOrigins, maxRequestBytes, callerRate, statsInterval, authFilter, Optional.empty());
+    }
+
+    /**
+     * {@code ADDRESS:PORT} ({@code [::1]:9090} for IPv6) as an unresolved address.
+     *
+     * @throws IllegalArgumentException with a sentence saying what is accepted
+     */
+    public static InetSocketAddress listenAddress(String text) {
+        String t = text == null ? "" : text.strip();
+        int colon = t.lastIndexOf(':');
+        String host = colon <= 0 ? "" : t.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        try {
+            int port = Integer.parseInt(t.substring(colon + 1));
+            if (!host.isEmpty() && port >= 0 && port <= 65_535) {
+                return InetSocketAddress.createUnresolved(host, port);
+            }
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            // the sentence below
+        }
+        throw new IllegalArgumentException("a listen address is written ADDRESS:PORT, for example 127.0.0.1:9464");
+    }
+
+    public HttpOptions withMetricsListen(String address) {
+        return new HttpOptions(host, port, allowedOrigins, maxRequestBytes, callerRate, statsInterval, authFilter,
+                Optional.of(listenAddress(address)));
+    }
+
     /** Loopback on a free port, no limits but the body's: for tests and embedding. */
     public static HttpOptions loopback() {
         return new HttpOptions("127.0.0.1", 0, List.of(), DEFAULT_MAX_REQUEST_BYTES, RateLimit.OFF, Duration.ZERO,
@@ -37,19 +73,20 @@ public record HttpOptions(String host, int port, List<String> allowedOrigins, in
     }
 
     public HttpOptions withCallerRate(RateLimit rate) {
-        return new HttpOptions(host, port, allowedOrigins, maxRequestBytes, rate, statsInterval, authFilter);
+        return new HttpOptions(host, port, allowedOrigins, maxRequestBytes, rate, statsInterval, authFilter, metricsListen);
     }
 
     public HttpOptions withMaxRequestBytes(int bytes) {
-        return new HttpOptions(host, port, allowedOrigins, bytes, callerRate, statsInterval, authFilter);
+        return new HttpOptions(host, port, allowedOrigins, bytes, callerRate, statsInterval, authFilter, metricsListen);
     }
 
     public HttpOptions withAllowedOrigins(List<String> origins) {
-        return new HttpOptions(host, port, origins, maxRequestBytes, callerRate, statsInterval, authFilter);
+        return new HttpOptions(host, port, origins, maxRequestBytes, callerRate, statsInterval, authFilter, metricsListen);
     }
 
     public HttpOptions withAuthFilter(Filter filter) {
-        return new HttpOptions(host, port, allowedOrigins, maxRequestBytes, callerRate, statsInterval, Optional.of(filter));
+        return new HttpOptions(host, port, allowedOrigins, maxRequestBytes, callerRate, statsInterval, Optional.of(filter),
+                metricsListen);
     }
 
     /** Whether {@code host} names this machine only (a name that does not resolve is not loopback). */

@@ -29,11 +29,17 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.Predicate;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -53,6 +59,11 @@ public final class HttpService implements AutoCloseable {
     /** The request attribute an authentication filter sets to the caller's name (a token name, a JWT sub). */
     public static final String CALLER_ATTRIBUTE = "dev.schemabrain.caller";
     static final String MCP_PATH = "/mcp";
+    static final String HEALTH_PATH = "/health";
+    static final String METRICS_PATH = "/metrics";
+    /** The connectors' names: contexts are bound to one listener each by them. */
+    private static final String MAIN = "main";
+    private static final String METRICS = "metrics";
     /** The newest protocol the SDK negotiates; it accepts 2025-06-18 and 2025-03-26 too. */
     static final String PROTOCOL_VERSION = ProtocolVersions.MCP_2025_11_25;
     /** A connection with no bytes either way for this long is closed (docs/http.md, Robustness). */
@@ -131,18 +142,23 @@ public final class HttpService implements AutoCloseable {
         // MIN_REQUEST_BYTES_PER_S is cut (408), and a connection silent for IDLE_TIMEOUT is closed.
         HttpConfiguration http = new HttpConfiguration();
         http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_S);
-        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
-        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
-        connector.setHost(options.host());
-        connector.setPort(options.port());
-        jetty.addConnector(connector);
+        jetty.addConnector(connector(jetty, http, MAIN, options.host(), options.port()));
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
+        context.setVirtualHosts(List.of("@" + MAIN));
         EnumSet<DispatcherType> requests = EnumSet.of(DispatcherType.REQUEST);
         context.addFilter(new FilterHolder(new ObservedRequests(observability, registry)), "/*", requests);
-        context.addFilter(new FilterHolder(new McpGate(options.allowedOrigins(), HttpOptions.isLoopback(options.host()),
-                options.maxRequestBytes(), info(version))), MCP_PATH, requests);
-        options.authFilter().ifPresent(auth -> context.addFilter(new FilterHolder(auth), MCP_PATH, requests));
+        // Every path, not only /mcp: a rebound page must not read /health's or /metrics' figures either.
+        context.addFilter(new FilterHolder(new HostCheck(options.allowedOrigins(), HttpOptions.isLoopback(options.host()))),
+                "/*", requests);
+        context.addFilter(new FilterHolder(new McpGate(options.maxRequestBytes(), info(version))), MCP_PATH, requests);
+        boolean metricsApart = options.metricsListen().isPresent();
+        options.authFilter().ifPresent(auth -> {
+            context.addFilter(new FilterHolder(auth), MCP_PATH, requests);
+            if (!metricsApart) {
+                context.addFilter(new FilterHolder(auth), METRICS_PATH, requests);
+            }
+        });
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), registry)), MCP_PATH, requests);
         context.addFilter(new FilterHolder(new ToolListGate(toolList, catalogVersion, registry)), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
@@ -151,9 +167,17 @@ public final class HttpService implements AutoCloseable {
                 .map(f -> ((dev.schemabrain.auth.AuthFilter) f).metadataServlet())
                 .ifPresent(metadata -> dev.schemabrain.auth.AuthFilter.METADATA_PATHS
                         .forEach(path -> context.addServlet(new ServletHolder(metadata), path)));
-        context.addServlet(new ServletHolder(new ObservabilityServlet(observability, false)), "/health");
-        context.addServlet(new ServletHolder(new ObservabilityServlet(observability, true)), "/metrics");
-        jetty.setHandler(context);
+        context.addServlet(new ServletHolder(new ObservabilityServlet(observability, false, figuresFor(options.authFilter()))),
+                HEALTH_PATH);
+        List<ServletContextHandler> contexts = new ArrayList<>(List.of(context));
+        if (metricsApart) {
+            InetSocketAddress at = options.metricsListen().get();
+            jetty.addConnector(connector(jetty, http, METRICS, at.getHostString(), at.getPort()));
+            contexts.add(metricsContext(observability, options.allowedOrigins(), HttpOptions.isLoopback(at.getHostString())));
+        } else {
+            context.addServlet(new ServletHolder(new ObservabilityServlet(observability, true, r -> true)), METRICS_PATH);
+        }
+        jetty.setHandler(new ContextHandlerCollection(contexts.toArray(new ServletContextHandler[0])));
         jetty.setStopTimeout(5_000);
         try {
             jetty.start();
@@ -178,6 +202,53 @@ public final class HttpService implements AutoCloseable {
     /** The port actually bound (useful with port 0). */
     public int port() {
         return ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+    }
+
+    /** The port of the separate metrics listener ({@code --metrics-listen}), if there is one. */
+    public OptionalInt metricsPort() {
+        for (var c : jetty.getConnectors()) {
+            if (METRICS.equals(c.getName())) {
+                return OptionalInt.of(((ServerConnector) c).getLocalPort());
+            }
+        }
+        return OptionalInt.empty();
+    }
+
+    private static ServerConnector connector(Server jetty, HttpConfiguration http, String name, String host, int port) {
+        ServerConnector connector = new ServerConnector(jetty, new HttpConnectionFactory(http));
+        connector.setName(name);
+        connector.setIdleTimeout(IDLE_TIMEOUT.toMillis());
+        connector.setHost(host);
+        connector.setPort(port);
+        return connector;
+    }
+
+    /**
+     * The operator's separate listener: /metrics and /health with their figures and no credential (it is
+     * reachable only where the operator put it), behind the same Host/Origin check; no MCP there.
+     */
+    private static ServletContextHandler metricsContext(Observability observability, List<String> origins, boolean loopback) {
+        ServletContextHandler metrics = new ServletContextHandler();
+        metrics.setContextPath("/");
+        metrics.setVirtualHosts(List.of("@" + METRICS));
+        metrics.addFilter(new FilterHolder(new HostCheck(origins, loopback)), "/*", EnumSet.of(DispatcherType.REQUEST));
+        metrics.addServlet(new ServletHolder(new ObservabilityServlet(observability, true, r -> true)), METRICS_PATH);
+        metrics.addServlet(new ServletHolder(new ObservabilityServlet(observability, false, r -> true)), HEALTH_PATH);
+        return metrics;
+    }
+
+    /**
+     * Who sees /health's figures on the main listener: anyone when no authentication is configured (the
+     * listener is then loopback only), else a request with a valid credential; the rest get liveness only.
+     */
+    private static Predicate<HttpServletRequest> figuresFor(java.util.Optional<Filter> auth) {
+        if (auth.isEmpty()) {
+            return r -> true;
+        }
+        if (auth.get() instanceof dev.schemabrain.auth.AuthFilter filter) {
+            return r -> filter.identify(r).isPresent();
+        }
+        return r -> false;
     }
 
     public Observability observability() {
@@ -215,18 +286,20 @@ public final class HttpService implements AutoCloseable {
         info.put("version", version);
         info.put("protocolVersion", PROTOCOL_VERSION);
         info.put("message", "SchemaBrain MCP server (Streamable HTTP): POST JSON-RPC messages to this URL with Accept:"
-                + " application/json, text/event-stream. Health at /health, metrics at /metrics.");
+                + " application/json, text/event-stream.");
         return info;
     }
 
-    /** /health (JSON) or /metrics (Prometheus text): the same figures. */
+    /** /health (JSON) or /metrics (Prometheus text): the same figures; /health's only to whom {@code figures} admits. */
     private static final class ObservabilityServlet extends HttpServlet {
         private final transient Observability observability;
         private final boolean prometheus;
+        private final transient Predicate<HttpServletRequest> figures;
 
-        ObservabilityServlet(Observability observability, boolean prometheus) {
+        ObservabilityServlet(Observability observability, boolean prometheus, Predicate<HttpServletRequest> figures) {
             this.observability = observability;
             this.prometheus = prometheus;
+            this.figures = figures;
         }
 
         @Override
@@ -237,7 +310,9 @@ public final class HttpService implements AutoCloseable {
             }
             Map<String, Object> health = new LinkedHashMap<>();
             health.put("status", "ok");
-            health.put("observability", observability.summary());
+            if (figures.test(request)) {
+                health.put("observability", observability.summary());
+            }
             Replies.json(response, HttpServletResponse.SC_OK, health);
         }
     }

@@ -2,8 +2,6 @@ package dev.schemabrain.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.ClientText;
-import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
-import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -23,8 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The first filter in front of /mcp, before authentication: the Origin and Host check (DNS rebinding),
- * the server info on a plain GET, the content type, and the body limit. It reads the body once (a
+ * The first filter in front of /mcp after the {@link HostCheck}, before authentication: CORS, the server info on a plain GET, the content type, and the body limit. It reads the body once (a
  * chunked body has no Content-Length to check) and notes the JSON-RPC method, the tool and the client's
  * initialize info for the filters and the request log after it.
  */
@@ -46,21 +43,10 @@ final class McpGate implements Filter {
     record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client, JsonNode id) {
     }
 
-    private final DefaultServerTransportSecurityValidator validator;
     private final int maxRequestBytes;
     private final Map<String, Object> info;
 
-    McpGate(List<String> allowedOrigins, boolean loopback, int maxRequestBytes, Map<String, Object> info) {
-        DefaultServerTransportSecurityValidator.Builder b = DefaultServerTransportSecurityValidator.builder()
-                .allowedOrigins(allowedOrigins);
-        if (loopback) {
-            // A page on this machine may call a loopback server; a page from elsewhere (a rebound DNS name)
-            // arrives with its own Host and Origin and is refused.
-            for (String host : List.of("localhost", "127.0.0.1", "[::1]")) {
-                b.allowedOrigin("http://" + host + ":*").allowedHost(host + ":*");
-            }
-        }
-        this.validator = b.build();
+    McpGate(int maxRequestBytes, Map<String, Object> info) {
         this.maxRequestBytes = maxRequestBytes;
         this.info = info;
     }
@@ -69,9 +55,6 @@ final class McpGate implements Filter {
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
-        if (!originAllowed(request, response)) {
-            return;
-        }
         String method = request.getMethod();
         String origin = request.getHeader("Origin");
         if (origin != null) {
@@ -120,6 +103,11 @@ final class McpGate implements Filter {
                     : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
             return;
         }
+        String unreadable = dev.schemabrain.mcp.server.UnknownMethod.unreadable(message.path("method").asText(null));
+        if (unreadable != null) {
+            rpcError(response, dev.schemabrain.mcp.server.UnknownMethod.CODE, unreadable);
+            return;
+        }
         Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));
         request.setAttribute(RPC_ATTRIBUTE, rpc);
         if ("initialize".equals(rpc.method()) && rpc.client() != null) {
@@ -127,27 +115,6 @@ final class McpGate implements Filter {
                     .encodeToString(rpc.client().getBytes(StandardCharsets.UTF_8)));
         }
         chain.doFilter(new BufferedRequest(request, body), response);
-    }
-
-    private boolean originAllowed(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        for (String name : List.of("Origin", "Host")) {
-            List<String> values = new ArrayList<>();
-            request.getHeaders(name).asIterator().forEachRemaining(values::add);
-            if (!values.isEmpty()) {
-                headers.put(name, values);
-            }
-        }
-        try {
-            validator.validateHeaders(headers);
-            return true;
-        } catch (ServerTransportSecurityException e) {
-            boolean origin = e.getStatusCode() == HttpServletResponse.SC_FORBIDDEN;
-            Replies.refuse(response, e.getStatusCode(), origin
-                    ? "This Origin is not allowed to call the server; the operator can add it with --allowed-origins."
-                    : "This Host is not the loopback address the server listens on; call it as localhost or 127.0.0.1.");
-            return false;
-        }
     }
 
     private static boolean accepts(HttpServletRequest request, String type) {

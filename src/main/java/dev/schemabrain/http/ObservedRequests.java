@@ -57,8 +57,11 @@ final class ObservedRequests implements Filter {
             observability.finished(start, endpoint, failed);
             double ms = (System.nanoTime() - start) / 1e6;
             String tool = endpoint.startsWith("tools/call ") ? endpoint.substring("tools/call ".length()) : null;
-            LOG.info(String.format(Locale.ROOT, "request caller=\"%s\" endpoint=\"%s\"%s status=%d%s ms=%.2f",
+            String client = scope == null ? null : scope.claimedClient();
+            // client_claimed: what the client says it is, never who it is (that is caller, from the credential).
+            LOG.info(String.format(Locale.ROOT, "request caller=\"%s\"%s endpoint=\"%s\"%s status=%d%s ms=%.2f",
                     scope == null ? RequestScope.ANONYMOUS : scope.logCaller().replace('"', '\''),
+                    client == null ? "" : " client_claimed=\"" + client.replace('"', '\'') + "\"",
                     tool == null ? endpoint : "tools/call", tool == null ? "" : " tool=" + tool, status,
                     scope == null || scope.answer() == null ? "" : " outcome=" + scope.answer().status().wireName(), ms));
         }

@@ -7,6 +7,8 @@ import io.modelcontextprotocol.common.McpTransportContext;
 /**
  * What one HTTP request to /mcp carries from the filters to the tool handler and back to the request
  * log: who calls, which JSON-RPC method and tool, and the tool's answer status. Never arguments.
+ * Who calls is the credential's identity and nothing else (SPEC §11.4): the client's initialize
+ * name and session id are the client's own words, kept apart as untrusted detail for the request log.
  */
 final class RequestScope {
 
@@ -21,8 +23,8 @@ final class RequestScope {
     private volatile boolean rejected;
 
     /**
-     * @param authenticated the token name or JWT subject an auth filter set, or null
-     * @param client        the client's initialize name/version, or null
+     * @param authenticated the identity an auth filter set ({@code token:NAME}, {@code jwt:ISSUER#SUB}), or null
+     * @param client        the client's initialize name/version, as it claims (untrusted), or null
      */
     RequestScope(String authenticated, String client) {
         this.authenticated = authenticated;
@@ -33,20 +35,22 @@ final class RequestScope {
         return context.get(CONTEXT_KEY) instanceof RequestScope scope ? scope : new RequestScope(null, null);
     }
 
-    /** The key the caller's rate limit is kept under: the authenticated name, else everyone unauthenticated. */
-    String rateKey() {
-        return authenticated == null ? ANONYMOUS : "auth:" + authenticated;
-    }
-
-    /** The audit row's caller: "alice (claude-code/1.2)", "alice", "anonymous (claude-code/1.2)". */
-    String auditCaller() {
-        String who = authenticated == null ? ANONYMOUS : authenticated;
-        return client == null ? who : who + " (" + client + ")";
+    /**
+     * Who calls: the credential's identity, else everyone unauthenticated as one caller. Both rate limits
+     * and the audit row's caller key on this, so a new session or client name is not a new caller.
+     */
+    String identity() {
+        return authenticated == null ? ANONYMOUS : authenticated;
     }
 
     /** The caller for the request log: cleaned and capped, as in the audit row. */
     String logCaller() {
-        return ClientText.clean(auditCaller());
+        return ClientText.clean(identity());
+    }
+
+    /** What the client calls itself, cleaned and capped; null when it said nothing. Never an identity. */
+    String claimedClient() {
+        return ClientText.clean(client);
     }
 
     void noteRpc(String method, String tool) {

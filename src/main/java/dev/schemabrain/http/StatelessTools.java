@@ -37,7 +37,7 @@ final class StatelessTools {
                                     if (touchesSource) {
                                         observability.sourceCallStarted();
                                     }
-                                    return dispatcher.dispatch(name, request.arguments(), scope.auditCaller());
+                                    return dispatcher.dispatch(name, request.arguments(), scope.identity());
                                 })
                                 .doOnNext(scope::noteAnswer)
                                 // Also when dispatch throws: the in-flight count never drifts up.

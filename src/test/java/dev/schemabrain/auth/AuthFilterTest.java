@@ -177,18 +177,19 @@ class AuthFilterTest {
         return Stream.of(
                 new Case("no Authorization header", () -> null, 401, null, null),
                 new Case("Basic instead of Bearer", () -> "Basic " + Base64.getEncoder().encodeToString("a:b".getBytes()), 401, null, null),
-                new Case("a SchemaBrain token", () -> "Bearer " + token, 200, null, "ci-bot"),
-                new Case("the scheme in lower case", () -> "bearer " + token, 200, null, "ci-bot"),
+                new Case("a SchemaBrain token", () -> "Bearer " + token, 200, null, "token:ci-bot"),
+                new Case("the scheme in lower case", () -> "bearer " + token, 200, null, "token:ci-bot"),
                 new Case("an unknown SchemaBrain token", () -> "Bearer " + Tokens.newToken(), 401, "invalid_token", null),
-                new Case("RS256 JWT", () -> "Bearer " + rs256(c -> c), 200, null, "alice"),
+                new Case("RS256 JWT", () -> "Bearer " + rs256(c -> c), 200, null, "jwt:" + ISSUER + "#alice"),
                 new Case("ES256 JWT", () -> "Bearer " + signed(JWSAlgorithm.ES256, new ECDSASigner(ec), ec.getKeyID(), c -> c),
-                        200, null, "alice"),
+                        200, null, "jwt:" + ISSUER + "#alice"),
                 new Case("scope as an scp list", () -> "Bearer " + rs256(c -> c.claim("scope", null).claim("scp", List.of(SCOPE))),
-                        200, null, "alice"),
+                        200, null, "jwt:" + ISSUER + "#alice"),
                 new Case("expired 30 s ago, inside the 60 s skew", () -> "Bearer " + rs256(c -> c.expirationTime(secondsFromNow(-30))),
-                        200, null, "alice"),
-                new Case("control characters in sub are cleaned", () -> "Bearer " + rs256(c -> c.subject("eve\nforged")),
-                        200, null, "eve?forged"),
+                        200, null, "jwt:" + ISSUER + "#alice"),
+                new Case("control characters in sub are cleaned, and the whole sub digested", () -> "Bearer "
+                        + rs256(c -> c.subject("eve\nforged")), 200, null,
+                        "jwt:" + ISSUER + "#eve?forged~" + Tokens.hash("eve\nforged").substring(0, 16)),
                 new Case("expired", () -> "Bearer " + rs256(c -> c.expirationTime(secondsFromNow(-300))), 401, "invalid_token", null),
                 new Case("not yet valid", () -> "Bearer " + rs256(c -> c.notBeforeTime(secondsFromNow(300))), 401, "invalid_token", null),
                 new Case("no exp", () -> "Bearer " + rs256(c -> c.expirationTime(null)), 401, "invalid_token", null),
@@ -285,7 +286,7 @@ class AuthFilterTest {
         JwtVerifier verifier = JwtVerifier.of(new JwtSettings(jwksUrl, ISSUER, AUDIENCE, Optional.empty()));
         int before = jwksFetches.get();
         for (int i = 0; i < 20; i++) {
-            assertEquals(new Verdict.Caller("alice"), verifier.check(rs256(c -> c)));
+            assertEquals(new Verdict.Caller("jwt:" + ISSUER + "#alice"), verifier.check(rs256(c -> c)));
         }
         assertEquals(before + 1, jwksFetches.get());
     }
@@ -294,9 +295,24 @@ class AuthFilterTest {
     void anAcceptedTokensReusedVerdictDoesNotCoverATamperedCopy() throws Exception {
         JwtVerifier verifier = JwtVerifier.of(new JwtSettings(jwksUrl, ISSUER, AUDIENCE, Optional.empty()));
         String jwt = rs256(c -> c);
-        assertEquals(new Verdict.Caller("alice"), verifier.check(jwt));
+        assertEquals(new Verdict.Caller("jwt:" + ISSUER + "#alice"), verifier.check(jwt));
         assertEquals(new Verdict.Invalid(), verifier.check(tamper(jwt)));
-        assertEquals(new Verdict.Caller("alice"), verifier.check(jwt));
+        assertEquals(new Verdict.Caller("jwt:" + ISSUER + "#alice"), verifier.check(jwt));
+    }
+
+    @Test
+    void subjectsThatCleanOrCutAlikeAreStillDifferentCallers() throws Exception {
+        JwtVerifier verifier = JwtVerifier.of(new JwtSettings(jwksUrl, ISSUER, AUDIENCE, Optional.empty()));
+        String longSub = "x".repeat(300);
+        List<String> subs = List.of("eve\nforged", "eve\rforged", "eve?forged", longSub + "a", longSub + "b");
+        java.util.Set<String> callers = new java.util.HashSet<>();
+        for (String sub : subs) {
+            Verdict.Caller caller = (Verdict.Caller) verifier.check(rs256(c -> c.subject(sub)));
+            assertTrue(caller.name().length() <= 200, caller.name());
+            assertTrue(caller.name().chars().noneMatch(ch -> ch < 0x20), caller.name());
+            callers.add(caller.name());
+        }
+        assertEquals(subs.size(), callers.size(), "one caller per subject: " + callers);
     }
 
     @Test
@@ -304,7 +320,7 @@ class AuthFilterTest {
         Path file = dir.resolve("jwks.json");
         Files.writeString(file, new JWKSet(List.of(rsa)).toString(false));
         JwtVerifier verifier = JwtVerifier.of(new JwtSettings(file.toString(), ISSUER, AUDIENCE, Optional.empty()));
-        assertEquals(new Verdict.Caller("alice"), verifier.check(rs256(c -> c)));
+        assertEquals(new Verdict.Caller("jwt:" + ISSUER + "#alice"), verifier.check(rs256(c -> c)));
     }
 
     @Test
@@ -317,7 +333,7 @@ class AuthFilterTest {
     @Test
     void onlyTokensConfiguredRefusesJwts() throws Exception {
         AuthFilter tokensOnly = new AuthFilter(Optional.of(new BearerTokens(new FileTokens(dir.resolve("tokens.json")))), Optional.empty());
-        assertEquals(new Verdict.Caller("ci-bot"), tokensOnly.verdict(token));
+        assertEquals(new Verdict.Caller("token:ci-bot"), tokensOnly.verdict(token));
         assertEquals(new Verdict.Invalid(), tokensOnly.verdict(rs256(c -> c)));
     }
 

@@ -57,7 +57,7 @@ class TokenStoreTest {
     void aCreatedTokenIsKnownByItsName(Home home) throws Exception {
         TokenStore tokens = home.open(dir);
         String token = tokens.create("ci-bot");
-        assertEquals(new Verdict.Caller("ci-bot"), new BearerTokens(tokens).check(token));
+        assertEquals(new Verdict.Caller("token:ci-bot"), new BearerTokens(tokens).check(token));
     }
 
     @ParameterizedTest
@@ -105,7 +105,7 @@ class TokenStoreTest {
         TokenStore tokens = home.open(dir);
         String token = tokens.create("ci-bot");
         BearerTokens checker = new BearerTokens(tokens);
-        assertEquals(new Verdict.Caller("ci-bot"), checker.check(token));
+        assertEquals(new Verdict.Caller("token:ci-bot"), checker.check(token));
         tokens.revoke("ci-bot");
         Thread.sleep(1_100);
         assertInstanceOf(Verdict.Invalid.class, checker.check(token));
@@ -124,7 +124,7 @@ class TokenStoreTest {
                 runs.add(pool.submit(() -> {
                     int refused = 0;
                     while (System.nanoTime() < until) {
-                        if (!checker.check(token).equals(new Verdict.Caller("ci-bot"))) {
+                        if (!checker.check(token).equals(new Verdict.Caller("token:ci-bot"))) {
                             refused++;
                         }
                     }

@@ -68,6 +68,15 @@ public final class HttpFixture implements AutoCloseable {
 
     /** @param audited false only to measure the HTTP path without the audit log's fsync (benchmarks) */
     static HttpFixture start(HttpOptions options, boolean audited) throws Exception {
+        return start(options, audited, RateLimit.OFF);
+    }
+
+    /** @param metricRate how many get_metric calls one caller may make ({@code --metric-rate-limit}) */
+    static HttpFixture start(HttpOptions options, RateLimit metricRate) throws Exception {
+        return start(options, true, metricRate);
+    }
+
+    private static HttpFixture start(HttpOptions options, boolean audited, RateLimit metricRate) throws Exception {
         Path store = demoStore();
         AuditKey key = AuditKey.of(new byte[AuditKey.MIN_BYTES]);
         AuditLog audit = AuditLog.open(store, key, Optional.empty());
@@ -77,7 +86,7 @@ public final class HttpFixture implements AutoCloseable {
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
                 Optional.of(executor), 5).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
                 : dev.schemabrain.mcp.tool.CallAudit.NONE));
-        HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), RateLimit.OFF,
+        HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), metricRate,
                 "test", options, observability);
         return new HttpFixture(service, audit, registry, executor);
     }

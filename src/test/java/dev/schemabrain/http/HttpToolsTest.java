@@ -84,11 +84,11 @@ class HttpToolsTest {
     }
 
     @Test
-    void aCallIsAuditedUnderTheClientsInitializeName() throws Exception {
+    void aCallIsAuditedUnderTheCallersIdentityNotTheClientsInitializeName() throws Exception {
         client.callTool(McpSchema.CallToolRequest.builder("describe_table").arguments(Map.of("qualified_name", "main.plans")).build());
         AuditRecord row = server.lastRows(1).get(0);
         assertEquals("describe_table", row.entry().tool());
-        assertEquals("anonymous (http-tools-test/1.0)", row.entry().caller());
+        assertEquals("anonymous", row.entry().caller());
     }
 
     @Test
@@ -103,7 +103,7 @@ class HttpToolsTest {
     @Test
     void theCallerAnAuthFilterNamesReachesTheAuditRow() throws Exception {
         Filter auth = (request, response, chain) -> {
-            request.setAttribute(HttpService.CALLER_ATTRIBUTE, "alice");
+            request.setAttribute(HttpService.CALLER_ATTRIBUTE, "token:alice");
             chain.doFilter(request, response);
         };
         try (HttpFixture authenticated = HttpFixture.start(HttpOptions.loopback().withAuthFilter(auth))) {
@@ -115,7 +115,7 @@ class HttpToolsTest {
             }
             AuditRecord row = authenticated.lastRows(1).get(0);
             assertEquals("list_metrics", row.entry().tool());
-            assertEquals("alice (alice-agent/1.0)", row.entry().caller());
+            assertEquals("token:alice", row.entry().caller());
         }
     }
 

@@ -111,7 +111,8 @@ class KillUnderLoadIT {
     /** One client: alternates the two tools until the server is gone; records each call it got a result for. */
     private static void drive(String url, String name, int client, ConcurrentLinkedQueue<Answered> answered, AtomicInteger count) {
         RawMcpClient mcp = new RawMcpClient(url);
-        String caller = "anonymous (" + name + "/1.0)";
+        // The caller is who the credential says (none here), never the client's initialize name.
+        String caller = "anonymous";
         try {
             mcp.initialize(name);
             for (long id = 1; ; id++) {

@@ -22,6 +22,7 @@ class ServeHttpOptionsTest {
             "--port, 70000, --port must be 0-65535",
             "--max-request-bytes, 0, --max-request-bytes positive",
             "--rate-limit, 5/fortnight, --rate-limit 5/fortnight",
+            "--metrics-listen, 9464, --metrics-listen 9464",
     })
     void isRefusedInOneSentence(String option, String value, String expected) {
         InProcessCli.Result r = InProcessCli.run("--store", dir.resolve("s.db").toString(), "serve", "--transport", "http",

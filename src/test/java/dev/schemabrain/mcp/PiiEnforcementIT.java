@@ -182,7 +182,7 @@ class PiiEnforcementIT {
         assertEquals(0, listed.exitCode(), listed.stderr());
         List<Map<String, Object>> rows = new com.fasterxml.jackson.databind.ObjectMapper().readValue(listed.stdout(), List.class);
         assertTrue(rows.stream().anyMatch(r -> r.get("tool").equals("list_indexed_schemas") && r.get("phase").equals("call")
-                && "schemabrain-it/1".equals(r.get("caller"))), "every call is recorded, with its caller");
+                && "stdio".equals(r.get("caller"))), "every call is recorded, with its caller (stdio: the one who launched it)");
         refusals.forEach((argsHash, categories) -> {
             List<Map<String, Object>> forCall = rows.stream().filter(r -> argsHash.equals(r.get("args_hash"))).toList();
             assertEquals(1, forCall.size(), "one row per refused call, none before SQL: no SQL left " + forCall);

@@ -22,6 +22,9 @@ import java.util.List;
  */
 public final class AuditedCalls implements CallAudit {
 
+    /** The operator's issuer, '#', and at most 81 characters of subject fit. */
+    static final int CALLER_MAX = 512;
+
     private final AuditLog log;
     private final AuditKey key;
     private final String sourceId;
@@ -35,14 +38,14 @@ public final class AuditedCalls implements CallAudit {
 
     @Override
     public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
-        append(new AuditEntry(sourceId, ClientText.clean(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
+        append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
                 null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null));
     }
 
     @Override
     public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
         AuditEntry.Phase phase = call.sqlFingerprint().isPresent() ? AuditEntry.Phase.COMPLETED : AuditEntry.Phase.CALL;
-        append(new AuditEntry(sourceId, ClientText.clean(call.caller()), call.tool(), phase, result.status().wireName(),
+        append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), phase, result.status().wireName(),
                 result.error() == null ? null : result.error().kind().wireName(), piiCategories(result),
                 ArgsHash.of(key, call.arguments()), call.sqlFingerprint().orElse(null),
                 call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis()));
@@ -50,8 +53,16 @@ public final class AuditedCalls implements CallAudit {
 
     @Override
     public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
-        append(new AuditEntry(sourceId, ClientText.clean(caller), tool == null ? NO_TOOL : ClientText.clean(tool),
+        append(new AuditEntry(sourceId, caller(caller), tool == null ? NO_TOOL : ClientText.clean(tool),
                 AuditEntry.Phase.CALL, "error", errorKind, List.of(), ArgsHash.of(key, arguments), null, null, null));
+    }
+
+    /**
+     * The caller as recorded: an identity from a credential (bounded: a token name, or a JWT's issuer and
+     * a subject cut with a digest), cleaned; the bound is wider than client text's so it is never cut.
+     */
+    private static String caller(String identity) {
+        return ClientText.clean(identity, CALLER_MAX);
     }
 
     /** A successful metric's touched categories; a refusal's blocked ones. */

@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * A token bucket per caller: each call takes a token, tokens come back at the limit's rate up to its
  * burst. A caller who spends faster is told how long to wait. The buckets are bounded: past
  * {@code maxCallers} the least recently seen caller's bucket is dropped (for stdio there is one caller;
- * over HTTP callers are authenticated token names, so a flood of names is not free).
+ * over HTTP callers are credential identities, never client-chosen names, so a flood of names is not free).
  */
 public final class CallerRateLimiter {
 

@@ -37,7 +37,7 @@ public final class McpToolAdapter {
             specs.add(AsyncToolSpecification.builder()
                     .tool(definition)
                     .callHandler((exchange, request) -> Mono.fromFuture(
-                            () -> dispatcher.dispatch(name, request.arguments(), caller(exchange.getClientInfo())))
+                            () -> dispatcher.dispatch(name, request.arguments(), StdioServer.CALLER))
                             .map(McpToolAdapter::result))
                     .build());
         }
@@ -52,11 +52,6 @@ public final class McpToolAdapter {
             out.add(listing.present(definition(tool.spec(), outputSchema)));
         }
         return out;
-    }
-
-    /** "name/version" as the client introduced itself at initialize, or null. */
-    private static String caller(McpSchema.Implementation client) {
-        return client == null ? null : client.name() + (client.version() == null ? "" : "/" + client.version());
     }
 
     /** The MCP tool definition: the same one every tools/list returns. */
@@ -83,6 +78,8 @@ public final class McpToolAdapter {
     public static CallToolResult result(Envelope envelope) {
         // One serialization: the tree is the structuredContent, its text the content (the SDK writes the tree as is).
         JsonNode tree = envelope.toTree();
+        // The one way out of every tool over stdio and HTTP: no answer echoes control or bidi characters.
+        ReadableText.cleanEnvelope(tree);
         String text = tree.toString();
         return CallToolResult.builder()
                 .structuredContent(tree)

@@ -25,8 +25,8 @@ import java.util.function.Supplier;
  * messages on, parsed once, so one bad line costs one error frame, not the session. Lines are bounded, so a
  * runaway client cannot exhaust memory. End of input ends the session: {@link #awaitEnd()}. A
  * tools/call it answers itself (unknown tool, no name, arguments not an object, not a request) is
- * still recorded in the audit log through {@link Rejections}, with the caller the client named at
- * initialize: every tools/call leaves a row, valid or not.
+ * still recorded in the audit log through {@link Rejections}, under {@link StdioServer#CALLER} (never a
+ * name the client chose): every tools/call leaves a row, valid or not.
  */
 final class StdinGuard implements Runnable {
 
@@ -43,7 +43,6 @@ final class StdinGuard implements Runnable {
     private final Consumer<McpSchema.JSONRPCMessage> session;
     private final CountDownLatch ended = new CountDownLatch(1);
     private final Rejections rejections;
-    private volatile String caller;
     private Supplier<byte[]> toolsList;   // null: the SDK answers tools/list
     private boolean initialized;          // only the reader thread touches it
     private volatile boolean started;     // the client sent notifications/initialized
@@ -171,7 +170,6 @@ final class StdinGuard implements Runnable {
         JsonNode id = message.get("id");
         JsonNode replyId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
         boolean toolCall = "tools/call".equals(message.path("method").asText(null));
-        noteCaller(message);
         boolean shaped = "2.0".equals(message.path("jsonrpc").asText(null))
                 && (message.path("method").isTextual() || (replyId != null && (message.has("result") || message.has("error"))));
         if (!shaped) {
@@ -179,9 +177,16 @@ final class StdinGuard implements Runnable {
             reply(replyId, INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
             return;
         }
+        String unreadable = UnknownMethod.unreadable(message.path("method").asText(null));
+        if (unreadable != null) {
+            if (replyId != null) {
+                reply(replyId, UnknownMethod.CODE, unreadable);
+            }
+            return;
+        }
         Rejected problem = toolCallProblem(message);
         if (problem != null) {
-            rejections.record(problem.tool(), caller, arguments(problem.arguments()), problem.kind());
+            rejections.record(problem.tool(), StdioServer.CALLER, arguments(problem.arguments()), problem.kind());
             reply(replyId, INVALID_PARAMS, problem.message());
             return;
         }
@@ -215,17 +220,6 @@ final class StdinGuard implements Runnable {
         throw new IllegalArgumentException("neither a request, a notification nor a response");
     }
 
-    /** The client's name/version from initialize, as the SDK will report it for dispatched calls. */
-    private void noteCaller(JsonNode message) {
-        if (!"initialize".equals(message.path("method").asText(null))) {
-            return;
-        }
-        JsonNode info = message.path("params").path("clientInfo");
-        if (info.path("name").isTextual()) {
-            caller = info.path("name").asText() + (info.path("version").isTextual() ? "/" + info.path("version").asText() : "");
-        }
-    }
-
     /** A tools/call the guard answers as a malformed message: recorded under the name it gave, if any. */
     private void record(boolean toolCall, JsonNode message, ErrorKind kind) {
         if (!toolCall) {
@@ -233,7 +227,7 @@ final class StdinGuard implements Runnable {
         }
         JsonNode params = message.path("params");
         JsonNode name = params.path("name");
-        rejections.record(name.isTextual() ? name.asText() : null, caller, arguments(params.get("arguments")), kind);
+        rejections.record(name.isTextual() ? name.asText() : null, StdioServer.CALLER, arguments(params.get("arguments")), kind);
     }
 
     private Object arguments(JsonNode arguments) {

@@ -39,6 +39,12 @@ public final class StdioServer {
 
     private static final Logger STATS = LoggerFactory.getLogger("dev.schemabrain.mcp.server.stats");
 
+    /**
+     * The caller of every call over stdio, for its audit row and its metric rate: the one who launched the
+     * process. Not the client's initialize name, which is the client's own word (SPEC §11.4).
+     */
+    public static final String CALLER = "stdio";
+
     private StdioServer() {
     }
 

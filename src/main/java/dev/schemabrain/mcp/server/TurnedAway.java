@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The answers of a call the dispatcher does not run: the source lane is full, or the caller is over its rate. */
-final class TurnedAway {
+public final class TurnedAway {
 
     /** Arguments longer than this (as text) are not repeated in a recovery. */
     private static final int MAX_ECHOED_ARGUMENT = 200;
@@ -30,11 +30,11 @@ final class TurnedAway {
      * refused + policy_blocked: the operator's rate limit chose not to run the call (so it is counted with
      * the refusals in the audit log, where an extraction attempt shows); the message says when to retry.
      */
-    static Envelope overRate(String tool, Map<String, Object> arguments, RateLimit limit, long retryAfterMillis,
+    public static Envelope overRate(String tool, Map<String, Object> arguments, RateLimit limit, long retryAfterMillis,
                              List<String> hints) {
         String wait = retryAfterMillis < 1_000 ? retryAfterMillis + " ms" : Math.ceil(retryAfterMillis / 100.0) / 10 + " s";
-        String message = tool + " is limited to " + limit.describe() + " per client (bursts of up to " + limit.burst()
-                + "), and this client has used its allowance; retry in " + wait + ". Catalog tools are not limited.";
+        String message = tool + " is limited to " + limit.describe() + " per caller (bursts of up to " + limit.burst()
+                + "), and this caller (its credential) has used its allowance; retry in " + wait + ". Catalog tools are not limited.";
         Recovery recovery = new Recovery(tool, echoable(arguments), List.of(),
                 "wait " + wait + " before calling " + tool + " again, and send fewer calls", null);
         return Envelope.error(new ToolError(ErrorKind.POLICY_BLOCKED, message, recovery, List.of()), hints);

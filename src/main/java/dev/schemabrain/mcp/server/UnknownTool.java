@@ -14,7 +14,7 @@ public final class UnknownTool {
 
     public static String message(String name, Collection<String> toolNames) {
         List<String> close = Fuzzy.best(name, toolNames, 1);
-        return "Unknown tool '" + NameSyntax.excerpt(name) + "'" + (close.isEmpty() ? "" : "; did you mean " + close.get(0) + "?")
+        return "Unknown tool '" + ReadableText.clean(NameSyntax.excerpt(name)) + "'" + (close.isEmpty() ? "" : "; did you mean " + close.get(0) + "?")
                 + " tools/list shows the " + toolNames.size() + " tools.";
     }
 }

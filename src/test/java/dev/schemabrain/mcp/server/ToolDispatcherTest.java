@@ -162,8 +162,8 @@ class ToolDispatcherTest {
                 "refused/policy_blocked", "refused/policy_blocked"), first);
         Envelope refused = d.dispatch("slow_metric", Map.of("name", "m"), "agent/1").join();
         assertEquals(Status.REFUSED, refused.status());
-        assertEquals("slow_metric is limited to 1 call per second per client (bursts of up to 2), and this client has used"
-                + " its allowance; retry in 1.0 s. Catalog tools are not limited.", refused.error().message());
+        assertEquals("slow_metric is limited to 1 call per second per caller (bursts of up to 2), and this caller (its credential)"
+                + " has used its allowance; retry in 1.0 s. Catalog tools are not limited.", refused.error().message());
         assertEquals(Map.of("name", "m"), refused.error().recovery().suggestedArgs());
         assertTrue(refused.error().recovery().suggestedRewrite().startsWith("wait 1.0 s"));
         assertEquals(List.of("describe_entity"), refused.followUpHints(), "a tool that answers meanwhile");
