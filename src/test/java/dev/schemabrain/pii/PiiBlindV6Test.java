@@ -13,11 +13,11 @@ import java.util.Locale;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The classifier against the v6 blind corpus (src/test/resources/pii/blind-v6.tsv): person names under role words
- * (author, assignee, beneficiary, empfänger, destinatario, …), public figures in catalogues of works, and look-alikes,
- * from domains neither corpus.tsv nor blind-v4.tsv covers; labelled before version 5 existed (docs/pii-blind-v6.md).
- * Version 4 scored micro P 0.846 / R 0.175 on it; the floors below are version 5's after-fix figures (0.975 / 0.937),
- * so they guard against regressions, they do not estimate accuracy on unseen data. Writes target/pii-blind-v6.txt,
+ * The classifier against the v6 blind corpus (src/test/resources/pii/blind-v6.tsv): column names in German, Spanish,
+ * French, Portuguese and Italian, with decoys (names of products and companies, company numbers, staff numbers), from
+ * domains no other corpus covers; labelled before version 6 existed (docs/pii-blind-v6.md). Version 5 scored micro
+ * P 0.947 / R 0.113 on it; the floors below are version 6's after-fix figures (1.000 / 0.981), so they guard against
+ * regressions, they do not estimate accuracy on unseen data. Writes target/pii-blind-v6.txt,
  * target/pii-blind-v6-sampled.txt and target/security/classifier-v6.txt.
  */
 class PiiBlindV6Test {
@@ -42,7 +42,7 @@ class PiiBlindV6Test {
         Files.writeString(Path.of("target", "security", "classifier-v6.txt"), figures);
         System.err.print(figures);
         for (PiiCorpusTest.Scored s : List.of(raw, sampled)) {
-            assertTrue(s.precision() >= 0.97 && s.recall() >= 0.93, "micro P >= 0.97 and R >= 0.93 (measured 0.975 / 0.937)\n"
+            assertTrue(s.precision() >= 0.97 && s.recall() >= 0.95, "micro P >= 0.97 and R >= 0.95 (measured 1.000 / 0.981)\n"
                     + s.report());
         }
     }
