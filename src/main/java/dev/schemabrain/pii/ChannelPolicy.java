@@ -64,8 +64,8 @@ public final class ChannelPolicy {
         if (freeText && !allowed.contains(Allowance.SAMPLES) && !out.samples().isEmpty()) {
             out = out.withSamples(List.of());
         }
-        boolean labelled = c.domain() != null && c.domain().listed();
-        if ((freeText || person && !labelled) && !allowed.contains(Allowance.VALUE_INDEX) && !out.values().isEmpty()) {
+        boolean categorical = c.domain() != null && c.domain().listed();
+        if ((freeText || person && !categorical) && !allowed.contains(Allowance.VALUE_INDEX) && !out.values().isEmpty()) {
             out = out.withValues(List.of());
         }
         return out;

@@ -11,8 +11,9 @@ import java.util.Set;
  * harassment facts no shape rule can find. Such a column keeps no samples and no value-index entries unless the
  * operator allows it ({@link Allowance#SAMPLES}, {@link Allowance#VALUE_INDEX}). Recognised by a text type and either
  * a name that says so ({@code body}, {@code notes}, {@code comment}, {@code description}, {@code message}, in five
- * languages too) or samples that read as prose (most of them five words or more). A column with listed labels (an
- * ENUM) is never free text; a kind or status of a message ({@code message_type}) is not the message.
+ * languages too) unless every sample is a word or two (a label), or samples that read as prose (five words or more,
+ * mostly lower case: not titles or lists of names). A column with listed labels (an ENUM) is never free text; a kind
+ * or status of a message ({@code message_type}) is not the message.
  */
 public final class FreeText {
 
@@ -38,13 +39,33 @@ public final class FreeText {
         if (parts.isEmpty() || ABOUT.contains(parts.get(parts.size() - 1))) {
             return false;
         }
-        return parts.stream().anyMatch(p -> WORDS.contains(p) || WORDS.contains(p + "s") || WORDS.contains(p + "es"))
-                || prose(column.samples());
+        boolean named = parts.stream().anyMatch(p -> WORDS.contains(p) || WORDS.contains(p + "s") || WORDS.contains(p + "es"));
+        return named && !labels(column.samples()) || prose(column.samples());
     }
 
-    /** Most samples (at least two) read as sentences, not names or labels. */
+    /**
+     * Most samples (at least two) read as sentences: five words or more, most of them after the first in lower case.
+     * Titles ("For Those About To Rock") and lists of names ("Steven Tyler, Joe Perry") are capitalised, not prose.
+     */
     static boolean prose(List<String> samples) {
-        long prose = samples.stream().filter(s -> s.strip().split("\\s+").length >= PROSE_WORDS).count();
+        long prose = samples.stream().filter(FreeText::sentence).count();
         return samples.size() >= 2 && prose * 2 > samples.size();
+    }
+
+    private static boolean sentence(String s) {
+        String[] words = s.strip().split("\\s+");
+        if (words.length < PROSE_WORDS) {
+            return false;
+        }
+        long lower = java.util.Arrays.stream(words).skip(1).filter(w -> !w.isEmpty() && Character.isLowerCase(w.charAt(0))).count();
+        return lower * 2 >= words.length - 1;
+    }
+
+    /**
+     * Every sample (two at least) a word or two: a "description" that holds labels ({@code region_description}:
+     * Eastern, Westboro) is a name of something, not text someone wrote.
+     */
+    static boolean labels(List<String> samples) {
+        return samples.size() >= 2 && samples.stream().allMatch(s -> s.strip().split("\\s+").length <= 2);
     }
 }

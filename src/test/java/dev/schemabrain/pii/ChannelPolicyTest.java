@@ -33,6 +33,9 @@ class ChannelPolicyTest {
                 "Asked for two days off for the funeral", "ok")), "prose under any name");
         assertFalse(FreeText.is(text("message_type", "sms", "email")));
         assertFalse(FreeText.is(text("city", "New York", "Rio de Janeiro")));
+        assertFalse(FreeText.is(text("title", "For Those About To Rock (We Salute You)", "Let There Be Rock Live")),
+                "titles are capitalised, not prose");
+        assertFalse(FreeText.is(text("region_description", "Eastern", "Westboro")), "a description holding labels");
         assertFalse(FreeText.is(new Column("notes", 1, "integer", true, null, null, List.of("3"), List.of(), null)));
         assertFalse(FreeText.is(new Column("comment", 1, "enum('a','b')", true, null, null, List.of("a"), List.of("a"),
                 new Domain(Domain.Kind.ENUM, null, List.of("a", "b")))), "listed labels are no free text");
