@@ -133,6 +133,34 @@ class PiiChannelsTest {
                 "allow: [samples] brings the column's samples back at the next index run");
     }
 
+    @Test
+    void aStoreWrittenBeforeTheRulesIsServedRedacted() throws Exception {
+        Path source = dir.resolve("old.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + source); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE patient (id INTEGER PRIMARY KEY, first_name TEXT, alias TEXT, notes TEXT)");
+            st.execute("INSERT INTO patient VALUES (1, 'Ophelia', 'Quartermaine', 'x'), (2, 'Bart', 'Zwickau', 'y')");
+        }
+        Path store = dir.resolve("old-store.db");
+        run("sqlite:" + source, "main", store);
+        // What an older index run left: a comment quoting identifiers, free-text samples, a person table's values.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store); Statement st = c.createStatement()) {
+            st.execute("UPDATE catalog_columns SET comment = 'ask jane.roe@example.com, SSN 219-09-9999' WHERE column_name = 'alias'");
+            st.execute("UPDATE catalog_columns SET samples = '[\"Employee disclosed HIV diagnosis\"]' WHERE column_name = 'notes'");
+            st.execute("UPDATE catalog_columns SET value_index = '[\"Quartermaine\"]' WHERE column_name = 'alias'");
+        }
+        ServedCatalog served = new StoreCatalogProvider(store, Optional.empty()).current().orElseThrow();
+        Table patient = served.catalog().tables().get(0);
+        ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
+        String shown = call(tools, "describe_column", Map.of("qualified_name", "main.patient.alias"))
+                + call(tools, "describe_table", Map.of("qualified_name", "main.patient", "response_format", "detailed"));
+        assertEquals("ask <email>, SSN <national id>", patient.column("alias").orElseThrow().comment());
+        assertEquals(List.of(), patient.column("alias").orElseThrow().values());
+        assertEquals(List.of(), patient.column("notes").orElseThrow().samples());
+        for (String secret : List.of("jane.roe", "219-09-9999", "HIV")) {
+            assertFalse(shown.contains(secret), secret + " is served: " + shown);
+        }
+    }
+
     /** Indexes {@code url}, capturing what a model would be sent, and reads every channel. */
     private Channels run(String url, String schema) throws Exception {
         return run(url, schema, dir.resolve("store-" + schema + ".db"));
