@@ -83,6 +83,14 @@ public final class SamplePolicy {
      * leaves half an identifier behind.
      */
     public static String redact(String raw) {
+        return cut(redactText(raw));
+    }
+
+    /**
+     * The redaction of {@link #redact} without the cut, for text served whole: a database comment is redacted as a
+     * sample is, wherever it is stored, embedded, sent to a model or shown.
+     */
+    public static String redactText(String raw) {
         String value = raw.strip();
         for (ValueShape shape : REDACTED) {
             if (shape.test(value)) {
@@ -92,7 +100,7 @@ public final class SamplePolicy {
         for (ValueShape shape : REDACTED) {
             value = shape.redactIn(value);
         }
-        return cut(value);
+        return value;
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * (numbers, dates), values with control characters, values that look like numbers or dates, values the
  * sample redaction would change (an e-mail, a phone number, a secret: never indexed, not even as a
  * placeholder), and long free text (a column where most values read are too long). PII-tagged columns lose
- * their values later, with their samples ({@code PiiTags#withoutTaggedSamples}).
+ * their values later, with their samples ({@code PiiTags#withoutTaggedSamples}); so do free-text columns and the
+ * text columns of a person table, unless allowed ({@code pii.ChannelPolicy}).
  */
 public final class ValuePolicy {
 

@@ -31,12 +31,22 @@ public enum ValueShape {
     EMAIL("<email>") {
         @Override
         public boolean test(String v) {
-            return EMAIL_PATTERN.matcher(v).matches();
+            return EMAIL_PATTERN.matcher(v).matches() || TextIdentifiers.obfuscatedEmail(v);
         }
 
         @Override
         Pattern finder() {
             return EMAIL_IN_TEXT;
+        }
+
+        @Override
+        boolean findIn(String text) {
+            return super.findIn(text) || TextIdentifiers.obfuscatedEmailIn(text);
+        }
+
+        @Override
+        String replaceIn(String text) {
+            return TextIdentifiers.redactObfuscatedEmails(super.replaceIn(text), placeholder());
         }
     },
     IBAN("<iban>") {
@@ -67,6 +77,34 @@ public enum ValueShape {
             return NationalIds.test(v);
         }
 
+        /** Also an SSN without dashes or a passport number after its words ({@link TextIdentifiers}). */
+        @Override
+        boolean findIn(String text) {
+            return super.findIn(text) || TextIdentifiers.SSN.findIn(text) || TextIdentifiers.PASSPORT.findIn(text);
+        }
+
+        @Override
+        String replaceIn(String text) {
+            String out = TextIdentifiers.SSN.replaceIn(super.replaceIn(text), placeholder());
+            return TextIdentifiers.PASSPORT.replaceIn(out, placeholder());
+        }
+    },
+    /** A date after words that say it is someone's birth ("DOB", "born", "geboren am"); a bare date is not one. */
+    BIRTH_DATE("<birth date>") {
+        @Override
+        public boolean test(String v) {
+            return false;
+        }
+
+        @Override
+        boolean findIn(String text) {
+            return TextIdentifiers.BIRTH_DATE.findIn(text);
+        }
+
+        @Override
+        String replaceIn(String text) {
+            return TextIdentifiers.BIRTH_DATE.replaceIn(text, placeholder());
+        }
     },
     IP_ADDRESS(null) {
         @Override
@@ -106,7 +144,8 @@ public enum ValueShape {
      * The order redaction replaces shapes in: secrets first (a key may contain digits a phone finder would take),
      * phone numbers last (the loosest shape, which would otherwise take the first groups of a card number).
      */
-    public static final List<ValueShape> REDACTION_ORDER = List.of(SECRET, EMAIL, IBAN, PAYMENT_CARD, NATIONAL_ID, PHONE);
+    public static final List<ValueShape> REDACTION_ORDER = List.of(SECRET, EMAIL, IBAN, PAYMENT_CARD, NATIONAL_ID,
+            BIRTH_DATE, PHONE);
 
     private static final Pattern EMAIL_PATTERN = Pattern.compile("[^\\s@]+@[^\\s@]+\\.\\p{L}{2,}");
     private static final Pattern EMAIL_IN_TEXT = Pattern.compile("[\\p{L}0-9._%+'-]+@[\\p{L}0-9-]+(?:\\.[\\p{L}0-9-]+)*\\.\\p{L}{2,}");

@@ -29,7 +29,9 @@ import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.store.DocumentKey;
 import dev.schemabrain.store.DocumentRepository;
+import dev.schemabrain.store.PiiAllowanceRepository;
 import dev.schemabrain.store.PiiRepository;
+import dev.schemabrain.pii.Allowance;
 import dev.schemabrain.pii.PiiClassifier;
 import dev.schemabrain.pii.PiiTags;
 import java.time.Clock;
@@ -105,6 +107,8 @@ public final class Indexer {
         boolean storeExisted = Stores.exists(storePath);
         Optional<String> storedToken = Optional.empty();
         long lastRun = 0;
+        String allowed = "";
+        Set<QualifiedName> reread = Set.of();
         if (storeExisted) {
             if (!dryRun) {
                 SourceScrub.run(storePath);
@@ -113,18 +117,24 @@ public final class Indexer {
             try (Store store = Stores.open(storePath)) {
                 storedToken = store.read(c -> CatalogRepository.catalogToken(c, sourceId));
                 lastRun = store.read(c -> CatalogRepository.lastRun(c, sourceId));
+                Map<QualifiedName, Map<String, Set<Allowance>>> allowances = store.read(PiiAllowanceRepository::allowances);
+                allowed = allowanceToken(allowances);
+                reread = rereadTables(allowances);
             }
         }
         // The fingerprint scheme is part of the token: a new describer or classifier version forces a full run.
+        String allowedToken = allowed;
         String token = source.catalogToken()
                 .map(t -> t + "|" + Fingerprints.DESCRIBER_VERSION + "|" + OfflineDescriber.VERSION + "|" + modelId
-                        + "|pii" + PiiClassifier.VERSION).orElse(null);
+                        + "|pii" + PiiClassifier.VERSION + allowedToken).orElse(null);
         if (token != null && storedToken.equals(Optional.of(token)) && !enricher.asks()) {
             return unchanged(url, storePath, token, startedAt, start, dryRun, lastRun);
         }
         // Reading the store overlaps with reading the source's catalog; sampling waits for it.
         CompletableFuture<LoadedStore> loaded = CompletableFuture.supplyAsync(() -> load(storePath, storeExisted, sourceId));
-        Function<QualifiedName, Optional<Table>> lookup = name -> Optional.ofNullable(join(loaded).previous().get(name));
+        Set<QualifiedName> rereadTables = reread;
+        Function<QualifiedName, Optional<Table>> lookup = name -> rereadTables.contains(name) ? Optional.empty()
+                : Optional.ofNullable(join(loaded).previous().get(name));
 
         listener.stage("Reading the catalog of " + url.displayUrl());
         long t0 = System.nanoTime();
@@ -138,7 +148,8 @@ public final class Indexer {
         LoadedStore store = join(loaded);
         List<StoredTable> stored = store.tables();
         long loadMillis = store.millis();
-        PiiStage.Classified pii = PiiStage.classify(catalog, store.piiTags(), store.piiOverrides());
+        PiiStage.Classified pii = PiiStage.classify(catalog, store.piiTags(), store.piiOverrides(),
+                store.allowances());
         catalog = ValuePolicy.bounded(pii.catalog());
 
         listener.stage("Comparing " + catalog.tables().size() + " tables with the store");
@@ -248,15 +259,43 @@ public final class Indexer {
         }
     }
 
+    /**
+     * The operator's allowances decide which samples and values are read ({@code allow: [samples]}), so a new one
+     * must not be skipped as an unchanged catalog; empty when there are none, so older tokens still match.
+     */
+    private static String allowanceToken(Map<QualifiedName, Map<String, Set<Allowance>>> allowances) {
+        if (allowances.isEmpty()) {
+            return "";
+        }
+        java.util.TreeSet<String> lines = new java.util.TreeSet<>();
+        allowances.forEach((t, columns) -> columns.forEach((c, a) -> lines.add(t + "." + c + "=" + new java.util.TreeSet<>(a))));
+        return "|allow" + Fingerprints.sha256(lines.toArray(String[]::new)).substring(0, 12);
+    }
+
+    /**
+     * Tables with a column allowed samples or value-index entries: their stored rows were read without them, so
+     * reusing those would never bring them back; such a table is read again at every run.
+     */
+    private static Set<QualifiedName> rereadTables(Map<QualifiedName, Map<String, Set<Allowance>>> allowances) {
+        Set<QualifiedName> out = new java.util.HashSet<>();
+        allowances.forEach((t, columns) -> columns.values().forEach(a -> {
+            if (a.contains(Allowance.SAMPLES) || a.contains(Allowance.VALUE_INDEX)) {
+                out.add(t);
+            }
+        }));
+        return out;
+    }
+
     private record LoadedStore(List<StoredTable> tables, Map<QualifiedName, Table> previous,
                                Map<DocumentKey, DocumentRepository.StoredDocument> documents,
-                               List<PiiTags.Entry> piiTags, List<PiiTags.Entry> piiOverrides, long millis) {
+                               List<PiiTags.Entry> piiTags, List<PiiTags.Entry> piiOverrides,
+                               Map<QualifiedName, Map<String, Set<Allowance>>> allowances, long millis) {
     }
 
     private static LoadedStore load(StoreLocation storePath, boolean storeExisted, String sourceId) {
         long t = System.nanoTime();
         if (!storeExisted) {
-            return new LoadedStore(List.of(), Map.of(), Map.of(), List.of(), List.of(), 0);
+            return new LoadedStore(List.of(), Map.of(), Map.of(), List.of(), List.of(), Map.of(), 0);
         }
         try (Store store = Stores.open(storePath)) {
             List<StoredTable> tables = store.read(c -> CatalogRepository.load(c, sourceId));
@@ -265,7 +304,8 @@ public final class Indexer {
                     .collect(Collectors.toMap(st -> st.table().name(), StoredTable::table));
             List<PiiTags.Entry> piiTags = store.read(c -> PiiRepository.heuristic(c, Optional.of(sourceId)));
             List<PiiTags.Entry> overrides = store.read(PiiRepository::overrides);
-            return new LoadedStore(tables, previous, documents, piiTags, overrides, millisSince(t));
+            Map<QualifiedName, Map<String, Set<Allowance>>> allowances = store.read(PiiAllowanceRepository::allowances);
+            return new LoadedStore(tables, previous, documents, piiTags, overrides, allowances, millisSince(t));
         } catch (StoreException e) {
             throw new CompletionException(e);
         }

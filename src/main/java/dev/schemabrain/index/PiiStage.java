@@ -5,6 +5,8 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.pii.Allowance;
+import dev.schemabrain.pii.ChannelPolicy;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiClassifier;
 import dev.schemabrain.pii.PiiTag;
@@ -16,12 +18,14 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * Classifies every column of a fresh catalog and drops the samples of every tagged column before
- * anything is fingerprinted, described or stored, so PII sample values never reach the store.
+ * anything is fingerprinted, described or stored, so PII sample values never reach the store; then withholds what
+ * the other channels would leak ({@link ChannelPolicy}: comments redacted, free text and person tables' values).
  */
 final class PiiStage {
 
@@ -37,6 +41,15 @@ final class PiiStage {
      * @param overrides the operator's overrides, which also decide whose samples are dropped
      */
     static Classified classify(Catalog catalog, List<PiiTags.Entry> previous, List<PiiTags.Entry> overrides) {
+        return classify(catalog, previous, overrides, Map.of());
+    }
+
+    /**
+     * @param allowances the operator's allowances by table and column; they decide which free-text and person
+     *                   columns keep samples or value-index entries ({@link ChannelPolicy})
+     */
+    static Classified classify(Catalog catalog, List<PiiTags.Entry> previous, List<PiiTags.Entry> overrides,
+                               Map<QualifiedName, Map<String, Set<Allowance>>> allowances) {
         Map<String, PiiTags.Entry> before = previous.stream()
                 .collect(Collectors.toMap(PiiTags.Entry::qualifiedColumn, Function.identity(), (a, b) -> a));
         List<PiiTags.Entry> tagged = new ArrayList<>();
@@ -62,7 +75,8 @@ final class PiiStage {
                 }
             }
         }
-        Catalog stripped = new PiiTags(tagged, overrides).withoutTaggedSamples(catalog);
+        PiiTags tags = new PiiTags(tagged, overrides).withAllowances(allowances);
+        Catalog stripped = ChannelPolicy.apply(tags.withoutTaggedSamples(catalog), tags);
         return new Classified(stripped, tagged);
     }
 

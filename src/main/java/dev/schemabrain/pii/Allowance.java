@@ -5,8 +5,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A use of one tagged column the operator permits in {@code pii_policy.yaml} (SPEC §10.8), lifting one
- * disclosure rule for that column only. An allowance never lifts the block list: a blocked category
+ * A use of one column the operator permits in {@code pii_policy.yaml} (SPEC §10.8), lifting one
+ * disclosure rule for that column only: for a tagged column one of the metric rules, for an untagged one what
+ * {@link ChannelPolicy} withholds by default (samples of free text, value-index entries). An allowance never lifts the block list: a blocked category
  * (the catastrophic floor included) is refused in every role whatever is allowed.
  */
 public enum Allowance {
@@ -19,7 +20,11 @@ public enum Allowance {
     /** MIN or MAX over the column (one person's value). */
     MIN_MAX,
     /** The column as a time dimension (each bucket a personal date). */
-    TIME_DIMENSION;
+    TIME_DIMENSION,
+    /** Sample values of an untagged free-text column ({@link FreeText}); a tagged column never keeps samples. */
+    SAMPLES,
+    /** Value-index entries of an untagged free-text column or of a text column of a person table ({@link ChannelPolicy}). */
+    VALUE_INDEX;
 
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);

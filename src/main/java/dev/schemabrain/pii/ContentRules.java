@@ -21,7 +21,7 @@ final class ContentRules {
     /** Shapes of which one occurrence anywhere, even inside free text, is enough: these must never be missed. */
     private static final Map<ValueShape, PiiCategory> ANY = Map.of(
             ValueShape.PAYMENT_CARD, PiiCategory.PAYMENT_CARD, ValueShape.NATIONAL_ID, PiiCategory.GOVERNMENT_ID,
-            ValueShape.SECRET, PiiCategory.CREDENTIAL);
+            ValueShape.SECRET, PiiCategory.CREDENTIAL, ValueShape.BIRTH_DATE, PiiCategory.DEMOGRAPHIC_PROTECTED);
     /** Shapes that tag a free-text column when they occur inside its text (not as the whole value). */
     private static final Map<ValueShape, PiiCategory> IN_TEXT = Map.of(
             ValueShape.EMAIL, PiiCategory.CONTACT, ValueShape.PHONE, PiiCategory.CONTACT, ValueShape.IBAN,

@@ -45,12 +45,12 @@ final class PersonRoles {
             "destinatario", "remitente", "beneficiario", "titular", "responsable", "solicitante", "paciente", "cliente",
             "apoderado", "fiador", "avalista", "propietario", "arrendatario", "inquilino", "encargado", "contacto",
             "representante", "testigo", "heredero", "conductor", "medico", "alumno", "empleado", "vendedor",
-            "comprador", "asesor", "gestor",
+            "comprador", "asesor", "gestor", "tomador", "asegurado",
             // French
             "beneficiaire", "destinataire", "expediteur", "titulaire", "demandeur", "interlocuteur", "livreur",
             "client", "locataire", "proprietaire", "auteur", "temoin", "tuteur", "donneur", "mandataire", "heritier",
             "signataire", "referent", "gestionnaire", "conseiller", "vendeur", "acheteur", "medecin", "eleve",
-            "salarie", "employe", "redacteur", "rapporteur",
+            "salarie", "employe", "redacteur", "rapporteur", "garant", "assure",
             // Italian
             "mittente", "referente", "intestatario", "richiedente", "responsabile", "paziente", "autore", "tutore",
             "erede", "locatario", "proprietario", "firmatario", "testimone", "incaricato", "dipendente", "venditore",

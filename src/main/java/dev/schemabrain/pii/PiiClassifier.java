@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 public final class PiiClassifier {
 
     /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
-    public static final String VERSION = "5";
+    public static final String VERSION = "6";
 
     private record Rule(PiiCategory category, List<String> words) {
         Rule {
@@ -299,6 +299,7 @@ public final class PiiClassifier {
         List<String> values = samples.stream().filter(v -> v != null && !v.isBlank()).map(String::strip).toList();
         boolean[] covered = nameRules(name, table, categories, reasons);
         guard(words, covered, type, categories, reasons);
+        ForeignNames.apply(columnName, tableName, type, categories, reasons);
         NameContext.apply(words, table, type, values, categories, reasons);
         cardExpiry(words, table, categories, reasons);
         ContentRules.apply(values, categories, reasons);

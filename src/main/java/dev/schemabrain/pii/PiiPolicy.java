@@ -33,12 +33,14 @@ import java.util.Set;
  *   public.track.composer: {categories: []}                 # not PII: hides the classifier's tag
  *   public.patient.notes: {categories: [health], sensitivity: pii}
  *   public.employee.last_name: {categories: [contact], allow: [group_by]}   # "revenue by employee last name"
+ *   public.ticket.body: {categories: [], allow: [samples]}                  # free text that may be sampled
  * subjects: {customer: person, account: organisation}      # data subjects ({@link SubjectPolicy})
  * subject_of: {payment: customer}
  * person_keys: {timesheet.employee_ref: employee}
  * </pre>
  * {@code allow} lifts one disclosure rule for that column only ({@link Allowance}: group_by, filter_eq,
- * filter_range, min_max, time_dimension); it never lifts the block list.
+ * filter_range, min_max, time_dimension; for an untagged column samples and value_index, see {@link ChannelPolicy});
+ * it never lifts the block list.
  * Overrides live apart from the classifier's tags, so they survive every re-index.
  */
 public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns, SubjectPolicy subjects) {

@@ -12,6 +12,7 @@ import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.ChannelPolicy;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.SubjectPolicyRepository;
 import dev.schemabrain.store.PiiAllowanceRepository;
@@ -154,7 +155,8 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 StoreSnapshot snapshot = StoreSnapshot.read(c);
                 PiiTags pii = PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c));
                 // Overrides applied since the last index may tag columns whose samples are still stored.
-                Catalog catalog = pii.withoutTaggedSamples(snapshot.catalog());
+                // A store indexed before issue 29 may still hold comments, free-text samples and person values.
+                Catalog catalog = ChannelPolicy.apply(pii.withoutTaggedSamples(snapshot.catalog()), pii);
                 BlockList block = blockList.isPresent() ? blockList.get()
                         : PiiRepository.blockList(c).orElse(BlockList.FLOOR);
                 List<TableDocuments> documents = documents(catalog, snapshot.documents());
@@ -193,7 +195,8 @@ public final class StoreCatalogProvider implements CatalogProvider {
             return fallback;
         }
         DescriptionOrigin origin = DescriptionOrigin.fromWire(stored.origin());
-        return new Description(stored.description(), origin, origin == DescriptionOrigin.LLM ? draft(stored.llm()) : null);
+        // A stored description may quote a database comment written before comments were redacted.
+        return new Description(ChannelPolicy.redact(stored.description()), origin, origin == DescriptionOrigin.LLM ? draft(stored.llm()) : null);
     }
 
     /** The stored record of a model's description; a name that cleans to nothing leaves it unknown. */
