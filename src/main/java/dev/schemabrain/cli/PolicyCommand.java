@@ -19,6 +19,7 @@ import dev.schemabrain.pii.Sensitivity;
 import dev.schemabrain.pii.SubjectClasses;
 import dev.schemabrain.pii.SubjectPolicy;
 import dev.schemabrain.store.PiiAllowanceRepository;
+import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.SubjectPolicyRepository;
 import dev.schemabrain.store.PiiRepository;
@@ -69,9 +70,7 @@ final class PolicyCommand extends CommandGroup {
     }
 
     private static List<SubjectClasses.Assigned> subjectClasses(Stored s) {
-        Map<String, dev.schemabrain.catalog.Table> tables = new java.util.LinkedHashMap<>();
-        s.entities().forEach((entity, table) -> s.catalog().table(table).ifPresent(t -> tables.put(entity, t)));
-        return SubjectClasses.assign(tables, s.tags(), s.subjects());
+        return SubjectClasses.assign(s.entities(), s.tags(), s.subjects());
     }
 
     @Command(name = "apply", mixinStandardHelpOptions = true,
@@ -171,7 +170,7 @@ final class PolicyCommand extends CommandGroup {
 
     private record Stored(Catalog catalog, PiiTags tags, List<PiiTags.Entry> overrides, Optional<BlockList> block,
                           List<PiiTags.Entry> heuristic, SubjectPolicy subjects,
-                          Map<String, dev.schemabrain.catalog.QualifiedName> entities) {
+                          Map<String, dev.schemabrain.catalog.Table> entities) {
     }
 
     private static Stored read(StoreLocation store) throws StoreException, UserError {
@@ -181,8 +180,7 @@ final class PolicyCommand extends CommandGroup {
         try (Store s = Stores.open(store)) {
             return s.read(c -> {
                 Catalog catalog = StoreSnapshot.read(c).catalog();
-                Map<String, dev.schemabrain.catalog.QualifiedName> entities = new java.util.LinkedHashMap<>();
-                SemanticLayer.load(c, catalog, n -> null).entities().forEach(e -> entities.put(e.name(), e.table()));
+                var entities = ServedCatalog.entityTables(catalog, SemanticLayer.load(c, catalog, n -> null));
                 return new Stored(catalog,
                         PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c)), PiiRepository.overrides(c),
                         PiiRepository.blockList(c), PiiRepository.heuristic(c, Optional.empty()), SubjectPolicyRepository.read(c),

@@ -7,7 +7,6 @@ import dev.schemabrain.catalog.Table;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -60,14 +59,14 @@ public final class SubjectClassifier {
     }
 
     public static Draft draft(Table table, PiiTags tags) {
-        List<String> tableWords = words(table.name().table());
+        List<String> tableWords = Identifiers.words(table.name().table());
         List<String> person = new ArrayList<>();
         List<String> org = new ArrayList<>();
         boolean anyTag = false;
         for (Column c : table.columns()) {
             PiiTag tag = tags.tag(table.name(), c.name());
             anyTag |= tag.tagged();
-            List<String> w = words(c.name());
+            List<String> w = Identifiers.words(c.name());
             boolean orgWord = w.stream().anyMatch(ORG_COLUMN_WORDS::contains);
             if (orgWord) {
                 org.add(c.name());
@@ -105,33 +104,10 @@ public final class SubjectClassifier {
     }
 
     private static boolean personTable(List<String> words) {
-        return !words.isEmpty() && PERSON_TABLES.contains(singular(words.get(words.size() - 1)));
+        return !words.isEmpty() && PERSON_TABLES.contains(Identifiers.singular(words.get(words.size() - 1)));
     }
 
     private static boolean orgTable(List<String> words) {
-        return !words.isEmpty() && ORG_TABLES.contains(singular(words.get(words.size() - 1)));
-    }
-
-    static String singular(String w) {
-        if (w.equals("people") || w.equals("staff")) {
-            return w;
-        }
-        if (w.endsWith("ies") && w.length() > 4) {
-            return w.substring(0, w.length() - 3) + "y";
-        }
-        if (w.endsWith("ses") || w.endsWith("xes") || w.endsWith("ches") || w.endsWith("shes")) {
-            return w.substring(0, w.length() - 2);
-        }
-        return w.endsWith("s") && !w.endsWith("ss") && w.length() > 3 ? w.substring(0, w.length() - 1) : w;
-    }
-
-    static List<String> words(String name) {
-        List<String> out = new ArrayList<>();
-        for (String w : Identifiers.toSnakeCase(name).toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
-            if (!w.isEmpty()) {
-                out.add(w);
-            }
-        }
-        return out;
+        return !words.isEmpty() && ORG_TABLES.contains(Identifiers.singular(words.get(words.size() - 1)));
     }
 }

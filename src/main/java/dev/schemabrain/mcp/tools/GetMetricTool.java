@@ -28,17 +28,15 @@ import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.SmallCells;
-import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.pii.MetricPiiCheck;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.TimeGrain;
 
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -229,14 +227,11 @@ public final class GetMetricTool extends CatalogTool {
     /** What to ask instead when groups were too small: a coarser grain, one dimension fewer, or wider filters. */
     static String wideningHint(MetricRequest request, CompiledMetric compiled) {
         List<String> ways = new ArrayList<>();
-        String grain = request.timeGrain() == null ? null : request.timeGrain().strip().toLowerCase(java.util.Locale.ROOT);
-        String coarser = grain == null ? null : switch (grain) {
-            case "day" -> "week";
-            case "week" -> "month";
-            case "month" -> "quarter";
-            case "quarter" -> "year";
-            default -> null;
-        };
+        String coarser = null;
+        if (request.timeGrain() != null) {
+            TimeGrain grain = TimeGrain.fromWire(request.timeGrain());   // valid: the call compiled
+            coarser = grain == TimeGrain.YEAR ? null : TimeGrain.values()[grain.ordinal() + 1].wireName();
+        }
         if (coarser != null) {
             ways.add("a coarser time_grain (" + coarser + ")");
         }

@@ -27,8 +27,7 @@ final class MetricReplies {
         ErrorKind kind = ErrorKind.valueOf(e.problem().name());
         Recovery recovery = switch (e.problem()) {
             case UNKNOWN_METRIC -> e.candidates().isEmpty() ? Recovery.call("list_metrics", Map.of())
-                    : GetMetricTool.retryArgs(request, "name", e.candidates().get(0)).map(a -> Recovery.call(GetMetricTool.NAME, a))
-                            .orElse(Recovery.call("list_metrics", Map.of()));
+                    : retry(request, "name", e.candidates().get(0), Recovery.call("list_metrics", Map.of()));
             case UNKNOWN_GROUP_BY_COLUMN, UNKNOWN_FILTER_COLUMN, UNKNOWN_ORDER_BY_COLUMN, UNKNOWN_MEASURE_COLUMN ->
                     Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
             case AMBIGUOUS_PATH, AMBIGUOUS_TIME_DIMENSION, GRAIN_MISMATCH -> {
@@ -55,10 +54,8 @@ final class MetricReplies {
             case QUERY_FAILED -> ErrorKind.INTERNAL_ERROR;
         };
         Recovery recovery = switch (e.kind()) {
-            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> GetMetricTool.retryArgs(request, "dry_run", true)
-                    .map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(Recovery.call("list_metrics", Map.of()));
-            case SOURCE_UNAVAILABLE, SOURCE_BUSY -> GetMetricTool.retryArgs(request, null, null)
-                    .map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(Recovery.call("list_metrics", Map.of()));
+            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> retry(request, "dry_run", true, Recovery.call("list_metrics", Map.of()));
+            case SOURCE_UNAVAILABLE, SOURCE_BUSY -> retry(request, null, null, Recovery.call("list_metrics", Map.of()));
             // The database refused the statement: the same call fails again; the entity's columns may explain why.
             case QUERY_FAILED -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
         };
@@ -133,8 +130,12 @@ final class MetricReplies {
 
     /** The caller's call with one argument changed, or describe_entity when it cannot be repeated as written. */
     private static Recovery retry(MetricRequest request, String key, Object value, String metricEntity) {
-        return GetMetricTool.retryArgs(request, key, value).map(a -> Recovery.call(GetMetricTool.NAME, a))
-                .orElse(Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity)));
+        return retry(request, key, value, Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity)));
+    }
+
+    /** The caller's call with one argument changed, or {@code otherwise} when it cannot be repeated exactly. */
+    private static Recovery retry(MetricRequest request, String key, Object value, Recovery otherwise) {
+        return GetMetricTool.retryArgs(request, key, value).map(a -> Recovery.call(GetMetricTool.NAME, a)).orElse(otherwise);
     }
 
     /** The entity a close match names (else the metric's own), for describe_entity. */

@@ -445,7 +445,7 @@ public final class MetricCompiler {
         };
     }
 
-    private static String qualified(Dialect dialect, QualifiedName name) {
+    static String qualified(Dialect dialect, QualifiedName name) {
         // SQLite's schema is the attached database's name ("main"), which it also accepts as a qualifier.
         return dialect.quote(name.schema()) + "." + dialect.quote(name.table());
     }

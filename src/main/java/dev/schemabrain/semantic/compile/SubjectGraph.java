@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -190,8 +189,8 @@ public final class SubjectGraph {
 
     /** A step through a column or to an entity named for staff: whoever handled the fact, not whom it is about. */
     private static boolean agent(Hop h) {
-        return words(h.keyColumn()).stream().anyMatch(AGENT_WORDS::contains)
-                || words(h.to()).stream().anyMatch(AGENT_WORDS::contains);
+        return Identifiers.words(h.keyColumn()).stream().anyMatch(AGENT_WORDS::contains)
+                || Identifiers.words(h.to()).stream().anyMatch(AGENT_WORDS::contains);
     }
 
     private long rows(String entity) {
@@ -233,7 +232,7 @@ public final class SubjectGraph {
                 if (keyed.contains(c.name()) || table.get().isPrimaryKey(c.name()) || out.containsKey(e.name() + "." + c.name())) {
                     continue;
                 }
-                List<String> w = words(c.name());
+                List<String> w = Identifiers.words(c.name());
                 if (w.size() < 2 || !KEY_SUFFIXES.contains(w.get(w.size() - 1))) {
                     continue;
                 }
@@ -256,21 +255,12 @@ public final class SubjectGraph {
                 || (a == TypeClass.TEXT || a == TypeClass.NUMBER) && (b == TypeClass.TEXT || b == TypeClass.NUMBER);
     }
 
+    /** A name as the singular of its words ({@code employees} → {@code employee}), for matching a key's name. */
     private static String stem(String name) {
-        String s = String.join("_", words(name));
-        if (s.endsWith("ies")) {
-            return s.substring(0, s.length() - 3) + "y";
+        List<String> w = new ArrayList<>(Identifiers.words(name));
+        if (!w.isEmpty()) {
+            w.set(w.size() - 1, Identifiers.singular(w.get(w.size() - 1)));
         }
-        return s.endsWith("s") && !s.endsWith("ss") ? s.substring(0, s.length() - 1) : s;
-    }
-
-    private static List<String> words(String name) {
-        List<String> out = new ArrayList<>();
-        for (String w : Identifiers.toSnakeCase(name).toLowerCase(Locale.ROOT).split("[^a-z0-9]+")) {
-            if (!w.isEmpty()) {
-                out.add(w);
-            }
-        }
-        return out;
+        return String.join("_", w);
     }
 }

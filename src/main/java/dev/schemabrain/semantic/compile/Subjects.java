@@ -58,7 +58,7 @@ final class Subjects {
             for (int i = 0; i + 1 < hops.size(); i++) {
                 SubjectGraph.Hop hop = hops.get(i);
                 String next = "s" + (i + 1);
-                joins.append(" LEFT JOIN ").append(qualified(dialect, tables.of(entity(hop.to())))).append(" AS ")
+                joins.append(" LEFT JOIN ").append(MetricCompiler.qualified(dialect, tables.of(entity(hop.to())).name())).append(" AS ")
                         .append(dialect.quote(next)).append(" ON ");
                 List<String> terms = new ArrayList<>();
                 for (ColumnPair p : hop.on()) {
@@ -96,9 +96,5 @@ final class Subjects {
         return model.entity(name).orElseThrow(() -> new CompileException(Problem.SCHEMA_DRIFT, "The semantic layer refers to"
                 + " entity " + name + ", which the index does not have; run schemabrain index, then apply the project again.",
                 List.of()));
-    }
-
-    private static String qualified(Dialect dialect, Table table) {
-        return dialect.quote(table.name().schema()) + "." + dialect.quote(table.name().table());
     }
 }
