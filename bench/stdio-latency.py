@@ -16,7 +16,7 @@ n = int(os.environ.get("N", "500"))
 tool = os.environ.get("TOOL", "describe_table")
 targs = json.loads(os.environ.get("ARGS", '{"qualified_name":"main.users"}'))
 p = subprocess.Popen([os.environ.get("SB", os.path.join(here, "schemabrain")), "serve", "--store", "schemabrain.db",
-                      "--metric-rate-limit", "off"] + sys.argv[1:],
+                      "--metric-rate-limit", "off", "--catalog-rate-limit", "off"] + sys.argv[1:],
                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=-1)
 
 def call(o):

@@ -22,6 +22,7 @@ import dev.schemabrain.http.HttpOptions;
 import dev.schemabrain.http.HttpService;
 import dev.schemabrain.http.Observability;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.server.ToolListing;
@@ -84,6 +85,15 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--metric-rate-burst", defaultValue = "20", paramLabel = "N",
             description = "get_metric calls one caller may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
     int metricRateBurst;
+
+    @Option(names = "--catalog-rate-limit", defaultValue = CallerRates.DEFAULT_CATALOG_RATE, paramLabel = "RATE",
+            description = "Catalog calls (describe, find, list, suggest) one caller may make, as N/s, N/min or N/h, or"
+                    + " off; a separate budget from get_metric's, so exploring never spends it (default: ${DEFAULT-VALUE}).")
+    String catalogRateLimit;
+
+    @Option(names = "--catalog-rate-burst", defaultValue = "" + CallerRates.DEFAULT_CATALOG_BURST, paramLabel = "N",
+            description = "Catalog calls one caller may make at once after a quiet spell (default: ${DEFAULT-VALUE}).")
+    int catalogRateBurst;
 
     @Option(names = "--pii-block", paramLabel = "CATEGORIES", split = ",",
             description = "PII categories get_metric refuses and describe_* redact, comma-separated (default: the store's"
@@ -171,7 +181,7 @@ final class ServeCommand implements Callable<Integer> {
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
         Optional<BlockList> blockList = blockList();
-        RateLimit metricRate = metricRate();
+        CallerRates rates = callerRates();
         Optional<QueryExecutor> executor = executor(url);
         StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store(), blockList);
         ExampleQueries examples = ExampleQueries.in(main.store());
@@ -203,7 +213,7 @@ final class ServeCommand implements Callable<Integer> {
                     Observability observability = new Observability();
                     ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples)
                             .audited(observability.timed(audited));
-                    serveHttp(tools, metricRate, http.get(), observability, catalogs);
+                    serveHttp(tools, rates, http.get(), observability, catalogs);
                 } else {
                     // Only once every option and file is accepted: a refusal stays one sentence.
                     printRegistration();
@@ -212,7 +222,7 @@ final class ServeCommand implements Callable<Integer> {
                     // must still be durable and witnessed, or cutting them off the log would go unseen.
                     Thread settle = new Thread(audit::settle, "schemabrain-audit-settle");
                     Runtime.getRuntime().addShutdownHook(settle);
-                    StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
+                    StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                             java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);
                     try {
@@ -235,12 +245,12 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
-    private void serveHttp(ToolRegistry tools, RateLimit metricRate, HttpOptions options, Observability observability,
+    private void serveHttp(ToolRegistry tools, CallerRates rates, HttpOptions options, Observability observability,
                            StoreCatalogProvider catalogs) throws InterruptedException, SchemaBrainException {
         HttpService service;
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
-            service = HttpService.start(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), metricRate,
+            service = HttpService.start(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
                     Version.get(), options, observability, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                     () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"));
         } catch (Exception e) {
@@ -350,12 +360,18 @@ final class ServeCommand implements Callable<Integer> {
         return AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
     }
 
-    private RateLimit metricRate() throws UserError {
+    private CallerRates callerRates() throws UserError {
+        return new CallerRates(rate("--metric-rate", metricRateLimit, metricRateBurst, "2/s", 20),
+                rate("--catalog-rate", catalogRateLimit, catalogRateBurst, "20/s", 400));
+    }
+
+    private static RateLimit rate(String option, String limit, int burst, String exampleLimit, int exampleBurst)
+            throws UserError {
         try {
-            return RateLimit.parse(metricRateLimit, metricRateBurst);
+            return RateLimit.parse(limit, burst);
         } catch (IllegalArgumentException e) {
-            throw new UserError("--metric-rate-limit " + metricRateLimit + " --metric-rate-burst " + metricRateBurst + ": "
-                    + e.getMessage() + ", for example --metric-rate-limit 2/s --metric-rate-burst 20.");
+            throw new UserError(option + "-limit " + limit + " " + option + "-burst " + burst + ": " + e.getMessage()
+                    + ", for example " + option + "-limit " + exampleLimit + " " + option + "-burst " + exampleBurst + ".");
         }
     }
 

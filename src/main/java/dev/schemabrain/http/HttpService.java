@@ -6,7 +6,7 @@ import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
-import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -98,24 +98,24 @@ public final class HttpService implements AutoCloseable {
      * Starts listening; returns once the port is bound.
      *
      * @param registry   the tools, audited (wrap the audit in {@link Observability#timed} for its p99)
-     * @param sourceRate how many get_metric calls one caller may make (as over stdio)
+     * @param rates      how many get_metric and catalog calls one caller may make (as over stdio)
      */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
                                     HttpOptions options, Observability observability) throws Exception {
-        return start(registry, capacity, sourceRate, version, options, observability, ToolListing.FULL, () -> "static");
+        return start(registry, capacity, rates, version, options, observability, ToolListing.FULL, () -> "static");
     }
 
     /**
      * @param listing        how tools/list presents the tools (full, or compact for token-priced clients)
      * @param catalogVersion the served catalog's version: tools/list is built again when it changes
      */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
                                     HttpOptions options, Observability observability, ToolListing listing,
                                     Supplier<String> catalogVersion) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
         observability.watch(toolList);
-        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
+        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .jsonMapper(json)
                 .messageEndpoint(MCP_PATH)

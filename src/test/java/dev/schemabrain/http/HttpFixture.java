@@ -8,6 +8,7 @@ import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
@@ -73,10 +74,19 @@ public final class HttpFixture implements AutoCloseable {
 
     /** @param metricRate how many get_metric calls one caller may make ({@code --metric-rate-limit}) */
     static HttpFixture start(HttpOptions options, RateLimit metricRate) throws Exception {
-        return start(options, true, metricRate);
+        return start(options, true, CallerRates.metricOnly(metricRate));
+    }
+
+    /** @param rates the get_metric and catalog budgets one caller has ({@code --metric-rate-*}, {@code --catalog-rate-*}) */
+    static HttpFixture start(HttpOptions options, CallerRates rates) throws Exception {
+        return start(options, true, rates);
     }
 
     private static HttpFixture start(HttpOptions options, boolean audited, RateLimit metricRate) throws Exception {
+        return start(options, audited, CallerRates.metricOnly(metricRate));
+    }
+
+    private static HttpFixture start(HttpOptions options, boolean audited, CallerRates rates) throws Exception {
         Path store = demoStore();
         AuditKey key = AuditKey.of(new byte[AuditKey.MIN_BYTES]);
         AuditLog audit = AuditLog.open(store, key, Optional.empty());
@@ -86,7 +96,7 @@ public final class HttpFixture implements AutoCloseable {
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
                 Optional.of(executor), 5).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
                 : dev.schemabrain.mcp.tool.CallAudit.NONE));
-        HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), metricRate,
+        HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
                 "test", options, observability);
         return new HttpFixture(service, audit, registry, executor);
     }

@@ -3,6 +3,7 @@ package dev.schemabrain.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -50,7 +51,7 @@ class HttpToolListTest {
     static void start() throws Exception {
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(HttpFixture.demoStore(), Optional.empty()),
                 Optional.empty(), 5);
-        service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(4), RateLimit.OFF, "test",
+        service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF, "test",
                 HttpOptions.loopback(), new Observability(), ToolListing.FULL, VERSION::get);
     }
 

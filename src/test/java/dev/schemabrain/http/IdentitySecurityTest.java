@@ -20,6 +20,7 @@ import dev.schemabrain.auth.FileTokens;
 import dev.schemabrain.auth.JwtSettings;
 import dev.schemabrain.auth.JwtVerifier;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.StdioServer;
 import org.junit.jupiter.api.BeforeAll;
@@ -124,6 +125,43 @@ class IdentitySecurityTest {
     }
 
     @Test
+    void catalogProbesPastTheCallersBudgetAreRefusedAndRecordedAcrossSessions() throws Exception {
+        // Item 12: a value-index probe (does this name exist?) has a per-caller ceiling, whatever the session.
+        try (HttpFixture server = HttpFixture.start(HttpOptions.loopback().withAuthFilter(auth),
+                new CallerRates(RateLimit.OFF, new RateLimit(1.0 / 60, 5)))) {
+            long baseline = server.lastRows(1).stream().mapToLong(AuditRecord::id).max().orElse(0);
+            int answered = 0;
+            int refused = 0;
+            for (int i = 0; i < 30; i++) {
+                JsonNode envelope = envelope(call(server, aliceToken, session("probe" + i + "/1"), 300 + i,
+                        "find_relevant_tables", Map.of("query", "customer named Person" + i)));
+                switch (envelope.path("status").asText()) {
+                    case "success", "partial" -> answered++;
+                    case "refused" -> {
+                        assertEquals("policy_blocked", envelope.path("error").path("kind").asText(), envelope.toString());
+                        refused++;
+                    }
+                    default -> throw new AssertionError(envelope.toString());
+                }
+            }
+            List<AuditRecord> rows = List.of();
+            for (int tries = 0; tries < 100 && rows.size() < 30; tries++) {
+                Thread.sleep(tries == 0 ? 0 : 100);
+                rows = server.lastRows(60).stream().filter(r -> r.id() > baseline)
+                        .filter(r -> r.entry().tool().equals("find_relevant_tables")).toList();
+            }
+            boolean bobServed = envelope(call(server, aliceJwt, null, 400, "find_relevant_tables", Map.of("query", "payments")))
+                    .path("status").asText().equals("success");
+            int held = (answered == 5 ? 1 : 0) + (refused == 25 ? 1 : 0) + (rows.size() == 30 ? 1 : 0) + (bobServed ? 1 : 0);
+            IdentityFigures.record("catalog budget across new sessions (answered, refused, audited, other caller)", held, 4);
+            assertEquals(5, answered, "the burst, then nothing under 1/min");
+            assertEquals(25, refused);
+            assertEquals(30, rows.size(), "every probe has its audit row, refused or not");
+            assertTrue(bobServed, "another caller (the JWT's, a different credential) has its own budget");
+        }
+    }
+
+    @Test
     void aNewSessionOrClientNameDoesNotResetTheRequestRate() throws Exception {
         // --rate-limit 1/min, burst 2.
         try (HttpFixture server = HttpFixture.start(HttpOptions.loopback().withAuthFilter(auth)
@@ -150,7 +188,7 @@ class IdentitySecurityTest {
                     + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
                     + JSON.writeValueAsString(toolsCall(1, "list_metrics", Map.of())) + "\n"
                     + JSON.writeValueAsString(toolsCall(2, "no_such_tool", Map.of())) + "\n";
-            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RateLimit.OFF, "test",
+            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test",
                     new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             List<AuditRecord> rows = fixture.lastRows(20).stream().filter(r -> r.id() > baseline).toList();
@@ -351,7 +389,7 @@ class IdentitySecurityTest {
             in.append(JSON.writeValueAsString(JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 999)
                     .put("method", "tools/\u202Elist\u0000\u001b[2J"))).append('\n');
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RateLimit.OFF, "test",
+            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test",
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8));
             int held = 0;
             List<String> leaks = new ArrayList<>();

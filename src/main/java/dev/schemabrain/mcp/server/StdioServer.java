@@ -50,21 +50,21 @@ public final class StdioServer {
 
     /**
      * @param capacity   threads and queues of the catalog and source lanes
-     * @param sourceRate how many get_metric calls one caller may make
+     * @param rates      how many get_metric and catalog calls one caller may make
      */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, String version,
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
                            InputStream stdin, PrintStream stdout) throws InterruptedException {
-        run(registry, capacity, sourceRate, ToolListing.FULL, version, stdin, stdout);
+        run(registry, capacity, rates, ToolListing.FULL, version, stdin, stdout);
     }
 
     /** @param listing how tools/list presents the tools (full, or compact for token-priced clients) */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, ToolListing listing,
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
                            String version, InputStream stdin, PrintStream stdout) throws InterruptedException {
-        run(registry, capacity, sourceRate, listing, Duration.ZERO, version, stdin, stdout);
+        run(registry, capacity, rates, listing, Duration.ZERO, version, stdin, stdout);
     }
 
     /** @param statsInterval how often the tools/list stats line goes to the log (stderr); zero: never */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate, ToolListing listing,
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
                            Duration statsInterval, String version, InputStream stdin, PrintStream stdout)
             throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
@@ -82,7 +82,7 @@ public final class StdioServer {
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, new HashSet<>(registry.names()),
                 registry::recordRejected).answeringToolsList(() -> toolList.bytes(TOOLS_VERSION));
-        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, sourceRate);
+        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.
         McpAsyncServer server = McpServer.async(transport)

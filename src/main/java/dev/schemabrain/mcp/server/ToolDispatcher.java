@@ -38,19 +38,26 @@ public final class ToolDispatcher implements AutoCloseable {
     private final ToolRegistry registry;
     private final DispatchCapacity capacity;
     private final CallerRateLimiter rateLimiter;
+    private final CallerRateLimiter catalogLimiter;
     private final ThreadPoolExecutor catalogLane;
     private final ThreadPoolExecutor sourceLane;
     private final ThreadPoolExecutor turnedAwayLane;
     private final CatalogFirst catalogFirst = new CatalogFirst();
 
-    public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, RateLimit sourceRate) {
-        this(registry, capacity, new CallerRateLimiter(sourceRate));
+    public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates) {
+        this(registry, capacity, new CallerRateLimiter(rates.metric()), new CallerRateLimiter(rates.catalog()));
     }
 
     ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter) {
+        this(registry, capacity, rateLimiter, new CallerRateLimiter(RateLimit.OFF));
+    }
+
+    ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter,
+                   CallerRateLimiter catalogLimiter) {
         this.registry = registry;
         this.capacity = capacity;
         this.rateLimiter = rateLimiter;
+        this.catalogLimiter = catalogLimiter;
         this.catalogLane = lane("schemabrain-catalog", capacity.catalogThreads(), capacity.catalogQueue(),
                 new ThreadPoolExecutor.CallerRunsPolicy());
         this.sourceLane = lane("schemabrain-source", capacity.sourceThreads(), capacity.sourceQueue(),
@@ -73,6 +80,11 @@ public final class ToolDispatcher implements AutoCloseable {
         boolean touchesSource = registry.tool(tool).map(Tool::spec).map(s -> s.touchesSource()).orElse(false);
         Supplier<Envelope> run = () -> registry.call(tool, arguments, caller);
         if (!touchesSource) {
+            CallerRateLimiter.Decision decision = catalogLimiter.tryAcquire(caller);
+            if (!decision.allowed()) {
+                return turnAway(tool, arguments, caller,
+                        TurnedAway.overRate(tool, arguments, catalogLimiter.limit(), decision.retryAfterMillis(), List.of(tool)));
+            }
             catalogFirst.enter();
             try {
                 return CompletableFuture.supplyAsync(run, catalogLane).whenComplete((answer, failure) -> catalogFirst.exit());

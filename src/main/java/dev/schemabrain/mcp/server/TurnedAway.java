@@ -34,7 +34,7 @@ public final class TurnedAway {
                              List<String> hints) {
         String wait = retryAfterMillis < 1_000 ? retryAfterMillis + " ms" : Math.ceil(retryAfterMillis / 100.0) / 10 + " s";
         String message = tool + " is limited to " + limit.describe() + " per caller (bursts of up to " + limit.burst()
-                + "), and this caller (its credential) has used its allowance; retry in " + wait + ". Catalog tools are not limited.";
+                + "), and this caller (its credential) has used its allowance; retry in " + wait + ".";
         Recovery recovery = new Recovery(tool, echoable(arguments), List.of(),
                 "wait " + wait + " before calling " + tool + " again, and send fewer calls", null);
         return Envelope.error(new ToolError(ErrorKind.POLICY_BLOCKED, message, recovery, List.of()), hints);

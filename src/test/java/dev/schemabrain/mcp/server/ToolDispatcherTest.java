@@ -163,17 +163,43 @@ class ToolDispatcherTest {
         Envelope refused = d.dispatch("slow_metric", Map.of("name", "m"), "agent/1").join();
         assertEquals(Status.REFUSED, refused.status());
         assertEquals("slow_metric is limited to 1 call per second per caller (bursts of up to 2), and this caller (its credential)"
-                + " has used its allowance; retry in 1.0 s. Catalog tools are not limited.", refused.error().message());
+                + " has used its allowance; retry in 1.0 s.", refused.error().message());
         assertEquals(Map.of("name", "m"), refused.error().recovery().suggestedArgs());
         assertTrue(refused.error().recovery().suggestedRewrite().startsWith("wait 1.0 s"));
         assertEquals(List.of("describe_entity"), refused.followUpHints(), "a tool that answers meanwhile");
 
-        assertEquals("success", outcome(d.dispatch("describe_entity", Map.of(), "agent/1")), "catalog tools are not limited");
+        assertEquals("success", outcome(d.dispatch("describe_entity", Map.of(), "agent/1")), "catalog calls have their own budget");
         assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "other/1")), "another caller has its own");
         now.addAndGet(1_000_000_000L);
         assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "agent/1")), "after the wait");
         d.close();
         assertEquals(5, audited.stream().filter(a -> a.equals("slow_metric agent/1 refused/policy_blocked")).count());
         assertFalse(audited.isEmpty());
+    }
+
+    @Test
+    void catalogCallsHaveTheirOwnPerCallerBudgetAndAreRecordedWhenRefused() {
+        AtomicLong now = new AtomicLong();
+        ToolRegistry registry = ToolRegistry.of(List.of(catalog, slowSource)).audited(recording);
+        dispatcher = new ToolDispatcher(registry, new DispatchCapacity(2, 16, 2, 3), new CallerRateLimiter(RateLimit.OFF),
+                new CallerRateLimiter(RateLimit.parse("10/s", 3), now::get, 100));
+        release.countDown();
+        List<String> probe = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            probe.add(outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:alice")));
+        }
+        assertEquals(List.of("success", "success", "success", "refused/policy_blocked", "refused/policy_blocked"), probe);
+        Envelope refused = dispatcher.dispatch("describe_entity", Map.of(), "token:alice").join();
+        assertTrue(refused.error().message().startsWith("describe_entity is limited to 10 calls per second per caller"
+                + " (bursts of up to 3)"), refused.error().message());
+        assertTrue(refused.error().message().contains("retry in 100 ms"), refused.error().message());
+        assertEquals("success", outcome(dispatcher.dispatch("slow_metric", Map.of("name", "m"), "token:alice")),
+                "the metric budget is separate");
+        assertEquals("success", outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:bob")), "another caller has its own");
+        now.addAndGet(100_000_000L);
+        assertEquals("success", outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:alice")), "after the wait");
+        dispatcher.close();
+        assertEquals(3, audited.stream().filter(a -> a.equals("describe_entity token:alice refused/policy_blocked")).count(),
+                "a refused probe leaves its audit row");
     }
 }
