@@ -115,6 +115,8 @@ public final class AuditLog implements AutoCloseable {
     private volatile boolean closed;
     private boolean flusherIdle;   // under signal: the flusher waits for a row; pacing, it needs no wake-up
     private final AuditDurability durability;
+    /** The full chain check after an open that verified only the rows since the store's witness; null before. */
+    private HistoryCheck history;
 
     private AuditLog(ChainStore chain, Clock clock, AuditKey key, AuditSchema.Meta meta, Optional<WitnessFile> witnessFile,
                      AuditDurability durability) {
@@ -247,8 +249,9 @@ public final class AuditLog implements AutoCloseable {
     }
 
     /**
-     * After open: the witnesses checked, the whole chain verified (a log that does not verify is not continued),
-     * a witness of the verified head written, the log marked as keyed, the head read, the flusher started.
+     * After open: the witnesses checked, the chain verified from the store's witness on (a log that does not
+     * verify is not continued), a witness of the verified head written, the log marked as keyed, the head read,
+     * the flusher started, and the rest of the chain checked in the background ({@link HistoryCheck}).
      */
     private void start() throws SQLException, AuditException {
         checkWitnesses();
@@ -266,6 +269,14 @@ public final class AuditLog implements AutoCloseable {
         writtenCount = written.count();
         durable = written.count();   // what an earlier process committed: made durable by now or never
         startFlusher();
+        if (verified.rowsChecked() < written.count()) {
+            history = HistoryCheck.start(chain.location(), name, key, reason -> broken = reason);
+        }
+    }
+
+    /** Waits for the history check after open, if one runs; answers whether it has ended. */
+    boolean awaitHistoryCheck(long millis) throws InterruptedException {
+        return history == null || history.await(millis);
     }
 
     /**
@@ -1116,6 +1127,9 @@ public final class AuditLog implements AutoCloseable {
 
     @Override
     public void close() {
+        if (history != null) {
+            history.stop();
+        }
         if (flusher != null) {
             synchronized (signal) {
                 closing = true;

@@ -62,9 +62,17 @@ public final class AuditVerifier {
         return !r.intact() && log.refreshMeta() ? verify(log, o) : r;
     }
 
-    /** At serve's open: the whole chain, under the key it will append with and against the witness file it writes. */
+    /**
+     * At serve's open, under the key it will append with and against the witness file it writes: every head
+     * and mark, and the rows from the store's witness on. The store's witness is signed under the key, so only
+     * a server holding it wrote it, after verifying the rows before it; those rows are checked again by the
+     * {@link HistoryCheck} that runs once the server is up. With no store witness, the whole chain now.
+     */
     static VerifyResult verifyForAppend(AuditLog log, Optional<WitnessFile> witnessFile) throws AuditException {
-        return verifyFresh(log, new Options(Optional.of(log.key()), witnessFile, Optional.empty(), OptionalLong.empty()));
+        OptionalLong since = storeWitness(log).filter(w -> w.verifies(log.key()))
+                .map(w -> OptionalLong.of(Math.max(1, w.head().count())))
+                .orElse(OptionalLong.empty());
+        return verifyFresh(log, new Options(Optional.of(log.key()), witnessFile, Optional.empty(), since));
     }
 
     static VerifyResult verify(AuditLog log, Options o) throws AuditException {
@@ -186,7 +194,7 @@ public final class AuditVerifier {
         long from = since.isPresent() ? Math.max(1, since.getAsLong()) : 1;
         Optional<String> before = log.storedHash(from - 1);
         if (before.isEmpty()) {
-            return VerifyResult.broken(0, from - 1, "the row before --since is missing: rows were deleted");
+            return VerifyResult.broken(0, from - 1, "the row before the first one checked (row " + (from - 1) + ") is missing: rows were deleted");
         }
         // Heads before --since are compared with the stored hashes, which the chain from there on covers.
         for (Map.Entry<Long, List<Claim>> e : claims.headMap(from).entrySet()) {
@@ -203,7 +211,12 @@ public final class AuditVerifier {
         String[] prev = {before.get()};
         VerifyResult[] bad = {null};
         Map<String, Deque<Long>> started = new HashMap<>();
+        boolean[] interrupted = {false};
         log.scan(OptionalLong.of(from), (r, unreadable) -> {
+            if (Thread.currentThread().isInterrupted()) {
+                interrupted[0] = true;   // a history check whose server is closing
+                return false;
+            }
             checked[0]++;
             if (unreadable != null) {
                 bad[0] = VerifyResult.broken(checked[0], r.id(), unreadable);
@@ -248,6 +261,9 @@ public final class AuditVerifier {
             next[0]++;
             return true;
         });
+        if (interrupted[0]) {
+            throw new AuditException("Verifying the audit log was interrupted after " + checked[0] + " rows.", null);
+        }
         if (bad[0] != null) {
             return bad[0];
         }

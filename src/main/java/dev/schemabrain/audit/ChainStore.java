@@ -18,6 +18,9 @@ interface ChainStore extends AutoCloseable {
     /** How messages name the log: "The audit log " + name(). */
     String name();
 
+    /** The store this chain belongs to: a second reader (the history check) opens it from here. */
+    dev.schemabrain.store.StoreLocation location();
+
     /** The connection the rows are read and appended through; null when there is no log to read. */
     Connection connection();
 

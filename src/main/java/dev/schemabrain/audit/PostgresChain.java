@@ -102,6 +102,11 @@ final class PostgresChain implements ChainStore {
     }
 
     @Override
+    public StoreLocation location() {
+        return location;
+    }
+
+    @Override
     public Connection connection() {
         return connection;
     }

@@ -26,9 +26,11 @@ final class SqliteChain implements ChainStore {
     private final Connection connection;   // null: there is no log file (reading only)
     private final Object fileKey;          // null: opened for reading, nothing to compare
     private final AuditWitnessStore.Witnesses witnesses;
+    private final Path store;
 
     SqliteChain(Path file, Path store, Connection connection, Object fileKey, int witnessBusyMillis) {
         this.file = file;
+        this.store = store;
         this.connection = connection;
         this.fileKey = fileKey;
         this.witnesses = new AuditWitnessStore.Writer(store, witnessBusyMillis);
@@ -41,6 +43,11 @@ final class SqliteChain implements ChainStore {
     @Override
     public String name() {
         return file.toString();
+    }
+
+    @Override
+    public dev.schemabrain.store.StoreLocation location() {
+        return new dev.schemabrain.store.StoreLocation.SqliteFile(store);
     }
 
     @Override

@@ -84,12 +84,14 @@ final class McpGate implements Filter {
         }
         String type = request.getContentType();
         if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            closeAfter(response);
             Replies.refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
                     "An MCP message is sent as Content-Type: application/json.");
             return;
         }
         byte[] body = readBounded(request);
         if (body == null) {
+            closeAfter(response);
             Replies.refuse(response, HttpServletResponse.SC_REQUEST_ENTITY_TOO_LARGE, "The request body is larger than"
                     + " this server's limit of " + maxRequestBytes + " bytes; send a smaller message.");
             return;
@@ -123,6 +125,14 @@ final class McpGate implements Filter {
     }
 
     /** The body, or null when it is longer than the limit (read no further than one byte past it). */
+    /**
+     * A refusal sent before the body was read leaves the rest of it on the connection: the server closes it,
+     * and says so, or a client's next request on the kept-alive connection gets no answer at all.
+     */
+    private static void closeAfter(HttpServletResponse response) {
+        response.setHeader("Connection", "close");
+    }
+
     private byte[] readBounded(HttpServletRequest request) throws IOException {
         if (request.getContentLengthLong() > maxRequestBytes) {
             return null;

@@ -128,6 +128,28 @@ class AuditTamperTest {
     }
 
     @Test
+    void serveStartsFromTheStoreWitnessAndItsHistoryCheckStopsALogEditedBeforeIt() throws Exception {
+        Path store = served("edited-before-witness");
+        covertly(AuditLog.fileFor(store), "UPDATE audit_log SET caller = 'mallory' WHERE id = 2");
+        // The open checks only the rows since the store's signed witness, so it starts; the history check then
+        // reads the whole chain and stops the log before it takes another row.
+        try (AuditLog log = AuditLog.open(store, KEY, Optional.empty())) {
+            assertTrue(log.awaitHistoryCheck(30_000));
+            AuditException refused = org.junit.jupiter.api.Assertions.assertThrows(AuditException.class, () -> log.append(entry(1000)));
+            assertTrue(refused.getMessage().contains("does not verify (its content does not match its chain_hash")
+                    && refused.getMessage().contains("at row 2") && refused.getMessage().contains("stopped recording"),
+                    refused.getMessage());
+        }
+        // An intact log's history check leaves it recording.
+        Path intact = served("intact-history");
+        try (AuditLog log = AuditLog.open(intact, KEY, Optional.empty())) {
+            assertTrue(log.awaitHistoryCheck(30_000));
+            log.append(entry(1000));
+        }
+        assertTrue(verify(intact, Optional.empty()).intact());
+    }
+
+    @Test
     void aLogOfAnEarlierBuildIsMarkedOnItsFirstServeAndStillVerifies() throws Exception {
         Path store = migratedStore("earlier");
         Path log = AuditLog.fileFor(store);
@@ -312,14 +334,21 @@ class AuditTamperTest {
         return r;
     }
 
-    /** Serve's open: it must refuse with one sentence, never continue the log. */
+    /**
+     * Serve's open must refuse with one sentence, or, when the store's witness let it check only the rows since,
+     * its history check must stop the log: the next append is refused with one sentence. Never continued.
+     */
     static boolean refused(Path store, Optional<WitnessFile> witness) {
         try (AuditLog log = AuditLog.open(store, KEY, witness)) {
+            assertTrue(log.awaitHistoryCheck(30_000), "the history check ends");
+            log.append(entry(999));
             return false;
         } catch (AuditException e) {
             assertTrue(e.getMessage().endsWith(".") && !e.getMessage().contains("\n") && !e.getMessage().contains("Exception"),
                     e.getMessage());
             return true;
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
         }
     }
 

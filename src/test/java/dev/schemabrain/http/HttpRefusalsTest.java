@@ -140,6 +140,19 @@ class HttpRefusalsTest {
     }
 
     @Test
+    void aRefusalBeforeTheBodyWasReadClosesTheConnectionSoTheNextRequestIsAnswered() throws Exception {
+        String big = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(LIMIT) + "\"}}";
+        HttpClient one = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (int i = 0; i < 30; i++) {
+            HttpResponse<String> refused = one.send(post(server, big).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(413, refused.statusCode());
+            assertEquals(java.util.Optional.of("close"), refused.headers().firstValue("Connection"), "the server says it closes");
+            HttpResponse<String> next = one.send(post(server, PING).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, next.statusCode(), "request " + i + " after a 413 on the same client");
+        }
+    }
+
+    @Test
     void aChunkedBodyOverTheLimitIsRefused413() throws Exception {
         byte[] big = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"pad\":\"" + "x".repeat(LIMIT) + "\"}}").getBytes();
         // No Content-Length: the limit holds while the body streams in.
