@@ -59,8 +59,8 @@ final class SemanticListing {
             SemanticModel m = SemanticStore.read(main.store()).stored();
             return print(main.out(), json, m.metrics(), SemanticCodec::encode, x -> x.origin(),
                     x -> String.format("%-40s %-24s %-36s %-30s", x.name(), x.entity(),
-                            x.measure().agg().wireName() + "(" + (x.measure().column() != null ? x.measure().column()
-                                    : x.measure().expression() != null ? x.measure().expression() : "*") + ")",
+                            !x.isSimple() ? x.kind().wireName() : x.measure().agg().wireName() + "(" + (x.measure().column() != null
+                                    ? x.measure().column() : x.measure().expression() != null ? x.measure().expression() : "*") + ")",
                             x.timeDimension() == null ? "-" : x.timeDimension()));
         }
     }

@@ -27,6 +27,15 @@ public interface Dialect {
 
     String yearOf(String x);
 
+    /** The calendar year of the date {@code x}, as an integer. */
+    String yearNumber(String x);
+
+    /** The month (1 to 12) of the date {@code x}, as an integer. */
+    String monthNumber(String x);
+
+    /** Days from 1970-01-01 to the date {@code x}, as an integer: consecutive days are consecutive numbers. */
+    String dayNumber(String x);
+
     /** A date filter value as the driver should bind it. */
     default Object bind(LocalDate date) {
         return date;

@@ -62,7 +62,7 @@ class FleetOnPostgresIT {
         try {
             for (int i = 0; i < INSTANCES; i++) {
                 fleet.add(ServedJar.start(store, dir, env, List.of("-Xmx384m"), false, "--url-env", "SB_DEMO_URL",
-                        "--stats-interval", "0"));
+                        "--stats-interval", "0", "--catalog-rate-limit", "off"));   // a load test, not a rate test
             }
 
             // 300 concurrent calls, round-robin over the three instances.

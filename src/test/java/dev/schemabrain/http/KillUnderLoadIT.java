@@ -86,7 +86,7 @@ class KillUnderLoadIT {
         ConcurrentLinkedQueue<Answered> answered = new ConcurrentLinkedQueue<>();
         AtomicInteger count = new AtomicInteger();
         try (ServedJar server = ServedJar.start(store, dir, env, List.of("-Xmx512m"), "--url-env", "SB_DEMO_URL",
-                "--stats-interval", "0")) {
+                "--stats-interval", "0", "--catalog-rate-limit", "off")) {
             List<Thread> clients = new ArrayList<>();
             for (int c = 0; c < CLIENTS; c++) {
                 String name = "kill-r" + round + "-c" + c;

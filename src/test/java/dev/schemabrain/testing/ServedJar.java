@@ -56,7 +56,7 @@ public final class ServedJar implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(env);
         Process process = pb.start();
-        List<String> stderr = Collections.synchronizedList(new ArrayList<>());
+        List<String> stderr = new java.util.concurrent.CopyOnWriteArrayList<>();
         CompletableFuture<String> listening = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {

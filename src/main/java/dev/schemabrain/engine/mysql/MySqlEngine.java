@@ -111,6 +111,21 @@ public final class MySqlEngine implements Engine {
     }
 
     @Override
+    public String yearNumber(String x) {
+        return "YEAR(" + x + ")";
+    }
+
+    @Override
+    public String monthNumber(String x) {
+        return "MONTH(" + x + ")";
+    }
+
+    @Override
+    public String dayNumber(String x) {
+        return "(TO_DAYS(" + x + ") - 719528)";
+    }
+
+    @Override
     public String beginReadOnly() {
         return "START TRANSACTION READ ONLY";
     }

@@ -92,6 +92,21 @@ public final class PostgresEngine implements Engine {
         return dateTrunc("year", x);
     }
 
+    @Override
+    public String yearNumber(String x) {
+        return "CAST(EXTRACT(YEAR FROM " + x + ") AS INTEGER)";
+    }
+
+    @Override
+    public String monthNumber(String x) {
+        return "CAST(EXTRACT(MONTH FROM " + x + ") AS INTEGER)";
+    }
+
+    @Override
+    public String dayNumber(String x) {
+        return "(CAST(" + x + " AS date) - DATE '1970-01-01')";
+    }
+
     private static String dateTrunc(String unit, String x) {
         return "CAST(date_trunc('" + unit + "', " + x + ") AS date)";
     }

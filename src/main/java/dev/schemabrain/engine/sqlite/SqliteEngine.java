@@ -71,6 +71,21 @@ public final class SqliteEngine implements Engine {
         return "strftime('%Y-01-01', " + x + ")";
     }
 
+    @Override
+    public String yearNumber(String x) {
+        return "CAST(strftime('%Y', " + x + ") AS INTEGER)";
+    }
+
+    @Override
+    public String monthNumber(String x) {
+        return "CAST(strftime('%m', " + x + ") AS INTEGER)";
+    }
+
+    @Override
+    public String dayNumber(String x) {
+        return "CAST(julianday(date(" + x + ")) - 2440587.5 AS INTEGER)";
+    }
+
     /** SQLite has no date type: dates are stored, and compared, as ISO text. */
     @Override
     public Object bind(LocalDate date) {

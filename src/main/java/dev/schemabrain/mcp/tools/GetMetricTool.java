@@ -59,9 +59,12 @@ public final class GetMetricTool extends CatalogTool {
                 "properties": {
                   "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column."},
                   "op": {"type": "enum", "enum": ["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"]},
-                  "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."}
+                  "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."},
+                  "other_column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column to compare with, instead of a value."}
                 },
                 "required": ["column", "op"]}},
+              "segments": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Named filters: segment, or entity.segment."},
+              "default_segments": {"type": "boolean", "default": true, "description": "false: leave out the default segments (test, deleted rows)."},
               "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
               "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis."},
               "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path."},
@@ -278,11 +281,10 @@ public final class GetMetricTool extends CatalogTool {
 
     /** Every column the query reads, with the role the disclosure rules look at. */
     static List<MetricPiiCheck.ColumnUse> uses(CompiledMetric compiled) {
-        Aggregation agg = compiled.metric().measure().agg();
-        boolean extremum = agg == Aggregation.MIN || agg == Aggregation.MAX;
         return compiled.touched().stream().map(ref -> new MetricPiiCheck.ColumnUse(ref.table(), ref.column(),
                 switch (ref.role()) {
-                    case MEASURE -> extremum ? MetricPiiCheck.Use.MIN_MAX_OPERAND : MetricPiiCheck.Use.MEASURE;
+                    case MEASURE -> MetricPiiCheck.Use.MEASURE;
+                    case MEASURE_EXTREMUM -> MetricPiiCheck.Use.MIN_MAX_OPERAND;
                     case GROUP_BY -> MetricPiiCheck.Use.GROUP_BY;
                     case TIME_DIMENSION -> MetricPiiCheck.Use.TIME_DIMENSION;
                     case JOIN_KEY -> MetricPiiCheck.Use.JOIN_KEY;
@@ -345,7 +347,11 @@ public final class GetMetricTool extends CatalogTool {
     static MetricRequest request(Arguments arguments) {
         List<Filter> filters = new ArrayList<>();
         for (Map<String, Object> f : arguments.objectList("filters")) {
-            filters.add(new Filter((String) f.get("column"), FilterOp.fromWire((String) f.get("op")), f.get("value")));
+            FilterOp op = FilterOp.fromWire((String) f.get("op"));
+            Object other = f.get("other_column");
+            filters.add(other instanceof String column && f.get("value") == null && op.comparesColumns()
+                    ? Filter.columns((String) f.get("column"), op, column)
+                    : new Filter((String) f.get("column"), op, f.get("value")));
         }
         List<MetricRequest.OrderBy> order = new ArrayList<>();
         for (Map<String, Object> o : arguments.objectList("order_by")) {
@@ -353,7 +359,8 @@ public final class GetMetricTool extends CatalogTool {
         }
         return new MetricRequest(arguments.string("name").orElseThrow(), arguments.stringList("group_by"), filters,
                 arguments.string("time_grain").orElse(null), arguments.string("time_dimension").orElse(null),
-                arguments.stringList("via"), order, arguments.integer("limit"));
+                arguments.stringList("via"), order, arguments.integer("limit"), arguments.stringList("segments"),
+                arguments.bool("default_segments"));
     }
 
     /**
@@ -378,6 +385,10 @@ public final class GetMetricTool extends CatalogTool {
                 wire.put("column", f.column());
                 wire.put("op", f.op().wireName());
                 texts.add(f.column());
+                if (f.comparesColumns()) {
+                    wire.put("other_column", f.otherColumn());
+                    texts.add(f.otherColumn());
+                }
                 if (f.value() != null) {
                     wire.put("value", f.value());
                     (f.value() instanceof List<?> list ? list : List.of(f.value())).forEach(v -> texts.add(String.valueOf(v)));
@@ -404,6 +415,13 @@ public final class GetMetricTool extends CatalogTool {
             request.orderBy().forEach(o -> texts.add(o.column()));
         }
         args.put("limit", request.limit());
+        if (!request.segments().isEmpty()) {
+            args.put("segments", request.segments());
+            texts.addAll(request.segments());
+        }
+        if (!request.defaultSegments()) {
+            args.put("default_segments", false);
+        }
         if (key != null) {
             args.put(key, value);
         }

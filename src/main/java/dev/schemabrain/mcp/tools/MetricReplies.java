@@ -94,7 +94,7 @@ final class MetricReplies {
                             + "; groups about fewer people than the server's minimum are left out";
                 }
                 case MIN_MAX_OPERAND -> {
-                    why = "it takes " + compiled.metric().measure().agg().wireName() + " over " + column
+                    why = "it takes the min or max over " + column
                             + ", a column tagged " + categories + ", and the answer would be one person's value";
                     rewrite = "use a count or sum metric, or one over an untagged column";
                 }

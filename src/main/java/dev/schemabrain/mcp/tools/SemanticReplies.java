@@ -9,6 +9,7 @@ import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
 
@@ -56,6 +57,15 @@ final class SemanticReplies {
     static ObjectNode entity(ObjectNode node, Entity e) {
         node.put("name", e.name()).put("description", e.description()).put("table", e.table().toString());
         node.set("identity", Replies.strings(e.identity()));
+        if (!e.segments().isEmpty()) {
+            ArrayNode segments = node.putArray("segments");
+            for (var g : e.segments()) {
+                ObjectNode seg = segments.addObject().put("name", g.name()).put("description", g.description())
+                        .put("default", g.isDefault());
+                ArrayNode filters = seg.putArray("filters");
+                g.filters().forEach(f -> filter(filters.addObject(), f));
+            }
+        }
         origin(node, e.origin());
         return node;
     }
@@ -75,22 +85,52 @@ final class SemanticReplies {
     }
 
     static ObjectNode metric(ObjectNode node, Metric m) {
-        node.put("name", m.name()).put("description", m.description()).put("entity", m.entity());
-        ObjectNode measure = node.putObject("measure").put("agg", m.measure().agg().wireName());
-        if (m.measure().column() != null) {
-            measure.put("column", m.measure().column());
-        }
-        if (m.measure().expression() != null) {
-            measure.put("expression", m.measure().expression());
+        node.put("name", m.name()).put("description", m.description()).put("type", m.kind().wireName()).put("entity", m.entity());
+        if (m.isSimple()) {
+            ObjectNode measure = node.putObject("measure").put("agg", m.measure().agg().wireName());
+            if (m.measure().column() != null) {
+                measure.put("column", m.measure().column());
+            }
+            if (m.measure().expression() != null) {
+                measure.put("expression", m.measure().expression());
+            }
+            if (m.measure().nonAdditive() != null) {
+                var n = m.measure().nonAdditive();
+                ObjectNode snapshot = measure.putObject("non_additive").put("column", n.column()).put("window", n.window().wireName());
+                if (!n.groupings().isEmpty()) {
+                    snapshot.set("groupings", Replies.strings(n.groupings()));
+                }
+            }
+        } else if (m.kind() instanceof MetricKind.Ratio r) {
+            node.put("numerator", r.numerator()).put("denominator", r.denominator());
+        } else if (m.kind() instanceof MetricKind.Derived d) {
+            node.put("expression", d.expression());
+        } else if (m.kind() instanceof MetricKind.Cumulative c) {
+            node.put("metric", c.metric());
+            if (c.window() != null) {
+                node.putObject("window").put("count", c.window()).put("grain", c.windowGrain().wireName());
+            }
+            if (c.grainToDate() != null) {
+                node.put("grain_to_date", c.grainToDate().wireName());
+            }
         }
         node.put("time_dimension", m.timeDimension());
         node.set("time_grains", Replies.strings(m.timeGrains().stream().map(TimeGrain::wireName).toList()));
         if (!m.filters().isEmpty()) {
             ArrayNode filters = node.putArray("default_filters");
-            m.filters().forEach(f -> filters.addObject().put("column", f.column()).put("op", f.op().wireName())
-                    .putPOJO("value", f.value()));
+            m.filters().forEach(f -> filter(filters.addObject(), f));
         }
         origin(node, m.origin());
+        return node;
+    }
+
+    static ObjectNode filter(ObjectNode node, dev.schemabrain.semantic.model.Filter f) {
+        node.put("column", f.column()).put("op", f.op().wireName());
+        if (f.comparesColumns()) {
+            node.put("other_column", f.otherColumn());
+        } else {
+            node.putPOJO("value", f.value());
+        }
         return node;
     }
 

@@ -58,7 +58,8 @@ public record CompiledMetric(Metric metric, String sql, List<Object> params, Lis
      * @param op the filter's operator for a FILTER, else null
      */
     public record ColumnRef(QualifiedName table, String column, Role role, FilterOp op) {
-        public enum Role { MEASURE, GROUP_BY, FILTER, TIME_DIMENSION, JOIN_KEY }
+        /** MEASURE_EXTREMUM: the operand of a min or max, whose answer is one row's value. */
+        public enum Role { MEASURE, MEASURE_EXTREMUM, GROUP_BY, FILTER, TIME_DIMENSION, JOIN_KEY }
 
         public ColumnRef(QualifiedName table, String column, Role role) {
             this(table, column, role, null);

@@ -41,7 +41,7 @@ public final class FilterValues {
     private static final Set<String> FALSE = Set.of("false", "0", "no");
 
     /** The date bindings a check needs no engine for: the values are validated, never sent. */
-    private static final Dialect NO_ENGINE = new Dialect() {
+    static final Dialect NO_ENGINE = new Dialect() {
         @Override
         public String dayOf(String x) {
             return x;
@@ -64,6 +64,21 @@ public final class FilterValues {
 
         @Override
         public String yearOf(String x) {
+            return x;
+        }
+
+        @Override
+        public String yearNumber(String x) {
+            return x;
+        }
+
+        @Override
+        public String monthNumber(String x) {
+            return x;
+        }
+
+        @Override
+        public String dayNumber(String x) {
             return x;
         }
     };

@@ -11,6 +11,11 @@ public enum FilterOp {
         return this != IS_NULL && this != NOT_NULL;
     }
 
+    /** Whether the operator may compare two columns (a list or a null test cannot). */
+    public boolean comparesColumns() {
+        return takesValue() && !takesList();
+    }
+
     public boolean takesList() {
         return this == IN || this == NOT_IN;
     }

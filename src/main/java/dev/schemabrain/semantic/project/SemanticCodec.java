@@ -13,6 +13,9 @@ import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
+import dev.schemabrain.semantic.model.NonAdditive;
+import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
 import dev.schemabrain.semantic.project.SemanticFileReader.Bound;
@@ -21,6 +24,9 @@ import dev.schemabrain.semantic.project.SemanticFiles.FilterFile;
 import dev.schemabrain.semantic.project.SemanticFiles.JoinFile;
 import dev.schemabrain.semantic.project.SemanticFiles.MeasureFile;
 import dev.schemabrain.semantic.project.SemanticFiles.MetricFile;
+import dev.schemabrain.semantic.project.SemanticFiles.NonAdditiveFile;
+import dev.schemabrain.semantic.project.SemanticFiles.SegmentFile;
+import dev.schemabrain.semantic.project.SemanticFiles.WindowFile;
 import dev.schemabrain.semantic.project.SemanticFiles.ObjectFile;
 import dev.schemabrain.semantic.project.SemanticFiles.PairFile;
 
@@ -54,6 +60,8 @@ public final class SemanticCodec {
 
     public static ObjectNode encode(Entity e) {
         return tree(new EntityFile(VERSION, e.name(), e.description(), e.table().toString(), e.identity(), e.group(),
+                e.segments().stream().map(g -> new SegmentFile(g.name(), g.description(), g.isDefault() ? Boolean.TRUE : null,
+                        filterFiles(g.filters()))).toList(),
                 e.origin().method().wireName()));
     }
 
@@ -66,11 +74,37 @@ public final class SemanticCodec {
 
     public static ObjectNode encode(Metric m) {
         Measure measure = m.measure();
-        return tree(new MetricFile(VERSION, m.name(), m.description(), m.entity(),
-                new MeasureFile(measure.agg().wireName(), measure.column(), measure.expression()), m.timeDimension(),
-                m.timeGrains().stream().map(TimeGrain::wireName).toList(),
-                m.filters().stream().map(f -> new FilterFile(f.column(), f.op().wireName(), wire(f.value()))).toList(),
+        MeasureFile measureFile = measure == null ? null : new MeasureFile(measure.agg().wireName(), measure.column(),
+                measure.expression(), nonAdditive(measure.nonAdditive()));
+        String type = m.isSimple() ? null : m.kind().wireName();
+        String numerator = null;
+        String denominator = null;
+        String expression = null;
+        String base = null;
+        WindowFile window = null;
+        String toDate = null;
+        if (m.kind() instanceof MetricKind.Ratio r) {
+            numerator = r.numerator();
+            denominator = r.denominator();
+        } else if (m.kind() instanceof MetricKind.Derived d) {
+            expression = d.expression();
+        } else if (m.kind() instanceof MetricKind.Cumulative c) {
+            base = c.metric();
+            window = c.window() == null ? null : new WindowFile(c.window().longValue(), c.windowGrain().wireName());
+            toDate = c.grainToDate() == null ? null : c.grainToDate().wireName();
+        }
+        return tree(new MetricFile(VERSION, m.name(), m.description(), type, m.entity(), measureFile, numerator, denominator,
+                expression, base, window, toDate, m.timeDimension(),
+                m.timeGrains().stream().map(TimeGrain::wireName).toList(), filterFiles(m.filters()),
                 m.origin().method().wireName()));
+    }
+
+    private static NonAdditiveFile nonAdditive(NonAdditive n) {
+        return n == null ? null : new NonAdditiveFile(n.column(), n.window().wireName(), n.groupings());
+    }
+
+    private static List<FilterFile> filterFiles(List<Filter> filters) {
+        return filters.stream().map(f -> new FilterFile(f.column(), f.op().wireName(), wire(f.value()), f.otherColumn())).toList();
     }
 
     private static ObjectNode tree(Record file) {
@@ -105,8 +139,29 @@ public final class SemanticCodec {
         if (identity.isEmpty()) {
             throw b.fail("identity", f.identity() == null ? "is required" : "must list at least one column");
         }
+        List<Segment> segments = new ArrayList<>();
+        List<SegmentFile> segmentFiles = f.segments() == null ? List.of() : f.segments();
+        for (int i = 0; i < segmentFiles.size(); i++) {
+            String at = "segments[" + i + "]";
+            SegmentFile g = segmentFiles.get(i);
+            if (g == null) {
+                throw b.fail(at, "must be a mapping of name, description, default and filters");
+            }
+            String segmentName = identifier(b, at + ".name", g.name());
+            if (segments.stream().anyMatch(x -> x.name().equals(segmentName))) {
+                throw b.fail(at + ".name", "repeats the segment '" + segmentName + "'; segment names are unique per entity");
+            }
+            if (g.isDefault() != null && !(g.isDefault() instanceof Boolean)) {
+                throw b.fail(at + ".default", "must be true or false");
+            }
+            List<Filter> segmentFilters = filters(b, at + ".filters", g.filters());
+            if (segmentFilters.isEmpty()) {
+                throw b.fail(at + ".filters", "must list at least one filter");
+            }
+            segments.add(new Segment(segmentName, optional(g.description()), segmentFilters, Boolean.TRUE.equals(g.isDefault())));
+        }
         return new Entity(name, optional(f.description()), QualifiedName.of(table.substring(0, dot), table.substring(dot + 1)),
-                identity, optional(f.group()), origin);
+                identity, optional(f.group()), origin, segments);
     }
 
     public static Join decodeJoin(String text, String where, Format format, Origin origin) throws SemanticProjectException {
@@ -140,7 +195,64 @@ public final class SemanticCodec {
         MetricFile f = b.value();
         String name = identifier(b, "name", f.name());
         String entity = identifier(b, "entity", f.entity());
-        MeasureFile m = f.measure();
+        String type = f.type() == null ? "simple" : f.type().strip().toLowerCase(java.util.Locale.ROOT);
+        MetricKind kind;
+        Measure measure = null;
+        switch (type) {
+            case "simple" -> {
+                absent(b, f, "simple", "numerator", "denominator", "expression", "metric", "window", "grain_to_date");
+                measure = measure(b, f.measure());
+                kind = MetricKind.SIMPLE;
+            }
+            case "ratio" -> {
+                absent(b, f, "ratio", "measure", "expression", "metric", "window", "grain_to_date");
+                kind = new MetricKind.Ratio(identifier(b, "numerator", f.numerator()), identifier(b, "denominator", f.denominator()));
+            }
+            case "derived" -> {
+                absent(b, f, "derived", "measure", "numerator", "denominator", "metric", "window", "grain_to_date");
+                String expression = required(b, "expression", f.expression());
+                try {
+                    dev.schemabrain.semantic.compile.MeasureExpression.columns(expression);
+                } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                    throw b.fail("expression", "is not valid: " + e.getMessage());
+                }
+                kind = new MetricKind.Derived(expression);
+            }
+            case "cumulative" -> {
+                absent(b, f, "cumulative", "measure", "numerator", "denominator", "expression");
+                String base = identifier(b, "metric", f.metric());
+                Integer count = null;
+                TimeGrain windowGrain = null;
+                if (f.window() != null) {
+                    if (!(f.window().count() instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue())
+                            || n.intValue() < 1 || n.intValue() > 1000) {
+                        throw b.fail("window.count", "must be a whole number from 1 to 1000");
+                    }
+                    count = ((Number) f.window().count()).intValue();
+                    windowGrain = enumValue(b, "window.grain", f.window().grain(), TimeGrain::fromWire, GRAINS);
+                }
+                TimeGrain toDate = f.grainToDate() == null ? null
+                        : enumValue(b, "grain_to_date", f.grainToDate(), TimeGrain::fromWire, GRAINS);
+                if (count != null && toDate != null) {
+                    throw b.fail("grain_to_date", "cannot stand beside 'window'; a cumulative metric has one or neither");
+                }
+                kind = new MetricKind.Cumulative(base, count, windowGrain, toDate);
+            }
+            default -> throw b.fail("type", "is '" + SemanticFileReader.printable(type) + "'; use one of simple, ratio,"
+                    + " derived, cumulative");
+        }
+        List<TimeGrain> grains = new ArrayList<>();
+        List<String> grainNames = f.timeGrains() == null ? List.of() : f.timeGrains();
+        for (int i = 0; i < grainNames.size(); i++) {
+            grains.add(enumValue(b, "time_grains[" + i + "]", grainNames.get(i), TimeGrain::fromWire, GRAINS));
+        }
+        return new Metric(name, optional(f.description()), entity, measure, optional(f.timeDimension()), grains,
+                filters(b, "filters", f.filters()), origin, kind);
+    }
+
+    private static final String GRAINS = "day, week, month, quarter, year";
+
+    private static Measure measure(Bound<MetricFile> b, MeasureFile m) throws SemanticProjectException {
         if (m == null) {
             throw b.fail("measure", "is required and must be a mapping");
         }
@@ -153,22 +265,66 @@ public final class SemanticCodec {
         if (column == null && expression == null && agg != Aggregation.COUNT) {
             throw b.fail("measure.column", "is required for " + agg.wireName() + " (or give 'expression')");
         }
-        List<TimeGrain> grains = new ArrayList<>();
-        List<String> grainNames = f.timeGrains() == null ? List.of() : f.timeGrains();
-        for (int i = 0; i < grainNames.size(); i++) {
-            grains.add(enumValue(b, "time_grains[" + i + "]", grainNames.get(i), TimeGrain::fromWire,
-                    "day, week, month, quarter, year"));
+        if (expression != null) {
+            try {
+                dev.schemabrain.semantic.compile.MeasureExpression.columns(expression);
+            } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                throw b.fail("measure.expression", "is not valid: " + e.getMessage());
+            }
         }
+        NonAdditive nonAdditive = null;
+        NonAdditiveFile n = m.nonAdditive();
+        if (n != null) {
+            String column2 = required(b, "measure.non_additive.column", n.column());
+            NonAdditive.Window window = n.window() == null ? NonAdditive.Window.LAST
+                    : enumValue(b, "measure.non_additive.window", n.window(), NonAdditive.Window::fromWire, "last, first");
+            nonAdditive = new NonAdditive(column2, window, names(b, "measure.non_additive.groupings", n.groupings()));
+        }
+        return new Measure(agg, column, expression, nonAdditive);
+    }
+
+    /** Keys that belong to another type of metric are refused by name, so a typo in 'type' is not silent. */
+    private static void absent(Bound<MetricFile> b, MetricFile f, String type, String... keys) throws SemanticProjectException {
+        for (String key : keys) {
+            Object v = switch (key) {
+                case "measure" -> f.measure();
+                case "numerator" -> f.numerator();
+                case "denominator" -> f.denominator();
+                case "expression" -> f.expression();
+                case "metric" -> f.metric();
+                case "window" -> f.window();
+                case "grain_to_date" -> f.grainToDate();
+                default -> null;
+            };
+            if (v != null) {
+                throw b.fail(key, "does not belong to a " + type + " metric" + (type.equals("simple")
+                        ? " (set 'type' to ratio, derived or cumulative)" : ""));
+            }
+        }
+    }
+
+    private static List<Filter> filters(Bound<?> b, String path, List<FilterFile> filterFiles) throws SemanticProjectException {
         List<Filter> filters = new ArrayList<>();
-        List<FilterFile> filterFiles = f.filters() == null ? List.of() : f.filters();
-        for (int i = 0; i < filterFiles.size(); i++) {
-            String at = "filters[" + i + "]";
-            FilterFile ff = filterFiles.get(i);
+        List<FilterFile> files = filterFiles == null ? List.of() : filterFiles;
+        for (int i = 0; i < files.size(); i++) {
+            String at = path + "[" + i + "]";
+            FilterFile ff = files.get(i);
             if (ff == null) {
-                throw b.fail(at, "must be a mapping of column, op and value");
+                throw b.fail(at, "must be a mapping of column, op and value (or other_column)");
             }
             String fc = required(b, at + ".column", ff.column());
             FilterOp op = enumValue(b, at + ".op", ff.op(), FilterOp::fromWire, "eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null");
+            String other = optional(ff.otherColumn());
+            if (other != null) {
+                if (ff.value() != null) {
+                    throw b.fail(at + ".other_column", "cannot stand beside 'value'; compare with a value or a column");
+                }
+                if (!op.comparesColumns()) {
+                    throw b.fail(at + ".op", "must be eq, ne, lt, lte, gt or gte to compare two columns");
+                }
+                filters.add(Filter.columns(fc, op, required(b, at + ".other_column", other)));
+                continue;
+            }
             Object value = value(b, at + ".value", ff.value());
             if (op.takesValue() && value == null || op.takesList() != value instanceof List) {
                 throw b.fail(at + ".value", op.takesList() ? "must be a list for " + op.wireName()
@@ -176,8 +332,7 @@ public final class SemanticCodec {
             }
             filters.add(new Filter(fc, op, value));
         }
-        return new Metric(name, optional(f.description()), entity, new Measure(agg, column, expression),
-                optional(f.timeDimension()), grains, filters, origin);
+        return filters;
     }
 
     /** The file bound to its record, its version checked. */

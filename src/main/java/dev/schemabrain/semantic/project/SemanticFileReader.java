@@ -162,7 +162,9 @@ final class SemanticFileReader {
         if (type.isRecord()) {
             PropertyNamingStrategies.NamingBase snake = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
             return "a mapping with the keys " + Arrays.stream(type.getRecordComponents())
-                    .map(c -> snake.translate(c.getName())).collect(Collectors.joining(", "));
+                    .map(c -> c.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonProperty.class)
+                            ? c.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class).value()
+                            : snake.translate(c.getName())).collect(Collectors.joining(", "));
         }
         return "of type " + type.getSimpleName();
     }

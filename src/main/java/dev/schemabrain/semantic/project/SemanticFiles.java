@@ -1,6 +1,7 @@
 package dev.schemabrain.semantic.project;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 import java.util.List;
@@ -23,9 +24,17 @@ final class SemanticFiles {
     }
 
     // version is Object so that 'version: two' says "must be 1" rather than a type error.
-    @JsonPropertyOrder({"version", "name", "description", "table", "identity", "group", "origin"})
+    @JsonPropertyOrder({"version", "name", "description", "table", "identity", "group", "segments", "origin"})
     record EntityFile(Object version, String name, String description, String table, List<String> identity,
-                      String group, String origin) implements ObjectFile {
+                      String group, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SegmentFile> segments,
+                      String origin) implements ObjectFile {
+    }
+
+    /** {@code default} is Object so that 'default: maybe' says "must be true or false". */
+    @JsonPropertyOrder({"name", "description", "default", "filters"})
+    record SegmentFile(String name, @JsonInclude(JsonInclude.Include.NON_NULL) String description,
+                       @JsonProperty("default") @JsonInclude(JsonInclude.Include.NON_NULL) Object isDefault,
+                       List<FilterFile> filters) {
     }
 
     @JsonPropertyOrder({"version", "name", "source_entity", "target_entity", "on", "through", "through_on",
@@ -34,25 +43,45 @@ final class SemanticFiles {
                     String through, List<PairFile> throughOn, String cardinality, String origin) implements ObjectFile {
     }
 
-    @JsonPropertyOrder({"version", "name", "description", "entity", "measure", "time_dimension", "time_grains",
-            "filters", "origin"})
-    record MetricFile(Object version, String name, String description, String entity, MeasureFile measure,
-                      String timeDimension,
+    @JsonPropertyOrder({"version", "name", "description", "type", "entity", "measure", "numerator", "denominator",
+            "expression", "metric", "window", "grain_to_date", "time_dimension", "time_grains", "filters", "origin"})
+    record MetricFile(Object version, String name, String description,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String type, String entity,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) MeasureFile measure,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String numerator,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String denominator,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String expression,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String metric,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) WindowFile window,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String grainToDate, String timeDimension,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> timeGrains,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<FilterFile> filters,
                       String origin) implements ObjectFile {
+    }
+
+    /** A cumulative metric's trailing window: the last {@code count} buckets of {@code grain}. */
+    @JsonPropertyOrder({"count", "grain"})
+    record WindowFile(Object count, String grain) {
+    }
+
+    /** A semi-additive measure's snapshot column, which end of each bucket counts, and per what. */
+    @JsonPropertyOrder({"column", "window", "groupings"})
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    record NonAdditiveFile(String column, String window, List<String> groupings) {
     }
 
     @JsonPropertyOrder({"source", "target"})
     record PairFile(String source, String target) {
     }
 
-    @JsonPropertyOrder({"agg", "column", "expression"})
-    record MeasureFile(String agg, String column, String expression) {
+    @JsonPropertyOrder({"agg", "column", "expression", "non_additive"})
+    record MeasureFile(String agg, String column, String expression,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) NonAdditiveFile nonAdditive) {
     }
 
     /** {@code value} is bound as Jackson reads it: a scalar, a list, or (refused later) a mapping. */
-    @JsonPropertyOrder({"column", "op", "value"})
-    record FilterFile(String column, String op, Object value) {
+    @JsonPropertyOrder({"column", "op", "value", "other_column"})
+    record FilterFile(String column, String op, Object value,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String otherColumn) {
     }
 }

@@ -11,6 +11,7 @@ import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.FilterValues;
 import dev.schemabrain.semantic.compile.MeasureExpression;
+import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
@@ -243,6 +244,9 @@ public final class SemanticProject {
                     problems.add(where + ": identity column " + c + " is not a column of " + e.table() + ".");
                 }
             }
+            for (var segment : e.segments()) {
+                filters(segment.filters(), entities, tables, where, "segment " + segment.name() + " filters", problems);
+            }
         }
         for (Join j : model.joins()) {
             if (!files.files().containsKey(SemanticCodec.JOIN + "/" + j.name())) {
@@ -275,6 +279,12 @@ public final class SemanticProject {
             if (t.isEmpty()) {
                 continue;
             }
+            if (!m.isSimple() || m.measure().nonAdditive() != null || hasParentColumns(m)) {
+                // Parts, windows, snapshots and parents' columns: the compiler's own check, as a first call would make it.
+                new MetricCompiler(catalog, model).check(m).ifPresent(problem -> problems.add(where + ": " + problem));
+                filters(m.filters(), entities, tables, where, "filters", problems);
+                continue;
+            }
             if (m.measure().column() != null && t.get().column(m.measure().column()).isEmpty()) {
                 problems.add(where + ": measure column " + m.measure().column() + " is not a column of " + t.get().name() + ".");
             }
@@ -296,25 +306,43 @@ public final class SemanticProject {
                     }
                 });
             }
-            for (int i = 0; i < m.filters().size(); i++) {
-                Filter f = m.filters().get(i);
-                Optional<Column> c = reference(f.column(), entities, tables, where, "filters", problems);
-                if (c.isPresent()) {
-                    try {
-                        // The compiler's own check: a default filter outside an ENUM is refused here, not at the first call.
-                        FilterValues.check(c.get(), f.column(), f);
-                    } catch (CompileException e) {
-                        String message = e.getMessage();
-                        if (!e.candidates().isEmpty()) {
-                            message = message.substring(0, message.length() - 1) + "; did you mean "
-                                    + String.join(" or ", e.candidates()) + "?";
-                        }
-                        problems.add(where + ": filters[" + i + "]: " + message);
+            filters(m.filters(), entities, tables, where, "filters", problems);
+        }
+        return problems;
+    }
+
+    private static boolean hasParentColumns(Metric m) {
+        try {
+            return m.measure().expression() != null
+                    && MeasureExpression.columns(m.measure().expression()).stream().anyMatch(c -> c.indexOf('.') > 0);
+        } catch (CompileException e) {
+            return false;
+        }
+    }
+
+    private static void filters(List<Filter> filters, Map<String, Entity> entities, Map<QualifiedName, Table> tables,
+                                String where, String key, List<String> problems) {
+        for (int i = 0; i < filters.size(); i++) {
+            Filter f = filters.get(i);
+            Optional<Column> c = reference(f.column(), entities, tables, where, key, problems);
+            if (f.comparesColumns()) {
+                reference(f.otherColumn(), entities, tables, where, key, problems);
+                continue;
+            }
+            if (c.isPresent()) {
+                try {
+                    // The compiler's own check: a default filter outside an ENUM is refused here, not at the first call.
+                    FilterValues.check(c.get(), f.column(), f);
+                } catch (CompileException e) {
+                    String message = e.getMessage();
+                    if (!e.candidates().isEmpty()) {
+                        message = message.substring(0, message.length() - 1) + "; did you mean "
+                                + String.join(" or ", e.candidates()) + "?";
                     }
+                    problems.add(where + ": " + key + "[" + i + "]: " + message);
                 }
             }
         }
-        return problems;
     }
 
     private static Optional<Table> entityTable(String entity, Map<String, Entity> entities, Map<QualifiedName, Table> tables,

@@ -163,11 +163,12 @@ class ShopAnalyticsTest {
         String films = metric(s, "film", "count", null);
         JsonNode answer = json(s.call("name", films, "filters", List.of(Map.of("column", "actor.last_name", "op", "eq",
                 "value", "GUINESS"))));
-        assertTrue(List.of("success", "degraded").contains(answer.path("status").asText()), answer.toString());
+        assertEquals("success", answer.path("status").asText(), answer.toString());
         assertEquals(0, answer.path("data").path("suppressed_groups").asInt(0), answer.toString());
-        assertEquals(plain(s.hand("SELECT COUNT(*) FROM film f JOIN film_actor fa ON fa.film_id = f.film_id JOIN actor a"
-                + " ON a.actor_id = fa.actor_id WHERE a.last_name = 'GUINESS'").get(0).get(0)),
-                plain(answer.path("data").path("rows").get(0).path(films)), "the count over the link, as the compiler walks it");
+        // Three actors are called Guiness: a film with two of them is still one film, not two rows over the link.
+        assertEquals(plain(s.hand("SELECT COUNT(DISTINCT f.film_id) FROM film f JOIN film_actor fa ON fa.film_id = f.film_id"
+                + " JOIN actor a ON a.actor_id = fa.actor_id WHERE a.last_name = 'GUINESS'").get(0).get(0)),
+                plain(answer.path("data").path("rows").get(0).path(films)), "each film counted once");
     }
 
     @Test

@@ -144,7 +144,7 @@ class MetricCompilerSqliteTest {
     }
 
     @Test
-    void countDistinctAcrossAFanOutIsExactAndASumAcrossOneIsDegraded() throws Exception {
+    void countDistinctAcrossAFanOutIsExactAndACountAcrossOneCountsEachRowOncePerGroup() throws Exception {
         CompiledMetric distinct = compile(request("active_users", List.of("teams.name"), List.of(), null));
         assertEquals(List.of("teams_users"), distinct.fanOutJoins());
         assertTrue(distinct.degradation().isEmpty(), "repeats do not change a count_distinct");
@@ -153,8 +153,11 @@ class MetricCompilerSqliteTest {
                 JOIN teams t ON t.id = tm.team_id GROUP BY 1 ORDER BY 1""", List.of());
         assertEquals(expected, run(distinct));
 
-        CompiledMetric sum = compile(request("organizations_count", List.of("users.role"), List.of(), null));
-        assertEquals(Optional.of(Degradation.FAN_OUT_JOIN), sum.degradation());
+        CompiledMetric count = compile(request("organizations_count", List.of("users.role"), List.of(), null));
+        assertTrue(count.degradation().isEmpty(), "counted once per group, not flagged");
+        assertEquals(run("""
+                SELECT x.role, COUNT(*) FROM (SELECT DISTINCT u.role, o.id FROM organizations o
+                JOIN users u ON u.organization_id = o.id) x GROUP BY 1 ORDER BY 1""", List.of()), run(count));
     }
 
     @Test

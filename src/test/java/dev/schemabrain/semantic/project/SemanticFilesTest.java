@@ -69,7 +69,7 @@ class SemanticFilesTest {
                         name: x
                         tabel: main.users
                         identity: [id]
-                        """, "entities/x.yaml:3: 'tabel' is not a known key; the keys are description, group, identity, name, origin, table, version."),
+                        """, "entities/x.yaml:3: 'tabel' is not a known key; the keys are description, group, identity, name, origin, segments, table, version."),
                 Arguments.of("joins/j.yaml", """
                         version: 2
                         name: j
@@ -84,7 +84,7 @@ class SemanticFilesTest {
                         filters:
                           - {column: users.status, op: eq, value: active}
                           - {colum: users.status, op: eq, value: active}
-                        """, "metrics/m.yaml:7: 'filters[1].colum' is not a known key; the keys are column, op, value."),
+                        """, "metrics/m.yaml:7: 'filters[1].colum' is not a known key; the keys are column, op, other_column, value."),
                 Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         time_grains: [month, fortnight]
                         """, "metrics/m.yaml:5: 'time_grains[1]' is 'fortnight'; use one of day, week, month, quarter, year."),
@@ -130,16 +130,16 @@ class SemanticFilesTest {
                         name: y
                         identity: [id]
                         """, "entities/x.yaml:4: 'name' is given twice (first on line 2); keep one of them."),
-                Arguments.of("entities/x.yaml", "- version: 1\n", "entities/x.yaml:1: the file must be a mapping with the keys version, name, description, table, identity, group, origin."),
+                Arguments.of("entities/x.yaml", "- version: 1\n", "entities/x.yaml:1: the file must be a mapping with the keys version, name, description, table, identity, group, segments, origin."),
                 Arguments.of("metrics/m.yaml", """
                         version: 1
                         name: m
                         entity: users
                         measure: sum
-                        """, "metrics/m.yaml:4: 'measure' must be a mapping with the keys agg, column, expression."),
+                        """, "metrics/m.yaml:4: 'measure' must be a mapping with the keys agg, column, expression, non_additive."),
                 Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         filters: [users.status]
-                        """, "metrics/m.yaml:5: 'filters[0]' must be a mapping with the keys column, op, value."),
+                        """, "metrics/m.yaml:5: 'filters[0]' must be a mapping with the keys column, op, value, other_column."),
                 Arguments.of("entities/x.yaml", "# nothing yet\n", "entities/x.yaml: the file is empty; it needs 'version: 1' and the object's keys."),
                 Arguments.of("entities/x.yaml", """
                         version: 1
@@ -298,7 +298,7 @@ class SemanticFilesTest {
         SemanticProjectException e = assertThrows(SemanticProjectException.class, () -> SemanticCodec.decodeEntity(
                 "{\"version\":1,\"name\":\"x\",\"table\":\"main.users\",\"identity\":[\"id\"],\"colour\":\"red\"}",
                 "the store's entity x", Format.JSON, Origin.AUTHORED));
-        assertEquals("the store's entity x: 'colour' is not a known key; the keys are description, group, identity, name, origin, table, version.",
+        assertEquals("the store's entity x: 'colour' is not a known key; the keys are description, group, identity, name, origin, segments, table, version.",
                 e.getMessage());
     }
 }
