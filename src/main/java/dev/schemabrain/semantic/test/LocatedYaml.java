@@ -88,6 +88,11 @@ final class LocatedYaml {
         return new SemanticProjectException(where() + ": " + (path.isEmpty() ? "the file" : "'" + shown(path) + "'") + " " + what + ".");
     }
 
+    /** A required key of this mapping that is not there, reported at the mapping's line. */
+    SemanticProjectException missing(String key) {
+        return new SemanticProjectException(where() + ": '" + shown(path.isEmpty() ? key : path + "." + key) + "' is required.");
+    }
+
     /** The entries of a mapping whose keys are all among {@code keys}, in the file's order. */
     Map<String, LocatedYaml> mapping(Set<String> keys) throws SemanticProjectException {
         if (!(node instanceof MappingNode map)) {

@@ -167,7 +167,7 @@ public final class MetricTestReader {
             throws SemanticProjectException {
         LocatedYaml value = keys.get(key);
         if (value == null) {
-            throw parent.fail("has no '" + key + "'; it is required");
+            throw parent.missing(key);
         }
         return value;
     }

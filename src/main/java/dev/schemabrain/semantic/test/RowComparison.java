@@ -42,8 +42,9 @@ final class RowComparison {
             return Optional.of("equals_sql returns a group more than once; group it by the same keys as the metric ("
                     + String.join(", ", columns.subList(0, columns.size() - 1)) + ")");
         }
-        Set<List<Object>> keys = new LinkedHashSet<>(sql.keySet());
-        keys.addAll(metric.keySet());
+        // The metric's order (its groups ascending), then what only equals_sql has: a SELECT without ORDER BY has none.
+        Set<List<Object>> keys = new LinkedHashSet<>(metric.keySet());
+        keys.addAll(sql.keySet());
         List<String> differences = new ArrayList<>();
         for (List<Object> key : keys) {
             String at = shown(columns, key);
