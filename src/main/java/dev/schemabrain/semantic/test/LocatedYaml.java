@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.test;
 
+import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.error.SemanticProjectException;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * A node of one YAML file with its key path ({@code tests[1].expect.value}), so every complaint names the file,
@@ -226,16 +228,8 @@ final class LocatedYaml {
 
     /** At most 64 characters, control characters escaped, so a message stays one line. */
     static String shown(String s) {
-        String cut = s.length() > 64 ? s.substring(0, 64) + "…" : s;
-        StringBuilder b = new StringBuilder();
-        cut.codePoints().forEach(c -> {
-            if (Character.isISOControl(c) || c == 0x2028 || c == 0x2029) {
-                b.append(String.format("\\u%04x", c));
-            } else {
-                b.appendCodePoint(c);
-            }
-        });
-        return b.toString();
+        return NameSyntax.excerpt(s).codePoints().mapToObj(c -> Character.isISOControl(c) || c == 0x2028 || c == 0x2029
+                ? String.format("\\u%04x", c) : Character.toString(c)).collect(Collectors.joining());
     }
 
     private static String oneLine(String s) {

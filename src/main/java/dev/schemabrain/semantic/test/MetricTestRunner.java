@@ -125,13 +125,16 @@ public final class MetricTestRunner {
     }
 
     /**
-     * The database's own words for a statement it refused (the executor wraps them in advice meant for agents),
-     * else the executor's sentence without its full stop.
+     * The database's own words for a statement it refused, and the operator's option for a timeout (the executor's
+     * sentences advise agents: list_metrics, dry_run); else the executor's sentence without its full stop.
      */
-    private static String sentence(ExecutionException e) {
+    private String sentence(ExecutionException e) {
         String message = e.getMessage();
         if (e.kind() == ExecutionException.Kind.QUERY_FAILED && message.startsWith(QUERY_FAILED) && message.endsWith(QUERY_FAILED_END)) {
             return message.substring(QUERY_FAILED.length(), message.length() - QUERY_FAILED_END.length());
+        }
+        if (e.kind() == ExecutionException.Kind.STATEMENT_TIMEOUT) {
+            return "it ran longer than " + executor.settings().statementTimeoutMs() + " ms and was stopped (--statement-timeout-ms)";
         }
         return withoutStop(message);
     }

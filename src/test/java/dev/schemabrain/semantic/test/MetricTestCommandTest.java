@@ -92,22 +92,8 @@ class MetricTestCommandTest {
         write(project, "entities/customer.yaml", "version: 1\nname: customer\ntable: " + schema + ".customers\nidentity: [customer_id]\n");
         write(project, "entities/order.yaml", "version: 1\nname: order\ntable: " + schema + ".orders\nidentity: [order_id]\n");
         write(project, "entities/order_line.yaml", "version: 1\nname: order_line\ntable: " + schema + ".order_lines\nidentity: [line_id]\n");
-        write(project, "joins/order_customer.yaml", """
-                version: 1
-                name: order_customer
-                source_entity: order
-                target_entity: customer
-                on: [{source: customer_id, target: customer_id}]
-                cardinality: many_to_one
-                """);
-        write(project, "joins/order_lines.yaml", """
-                version: 1
-                name: order_lines
-                source_entity: order
-                target_entity: order_line
-                on: [{source: order_id, target: order_id}]
-                cardinality: one_to_many
-                """);
+        write(project, "joins/order_customer.yaml", join("order_customer", "customer", "customer_id", "many_to_one"));
+        write(project, "joins/order_lines.yaml", join("order_lines", "order_line", "order_id", "one_to_many"));
         write(project, "metrics/revenue.yaml", metric("revenue", "amount"));
         write(project, "metrics/broken_revenue.yaml", metric("broken_revenue", "discount"));
         String byMonth = pg ? "SELECT CAST(date_trunc('month', ordered_on) AS timestamp) AS time_bucket, sum(amount) FROM shop.orders GROUP BY 1"
@@ -120,6 +106,11 @@ class MetricTestCommandTest {
         Setup setup = new Setup(url, store, project);
         SETUPS.put(engine, setup);
         return setup;
+    }
+
+    private static String join(String name, String target, String key, String cardinality) {
+        return "version: 1\nname: " + name + "\nsource_entity: order\ntarget_entity: " + target + "\non: [{source: " + key
+                + ", target: " + key + "}]\ncardinality: " + cardinality + "\n";
     }
 
     private static String metric(String name, String column) {
@@ -219,6 +210,28 @@ class MetricTestCommandTest {
         assertEquals(List.of("PASS revenue: within a cent",
                 "FAIL revenue: off by a thousandth — expected 946.501, got 946.50 (difference 0.001)",
                 "2 tests of 1 metric: 1 passed, 1 failed."), r.stdout().lines().toList());
+    }
+
+    @Test
+    void equalsSqlRunsUnderTheStatementTimeoutAndATimeoutFailsOnlyItsTest() throws Exception {
+        Setup s = setup("postgresql");
+        Path project = dir.resolve("slow");
+        write(project, "tests/revenue.yaml", """
+                version: 1
+                metric: revenue
+                tests:
+                  - name: slow reference
+                    equals_sql: "SELECT 946.50 FROM pg_sleep(5)"
+                  - name: still runs
+                    expect: {value: 946.50}
+                """);
+        long start = System.nanoTime();
+        InProcessCli.Result r = new Setup(s.url(), s.store(), project).test("--statement-timeout-ms", "300");
+        assertTrue((System.nanoTime() - start) / 1_000_000 < 4_000, "stopped at the timeout, not after the sleep");
+        assertEquals(1, r.exitCode(), r.stdout() + r.stderr());
+        assertEquals(List.of("FAIL revenue: slow reference — equals_sql failed: it ran longer than 300 ms and was stopped"
+                        + " (--statement-timeout-ms)", "PASS revenue: still runs", "2 tests of 1 metric: 1 passed, 1 failed."),
+                r.stdout().lines().toList());
     }
 
     @Test
