@@ -139,6 +139,14 @@ class MetricTestCommandTest {
                 + "    no_fan_out: true\n";
     }
 
+    /** A project beside the indexed one holding only {@code tests/revenue.yaml}, tested on the PostgreSQL store. */
+    static Setup revenueTests(String name, String yaml) throws IOException {
+        Setup s = setup("postgresql");
+        Path project = dir.resolve(name);
+        write(project, "tests/revenue.yaml", yaml);
+        return new Setup(s.url(), s.store(), project);
+    }
+
     static void write(Path project, String file, String text) throws IOException {
         Path path = project.resolve(file);
         Files.createDirectories(path.getParent());
@@ -193,9 +201,7 @@ class MetricTestCommandTest {
 
     @Test
     void aToleranceWidensTheMatchAndWithoutOneADecimalMustBeExact() throws Exception {
-        Setup s = setup("postgresql");
-        Path project = dir.resolve("tolerance");
-        write(project, "tests/revenue.yaml", """
+        InProcessCli.Result r = revenueTests("tolerance", """
                 version: 1
                 metric: revenue
                 tests:
@@ -204,8 +210,7 @@ class MetricTestCommandTest {
                     tolerance: 0.01
                   - name: off by a thousandth
                     expect: {value: 946.501}
-                """);
-        InProcessCli.Result r = new Setup(s.url(), s.store(), project).test();
+                """).test();
         assertEquals(1, r.exitCode(), r.stdout() + r.stderr());
         assertEquals(List.of("PASS revenue: within a cent",
                 "FAIL revenue: off by a thousandth — expected 946.501, got 946.50 (difference 0.001)",
@@ -214,9 +219,7 @@ class MetricTestCommandTest {
 
     @Test
     void equalsSqlRunsUnderTheStatementTimeoutAndATimeoutFailsOnlyItsTest() throws Exception {
-        Setup s = setup("postgresql");
-        Path project = dir.resolve("slow");
-        write(project, "tests/revenue.yaml", """
+        Setup slow = revenueTests("slow", """
                 version: 1
                 metric: revenue
                 tests:
@@ -226,7 +229,7 @@ class MetricTestCommandTest {
                     expect: {value: 946.50}
                 """);
         long start = System.nanoTime();
-        InProcessCli.Result r = new Setup(s.url(), s.store(), project).test("--statement-timeout-ms", "300");
+        InProcessCli.Result r = slow.test("--statement-timeout-ms", "300");
         assertTrue((System.nanoTime() - start) / 1_000_000 < 4_000, "stopped at the timeout, not after the sleep");
         assertEquals(1, r.exitCode(), r.stdout() + r.stderr());
         assertEquals(List.of("FAIL revenue: slow reference — equals_sql failed: it ran longer than 300 ms and was stopped"
@@ -236,14 +239,12 @@ class MetricTestCommandTest {
 
     @Test
     void aTestOfAMetricTheStoreDoesNotHaveIsBadInputWithTheNearestName() throws Exception {
-        Setup s = setup("postgresql");
-        Path project = dir.resolve("typo");
-        write(project, "tests/revenue.yaml", "version: 1\nmetric: revenu\ntests:\n  - name: n\n    not_null: true\n");
-        InProcessCli.Result r = new Setup(s.url(), s.store(), project).test();
+        Setup typo = revenueTests("typo", "version: 1\nmetric: revenu\ntests:\n  - name: n\n    not_null: true\n");
+        InProcessCli.Result r = typo.test();
         assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
         assertEquals("", r.stdout());
         assertEquals("schemabrain: tests/revenue.yaml:2: the store has no metric 'revenu' (did you mean 'revenue'?); fix the"
-                + " name, or run 'schemabrain apply " + project + "' if the metric is new.", r.stderr().strip());
+                + " name, or run 'schemabrain apply " + typo.project() + "' if the metric is new.", r.stderr().strip());
     }
 
     @Test
