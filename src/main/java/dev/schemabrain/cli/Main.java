@@ -25,7 +25,7 @@ import java.util.Optional;
                 ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
                 ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class,
                 TokenCommand.class, StoreCommand.class, LlmCommand.class, ProbeCommand.class, SweepCommand.class,
-                MineQueriesCommand.class, InitCommand.class, DoctorCommand.class, CheckCommand.class,
+                MineQueriesCommand.class, InitCommand.class, DoctorCommand.class, CheckCommand.class, TestCommand.class,
                 CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {

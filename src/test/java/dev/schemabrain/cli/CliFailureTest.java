@@ -49,6 +49,10 @@ class CliFailureTest {
                 failure("lint --no-such-option", "Unknown option: '--no-such-option'"),
                 failure("check --store T/s.db", "check needs the source"),
                 failure("check --source sqlite:T/x.sqlite --store T/s.db", "no store at T/s.db"),
+                failure("test T/project --store T/s.db", "test needs the source"),
+                failure("test T/project --source sqlite:T/x.sqlite --store T/s.db", "no semantic project at T/project"),
+                failure("test T/ --source sqlite:T/x.sqlite --store T/s.db", "no metric tests in T/tests"),
+                failure("test T/ --source sqlite:T/x.sqlite --statement-timeout-ms 0 --store T/s.db", "--statement-timeout-ms must be"),
                 failure("init --client notepad --store T/s.db", "--client 'notepad' is not a client"),
                 failure("indx", "run 'schemabrain index' if you meant it"),
                 failure("demo --database /proc/nope/x.sqlite --store T/s.db", "/proc/nope/x.sqlite"));

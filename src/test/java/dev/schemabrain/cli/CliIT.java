@@ -70,7 +70,7 @@ class CliIT {
         String revision = Files.exists(Path.of(".git")) ? "(?!unknown)[\\w.-]+" : "unknown";
         assertTrue(version.stdout().matches("schemabrain \\d+\\.\\d+\\.\\d+ \\(git " + revision + "\\)\\s*"), version.stdout());
         for (String command : new String[]{"index", "serve", "lint", "demo", "apply", "diff", "export", "entities", "joins",
-                "metrics", "import", "init", "doctor", "check"}) {
+                "metrics", "import", "init", "doctor", "check", "test"}) {
             Cli.Result help = Cli.run(dir, command, "--help");
             assertEquals(0, help.exitCode(), command);
             assertTrue(help.stdout().contains("--store"), command + " help lists the global options");
