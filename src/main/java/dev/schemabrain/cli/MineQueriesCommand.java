@@ -21,8 +21,10 @@ import java.util.concurrent.Callable;
         description = {"Read the source's statement statistics (PostgreSQL pg_stat_statements, MySQL/MariaDB"
                 + " performance_schema digests) into the store: examples for get_example_queries, observed joins for"
                 + " suggest_joins and the semantic layer.",
-                "Index the source first. Literals never reach the store. Re-running adds only what ran since; counts"
-                        + " survive a statistics reset."})
+                "Index the source first. Literals never reach the store, except ordinals, date units and formats, and"
+                        + " values the catalog already shows for a non-PII column. Unqualified names resolve through each"
+                        + " role's search_path or the statement's default database. Re-running adds only what ran since;"
+                        + " counts survive a statistics reset."})
 final class MineQueriesCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -53,10 +55,18 @@ final class MineQueriesCommand implements Callable<Integer> {
         out.printf("  parsed            %7d, %d not parsed: parse rate %s%%%n", a.parsed(), a.failed(),
                 String.format(Locale.ROOT, "%.1f", 100 * a.parseRate()));
         out.printf("  not about tables  %7d (session, DDL, system catalogs, other schemas)%n", a.elsewhere());
+        out.printf("  skipped           %7d with a table name no indexed schema has, %d with a name several schemas have%n",
+                a.unresolved(), a.ambiguous());
         out.printf("  examples stored   %7d SELECT, %d write statements%n", a.examples(), a.writes());
         out.printf("  joins observed    %7d%n", a.joins());
         out.printf("  observations      %7d added (%d new statements, %d seen before)%s%n", r.merge().observationsAdded(),
                 r.merge().inserted(), r.merge().updated(),
                 r.merge().resetDetected() ? "; a statistics reset was detected and counting continued" : "");
+        out.printf("  filters observed  %7d%n", r.filters().size());
+        r.filters().stream().limit(TOP_FILTERS).forEach(f -> out.printf("    %s  (%d statements, %d observations, last seen %s)%n",
+                f.describe(), f.statements(), f.observations(), f.lastSeen()));
     }
+
+    /** The most used filters the summary lists: enough to see what segments the workload implies. */
+    private static final int TOP_FILTERS = 5;
 }

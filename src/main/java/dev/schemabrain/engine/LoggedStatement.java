@@ -6,14 +6,22 @@ import java.util.Objects;
  * One statement shape an engine's statistics hold for the source's database: its text as the engine keeps
  * it (constants may or may not be replaced yet) and how many times it ran since the statistics were last
  * reset.
+ *
+ * @param role     the role that ran it (PostgreSQL), whose search_path its unqualified names went through; null when unknown
+ * @param database the statement's default database (MySQL/MariaDB), where its unqualified names live; null when unknown
  */
-public record LoggedStatement(String text, long calls) {
+public record LoggedStatement(String text, long calls, String role, String database) {
 
     public LoggedStatement {
         Objects.requireNonNull(text, "text");
         if (calls < 0) {
             throw new IllegalArgumentException("calls must not be negative");
         }
+    }
+
+    /** A statement whose role and default database are not known. */
+    public LoggedStatement(String text, long calls) {
+        this(text, calls, null, null);
     }
 
     /** Whether SchemaBrain sent it: every statement it sends to a source starts with {@link Purpose#STATEMENT_MARKER}. */

@@ -6,26 +6,23 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Resolves the names a statement wrote to the catalog's own: a qualified table directly, an unqualified one
- * through the search path (PostgreSQL's schemas, MySQL's current database). Case-insensitive, as unquoted
- * names are; of two tables differing only by case, the first in the catalog wins.
+ * Resolves the names a statement wrote to the catalog's own: a qualified table, a table's column ({@link SearchPaths}
+ * resolves unqualified tables). Case-insensitive, as unquoted names are; of two tables differing only by case, the
+ * first in the catalog wins.
  */
 final class CatalogNames {
 
     private final Map<String, Table> byQualified = new HashMap<>();
     private final Map<String, Map<String, String>> columnsByTable = new HashMap<>();
-    private final List<String> searchPath;
     /** Every schema, table and column name, lower-cased: the identifiers a statement may keep. */
     private final java.util.Set<String> names = new java.util.HashSet<>();
 
-    CatalogNames(Catalog catalog, List<String> searchPath) {
-        this.searchPath = List.copyOf(searchPath);
+    CatalogNames(Catalog catalog) {
         for (Table t : catalog.tables()) {
             String key = key(t.name().schema(), t.name().table());
             byQualified.putIfAbsent(key, t);
@@ -47,19 +44,13 @@ final class CatalogNames {
     }
 
     Optional<QualifiedName> table(String schema, String table) {
-        if (table == null) {
-            return Optional.empty();
-        }
-        if (schema != null) {
-            return Optional.ofNullable(byQualified.get(key(schema, table))).map(Table::name);
-        }
-        for (String s : searchPath) {
-            Table t = byQualified.get(key(s, table));
-            if (t != null) {
-                return Optional.of(t.name());
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(byQualified.get(key(schema, table))).map(Table::name);
+    }
+
+    /** The catalog's column, for what it already knows of its values. */
+    Optional<Column> columnOf(QualifiedName table, String column) {
+        Table t = byQualified.get(key(table.schema(), table.table()));
+        return t == null ? Optional.empty() : t.columns().stream().filter(c -> c.name().equals(column)).findFirst();
     }
 
     /** The column's catalog spelling, when {@code table} has it. */

@@ -3,6 +3,7 @@ package dev.schemabrain.mining;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.engine.LoggedStatement;
+import dev.schemabrain.engine.postgres.SearchPathSetting;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTags;
@@ -15,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -32,11 +32,19 @@ public final class LogAnalysis {
      * @param parsed     queries and writes JSqlParser parsed
      * @param failed     queries and writes it could not parse: counted, not stored
      * @param elsewhere  session, DDL and utility statements, and parsed ones touching no table of the catalog
+     * @param unresolved parsed ones skipped: no table of the catalog, and an unqualified name no indexed schema has
+     * @param ambiguous  parsed ones skipped: an unqualified name that several indexed schemas could have meant
      * @param statements what to store: one per fingerprint
      * @param joins      distinct joins the stored SELECTs use
+     * @param filters    filters of the stored SELECTs, most used first
      */
-    public record Result(int read, int own, int parsed, int failed, int elsewhere,
-                         List<QueryLogRepository.Statement> statements, int joins) {
+    public record Result(int read, int own, int parsed, int failed, int elsewhere, int unresolved, int ambiguous,
+                         List<QueryLogRepository.Statement> statements, int joins, List<ObservedFilter> filters) {
+
+        public Result {
+            statements = List.copyOf(statements);
+            filters = List.copyOf(filters);
+        }
 
         /** Parsed over parse attempts (statements read, less SchemaBrain's own); 1 when there were none. */
         public double parseRate() {
@@ -51,65 +59,107 @@ public final class LogAnalysis {
         public long writes() {
             return statements.stream().filter(s -> s.kind().equals("write")).count();
         }
+
+        /** Filters on the tables' columns, most statements first (then most observations). */
+        public List<ObservedFilter> observedFilters() {
+            return filters;
+        }
     }
 
     private LogAnalysis() {
     }
 
+    /** Every statement's unqualified names resolved through {@code searchPath} (or the catalog's one schema that has them). */
     public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii,
                                  SqlNormalizer.Dialect dialect) {
-        StatementAnalyzer analyzer = new StatementAnalyzer(catalog, searchPath);
-        CatalogNames names = new CatalogNames(catalog, searchPath);
+        return analyze(logged, catalog, searchPath, Map.of(), pii, dialect);
+    }
+
+    /**
+     * @param fallbackPath the path of statements whose role and database are unknown
+     * @param rolePaths    each PostgreSQL role's configured search_path; the {@code SET search_path} statements the
+     *                     log holds count too, for their role
+     */
+    public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> fallbackPath,
+                                 Map<String, List<String>> rolePaths, PiiTags pii, SqlNormalizer.Dialect dialect) {
+        ExampleSql examples = new ExampleSql(catalog, new SearchPaths(catalog, fallbackPath, rolePaths, sessionPaths(logged)),
+                pii, dialect);
         int own = 0;
         int parsed = 0;
         int failed = 0;
         int elsewhere = 0;
+        int unresolved = 0;
+        int ambiguous = 0;
         Map<String, QueryLogRepository.Statement> byFingerprint = new LinkedHashMap<>();
+        Map<String, List<StatementAnalysis.Filter>> filters = new LinkedHashMap<>();
         Set<StoredJoin> joins = new LinkedHashSet<>();
         for (LoggedStatement s : logged) {
             if (s.fromSchemaBrain()) {
                 own++;
                 continue;
             }
-            String normalized = SqlNormalizer.normalize(s.text(), dialect, names::isName);
-            if (!queryOrWrite(normalized)) {
-                elsewhere++;   // session setup, DDL, utility statements: nothing to learn, not a parse failure
+            ExampleSql.Outcome outcome = examples.of(s.text(), new SearchPaths.Context(s.role(), s.database()));
+            if (outcome instanceof ExampleSql.Outcome.NotAQuery) {
+                elsewhere++;
                 continue;
             }
-            Optional<StatementAnalysis> analysis = analyzer.analyze(normalized);
-            if (analysis.isEmpty()) {
+            if (!(outcome instanceof ExampleSql.Outcome.Parsed made)) {
                 failed++;
                 continue;
             }
             parsed++;
-            StatementAnalysis a = analysis.get();
-            if (a.kind() == StatementAnalysis.Kind.OTHER || !a.touchesCatalog()) {
-                elsewhere++;
+            StatementAnalysis a = made.analysis();
+            if (!a.names().ambiguous().isEmpty()) {
+                ambiguous++;   // which table it read is a guess; a wrong example is worse than none
                 continue;
             }
-            String fingerprint = SqlNormalizer.fingerprint(normalized);
+            if (a.kind() == StatementAnalysis.Kind.OTHER || !a.touchesCatalog()) {
+                if (a.names().unresolved().isEmpty()) {
+                    elsewhere++;
+                } else {
+                    unresolved++;
+                }
+                continue;
+            }
+            String fingerprint = SqlNormalizer.fingerprint(made.sql());
             QueryLogRepository.Statement known = byFingerprint.get(fingerprint);
             if (known != null) {
                 byFingerprint.put(fingerprint, withCalls(known, known.rawCalls() + s.calls()));
                 continue;
             }
-            QueryLogRepository.Statement stored = stored(fingerprint, normalized, s.calls(), a, pii);
+            QueryLogRepository.Statement stored = stored(fingerprint, made.sql(), s.calls(), a, pii);
             byFingerprint.put(fingerprint, stored);
             if (stored.kind().equals("select")) {
                 joins.addAll(stored.joins());
+                filters.put(fingerprint, a.filters());
             }
         }
-        return new Result(logged.size(), own, parsed, failed, elsewhere, List.copyOf(byFingerprint.values()), joins.size());
+        return new Result(logged.size(), own, parsed, failed, elsewhere, unresolved, ambiguous,
+                List.copyOf(byFingerprint.values()), joins.size(), ObservedFilters.count(filters, byFingerprint));
+    }
+
+    /** The search paths each role set in a logged {@code SET search_path} (PostgreSQL keeps utility statements). */
+    private static Map<String, Set<List<String>>> sessionPaths(List<LoggedStatement> logged) {
+        Map<String, Set<List<String>>> out = new java.util.HashMap<>();
+        for (LoggedStatement s : logged) {
+            if (s.role() != null && !s.fromSchemaBrain()) {
+                SearchPathSetting.ofStatement(s.text())
+                        .ifPresent(path -> out.computeIfAbsent(s.role(), r -> new LinkedHashSet<>()).add(path));
+            }
+        }
+        return out;
     }
 
     /**
-     * Whether a stored statement is not what this normalizer makes of it: an older one kept something (a quoted
-     * alias, the tail of a nested comment) that is now replaced, so the row must go.
+     * Whether a stored statement is not what this analysis makes of it: an older normalizer kept something (a quoted
+     * alias, the tail of a nested comment) that is now replaced, or a literal that is no longer allowed to stay (the
+     * catalog stopped showing that value, the column was tagged), so the row must go.
      */
     public static java.util.function.Predicate<String> storedByAnOlderNormalizer(Catalog catalog, List<String> searchPath,
-                                                                                 SqlNormalizer.Dialect dialect) {
-        CatalogNames names = new CatalogNames(catalog, searchPath);
-        return sql -> !SqlNormalizer.normalize(sql, dialect, names::isName).equals(sql);
+                                                                                 PiiTags pii, SqlNormalizer.Dialect dialect) {
+        ExampleSql examples = new ExampleSql(catalog, SearchPaths.of(catalog, searchPath), pii, dialect);
+        return sql -> !(examples.of(sql, SearchPaths.Context.NONE) instanceof ExampleSql.Outcome.Parsed made
+                && made.sql().equals(sql));
     }
 
     private static final java.util.regex.Pattern QUERY_OR_WRITE = java.util.regex.Pattern.compile(

@@ -25,8 +25,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code mine-queries}: reads the source's statement statistics, analyses them against the catalog the store
@@ -35,12 +39,21 @@ import java.util.Optional;
  */
 public final class QueryLogMiner {
 
-    /** A run's figures, as the command prints them. */
-    public record Report(String displayUrl, LogAnalysis.Result analysis, QueryLogRepository.MergeResult merge) {
+    /**
+     * A run's figures, as the command prints them.
+     *
+     * @param filters the analysis's observed filters, each with when its statements were last seen in the store
+     */
+    public record Report(String displayUrl, LogAnalysis.Result analysis, QueryLogRepository.MergeResult merge,
+                         List<ObservedFilter> filters) {
     }
 
-    /** What the engine reported: statements, the search path names resolve through, the reset token. */
-    private record Logged(List<LoggedStatement> statements, List<String> searchPath, Optional<String> resetToken) {
+    /**
+     * What the engine reported: statements, the path of statements run by no known role or database, each role's
+     * configured search_path, the reset token.
+     */
+    private record Logged(List<LoggedStatement> statements, List<String> searchPath, Map<String, List<String>> rolePaths,
+                          Optional<String> resetToken) {
     }
 
     /** Refuses a source whose engine keeps no statement statistics (before any store is opened). */
@@ -60,32 +73,39 @@ public final class QueryLogMiner {
                     + "; run 'schemabrain index' on that source first.");
         }
         PiiTags pii = store.read(PiiRepository::tags);
-        Logged logged = read(url);
+        Logged logged = read(url, catalog);
         SqlNormalizer.Dialect dialect = url.kind() == SourceKind.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL : SqlNormalizer.Dialect.MYSQL;
-        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(), pii, dialect);
+        LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(),
+                logged.rolePaths(), pii, dialect);
         Instant now = Instant.now();
         QueryLogRepository.MergeResult merge = store.write(c -> {
-            QueryLogRepository.deleteWhere(c, sourceId, LogAnalysis.storedByAnOlderNormalizer(catalog, logged.searchPath(), dialect));
+            QueryLogRepository.deleteWhere(c, sourceId, LogAnalysis.storedByAnOlderNormalizer(catalog, logged.searchPath(), pii, dialect));
             QueryLogRepository.MergeResult r = QueryLogRepository.merge(c, sourceId, logged.resetToken(),
                     analysis.statements(), now);
             SemanticLayer.refreshDrafts(c);
             return r;
         });
-        return new Report(url.displayUrl(), analysis, merge);
+        Map<String, String> lastSeen = new HashMap<>();
+        store.read(c -> QueryLogRepository.all(c, sourceId)).forEach(e -> lastSeen.put(e.fingerprint(), e.lastSeenAt()));
+        return new Report(url.displayUrl(), analysis, merge, ObservedFilters.seen(analysis.observedFilters(), lastSeen));
     }
 
-    private static Logged read(SourceUrl url) throws SourceException {
+    private static Logged read(SourceUrl url, Catalog catalog) throws SourceException {
         Engine engine = Engines.of(url.kind()).orElseThrow();
         try (Connection c = engine.connect(url, Purpose.introspection())) {
             if (url.kind() == SourceKind.POSTGRESQL) {
-                return new Logged(PgStatStatements.read(c), PgStatStatements.searchPath(c), pgResetToken(c));
+                // Every statement carries its role: no path of SchemaBrain's own session stands in for theirs.
+                return new Logged(PgStatStatements.read(c), List.of(), PgStatStatements.rolePaths(c), pgResetToken(c));
             }
             String schema = url.database() != null ? url.database() : c.getCatalog();
             if (schema == null || schema.isEmpty()) {
                 throw new SourceException("mine-queries needs the database in the MySQL URL (mysql://user@host/database):"
                         + " the digests are read for that schema only.");
             }
-            return new Logged(StatementDigests.read(c, schema), List.of(schema), Optional.empty());
+            // Each digest keeps its default database: statements run from any indexed database are read.
+            Set<String> schemas = new LinkedHashSet<>(List.of(schema));
+            catalog.tables().forEach(t -> schemas.add(t.name().schema()));
+            return new Logged(StatementDigests.read(c, schemas), List.of(schema), Map.of(), Optional.empty());
         } catch (SQLException e) {
             throw failure(e, url, engine);
         }

@@ -38,13 +38,43 @@ public final class SqlNormalizer {
     private final Predicate<String> catalogName;
     private final StringBuilder out;
     private final Map<String, String> placeholders = new LinkedHashMap<>();
+    /** In template mode, each literal's text in order (null for a prefixed one, never kept); else null. */
+    private final java.util.List<String> literals;
+    /** Where the last literal marker ends in {@code out}: a digit after it is not part of a name. */
+    private int markerEnd = -1;
     private int i;
 
-    private SqlNormalizer(String sql, Dialect dialect, Predicate<String> catalogName) {
+    private SqlNormalizer(String sql, Dialect dialect, Predicate<String> catalogName, boolean template) {
         this.sql = sql;
         this.dialect = dialect;
         this.catalogName = catalogName;
         this.out = new StringBuilder(sql.length());
+        this.literals = template ? new java.util.ArrayList<>() : null;
+    }
+
+    /**
+     * The normalized statement with its k-th literal (from 1) written {@code ?k} instead of {@code ?}, and the
+     * literals as written: the analyzer parses the markers as numbered parameters and decides which few literals
+     * may stay ({@link Template#render}). Every other value, name and comment is handled as {@link #normalize}.
+     */
+    public record Template(String text, java.util.List<String> literals) {
+
+        private static final Pattern MARKER = Pattern.compile("\\?(\\d+)");
+
+        /** The statement with the literals numbered in {@code kept} as written, every other one {@code ?}. */
+        public String render(java.util.Set<Integer> kept) {
+            return MARKER.matcher(text).replaceAll(m -> {
+                int k = Integer.parseInt(m.group(1));
+                String literal = kept.contains(k) && k <= literals.size() ? literals.get(k - 1) : null;
+                return java.util.regex.Matcher.quoteReplacement(literal == null ? "?" : literal);
+            });
+        }
+    }
+
+    public static Template template(String sql, Dialect dialect, Predicate<String> catalogName) {
+        SqlNormalizer n = new SqlNormalizer(sql, dialect, catalogName, true);
+        String text = n.run();
+        return new Template(text, java.util.List.copyOf(new java.util.ArrayList<>(n.literals)));
     }
 
     /**
@@ -52,7 +82,7 @@ public final class SqlNormalizer {
      *                    those identifiers are kept, other identifiers that could carry a value are replaced
      */
     public static String normalize(String sql, Dialect dialect, Predicate<String> catalogName) {
-        return new SqlNormalizer(sql, dialect, catalogName).run();
+        return new SqlNormalizer(sql, dialect, catalogName, false).run();
     }
 
     private String run() {
@@ -70,12 +100,15 @@ public final class SqlNormalizer {
                 i = mysql ? flatCommentEnd(i) : nestedCommentEnd(i);
                 space();
             } else if (c == '\'') {
+                int outBefore = out.length();
                 boolean escapeString = dropStringPrefix();
+                int start = i;
                 i = quotedEnd(i, '\'', mysql || escapeString);
-                value();
+                literal(start, out.length() != outBefore || escapeString);
             } else if (c == '"' && mysql) {
+                int start = i;
                 i = quotedEnd(i, '"', true);
-                value();
+                literal(start, true);
             } else if (c == '"' || c == '`' && mysql) {
                 int end = quotedEnd(i, c, false);
                 String name = sql.substring(i + 1, Math.max(i + 1, end - 1)).replace(String.valueOf(c) + c, String.valueOf(c));
@@ -84,8 +117,9 @@ public final class SqlNormalizer {
             } else if (c == '$' && !mysql && !identifierBefore()) {
                 dollar();
             } else if ((Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) && !identifierBefore()) {
+                int start = i;
                 i = endOfNumber(i);
-                value();
+                literal(start, false);
             } else if (c == '.' && sql.startsWith("...", i)) {
                 value();   // MySQL digests write IN (...) for a list
                 i += 3;
@@ -119,6 +153,20 @@ public final class SqlNormalizer {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
+    }
+
+    /**
+     * A literal from {@code start} to {@code i}: in template mode (and not after AS) a numbered marker, with its
+     * text kept aside unless {@code never} (a prefixed or double-quoted string is never kept); else a placeholder.
+     */
+    private void literal(int start, boolean never) {
+        if (literals == null || previousWordIsAs()) {
+            value();
+            return;
+        }
+        literals.add(never ? null : sql.substring(start, i));
+        out.append('?').append(literals.size());
+        markerEnd = out.length();
     }
 
     /** A value's placeholder; after AS it names a column (MySQL's AS 'alias', a digest's AS ?), so it is one. */
@@ -282,7 +330,7 @@ public final class SqlNormalizer {
     }
 
     private boolean identifierBefore() {
-        if (out.isEmpty()) {
+        if (out.isEmpty() || out.length() == markerEnd) {
             return false;
         }
         char p = out.charAt(out.length() - 1);

@@ -16,9 +16,13 @@ import java.util.Set;
  * @param joins      equi-joins between two tables (ON and WHERE forms), one per table pair
  * @param columns    each column touched, with its roles (select, filter, join, group_by, order_by)
  * @param aggregates aggregate functions used, lower case
+ * @param names      how its unqualified table names resolved
+ * @param kept       the literals (numbered as in {@link SqlNormalizer.Template}) that may stay in the example
+ * @param filters    the column-to-value comparisons of its WHERE and HAVING clauses
  */
 public record StatementAnalysis(Kind kind, List<QualifiedName> tables, List<QualifiedName> written,
-                                List<ObservedJoin> joins, Map<ColumnRef, Set<String>> columns, Set<String> aggregates) {
+                                List<ObservedJoin> joins, Map<ColumnRef, Set<String>> columns, Set<String> aggregates,
+                                Names names, Set<Integer> kept, List<Filter> filters) {
 
     public enum Kind { SELECT, WRITE, OTHER }
 
@@ -28,6 +32,30 @@ public record StatementAnalysis(Kind kind, List<QualifiedName> tables, List<Qual
         joins = List.copyOf(joins);
         columns = Map.copyOf(columns);
         aggregates = Set.copyOf(aggregates);
+        kept = Set.copyOf(kept);
+        filters = List.copyOf(filters);
+    }
+
+    /**
+     * @param qualify    where an unqualified table name starts in the parsed text (0-based), with the schema it resolved to
+     * @param ambiguous  unqualified names that more than one schema could have meant
+     * @param unresolved unqualified names no indexed schema has (system tables left out)
+     */
+    public record Names(Map<Integer, String> qualify, Set<String> ambiguous, Set<String> unresolved) {
+        public static final Names NONE = new Names(Map.of(), Set.of(), Set.of());
+
+        public Names {
+            qualify = Map.copyOf(qualify);
+            ambiguous = Set.copyOf(ambiguous);
+            unresolved = Set.copyOf(unresolved);
+        }
+    }
+
+    /** {@code column operator value(s)}: the values kept in the example, empty when they were replaced. */
+    public record Filter(ColumnRef column, String operator, List<String> values) {
+        public Filter {
+            values = List.copyOf(values);
+        }
     }
 
     /** A column of a catalog table. */

@@ -2,13 +2,28 @@ package dev.schemabrain.mining;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.mining.SearchPaths.Context;
+import dev.schemabrain.mining.SearchPaths.Resolution;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
+import dev.schemabrain.mining.StatementAnalysis.Filter;
+import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.mining.StatementAnalysis.Kind;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.parser.Node;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -53,21 +68,42 @@ public final class StatementAnalyzer {
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "stddev", "variance",
             "string_agg", "array_agg", "group_concat", "bool_and", "bool_or", "json_agg", "median");
 
+    /** Names the engine resolves itself (system catalogs, MySQL's dual): not the catalog's, not unresolved. */
+    private static final java.util.regex.Pattern SYSTEM = java.util.regex.Pattern.compile("(?i)pg_.*|dual");
+
     private final CatalogNames names;
+    private final CatalogNames served;
+    private final SearchPaths paths;
+    private final PiiTags pii;
 
     public StatementAnalyzer(Catalog catalog, List<String> searchPath) {
-        this.names = new CatalogNames(catalog, searchPath);
+        this(catalog, SearchPaths.of(catalog, searchPath), PiiTags.NONE);
+    }
+
+    StatementAnalyzer(Catalog catalog, SearchPaths paths, PiiTags pii) {
+        this.names = new CatalogNames(catalog);
+        this.served = KeptLiterals.served(catalog, pii);
+        this.paths = paths;
+        this.pii = pii;
     }
 
     /** The statement's analysis; empty when JSqlParser cannot parse it. */
     public Optional<StatementAnalysis> analyze(String normalizedSql) {
+        return analyze(normalizedSql, Context.NONE, List.of());
+    }
+
+    /**
+     * A {@link SqlNormalizer.Template}'s text, run by {@code context}: names resolve through its paths and
+     * {@code literals} are judged for keeping. Empty when JSqlParser cannot parse it.
+     */
+    Optional<StatementAnalysis> analyze(String text, Context context, List<String> literals) {
         Statement statement;
         try {
-            statement = CCJSqlParserUtil.parse(normalizedSql);
+            statement = CCJSqlParserUtil.parse(text);
         } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
             return Optional.empty();
         }
-        Walk walk = new Walk();
+        Walk walk = new Walk(context, new KeptLiterals(literals, served, pii), text);
         Kind kind;
         if (statement instanceof Select select) {
             walk.select(select, null);
@@ -98,7 +134,8 @@ public final class StatementAnalyzer {
             walk.tables.removeAll(walk.written);
         }
         return Optional.of(new StatementAnalysis(kind, List.copyOf(walk.tables), List.copyOf(walk.written),
-                walk.joins(), walk.columns, walk.aggregates));
+                walk.joins(), walk.columns, walk.aggregates,
+                new StatementAnalysis.Names(walk.qualify, walk.ambiguous, walk.unresolved), walk.kept, walk.filters));
     }
 
     /** A FROM item as a scope sees it: a catalog table, or a derived one (CTE, subquery) with no catalog columns. */
@@ -137,16 +174,61 @@ public final class StatementAnalyzer {
         final Set<String> aggregates = new TreeSet<>();
         /** Per pair of bindings (ordered by identity of first sight), the column pairs equated between them. */
         final Map<List<Binding>, List<ColumnRef[]>> equalities = new LinkedHashMap<>();
+        final Map<Integer, String> qualify = new TreeMap<>();
+        final Set<String> ambiguous = new TreeSet<>();
+        final Set<String> unresolved = new TreeSet<>();
+        final Set<Integer> kept = new TreeSet<>();
+        final List<Filter> filters = new ArrayList<>();
+        final Context context;
+        final KeptLiterals literals;
+        final String text;
+
+        Walk(Context context, KeptLiterals literals, String text) {
+            this.context = context;
+            this.literals = literals;
+            this.text = text;
+        }
 
         void write(Table table) {
             resolveTable(table).ifPresent(written::add);
         }
 
         Optional<QualifiedName> resolveTable(Table table) {
-            if (table == null) {
+            String name = table == null ? null : unquote(table.getName());
+            if (name == null) {
                 return Optional.empty();
             }
-            return names.table(unquote(table.getSchemaName()), unquote(table.getName()));
+            if (table.getSchemaName() != null) {
+                return names.table(unquote(table.getSchemaName()), name);
+            }
+            Resolution r = paths.resolve(name, context);
+            if (r instanceof Resolution.Found found) {
+                offset(table.getASTNode()).ifPresent(at -> qualify.put(at, found.table().schema()));
+                return Optional.of(found.table());
+            }
+            if (r instanceof Resolution.Ambiguous) {
+                ambiguous.add(name);
+            } else if (!SYSTEM.matcher(name).matches()) {
+                unresolved.add(name);
+            }
+            return Optional.empty();
+        }
+
+        /** Where a node's first token starts in the parsed text. */
+        Optional<Integer> offset(Node node) {
+            if (node == null || node.jjtGetFirstToken() == null) {
+                return Optional.empty();
+            }
+            int line = node.jjtGetFirstToken().beginLine;
+            int at = 0;
+            for (int l = 1; l < line; l++) {
+                at = text.indexOf('\n', at) + 1;
+                if (at == 0) {
+                    return Optional.empty();
+                }
+            }
+            at += node.jjtGetFirstToken().beginColumn - 1;
+            return at >= 0 && at < text.length() ? Optional.of(at) : Optional.empty();
         }
 
         Scope scopeOf(List<Table> from, Scope outer) {
@@ -193,16 +275,80 @@ public final class StatementAnalyzer {
             }
             expression(plain.getWhere(), scope, "filter");
             expression(plain.getHaving(), scope, "filter");
+            int items = plain.getSelectItems() == null ? 0 : plain.getSelectItems().size();
             GroupByElement group = plain.getGroupBy();
             if (group != null && group.getGroupByExpressionList() != null) {
                 for (Object e : group.getGroupByExpressionList()) {
+                    ordinal((Expression) e, items);
                     expression((Expression) e, scope, "group_by");
                 }
             }
             if (plain.getOrderByElements() != null) {
                 for (OrderByElement o : plain.getOrderByElements()) {
+                    ordinal(o.getExpression(), items);
                     expression(o.getExpression(), scope, "order_by");
                 }
+            }
+        }
+
+        void ordinal(Expression e, int items) {
+            if (e instanceof JdbcParameter p && p.isUseFixedIndex() && literals.ordinal(p.getIndex(), items)) {
+                kept.add(p.getIndex());
+            }
+        }
+
+        /** {@code column op value} (either way round): a filter, and the value kept when the column already shows it. */
+        void compared(ComparisonOperator comparison, Scope scope, String role) {
+            Expression left = comparison.getLeftExpression();
+            Expression right = comparison.getRightExpression();
+            String op = comparison.getStringExpression();
+            if (right instanceof Column && !(left instanceof Column)) {
+                Expression swap = left;
+                left = right;
+                right = swap;
+                op = switch (op) {
+                    case "<" -> ">";
+                    case ">" -> "<";
+                    case "<=" -> ">=";
+                    case ">=" -> "<=";
+                    default -> op;
+                };
+            }
+            if (left instanceof Column column && !(right instanceof Column)) {
+                String operator = op;
+                Expression value = right;
+                resolve(column, scope).ifPresent(r -> filter(r.ref(), operator, List.of(value), role));
+            }
+        }
+
+        /** {@code column [NOT] IN (values)}: the values kept only when the column already shows every one. */
+        void in(InExpression in, Scope scope, String role) {
+            if (in.getLeftExpression() instanceof Column column && in.getRightExpression() instanceof ExpressionList<?> list) {
+                List<Expression> values = new ArrayList<>();
+                list.forEach(e -> values.add((Expression) e));
+                resolve(column, scope).ifPresent(r -> filter(r.ref(), in.isNot() ? "not in" : "in", values, role));
+            }
+        }
+
+        void filter(ColumnRef ref, String operator, List<Expression> values, String role) {
+            boolean equality = List.of("=", "<>", "!=", "in", "not in").contains(operator);
+            List<Integer> known = new ArrayList<>();
+            for (Expression v : values) {
+                if (!(v instanceof JdbcParameter p) || !p.isUseFixedIndex()) {
+                    if (!(v instanceof JdbcParameter)) {
+                        return;   // compared with an expression, not a value: no filter on a value
+                    }
+                } else if (equality && literals.known(ref, p.getIndex())) {
+                    known.add(p.getIndex());
+                }
+            }
+            List<String> shown = new ArrayList<>();
+            if (known.size() == values.size()) {
+                kept.addAll(known);
+                known.forEach(k -> shown.add(literals.text(k)));
+            }
+            if (role.equals("filter")) {
+                filters.add(new Filter(ref, operator, shown));
             }
         }
 
@@ -312,13 +458,68 @@ public final class StatementAnalyzer {
                             return null;
                         }
                     }
+                    compared(equals, scope, role);
                     return super.visit(equals, context);
+                }
+
+                @Override
+                public <S> Void visit(NotEqualsTo comparison, S context) {
+                    compared(comparison, scope, role);
+                    return super.visit(comparison, context);
+                }
+
+                @Override
+                public <S> Void visit(GreaterThan comparison, S context) {
+                    compared(comparison, scope, role);
+                    return super.visit(comparison, context);
+                }
+
+                @Override
+                public <S> Void visit(GreaterThanEquals comparison, S context) {
+                    compared(comparison, scope, role);
+                    return super.visit(comparison, context);
+                }
+
+                @Override
+                public <S> Void visit(MinorThan comparison, S context) {
+                    compared(comparison, scope, role);
+                    return super.visit(comparison, context);
+                }
+
+                @Override
+                public <S> Void visit(MinorThanEquals comparison, S context) {
+                    compared(comparison, scope, role);
+                    return super.visit(comparison, context);
+                }
+
+                @Override
+                public <S> Void visit(InExpression in, S context) {
+                    in(in, scope, role);
+                    return super.visit(in, context);
+                }
+
+                @Override
+                public <S> Void visit(IsNullExpression isNull, S context) {
+                    if (isNull.getLeftExpression() instanceof Column column && role.equals("filter")) {
+                        resolve(column, scope).ifPresent(r -> filters.add(new Filter(r.ref(), isNull.isNot() ? "is not null" : "is null", List.of())));
+                    }
+                    return super.visit(isNull, context);
                 }
 
                 @Override
                 public <S> Void visit(Function function, S context) {
                     if (function.getName() != null && AGGREGATES.contains(function.getName().toLowerCase(Locale.ROOT))) {
                         aggregates.add(function.getName().toLowerCase(Locale.ROOT));
+                    }
+                    if (function.getName() != null && function.getParameters() != null) {
+                        int position = 0;
+                        for (Object argument : function.getParameters()) {
+                            if (argument instanceof JdbcParameter p && p.isUseFixedIndex()
+                                    && literals.syntax(function.getName(), position, p.getIndex())) {
+                                kept.add(p.getIndex());
+                            }
+                            position++;
+                        }
                     }
                     return super.visit(function, context);
                 }

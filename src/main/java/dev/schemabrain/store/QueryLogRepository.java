@@ -226,8 +226,8 @@ public final class QueryLogRepository {
     }
 
     /**
-     * The SELECT examples touching {@code table} (or, with {@code column}, that column), most observed first,
-     * at most {@code limit}; with the total there is.
+     * The SELECT examples touching {@code table} (or, with {@code column}, that column), most observed first, then
+     * most recently seen, at most {@code limit}; with the total there is.
      */
     public static Page examples(Connection c, QualifiedName table, String column, int limit) throws SQLException {
         if (!StoreDialect.hasTable(c, "query_log")) {
@@ -246,7 +246,7 @@ public final class QueryLogRepository {
         List<Example> out = new ArrayList<>();
         try (PreparedStatement st = c.prepareStatement("SELECT q.source_id, q.fingerprint, q.kind, q.normalized_sql,"
                 + " q.observations, q.first_seen_at, q.last_seen_at, q.tables, q.joins, q.columns, q.aggregates,"
-                + " q.pii_categories" + where + " ORDER BY q.observations DESC, q.fingerprint LIMIT ?")) {
+                + " q.pii_categories" + where + " ORDER BY q.observations DESC, q.last_seen_at DESC, q.fingerprint LIMIT ?")) {
             bind(st, table, column);
             st.setInt(4, limit);
             try (ResultSet rs = st.executeQuery()) {

@@ -93,7 +93,7 @@ class QueryLogMiningMariaDbTest {
         assertEquals(List.of(MINED + ".invoice_line", MINED + ".track"), top(all).tables());
         assertTrue(all.stream().noneMatch(e -> e.sql().contains("only-in-b") || e.sql().contains("<> ?") && e.sql().contains("media_type_id")),
                 "nothing of the other database");
-        Example byEmail = all.stream().filter(e -> e.sql().contains("first_name") && e.sql().contains("FROM `customer` WHERE `email`"))
+        Example byEmail = all.stream().filter(e -> e.sql().contains("first_name") && e.sql().contains("FROM sb_mining_a.`customer` WHERE `email`"))
                 .findFirst().orElseThrow(() -> new AssertionError(all.stream().map(Example::sql).collect(Collectors.joining("\n"))));
         assertTrue(byEmail.piiCategories().contains("contact"), byEmail.piiCategories().toString());
         Map<QueryLogRepository.StoredJoin, Long> joins = mined.joins();

@@ -100,7 +100,7 @@ class QueryLogMiningPostgresTest {
         assertEquals(ChinookWorkload.TOP_RUNS, top(all).observations());
         assertEquals(List.of("public.invoice_line", "public.track"), top(all).tables());
         // Nothing of the other database, and none of SchemaBrain's own (index samples) statements.
-        assertTrue(all.stream().noneMatch(e -> e.sql().contains("media_type_id, name FROM media_type WHERE name <>")), "other database");
+        assertTrue(all.stream().noneMatch(e -> e.sql().contains("media_type_id, name FROM public.media_type WHERE name <>")), "other database");
         assertTrue(all.stream().noneMatch(e -> e.sql().contains("schemabrain")), "own statements");
         // Literals are gone, here and in every byte of the store.
         assertTrue(all.stream().allMatch(e -> !e.sql().contains("'") && !e.sql().contains("$1")), "placeholders only");
@@ -118,14 +118,14 @@ class QueryLogMiningPostgresTest {
         Example threeWay = all.stream().filter(e -> e.sql().startsWith("SELECT al.title, sum(il.unit_price")).findFirst().orElseThrow();
         assertEquals(List.of("sum"), threeWay.aggregates());
         assertEquals(2, threeWay.joins().size(), "WHERE-form joins: " + threeWay.joins());
-        Example byEmail = all.stream().filter(e -> e.sql().startsWith("SELECT customer_id, first_name FROM customer WHERE email")).findFirst().orElseThrow();
+        Example byEmail = all.stream().filter(e -> e.sql().startsWith("SELECT customer_id, first_name FROM public.customer WHERE email")).findFirst().orElseThrow();
         assertTrue(byEmail.piiCategories().contains("contact"), "the e-mail column's category: " + byEmail.piiCategories());
-        Example noKey = all.stream().filter(e -> e.sql().startsWith("SELECT e.first_name, c.first_name FROM employee e JOIN customer c ON c.city")).findFirst().orElseThrow();
+        Example noKey = all.stream().filter(e -> e.sql().startsWith("SELECT e.first_name, c.first_name FROM public.employee e JOIN public.customer c ON c.city")).findFirst().orElseThrow();
         assertEquals(1, noKey.joins().size());
         assertEquals("city", noKey.joins().get(0).leftColumns().get(0));
         Example cte = all.stream().filter(e -> e.sql().startsWith("WITH per_customer")).findFirst().orElseThrow();
         assertEquals(List.of("public.invoice", "public.customer"), cte.tables(), "the CTE's table, not the CTE");
-        Example subquery = all.stream().filter(e -> e.sql().startsWith("SELECT a.name FROM artist a WHERE a.artist_id IN")).findFirst().orElseThrow();
+        Example subquery = all.stream().filter(e -> e.sql().startsWith("SELECT a.name FROM public.artist a WHERE a.artist_id IN")).findFirst().orElseThrow();
         assertEquals(List.of("public.artist", "public.album", "public.track"), subquery.tables());
         Map<QueryLogRepository.StoredJoin, Long> joins = mined.joins();
         QueryLogRepository.StoredJoin lineTrack = new QueryLogRepository.StoredJoin("public", "invoice_line", List.of("track_id"),

@@ -20,28 +20,35 @@ public final class StatementDigests {
     private StatementDigests() {
     }
 
-    /** Every digest of {@code schema}, with its count since the last truncate. */
-    public static List<LoggedStatement> read(Connection c, String schema) throws SQLException, SourceException {
+    /**
+     * Every digest run with one of {@code schemas} as its default database, with its count since the last truncate
+     * and that database (where its unqualified names live).
+     */
+    public static List<LoggedStatement> read(Connection c, java.util.Collection<String> schemas) throws SQLException, SourceException {
         java.util.Optional<String> problem = problem(c);
         if (problem.isPresent()) {
             throw new SourceException(problem.get());
         }
         boolean sample = hasSampleText(c);
-        String sql = "SELECT DIGEST_TEXT, COUNT_STAR" + (sample ? ", QUERY_SAMPLE_TEXT" : ", NULL")
+        List<String> in = List.copyOf(new java.util.LinkedHashSet<>(schemas));
+        String sql = "SELECT DIGEST_TEXT, COUNT_STAR" + (sample ? ", QUERY_SAMPLE_TEXT" : ", NULL") + ", SCHEMA_NAME"
                 + " FROM performance_schema.events_statements_summary_by_digest"
-                + " WHERE SCHEMA_NAME = ? AND DIGEST_TEXT IS NOT NULL"
+                + " WHERE SCHEMA_NAME IN (" + String.join(", ", java.util.Collections.nCopies(in.size(), "?")) + ")"
+                + " AND DIGEST_TEXT IS NOT NULL"
                 // Monitoring, including this reader's own checks above: never an example of how data is used.
                 + " AND DIGEST_TEXT NOT LIKE '%performance_schema%'";
         List<LoggedStatement> out = new ArrayList<>();
         try (PreparedStatement st = c.prepareStatement(sql)) {
-            st.setString(1, schema);
+            for (int i = 0; i < in.size(); i++) {
+                st.setString(i + 1, in.get(i));
+            }
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
                     String sampleText = rs.getString(3);
                     if (sampleText != null && new LoggedStatement(sampleText, 0).fromSchemaBrain()) {
                         continue;
                     }
-                    out.add(new LoggedStatement(rs.getString(1), rs.getLong(2)));
+                    out.add(new LoggedStatement(rs.getString(1), rs.getLong(2), null, rs.getString(4)));
                 }
             }
         }

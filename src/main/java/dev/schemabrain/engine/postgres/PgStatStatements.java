@@ -17,9 +17,21 @@ import java.util.List;
  */
 public final class PgStatStatements {
 
-    private static final String READ = "SELECT query, sum(calls)::bigint FROM pg_stat_statements"
-            + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
-            + " AND query IS NOT NULL AND query <> '<insufficient privilege>' GROUP BY query";
+    private static final String READ = "SELECT s.query, sum(s.calls)::bigint, r.rolname FROM pg_stat_statements s"
+            + " LEFT JOIN pg_roles r ON r.oid = s.userid"
+            + " WHERE s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            + " AND s.query IS NOT NULL AND s.query <> '<insufficient privilege>' GROUP BY s.query, r.rolname";
+
+    /**
+     * Each role's configured search_path in this database, as a session of it starts: the role-and-database
+     * setting, else the role's, else the database's. Roles with none are left out: the server's default is no
+     * evidence of where a workload's names live (a connection string may set another).
+     */
+    private static final String ROLE_PATHS = "SELECT r.rolname, coalesce("
+            + " (SELECT c FROM pg_db_role_setting d, unnest(d.setconfig) c WHERE d.setrole = r.oid AND d.setdatabase = db.oid AND c LIKE 'search\\_path=%'),"
+            + " (SELECT c FROM pg_db_role_setting d, unnest(d.setconfig) c WHERE d.setrole = r.oid AND d.setdatabase = 0 AND c LIKE 'search\\_path=%'),"
+            + " (SELECT c FROM pg_db_role_setting d, unnest(d.setconfig) c WHERE d.setrole = 0 AND d.setdatabase = db.oid AND c LIKE 'search\\_path=%'))"
+            + " FROM pg_roles r, pg_database db WHERE db.datname = current_database()";
 
     private PgStatStatements() {
     }
@@ -33,7 +45,7 @@ public final class PgStatStatements {
         List<LoggedStatement> out = new ArrayList<>();
         try (PreparedStatement st = c.prepareStatement(READ); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
-                out.add(new LoggedStatement(rs.getString(1), rs.getLong(2)));
+                out.add(new LoggedStatement(rs.getString(1), rs.getLong(2), rs.getString(3), null));
             }
         } catch (SQLException e) {
             if ("55000".equals(e.getSQLState())) {
@@ -79,6 +91,21 @@ public final class PgStatStatements {
              ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** Each role's configured search_path in the connected database (schema names, {@code $user} left as written). */
+    public static java.util.Map<String, List<String>> rolePaths(Connection c) throws SQLException {
+        java.util.Map<String, List<String>> out = new java.util.HashMap<>();
+        try (PreparedStatement st = c.prepareStatement(ROLE_PATHS); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                String setting = rs.getString(2);
+                if (setting == null) {
+                    continue;
+                }
+                out.put(rs.getString(1), SearchPathSetting.parse(setting.substring(setting.indexOf('=') + 1)));
             }
         }
         return out;

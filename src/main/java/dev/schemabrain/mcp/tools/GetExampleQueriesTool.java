@@ -27,9 +27,10 @@ import java.util.TreeSet;
 
 /**
  * get_example_queries: SQL that really ran against a table or column, mined from the query log
- * ({@code mine-queries}), most observed first. Literals were replaced by {@code ?} before anything was stored,
- * so an example never shows a value; each carries the PII categories of the columns it touches (the stored
- * ones and today's tags). Before any mining: empty, pointing at describe_table.
+ * ({@code mine-queries}), most observed first, then most recently seen; each has its rank, equal for a tie, which
+ * a {@code rank_note} names. Literals were replaced by {@code ?} before anything was stored, except ordinals, date
+ * units and formats, and values the catalog already shows for a non-PII column; each carries the PII categories of
+ * the columns it touches (the stored ones and today's tags). Before any mining: empty, pointing at describe_table.
  */
 public final class GetExampleQueriesTool extends CatalogTool {
 
@@ -101,9 +102,13 @@ public final class GetExampleQueriesTool extends CatalogTool {
         boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
         data.put("total", page.get().total());
         ArrayNode queries = data.putArray("queries");
-        for (QueryLogRepository.Example e : page.get().examples()) {
-            ObjectNode q = queries.addObject().put("sql", e.sql()).put("observations", e.observations())
+        List<QueryLogRepository.Example> shown = page.get().examples();
+        List<Integer> ranks = ExampleRanks.of(shown);
+        for (int i = 0; i < shown.size(); i++) {
+            QueryLogRepository.Example e = shown.get(i);
+            ObjectNode q = queries.addObject().put("rank", ranks.get(i)).put("sql", e.sql()).put("observations", e.observations())
                     .put("first_seen", e.firstSeenAt()).put("last_seen", e.lastSeenAt());
+            ExampleRanks.note(ranks, i).ifPresent(note -> q.put("rank_note", note));
             q.set("tables", Replies.strings(e.tables()));
             ArrayNode joins = q.putArray("joins");
             for (QueryLogRepository.StoredJoin j : e.joins()) {
