@@ -23,8 +23,8 @@ public final class FindRelevantMetricsTool extends CatalogTool {
               "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Find relevant metrics",
-            "Use this when the user asks for a number in words (revenue, how many orders): the metrics that compute it. "
-                    + "Use list_metrics instead to see them all. Then: get_metric, describe_entity.",
+            "Use this when the user asks for a number in words: metrics ranked by meaning. Use list_metrics instead "
+                    + "to see them all. Then: get_metric, describe_entity.",
             ARGS, LatencyHint.FAST);
 
     public FindRelevantMetricsTool(CatalogProvider catalogs) {

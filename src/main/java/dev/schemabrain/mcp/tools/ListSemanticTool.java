@@ -33,8 +33,7 @@ final class ListSemanticTool<T> extends CatalogTool {
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {
               "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
-              "cursor": {"type": "string", "minLength": 1, "maxLength": 512,
-                         "description": "The next_cursor of the previous page."}
+              "cursor": {"type": "string", "minLength": 1, "maxLength": 512, "description": "A next_cursor."}
             }""");
 
     private final String name;
