@@ -55,6 +55,7 @@ await call('resolve_join', { entity_a: join.source_entity, entity_b: join.target
 await call('suggest_joins', { tables: [tableOf.get(join.source_entity), tableOf.get(join.target_entity)] });
 
 const metrics = (await call('list_metrics', {})).metrics;
+await call('find_relevant_metrics', { query: 'payments per month' });
 const drafted = metrics.filter((m) => m.validation_state === 'draft');
 const metric = drafted.find((m) => m.measure.agg === 'count');
 await call('get_metric', { name: metric.name });

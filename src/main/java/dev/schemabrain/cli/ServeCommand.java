@@ -197,6 +197,7 @@ final class ServeCommand implements Callable<Integer> {
                 try {
                     if (!stopping.await(RETRIEVER_WARM_DELAY_MS, TimeUnit.MILLISECONDS)) {
                         c.retriever().warmUp(200, 1_000);
+                        c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -31,8 +31,8 @@ final class InjectionScreen {
             Pattern.compile("\\byou\\s+(must|should|shall|need to|are required to|have to|are now|will now)\\b"),
             // Imperatives about tools.
             Pattern.compile("\\b(call|invoke|use|run|execute|trigger)\\s+(the\\s+|a\\s+|any\\s+|this\\s+)?([\\w-]+\\s+)?(tools?|functions?)\\b"),
-            Pattern.compile("\\b(describe_column|describe_entity|describe_table|find_relevant_entities|find_relevant_tables"
-                    + "|get_example_queries|get_metric|list_entities|list_indexed_schemas|list_joins|list_metrics|suggest_joins"
+            Pattern.compile("\\b(describe_column|describe_entity|describe_table|find_relevant_entities|find_relevant_metrics"
+                    + "|find_relevant_tables|get_example_queries|get_metric|list_entities|list_indexed_schemas|list_joins|list_metrics|suggest_joins"
                     + "|run_query|execute_sql|tool_call|tool_use)\\b"),
             Pattern.compile("\\b(send|forward|email|post|upload|exfiltrate|leak)\\b[^.]{0,40}\\b(to|at)\\b[^.]{0,20}(https?://|www\\.|@)"),
             Pattern.compile("https?://|<\\|?/?(im_start|im_end|system|tool|instructions?)\\|?>|\\[/?inst\\]"));

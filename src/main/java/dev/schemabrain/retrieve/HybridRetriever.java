@@ -86,7 +86,7 @@ public final class HybridRetriever implements TableRetriever {
     /** The beam of the search for the lowest cosine (only its value is used, to scale the table signal). */
     static final int FAR_BEAM = 100;
     /** Question words that never name data (as the English analyzer stems them). */
-    private static final Set<String> QUESTION_WORDS = Set.of("how", "mani", "much", "what", "which", "who", "whom",
+    static final Set<String> QUESTION_WORDS = Set.of("how", "mani", "much", "what", "which", "who", "whom",
             "whose", "where", "when", "why", "do", "doe", "did", "we", "you", "i", "have", "ha", "had", "list", "show",
             "give", "find", "return", "tell", "me", "our", "all", "each", "everi", "ani", "some", "can", "could",
             "would", "should", "get", "also", "than", "those");
@@ -635,7 +635,7 @@ public final class HybridRetriever implements TableRetriever {
         return IntStream.range(0, n).filter(i -> a[i] || b[i]).toArray();
     }
 
-    private static double clamp(double v) {
+    static double clamp(double v) {
         return Math.max(0, Math.min(1, v));
     }
 }

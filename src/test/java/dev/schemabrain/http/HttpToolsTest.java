@@ -65,6 +65,7 @@ class HttpToolsTest {
                 Arguments.of("list_joins", Map.of(), "success"),
                 Arguments.of("resolve_join", Map.of("entity_a", "payments", "entity_b", "invoices"), "success"),
                 Arguments.of("list_metrics", Map.of(), "success"),
+                Arguments.of("find_relevant_metrics", Map.of("query", "payments per month"), "success"),
                 Arguments.of("get_metric", Map.of("name", "payments_count"), "success"));
     }
 

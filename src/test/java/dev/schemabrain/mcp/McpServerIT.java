@@ -101,7 +101,7 @@ class McpServerIT {
     void everyToolPublishesTheEnvelopeSchemaStrictInputsAndReadOnlyAnnotations() {
         assertEquals(Set.of("list_indexed_schemas", "find_relevant_tables", "describe_table", "describe_column",
                 "suggest_joins", "get_example_queries", "list_entities", "find_relevant_entities", "describe_entity",
-                "list_joins", "resolve_join", "list_metrics", "get_metric"), tools.keySet());
+                "list_joins", "resolve_join", "list_metrics", "find_relevant_metrics", "get_metric"), tools.keySet());
         Map<String, Object> first = null;
         for (McpSchema.Tool tool : tools.values()) {
             assertTrue(tool.description().startsWith("Use this when") && tool.description().length() <= 500, tool.name());
@@ -497,6 +497,7 @@ class McpServerIT {
                     Map.entry("list_joins", Map.of()),
                     Map.entry("resolve_join", Map.of("entity_a", "track", "entity_b", "album")),
                     Map.entry("list_metrics", Map.of()),
+                    Map.entry("find_relevant_metrics", Map.of("query", "tracks sold")),
                     Map.entry("get_metric", Map.of("name", "track_count")));
             assertEquals(listed.keySet(), calls.keySet());
             for (var entry : calls.entrySet()) {

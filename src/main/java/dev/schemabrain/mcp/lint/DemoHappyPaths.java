@@ -26,6 +26,7 @@ public final class DemoHappyPaths {
                 Map.entry("list_joins", Map.of()),
                 Map.entry("resolve_join", Map.of("entity_a", "users", "entity_b", "organizations")),
                 Map.entry("list_metrics", Map.of()),
+                Map.entry("find_relevant_metrics", Map.of("query", "revenue per month")),
                 Map.entry("get_metric", Map.of("name", "invoices_total_cents_sum", "group_by", List.of("organizations.country"),
                         "time_grain", "month")));
     }

@@ -23,7 +23,7 @@ public final class Instructions {
             "A domain such as revenue: find_relevant_tables, then describe_table on the top 1-3 hits, then "
                     + "describe_column for details.",
             "How tables relate: suggest_joins, then describe_table on any bridge table.",
-            "Aggregating: list_metrics, then describe_entity for the metric's entity, then get_metric.",
+            "Aggregating: find_relevant_metrics or list_metrics, then describe_entity for the metric's entity, then get_metric.",
             "How others queried a table: get_example_queries.");
 
     private static final Pattern TOOL = Pattern.compile("\\b[a-z]+(?:_[a-z]+)+\\b");

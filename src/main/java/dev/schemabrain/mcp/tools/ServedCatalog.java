@@ -12,6 +12,7 @@ import dev.schemabrain.pii.SubjectPolicy;
 import dev.schemabrain.semantic.compile.DataSubjects;
 import dev.schemabrain.semantic.compile.SubjectGraph;
 import dev.schemabrain.retrieve.HybridRetriever;
+import dev.schemabrain.retrieve.MetricSearch;
 import dev.schemabrain.retrieve.VectorIndex;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.semantic.Dimensions;
@@ -46,6 +47,7 @@ public final class ServedCatalog {
     /** The int8 vectors every retriever of this catalog shares. */
     private final VectorIndex vectors;
     private final Supplier<Function<String, float[]>> queryEmbedder;
+    private final Supplier<MetricSearch> metricSearch;
     private final Supplier<NameLookup> lookup;
     private final Supplier<JoinGraph> joins;
     private final Map<HybridRetriever.Mode, HybridRetriever> retrievers = new EnumMap<>(HybridRetriever.Mode.class);
@@ -69,12 +71,17 @@ public final class ServedCatalog {
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, semantic, pii, blockList, SubjectPolicy.NONE);
+        this(schemas, catalog, documents, vectors, queryEmbedder, () -> null, semantic, pii, blockList, SubjectPolicy.NONE);
     }
 
-    /** @param subjectPolicy the operator's data-subject overrides */
+    /**
+     * @param passageEmbedder embeds the metrics' documents for find_relevant_metrics; its supplier answers null when
+     *                        no model can be loaded
+     * @param subjectPolicy   the operator's data-subject overrides
+     */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
+                         Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
         this.subjectPolicy = subjectPolicy;
         this.subjectClasses = memoize(() -> SubjectClasses.assign(entityTables(catalog, semantic), pii, subjectPolicy));
@@ -90,6 +97,12 @@ public final class ServedCatalog {
         this.queryEmbedder = queryEmbedder;
         this.lookup = memoize(() -> new NameLookup(catalog));
         this.joins = memoize(() -> new JoinGraph(catalog, observedJoins(semantic)));
+        this.metricSearch = memoize(() -> {
+            Map<String, dev.schemabrain.semantic.model.Entity> entities = new HashMap<>();
+            semantic.entities().forEach(e -> entities.put(e.name(), e));
+            Function<List<String>, List<float[]>> passages = passageEmbedder.get();
+            return new MetricSearch(semantic.metrics(), entities, passages, passages == null ? null : queryEmbedder.get());
+        });
     }
 
     /** The semantic joins mine-queries drafted, as join-graph edges between their entities' tables. */
@@ -195,6 +208,11 @@ public final class ServedCatalog {
     public synchronized HybridRetriever retriever(HybridRetriever.Mode mode) {
         return retrievers.computeIfAbsent(mode, m -> new HybridRetriever(m, catalog, documents, vectors,
                 m == HybridRetriever.Mode.KEYWORD ? null : queryEmbedder.get()));
+    }
+
+    /** The metrics' search index (find_relevant_metrics), built and embedded on first use, once per served catalog. */
+    public MetricSearch metricSearch() {
+        return metricSearch.get();
     }
 
     /** The int8 vectors every retriever of this catalog shares (and their table graph at scale). */

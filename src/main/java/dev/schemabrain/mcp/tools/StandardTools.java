@@ -43,6 +43,7 @@ public final class StandardTools {
                 ListSemanticTool.joins(catalogs),
                 new ResolveJoinTool(catalogs),
                 ListSemanticTool.metrics(catalogs),
+                new FindRelevantMetricsTool(catalogs),
                 new GetMetricTool(catalogs, executor, minGroupSize)));
     }
 }

@@ -68,6 +68,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private final StoreLocation location;
     private final CatalogVersionPoll poll;   // a PostgreSQL store: no file to stat, the version is polled
     private final Supplier<Function<String, float[]>> queryEmbedder;
+    private final Supplier<Function<List<String>, List<float[]>>> passageEmbedder;
     private final Optional<BlockList> blockList;
     private final VersionProbe probe;
     private volatile Loaded loaded;
@@ -80,9 +81,17 @@ public final class StoreCatalogProvider implements CatalogProvider {
         this(StoreLocation.file(store), queryEmbedder, blockList);
     }
 
+    /** Metric search is lexical: only questions have an embedder here. */
     public StoreCatalogProvider(StoreLocation location, Supplier<Function<String, float[]>> queryEmbedder,
                                 Optional<BlockList> blockList) {
+        this(location, queryEmbedder, () -> null, blockList);
+    }
+
+    /** @param passageEmbedder embeds the metrics' documents; answers null when no model can be loaded */
+    private StoreCatalogProvider(StoreLocation location, Supplier<Function<String, float[]>> queryEmbedder,
+                                 Supplier<Function<List<String>, List<float[]>>> passageEmbedder, Optional<BlockList> blockList) {
         this.location = location;
+        this.passageEmbedder = passageEmbedder;
         this.store = Stores.file(location).orElse(null);
         this.poll = store == null ? new CatalogVersionPoll(location, CatalogVersionPoll.DEFAULT_INTERVAL_MILLIS) : null;
         this.queryEmbedder = queryEmbedder;
@@ -95,11 +104,11 @@ public final class StoreCatalogProvider implements CatalogProvider {
 
     /** Questions are embedded with the shared local model. */
     public StoreCatalogProvider(Path store, Optional<BlockList> blockList) {
-        this(store, StoreCatalogProvider::sharedModel, blockList);
+        this(StoreLocation.file(store), blockList);
     }
 
     public StoreCatalogProvider(StoreLocation location, Optional<BlockList> blockList) {
-        this(location, StoreCatalogProvider::sharedModel, blockList);
+        this(location, StoreCatalogProvider::sharedModel, StoreCatalogProvider::sharedPassageModel, blockList);
     }
 
     public StoreCatalogProvider(Path store) {
@@ -114,6 +123,11 @@ public final class StoreCatalogProvider implements CatalogProvider {
             LOG.warn("the embedding model cannot be loaded ({}); table retrieval falls back to keywords", e.getMessage());
             return null;
         }
+    }
+
+    private static Function<List<String>, List<float[]>> sharedPassageModel() {
+        Function<String, float[]> questions = sharedModel();
+        return questions == null ? null : Embedders.shared()::embedPassages;
     }
 
     private record Loaded(List<Object> stamp, Optional<String> version, Optional<ServedCatalog> catalog) {
@@ -167,7 +181,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 VectorIndex.Builder vectors = VectorIndex.builder(catalog.tables());
                 StoreSnapshot.embeddings(c, (key, bytes) -> vectors.put(key, Vectors.fromBytes(bytes)));
                 ServedCatalog served = new ServedCatalog(snapshot.schemas(), catalog, documents,
-                        vectors.build(), queryEmbedder, semantic, pii, block, SubjectPolicyRepository.read(c));
+                        vectors.build(), queryEmbedder, passageEmbedder, semantic, pii, block, SubjectPolicyRepository.read(c));
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {

@@ -20,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ToolListSizeTest {
 
-    static final int FULL_CEILING = 12_000;
-    static final int COMPACT_CEILING = 10_200;
+    /** Raised from 12,000 and 10,200 by issue 30: find_relevant_metrics and the listings' limit and cursor (about 1,100 bytes). */
+    static final int FULL_CEILING = 13_200;
+    static final int COMPACT_CEILING = 11_400;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static byte[] served(ToolListing listing) {

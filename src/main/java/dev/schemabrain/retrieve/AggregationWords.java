@@ -1,0 +1,57 @@
+package dev.schemabrain.retrieve;
+
+import dev.schemabrain.semantic.model.Aggregation;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How people say an aggregation: the words a metric's document uses for its own, and the one a question asks for.
+ * Only averages, counts and totals are read from a question: "highest" or "top" usually ranks groups of a total, it
+ * does not ask for a maximum.
+ */
+final class AggregationWords {
+
+    /** Checked in this order: "average number of seats" is an average, "total number of orders" a count. */
+    private static final List<Asked> ASKED = List.of(
+            new Asked(Aggregation.AVG, Pattern.compile("\\b(average|avg|mean|typical|typically)\\b")),
+            new Asked(Aggregation.COUNT, Pattern.compile("\\b(how many|number of|count of|count)\\b")),
+            new Asked(Aggregation.SUM, Pattern.compile("\\b(total|how much|sum of|sum)\\b")));
+
+    private record Asked(Aggregation agg, Pattern words) {
+    }
+
+    private AggregationWords() {
+    }
+
+    /** The aggregation in words, for a metric's document. */
+    static String phrase(Aggregation agg) {
+        return switch (agg) {
+            case SUM -> "total";
+            case COUNT -> "number of";
+            case COUNT_DISTINCT -> "number of distinct";
+            case AVG -> "average";
+            case MIN -> "minimum";
+            case MAX -> "maximum";
+        };
+    }
+
+    /** The aggregation a question asks for, if it says. */
+    static Optional<Aggregation> asked(String question) {
+        String q = question.toLowerCase(Locale.ROOT);
+        return ASKED.stream().filter(a -> a.words().matcher(q).find()).map(Asked::agg).findFirst();
+    }
+
+    /**
+     * How well a metric's aggregation answers the one asked for, in [0, 1]: "how many" is also half answered by a
+     * total (a sum of quantities counts units).
+     */
+    static double fit(Aggregation asked, Aggregation metric) {
+        if (asked == metric || (asked == Aggregation.COUNT && metric == Aggregation.COUNT_DISTINCT)) {
+            return 1;
+        }
+        return asked == Aggregation.COUNT && metric == Aggregation.SUM ? 0.5 : 0;
+    }
+}

@@ -1,0 +1,189 @@
+package dev.schemabrain.retrieve;
+
+import dev.schemabrain.describe.Words;
+import dev.schemabrain.embed.Vectors;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * Metrics ranked for a question in words (find_relevant_metrics), as {@link HybridRetriever} ranks tables. Three
+ * signals: BM25 over one document per metric (what it computes in words, its name, description and its entity's
+ * description) with the metric's own names boosted; the cosine between the question and that document plus the best
+ * cosine among its parts (the measure in words, the description, the entity's description), so a short question
+ * meets a short part a long document dilutes; and the aggregation the question asks for ({@link AggregationWords}).
+ * The first two are min-max normalized. A metric sharing no word with the question and far from it in meaning is no
+ * match. Built once per served catalog, when the documents are embedded; a question is embedded once per search.
+ */
+public final class MetricSearch {
+
+    /** A ranked metric and its score in [0, 1]. */
+    public record Hit(Metric metric, double score) {
+    }
+
+    static final double LEXICAL = 0.5;
+    static final double DENSE = 1.0;
+    /** Added when the metric aggregates the way the question asks (an average for "average", a count for "how many"). */
+    static final double AGGREGATION = 0.3;
+    /**
+     * Below this cosine a metric sharing no word with the question is no match: off-topic questions reached at most
+     * 0.47 on the golden set's four schemas, its questions' answers at least 0.48.
+     */
+    static final double NO_MATCH_COSINE = 0.5;
+    /** A metric this close to the question matches it fully: the golden set's answers lay between 0.48 and 0.78. */
+    static final double FULL_MATCH_COSINE = 0.75;
+
+    private final List<Metric> metrics;
+    private final LexicalIndex lexical;
+    private final List<Set<String>> terms;
+    /** Per metric, the vectors of its document and of its parts (the document first); null without a model. */
+    private final List<List<float[]>> vectors;
+    private final Function<String, float[]> queryEmbedder;
+
+    /**
+     * @param entities        the entities by name, for their descriptions
+     * @param passageEmbedder embeds the documents, or null (then the search is lexical)
+     * @param queryEmbedder   embeds a question, or null (then the search is lexical)
+     */
+    public MetricSearch(List<Metric> metrics, Map<String, Entity> entities,
+                        Function<List<String>, List<float[]>> passageEmbedder, Function<String, float[]> queryEmbedder) {
+        this.metrics = List.copyOf(metrics);
+        List<List<String>> parts = metrics.stream().map(m -> parts(m, entities.get(m.entity()))).toList();
+        List<String> documents = parts.stream().map(p -> p.get(0)).toList();
+        this.lexical = new LexicalIndex(documents, metrics.stream().map(MetricSearch::ownNames).toList());
+        this.terms = documents.stream().map(d -> (Set<String>) new HashSet<>(lexical.analyze(d))).toList();
+        boolean dense = passageEmbedder != null && queryEmbedder != null && !metrics.isEmpty();
+        this.vectors = dense ? embed(parts, passageEmbedder) : null;
+        this.queryEmbedder = dense ? queryEmbedder : null;
+    }
+
+    /** Each distinct text embedded once: metrics of one entity share its description. */
+    private static List<List<float[]>> embed(List<List<String>> parts, Function<List<String>, List<float[]>> passageEmbedder) {
+        Map<String, Integer> distinct = new LinkedHashMap<>();
+        parts.forEach(p -> p.forEach(text -> distinct.putIfAbsent(text, distinct.size())));
+        List<float[]> embedded = passageEmbedder.apply(List.copyOf(distinct.keySet()));
+        return parts.stream().map(p -> p.stream().map(text -> embedded.get(distinct.get(text))).toList()).toList();
+    }
+
+    /** Whether cosines take part (a model was given). */
+    public boolean dense() {
+        return vectors != null;
+    }
+
+    /** The best {@code limit} metrics for {@code query}, best first; empty when none matches. */
+    public List<Hit> search(String query, int limit) {
+        int n = metrics.size();
+        if (n == 0 || limit <= 0) {
+            return List.of();
+        }
+        List<String> asked = questionTerms(query);
+        double[] bm25 = new double[n];
+        float[] scores = lexical.scores(String.join(" ", asked));
+        for (int i = 0; i < n; i++) {
+            bm25[i] = scores[i];
+        }
+        double[] cosine = new double[n];
+        double[] meaning = new double[n];
+        if (vectors != null) {
+            float[] q = queryEmbedder.apply(query);
+            for (int i = 0; i < n; i++) {
+                cosine[i] = Vectors.dot(q, vectors.get(i).get(0));
+                double best = cosine[i];
+                for (float[] part : vectors.get(i)) {
+                    best = Math.max(best, Vectors.dot(q, part));
+                }
+                meaning[i] = cosine[i] + best;
+            }
+        }
+        double[] lex = HybridRetriever.minmax(bm25);
+        double[] dense = HybridRetriever.minmax(meaning);
+        Optional<Aggregation> wanted = AggregationWords.asked(query);
+        double[] fused = new double[n];
+        for (int i = 0; i < n; i++) {
+            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * fit(wanted, metrics.get(i));
+        }
+        List<Integer> matches = IntStream.range(0, n)
+                .filter(i -> bm25[i] > 0 || (vectors != null && cosine[i] >= NO_MATCH_COSINE)).boxed()
+                .sorted(Comparator.<Integer>comparingDouble(i -> -fused[i]).thenComparing(i -> metrics.get(i).name()))
+                .limit(limit).toList();
+        if (matches.isEmpty()) {
+            return List.of();
+        }
+        double top = fused[matches.get(0)];
+        double quality = 0;
+        for (int i : matches) {
+            quality = Math.max(quality, quality(asked, i, cosine[i]));
+        }
+        List<Hit> hits = new ArrayList<>();
+        for (int i : matches) {
+            double relative = top > 0 ? Math.max(0, fused[i]) / top : 0;
+            hits.add(new Hit(metrics.get(i), HybridRetriever.clamp(relative * quality)));
+        }
+        return hits;
+    }
+
+    private static double fit(Optional<Aggregation> wanted, Metric m) {
+        return wanted.map(w -> AggregationWords.fit(w, m.measure().agg())).orElse(0.0);
+    }
+
+    /** How well a metric answers at all: the share of the question's words it holds and, with vectors, its cosine. */
+    private double quality(List<String> asked, int i, double cosine) {
+        double coverage = asked.isEmpty() ? 0 : asked.stream().filter(terms.get(i)::contains).count() / (double) asked.size();
+        if (vectors == null) {
+            return coverage;
+        }
+        double closeness = HybridRetriever.clamp((cosine - NO_MATCH_COSINE) / (FULL_MATCH_COSINE - NO_MATCH_COSINE));
+        return HybridRetriever.COVERAGE_SHARE * coverage + (1 - HybridRetriever.COVERAGE_SHARE) * closeness;
+    }
+
+    private List<String> questionTerms(String query) {
+        List<String> out = new ArrayList<>(new LinkedHashSet<>(lexical.analyze(query)));
+        out.removeIf(HybridRetriever.QUESTION_WORDS::contains);
+        return out;
+    }
+
+    /**
+     * The texts a metric is found by: first its whole document (what it computes in words, such as "total amount
+     * cents of invoices", its name, its description and its entity's), then each of those parts alone.
+     */
+    static List<String> parts(Metric m, Entity entity) {
+        Measure measure = m.measure();
+        String computes = AggregationWords.phrase(measure.agg()) + " "
+                + (measure.column() != null ? words(measure.column())
+                : measure.expression() != null ? measure.expression().replace('_', ' ') : "rows")
+                + " of " + words(m.entity());
+        List<String> parts = new ArrayList<>(List.of(computes));
+        if (m.description() != null && !m.description().isBlank()) {
+            parts.add(m.description().strip());
+        }
+        if (entity != null && entity.description() != null && !entity.description().isBlank()) {
+            parts.add(entity.description().strip());
+        }
+        List<String> described = parts.subList(1, parts.size());
+        String document = computes + " (" + words(m.name()) + "). " + String.join(" ", described);
+        parts.add(0, document.strip());
+        return parts;
+    }
+
+    /** The metric's own names in words: its name, its entity's and its measure column's. */
+    private static String ownNames(Metric m) {
+        return words(m.name()) + " " + words(m.entity()) + (m.measure().column() == null ? "" : " " + words(m.measure().column()));
+    }
+
+    private static String words(String identifier) {
+        return String.join(" ", Words.pieces(identifier));
+    }
+}

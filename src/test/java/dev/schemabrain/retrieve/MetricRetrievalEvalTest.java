@@ -1,0 +1,151 @@
+package dev.schemabrain.retrieve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.InProcessCli;
+import dev.schemabrain.testing.TestPostgres;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * find_relevant_metrics scored on its golden set (src/test/resources/metric-retrieval/golden.json) through the real
+ * tool: four real stores (the demo SQLite database, Chinook and Northwind on the embedded PostgreSQL, and a clinic's
+ * SQLite database with a YAML project applied), recall@k = |expected ∩ top k| / |expected| averaged over questions.
+ * The figures and every miss land in target/eval/metrics-retrieval.txt.
+ */
+class MetricRetrievalEvalTest {
+
+    private static final Path GOLDEN = Path.of("src", "test", "resources", "metric-retrieval");
+    /** The target. Not met yet: untuned 0.827, tuned 0.875; the misses need words the model does not link. */
+    private static final double TARGET = 0.9;
+    /** What the build holds to meanwhile: the tuned figure, so any regression fails. */
+    private static final double FLOOR = 0.875;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void recallAtThreeHoldsItsFloor() throws Exception {
+        JsonNode golden = new ObjectMapper().readTree(GOLDEN.resolve("golden.json").toFile());
+        Map<String, ToolRegistry> tools = new LinkedHashMap<>();
+        tools.put("demo", served("sqlite:" + DemoDatabase.ensure(dir.resolve("demo.sqlite")), "demo"));
+        TestPostgres.loadSample("chinook", "chinook.sql");
+        tools.put("chinook", served(TestPostgres.url("chinook"), "chinook"));
+        TestPostgres.loadSample("northwind", "northwind.sql");
+        tools.put("northwind", served(TestPostgres.url("northwind"), "northwind"));
+        tools.put("clinic", clinic());
+
+        Map<String, List<Double>> recall3 = new TreeMap<>();
+        List<Double> recall1 = new ArrayList<>();
+        List<Double> recall5 = new ArrayList<>();
+        StringBuilder misses = new StringBuilder();
+        for (JsonNode q : golden.path("questions")) {
+            String schema = q.path("schema").asText();
+            Set<String> expected = new java.util.LinkedHashSet<>();
+            q.path("expected").forEach(e -> expected.add(e.asText()));
+            Set<String> known = metricNames(tools.get(schema));
+            assertTrue(known.containsAll(expected), q.path("id").asText() + " expects a metric " + schema
+                    + " does not have: " + expected + " (it has " + known + ")");
+            List<String> ranked = ranked(tools.get(schema), q.path("question").asText());
+            recall1.add(recall(expected, ranked, 1));
+            double r3 = recall(expected, ranked, 3);
+            recall3.computeIfAbsent(schema, s -> new ArrayList<>()).add(r3);
+            recall5.add(recall(expected, ranked, 5));
+            if (r3 < 1) {
+                misses.append(String.format(Locale.ROOT, "  %s %s%n    expected %s, got %s%n", q.path("id").asText(),
+                        q.path("question").asText(), expected, ranked.subList(0, Math.min(3, ranked.size()))));
+            }
+        }
+        List<Double> all = recall3.values().stream().flatMap(List::stream).toList();
+        double overall = mean(all);
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "find_relevant_metrics golden set: %d questions%nrecall@1 %.3f  recall@3 %.3f  recall@5 %.3f (target recall@3 >= %.2f, %s; the build asserts >= %.3f)%n",
+                all.size(), mean(recall1), overall, mean(recall5), TARGET, overall >= TARGET ? "met" : "not met", FLOOR));
+        recall3.forEach((schema, r) -> report.append(String.format(Locale.ROOT, "  %-10s recall@3 %.3f over %d%n", schema, mean(r), r.size())));
+        report.append("misses at 3:\n").append(misses.length() == 0 ? "  none\n" : misses);
+        Path out = Path.of("target", "eval", "metrics-retrieval.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.println(report);
+        assertTrue(all.size() >= 40, "at least 40 questions");
+        assertEquals(4, recall3.size(), "four schemas");
+        assertTrue(overall >= FLOOR - 1e-9, report.toString());
+    }
+
+    private ToolRegistry served(String url, String name) throws Exception {
+        Path store = dir.resolve(name + ".db");
+        SourceUrl source = SourceUrl.parse(url);
+        try (SchemaSource s = Sources.open(source)) {
+            new Indexer().run(source, s, store, false, IndexListener.SILENT);
+        }
+        return StandardTools.registry(new StoreCatalogProvider(store));
+    }
+
+    /** The clinic: its SQL run into a fresh SQLite file, indexed, then the operator's YAML project applied. */
+    private ToolRegistry clinic() throws Exception {
+        Path database = dir.resolve("clinic.sqlite");
+        String sql = Files.readAllLines(GOLDEN.resolve("clinic.sql")).stream().filter(l -> !l.startsWith("--"))
+                .collect(Collectors.joining("\n"));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database); Statement st = c.createStatement()) {
+            for (String statement : sql.split(";\n")) {
+                if (!statement.isBlank()) {
+                    st.execute(statement);
+                }
+            }
+        }
+        ToolRegistry tools = served("sqlite:" + database, "clinic");
+        InProcessCli.Result applied = InProcessCli.run("--store", dir.resolve("clinic.db").toString(), "apply",
+                GOLDEN.resolve("clinic-project").toString());
+        assertEquals(0, applied.exitCode(), applied.toString());
+        return tools;
+    }
+
+    private static Set<String> metricNames(ToolRegistry tools) {
+        Envelope listed = tools.call("list_metrics", Map.of("limit", 200));
+        Set<String> names = new java.util.HashSet<>();
+        listed.data().path("metrics").forEach(m -> names.add(m.path("name").asText()));
+        return names;
+    }
+
+    private static List<String> ranked(ToolRegistry tools, String question) {
+        Envelope found = tools.call("find_relevant_metrics", Map.of("query", question, "limit", 5));
+        List<String> names = new ArrayList<>();
+        found.data().path("hits").forEach(h -> names.add(h.path("name").asText()));
+        return names;
+    }
+
+    private static double recall(Set<String> expected, List<String> ranked, int k) {
+        return ranked.stream().limit(k).filter(expected::contains).count() / (double) expected.size();
+    }
+
+    private static double mean(List<Double> values) {
+        return values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+}
