@@ -6,6 +6,7 @@ import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -136,7 +137,7 @@ public final class MetricSearch {
     }
 
     private static double fit(Optional<Aggregation> wanted, Metric m) {
-        return wanted.map(w -> AggregationWords.fit(w, m.measure().agg())).orElse(0.0);
+        return m.isSimple() ? wanted.map(w -> AggregationWords.fit(w, m.measure().agg())).orElse(0.0) : 0.0;
     }
 
     /** How well a metric answers at all: the share of the question's words it holds and, with vectors, its cosine. */
@@ -160,11 +161,7 @@ public final class MetricSearch {
      * cents of invoices", its name, its description and its entity's), then each of those parts alone.
      */
     static List<String> parts(Metric m, Entity entity) {
-        Measure measure = m.measure();
-        String computes = AggregationWords.phrase(measure.agg()) + " "
-                + (measure.column() != null ? words(measure.column())
-                : measure.expression() != null ? measure.expression().replace('_', ' ') : "rows")
-                + " of " + words(m.entity());
+        String computes = computes(m);
         List<String> parts = new ArrayList<>(List.of(computes));
         if (m.description() != null && !m.description().isBlank()) {
             parts.add(m.description().strip());
@@ -178,9 +175,30 @@ public final class MetricSearch {
         return parts;
     }
 
+    /** What the metric computes, in words: a measure's aggregate, or how other metrics are combined. */
+    private static String computes(Metric m) {
+        if (m.kind() instanceof MetricKind.Ratio r) {
+            return "rate ratio share of " + words(r.numerator()) + " per " + words(r.denominator());
+        }
+        if (m.kind() instanceof MetricKind.Derived d) {
+            return d.expression().replace('_', ' ').replaceAll("[-+*/()]", " ") + " of " + words(m.entity());
+        }
+        if (m.kind() instanceof MetricKind.Cumulative c) {
+            return (c.window() != null ? "trailing " + c.window() + " " + c.windowGrain().wireName()
+                    : c.grainToDate() != null ? c.grainToDate().wireName() + " to date" : "running cumulative total")
+                    + " " + words(c.metric());
+        }
+        Measure measure = m.measure();
+        return AggregationWords.phrase(measure.agg()) + " "
+                + (measure.column() != null ? words(measure.column())
+                : measure.expression() != null ? measure.expression().replace('_', ' ') : "rows")
+                + " of " + words(m.entity());
+    }
+
     /** The metric's own names in words: its name, its entity's and its measure column's. */
     private static String ownNames(Metric m) {
-        return words(m.name()) + " " + words(m.entity()) + (m.measure().column() == null ? "" : " " + words(m.measure().column()));
+        return words(m.name()) + " " + words(m.entity()) + (!m.isSimple() || m.measure().column() == null ? ""
+                : " " + words(m.measure().column()));
     }
 
     private static String words(String identifier) {

@@ -9,6 +9,7 @@ import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.index.Fingerprints;
 import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.ArgSpec;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.DegradationReason;
@@ -50,34 +51,7 @@ import java.util.Set;
 public final class GetMetricTool extends CatalogTool {
 
     static final String NAME = "get_metric";
-    private static final ArgSchema ARGS = ArgSchema.parse("""
-            {
-              "name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512, "description": "As list_metrics shows it."},
-              "group_by": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "entity.column references."},
-              "filters": {"type": "array", "maxItems": 100, "description": "All must hold.", "items": {
-                "type": "object",
-                "properties": {
-                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column."},
-                  "op": {"type": "enum", "enum": ["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"]},
-                  "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."},
-                  "other_column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column to compare with, instead of a value."}
-                },
-                "required": ["column", "op"]}},
-              "segments": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Named filters: segment, or entity.segment."},
-              "default_segments": {"type": "boolean", "default": true, "description": "false: leave out the default segments (test, deleted rows)."},
-              "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
-              "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis."},
-              "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path."},
-              "order_by": {"type": "array", "maxItems": 32, "description": "First term first.", "items": {
-                "type": "object",
-                "properties": {
-                  "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "A group_by reference, time_bucket or the metric."},
-                  "direction": {"type": "enum", "enum": ["asc", "desc"], "default": "asc"}
-                },
-                "required": ["column"]}},
-              "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000},
-              "dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and a cost class."}
-            }""");
+    private static final ArgSchema ARGS = arguments();
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
             "Use this when the user wants a number: compiles a metric to read-only SQL, runs it, returns rows. "
                     + "Use list_metrics instead to find one; describe_entity has the columns to group by.",
@@ -343,24 +317,19 @@ public final class GetMetricTool extends CatalogTool {
         return new Envelope(status, data, null, confidence, provenance, hints, null);
     }
 
+    /** name, then the request's arguments as a metric test declares them too, then dry_run. */
+    private static ArgSchema arguments() {
+        Map<String, ArgSpec> all = new LinkedHashMap<>(ArgSchema.parse("""
+                {"name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512, "description": "As list_metrics shows it."}}""").args());
+        all.putAll(MetricArguments.SCHEMA.args());
+        all.putAll(ArgSchema.parse("""
+                {"dry_run": {"type": "boolean", "default": false, "description": "Only the SQL and a cost class."}}""").args());
+        return new ArgSchema(all);
+    }
+
     /** The arguments as a request: their declaration has checked every field, the compiler checks the references. */
     static MetricRequest request(Arguments arguments) {
-        List<Filter> filters = new ArrayList<>();
-        for (Map<String, Object> f : arguments.objectList("filters")) {
-            FilterOp op = FilterOp.fromWire((String) f.get("op"));
-            Object other = f.get("other_column");
-            filters.add(other instanceof String column && f.get("value") == null && op.comparesColumns()
-                    ? Filter.columns((String) f.get("column"), op, column)
-                    : new Filter((String) f.get("column"), op, f.get("value")));
-        }
-        List<MetricRequest.OrderBy> order = new ArrayList<>();
-        for (Map<String, Object> o : arguments.objectList("order_by")) {
-            order.add(new MetricRequest.OrderBy((String) o.get("column"), "desc".equals(o.get("direction"))));
-        }
-        return new MetricRequest(arguments.string("name").orElseThrow(), arguments.stringList("group_by"), filters,
-                arguments.string("time_grain").orElse(null), arguments.string("time_dimension").orElse(null),
-                arguments.stringList("via"), order, arguments.integer("limit"), arguments.stringList("segments"),
-                arguments.bool("default_segments"));
+        return MetricArguments.request(arguments.string("name").orElseThrow(), arguments);
     }
 
     /**

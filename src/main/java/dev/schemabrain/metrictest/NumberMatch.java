@@ -1,4 +1,4 @@
-package dev.schemabrain.semantic.test;
+package dev.schemabrain.metrictest;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

@@ -1,7 +1,8 @@
-package dev.schemabrain.semantic.test;
+package dev.schemabrain.metrictest;
 
 import dev.schemabrain.error.SemanticProjectException;
 import dev.schemabrain.mcp.args.Validation;
+import dev.schemabrain.mcp.tools.MetricArguments;
 import dev.schemabrain.semantic.compile.MetricRequest;
 
 import java.io.IOException;
@@ -135,17 +136,17 @@ public final class MetricTestReader {
         Map<String, Object> args = new LinkedHashMap<>();
         if (node != null) {
             if (!(node.plain() instanceof Map<?, ?> given)) {
-                throw node.fail("must be a mapping of get_metric's arguments: " + String.join(", ", RequestArguments.SCHEMA.args().keySet()));
+                throw node.fail("must be a mapping of get_metric's arguments: " + String.join(", ", MetricArguments.SCHEMA.args().keySet()));
             }
             given.forEach((k, v) -> args.put((String) k, v));
         }
         args.putIfAbsent("limit", MetricRequest.MAX_LIMIT);
-        Validation checked = RequestArguments.SCHEMA.validate(args);
+        Validation checked = MetricArguments.SCHEMA.validate(args);
         if (!checked.isValid()) {
             throw node.fail("is not a get_metric request (" + checked.message() + "); its arguments are "
-                    + String.join(", ", RequestArguments.SCHEMA.args().keySet()));
+                    + String.join(", ", MetricArguments.SCHEMA.args().keySet()));
         }
-        return RequestArguments.request(metric, checked.arguments());
+        return MetricArguments.request(metric, checked.arguments());
     }
 
     /** One SELECT: a trailing ';' is dropped, any other is refused (the executor runs one statement). */

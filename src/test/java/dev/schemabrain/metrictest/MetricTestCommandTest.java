@@ -1,4 +1,4 @@
-package dev.schemabrain.semantic.test;
+package dev.schemabrain.metrictest;
 
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestMariaDb;

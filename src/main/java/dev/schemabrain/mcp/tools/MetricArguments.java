@@ -1,4 +1,4 @@
-package dev.schemabrain.semantic.test;
+package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
@@ -15,7 +15,7 @@ import java.util.Map;
  * how validated arguments become a {@link MetricRequest}. A metric test's {@code request} is exactly what an
  * agent would pass get_metric, so both read it through this one declaration.
  */
-public final class RequestArguments {
+public final class MetricArguments {
 
     /** The declaration, in get_metric's order and words; {@code limit} defaults as get_metric's does. */
     public static final ArgSchema SCHEMA = ArgSchema.parse("""
@@ -26,9 +26,12 @@ public final class RequestArguments {
                 "properties": {
                   "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column."},
                   "op": {"type": "enum", "enum": ["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"]},
-                  "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."}
+                  "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."},
+                  "other_column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column to compare with, instead of a value."}
                 },
                 "required": ["column", "op"]}},
+              "segments": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Named filters: segment, or entity.segment."},
+              "default_segments": {"type": "boolean", "default": true, "description": "false: leave out the default segments (test, deleted rows)."},
               "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
               "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis."},
               "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path."},
@@ -42,7 +45,7 @@ public final class RequestArguments {
               "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000}
             }""");
 
-    private RequestArguments() {
+    private MetricArguments() {
     }
 
     /**
@@ -52,13 +55,18 @@ public final class RequestArguments {
     public static MetricRequest request(String metric, Arguments arguments) {
         List<Filter> filters = new ArrayList<>();
         for (Map<String, Object> f : arguments.objectList("filters")) {
-            filters.add(new Filter((String) f.get("column"), FilterOp.fromWire((String) f.get("op")), f.get("value")));
+            FilterOp op = FilterOp.fromWire((String) f.get("op"));
+            Object other = f.get("other_column");
+            filters.add(other instanceof String column && f.get("value") == null && op.comparesColumns()
+                    ? Filter.columns((String) f.get("column"), op, column)
+                    : new Filter((String) f.get("column"), op, f.get("value")));
         }
         List<MetricRequest.OrderBy> order = new ArrayList<>();
         for (Map<String, Object> o : arguments.objectList("order_by")) {
             order.add(new MetricRequest.OrderBy((String) o.get("column"), "desc".equals(o.get("direction"))));
         }
         return new MetricRequest(metric, arguments.stringList("group_by"), filters, arguments.string("time_grain").orElse(null),
-                arguments.string("time_dimension").orElse(null), arguments.stringList("via"), order, arguments.integer("limit"));
+                arguments.string("time_dimension").orElse(null), arguments.stringList("via"), order, arguments.integer("limit"),
+                arguments.stringList("segments"), arguments.bool("default_segments"));
     }
 }
