@@ -27,11 +27,11 @@ public final class MetricArguments {
                   "column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column."},
                   "op": {"type": "enum", "enum": ["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "is_null", "not_null"]},
                   "value": {"type": "scalars", "description": "A list for in and not_in; none for is_null and not_null."},
-                  "other_column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column to compare with, instead of a value."}
+                  "other_column": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column, instead of value."}
                 },
                 "required": ["column", "op"]}},
-              "segments": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Named filters: segment, or entity.segment."},
-              "default_segments": {"type": "boolean", "default": true, "description": "false: leave out the default segments (test, deleted rows)."},
+              "segments": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Named filters (describe_entity)."},
+              "default_segments": {"type": "boolean", "default": true, "description": "false: no default segment."},
               "time_grain": {"type": "string", "minLength": 1, "maxLength": 512, "description": "day, week, month, quarter or year."},
               "time_dimension": {"type": "string", "minLength": 1, "maxLength": 512, "description": "entity.column of the time axis."},
               "via": {"type": "string", "isArray": true, "minLength": 1, "maxLength": 512, "description": "Join names that pick a path."},
