@@ -92,11 +92,11 @@ class MetricTestReaderTest {
                         "tests/x.yaml:5: 'tests[0].equals_sql' holds a ';'; write one SELECT without ';'."),
                 Arguments.of(head + "  - name: t\n    not_null: true\n    request: {grup_by: [a.b]}\n",
                         "tests/x.yaml:6: 'tests[0].request' is not a get_metric request (unknown argument 'grup_by'); its"
-                                + " arguments are group_by, filters, time_grain, time_dimension, via, order_by, limit."),
+                                + " arguments are group_by, filters, segments, default_segments, time_grain, time_dimension, via, order_by, limit."),
                 Arguments.of(head + "  - name: t\n    not_null: true\n    request: {filters: [{column: a.b, op: like, value: x}]}\n",
                         "tests/x.yaml:6: 'tests[0].request' is not a get_metric request (argument 'filters[0].op' must be one"
                                 + " of the enum values: eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null); its"
-                                + " arguments are group_by, filters, time_grain, time_dimension, via, order_by, limit."),
+                                + " arguments are group_by, filters, segments, default_segments, time_grain, time_dimension, via, order_by, limit."),
                 Arguments.of(head + "  - name: t\n    not_null: true\n  - name: t\n    no_fan_out: true\n",
                         "tests/x.yaml:6: the test 't' of revenue is already in tests/x.yaml:4; give each test of a metric its own name."),
                 Arguments.of(head + "  - name: t\n    name: u\n    not_null: true\n",
