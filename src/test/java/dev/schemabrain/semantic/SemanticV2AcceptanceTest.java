@@ -578,6 +578,25 @@ class SemanticV2AcceptanceTest {
     }
 
     @Test
+    void aHostileCallersSegmentsAndColumnComparisonsNeverReachTheSql() throws Exception {
+        Fixture f = fixture("postgresql");
+        MetricCompiler compiler = new MetricCompiler(f.catalog(), f.model());
+        dev.schemabrain.engine.Dialect pg = new QueryExecutor(SourceUrl.parse(f.url()), ExecutorSettings.defaults()).dialect();
+        for (String hostile : List.of("real'; DROP TABLE rev.accounts; --", "account.real OR 1=1", "x\"; SELECT 1; --")) {
+            CompileException e = assertThrows(CompileException.class, () -> compiler.compile(new MetricRequest("invoice_total",
+                    List.of(), List.of(), null, null, List.of(), List.of(), 10, List.of(hostile), true), pg));
+            assertEquals(Problem.INVALID_ARGUMENT, e.problem());
+            CompileException c = assertThrows(CompileException.class, () -> compiler.compile(request("invoice_total", List.of(),
+                    List.of(Filter.columns("invoice.paid_on", FilterOp.GT, hostile)), null), pg));
+            assertEquals(Problem.UNKNOWN_FILTER_COLUMN, c.problem());
+        }
+        // Opting out of the default segment is the caller's to choose, and the numbers say which rows they are.
+        CompiledMetric all = compiler.compile(new MetricRequest("invoice_total", List.of(), List.of(), null, null, List.of(),
+                List.of(), 10, List.of(), false), pg);
+        assertFalse(all.sql().contains("is_test"), all.sql());
+    }
+
+    @Test
     void everyNewTypeRoundTripsThroughExportApplyDiffAndTheStore() throws Exception {
         Fixture f = fixture("postgresql");
         Path out = dir.resolve("exported");
