@@ -11,6 +11,7 @@ import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
@@ -77,11 +78,22 @@ final class MetricDrafts {
      * @param tables    every table by name
      * @param entities  the entity of each table that has one (a parent's currency is looked up by table)
      */
-    static List<Metric> of(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables,
-                           Map<QualifiedName, Entity> entities) {
+    static Drafted of(Entity entity, Table table, TimeAxis axis, SemanticModel structure, Map<QualifiedName, Table> tables,
+                      Map<QualifiedName, Entity> entities) {
         MetricDrafts drafts = new MetricDrafts(entity, table, axis, structure, tables, entities);
         drafts.draft();
-        return List.copyOf(drafts.out);
+        Optional<Segment> live = drafts.exclusions.isEmpty() ? Optional.empty() : Optional.of(new Segment(LIVE_SEGMENT,
+                "Leaves out " + String.join(" and ", drafts.exclusions.stream().map(RowSignals.Exclusion::phrase).toList())
+                        + "; pass default_segments: false to count them", drafts.exclusions.stream().map(RowSignals.Exclusion::filter)
+                        .toList(), true));
+        return new Drafted(List.copyOf(drafts.out), live);
+    }
+
+    /** The default segment of a drafted entity: the rows its signals say are not real (test rows, soft-deleted rows). */
+    static final String LIVE_SEGMENT = "live";
+
+    /** An entity's drafts, and the default segment every one of them is read through. */
+    record Drafted(List<Metric> metrics, Optional<Segment> live) {
     }
 
     /** A row that cannot exist without its parent (a refund's payment) is in the parent's currency. */
@@ -176,10 +188,9 @@ final class MetricDrafts {
         List<Filter> filters = new ArrayList<>();
         StringBuilder text = new StringBuilder(sentence).append(dated).append('.');
         status.ifPresent(s -> text.append(statusClause(s, kind, filters)));
-        exclusions.forEach(e -> filters.add(e.filter()));
         if (!exclusions.isEmpty()) {
             text.append(" Excludes ").append(String.join(" and ", exclusions.stream().map(RowSignals.Exclusion::phrase).toList()))
-                    .append('.');
+                    .append(" (the default segment ").append(LIVE_SEGMENT).append(").");
         }
         if (money && currency.isPresent()) {
             String c = currency.get();

@@ -103,12 +103,17 @@ public final class SemanticInference {
         }
         SemanticModel structure = new SemanticModel(List.copyOf(entities.values()), joins, List.of());
         List<Metric> metrics = new ArrayList<>();
+        List<Entity> drafted = new ArrayList<>();
         Map<QualifiedName, Table> tables = catalog.byName();
         for (Entity e : entities.values()) {
-            metrics.addAll(MetricDrafts.of(e, tables.get(e.table()), TimeAxis.of(catalog, structure, e.name()), structure, tables,
-                    entities));
+            MetricDrafts.Drafted d = MetricDrafts.of(e, tables.get(e.table()), TimeAxis.of(catalog, structure, e.name()), structure,
+                    tables, entities);
+            metrics.addAll(d.metrics());
+            // Test and soft-deleted rows leave every metric of the entity through its default segment, which a caller can set aside.
+            drafted.add(d.live().map(live -> new Entity(e.name(), e.description(), e.table(), e.identity(), e.group(), e.origin(),
+                    List.of(live))).orElse(e));
         }
-        return new SemanticModel(List.copyOf(entities.values()), joins, metrics);
+        return new SemanticModel(drafted, joins, metrics);
     }
 
     private Map<QualifiedName, Entity> entities(Catalog catalog) {

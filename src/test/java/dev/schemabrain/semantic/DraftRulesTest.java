@@ -151,19 +151,25 @@ class DraftRulesTest {
         Catalog catalog = billing();
         SemanticModel model = new SemanticInference(n -> null).infer(catalog);
         var total = model.metric("invoices_total_sum").orElseThrow();
-        assertEquals(List.of(new Filter("invoices.status", FilterOp.IN, List.of("paid")), new Filter("invoices.is_test", FilterOp.EQ, 0L),
-                new Filter("invoices.deleted_at", FilterOp.IS_NULL, null)), total.filters());
+        assertEquals(List.of(new Filter("invoices.status", FilterOp.IN, List.of("paid"))), total.filters());
+        // Test and deleted rows leave through the entity's default segment, which every metric of it is read through.
+        List<Filter> notReal = List.of(new Filter("invoices.is_test", FilterOp.EQ, 0L), new Filter("invoices.deleted_at", FilterOp.IS_NULL, null));
+        var live = model.entity("invoices").orElseThrow().defaultSegments();
+        assertEquals(1, live.size());
+        assertEquals(notReal, live.get(0).filters());
+        assertTrue(total.description().contains("(the default segment live)"), total.description());
         assertTrue(total.description().contains("invoices.status is paid (draft, open, void excluded"), total.description());
         assertTrue(total.description().contains("group or filter by invoices.currency; never add amounts in different currencies"),
                 total.description());
         var count = model.metric("invoices_count").orElseThrow();
-        assertEquals(2, count.filters().size(), "a count spans every status but never a test or deleted row");
+        assertEquals(0, count.filters().size(), "a count spans every status; test and deleted rows leave by the segment");
         assertTrue(count.description().contains("Spans every invoices.status (draft, open, paid, void)"), count.description());
         var due = model.metric("invoices_amount_due_sum").orElseThrow();
         assertFalse(due.filters().stream().anyMatch(f -> f.column().equals("invoices.status")), "what is owed is not paid yet");
         // A line of a void or test invoice is void or test too: the header's filters and currency, through the join.
         var lineAmount = model.metric("invoice_lines_amount_sum").orElseThrow();
         assertEquals(total.filters(), lineAmount.filters());
+        assertEquals(notReal, model.entity("invoice_lines").orElseThrow().defaultSegments().get(0).filters());
         assertTrue(lineAmount.description().contains("invoices.currency"), lineAmount.description());
         assertTrue(model.metric("invoice_lines_unit_amount_sum").isEmpty(), "an amount per unit is a price");
         String sql = new MetricCompiler(catalog, model).compile(new MetricRequest("invoice_lines_amount_sum", List.of("invoices.currency"),
@@ -176,8 +182,9 @@ class DraftRulesTest {
         SemanticModel model = new SemanticInference(n -> null).infer(billing());
         assertTrue(model.metric("subscriptions_mrr_sum").isEmpty(), "MRR summed over months multiplies it");
         var mrr = model.metric("subscriptions_mrr_avg").orElseThrow();
-        assertEquals(List.of(new Filter("subscriptions.status", FilterOp.IN, List.of("active")),
-                new Filter("subscriptions.livemode", FilterOp.EQ, true)), mrr.filters());
+        assertEquals(List.of(new Filter("subscriptions.status", FilterOp.IN, List.of("active"))), mrr.filters());
+        assertEquals(List.of(new Filter("subscriptions.livemode", FilterOp.EQ, true)),
+                model.entity("subscriptions").orElseThrow().defaultSegments().get(0).filters());
         assertTrue(model.metric("products_units_in_stock_sum").isPresent(), "undated things: their stock adds up to a current total");
         assertTrue(model.metric("currencies_minor_units_sum").isEmpty() && model.metric("currencies_minor_units_avg").isEmpty());
         assertTrue(model.metric("products_list_price_sum").isEmpty());
