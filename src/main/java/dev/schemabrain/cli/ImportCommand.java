@@ -37,6 +37,7 @@ final class ImportCommand extends CommandGroup {
         SemanticStore.replace(main.store(), merged);
         main.out().printf("Imported from %s: %d entities, %d joins, %d metrics%n", manifest,
                 result.model().entities().size(), result.model().joins().size(), result.model().metrics().size());
+        result.notes().forEach(n -> main.out().println("  note: " + n));
         result.skipped().forEach(s -> main.out().println("  skipped " + s));
         return 0;
     }
