@@ -15,6 +15,7 @@ import dev.schemabrain.semantic.project.DbtManifest;
 import dev.schemabrain.source.IntrospectionOptions;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +40,7 @@ import static dev.schemabrain.semantic.SemanticV2AcceptanceTest.assertSame;
 import static dev.schemabrain.semantic.SemanticV2AcceptanceTest.request;
 import static dev.schemabrain.semantic.SemanticV2AcceptanceTest.rows;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -337,6 +339,23 @@ class DbtMetricFlowImportTest {
         assertSame(f, request("opening_mrr", List.of(), List.of(), "quarter"),
                 "SELECT l.q, SUM(s.mrr_minor) FROM " + snaps + " s JOIN (SELECT " + f.quarter("snapshot_month") + " AS q,"
                         + " MIN(snapshot_month) AS d FROM " + snaps + " GROUP BY 1) l ON s.snapshot_month = l.d GROUP BY l.q ORDER BY l.q");
+    }
+
+    @Test
+    void theCommandPrintsWhatItMadeAndWhatItSkipped() throws Exception {
+        Fixture f = fixture("postgresql");
+        String store = dir.resolve("cli.db").toString();
+        InProcessCli.Result indexed = InProcessCli.run("index", "--source", f.url(), "--store", store);
+        assertEquals(0, indexed.exitCode(), indexed.stderr());
+        InProcessCli.Result imported = InProcessCli.run("import", "dbt", dir.resolve("postgresql-manifest.json").toString(), "--store", store);
+        assertEquals(0, imported.exitCode(), imported.stderr());
+        assertTrue(imported.stdout().contains("6 entities, 5 joins, 21 metrics"), imported.stdout());
+        assertTrue(imported.stdout().contains("  note: metric charge_success_rate: its numerator charge_attempts's filter is carried"
+                + " by the new simple metric charge_attempts_for_charge_success_rate"), imported.stdout());
+        assertTrue(imported.stdout().contains("  skipped metric trial_to_paid: conversion metrics"), imported.stdout());
+        InProcessCli.Result listed = InProcessCli.run("metrics", "list", "--store", store);
+        assertTrue(listed.stdout().contains("net_collected") && listed.stdout().contains("trailing_3m_charged"), listed.stdout());
+        assertFalse(listed.stdout().contains("eu_or_us_revenue"), listed.stdout());
     }
 
     /** The other adversarial case: a filter the importer cannot express is a skip, never a metric without its filter. */
