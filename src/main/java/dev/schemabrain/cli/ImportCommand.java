@@ -17,15 +17,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-/** {@code schemabrain import dbt manifest.json}: entities, joins and simple metrics from a dbt project. */
+/** {@code schemabrain import dbt manifest.json}: entities, joins and metrics from a dbt project (MetricFlow included). */
 @Command(name = "import", mixinStandardHelpOptions = true, description = "Import a semantic layer from another tool.")
 final class ImportCommand extends CommandGroup {
 
     @Command(name = "dbt", mixinStandardHelpOptions = true,
-            description = {"Import entities (models with a primary key), joins (relationships tests) and simple metrics"
-                    + " from dbt's target/manifest.json.",
-                    "Only models whose relation is in the index are imported; imports replace drafts and earlier imports of"
-                            + " the same name, never objects applied from YAML. What is left out is listed with the reason."})
+            description = {"Import entities (models with a primary key, named after their semantic model's primary"
+                    + " entity), joins (relationships tests, MetricFlow foreign entities) and MetricFlow's simple, ratio,"
+                    + " derived and cumulative metrics from dbt's target/manifest.json.",
+                    "Only models whose relation is in the index are imported, and only metrics that compile exactly:"
+                            + " what has no counterpart (conversion metrics, offsets, filters with OR, median) is listed"
+                            + " with the reason. Imports replace drafts and earlier imports of the same name, never objects"
+                            + " applied from YAML."})
     int dbt(@Parameters(paramLabel = "MANIFEST", description = "dbt's manifest.json.") Path manifest) throws SchemaBrainException {
         SemanticStore.State state = SemanticStore.read(main.store());
         DbtManifest.Result result = DbtManifest.read(manifest, state.catalog());
@@ -37,6 +40,7 @@ final class ImportCommand extends CommandGroup {
         SemanticStore.replace(main.store(), merged);
         main.out().printf("Imported from %s: %d entities, %d joins, %d metrics%n", manifest,
                 result.model().entities().size(), result.model().joins().size(), result.model().metrics().size());
+        result.notes().forEach(n -> main.out().println("  note: " + n));
         result.skipped().forEach(s -> main.out().println("  skipped " + s));
         return 0;
     }

@@ -8,6 +8,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.semantic.SemanticInference;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MeasureExpression;
+import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Cardinality;
 import dev.schemabrain.semantic.model.ColumnPair;
@@ -37,22 +38,21 @@ import java.util.regex.Pattern;
 
 /**
  * Reads a dbt {@code manifest.json} into semantic objects (origin dbt_import, applied): an entity per
- * model whose relation is in the index and that has a primary key (a primary_key constraint, else a
- * column tested both unique and not_null, else the table's own key); a many_to_one join per
- * {@code relationships} test; and simple metrics, both dbt's semantic-layer metrics (type simple over a
- * semantic model's measure) and the older {@code calculation_method} metrics. Anything that cannot be
- * carried over faithfully (Jinja filters, derived or ratio metrics, models not indexed) is skipped and
- * reported, never guessed.
+ * model whose relation is in the index and that has a primary key (its semantic model's primary entity, which also
+ * names it; a primary_key constraint; a column tested both unique and not_null; else the table's own key); a
+ * many_to_one join per {@code relationships} test and per MetricFlow foreign entity; MetricFlow's metrics
+ * ({@link MetricFlowMetrics}) and the older {@code calculation_method} metrics. Every metric kept compiles; anything
+ * that cannot be carried over exactly is skipped with the reason, never guessed.
  */
 public final class DbtManifest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern REF = Pattern.compile("ref\\(\\s*['\"](?:[^'\"]+['\"]\\s*,\\s*['\"])?([^'\"]+)['\"]");
     private static final Pattern SOURCE = Pattern.compile("source\\(\\s*['\"]([^'\"]+)['\"]\\s*,\\s*['\"]([^'\"]+)['\"]");
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern IDENTIFIER = MetricFlowModels.IDENTIFIER;
 
-    /** What was imported, what was left out and why. */
-    public record Result(SemanticModel model, List<String> skipped) {
+    /** What was imported, what was left out and why, and what the import made to carry something over ({@code notes}). */
+    public record Result(SemanticModel model, List<String> skipped, List<String> notes) {
     }
 
     private record Model(String uniqueId, String name, Table table, JsonNode node) {
@@ -134,11 +134,28 @@ public final class DbtManifest {
             }
         }
 
+        // MetricFlow semantic models, by the dbt model they describe; the first names the model's entity.
+        Map<String, List<JsonNode>> semantic = new LinkedHashMap<>();
+        for (JsonNode sm : iterable(root.path("semantic_models"))) {
+            Model m = modelOf(sm, models, modelsByName);
+            if (m == null) {
+                skipped.add("semantic model " + sm.path("name").asText() + ": its model " + sm.path("model").asText("?")
+                        + " is not indexed");
+                continue;
+            }
+            semantic.computeIfAbsent(m.uniqueId(), k -> new ArrayList<>()).add(sm);
+        }
+
         Map<String, Entity> entities = new LinkedHashMap<>();
         Set<String> entityNames = new HashSet<>();
         for (Model m : models.values()) {
-            List<String> identity = primaryKey(m, unique.getOrDefault(m.uniqueId(), Set.of()), notNull.getOrDefault(m.uniqueId(), Set.of()));
-            String name = SemanticInference.identifier(m.name());
+            JsonNode primary = semantic.containsKey(m.uniqueId()) ? MetricFlowModels.primary(semantic.get(m.uniqueId()).get(0)) : null;
+            List<String> identity = primary == null ? List.of() : existing(m.table(), List.of(MetricFlowModels.expr(primary)));
+            if (identity.isEmpty()) {
+                identity = primaryKey(m, unique.getOrDefault(m.uniqueId(), Set.of()), notNull.getOrDefault(m.uniqueId(), Set.of()));
+            }
+            // A semantic model's primary entity names it as MetricFlow's filters (account__tier) and agents do.
+            String name = SemanticInference.identifier(primary == null ? m.name() : primary.path("name").asText());
             if (identity.isEmpty()) {
                 if (m.uniqueId().startsWith("model.")) {
                     skipped.add("model " + m.name() + ": no primary key (no primary_key constraint, no column tested unique and not_null, none in the database)");
@@ -179,60 +196,87 @@ public final class DbtManifest {
             joins.add(new Join(name, child.name(), parent.name(), List.of(new ColumnPair(column, field)), null, cardinality, Origin.DBT));
         }
 
+        List<MetricFlowModels.Semantic> semanticModels = new ArrayList<>();
+        semantic.forEach((id, list) -> {
+            Entity e = entities.get(id);
+            for (JsonNode sm : list) {
+                if (e == null) {
+                    skipped.add("semantic model " + sm.path("name").asText() + ": its model is not an imported entity");
+                } else {
+                    semanticModels.add(new MetricFlowModels.Semantic(sm.path("name").asText(), sm, e, models.get(id).table()));
+                }
+            }
+        });
+        MetricFlowModels flow = new MetricFlowModels(semanticModels);
+        joins.addAll(flow.joins(joins, skipped));
+
         List<Metric> metrics = new ArrayList<>();
-        Map<String, JsonNode> semanticModels = new HashMap<>();
-        Map<String, JsonNode> measureOwners = new HashMap<>();
-        for (JsonNode sm : iterable(root.path("semantic_models"))) {
-            for (JsonNode measure : sm.path("measures")) {
-                measureOwners.put(measure.path("name").asText(), sm);
-                semanticModels.put(measure.path("name").asText(), measure);
-            }
-        }
+        List<JsonNode> semanticMetrics = new ArrayList<>();
         for (JsonNode metric : iterable(root.path("metrics"))) {
-            String name = metric.path("name").asText();
+            if (!metric.has("calculation_method")) {
+                semanticMetrics.add(metric);
+                continue;
+            }
             try {
-                metrics.add(metric.has("calculation_method")
-                        ? legacyMetric(metric, models, modelsByName, entities)
-                        : simpleMetric(metric, semanticModels, measureOwners, modelsByName, entities));
+                metrics.add(legacyMetric(metric, models, modelsByName, entities));
             } catch (SemanticProjectException e) {
-                skipped.add("metric " + name + ": " + e.getMessage());
+                skipped.add("metric " + metric.path("name").asText() + ": " + e.getMessage());
             }
         }
-        return new Result(new SemanticModel(new ArrayList<>(entities.values()), joins, metrics), skipped);
+        MetricFlowMetrics translated = new MetricFlowMetrics(flow);
+        translated.translate(semanticMetrics);
+        metrics.addAll(translated.metrics());
+        skipped.addAll(translated.skipped());
+        List<String> notes = new ArrayList<>(translated.notes());
+        List<Entity> entityList = new ArrayList<>(entities.values());
+        List<Metric> compiling = compiling(catalog, entityList, joins, metrics, translated.madeFor(), skipped, notes);
+        return new Result(new SemanticModel(entityList, joins, compiling), skipped, notes);
     }
 
-    private static Metric simpleMetric(JsonNode metric, Map<String, JsonNode> measures, Map<String, JsonNode> owners,
-                                       Map<String, Model> modelsByName, Map<String, Entity> entities) throws SemanticProjectException {
-        if (!metric.path("type").asText().equals("simple")) {
-            throw new SemanticProjectException("type " + metric.path("type").asText("?") + " is not a simple metric");
-        }
-        if (metric.hasNonNull("filter") && !metric.path("filter").isEmpty()) {
-            throw new SemanticProjectException("its filter is a Jinja expression SchemaBrain does not translate");
-        }
-        String measureName = metric.path("type_params").path("measure").path("name").asText(
-                metric.path("type_params").path("measure").asText(""));
-        JsonNode measure = measures.get(measureName);
-        JsonNode owner = owners.get(measureName);
-        if (measure == null) {
-            throw new SemanticProjectException("its measure " + measureName + " is in no semantic model");
-        }
-        Entity entity = entityOfRef(owner.path("model").asText(""), modelsByName, entities);
-        Aggregation agg = aggregation(measure.path("agg").asText());
-        String expr = measure.hasNonNull("expr") ? measure.path("expr").asText().strip() : measure.path("name").asText();
-        String time = owner.path("defaults").path("agg_time_dimension").asText(null);
-        if (time == null) {
-            time = measure.path("agg_time_dimension").asText(null);
-        }
-        String timeColumn = null;
-        if (time != null) {
-            timeColumn = time;
-            for (JsonNode d : owner.path("dimensions")) {
-                if (d.path("name").asText().equals(time) && d.hasNonNull("expr")) {
-                    timeColumn = d.path("expr").asText().strip();
+    /**
+     * The metrics that compile against the catalog and the imported entities and joins, as apply checks them; the others
+     * are skipped with the compiler's sentence, and so is what rests on them. A metric made for one that fails goes too.
+     */
+    private static List<Metric> compiling(Catalog catalog, List<Entity> entities, List<Join> joins, List<Metric> metrics,
+                                          Map<String, String> madeFor, List<String> skipped, List<String> notes) {
+        List<Metric> kept = new ArrayList<>(metrics);
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            MetricCompiler compiler = new MetricCompiler(catalog, new SemanticModel(entities, joins, kept));
+            for (Metric m : List.copyOf(kept)) {
+                Optional<String> problem = compiler.check(m);
+                if (problem.isPresent()) {
+                    kept.remove(m);
+                    skipped.add("metric " + m.name() + ": " + problem.get());
+                    changed = true;
+                }
+            }
+            Set<String> names = new HashSet<>();
+            kept.forEach(m -> names.add(m.name()));
+            for (Metric m : List.copyOf(kept)) {
+                String owner = madeFor.get(m.name());
+                if (owner != null && !names.contains(owner)) {
+                    kept.remove(m);
+                    notes.removeIf(n -> n.startsWith("metric " + owner + ":"));
+                    changed = true;
                 }
             }
         }
-        return metric(metric.path("name").asText(), metric.path("description").asText(""), entity, agg, expr, timeColumn, List.of());
+        return kept;
+    }
+
+    private static Model modelOf(JsonNode semanticModel, Map<String, Model> models, Map<String, Model> modelsByName) {
+        Matcher ref = REF.matcher(semanticModel.path("model").asText(""));
+        if (ref.find() && modelsByName.containsKey(ref.group(1))) {
+            return modelsByName.get(ref.group(1));
+        }
+        for (JsonNode d : semanticModel.path("depends_on").path("nodes")) {
+            if (models.containsKey(d.asText())) {
+                return models.get(d.asText());
+            }
+        }
+        return null;
     }
 
     private static Metric legacyMetric(JsonNode metric, Map<String, Model> models, Map<String, Model> modelsByName,
