@@ -161,6 +161,12 @@ public final class AuditLog implements AutoCloseable {
                                  AuditDurability durability) throws AuditException {
         Objects.requireNonNull(key, "key");
         Path file = fileFor(storePath);
+        Path dir = file.toAbsolutePath().getParent();
+        if (Files.exists(file) ? !Files.isWritable(file) : !Files.isWritable(dir)) {
+            throw new AuditException("serve records every call in the audit log " + file + " beside the store, and "
+                    + (Files.exists(file) ? "that file" : dir) + " cannot be written (a read-only mount?); copy the"
+                    + " store into a writable directory and pass --store with the copy.", null);
+        }
         try {
             PrivateFiles.create(file);
         } catch (UnsafeFileException e) {

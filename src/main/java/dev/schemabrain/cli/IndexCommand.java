@@ -50,6 +50,9 @@ final class IndexCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws SourceException, StoreException, UserError {
+        if (!dryRun) {
+            dev.schemabrain.store.Stores.checkWritable(main.store());   // before introspecting, not after
+        }
         SourceUrl url = source.resolve(main.env, main.err());
         LlmEnricher enricher = new LlmEnricher(llm.options(main.env, main.err()), WordVocabulary.get().words());
         IndexResult result;

@@ -102,8 +102,8 @@ public final class AuditWitnessStore {
         /** See {@link AuditWitnessStore#advance}. */
         @Override
         public synchronized <E extends Exception> Outcome advance(Stored witness, Check<E> check) throws E, StoreException {
-            if (!SqliteStore.exists(store)) {
-                close();
+            if (!SqliteStore.exists(store) || !SqliteStore.writable(store)) {
+                close();   // a read-only store (a read-only mount) keeps no witness, like a missing one
                 return Outcome.NO_STORE;
             }
             try {
@@ -335,10 +335,12 @@ public final class AuditWitnessStore {
     static Connection connect(Path store, int busyMillis, boolean readOnly) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.resetOpenMode(SQLiteOpenMode.CREATE);   // never create a store file
-        config.setReadOnly(readOnly);
+        config.setBusyTimeout(busyMillis);
+        if (readOnly) {
+            return SqliteStore.readOnlyConnection(store, config);
+        }
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-        config.setBusyTimeout(busyMillis);
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         return DriverManager.getConnection("jdbc:sqlite:" + store, config.toProperties());
     }

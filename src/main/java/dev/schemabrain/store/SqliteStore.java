@@ -6,6 +6,7 @@ import dev.schemabrain.error.UnsafeFileException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
+import org.sqlite.SQLiteOpenMode;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,10 +34,12 @@ public final class SqliteStore implements Store {
 
     private final Path path;
     private final Connection connection;
+    private final boolean readOnly;
 
-    private SqliteStore(Path path, Connection connection) {
+    private SqliteStore(Path path, Connection connection, boolean readOnly) {
         this.path = path;
         this.connection = connection;
+        this.readOnly = readOnly;
     }
 
     public Path path() {
@@ -85,7 +88,8 @@ public final class SqliteStore implements Store {
         }
         checkPrivate(path);
         checkHeader(path);
-        SqliteStore store = connect(path);
+        // A store nothing can write (a read-only mount, a ConfigMap) is still read: the commands that write say so.
+        SqliteStore store = writable(path) ? connect(path) : connectReadOnly(path);
         try {
             store.checkIdentity();
             return store;
@@ -146,9 +150,45 @@ public final class SqliteStore implements Store {
         }
     }
 
+    /**
+     * Whether SQLite can write the store at {@code path}: the file and its directory (where the -wal and -shm go) are
+     * writable. A read-only mount says no even to root.
+     */
+    public static boolean writable(Path path) {
+        Path dir = path.toAbsolutePath().getParent();
+        return Files.isWritable(dir) && (!Files.exists(path) || Files.isWritable(path));
+    }
+
+    /** The one sentence for a write into a store that cannot be written. */
+    public static String readOnlyMessage(Path path) {
+        return "The store " + path + " is read-only (its file or directory cannot be written, as on a read-only mount);"
+                + " write it where it is writable, or pass --store with a writable path.";
+    }
+
+    /**
+     * A read-only connection to the store at {@code path}. SQLite reads a WAL-mode file only with a -shm beside it;
+     * in a directory it cannot write, and with no -wal (so no transaction of another writer to see), the file is
+     * opened immutable instead, which needs none.
+     */
+    public static Connection readOnlyConnection(Path path, SQLiteConfig config) throws SQLException {
+        config.resetOpenMode(SQLiteOpenMode.CREATE);
+        config.setReadOnly(true);
+        Path wal = Path.of(path + "-wal");
+        boolean immutable = !Files.isWritable(path.toAbsolutePath().getParent()) && !Files.exists(wal)
+                && !Files.exists(Path.of(path + "-shm"));
+        String url = immutable ? "jdbc:sqlite:" + path.toAbsolutePath().toUri() + "?immutable=1" : "jdbc:sqlite:" + path;
+        if (immutable) {
+            config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        }
+        return DriverManager.getConnection(url, config.toProperties());
+    }
+
     /** Runs {@code work} in one immediate transaction, migrating the schema first if needed. */
     @Override
     public <T> T write(StoreWork<T> work) throws StoreException {
+        if (readOnly) {
+            throw new StoreException(readOnlyMessage(path));
+        }
         try {
             if (userVersion() == 0) {
                 try (Statement st = connection.createStatement()) {
@@ -218,7 +258,17 @@ public final class SqliteStore implements Store {
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
         try {
             Connection connection = DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
-            return new SqliteStore(path, connection);
+            return new SqliteStore(path, connection, false);
+        } catch (SQLException e) {
+            throw new StoreException(openFailure(path, e), e);
+        }
+    }
+
+    private static SqliteStore connectReadOnly(Path path) throws StoreException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(10_000);
+        try {
+            return new SqliteStore(path, readOnlyConnection(path, config), true);
         } catch (SQLException e) {
             throw new StoreException(openFailure(path, e), e);
         }

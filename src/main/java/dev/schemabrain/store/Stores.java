@@ -37,6 +37,17 @@ public final class Stores {
         return !(location instanceof StoreLocation.SqliteFile f) || SqliteStore.exists(f.path());
     }
 
+    /**
+     * Refuses, before any work, a SQLite store that cannot be written (its file, or its existing directory, is
+     * read-only): an index run would otherwise introspect the whole source first. A missing directory is created later.
+     */
+    public static void checkWritable(StoreLocation location) throws StoreException {
+        if (location instanceof StoreLocation.SqliteFile f && java.nio.file.Files.isDirectory(f.path().toAbsolutePath().getParent())
+                && !SqliteStore.writable(f.path())) {
+            throw new StoreException(SqliteStore.readOnlyMessage(f.path()));
+        }
+    }
+
     /** The SQLite file, when the store is one: file-only concerns (privacy, the audit file beside it) need it. */
     public static java.util.Optional<Path> file(StoreLocation location) {
         return location instanceof StoreLocation.SqliteFile f ? java.util.Optional.of(f.path()) : java.util.Optional.empty();

@@ -39,6 +39,27 @@ public final class PostgresRoles {
             WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
               AND n.nspname NOT LIKE 'pg\\_%' ORDER BY 1""";
 
+    /**
+     * What PUBLIC (every role, so the new one too) may change: a read-only role's grants alone leave it able to do
+     * this, so the advice revokes it. The has_*_privilege functions take 'public' for the PUBLIC pseudo-role.
+     */
+    private static final String PUBLIC_WRITES = """
+            SELECT 'REVOKE CREATE ON DATABASE ' || quote_ident(current_database()) || ' FROM PUBLIC;'
+              WHERE has_database_privilege('public', current_database(), 'CREATE')
+            UNION ALL
+            SELECT * FROM (SELECT 'REVOKE CREATE ON SCHEMA ' || quote_ident(n.nspname) || ' FROM PUBLIC;' FROM pg_namespace n
+              WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'
+                AND has_schema_privilege('public', n.oid, 'CREATE') ORDER BY 1) s
+            UNION ALL
+            SELECT * FROM (SELECT 'REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ' || quote_ident(n.nspname) || '.'
+                || quote_ident(c.relname) || ' FROM PUBLIC;'
+              FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+                AND n.nspname NOT LIKE 'pg\\_%' AND (has_table_privilege('public', c.oid, 'INSERT')
+                  OR has_table_privilege('public', c.oid, 'UPDATE') OR has_table_privilege('public', c.oid, 'DELETE')
+                  OR has_table_privilege('public', c.oid, 'TRUNCATE'))
+              ORDER BY 1) t""";
+
     private PostgresRoles() {
     }
 
@@ -72,6 +93,17 @@ public final class PostgresRoles {
         }
         // mine-queries reads every role's statements in pg_stat_statements only with this role.
         out.add("GRANT pg_read_all_stats TO " + ROLE + ";");
+        List<String> revokes = new ArrayList<>();
+        try (PreparedStatement st = c.prepareStatement(PUBLIC_WRITES); ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                revokes.add(rs.getString(1));
+            }
+        }
+        if (!revokes.isEmpty()) {
+            out.add("-- PUBLIC lets every role write here, the new one too; this takes it from all roles, so grant it back"
+                    + " by name to roles that need it:");
+            out.addAll(revokes);
+        }
         return out;
     }
 }
