@@ -147,6 +147,42 @@ class InitCommandTest {
     }
 
     @Test
+    void allWritesEveryClientThatTakesAReferenceAndSaysWhyClaudeDesktopWasSkipped() throws Exception {
+        env.put("DB", "postgresql://reader:s3cret-pw@db.internal:5432/app");
+        Files.createDirectories(config(McpClient.CLAUDE_DESKTOP).getParent());
+        Files.createDirectories(home.resolve(".cursor"));
+        InProcessCli.Result r = init("--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertEquals("${env:DB}", JSON.readTree(config(McpClient.CURSOR).toFile())
+                .path("mcpServers").path("schemabrain").path("env").path("DB").asText());
+        assertFalse(Files.exists(config(McpClient.CLAUDE_DESKTOP)));
+        List<String> skips = r.stderr().lines().filter(l -> l.contains("skipped")).toList();
+        assertEquals(List.of("warning: skipped Claude Desktop, which cannot read environment variables, and DB holds a"
+                + " password or is not set here; export a URL without a password in DB, or configure it by hand from"
+                + " 'schemabrain init --print'."), skips, r.stderr());
+        assertTrue(r.stdout().contains("Cursor: created " + config(McpClient.CURSOR)), r.stdout());
+
+        // Over HTTP Claude Desktop is skipped too, and the others are written.
+        InProcessCli.Result http = init("--transport", "http", "--url", "https://mcp.example.com/mcp");
+        assertEquals(0, http.exitCode(), http.stderr());
+        assertTrue(http.stderr().contains("warning: skipped Claude Desktop, which adds remote servers"), http.stderr());
+        assertEquals("https://mcp.example.com/mcp", JSON.readTree(config(McpClient.CURSOR).toFile())
+                .path("mcpServers").path("schemabrain").path("url").asText());
+
+        // When Claude Desktop is the only client found, nothing can be written: exit 2, one sentence.
+        try (Stream<Path> files = Files.list(home.resolve(".cursor"))) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(home.resolve(".cursor"));
+        InProcessCli.Result only = init("--url-env", "DB");
+        assertEquals(2, only.exitCode(), only.stdout());
+        assertEquals(1, only.stderr().lines().count(), only.stderr());
+        assertTrue(only.stderr().startsWith("schemabrain: Claude Desktop cannot read environment variables"), only.stderr());
+    }
+
+    @Test
     void printWritesNothing() throws Exception {
         InProcessCli.Result r = init("--print", "--url-env", "DB");
         assertEquals(0, r.exitCode(), r.stderr());
