@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
                 "The entry runs the absolute java and jar on the absolute store; the source comes from --url-env, named in"
                         + " the entry's env block, never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
                         + " merged: other servers stay; a second run changes nothing. A file that is not valid JSON is"
-                        + " refused without writing. --print writes nothing and prints the entry for any other client."})
+                        + " refused without writing; VS Code's comments and trailing commas are kept. --print writes nothing and prints the entry for any other client."})
 final class InitCommand implements Callable<Integer> {
 
     private static final Pattern VAR = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
@@ -107,7 +107,7 @@ final class InitCommand implements Callable<Integer> {
             }
             ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv);
             ClientConfigFile.Result r = ClientConfigFile.merge(c.configFile(home, main.env), c.serversKey, name,
-                    entry, clock);
+                    entry, c == McpClient.VSCODE, clock);
             main.out().println(switch (r.outcome()) {
                 case UNCHANGED -> c.title + ": " + r.file() + " already has this entry for " + name + "; nothing changed.";
                 case CREATED -> c.title + ": created " + r.file() + " with " + name + ".";

@@ -113,6 +113,91 @@ class InitCommandTest {
     }
 
     @Test
+    void aVsCodeFileWithCommentsAndTrailingCommasKeepsThemAndASecondRunChangesNothing() throws Exception {
+        Path file = config(McpClient.VSCODE);
+        Files.createDirectories(file.getParent());
+        // As VS Code writes it: tabs, comments above and inside "servers", trailing commas.
+        String original = """
+                // Servers for every workspace; see https://code.visualstudio.com/docs/copilot/chat/mcp-servers
+                {
+                	/* inputs prompt once and are stored by VS Code */
+                	"inputs": [
+                		{ "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true, },
+                	],
+                	"servers": {
+                		// the GitHub server, from the gallery
+                		"github": {
+                			"type": "http",
+                			"url": "https://api.githubcopilot.com/mcp/", // remote
+                		},
+                		/* trailing note inside servers */
+                	},
+                }
+                """;
+        Files.writeString(file, original);
+
+        InProcessCli.Result r = init("--client", "vscode", "--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        String after = Files.readString(file);
+        for (String kept : List.of("// Servers for every workspace; see https://code.visualstudio.com/docs/copilot/chat/mcp-servers",
+                "/* inputs prompt once and are stored by VS Code */", "// the GitHub server, from the gallery",
+                "\"url\": \"https://api.githubcopilot.com/mcp/\", // remote", "/* trailing note inside servers */",
+                "\"password\": true, },")) {
+            assertTrue(after.contains(kept), kept + " is gone:\n" + after);
+        }
+        ObjectMapper jsonc = new ObjectMapper()
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
+        JsonNode root = jsonc.readTree(after);
+        assertEquals("https://api.githubcopilot.com/mcp/", root.path("servers").path("github").path("url").asText());
+        assertEquals("gh-token", root.path("inputs").path(0).path("id").asText());
+        JsonNode entry = root.path("servers").path("schemabrain");
+        assertEquals("stdio", entry.path("type").asText(), after);
+        assertEquals(env.get("DB"), entry.path("env").path("DB").asText());
+        // Only our entry was added: removing it gives back the original text.
+        assertEquals(original, after.replaceFirst("(?s),\n\t\t\"schemabrain\": \\{.*?\n\t\t}", ""), after);
+        List<Path> backups = backups(file);
+        assertEquals(1, backups.size());
+        assertEquals(original, Files.readString(backups.get(0)));
+
+        InProcessCli.Result again = init("--client", "vscode", "--url-env", "DB");
+        assertEquals(0, again.exitCode(), again.stderr());
+        assertTrue(again.stdout().contains("nothing changed"), again.stdout());
+        assertEquals(after, Files.readString(file));
+        assertEquals(1, backups(file).size());
+
+        // A changed entry is replaced in place, the comments still around it.
+        InProcessCli.Result moved = init("--client", "vscode", "--url-env", "DB", "--name", "schemabrain");
+        assertEquals(0, moved.exitCode());
+        env.put("DB", "sqlite:" + work.resolve("other.sqlite"));
+        assertEquals(0, init("--client", "vscode", "--url-env", "DB").exitCode());
+        String changed = Files.readString(file);
+        assertEquals(env.get("DB"), jsonc.readTree(changed).path("servers").path("schemabrain").path("env").path("DB").asText());
+        assertEquals(1, changed.split("\"schemabrain\":", -1).length - 1, changed);
+        assertTrue(changed.contains("/* trailing note inside servers */") && changed.contains("// remote"), changed);
+    }
+
+    @Test
+    void aVsCodeFileWithCommentsButNoServersGetsThemAndCursorStillRefusesComments() throws Exception {
+        Path file = config(McpClient.VSCODE);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "{\n  // nothing yet\n}\n");
+        assertEquals(0, init("--client", "vscode").exitCode());
+        String after = Files.readString(file);
+        assertTrue(after.contains("// nothing yet"), after);
+        ObjectMapper jsonc = new ObjectMapper()
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature());
+        assertEquals("stdio", jsonc.readTree(after).path("servers").path("schemabrain").path("type").asText(), after);
+
+        Path cursor = config(McpClient.CURSOR);
+        Files.createDirectories(cursor.getParent());
+        Files.writeString(cursor, "{\n  // Cursor reads strict JSON\n}\n");
+        InProcessCli.Result r = init("--client", "cursor");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.stderr().contains("is not valid JSON"), r.stderr());
+    }
+
+    @Test
     void createsAMissingFileAndAllFindsOnlyInstalledClients() throws Exception {
         Files.createDirectories(home.resolve(".cursor"));
         Files.createDirectories(home.resolve(".codeium/windsurf"));
