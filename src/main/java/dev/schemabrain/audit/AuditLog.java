@@ -1027,7 +1027,9 @@ public final class AuditLog implements AutoCloseable {
         if (atCount.isEmpty() || !atCount.get().equals(w.head().hash())) {
             throw new AuditException("The audit log " + name + " is behind " + where + ", which says row "
                     + w.head().count() + " had another chain hash" + (atCount.isEmpty() ? " and the log no longer has that row" : "")
-                    + ": the log was truncated, deleted, replaced or rolled back. Run schemabrain audit verify; the server"
+                    + ": the log was truncated, deleted, replaced or rolled back"
+                    + (atCount.isEmpty() ? ", or the store was copied without it (copy both with 'schemabrain store backup DEST')" : "")
+                    + ". Run schemabrain audit verify; the server"
                     + " will not record into it (schemabrain audit rotate --even-if-broken starts a new log).", null);
         }
     }

@@ -97,7 +97,8 @@ public final class AuditVerifier {
                 Map.Entry<Long, List<Claim>> last = claims.lastEntry();
                 if (last != null && last.getKey() > 0) {
                     return VerifyResult.broken(0, "the audit log " + log.name() + " is missing or empty, but "
-                            + last.getValue().get(0).where() + " says it held " + last.getKey() + " rows: it was deleted or replaced");
+                            + last.getValue().get(0).where() + " says it held " + last.getKey() + " rows: it was deleted or replaced, or the store"
+                            + " was copied without it (copy both with 'schemabrain store backup DEST')");
                 }
                 return VerifyResult.intact(0, List.of());
             }

@@ -22,7 +22,8 @@ import java.time.format.DateTimeFormatter;
 /**
  * One client's configuration file: the server entry merged into it, every other key kept as it was. A changed
  * file is first copied to {@code NAME.bak-YYYYMMDD-HHMMSS}; an entry already as it would be written changes
- * nothing; a file that is not a JSON object is refused before anything is written.
+ * nothing; a file that is not a JSON object is refused before anything is written. VS Code's comments are kept
+ * by editing only the entry's text ({@link JsoncEdit}).
  */
 final class ClientConfigFile {
 
@@ -38,18 +39,29 @@ final class ClientConfigFile {
             // A number is written back as it was read (1.10 stays 1.10): the rest of the file is the client's.
             .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
+    /** VS Code's own dialect: line and block comments, trailing commas. */
+    private static final ObjectMapper JSONC = JSON.copy()
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
+
+    private record Parsed(ObjectNode root, String text, boolean needsJsonc) {
+    }
+
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
     private static final long MAX_BYTES = 16L << 20;
 
     private ClientConfigFile() {
     }
 
-    static Result merge(Path file, String serversKey, String name, JsonNode entry, Clock clock) throws SchemaBrainException {
-        ObjectNode root = read(file);
-        boolean existed = root != null;
-        if (root == null) {
-            root = JSON.createObjectNode();
-        }
+    /**
+     * Merges the entry. With {@code jsonc} (VS Code) a file with comments or trailing commas is accepted and edited
+     * only around the entry, so its comments stay; a plain JSON file is rewritten whole, as for every client.
+     */
+    static Result merge(Path file, String serversKey, String name, JsonNode entry, boolean jsonc, Clock clock)
+            throws SchemaBrainException {
+        Parsed parsed = read(file, jsonc);
+        boolean existed = parsed != null;
+        ObjectNode root = existed ? parsed.root() : JSON.createObjectNode();
         JsonNode servers = root.get(serversKey);
         if (servers != null && !servers.isObject()) {
             throw new UserError(file + " has a \"" + serversKey + "\" that is not an object, so the server cannot be added"
@@ -60,23 +72,42 @@ final class ClientConfigFile {
             return new Result(Outcome.UNCHANGED, file, null);
         }
         serverMap.set(name, entry);
-        Path backup = existed ? backup(file, clock) : null;
+        String written;
         try {
-            PrivateFiles.write(file, (JSON.writeValueAsString(root) + "\n").getBytes(StandardCharsets.UTF_8));
+            written = existed && parsed.needsJsonc() ? spliced(file, parsed.text(), serversKey, name, entry, root)
+                    : JSON.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+        Path backup = existed ? backup(file, clock) : null;
+        PrivateFiles.write(file, written.getBytes(StandardCharsets.UTF_8));
         return new Result(existed ? Outcome.UPDATED : Outcome.CREATED, file, backup);
     }
 
-    /** The server entry {@code name} of the file, if the file exists and has one (doctor reads it). */
+    /** The text with the entry set around it alone, checked by reading it back as the tree it must be. */
+    private static String spliced(Path file, String text, String serversKey, String name, JsonNode entry,
+                                  ObjectNode expected) throws SchemaBrainException {
+        String edited = JsoncEdit.set(text, serversKey, name, entry);
+        try {
+            if (expected.equals(JSONC.readTree(edited))) {
+                return edited;
+            }
+        } catch (JsonProcessingException e) {
+            // Refused below: a splice that does not read back is never written.
+        }
+        throw new UserError(file + " could not be edited around its comments without changing something else, so"
+                + " nothing was written; add the entry from 'schemabrain init --print --client vscode' by hand.");
+    }
+
+    /** The server entry {@code name} of the file, if the file exists and has one (doctor reads it, comments allowed). */
     static java.util.Optional<JsonNode> entry(Path file, String serversKey, String name) throws SchemaBrainException {
-        ObjectNode root = read(file);
-        return root == null ? java.util.Optional.empty() : java.util.Optional.ofNullable(root.path(serversKey).get(name));
+        Parsed parsed = read(file, true);
+        return parsed == null ? java.util.Optional.empty()
+                : java.util.Optional.ofNullable(parsed.root().path(serversKey).get(name));
     }
 
     /** The file's object, or null when there is no file (an empty file counts as none). */
-    private static ObjectNode read(Path file) throws SchemaBrainException {
+    private static Parsed read(Path file, boolean jsonc) throws SchemaBrainException {
         if (!Files.exists(file)) {
             return null;
         }
@@ -95,18 +126,27 @@ final class ClientConfigFile {
             return null;
         }
         JsonNode node;
+        boolean needsJsonc = false;
         try {
             node = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            String line = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
-            throw new UserError(file + " is not valid JSON" + line + ", so nothing was"
-                    + " written; fix the file, or add the entry from 'schemabrain init --print' by hand.");
+            try {
+                if (!jsonc) {
+                    throw e;
+                }
+                node = JSONC.readTree(text);
+                needsJsonc = true;
+            } catch (JsonProcessingException lenient) {
+                String line = lenient.getLocation() == null ? "" : " (line " + lenient.getLocation().getLineNr() + ")";
+                throw new UserError(file + " is not valid JSON" + (jsonc ? " even with comments" : "") + line
+                        + ", so nothing was written; fix the file, or add the entry from 'schemabrain init --print' by hand.");
+            }
         }
         if (!node.isObject()) {
             throw new UserError(file + " does not hold a JSON object, so nothing was written; fix the file, or add the"
                     + " entry from 'schemabrain init --print' by hand.");
         }
-        return (ObjectNode) node;
+        return new Parsed((ObjectNode) node, text, needsJsonc);
     }
 
     private static Path backup(Path file, Clock clock) throws UserError {

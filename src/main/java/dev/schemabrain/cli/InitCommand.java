@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
                 "The entry runs the absolute java and jar on the absolute store; the source comes from --url-env, named in"
                         + " the entry's env block, never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
                         + " merged: other servers stay; a second run changes nothing. A file that is not valid JSON is"
-                        + " refused without writing. --print writes nothing and prints the entry for any other client."})
+                        + " refused without writing; VS Code's comments and trailing commas are kept. --print writes nothing and prints the entry for any other client."})
 final class InitCommand implements Callable<Integer> {
 
     private static final Pattern VAR = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
@@ -81,26 +81,33 @@ final class InitCommand implements Callable<Integer> {
         if (transport == ServeCommand.Transport.http) {
             checkHttpUrl();
         }
-        for (McpClient c : clients) {
-            if (launch.isPresent() && !c.readsEnvironment() && launch.get().env().values().stream().anyMatch(Optional::isEmpty)) {
-                throw new UserError(c.title + " cannot read environment variables, and " + urlEnv + " holds a password or"
-                        + " is not set here; export a URL without a password in " + urlEnv + ", or configure it by hand from"
-                        + " 'schemabrain init --print'.");
+        List<McpClient> shown = print && client.equals("all") ? List.of(McpClient.CLAUDE_CODE) : clients;
+        // A client that cannot take this entry is skipped with its reason; the others are still written.
+        Map<McpClient, String> skipped = new LinkedHashMap<>();
+        for (McpClient c : shown) {
+            skipReason(c, launch).ifPresent(reason -> skipped.put(c, c.title + " " + reason));
+        }
+        if (skipped.size() == shown.size()) {
+            if (skipped.size() == 1) {
+                throw new UserError(skipped.values().iterator().next());
             }
-            if (launch.isEmpty() && c == McpClient.CLAUDE_DESKTOP) {
-                throw new UserError("Claude Desktop adds remote servers in its Settings > Connectors, not in its"
-                        + " configuration file; use --transport stdio, or another --client.");
-            }
+            skipped.values().forEach(reason -> main.err().println("schemabrain: " + reason));
+            throw new UserError("None of the clients found can take this entry (each is named above), so nothing was"
+                    + " written; follow one of the lines above, or name a client with --client.");
         }
         if (print) {
-            print(clients, launch, home);
+            print(shown, launch, home);
             return 0;
         }
         Clock clock = Clock.systemUTC();
         for (McpClient c : clients) {
+            if (skipped.containsKey(c)) {
+                main.err().println("warning: skipped " + c.title + ", which " + skipReason(c, launch).orElseThrow());
+                continue;
+            }
             ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv);
             ClientConfigFile.Result r = ClientConfigFile.merge(c.configFile(home, main.env), c.serversKey, name,
-                    entry, clock);
+                    entry, c == McpClient.VSCODE, clock);
             main.out().println(switch (r.outcome()) {
                 case UNCHANGED -> c.title + ": " + r.file() + " already has this entry for " + name + "; nothing changed.";
                 case CREATED -> c.title + ": created " + r.file() + " with " + name + ".";
@@ -109,6 +116,23 @@ final class InitCommand implements Callable<Integer> {
         }
         notes(launch);
         return 0;
+    }
+
+    /** Why client {@code c} cannot take this entry, as a predicate of its title, or empty when it can. */
+    private Optional<String> skipReason(McpClient c, Optional<ServerLaunch> launch) {
+        List<String> references = launch.map(l -> l.env().entrySet().stream().filter(e -> e.getValue().isEmpty())
+                .map(Map.Entry::getKey).toList()).orElse(List.of());
+        if (!c.readsEnvironment() && !references.isEmpty()) {
+            String vars = String.join(" and ", references);
+            return Optional.of("cannot read environment variables, and " + vars + " holds a password or"
+                    + " is not set here; export a URL without a password in " + vars + ", or configure it by hand from"
+                    + " 'schemabrain init --print'.");
+        }
+        if (launch.isEmpty() && c == McpClient.CLAUDE_DESKTOP) {
+            return Optional.of("adds remote servers in its Settings > Connectors, not in its"
+                    + " configuration file; use --transport stdio, or another --client.");
+        }
+        return Optional.empty();
     }
 
     /** Set by {@link #launch}: warned about once the files are written, so a refusal stays one line. */
@@ -133,8 +157,7 @@ final class InitCommand implements Callable<Integer> {
         main.out().println("Restart the client to load it.");
     }
 
-    private void print(List<McpClient> clients, Optional<ServerLaunch> launch, Path home) {
-        List<McpClient> shown = client.equals("all") ? List.of(McpClient.CLAUDE_CODE) : clients;
+    private void print(List<McpClient> shown, Optional<ServerLaunch> launch, Path home) {
         for (McpClient c : shown) {
             ObjectNode root = ClientConfigFile.JSON.createObjectNode();
             root.putObject(c.serversKey).set(name,

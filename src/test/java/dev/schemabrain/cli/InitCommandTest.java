@@ -113,6 +113,91 @@ class InitCommandTest {
     }
 
     @Test
+    void aVsCodeFileWithCommentsAndTrailingCommasKeepsThemAndASecondRunChangesNothing() throws Exception {
+        Path file = config(McpClient.VSCODE);
+        Files.createDirectories(file.getParent());
+        // As VS Code writes it: tabs, comments above and inside "servers", trailing commas.
+        String original = """
+                // Servers for every workspace; see https://code.visualstudio.com/docs/copilot/chat/mcp-servers
+                {
+                	/* inputs prompt once and are stored by VS Code */
+                	"inputs": [
+                		{ "type": "promptString", "id": "gh-token", "description": "GitHub token", "password": true, },
+                	],
+                	"servers": {
+                		// the GitHub server, from the gallery
+                		"github": {
+                			"type": "http",
+                			"url": "https://api.githubcopilot.com/mcp/", // remote
+                		},
+                		/* trailing note inside servers */
+                	},
+                }
+                """;
+        Files.writeString(file, original);
+
+        InProcessCli.Result r = init("--client", "vscode", "--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        String after = Files.readString(file);
+        for (String kept : List.of("// Servers for every workspace; see https://code.visualstudio.com/docs/copilot/chat/mcp-servers",
+                "/* inputs prompt once and are stored by VS Code */", "// the GitHub server, from the gallery",
+                "\"url\": \"https://api.githubcopilot.com/mcp/\", // remote", "/* trailing note inside servers */",
+                "\"password\": true, },")) {
+            assertTrue(after.contains(kept), kept + " is gone:\n" + after);
+        }
+        ObjectMapper jsonc = new ObjectMapper()
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
+        JsonNode root = jsonc.readTree(after);
+        assertEquals("https://api.githubcopilot.com/mcp/", root.path("servers").path("github").path("url").asText());
+        assertEquals("gh-token", root.path("inputs").path(0).path("id").asText());
+        JsonNode entry = root.path("servers").path("schemabrain");
+        assertEquals("stdio", entry.path("type").asText(), after);
+        assertEquals(env.get("DB"), entry.path("env").path("DB").asText());
+        // Only our entry was added: removing it gives back the original text.
+        assertEquals(original, after.replaceFirst("(?s),\n\t\t\"schemabrain\": \\{.*?\n\t\t}", ""), after);
+        List<Path> backups = backups(file);
+        assertEquals(1, backups.size());
+        assertEquals(original, Files.readString(backups.get(0)));
+
+        InProcessCli.Result again = init("--client", "vscode", "--url-env", "DB");
+        assertEquals(0, again.exitCode(), again.stderr());
+        assertTrue(again.stdout().contains("nothing changed"), again.stdout());
+        assertEquals(after, Files.readString(file));
+        assertEquals(1, backups(file).size());
+
+        // A changed entry is replaced in place, the comments still around it.
+        InProcessCli.Result moved = init("--client", "vscode", "--url-env", "DB", "--name", "schemabrain");
+        assertEquals(0, moved.exitCode());
+        env.put("DB", "sqlite:" + work.resolve("other.sqlite"));
+        assertEquals(0, init("--client", "vscode", "--url-env", "DB").exitCode());
+        String changed = Files.readString(file);
+        assertEquals(env.get("DB"), jsonc.readTree(changed).path("servers").path("schemabrain").path("env").path("DB").asText());
+        assertEquals(1, changed.split("\"schemabrain\":", -1).length - 1, changed);
+        assertTrue(changed.contains("/* trailing note inside servers */") && changed.contains("// remote"), changed);
+    }
+
+    @Test
+    void aVsCodeFileWithCommentsButNoServersGetsThemAndCursorStillRefusesComments() throws Exception {
+        Path file = config(McpClient.VSCODE);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "{\n  // nothing yet\n}\n");
+        assertEquals(0, init("--client", "vscode").exitCode());
+        String after = Files.readString(file);
+        assertTrue(after.contains("// nothing yet"), after);
+        ObjectMapper jsonc = new ObjectMapper()
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature());
+        assertEquals("stdio", jsonc.readTree(after).path("servers").path("schemabrain").path("type").asText(), after);
+
+        Path cursor = config(McpClient.CURSOR);
+        Files.createDirectories(cursor.getParent());
+        Files.writeString(cursor, "{\n  // Cursor reads strict JSON\n}\n");
+        InProcessCli.Result r = init("--client", "cursor");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.stderr().contains("is not valid JSON"), r.stderr());
+    }
+
+    @Test
     void createsAMissingFileAndAllFindsOnlyInstalledClients() throws Exception {
         Files.createDirectories(home.resolve(".cursor"));
         Files.createDirectories(home.resolve(".codeium/windsurf"));
@@ -144,6 +229,42 @@ class InitCommandTest {
             assertFalse(text.contains("s3cret") || text.contains("k3y"), text);
         }
         assertFalse(Files.exists(config(McpClient.CLAUDE_DESKTOP)));
+    }
+
+    @Test
+    void allWritesEveryClientThatTakesAReferenceAndSaysWhyClaudeDesktopWasSkipped() throws Exception {
+        env.put("DB", "postgresql://reader:s3cret-pw@db.internal:5432/app");
+        Files.createDirectories(config(McpClient.CLAUDE_DESKTOP).getParent());
+        Files.createDirectories(home.resolve(".cursor"));
+        InProcessCli.Result r = init("--url-env", "DB");
+        assertEquals(0, r.exitCode(), r.stderr());
+        assertEquals("${env:DB}", JSON.readTree(config(McpClient.CURSOR).toFile())
+                .path("mcpServers").path("schemabrain").path("env").path("DB").asText());
+        assertFalse(Files.exists(config(McpClient.CLAUDE_DESKTOP)));
+        List<String> skips = r.stderr().lines().filter(l -> l.contains("skipped")).toList();
+        assertEquals(List.of("warning: skipped Claude Desktop, which cannot read environment variables, and DB holds a"
+                + " password or is not set here; export a URL without a password in DB, or configure it by hand from"
+                + " 'schemabrain init --print'."), skips, r.stderr());
+        assertTrue(r.stdout().contains("Cursor: created " + config(McpClient.CURSOR)), r.stdout());
+
+        // Over HTTP Claude Desktop is skipped too, and the others are written.
+        InProcessCli.Result http = init("--transport", "http", "--url", "https://mcp.example.com/mcp");
+        assertEquals(0, http.exitCode(), http.stderr());
+        assertTrue(http.stderr().contains("warning: skipped Claude Desktop, which adds remote servers"), http.stderr());
+        assertEquals("https://mcp.example.com/mcp", JSON.readTree(config(McpClient.CURSOR).toFile())
+                .path("mcpServers").path("schemabrain").path("url").asText());
+
+        // When Claude Desktop is the only client found, nothing can be written: exit 2, one sentence.
+        try (Stream<Path> files = Files.list(home.resolve(".cursor"))) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(home.resolve(".cursor"));
+        InProcessCli.Result only = init("--url-env", "DB");
+        assertEquals(2, only.exitCode(), only.stdout());
+        assertEquals(1, only.stderr().lines().count(), only.stderr());
+        assertTrue(only.stderr().startsWith("schemabrain: Claude Desktop cannot read environment variables"), only.stderr());
     }
 
     @Test
