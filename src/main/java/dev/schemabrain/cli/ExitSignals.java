@@ -18,6 +18,8 @@ final class ExitSignals {
 
     /** What a command says when Ctrl-C stops it (index: what became of the store); printed before anything waits. */
     private static volatile String interrupted;
+    /** Set once a signal is being handled: a command failing under it then says nothing more. */
+    private static volatile boolean stopping;
 
     private ExitSignals() {
     }
@@ -27,10 +29,15 @@ final class ExitSignals {
         interrupted = sentence;
     }
 
+    static boolean stopping() {
+        return stopping;
+    }
+
     static void install() {
         SIGNALS.forEach((name, number) -> {
             try {
                 Signal.handle(new Signal(name), signal -> {
+                    stopping = true;
                     String sentence = interrupted;
                     if (sentence != null) {
                         System.err.println("schemabrain: " + sentence);

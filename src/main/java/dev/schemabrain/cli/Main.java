@@ -150,6 +150,9 @@ public final class Main implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
+            if (ExitSignals.stopping()) {
+                return EXIT_FAILURE;   // a signal closed the model under the command: its sentence is said, the JVM exits
+            }
             err.println("schemabrain: " + userMessage(ex));
             if (verbose) {
                 ex.printStackTrace(err);

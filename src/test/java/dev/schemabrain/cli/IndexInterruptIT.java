@@ -63,6 +63,7 @@ class IndexInterruptIT {
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         assertEquals(130, p.exitValue(), stderr);
         assertTrue(stderr.strip().endsWith("schemabrain: index interrupted; the store " + store + " is unchanged."), stderr);
+        assertEquals(1, stderr.lines().filter(l -> l.startsWith("schemabrain: ")).count(), "that sentence alone: " + stderr);
         assertTrue(stopMillis < 2_500, "stopped " + stopMillis + " ms after SIGINT");
         assertEquals("", Files.readString(dir.resolve("index.out")), "no summary of a run that did not happen");
         assertArrayEquals(before, Files.readAllBytes(store), "the store file is as it was");
