@@ -12,6 +12,7 @@ import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.StoreLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -29,7 +30,8 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain demo}: the whole job on a bundled SaaS database, no setup, no API key. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Create the bundled demo database (a small SaaS company: organizations, users, teams,"
-                + " subscriptions, invoices, payments, tickets, events) as an SQLite file, index it into the store,"
+                + " subscriptions, invoices, payments, tickets, events) as an SQLite file, index it into a store of its own"
+                + " (" + DemoCommand.DEMO_STORE + " unless --store names one, so your own index stays apart),"
                 + " and show on one screen what an agent gets through the real tools: a search, a table, a join path,"
                 + " a metric with rows, a PII refusal with its recovery, and the verified audit chain."})
 final class DemoCommand implements Callable<Integer> {
@@ -41,9 +43,13 @@ final class DemoCommand implements Callable<Integer> {
             description = "Where the demo database is created on first use (default: ${DEFAULT-VALUE}).")
     Path database;
 
+    /** The demo's own store: indexing your database into the default store must not mix the demo's tables in. */
+    static final String DEMO_STORE = "schemabrain.demo.db";
+
     @Override
     public Integer call() throws SchemaBrainException {
         PrintWriter out = main.out();
+        StoreLocation store = main.storeChosen() ? main.store() : StoreLocation.file(Path.of(DEMO_STORE));
         boolean created = !database.toFile().exists();
         try {
             DemoDatabase.ensure(database);
@@ -57,16 +63,16 @@ final class DemoCommand implements Callable<Integer> {
         SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
         IndexResult result;
         try (SchemaSource source = Sources.open(url)) {
-            result = new Indexer().run(url, source, main.store(), false, ConsoleProgress.on(main.err()));
+            result = new Indexer().run(url, source, store, false, ConsoleProgress.on(main.err()));
         }
         out.printf("%s the demo database %s; indexed %d tables, %d columns, %d foreign keys into %s in %.1f s"
                         + " (%d documents embedded).%n", created ? "Created" : "Using", database, result.tables(), result.columns(),
-                result.foreignKeys(), main.store(), result.totalMillis() / 1000.0, result.documents().embedded());
+                result.foreignKeys(), store, result.totalMillis() / 1000.0, result.documents().embedded());
         out.println("What an agent gets, through the tools serve offers over MCP:");
         Path auditDir = temporaryDirectory();
         boolean intact;
         try {
-            intact = new DemoStory(out).tell(main.store(), url, auditDir).audit().intact();
+            intact = new DemoStory(out).tell(store, url, auditDir).audit().intact();
         } finally {
             Embedders.closeShared();
             deleteQuietly(auditDir);
@@ -75,8 +81,8 @@ final class DemoCommand implements Callable<Integer> {
             return 1;
         }
         out.println();
-        out.println("Next: index your own database with 'schemabrain index --url-env DATABASE_URL',"
-                + " then serve it with 'schemabrain serve --url-env DATABASE_URL'.");
+        out.println("Next: index your own database with 'schemabrain index --url-env DATABASE_URL' (into schemabrain.db;"
+                + " the demo keeps to " + store + "), then serve it with 'schemabrain serve --url-env DATABASE_URL'.");
         return 0;
     }
 

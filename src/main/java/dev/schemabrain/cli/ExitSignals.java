@@ -16,13 +16,33 @@ final class ExitSignals {
 
     private static final Map<String, Integer> SIGNALS = Map.of("TERM", 15, "INT", 2, "HUP", 1);
 
+    /** What a command says when Ctrl-C stops it (index: what became of the store); printed before anything waits. */
+    private static volatile String interrupted;
+    /** Set once a signal is being handled: a command failing under it then says nothing more. */
+    private static volatile boolean stopping;
+
     private ExitSignals() {
+    }
+
+    /** @param sentence one sentence for stderr if SIGINT, SIGTERM or SIGHUP stops the command now; null for none */
+    static void onInterrupt(String sentence) {
+        interrupted = sentence;
+    }
+
+    static boolean stopping() {
+        return stopping;
     }
 
     static void install() {
         SIGNALS.forEach((name, number) -> {
             try {
                 Signal.handle(new Signal(name), signal -> {
+                    stopping = true;
+                    String sentence = interrupted;
+                    if (sentence != null) {
+                        System.err.println("schemabrain: " + sentence);
+                        System.err.flush();
+                    }
                     Embedders.shutDown();
                     Runtime.getRuntime().exit(128 + number);
                 });

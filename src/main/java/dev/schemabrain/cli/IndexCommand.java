@@ -17,7 +17,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import dev.schemabrain.store.CatalogRepository;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
+
 import java.io.PrintWriter;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -40,6 +46,10 @@ final class IndexCommand implements Callable<Integer> {
             + " with --llm, print the estimated tokens and cost and send nothing.")
     boolean dryRun;
 
+    @Option(names = "--add-source", description = "Index this source into a store that already holds another one, on"
+            + " purpose: serve then offers the tables of all of them. Without it such a run is refused.")
+    boolean addSource;
+
     @Mixin
     LlmIndexOptions llm;
 
@@ -54,15 +64,54 @@ final class IndexCommand implements Callable<Integer> {
             dev.schemabrain.store.Stores.checkWritable(main.store());   // before introspecting, not after
         }
         SourceUrl url = source.resolve(main.env, main.err());
+        if (!addSource) {
+            checkOneSource(main.store(), url);
+        }
         LlmEnricher enricher = new LlmEnricher(llm.options(main.env, main.err()), WordVocabulary.get().words());
         IndexResult result;
         Dictionary comments = dictionary == null ? Dictionary.none() : Dictionary.read(dictionary);
+        // The run writes the store in one transaction at its end: stopped before the commit, nothing of it lands.
+        ExitSignals.onInterrupt(Stores.exists(main.store())
+                ? "index interrupted; the store " + main.store() + " is unchanged."
+                : "index interrupted; nothing was indexed into " + main.store() + ".");
         try (SchemaSource schemaSource = comments.over(Sources.open(url))) {
             result = new Indexer().enrichedBy(enricher).run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
+        } finally {
+            ExitSignals.onInterrupt(null);
         }
         printSummary(main.out(), result, main.store().toString());
         LlmIndexOptions.printSummary(main.out(), main.err(), enricher.summary());
         return 0;
+    }
+
+    /**
+     * A store serves every source it holds as one catalog: a second database indexed into it by mistake (the demo's
+     * store, a store from another project) would be ranked and answered beside the first, so it takes --add-source.
+     */
+    private static void checkOneSource(StoreLocation store, SourceUrl url) throws StoreException, UserError {
+        if (!Stores.exists(store)) {
+            return;
+        }
+        Map<String, String> indexed;
+        try (Store opened = Stores.open(store)) {
+            indexed = opened.read(CatalogRepository::sourceUrls);
+        }
+        if (indexed.isEmpty() || indexed.containsKey(url.sourceId())
+                || indexed.values().stream().anyMatch(display -> sameSource(display, url))) {
+            return;
+        }
+        throw new UserError("The store " + store + " holds " + String.join(", ", indexed.values()) + ", not "
+                + url.displayUrl() + "; give this source a store of its own with --store FILE, or pass --add-source"
+                + " to serve both from this store on purpose.");
+    }
+
+    /** A store from before display URLs were allow-listed keeps an older id; the index run re-keys it. */
+    private static boolean sameSource(String display, SourceUrl url) {
+        try {
+            return SourceUrl.parse(display).sourceId().equals(url.sourceId());
+        } catch (SourceException unparsable) {
+            return false;
+        }
     }
 
     static void printSummary(PrintWriter out, IndexResult r, String store) {

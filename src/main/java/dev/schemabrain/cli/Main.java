@@ -81,6 +81,16 @@ public final class Main implements Runnable {
 
     private boolean warnedStorePassword;
 
+    /** Whether the command line names a store (an inherited option may be matched on any subcommand), not the default. */
+    boolean storeChosen() {
+        for (CommandLine.ParseResult r = spec.commandLine().getParseResult(); r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption("--store") || r.hasMatchedOption("--store-url-env") || r.hasMatchedOption("--store-schema")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The SQLite store file the audit log is kept beside. A PostgreSQL store keeps its chain in its schema
      * (callers take {@link #store()} for it); this is only asked for a SQLite store.
@@ -140,6 +150,9 @@ public final class Main implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
+            if (ExitSignals.stopping()) {
+                return EXIT_FAILURE;   // a signal closed the model under the command: its sentence is said, the JVM exits
+            }
             err.println("schemabrain: " + userMessage(ex));
             if (verbose) {
                 ex.printStackTrace(err);

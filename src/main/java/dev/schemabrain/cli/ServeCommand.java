@@ -28,6 +28,7 @@ import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.CatalogProvider;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -183,12 +184,21 @@ final class ServeCommand implements Callable<Integer> {
         Optional<BlockList> blockList = blockList();
         CallerRates rates = callerRates();
         Optional<QueryExecutor> executor = executor(url);
-        StoreCatalogProvider catalogs = new StoreCatalogProvider(main.store(), blockList);
+        // Without a store every tool answers index_not_ready for the life of this process: nothing is read, so
+        // nothing is recorded, and no audit log or key is left behind where a store was expected.
+        boolean noStore = !dev.schemabrain.store.Stores.exists(main.store());
+        CatalogProvider catalogs = noStore ? Optional::empty : new StoreCatalogProvider(main.store(), blockList);
         ExampleQueries examples = ExampleQueries.in(main.store());
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
-        AuditKey key = auditKey();
-        try (AuditLog audit = openAudit(key)) {
+        AuditKey key = noStore ? null : auditKey();
+        if (noStore) {
+            main.err().println("schemabrain: there is no store at " + main.store() + ", so every tool answers"
+                    + " index_not_ready; run 'schemabrain index --url-env DATABASE_URL --store " + main.store()
+                    + "', then start serve again.");
+            main.err().flush();
+        }
+        try (AuditLog audit = noStore ? null : openAudit(key)) {
             // Load the catalog while the client initializes, so the first tool call does not pay for it. The
             // embedding model and the search index follow a second later: a first describe_table needs neither,
             // and on two cores loading them would slow it; a find_relevant_tables call before then loads them itself.
@@ -209,19 +219,21 @@ final class ServeCommand implements Callable<Integer> {
             // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
             try {
-                AuditedCalls audited = new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null));
+                AuditedCalls audited = audit == null ? null
+                        : new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null));
                 if (http.isPresent()) {
                     Observability observability = new Observability();
-                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples)
-                            .audited(observability.timed(audited));
+                    ToolRegistry all = StandardTools.registry(catalogs, executor, minGroupSize, examples);
+                    ToolRegistry tools = audited == null ? all : all.audited(observability.timed(audited));
                     serveHttp(tools, rates, http.get(), observability, catalogs);
                 } else {
                     // Only once every option and file is accepted: a refusal stays one sentence.
                     printRegistration();
-                    ToolRegistry tools = StandardTools.registry(catalogs, executor, minGroupSize, examples).audited(audited);
+                    ToolRegistry all = StandardTools.registry(catalogs, executor, minGroupSize, examples);
+                    ToolRegistry tools = audited == null ? all : all.audited(audited);
                     // Clients stop a stdio server with SIGTERM as they close: the rows of the calls answered last
                     // must still be durable and witnessed, or cutting them off the log would go unseen.
-                    Thread settle = new Thread(audit::settle, "schemabrain-audit-settle");
+                    Thread settle = new Thread(audit == null ? () -> { } : audit::settle, "schemabrain-audit-settle");
                     Runtime.getRuntime().addShutdownHook(settle);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
@@ -247,7 +259,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
     private void serveHttp(ToolRegistry tools, CallerRates rates, HttpOptions options, Observability observability,
-                           StoreCatalogProvider catalogs) throws InterruptedException, SchemaBrainException {
+                           CatalogProvider catalogs) throws InterruptedException, SchemaBrainException {
         HttpService service;
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.

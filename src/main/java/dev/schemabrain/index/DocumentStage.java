@@ -29,6 +29,9 @@ import java.util.function.Supplier;
  */
 final class DocumentStage {
 
+    /** Texts per embedding call: about a quarter of a second on two cores, and enough to keep every worker busy. */
+    static final int EMBED_SLICE = 64;
+
     /**
      * What to write, and what it took.
      *
@@ -101,9 +104,15 @@ final class DocumentStage {
         int reused = dryRun ? 0 : reuse(pending, stored, byText, vectors);
         List<String> texts = byText.entrySet().stream().filter(e -> e.getValue() == null).map(Map.Entry::getKey).toList();
         if (!dryRun && !texts.isEmpty()) {
-            List<float[]> embedded = embedder.get().embedPassages(texts);
-            for (int i = 0; i < texts.size(); i++) {
-                byText.put(texts.get(i), Vectors.toBytes(embedded.get(i)));
+            // In slices: a call holds the model until it returns, so Ctrl-C (which closes the model before the JVM
+            // exits) waits for one slice, not for the whole catalog.
+            Embedder model = embedder.get();
+            for (int from = 0; from < texts.size(); from += EMBED_SLICE) {
+                List<String> slice = texts.subList(from, Math.min(texts.size(), from + EMBED_SLICE));
+                List<float[]> embedded = model.embedPassages(slice);
+                for (int i = 0; i < slice.size(); i++) {
+                    byText.put(slice.get(i), Vectors.toBytes(embedded.get(i)));
+                }
             }
         }
         long embedMillis = (System.nanoTime() - t1) / 1_000_000;

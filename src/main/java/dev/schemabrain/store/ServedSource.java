@@ -41,6 +41,6 @@ public final class ServedSource {
         String from = String.join(", ", indexed.values());
         throw new StoreException("The store " + store + " was indexed from " + from + ", not from "
                 + displayUrl.orElse("the --source given") + ", so its PII tags and catalog do not describe that database;"
-                + " index this source into the store first (schemabrain index --source URL) or pass the --store indexed from it.");
+                + " index this source into the store first (schemabrain index --add-source --source URL) or pass the --store indexed from it.");
     }
 }

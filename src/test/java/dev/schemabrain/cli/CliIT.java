@@ -21,14 +21,19 @@ class CliIT {
     @TempDir
     static Path dir;
     static byte[] storeBefore;
+    static final String DEMO_STORE = "schemabrain.demo.db";
 
     @BeforeAll
     static void runTheDemo() throws Exception {
         Cli.Result demo = Cli.run(dir, "demo");
         assertEquals(0, demo.exitCode(), demo.stderr());
-        assertTrue(Files.exists(dir.resolve("schemabrain.db")));
+        // The demo keeps a store of its own: indexing your database next to it must not mix the two (issue 31).
+        assertTrue(Files.exists(dir.resolve(DEMO_STORE)));
+        assertFalse(Files.exists(dir.resolve("schemabrain.db")), "the default store is left to your own database");
         assertTrue(Files.exists(dir.resolve("schemabrain-demo.sqlite")));
-        storeBefore = Files.readAllBytes(dir.resolve("schemabrain.db"));
+        assertTrue(demo.stdout().contains("Next: index your own database with 'schemabrain index --url-env DATABASE_URL'"
+                + " (into schemabrain.db; the demo keeps to schemabrain.demo.db)"), demo.stdout());
+        storeBefore = Files.readAllBytes(dir.resolve(DEMO_STORE));
     }
 
     static void assertOneClearSentence(Cli.Result r) throws Exception {
@@ -41,7 +46,7 @@ class CliIT {
         assertTrue(err.lines().allMatch(l -> l.startsWith("schemabrain: ") || l.endsWith(" ...")),
                 "nothing but progress and the sentence: " + err);
         assertFalse(err.contains("Exception") || err.contains("\tat "), err);
-        assertArrayEquals(storeBefore, Files.readAllBytes(dir.resolve("schemabrain.db")), "the store is unchanged");
+        assertArrayEquals(storeBefore, Files.readAllBytes(dir.resolve(DEMO_STORE)), "the store is unchanged");
     }
 
     @Test
@@ -59,7 +64,18 @@ class CliIT {
         assertTrue(again.stdout().contains("(0 documents embedded)"), "a re-run embeds nothing: " + again.stdout());
         assertFalse(again.stdout().contains("Reading the catalog"), "progress goes to stderr, not stdout");
         assertTrue(again.stderr().contains("Reading the catalog"), again.stderr());
-        storeBefore = Files.readAllBytes(dir.resolve("schemabrain.db"));
+        storeBefore = Files.readAllBytes(dir.resolve(DEMO_STORE));
+    }
+
+    @Test
+    void theDemosNextStepIndexesYourDatabaseAlone() throws Exception {
+        Path yours = dir.resolve("yours");
+        Files.createDirectories(yours);
+        Files.copy(dir.resolve(DEMO_STORE), yours.resolve(DEMO_STORE));
+        Files.writeString(yours.resolve("app.sql"), "CREATE TABLE orders (id INTEGER PRIMARY KEY, total NUMERIC);");
+        Cli.Result index = Cli.run(yours, Map.of("DATABASE_URL", "ddl:" + yours.resolve("app.sql")), "index", "--url-env", "DATABASE_URL");
+        assertEquals(0, index.exitCode(), index.stderr());
+        assertTrue(index.stdout().contains("tables        1:"), "only your table is in schemabrain.db: " + index.stdout());
     }
 
     @Test

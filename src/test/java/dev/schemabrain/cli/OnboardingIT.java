@@ -31,6 +31,28 @@ class OnboardingIT {
     }
 
     @Test
+    void serveWithoutAStoreSaysSoAndCreatesNothing() throws Exception {
+        Path store = dir.resolve("schemabrain.db");
+        StringBuffer stderr = new StringBuffer();
+        // HOME and XDG_CONFIG_HOME in dir too: no audit key is generated either.
+        var client = dev.schemabrain.testing.McpStdio.client(store, stderr,
+                Map.of("HOME", dir.toString(), "XDG_CONFIG_HOME", dir.resolve("config").toString()));
+        String answer;
+        try {
+            answer = dev.schemabrain.testing.McpStdio.call(client, "list_indexed_schemas", Map.of()).content().toString();
+        } finally {
+            dev.schemabrain.testing.McpStdio.stop(client);
+        }
+        assertTrue(answer.contains("index_not_ready"), answer);
+        assertTrue(stderr.toString().contains("schemabrain: there is no store at " + store + ", so every tool answers"
+                + " index_not_ready; run 'schemabrain index --url-env DATABASE_URL --store " + store + "', then start"
+                + " serve again."), stderr.toString());
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "no store, audit log or key is left behind");
+        }
+    }
+
+    @Test
     void servePrintsTheRegistrationOfExactlyItsInvocationOnStderr() throws Exception {
         Path jar = Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath();
         Cli.Result r = Cli.run(dir, Map.of("DB", "sqlite:" + dir.resolve("app.sqlite"), "HOME", dir.toString()),

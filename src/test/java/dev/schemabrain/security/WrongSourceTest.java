@@ -88,8 +88,8 @@ class WrongSourceTest {
                     () -> assertTrue(r.err().contains("index this source"), r.err()));
         }));
         assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit());
-        // A store holding both sources serves either.
-        assertEquals(0, CliRun.of("--store", pgStore.toString(), "index", "--source", "sqlite:" + music).exit());
+        // A store holding both sources on purpose (index --add-source) serves either.
+        assertEquals(0, CliRun.of("--store", pgStore.toString(), "index", "--source", "sqlite:" + music, "--add-source").exit());
         assertAll(() -> assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", "sqlite:" + music).exit()),
                 () -> assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit()));
     }
