@@ -128,7 +128,7 @@ class QueryLogMiningMariaDbTest {
     void performanceSchemaOffIsOneSentenceAndExitTwo() throws Exception {
         String db = TestMariaDb.create("sb_mining_off", "CREATE TABLE t (id INT PRIMARY KEY)");
         try {
-            ok(mined.cli("index", "--source", TestMariaDb.url(db)));
+            ok(mined.cli("index", "--add-source", "--source", TestMariaDb.url(db)));   // a second database in the same store, on purpose
             InProcessCli.Result r = mined.cli("mine-queries", "--source", TestMariaDb.url(db));
             assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
             assertTrue(r.stderr().contains("performance_schema") && r.stderr().contains("restart"), r.stderr());

@@ -188,7 +188,7 @@ class QueryLogMiningPostgresTest {
         try (Connection c = TestPostgres.connect(OTHER); Statement st = c.createStatement()) {
             st.execute("DROP EXTENSION IF EXISTS pg_stat_statements");
         }
-        ok(mined.cli("index", "--source", TestPostgres.url(OTHER)));
+        ok(mined.cli("index", "--add-source", "--source", TestPostgres.url(OTHER)));   // a second database in the same store, on purpose
         InProcessCli.Result r = mined.cli("mine-queries", "--source", TestPostgres.url(OTHER));
         assertEquals(2, r.exitCode(), r.stderr());
         assertTrue(r.stderr().contains("CREATE EXTENSION pg_stat_statements"), r.stderr());
