@@ -462,7 +462,11 @@ class AuditTamperIT {
 
         Path created = dir.resolve("case-new-log");
         Files.createDirectories(created);
-        r = serveOnce(created);   // no store yet: serving creates only the audit log
+        // A freshly indexed store has no audit log yet: the first serve creates it.
+        Cli.Result indexed = Cli.run(created, "--store", created.resolve("demo.db").toString(), "index", "--source", "sqlite:" + demo);
+        assertEquals(0, indexed.exitCode(), indexed.stderr());
+        assertTrue(!Files.exists(audit(created)), "index writes no audit log");
+        r = serveOnce(created);
         String mode = Files.exists(audit(created))
                 ? PosixFilePermissions.toString(Files.getPosixFilePermissions(audit(created))) : "missing";
         record("a new audit file is created 0600", r.exitCode() == 0 && mode.equals("rw-------"), "mode " + mode);
