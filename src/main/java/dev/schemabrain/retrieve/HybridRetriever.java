@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.FutureTask;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -69,6 +70,13 @@ public final class HybridRetriever implements TableRetriever {
     static final double VALUE_REFERRER = 0.2;
     /** The match quality a named value vouches for on its own (a phrase; a single word scales it down). */
     static final double VALUE_QUALITY = 0.6;
+    /**
+     * Added to the fused score of a table recording money ({@link MoneyWords}) when the question asks about money;
+     * its match quality counts the money words as its own.
+     */
+    static final double MONEY = 0.8;
+    /** The confidence is the best match quality among this many top tables, whatever the limit. */
+    static final int CONFIDENCE_WINDOW = 5;
     /** With no evidence at all the ranked list is still returned, its scores scaled by this floor (confidence LOW). */
     static final double NO_EVIDENCE = 0.05;
     /** Cosines of bge-small-en-v1.5 between a question and a matching / non-matching description. */
@@ -112,6 +120,13 @@ public final class HybridRetriever implements TableRetriever {
     /** Each table's own name as the lexical index analyzes it (not its columns'). */
     private final List<Set<String>> tableNameTerms;
     private final JoinCompletion joinCompletion;
+    /** Per table, the column holding its money, or -1 ({@link MoneyWords}). */
+    private final int[] moneyColumn;
+    /**
+     * The money words as the lexical index stems them, less those the catalog's own text holds: where the schema says
+     * "sales" (a job title, a view's name), BM25 already finds it; the boost bridges only the words it does not.
+     */
+    private final Set<String> moneyTerms;
     /** Off: on Spider dev and the golden sets it changed no figure (docs/architecture.md, Retrieval). */
     private volatile boolean completeJoins;
 
@@ -181,6 +196,8 @@ public final class HybridRetriever implements TableRetriever {
         for (int i = 0; i < n; i++) {
             neighbours[i] = links.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
+        moneyColumn = tables.stream().mapToInt(MoneyWords::moneyColumn).toArray();
+        moneyTerms = lexical.analyze(MoneyWords.WORDS).stream().filter(w -> !lexical.holds(w)).collect(Collectors.toUnmodifiableSet());
         valueDistance = new ValueDistance(neighbours, schemaOf);
         joinCompletion = new JoinCompletion(neighbours);
         this.dense = vectors.dimension() > 0 && queryEmbedder != null && mode != Mode.KEYWORD;
@@ -242,7 +259,8 @@ public final class HybridRetriever implements TableRetriever {
         if (mode == Mode.EMBEDDING && dense) {
             return rankByColumns(candidates, col, bestColumn, terms, limit);
         }
-        return rankFused(candidates, lex, tab, col, bestColumn, terms, found.values(), limit);
+        return rankFused(candidates, lex, tab, col, bestColumn, terms, found.values(),
+                terms.stream().anyMatch(moneyTerms::contains), limit);
     }
 
     /** BM25 per table of the catalog, and per candidate the strongest value the question names (null if unused). */
@@ -377,7 +395,7 @@ public final class HybridRetriever implements TableRetriever {
     }
 
     private List<TableHit> rankFused(int[] candidates, double[] lex, double[] tab, double[] col, int[] bestColumn,
-                                     List<String> terms, ValueIndex.Match[] valued, int limit) {
+                                     List<String> terms, ValueIndex.Match[] valued, boolean money, int limit) {
         int n = candidates.length;
         double[] fused = new double[n];
         double[] l = minmax(lex);
@@ -400,6 +418,10 @@ public final class HybridRetriever implements TableRetriever {
                 referred = Math.max(referred, valueOf[j]);
             }
             fused[k] += VALUE * valueOf[candidates[k]] + VALUE_REFERRER * referred;
+            if (money && moneyColumn[candidates[k]] >= 0) {
+                fused[k] += MONEY;
+                bestColumn[k] = moneyColumn[candidates[k]];
+            }
         }
         int[] at = new int[tables.size()];
         Arrays.fill(at, -1);
@@ -437,20 +459,21 @@ public final class HybridRetriever implements TableRetriever {
                 score[k] -= far[k];
             }
         }
-        int[] order = best(candidates, score, limit);
+        int[] window = best(candidates, score, Math.max(limit, CONFIDENCE_WINDOW));
+        // How well the question is answered at all: the best match quality among the top few tables, so a weak top
+        // table above a strong second one cannot blank the answer, and a table's score does not depend on the limit.
+        double confidence = 0;
+        for (int r = 0; r < Math.min(CONFIDENCE_WINDOW, window.length); r++) {
+            int k = window[r];
+            double quality = matchQuality(terms, candidates[k], col[k], tab[k], money && moneyColumn[candidates[k]] >= 0);
+            confidence = Math.max(confidence, Math.max(quality, VALUE_QUALITY * valueStrength(valued[k])));
+        }
+        int[] order = Arrays.copyOf(window, Math.min(limit, window.length));
         if (completeJoins) {
             order = joinCompletion.complete(order, candidates, at, limit);
         }
         int top = order[0];
         int shown = order.length;
-        // How well the question is answered at all: the best match quality among the tables returned,
-        // so a weak top table above a strong second one cannot blank the answer.
-        double confidence = 0;
-        for (int r = 0; r < shown; r++) {
-            int k = order[r];
-            confidence = Math.max(confidence, Math.max(matchQuality(terms, candidates[k], col[k], tab[k]),
-                    VALUE_QUALITY * valueStrength(valued[k])));
-        }
         // Never empty while there are tables: with no evidence the ranking is still the best guess, shown as
         // such (scores under the floor, so confidence LOW) rather than leaving the agent with nothing.
         confidence = Math.max(confidence, NO_EVIDENCE);
@@ -512,20 +535,21 @@ public final class HybridRetriever implements TableRetriever {
     }
 
     /** Absolute match quality in [0, 1]: the share of the question's words a table has and, with vectors, how high its cosine is. */
-    private double matchQuality(List<String> terms, int t, double col, double tab) {
-        double coverage = coverage(terms, t);
+    private double matchQuality(List<String> terms, int t, double col, double tab, boolean holdsAskedMoney) {
+        double coverage = coverage(terms, t, holdsAskedMoney);
         return dense
                 ? COVERAGE_SHARE * coverage + (1 - COVERAGE_SHARE) * clamp((Math.max(col, tab) - COSINE_LOW) / (COSINE_HIGH - COSINE_LOW))
                 : coverage;
     }
 
     /** Share of the question's words found in a table's names and descriptions. */
-    private double coverage(List<String> terms, int t) {
+    private double coverage(List<String> terms, int t, boolean holdsAskedMoney) {
         if (terms.isEmpty()) {
             return 0;
         }
         Set<String> own = termsOf(t);
-        return terms.stream().filter(own::contains).count() / (double) terms.size();
+        return terms.stream().filter(w -> own.contains(w) || holdsAskedMoney && moneyTerms.contains(w)).count()
+                / (double) terms.size();
     }
 
     private Set<String> termsOf(int t) {

@@ -88,6 +88,15 @@ final class LexicalIndex {
         return out;
     }
 
+    /** Whether some document holds the analyzed term. */
+    boolean holds(String term) {
+        try {
+            return searcher.getIndexReader().docFreq(new Term(FIELD, term)) > 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** BM25 score of each document for {@code query} (0 for documents matching no term). */
     float[] scores(String query) {
         float[] scores = new float[size];
