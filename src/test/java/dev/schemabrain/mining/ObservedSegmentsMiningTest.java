@@ -148,31 +148,15 @@ class ObservedSegmentsMiningTest {
         return out;
     }
 
-    /** The workload as a log with literals delivers it: analysed, merged and drafted as mine-queries does. */
-    private static void mineLog(Path storeFile, Source s, int callsEach) throws Exception {
-        String sourceId = SourceUrl.parse(s.url()).sourceId();
+    /** The workload as a log with literals delivers it, the one-off statement run 50 times as often. */
+    private static void mineLog(MinedStore mined, Source s, int callsEach) throws Exception {
         List<LoggedStatement> logged = new ArrayList<>();
         for (String sql : WORKLOAD) {
             // (On MySQL a double-quoted name is a string: no column either way.)
             logged.add(new LoggedStatement(sql, sql.contains("'draft'") ? 50L * callsEach : callsEach));
         }
-        try (Store store = Stores.open(StoreLocation.file(storeFile))) {
-            Catalog catalog = store.read(c -> CatalogRepository.catalog(c, sourceId));
-            PiiTags pii = store.read(PiiRepository::tags);
-            LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(s.schema()), pii,
-                    s.dialect() == SqlDialect.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL : SqlNormalizer.Dialect.MYSQL);
-            store.write(c -> {
-                QueryLogRepository.merge(c, sourceId, Optional.empty(), analysis.statements(), Instant.now());
-                SemanticLayer.refreshDrafts(c);
-                return null;
-            });
-        }
-    }
-
-    private static SemanticModel stored(Path storeFile) throws Exception {
-        try (Store store = Stores.open(StoreLocation.file(storeFile))) {
-            return store.read(SemanticLayer::stored);
-        }
+        mined.mineLog(s.url(), s.schema(), s.dialect() == SqlDialect.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL
+                : SqlNormalizer.Dialect.MYSQL, logged);
     }
 
     private static Entity entity(SemanticModel m, String name) {
@@ -190,9 +174,9 @@ class ObservedSegmentsMiningTest {
         Source s = source(engine);
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
         ok(mined.cli("index", "--source", s.url()));
-        mineLog(mined.file(), s, 3);
+        mineLog(mined, s, 3);
 
-        SemanticModel model = stored(mined.file());
+        SemanticModel model = mined.semanticLayer();
         Entity invoices = entity(model, "invoices");
         List<String> names = observed(invoices).stream().map(Segment::name).toList();
         assertEquals(List.of("status_paid", "paid_at_not_null", "status_open_void"), names,
@@ -238,9 +222,9 @@ class ObservedSegmentsMiningTest {
         }
 
         // A re-mine moves the counts and adds nothing; a re-index keeps them.
-        mineLog(mined.file(), s, 5);
+        mineLog(mined, s, 5);
         ok(mined.cli("index", "--source", s.url()));
-        Entity again = entity(stored(mined.file()), "invoices");
+        Entity again = entity(mined.semanticLayer(), "invoices");
         assertEquals(names, observed(again).stream().map(Segment::name).toList());
         assertEquals(15, again.segment("status_paid").orElseThrow().observed().observations(), "3 + 2 more calls on each of 3 statements");
     }
@@ -272,7 +256,7 @@ class ObservedSegmentsMiningTest {
         Source s = source("postgresql");
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
         ok(mined.cli("index", "--source", s.url()));
-        mineLog(mined.file(), s, 2);
+        mineLog(mined, s, 2);
         Path project = dir.resolve("project");
         ok(mined.cli("export", project.toString()));
         String yaml = Files.readString(project.resolve("entities/invoices.yaml"));
@@ -292,14 +276,14 @@ class ObservedSegmentsMiningTest {
         }
         ok(mined.cli("apply", project.toString()));
         assertEquals(0, mined.cli("diff", project.toString()).exitCode(), "in sync after apply");
-        Entity accepted = entity(stored(mined.file()), "invoices");
+        Entity accepted = entity(mined.semanticLayer(), "invoices");
         assertEquals("manually_authored", accepted.origin().method().wireName());
         Segment paid = accepted.segment("status_paid").orElseThrow();
         assertNull(paid.observed(), "accepted: the operator's now");
 
         // A re-mine leaves the operator's entity alone: no duplicate, no marker back.
-        mineLog(mined.file(), s, 4);
-        Entity after = entity(stored(mined.file()), "invoices");
+        mineLog(mined, s, 4);
+        Entity after = entity(mined.semanticLayer(), "invoices");
         assertEquals(accepted.segments(), after.segments());
         assertEquals(0, mined.cli("diff", project.toString()).exitCode(), "still in sync after a re-mine");
     }
@@ -332,7 +316,7 @@ class ObservedSegmentsMiningTest {
                 return null;
             });
         }
-        SemanticModel model = stored(mined.file());
+        SemanticModel model = mined.semanticLayer();
         for (Entity e : model.entities()) {
             assertEquals(List.of(), observed(e), e.name());
         }
@@ -357,7 +341,7 @@ class ObservedSegmentsMiningTest {
             }
         }
         ok(mined.cli("mine-queries", "--source", url));
-        Entity invoices = entity(stored(mined.file()), "invoices");
+        Entity invoices = entity(mined.semanticLayer(), "invoices");
         assertEquals(List.of("paid_at_not_null"), observed(invoices).stream().map(Segment::name).toList(), invoices.segments().toString());
         assertEquals(2, invoices.segment("paid_at_not_null").orElseThrow().observed().statements());
     }
