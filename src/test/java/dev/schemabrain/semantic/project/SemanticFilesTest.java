@@ -57,6 +57,16 @@ class SemanticFilesTest {
     }
 
     /** The head of a valid metric file, for cases about the keys after it. */
+    /** An entity file up to its one segment's name, the rest of the segment to follow. */
+    private static final String SEGMENT_PAID = """
+            version: 1
+            name: x
+            table: main.users
+            identity: [id]
+            segments:
+              - name: paid
+            """;
+
     private static final String COUNT_METRIC = """
             version: 1
             name: m
@@ -142,23 +152,11 @@ class SemanticFilesTest {
                 Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         filters: [users.status]
                         """, "metrics/m.yaml:5: 'filters[0]' must be a mapping with the keys column, op, value, other_column."),
-                Arguments.of("entities/x.yaml", """
-                        version: 1
-                        name: x
-                        table: main.users
-                        identity: [id]
-                        segments:
-                          - name: paid
+                Arguments.of("entities/x.yaml", SEGMENT_PAID + """
                             filters: [{column: x.status, op: eq, value: paid}]
                             origin: heuristic
                         """, "entities/x.yaml:8: 'segments[0].origin' is 'heuristic'; a segment's origin is observed_in_query_log or absent."),
-                Arguments.of("entities/x.yaml", """
-                        version: 1
-                        name: x
-                        table: main.users
-                        identity: [id]
-                        segments:
-                          - name: paid
+                Arguments.of("entities/x.yaml", SEGMENT_PAID + """
                             default: true
                             filters: [{column: x.status, op: eq, value: paid}]
                             origin: observed_in_query_log
