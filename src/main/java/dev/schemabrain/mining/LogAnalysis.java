@@ -173,7 +173,7 @@ public final class LogAnalysis {
 
     private static QueryLogRepository.Statement withCalls(QueryLogRepository.Statement s, long calls) {
         return new QueryLogRepository.Statement(s.fingerprint(), s.kind(), s.normalizedSql(), calls, s.tables(), s.joins(),
-                s.columns(), s.aggregates(), s.piiCategories());
+                s.columns(), s.aggregates(), s.piiCategories(), s.filters());
     }
 
     private static QueryLogRepository.Statement stored(String fingerprint, String normalized, long calls,
@@ -194,7 +194,10 @@ public final class LogAnalysis {
                 categories.add(c.wireName());
             }
         }
+        List<QueryLogRepository.StoredFilter> filters = select ? a.filters().stream().map(f -> new QueryLogRepository.StoredFilter(
+                f.column().table().schema(), f.column().table().table(), f.column().column(), f.operator(), f.values())).toList()
+                : List.of();
         return new QueryLogRepository.Statement(fingerprint, select ? "select" : "write", normalized, calls, tables,
-                select ? joins : List.of(), columns, List.copyOf(a.aggregates()), List.copyOf(categories));
+                select ? joins : List.of(), columns, List.copyOf(a.aggregates()), List.copyOf(categories), filters);
     }
 }

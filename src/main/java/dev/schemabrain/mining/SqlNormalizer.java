@@ -74,7 +74,8 @@ public final class SqlNormalizer {
     public static Template template(String sql, Dialect dialect, Predicate<String> catalogName) {
         SqlNormalizer n = new SqlNormalizer(sql, dialect, catalogName, true);
         String text = n.run();
-        return new Template(text, java.util.List.copyOf(new java.util.ArrayList<>(n.literals)));
+        // Null stands for a literal that never stays (a MySQL double-quoted string): List.copyOf would refuse it.
+        return new Template(text, java.util.Collections.unmodifiableList(new java.util.ArrayList<>(n.literals)));
     }
 
     /**

@@ -55,6 +55,18 @@ public final class SemanticInference {
      * unless a foreign key already joins them, which always wins.
      */
     public SemanticModel infer(Catalog catalog, List<QueryLogJoin> observed) {
+        return infer(catalog, observed, List.of(), (table, column) -> true);
+    }
+
+    /**
+     * With the filters the query log showed too: frequent ones on an entity's own table become draft segments of it
+     * ({@link ObservedSegments}), and one on its status ENUM a filtered twin of each unfiltered draft metric
+     * ({@link ObservedMetricFilters}).
+     *
+     * @param sensitive whether a column is PII-tagged or above internal sensitivity: never a segment
+     */
+    public SemanticModel infer(Catalog catalog, List<QueryLogJoin> observed, List<QueryLogFilter> filters,
+                               java.util.function.BiPredicate<QualifiedName, String> sensitive) {
         Map<QualifiedName, Entity> entities = entities(catalog);
         List<Join> joins = new ArrayList<>();
         Set<String> joinNames = new HashSet<>();
@@ -113,7 +125,24 @@ public final class SemanticInference {
             drafted.add(d.live().map(live -> new Entity(e.name(), e.description(), e.table(), e.identity(), e.group(), e.origin(),
                     List.of(live))).orElse(e));
         }
-        return new SemanticModel(drafted, joins, metrics);
+        if (filters.isEmpty()) {
+            return new SemanticModel(drafted, joins, metrics);
+        }
+        Set<String> metricNames = new HashSet<>();
+        metrics.forEach(m -> metricNames.add(m.name()));
+        List<Entity> withObserved = new ArrayList<>();
+        List<Metric> proposals = new ArrayList<>();
+        for (Entity e : drafted) {
+            Table t = tables.get(e.table());
+            List<dev.schemabrain.semantic.model.Segment> segments = new ArrayList<>(e.segments());
+            segments.addAll(ObservedSegments.of(e, t, filters, sensitive));
+            Entity observedOn = new Entity(e.name(), e.description(), e.table(), e.identity(), e.group(), e.origin(), segments);
+            withObserved.add(observedOn);
+            proposals.addAll(ObservedMetricFilters.of(observedOn, t,
+                    metrics.stream().filter(m -> m.entity().equals(e.name())).toList(), metricNames));
+        }
+        metrics.addAll(proposals);
+        return new SemanticModel(withObserved, joins, metrics);
     }
 
     private Map<QualifiedName, Entity> entities(Catalog catalog) {

@@ -47,14 +47,48 @@ public final class QueryLogRepository {
     }
 
     /**
+     * One column-to-value filter of a statement: {@code operator} as written in lower case ({@code =}, {@code in},
+     * {@code is null} …), {@code values} the literals the example keeps (empty when they were replaced).
+     */
+    public record StoredFilter(String schema, String table, String column, String operator, List<String> values) {
+        public StoredFilter {
+            values = values == null ? List.of() : List.copyOf(values);
+        }
+
+        public QualifiedName qualifiedTable() {
+            return QualifiedName.of(schema, table);
+        }
+    }
+
+    /**
+     * A filter summed over the stored SELECTs that use it (each statement once).
+     *
+     * @param lastSeen the latest last-seen of those statements (ISO-8601)
+     */
+    public record FilterObservation(StoredFilter filter, int statements, long observations, String lastSeen) {
+    }
+
+    /**
      * A statement of this run, analysed and free of literals.
      *
      * @param rawCalls the engine's counter now
      * @param tables   tables read (for a write: written)
+     * @param filters  its WHERE / HAVING filters on a value (SELECTs only)
      */
     public record Statement(String fingerprint, String kind, String normalizedSql, long rawCalls, List<QualifiedName> tables,
                             List<StoredJoin> joins, List<StoredColumn> columns, List<String> aggregates,
-                            List<String> piiCategories) {
+                            List<String> piiCategories, List<StoredFilter> filters) {
+
+        public Statement {
+            filters = filters == null ? List.of() : List.copyOf(filters);
+        }
+
+        /** A statement whose filters are not recorded. */
+        public Statement(String fingerprint, String kind, String normalizedSql, long rawCalls, List<QualifiedName> tables,
+                         List<StoredJoin> joins, List<StoredColumn> columns, List<String> aggregates,
+                         List<String> piiCategories) {
+            this(fingerprint, kind, normalizedSql, rawCalls, tables, joins, columns, aggregates, piiCategories, List.of());
+        }
     }
 
     /** A stored statement as the tools show it. */
@@ -122,12 +156,12 @@ public final class QueryLogRepository {
         boolean reset = tokenChanged;
         try (PreparedStatement upsert = c.prepareStatement("INSERT INTO query_log (source_id, fingerprint, kind,"
                 + " normalized_sql, observations, last_raw_calls, first_seen_at, last_seen_at, tables, joins, columns,"
-                + " aggregates, pii_categories) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                + " aggregates, pii_categories, filters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 + " ON CONFLICT (source_id, fingerprint) DO UPDATE SET kind = excluded.kind,"
                 + " normalized_sql = excluded.normalized_sql, observations = excluded.observations,"
                 + " last_raw_calls = excluded.last_raw_calls, last_seen_at = excluded.last_seen_at,"
                 + " tables = excluded.tables, joins = excluded.joins, columns = excluded.columns,"
-                + " aggregates = excluded.aggregates, pii_categories = excluded.pii_categories");
+                + " aggregates = excluded.aggregates, pii_categories = excluded.pii_categories, filters = excluded.filters");
              PreparedStatement deleteRefs = c.prepareStatement(
                      "DELETE FROM query_log_refs WHERE source_id = ? AND fingerprint = ?");
              PreparedStatement insertRef = c.prepareStatement("INSERT INTO query_log_refs (source_id, fingerprint,"
@@ -158,6 +192,7 @@ public final class QueryLogRepository {
                 upsert.setString(11, json(s.columns()));
                 upsert.setString(12, json(s.aggregates()));
                 upsert.setString(13, json(s.piiCategories()));
+                upsert.setString(14, json(s.filters()));
                 upsert.addBatch();
                 deleteRefs.setString(1, sourceId);
                 deleteRefs.setString(2, s.fingerprint());
@@ -299,6 +334,34 @@ public final class QueryLogRepository {
         return out;
     }
 
+    /**
+     * Every distinct filter the SELECT statements of all sources use: in how many statements, their summed
+     * observations and when one was last seen; most statements first, then most observations. A re-mine updates a
+     * statement's row, so the counts move and nothing is counted twice.
+     */
+    public static List<FilterObservation> filterObservations(Connection c) throws SQLException {
+        Map<StoredFilter, FilterObservation> out = new LinkedHashMap<>();
+        if (!StoreDialect.hasTable(c, "query_log") || !StoreDialect.hasColumn(c, "query_log", "filters")) {
+            return List.of();
+        }
+        try (PreparedStatement st = c.prepareStatement("SELECT filters, observations, last_seen_at FROM query_log"
+                + " WHERE kind = 'select' AND filters <> '[]' ORDER BY fingerprint");
+             ResultSet rs = st.executeQuery()) {
+            while (rs.next()) {
+                long observations = rs.getLong(2);
+                String seen = rs.getString(3);
+                // A statement filtering twice on the same thing counts once.
+                for (StoredFilter f : new java.util.LinkedHashSet<>(read(rs.getString(1), FILTERS))) {
+                    out.merge(f, new FilterObservation(f, 1, observations, seen), (a, b) -> new FilterObservation(f,
+                            a.statements() + 1, a.observations() + b.observations(),
+                            a.lastSeen().compareTo(b.lastSeen()) >= 0 ? a.lastSeen() : b.lastSeen()));
+                }
+            }
+        }
+        return out.values().stream().sorted(java.util.Comparator.comparingInt(FilterObservation::statements).reversed()
+                .thenComparing(java.util.Comparator.comparingLong(FilterObservation::observations).reversed())).toList();
+    }
+
     private static void bind(PreparedStatement st, QualifiedName table, String column) throws SQLException {
         st.setString(1, table.schema());
         st.setString(2, table.table());
@@ -310,6 +373,8 @@ public final class QueryLogRepository {
     private static final TypeReference<List<StoredJoin>> JOINS = new TypeReference<>() {
     };
     private static final TypeReference<List<StoredColumn>> COLUMNS = new TypeReference<>() {
+    };
+    private static final TypeReference<List<StoredFilter>> FILTERS = new TypeReference<>() {
     };
 
     private static Example example(ResultSet rs) throws SQLException {

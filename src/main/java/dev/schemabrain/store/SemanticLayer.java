@@ -9,6 +9,10 @@ import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.pii.PiiTag;
+import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.pii.Sensitivity;
+import dev.schemabrain.semantic.QueryLogFilter;
 import dev.schemabrain.semantic.QueryLogJoin;
 import dev.schemabrain.semantic.SemanticInference;
 import dev.schemabrain.semantic.model.Entity;
@@ -73,7 +77,7 @@ public final class SemanticLayer {
         SemanticModel inferred = new SemanticInference(table -> {
             DocumentRepository.ServedDocument d = snapshot.documents().get(DocumentKey.table(table));
             return d == null ? null : d.description();
-        }).infer(snapshot.catalog(), observedJoins(c, snapshot.catalog()));
+        }).infer(snapshot.catalog(), observedJoins(c, snapshot.catalog()), observedFilters(c), sensitive(PiiRepository.tags(c)));
         List<StoredObject> stored = SemanticRepository.load(c);
         List<StoredObject> drafts = new ArrayList<>();
         Set<String> kept = new HashSet<>();
@@ -100,6 +104,21 @@ public final class SemanticLayer {
                 .forEach(e -> QueryLogJoin.of(tables, e.getKey().left(), e.getKey().leftColumns(), e.getKey().right(),
                         e.getKey().rightColumns(), e.getValue()).ifPresent(out::add));
         return out;
+    }
+
+    /** The filters mine-queries observed, with how many statements use each and how often they ran. */
+    private static List<QueryLogFilter> observedFilters(Connection c) throws SQLException {
+        return QueryLogRepository.filterObservations(c).stream().map(o -> new QueryLogFilter(o.filter().qualifiedTable(),
+                o.filter().column(), o.filter().operator(), o.filter().values(), o.statements(), o.observations(),
+                o.lastSeen())).toList();
+    }
+
+    /** A column no segment is drafted on: tagged PII, or above internal sensitivity. */
+    private static java.util.function.BiPredicate<QualifiedName, String> sensitive(PiiTags pii) {
+        return (table, column) -> {
+            PiiTag tag = pii.tag(table, column);
+            return tag.tagged() || tag.sensitivity().compareTo(Sensitivity.INTERNAL) > 0;
+        };
     }
 
     /** Makes the stored layer exactly {@code model}; call inside {@link SqliteStore#write}. */

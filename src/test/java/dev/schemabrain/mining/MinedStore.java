@@ -39,6 +39,33 @@ record MinedStore(Path file) {
         }
     }
 
+    /**
+     * Mines {@code logged} as a log that keeps its literals delivers it (MySQL 8's QUERY_SAMPLE_TEXT, a server log):
+     * analysed against the store's catalog with {@code schema} as the search path, merged, drafts refreshed, as
+     * mine-queries does after reading its engine.
+     */
+    void mineLog(String url, String schema, SqlNormalizer.Dialect dialect, List<dev.schemabrain.engine.LoggedStatement> logged)
+            throws Exception {
+        String sourceId = SourceUrl.parse(url).sourceId();
+        try (Store store = Stores.open(StoreLocation.file(file))) {
+            dev.schemabrain.catalog.Catalog catalog = store.read(c -> dev.schemabrain.store.CatalogRepository.catalog(c, sourceId));
+            dev.schemabrain.pii.PiiTags pii = store.read(dev.schemabrain.store.PiiRepository::tags);
+            LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(schema), pii, dialect);
+            store.write(c -> {
+                QueryLogRepository.merge(c, sourceId, java.util.Optional.empty(), analysis.statements(), java.time.Instant.now());
+                dev.schemabrain.store.SemanticLayer.refreshDrafts(c);
+                return null;
+            });
+        }
+    }
+
+    /** The semantic layer the store holds. */
+    dev.schemabrain.semantic.model.SemanticModel semanticLayer() throws Exception {
+        try (Store store = Stores.open(StoreLocation.file(file))) {
+            return store.read(dev.schemabrain.store.SemanticLayer::stored);
+        }
+    }
+
     Map<QueryLogRepository.StoredJoin, Long> joins() throws Exception {
         try (Store s = Stores.open(StoreLocation.file(file))) {
             return s.read(QueryLogRepository::joinObservations);

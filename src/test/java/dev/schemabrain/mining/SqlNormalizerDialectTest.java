@@ -66,6 +66,15 @@ class SqlNormalizerDialectTest {
         assertTrue(failed.isEmpty(), String.join("\n", failed));
     }
 
+    /** A MySQL double-quoted string is a literal that never stays; it once stopped the whole mining run. */
+    @Test
+    void aMySqlDoubleQuotedStringIsAPlaceholderNotAFailure() {
+        SqlNormalizer.Template t = SqlNormalizer.template("SELECT count(*) FROM customer WHERE first_name = \"Jane Roe\" OR ssn = 'x'",
+                Dialect.MYSQL, n -> CATALOG.contains(n));
+        assertEquals(2, t.literals().size(), t.toString());
+        assertEquals("SELECT count(*) FROM customer WHERE first_name = ? OR ssn = 'x'", t.render(Set.of(1, 2)));
+    }
+
     @Test
     void placeholdersKeepTheStatementParseable() {
         StatementAnalyzer analyzer = new StatementAnalyzer(dev.schemabrain.testing.TestCatalogs.chinook(), List.of("public"));

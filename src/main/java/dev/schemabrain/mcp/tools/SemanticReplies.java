@@ -64,6 +64,13 @@ final class SemanticReplies {
                         .put("default", g.isDefault());
                 ArrayNode filters = seg.putArray("filters");
                 g.filters().forEach(f -> filter(filters.addObject(), f));
+                if (g.observed() != null) {
+                    // A proposal from the query log, not yet the operator's: say so, and how often it was seen.
+                    seg.put("inference_method", InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName())
+                            .put("validation_state", dev.schemabrain.catalog.ValidationState.DRAFT.wireName());
+                    seg.putObject("observed").put("statements", g.observed().statements())
+                            .put("observations", g.observed().observations()).put("last_seen", g.observed().lastSeen());
+                }
             }
         }
         origin(node, e.origin());

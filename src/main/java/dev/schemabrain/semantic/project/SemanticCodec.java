@@ -25,6 +25,7 @@ import dev.schemabrain.semantic.project.SemanticFiles.JoinFile;
 import dev.schemabrain.semantic.project.SemanticFiles.MeasureFile;
 import dev.schemabrain.semantic.project.SemanticFiles.MetricFile;
 import dev.schemabrain.semantic.project.SemanticFiles.NonAdditiveFile;
+import dev.schemabrain.semantic.project.SemanticFiles.ObservedFile;
 import dev.schemabrain.semantic.project.SemanticFiles.SegmentFile;
 import dev.schemabrain.semantic.project.SemanticFiles.WindowFile;
 import dev.schemabrain.semantic.project.SemanticFiles.ObjectFile;
@@ -51,6 +52,8 @@ public final class SemanticCodec {
 
     /** What the text being read is: a project's YAML file, or the JSON the store keeps. */
     public enum Format { YAML, JSON }
+    /** The origin a segment drafted from the query log carries. */
+    private static final String OBSERVED = dev.schemabrain.catalog.InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName();
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private SemanticCodec() {
@@ -61,7 +64,9 @@ public final class SemanticCodec {
     public static ObjectNode encode(Entity e) {
         return tree(new EntityFile(VERSION, e.name(), e.description(), e.table().toString(), e.identity(), e.group(),
                 e.segments().stream().map(g -> new SegmentFile(g.name(), g.description(), g.isDefault() ? Boolean.TRUE : null,
-                        filterFiles(g.filters()))).toList(),
+                        filterFiles(g.filters()), g.observed() == null ? null : OBSERVED,
+                        g.observed() == null ? null : new ObservedFile(g.observed().statements(), g.observed().observations(),
+                                g.observed().lastSeen()))).toList(),
                 e.origin().method().wireName()));
     }
 
@@ -158,10 +163,38 @@ public final class SemanticCodec {
             if (segmentFilters.isEmpty()) {
                 throw b.fail(at + ".filters", "must list at least one filter");
             }
-            segments.add(new Segment(segmentName, optional(g.description()), segmentFilters, Boolean.TRUE.equals(g.isDefault())));
+            segments.add(new Segment(segmentName, optional(g.description()), segmentFilters, Boolean.TRUE.equals(g.isDefault()),
+                    observed(b, at, g, format)));
         }
         return new Entity(name, optional(f.description()), QualifiedName.of(table.substring(0, dot), table.substring(dot + 1)),
                 identity, optional(f.group()), origin, segments);
+    }
+
+    /**
+     * A segment's query-log marker: kept from the store; in a project's file only checked, since applying the file
+     * is how an operator accepts the segment as theirs.
+     */
+    private static Segment.Observed observed(Bound<EntityFile> b, String at, SegmentFile g, Format format)
+            throws SemanticProjectException {
+        if (g.origin() == null && g.observed() == null) {
+            return null;
+        }
+        if (!OBSERVED.equals(g.origin())) {
+            throw b.fail(at + ".origin", "is '" + SemanticFileReader.printable(String.valueOf(g.origin()))
+                    + "'; a segment's origin is " + OBSERVED + " or absent");
+        }
+        if (Boolean.TRUE.equals(g.isDefault())) {
+            throw b.fail(at + ".default", "cannot be true on a segment observed in the query log; remove 'origin' and"
+                    + " 'observed' to make it yours and the default");
+        }
+        if (format == Format.YAML) {
+            return null;
+        }
+        ObservedFile o = g.observed();
+        if (o == null || !(o.statements() instanceof Number s) || !(o.observations() instanceof Number n)) {
+            throw b.fail(at + ".observed", "must give statements and observations");
+        }
+        return new Segment.Observed(s.intValue(), n.longValue(), o.lastSeen());
     }
 
     public static Join decodeJoin(String text, String where, Format format, Origin origin) throws SemanticProjectException {

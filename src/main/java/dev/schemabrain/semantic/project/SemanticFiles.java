@@ -30,11 +30,21 @@ final class SemanticFiles {
                       String origin) implements ObjectFile {
     }
 
-    /** {@code default} is Object so that 'default: maybe' says "must be true or false". */
-    @JsonPropertyOrder({"name", "description", "default", "filters"})
+    /**
+     * {@code default} is Object so that 'default: maybe' says "must be true or false". {@code origin} and
+     * {@code observed} say where a draft segment came from (the query log, how often); applying the file makes the
+     * segment the operator's, so they are read only from the store.
+     */
+    @JsonPropertyOrder({"name", "description", "default", "filters", "origin", "observed"})
     record SegmentFile(String name, @JsonInclude(JsonInclude.Include.NON_NULL) String description,
                        @JsonProperty("default") @JsonInclude(JsonInclude.Include.NON_NULL) Object isDefault,
-                       List<FilterFile> filters) {
+                       List<FilterFile> filters, @JsonInclude(JsonInclude.Include.NON_NULL) String origin,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) ObservedFile observed) {
+    }
+
+    /** How often the query log used a draft segment's filter: distinct statements, observations, last seen. */
+    @JsonPropertyOrder({"statements", "observations", "last_seen"})
+    record ObservedFile(Object statements, Object observations, @JsonInclude(JsonInclude.Include.NON_NULL) String lastSeen) {
     }
 
     @JsonPropertyOrder({"version", "name", "source_entity", "target_entity", "on", "through", "through_on",

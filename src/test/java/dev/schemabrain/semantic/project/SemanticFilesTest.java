@@ -13,6 +13,7 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
 import dev.schemabrain.semantic.project.SemanticCodec.Format;
@@ -31,6 +32,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,6 +57,16 @@ class SemanticFilesTest {
     }
 
     /** The head of a valid metric file, for cases about the keys after it. */
+    /** An entity file up to its one segment's name, the rest of the segment to follow. */
+    private static final String SEGMENT_PAID = """
+            version: 1
+            name: x
+            table: main.users
+            identity: [id]
+            segments:
+              - name: paid
+            """;
+
     private static final String COUNT_METRIC = """
             version: 1
             name: m
@@ -140,6 +152,16 @@ class SemanticFilesTest {
                 Arguments.of("metrics/m.yaml", COUNT_METRIC + """
                         filters: [users.status]
                         """, "metrics/m.yaml:5: 'filters[0]' must be a mapping with the keys column, op, value, other_column."),
+                Arguments.of("entities/x.yaml", SEGMENT_PAID + """
+                            filters: [{column: x.status, op: eq, value: paid}]
+                            origin: heuristic
+                        """, "entities/x.yaml:8: 'segments[0].origin' is 'heuristic'; a segment's origin is observed_in_query_log or absent."),
+                Arguments.of("entities/x.yaml", SEGMENT_PAID + """
+                            default: true
+                            filters: [{column: x.status, op: eq, value: paid}]
+                            origin: observed_in_query_log
+                        """, "entities/x.yaml:7: 'segments[0].default' cannot be true on a segment observed in the query log;"
+                        + " remove 'origin' and 'observed' to make it yours and the default."),
                 Arguments.of("entities/x.yaml", "# nothing yet\n", "entities/x.yaml: the file is empty; it needs 'version: 1' and the object's keys."),
                 Arguments.of("entities/x.yaml", """
                         version: 1
@@ -291,6 +313,22 @@ class SemanticFilesTest {
         String message = refused("entities/x.yaml", "version: 1\nname: !!dev.schemabrain.semantic.project.SemanticFilesTest$Canary {}\n").getMessage();
         assertTrue(message.startsWith("entities/x.yaml:2: 'name' has the tag "), message);
         assertEquals(0, Canary.MADE.get());
+    }
+
+    /** The query-log marker of a segment: kept from the store, dropped from a file (applying it is accepting it). */
+    @Test
+    void anObservedSegmentKeepsItsMarkerInTheStoreAndLosesItInAFile() throws Exception {
+        Segment observed = new Segment("status_paid", "Where x.status = paid", List.of(new Filter("x.status", FilterOp.EQ, "paid")),
+                false, new Segment.Observed(3, 9, "2026-11-26T12:00:00Z"));
+        Entity e = new Entity("x", null, QualifiedName.of("main", "users"), List.of("id"), null, Origin.HEURISTIC_DRAFT, List.of(observed));
+        String json = SemanticCodec.encode(e).toString();
+        assertEquals(observed, SemanticCodec.decodeEntity(json, "the store's entity x", Format.JSON, Origin.HEURISTIC_DRAFT)
+                .segment("status_paid").orElseThrow());
+        String yaml = SemanticFileReader.YAML.writeValueAsString(SemanticCodec.encode(e));
+        assertTrue(yaml.contains("origin: \"observed_in_query_log\"") || yaml.contains("origin: observed_in_query_log"), yaml);
+        Segment applied = SemanticCodec.decodeEntity(yaml, "entities/x.yaml", Format.YAML, Origin.AUTHORED).segment("status_paid").orElseThrow();
+        assertNull(applied.observed());
+        assertEquals(observed.filters(), applied.filters());
     }
 
     @Test
