@@ -133,9 +133,7 @@ public final class AuditLog implements AutoCloseable {
 
     /** The audit file of the store at {@code storePath}. */
     public static Path fileFor(Path storePath) {
-        String name = storePath.getFileName().toString();
-        String base = name.endsWith(".db") ? name.substring(0, name.length() - 3) : name;
-        return storePath.resolveSibling(base + ".audit.db");
+        return StoreLocation.SqliteFile.besideStore(storePath);
     }
 
     /**
@@ -150,22 +148,27 @@ public final class AuditLog implements AutoCloseable {
     /** As {@link #open(Path, AuditKey, Optional)}, with when appends return relative to their fsync. */
     public static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, AuditDurability durability)
             throws AuditException {
-        return open(storePath, key, witnessFile, Clock.systemUTC(), durability);
+        return open(new StoreLocation.SqliteFile(storePath), key, witnessFile, Clock.systemUTC(), durability);
     }
 
     static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, Clock clock) throws AuditException {
-        return open(storePath, key, witnessFile, clock, AuditDurability.EVERY_ROW);
+        return open(new StoreLocation.SqliteFile(storePath), key, witnessFile, clock, AuditDurability.EVERY_ROW);
     }
 
-    private static AuditLog open(Path storePath, AuditKey key, Optional<WitnessFile> witnessFile, Clock clock,
-                                 AuditDurability durability) throws AuditException {
+    private static AuditLog open(StoreLocation.SqliteFile location, AuditKey key, Optional<WitnessFile> witnessFile,
+                                 Clock clock, AuditDurability durability) throws AuditException {
         Objects.requireNonNull(key, "key");
-        Path file = fileFor(storePath);
+        Path storePath = location.path();
+        Path file = location.auditFile();
         Path dir = file.toAbsolutePath().getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new AuditException("The directory of the audit log " + file + " does not exist; create it, or pass"
+                    + " --audit-log with a file in an existing writable directory.", null);
+        }
         if (Files.exists(file) ? !Files.isWritable(file) : !Files.isWritable(dir)) {
-            throw new AuditException("serve records every call in the audit log " + file + " beside the store, and "
-                    + (Files.exists(file) ? "that file" : dir) + " cannot be written (a read-only mount?); copy the"
-                    + " store into a writable directory and pass --store with the copy.", null);
+            throw new AuditException("serve records every call in the audit log " + file + ", and "
+                    + (Files.exists(file) ? "that file" : dir) + " cannot be written (a read-only mount?); pass"
+                    + " --audit-log FILE with a path in a writable directory (the store itself may stay read-only).", null);
         }
         try {
             PrivateFiles.create(file);
@@ -221,7 +224,7 @@ public final class AuditLog implements AutoCloseable {
     public static AuditLog open(StoreLocation location, AuditKey key, Optional<WitnessFile> witnessFile,
                                 AuditDurability durability) throws AuditException {
         if (location instanceof StoreLocation.SqliteFile f) {
-            return open(f.path(), key, witnessFile, durability);
+            return open(f, key, witnessFile, Clock.systemUTC(), durability);
         }
         Objects.requireNonNull(key, "key");
         StoreLocation.PostgresSchema pg = (StoreLocation.PostgresSchema) location;
@@ -359,7 +362,7 @@ public final class AuditLog implements AutoCloseable {
     /** The audit chain of the store at {@code location}, for reading; see {@link #openExisting(Path)}. */
     public static AuditLog openExisting(StoreLocation location) throws AuditException {
         if (location instanceof StoreLocation.SqliteFile f) {
-            return openExisting(f.path());
+            return openExisting(f);
         }
         PostgresChain chain = PostgresChain.open((StoreLocation.PostgresSchema) location, WITNESS_BUSY_MILLIS);
         try {
@@ -383,7 +386,12 @@ public final class AuditLog implements AutoCloseable {
      * (a store whose tools were never called, or a deleted log: {@link AuditVerifier} tells them apart).
      */
     public static AuditLog openExisting(Path storePath) throws AuditException {
-        Path file = fileFor(storePath);
+        return openExisting(new StoreLocation.SqliteFile(storePath));
+    }
+
+    private static AuditLog openExisting(StoreLocation.SqliteFile location) throws AuditException {
+        Path storePath = location.path();
+        Path file = location.auditFile();
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && !Files.isSymbolicLink(file)) {
             if (!SqliteStore.exists(storePath)) {
                 throw new AuditException("There is no store at " + storePath + " and no audit log beside it; pass the"

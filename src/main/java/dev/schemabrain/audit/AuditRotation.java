@@ -2,6 +2,7 @@ package dev.schemabrain.audit;
 
 import dev.schemabrain.error.AuditException;
 import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.error.StoreException;
 
 import java.io.IOException;
@@ -35,17 +36,23 @@ public final class AuditRotation {
 
     public static Archived rotate(Path storePath, AuditVerifier.Options options, boolean evenIfBroken, Clock clock)
             throws AuditException {
-        Path file = AuditLog.fileFor(storePath);
+        return rotate(new StoreLocation.SqliteFile(storePath), options, evenIfBroken, clock);
+    }
+
+    /** As {@link #rotate(Path, AuditVerifier.Options, boolean, Clock)}, for a log kept where {@code location} says. */
+    public static Archived rotate(StoreLocation.SqliteFile location, AuditVerifier.Options options, boolean evenIfBroken,
+                                  Clock clock) throws AuditException {
+        Path file = location.auditFile();
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new AuditException("There is no audit log at " + file + " to rotate.", null);
         }
-        VerifyResult verified = AuditVerifier.verify(storePath, options);
+        VerifyResult verified = AuditVerifier.verify(location, options);
         if (!verified.intact() && !evenIfBroken) {
             throw new AuditException("The audit log does not verify (" + verified.problem() + "); keep it as evidence, and"
                     + " rotate with --even-if-broken to archive it and start a new log.", null);
         }
         Head head;
-        try (AuditLog log = AuditLog.openExisting(storePath)) {
+        try (AuditLog log = AuditLog.openExisting(location)) {
             head = log.head();
         }
         String stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(clock.instant());
@@ -67,7 +74,7 @@ public final class AuditRotation {
                     witness = Optional.of(wa);
                 }
             }
-            AuditWitnessStore.clear(storePath);
+            AuditWitnessStore.clear(location.path());
             return new Archived(head, archived, witness, verified);
         } catch (SQLException | IOException e) {
             throw new AuditException("The audit log " + file + " could not be archived (" + e.getMessage() + "); nothing"

@@ -47,7 +47,7 @@ final class SqliteChain implements ChainStore {
 
     @Override
     public dev.schemabrain.store.StoreLocation location() {
-        return new dev.schemabrain.store.StoreLocation.SqliteFile(store);
+        return new dev.schemabrain.store.StoreLocation.SqliteFile(store, file);
     }
 
     @Override

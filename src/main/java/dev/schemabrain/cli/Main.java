@@ -46,6 +46,11 @@ public final class Main implements Runnable {
             description = "Read the PostgreSQL store URL (with its password) from this environment variable.")
     String storeUrlEnv;
 
+    @Option(names = "--audit-log", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "The SQLite store's audit log (default: beside the store, NAME.audit.db). Place it in a"
+                    + " writable directory when the store is on a read-only mount.")
+    Path auditLog;
+
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
             description = "Log details to stderr, and show stack traces of failures.")
     boolean verbose;
@@ -70,6 +75,13 @@ public final class Main implements Runnable {
     /** Where the store is, from --store, --store-schema and --store-url-env. */
     StoreLocation store() throws StoreException {
         StoreLocation location = Stores.location(storeArg, storeSchema, storeUrlEnv, env);
+        if (auditLog != null) {
+            if (!(location instanceof StoreLocation.SqliteFile f)) {
+                throw new StoreException("--audit-log applies to a SQLite store; a PostgreSQL store keeps its audit chain"
+                        + " in its schema, so drop --audit-log.");
+            }
+            location = new StoreLocation.SqliteFile(f.path(), auditLog);
+        }
         if (!warnedStorePassword && storeUrlEnv == null && location instanceof StoreLocation.PostgresSchema p
                 && p.url().hasPassword()) {
             warnedStorePassword = true;
@@ -95,9 +107,11 @@ public final class Main implements Runnable {
      * The SQLite store file the audit log is kept beside. A PostgreSQL store keeps its chain in its schema
      * (callers take {@link #store()} for it); this is only asked for a SQLite store.
      */
-    Path auditStore() throws StoreException {
-        return Stores.file(store()).orElseThrow(() -> new StoreException("This needs a SQLite store file; a PostgreSQL"
-                + " store keeps its audit chain in its schema."));
+    StoreLocation.SqliteFile auditStore() throws StoreException {
+        if (store() instanceof StoreLocation.SqliteFile f) {
+            return f;
+        }
+        throw new StoreException("This needs a SQLite store file; a PostgreSQL store keeps its audit chain in its schema.");
     }
 
     /** The user's home from this run's environment (HOME), where the MCP clients keep their configuration. */

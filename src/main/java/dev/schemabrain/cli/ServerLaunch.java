@@ -65,7 +65,7 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
     /**
      * The launch of exactly the invocation {@code given} (serve's own command line): the store named by
      * {@code store} (absolute, or a URL without credentials), a --source URL without its credentials, and each
-     * --url-env / --store-url-env variable passed on from the client's environment.
+     * --url-env / --store-url-env variable passed on from the client's environment; the audit files made absolute.
      */
     static ServerLaunch ofInvocation(List<String> given, String store, Path crashDir, Path jar) {
         List<String> args = new ArrayList<>();
@@ -75,7 +75,8 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
             int eq = arg.indexOf('=');
             String option = arg.startsWith("--") && eq > 0 ? arg.substring(0, eq) : arg;
             boolean joined = !option.equals(arg);
-            if (!List.of("--store", "--source", "--url-env", "--store-url-env").contains(option)
+            if (!List.of("--store", "--source", "--url-env", "--store-url-env", "--audit-log", "--audit-key", "--audit-witness")
+                    .contains(option)
                     || (!joined && i + 1 >= given.size())) {
                 args.add(arg);
                 continue;
@@ -84,6 +85,8 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
             switch (option) {
                 case "--store" -> value = store;
                 case "--source" -> value = withoutCredentials(value);
+                // A client starts the server in a directory of its own: files are named absolutely.
+                case "--audit-log", "--audit-key", "--audit-witness" -> value = Path.of(value).toAbsolutePath().normalize().toString();
                 default -> env.put(value, Optional.empty());
             }
             args.add(option);

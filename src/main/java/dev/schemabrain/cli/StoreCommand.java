@@ -78,7 +78,7 @@ final class StoreCommand extends CommandGroup {
             throw new StoreException("There is no store at " + source + "; pass --store with the file to back up.");
         }
         Path target = dest.toAbsolutePath().normalize();
-        Path sourceLog = AuditLog.fileFor(source);
+        Path sourceLog = main.auditStore().auditFile().toAbsolutePath().normalize();
         Path targetLog = AuditLog.fileFor(target);
         for (Path p : List.of(target, targetLog)) {
             if (p.equals(source) || p.equals(sourceLog) || Files.exists(p)) {

@@ -12,8 +12,23 @@ public sealed interface StoreLocation permits StoreLocation.SqliteFile, StoreLoc
 
     String DEFAULT_SCHEMA = "schemabrain";
 
-    /** The file of a SQLite store. */
-    record SqliteFile(Path path) implements StoreLocation {
+    /**
+     * The file of a SQLite store, and the file of its audit log: beside it ({@code NAME.audit.db}) unless placed
+     * elsewhere, as a store on a read-only mount needs.
+     */
+    record SqliteFile(Path path, Path auditFile) implements StoreLocation {
+
+        public SqliteFile(Path path) {
+            this(path, besideStore(path));
+        }
+
+        /** {@code schemabrain.db} → {@code schemabrain.audit.db}, in the same directory. */
+        public static Path besideStore(Path storePath) {
+            String name = storePath.getFileName().toString();
+            String base = name.endsWith(".db") ? name.substring(0, name.length() - 3) : name;
+            return storePath.resolveSibling(base + ".audit.db");
+        }
+
         @Override
         public String toString() {
             return path.toString();

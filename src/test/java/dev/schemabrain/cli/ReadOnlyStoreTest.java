@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.testing.InProcessCli;
+import dev.schemabrain.testing.McpStdio;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,8 @@ class ReadOnlyStoreTest {
         Path ro = Files.createDirectory(dir.resolve("ro"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         Path store = ro.resolve("schemabrain.db");
-        Map<String, String> env = Map.of("HOME", dir.resolve("home").toString());
+        Map<String, String> env = Map.of("HOME", dir.resolve("home").toString(),
+                "XDG_CONFIG_HOME", dir.resolve("home").resolve(".config").toString());
         assertEquals(0, InProcessCli.run(env, "index", "--source", "sqlite:" + source, "--store", store.toString()).exitCode());
 
         Runnable restore = makeReadOnly(ro);
@@ -60,8 +62,32 @@ class ReadOnlyStoreTest {
             InProcessCli.Result serve = InProcessCli.run(env, "serve", "--store", store.toString());
             assertEquals(2, serve.exitCode(), serve.stderr());
             assertTrue(serve.stderr().contains("schemabrain: serve records every call in the audit log "
-                    + ro.resolve("schemabrain.audit.db") + " beside the store, and " + ro + " cannot be written"), serve.stderr());
+                    + ro.resolve("schemabrain.audit.db") + ", and " + ro + " cannot be written (a read-only mount?); pass"
+                    + " --audit-log FILE with a path in a writable directory"), serve.stderr());
             assertFalse(serve.stderr().contains("SQLITE_CANTOPEN") || serve.stderr().contains("\tat "), serve.stderr());
+
+            // The audit log placed elsewhere: the read-only store is served, every call recorded and verified there.
+            Path auditLog = dir.resolve("logs").resolve("audit.db");
+            Files.createDirectories(auditLog.getParent());
+            StringBuffer stderr = new StringBuffer();
+            var client = McpStdio.client(store, stderr, env, "--audit-log", auditLog.toString(),
+                    "--source", "sqlite:" + source);
+            String answer;
+            try {
+                answer = McpStdio.call(client, "get_metric", Map.of("name", "orders_count")).content().toString();
+            } finally {
+                McpStdio.stop(client);
+            }
+            assertTrue(answer.contains("\"status\":\"success\"") && answer.contains("\"orders_count\":1"), answer + stderr);
+            assertTrue(Files.exists(auditLog), "the audit log is where --audit-log says");
+            assertFalse(Files.exists(ro.resolve("schemabrain.audit.db")), "nothing beside the read-only store");
+            InProcessCli.Result verify = InProcessCli.run(env, "audit", "verify", "--store", store.toString(),
+                    "--audit-log", auditLog.toString());
+            assertEquals(0, verify.exitCode(), verify.stdout() + verify.stderr());
+            assertTrue(verify.stdout().contains("intact"), verify.stdout());
+            InProcessCli.Result beside = InProcessCli.run(env, "audit", "verify", "--store", store.toString());
+            assertTrue(beside.stdout().contains("0 rows") || beside.exitCode() != 0, "the default place holds nothing: "
+                    + beside.stdout() + beside.stderr());
         } finally {
             restore.run();
         }
