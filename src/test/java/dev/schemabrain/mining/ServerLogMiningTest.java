@@ -130,13 +130,18 @@ class ServerLogMiningTest {
             st.execute("SELECT note_id FROM note WHERE note_id > 3");
         }
         awaitFlushed();
+        // The files as they are now: the checks below run statements the server logs too.
+        Path snapshot = Files.createDirectories(dir.resolve("logs"));
+        for (String file : formats) {
+            Files.copy(logs.resolve(file), snapshot.resolve(file));
+        }
 
         String before = ok(statistics.cli("mine-queries", "--source", url()));
         // Every file mined before any example runs here (those runs are logged too).
         java.util.Map<String, String> outs = new java.util.HashMap<>();
         for (String file : formats) {
             outs.put(file, ok(new MinedStore(dir.resolve(file + ".db")).cli("mine-queries", "--source", url(),
-                    "--log-file", logs.resolve(file).toString())));
+                    "--log-file", snapshot.resolve(file).toString())));
         }
         List<Example> statisticsSelects = selects(statistics);
         RunnableExamples statisticsRun = RunnableExamples.run(server.getPort(), DB, statisticsSelects);
@@ -188,6 +193,10 @@ class ServerLogMiningTest {
                 assertEquals(statisticsSelects.size(), selects.size(), "the same examples, with their constants");
             }
         }
+        // The same file again adds nothing: its counts act as a counter that did not move.
+        String again = ok(new MinedStore(dir.resolve("pg.csv.db")).cli("mine-queries", "--source", url(),
+                "--log-file", snapshot.resolve("pg.csv").toString()));
+        assertTrue(again.matches("(?s).*observations\\s+0 added \\(0 new statements, \\d+ seen before\\).*"), again);
         assertEquals(storedByFormat.get(0), storedByFormat.get(1), "csvlog and jsonlog");
         assertEquals(storedByFormat.get(0), storedByFormat.get(2), "csvlog and stderr");
     }

@@ -139,8 +139,7 @@ public final class ServerLog {
             }
             long read = executions.statements() - before;
             if (read > 0 && executions.withoutDatabase() - withoutDatabase == read) {
-                throw new UserError("The log file " + file + " names no user and database on its lines; set"
-                        + " log_line_prefix to include them (such as '%m [%p] %q%u@%d ') and pass the logs written since.");
+                throw noUserAndDatabase(file);
             }
             return foreign;
         } catch (NoSuchFileException e) {
@@ -153,6 +152,11 @@ public final class ServerLog {
             throw new UserError("The log file " + file + " could not be read (" + e.getClass().getSimpleName()
                     + "); check that it is a complete, readable file.");
         }
+    }
+
+    private static UserError noUserAndDatabase(Path file) {
+        return new UserError("The log file " + file + " names no user and database on its lines; set log_line_prefix to"
+                + " include them (such as '%m [%p] %q%u@%d ') and pass the logs written since.");
     }
 
     private enum Kind { CSV, JSON, STDERR }
@@ -191,6 +195,9 @@ public final class ServerLog {
                 most = fits;
                 best = Optional.of(p);
             }
+        }
+        if (best.isEmpty() && head.stream().anyMatch(l -> prefixes.stream().anyMatch(p -> p.match(l).isPresent()))) {
+            throw noUserAndDatabase(file);   // such as the server's own default prefix, '%m [%p] '
         }
         if (best.isEmpty()) {
             throw new UserError("The log file " + file + " is not a PostgreSQL log mine-queries can read: it expects"
