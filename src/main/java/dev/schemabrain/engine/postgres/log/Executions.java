@@ -28,6 +28,7 @@ final class Executions implements Consumer<LogEntry> {
             "^(?:duration: [0-9.]+ ms\\s+)?(statement|execute fetch from [^:]*|execute [^:]*|parse [^:]*|bind [^:]*): (.*)$",
             Pattern.DOTALL);
     private static final Pattern PARAMETER = Pattern.compile("\\$(\\d+) = ('(?:[^']|'')*'|NULL)");
+    private static final Pattern DOLLAR_TAG = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)?\\$");
     private static final Pattern RESET_PATH = Pattern.compile(
             "^\\s*(?:RESET\\s+(?:search_path|ALL)|DISCARD\\s+ALL|SET\\s+(?:SESSION\\s+)?search_path\\s*(?:=|TO)\\s*DEFAULT)\\s*;?\\s*$",
             Pattern.CASE_INSENSITIVE);
@@ -205,7 +206,7 @@ final class Executions implements Consumer<LogEntry> {
             return sql.length();
         }
         if (ch == '$' && (i == 0 || !identifierPart(sql.charAt(i - 1)))) {
-            Matcher tag = Pattern.compile("\\$([A-Za-z_][A-Za-z0-9_]*)?\\$").matcher(sql).region(i, sql.length());
+            Matcher tag = DOLLAR_TAG.matcher(sql).region(i, sql.length());
             if (tag.lookingAt()) {
                 int close = sql.indexOf(tag.group(), tag.end());
                 return close < 0 ? sql.length() : close + tag.group().length();

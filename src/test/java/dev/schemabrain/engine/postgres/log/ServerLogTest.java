@@ -88,6 +88,20 @@ class ServerLogTest {
     }
 
     @Test
+    void aGlobReadsEveryRotatedFileInOrder() throws Exception {
+        String line = "2026-05-0%d 10:00:00.000 UTC [11] app@shop LOG:  statement: SELECT * FROM orders\n";
+        Files.writeString(dir.resolve("postgresql-1.log"), line.formatted(1));
+        Files.writeString(dir.resolve("postgresql-2.log"), line.formatted(2) + line.formatted(3));
+        Files.writeString(dir.resolve("other.txt"), "not a log");
+        ServerLog read = ServerLog.read(List.of(dir.resolve("postgresql-*.log").toString()), null);
+        LoggedStatement orders = only(read.statements("shop"), "SELECT * FROM orders");
+        assertEquals(3, orders.calls());
+        assertEquals(Instant.parse("2026-05-01T10:00:00Z"), orders.firstSeen());
+        assertEquals(Instant.parse("2026-05-03T10:00:00Z"), orders.lastSeen());
+        assertEquals(2, read.figures().files());
+    }
+
+    @Test
     void parametersAreWrittenOnlyOutsideStringsCommentsAndDollarQuotes() {
         assertEquals("SELECT 'a', '$1', \"$1\", $$ $1 $$, x$1 /* $1 */ FROM t WHERE a = 'a' AND b = NULL AND c = $3",
                 Executions.withParameters("SELECT $1, '$1', \"$1\", $$ $1 $$, x$1 /* $1 */ FROM t WHERE a = $1 AND b = $2 AND c = $3",
