@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.engine.postgres.log.ServerLog;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
@@ -10,9 +11,13 @@ import dev.schemabrain.store.Store;
 import dev.schemabrain.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -21,6 +26,9 @@ import java.util.concurrent.Callable;
         description = {"Read the source's statement statistics (PostgreSQL pg_stat_statements, MySQL/MariaDB"
                 + " performance_schema digests) into the store: examples for get_example_queries, observed joins for"
                 + " suggest_joins and the semantic layer.",
+                "With --log-file, read a PostgreSQL server log instead (csvlog, jsonlog or stderr, written with"
+                        + " log_statement = 'all' or log_min_duration_statement = 0): it keeps the constants that"
+                        + " pg_stat_statements replaces, so more examples run as they are.",
                 "Index the source first. Literals never reach the store, except ordinals, date units and formats, and"
                         + " values the catalog already shows for a non-PII column. Unqualified names resolve through each"
                         + " role's search_path or the statement's default database. Re-running adds only what ran since;"
@@ -33,6 +41,16 @@ final class MineQueriesCommand implements Callable<Integer> {
     @Mixin
     SourceOptions source;
 
+    @Option(names = "--log-file", paramLabel = "PATH",
+            description = "A PostgreSQL server log file to read instead of pg_stat_statements; repeatable, and the file"
+                    + " name may be a glob (quote it: 'pg_log/postgresql-*.csv'). Only the source's database is read.")
+    List<String> logFiles = new ArrayList<>();
+
+    @Option(names = "--log-line-prefix", paramLabel = "PREFIX",
+            description = "The server's log_line_prefix, for stderr-format files; it must have %%u and %%d. Default:"
+                    + " recognise '%%m [%%p] %%q%%u@%%d ' and pgBadger's 'user=%%u,db=%%d' prefixes.")
+    String logLinePrefix;
+
     @Override
     public Integer call() throws SourceException, StoreException, UserError {
         if (!source.given()) {
@@ -40,9 +58,16 @@ final class MineQueriesCommand implements Callable<Integer> {
         }
         SourceUrl url = source.resolve(main.env, main.err());
         QueryLogMiner.requireQueryLog(url);
+        Optional<ServerLog> serverLog = Optional.empty();
+        if (!logFiles.isEmpty()) {
+            QueryLogMiner.requireServerLog(url);
+            serverLog = Optional.of(ServerLog.read(logFiles, logLinePrefix));   // a bad file refuses before the store opens
+        } else if (logLinePrefix != null) {
+            throw new UserError("--log-line-prefix describes the files of --log-file; pass the log files too.");
+        }
         QueryLogMiner.Report report;
         try (Store store = Stores.open(main.store())) {
-            report = new QueryLogMiner().mine(url, store);
+            report = new QueryLogMiner().mine(url, store, serverLog);
         }
         print(main.out(), report);
         return 0;
@@ -51,6 +76,9 @@ final class MineQueriesCommand implements Callable<Integer> {
     static void print(PrintWriter out, QueryLogMiner.Report r) {
         LogAnalysis.Result a = r.analysis();
         out.printf("Mined the query log of %s%n", r.displayUrl());
+        r.serverLog().ifPresent(l -> out.printf("  server log        %7d statements run in %d file(s): %d in other databases,"
+                        + " left out; %d prepare/bind steps not counted%n", l.figures().statements(), l.figures().files(),
+                l.elsewhere(), l.figures().steps()));
         out.printf("  statements read   %7d (%d SchemaBrain's own, skipped)%n", a.read(), a.own());
         out.printf("  parsed            %7d, %d not parsed: parse rate %s%%%n", a.parsed(), a.failed(),
                 String.format(Locale.ROOT, "%.1f", 100 * a.parseRate()));

@@ -98,7 +98,7 @@ public final class LogAnalysis {
                 own++;
                 continue;
             }
-            ExampleSql.Outcome outcome = examples.of(s.text(), new SearchPaths.Context(s.role(), s.database()));
+            ExampleSql.Outcome outcome = examples.of(s.text(), new SearchPaths.Context(s.role(), s.database(), s.sessionPath()));
             if (outcome instanceof ExampleSql.Outcome.NotAQuery) {
                 elsewhere++;
                 continue;
@@ -124,10 +124,10 @@ public final class LogAnalysis {
             String fingerprint = SqlNormalizer.fingerprint(made.sql());
             QueryLogRepository.Statement known = byFingerprint.get(fingerprint);
             if (known != null) {
-                byFingerprint.put(fingerprint, withCalls(known, known.rawCalls() + s.calls()));
+                byFingerprint.put(fingerprint, withMore(known, s));
                 continue;
             }
-            QueryLogRepository.Statement stored = stored(fingerprint, made.sql(), s.calls(), a, pii);
+            QueryLogRepository.Statement stored = stored(fingerprint, made.sql(), s, a, pii);
             byFingerprint.put(fingerprint, stored);
             if (stored.kind().equals("select")) {
                 joins.addAll(stored.joins());
@@ -171,12 +171,22 @@ public final class LogAnalysis {
         return QUERY_OR_WRITE.matcher(normalized).find();
     }
 
-    private static QueryLogRepository.Statement withCalls(QueryLogRepository.Statement s, long calls) {
-        return new QueryLogRepository.Statement(s.fingerprint(), s.kind(), s.normalizedSql(), calls, s.tables(), s.joins(),
-                s.columns(), s.aggregates(), s.piiCategories(), s.filters());
+    /** {@code s} summed with another logged statement that normalized alike: calls added, the widest span of times. */
+    private static QueryLogRepository.Statement withMore(QueryLogRepository.Statement s, LoggedStatement more) {
+        return new QueryLogRepository.Statement(s.fingerprint(), s.kind(), s.normalizedSql(), s.rawCalls() + more.calls(),
+                s.tables(), s.joins(), s.columns(), s.aggregates(), s.piiCategories(), s.filters(),
+                earliest(s.firstSeen(), more.firstSeen()), latest(s.lastSeen(), more.lastSeen()));
     }
 
-    private static QueryLogRepository.Statement stored(String fingerprint, String normalized, long calls,
+    private static java.time.Instant earliest(java.time.Instant a, java.time.Instant b) {
+        return a == null ? b : b == null || a.isBefore(b) ? a : b;
+    }
+
+    private static java.time.Instant latest(java.time.Instant a, java.time.Instant b) {
+        return a == null ? b : b == null || a.isAfter(b) ? a : b;
+    }
+
+    private static QueryLogRepository.Statement stored(String fingerprint, String normalized, LoggedStatement logged,
                                                        StatementAnalysis a, PiiTags pii) {
         boolean select = a.kind() == StatementAnalysis.Kind.SELECT;
         List<QualifiedName> tables = select ? a.tables() : a.written();
@@ -197,7 +207,8 @@ public final class LogAnalysis {
         List<QueryLogRepository.StoredFilter> filters = select ? a.filters().stream().map(f -> new QueryLogRepository.StoredFilter(
                 f.column().table().schema(), f.column().table().table(), f.column().column(), f.operator(), f.values())).toList()
                 : List.of();
-        return new QueryLogRepository.Statement(fingerprint, select ? "select" : "write", normalized, calls, tables,
-                select ? joins : List.of(), columns, List.copyOf(a.aggregates()), List.copyOf(categories), filters);
+        return new QueryLogRepository.Statement(fingerprint, select ? "select" : "write", normalized, logged.calls(), tables,
+                select ? joins : List.of(), columns, List.copyOf(a.aggregates()), List.copyOf(categories), filters,
+                logged.firstSeen(), logged.lastSeen());
     }
 }

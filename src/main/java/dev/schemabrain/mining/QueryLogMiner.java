@@ -10,6 +10,7 @@ import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.engine.mysql.StatementDigests;
 import dev.schemabrain.engine.postgres.PgStatStatements;
+import dev.schemabrain.engine.postgres.log.ServerLog;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
@@ -45,7 +46,15 @@ public final class QueryLogMiner {
      * @param filters the analysis's observed filters, each with when its statements were last seen in the store
      */
     public record Report(String displayUrl, LogAnalysis.Result analysis, QueryLogRepository.MergeResult merge,
-                         List<ObservedFilter> filters) {
+                         List<ObservedFilter> filters, Optional<ServerLogRead> serverLog) {
+    }
+
+    /**
+     * What the server log files held.
+     *
+     * @param elsewhere statement runs of other databases, left out
+     */
+    public record ServerLogRead(ServerLog.Figures figures, long elsewhere) {
     }
 
     /**
@@ -53,7 +62,7 @@ public final class QueryLogMiner {
      * configured search_path, the reset token.
      */
     private record Logged(List<LoggedStatement> statements, List<String> searchPath, Map<String, List<String>> rolePaths,
-                          Optional<String> resetToken) {
+                          Optional<String> resetToken, Optional<ServerLogRead> serverLog) {
     }
 
     /** Refuses a source whose engine keeps no statement statistics (before any store is opened). */
@@ -65,6 +74,19 @@ public final class QueryLogMiner {
     }
 
     public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
+        return mine(url, store, Optional.empty());
+    }
+
+    /** Refuses server log files for a source that is not PostgreSQL (before any file or store is opened). */
+    public static void requireServerLog(SourceUrl url) throws UserError {
+        if (url.kind() != SourceKind.POSTGRESQL) {
+            throw new UserError("--log-file reads a PostgreSQL server log; " + url.displayUrl()
+                    + " is not PostgreSQL, so mine its statement digests without --log-file.");
+        }
+    }
+
+    /** Mines {@code serverLog} when given (PostgreSQL), else the source's statement statistics. */
+    public Report mine(SourceUrl url, Store store, Optional<ServerLog> serverLog) throws SourceException, StoreException, UserError {
         requireQueryLog(url);
         String sourceId = url.sourceId();
         Catalog catalog = store.read(c -> CatalogRepository.catalog(c, sourceId));
@@ -73,7 +95,7 @@ public final class QueryLogMiner {
                     + "; run 'schemabrain index' on that source first.");
         }
         PiiTags pii = store.read(PiiRepository::tags);
-        Logged logged = read(url, catalog);
+        Logged logged = read(url, catalog, serverLog);
         SqlNormalizer.Dialect dialect = url.kind() == SourceKind.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL : SqlNormalizer.Dialect.MYSQL;
         LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(),
                 logged.rolePaths(), pii, dialect);
@@ -87,15 +109,25 @@ public final class QueryLogMiner {
         });
         Map<String, String> lastSeen = new HashMap<>();
         store.read(c -> QueryLogRepository.all(c, sourceId)).forEach(e -> lastSeen.put(e.fingerprint(), e.lastSeenAt()));
-        return new Report(url.displayUrl(), analysis, merge, ObservedFilters.seen(analysis.observedFilters(), lastSeen));
+        return new Report(url.displayUrl(), analysis, merge, ObservedFilters.seen(analysis.observedFilters(), lastSeen),
+                logged.serverLog());
     }
 
-    private static Logged read(SourceUrl url, Catalog catalog) throws SourceException {
+    private static Logged read(SourceUrl url, Catalog catalog, Optional<ServerLog> serverLog) throws SourceException {
         Engine engine = Engines.of(url.kind()).orElseThrow();
         try (Connection c = engine.connect(url, Purpose.introspection())) {
+            if (url.kind() == SourceKind.POSTGRESQL && serverLog.isPresent()) {
+                // The log covers every database of the server: only the source's own is read. No reset token: the
+                // files' counts act as a counter (the same files again add nothing; rotated-away ones count as a reset).
+                String database = c.getCatalog();
+                ServerLog log = serverLog.get();
+                return new Logged(log.statements(database), List.of(), PgStatStatements.rolePaths(c), Optional.empty(),
+                        Optional.of(new ServerLogRead(log.figures(), log.elsewhere(database))));
+            }
             if (url.kind() == SourceKind.POSTGRESQL) {
                 // Every statement carries its role: no path of SchemaBrain's own session stands in for theirs.
-                return new Logged(PgStatStatements.read(c), List.of(), PgStatStatements.rolePaths(c), pgResetToken(c));
+                return new Logged(PgStatStatements.read(c), List.of(), PgStatStatements.rolePaths(c), pgResetToken(c),
+                        Optional.empty());
             }
             String schema = url.database() != null ? url.database() : c.getCatalog();
             if (schema == null || schema.isEmpty()) {
@@ -105,7 +137,7 @@ public final class QueryLogMiner {
             // Each digest keeps its default database: statements run from any indexed database are read.
             Set<String> schemas = new LinkedHashSet<>(List.of(schema));
             catalog.tables().forEach(t -> schemas.add(t.name().schema()));
-            return new Logged(StatementDigests.read(c, schemas), List.of(schema), Map.of(), Optional.empty());
+            return new Logged(StatementDigests.read(c, schemas), List.of(schema), Map.of(), Optional.empty(), Optional.empty());
         } catch (SQLException e) {
             throw failure(e, url, engine);
         }

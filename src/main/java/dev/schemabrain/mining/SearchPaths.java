@@ -33,9 +33,16 @@ final class SearchPaths {
         }
     }
 
-    /** Who ran a statement and where: the PostgreSQL role, or the MySQL default database; either may be null. */
-    record Context(String role, String database) {
-        static final Context NONE = new Context(null, null);
+    /**
+     * Who ran a statement and where: the PostgreSQL role, or the MySQL default database, and the search_path its
+     * session had set (a server log shows it); any may be null.
+     */
+    record Context(String role, String database, List<String> sessionPath) {
+        static final Context NONE = new Context(null, null, null);
+
+        Context(String role, String database) {
+            this(role, database, null);
+        }
     }
 
     /** Paths in force for statements whose role is unknown, each role's configured path, each role's logged SETs. */
@@ -67,7 +74,7 @@ final class SearchPaths {
             return t == null ? new Resolution.Missing() : new Resolution.Found(t);
         }
         Set<QualifiedName> found = new LinkedHashSet<>();
-        for (List<String> path : paths(context.role())) {
+        for (List<String> path : paths(context)) {
             for (String schema : path) {
                 QualifiedName t = byQualified.get(key(schema.equals("$user") && context.role() != null ? context.role() : schema, table));
                 if (t != null) {
@@ -85,7 +92,11 @@ final class SearchPaths {
         return found.isEmpty() ? new Resolution.Missing() : new Resolution.Ambiguous();
     }
 
-    private List<List<String>> paths(String role) {
+    private List<List<String>> paths(Context context) {
+        if (context.sessionPath() != null) {
+            return List.of(context.sessionPath());   // the session said which path was in force: nothing else was
+        }
+        String role = context.role();
         List<List<String>> out = new ArrayList<>();
         if (role == null) {
             out.add(fallback);

@@ -4,6 +4,7 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.error.SourceException;
+import dev.schemabrain.files.Csv;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -200,55 +201,6 @@ public final class Dictionary {
             return s.startsWith("\uFEFF") ? s.substring(1) : s;
         } catch (CharacterCodingException e) {
             return new String(bytes, StandardCharsets.ISO_8859_1);
-        }
-    }
-
-    /** RFC 4180: commas, double quotes around fields, "" for a quote, CRLF or LF between rows. */
-    static final class Csv {
-
-        private Csv() {
-        }
-
-        static List<List<String>> parse(String text) {
-            List<List<String>> rows = new ArrayList<>();
-            List<String> row = new ArrayList<>();
-            StringBuilder field = new StringBuilder();
-            boolean quoted = false;
-            for (int i = 0; i < text.length(); i++) {
-                char ch = text.charAt(i);
-                if (quoted) {
-                    if (ch == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
-                        field.append('"');
-                        i++;
-                    } else if (ch == '"') {
-                        quoted = false;
-                    } else {
-                        field.append(ch);
-                    }
-                } else if (ch == '"') {
-                    quoted = true;
-                } else if (ch == ',') {
-                    row.add(field.toString());
-                    field.setLength(0);
-                } else if (ch == '\n' || ch == '\r') {
-                    if (ch == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-                        i++;
-                    }
-                    row.add(field.toString());
-                    field.setLength(0);
-                    if (!(row.size() == 1 && row.get(0).isEmpty())) {
-                        rows.add(row);
-                    }
-                    row = new ArrayList<>();
-                } else {
-                    field.append(ch);
-                }
-            }
-            row.add(field.toString());
-            if (!(row.size() == 1 && row.get(0).isEmpty())) {
-                rows.add(row);
-            }
-            return rows;
         }
     }
 }

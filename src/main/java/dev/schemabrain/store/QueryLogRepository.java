@@ -71,23 +71,34 @@ public final class QueryLogRepository {
     /**
      * A statement of this run, analysed and free of literals.
      *
-     * @param rawCalls the engine's counter now
-     * @param tables   tables read (for a write: written)
-     * @param filters  its WHERE / HAVING filters on a value (SELECTs only)
+     * @param rawCalls  the engine's counter now (a server log: how many times the files read hold it)
+     * @param tables    tables read (for a write: written)
+     * @param filters   its WHERE / HAVING filters on a value (SELECTs only)
+     * @param firstSeen when it first ran, when the source says (a server log); null: the run's time
+     * @param lastSeen  when it last ran, when the source says (a server log); null: the run's time
      */
     public record Statement(String fingerprint, String kind, String normalizedSql, long rawCalls, List<QualifiedName> tables,
                             List<StoredJoin> joins, List<StoredColumn> columns, List<String> aggregates,
-                            List<String> piiCategories, List<StoredFilter> filters) {
+                            List<String> piiCategories, List<StoredFilter> filters, Instant firstSeen, Instant lastSeen) {
 
         public Statement {
             filters = filters == null ? List.of() : List.copyOf(filters);
         }
 
-        /** A statement whose filters are not recorded. */
+        /** A statement of a statistics view, which keeps no times. */
+        public Statement(String fingerprint, String kind, String normalizedSql, long rawCalls, List<QualifiedName> tables,
+                         List<StoredJoin> joins, List<StoredColumn> columns, List<String> aggregates,
+                         List<String> piiCategories, List<StoredFilter> filters) {
+            this(fingerprint, kind, normalizedSql, rawCalls, tables, joins, columns, aggregates, piiCategories, filters,
+                    null, null);
+        }
+
+        /** A statement whose filters and times are not recorded. */
         public Statement(String fingerprint, String kind, String normalizedSql, long rawCalls, List<QualifiedName> tables,
                          List<StoredJoin> joins, List<StoredColumn> columns, List<String> aggregates,
                          List<String> piiCategories) {
-            this(fingerprint, kind, normalizedSql, rawCalls, tables, joins, columns, aggregates, piiCategories, List.of());
+            this(fingerprint, kind, normalizedSql, rawCalls, tables, joins, columns, aggregates, piiCategories, List.of(),
+                    null, null);
         }
     }
 
@@ -185,8 +196,8 @@ public final class QueryLogRepository {
                 upsert.setString(4, s.normalizedSql());
                 upsert.setLong(5, (k == null ? 0 : k.observations()) + delta);
                 upsert.setLong(6, s.rawCalls());
-                upsert.setString(7, at);
-                upsert.setString(8, k == null || delta > 0 ? at : k.lastSeen());
+                upsert.setString(7, s.firstSeen() == null ? at : s.firstSeen().toString());
+                upsert.setString(8, k == null || delta > 0 ? (s.lastSeen() == null ? at : s.lastSeen().toString()) : k.lastSeen());
                 upsert.setString(9, json(s.tables().stream().map(QualifiedName::toString).toList()));
                 upsert.setString(10, json(s.joins()));
                 upsert.setString(11, json(s.columns()));

@@ -53,4 +53,22 @@ class MineQueriesCommandTest {
                 TestPostgres.url("postgres")).exitCode());
         oneSentence(run("--source", TestPostgres.url("sb_mining_unindexed")), "run 'schemabrain index' on that source first");
     }
+
+    @Test
+    void aServerLogItCannotReadIsRefusedBeforeTheStoreOpens() throws Exception {
+        String url = "postgresql://postgres@localhost:1/app";   // never reached: the files are checked first
+        Path foreign = dir.resolve("app.log");
+        Files.writeString(foreign, "this is not a server log\nnor is this\n");
+        Path noUser = dir.resolve("default-prefix.log");
+        Files.writeString(noUser, "2026-05-01 10:00:00.123 UTC [42] LOG:  statement: SELECT 1\n");
+        oneSentence(run("--source", url, "--log-file", dir.resolve("missing.csv").toString()), "does not exist");
+        oneSentence(run("--source", url, "--log-file", dir.resolve("none-*.csv").toString()), "No file matches");
+        oneSentence(run("--source", url, "--log-file", foreign.toString()), "is not a PostgreSQL log mine-queries can read");
+        oneSentence(run("--source", url, "--log-file", noUser.toString()), "names no user and database");
+        oneSentence(run("--source", url, "--log-file", dir.toString()), "is a directory");
+        oneSentence(run("--source", url, "--log-file", foreign.toString(), "--log-line-prefix", "%m [%p] "),
+                "names no user and database");
+        oneSentence(run("--source", "mysql://root@localhost/app", "--log-file", foreign.toString()), "reads a PostgreSQL server log");
+        assertFalse(Files.exists(dir.resolve("store.db")), "no store was opened");
+    }
 }

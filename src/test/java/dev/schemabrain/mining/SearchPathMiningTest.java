@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SearchPathMiningTest {
 
     private static final String DB = "t30_search_path";
-    private static final List<String> WORKLOAD = List.of(
+    /** The statements the application runs under {@code SET search_path = billing}. */
+    static final List<String> WORKLOAD = List.of(
             "SELECT status, sum(total) FROM invoice GROUP BY 1 ORDER BY 2 DESC",
             "SELECT date_trunc('month', created_at), count(*) FROM invoice WHERE status = 'paid' GROUP BY 1 ORDER BY 1",
             "SELECT c.segment, sum(i.total) FROM invoice i JOIN customer c ON c.customer_id = i.customer_id WHERE i.status = 'paid' GROUP BY 1",
@@ -41,25 +41,30 @@ class SearchPathMiningTest {
             "SELECT count(*) FROM late_table",
             "WITH paid AS (SELECT * FROM invoice WHERE status IN ('paid', 'void')) SELECT count(*) FROM paid");
 
+    /** The billing schema (PII: full_name, email; a status CHECK list), with public.note beside billing.note. */
+    static final List<String> SCHEMA = List.of(
+            "CREATE SCHEMA billing",
+            "CREATE TABLE billing.customer (customer_id int PRIMARY KEY, full_name text, email text, segment text)",
+            "CREATE TABLE billing.invoice (invoice_id int PRIMARY KEY, customer_id int REFERENCES billing.customer,"
+                    + " status text CHECK (status IN ('paid', 'void', 'draft')), total numeric, created_at timestamptz)",
+            "CREATE TABLE billing.invoice_line (line_id int PRIMARY KEY, invoice_id int REFERENCES billing.invoice, amount numeric)",
+            "CREATE TABLE billing.note (note_id int PRIMARY KEY)",
+            "CREATE TABLE public.note (note_id int PRIMARY KEY)",
+            "INSERT INTO billing.customer VALUES (1, 'Jane Roe', 'jane.roe@example.org', 'retail'), (2, 'John Smith', 'js@example.org', 'wholesale')",
+            "INSERT INTO billing.invoice SELECT g, 1 + g % 2, (ARRAY['paid','void','draft'])[1 + g % 3], g * 10, now() - g * interval '9 days'"
+                    + " FROM generate_series(1, 60) g",
+            "INSERT INTO billing.invoice_line SELECT g, 1 + g % 60, g FROM generate_series(1, 200) g",
+            "DROP ROLE IF EXISTS t30_reporter", "CREATE ROLE t30_reporter LOGIN",
+            "GRANT USAGE ON SCHEMA billing TO t30_reporter", "GRANT SELECT ON ALL TABLES IN SCHEMA billing, public TO t30_reporter");
+
     @TempDir
     Path dir;
 
     @Test
     void aWorkloadUnderSetSearchPathIsMinedAndItsExamplesRunAsTheyAre() throws Exception {
-        TestPostgres.createDatabase(DB, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements",
-                "CREATE SCHEMA billing",
-                "CREATE TABLE billing.customer (customer_id int PRIMARY KEY, full_name text, email text, segment text)",
-                "CREATE TABLE billing.invoice (invoice_id int PRIMARY KEY, customer_id int REFERENCES billing.customer,"
-                        + " status text CHECK (status IN ('paid', 'void', 'draft')), total numeric, created_at timestamptz)",
-                "CREATE TABLE billing.invoice_line (line_id int PRIMARY KEY, invoice_id int REFERENCES billing.invoice, amount numeric)",
-                "CREATE TABLE billing.note (note_id int PRIMARY KEY)",
-                "CREATE TABLE public.note (note_id int PRIMARY KEY)",
-                "INSERT INTO billing.customer VALUES (1, 'Jane Roe', 'jane.roe@example.org', 'retail'), (2, 'John Smith', 'js@example.org', 'wholesale')",
-                "INSERT INTO billing.invoice SELECT g, 1 + g % 2, (ARRAY['paid','void','draft'])[1 + g % 3], g * 10, now() - g * interval '9 days'"
-                        + " FROM generate_series(1, 60) g",
-                "INSERT INTO billing.invoice_line SELECT g, 1 + g % 60, g FROM generate_series(1, 200) g",
-                "DROP ROLE IF EXISTS t30_reporter", "CREATE ROLE t30_reporter LOGIN",
-                "GRANT USAGE ON SCHEMA billing TO t30_reporter", "GRANT SELECT ON ALL TABLES IN SCHEMA billing, public TO t30_reporter");
+        List<String> setup = new java.util.ArrayList<>(List.of("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+        setup.addAll(SCHEMA);
+        TestPostgres.createDatabase(DB, setup.toArray(String[]::new));
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
         ok(mined.cli("index", "--source", TestPostgres.url(DB)));
         try (Connection c = TestPostgres.connect(DB); Statement st = c.createStatement()) {
@@ -89,25 +94,9 @@ class SearchPathMiningTest {
         assertTrue(selects.stream().anyMatch(e -> e.sql().equals("SELECT status, sum(total) FROM billing.invoice GROUP BY 1 ORDER BY 2 DESC")),
                 "ordinals kept");
 
-        int direct = 0;
-        List<String> failures = new ArrayList<>();
-        // The simple protocol: EXPLAIN (GENERIC_PLAN) takes $n with no values bound, which the extended one refuses.
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + TestPostgres.port() + "/" + DB
-                + "?user=postgres&preferQueryMode=simple"); Statement st = c.createStatement()) {
-            st.execute("SET search_path = public");
-            c.setReadOnly(true);
-            for (Example e : selects) {
-                boolean placeholders = e.sql().contains("?");
-                String sql = placeholders ? "EXPLAIN (GENERIC_PLAN) " + numbered(e.sql()) : e.sql();
-                try (ResultSet rs = st.executeQuery(sql)) {
-                    rs.next();
-                    direct += placeholders ? 0 : 1;
-                } catch (java.sql.SQLException ex) {
-                    failures.add(e.sql() + ": " + ex.getMessage());
-                }
-            }
-        }
-        assertEquals(List.of(), failures, "every example runs as it is");
+        RunnableExamples run = RunnableExamples.run(TestPostgres.port(), DB, selects);
+        int direct = run.direct();
+        assertEquals(List.of(), run.failures(), "every example runs as it is");
         // pg_stat_statements replaces every constant by $n itself, ordinals apart: only the two statements whose one
         // constant was an ordinal (or that had none) run with no value at all; the rest plan with their placeholders.
         assertEquals(2, direct, "GROUP BY 1 ORDER BY 2 and count(*) FROM note run as they are");
@@ -124,19 +113,5 @@ class SearchPathMiningTest {
         String bytes = StoreBytes.of(mined.file());
         assertFalse(bytes.contains("jane.roe@example.org"), "the e-mail reached the store");
         assertFalse(bytes.contains("Jane Roe"), "the name reached the store");
-    }
-
-    /** {@code ?} as PostgreSQL's {@code $1, $2, …}, for EXPLAIN (GENERIC_PLAN). */
-    private static String numbered(String sql) {
-        StringBuilder out = new StringBuilder();
-        int n = 0;
-        for (char ch : sql.toCharArray()) {
-            if (ch == '?') {
-                out.append('$').append(++n);
-            } else {
-                out.append(ch);
-            }
-        }
-        return out.toString();
     }
 }
