@@ -48,7 +48,7 @@ class MetricRetrievalEvalTest {
     /** What the build holds to meanwhile: the tuned figure, so any regression fails. */
     private static final double FLOOR = 0.875;
     /** The blind set's floor: its first score, taken before any rule was changed. */
-    private static final double BLIND_FLOOR = 0.0;
+    private static final double BLIND_FLOOR = 0.969;
 
     @TempDir
     Path dir;
