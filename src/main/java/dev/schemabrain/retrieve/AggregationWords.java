@@ -23,6 +23,12 @@ final class AggregationWords {
     private record Asked(Aggregation agg, Pattern words) {
     }
 
+    /** A question bounded or broken down in time: a period, a calendar grain or its adverb, a year, "since", "trend". */
+    private static final Pattern IN_TIME = Pattern.compile("\\b(today|yesterday|tomorrow|daily|weekly|monthly|quarterly"
+            + "|yearly|annually|days?|weeks?|months?|quarters?|years?|ytd|mtd|since|trend|trends|over time"
+            + "|january|february|march|april|(in|since|during|last) may|june|july|august|september|october|november|december"
+            + "|(19|20)\\d\\d)\\b");
+
     private AggregationWords() {
     }
 
@@ -42,6 +48,11 @@ final class AggregationWords {
     static Optional<Aggregation> asked(String question) {
         String q = question.toLowerCase(Locale.ROOT);
         return ASKED.stream().filter(a -> a.words().matcher(q).find()).map(Asked::agg).findFirst();
+    }
+
+    /** Whether a question asks about a period or a change over time, so the answer needs a time axis. */
+    static boolean inTime(String question) {
+        return IN_TIME.matcher(question.toLowerCase(Locale.ROOT)).find();
     }
 
     /**

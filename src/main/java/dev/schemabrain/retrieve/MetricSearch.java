@@ -21,11 +21,12 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
- * Metrics ranked for a question in words (find_relevant_metrics), as {@link HybridRetriever} ranks tables. Three
+ * Metrics ranked for a question in words (find_relevant_metrics), as {@link HybridRetriever} ranks tables. Four
  * signals: BM25 over one document per metric (what it computes in words, its name, description and its entity's
  * description) with the metric's own names boosted; the cosine between the question and that document plus the best
  * cosine among its parts (the measure in words, the description, the entity's description), so a short question
- * meets a short part a long document dilutes; and the aggregation the question asks for ({@link AggregationWords}).
+ * meets a short part a long document dilutes; the aggregation the question asks for ({@link AggregationWords}); and,
+ * for a question bounded in time ("last month", "per week"), whether the metric has a time axis to answer it by.
  * The first two are min-max normalized. A metric sharing no word with the question and far from it in meaning is no
  * match. Built once per served catalog, when the documents are embedded; a question is embedded once per search.
  */
@@ -39,6 +40,8 @@ public final class MetricSearch {
     static final double DENSE = 1.0;
     /** Added when the metric aggregates the way the question asks (an average for "average", a count for "how many"). */
     static final double AGGREGATION = 0.3;
+    /** Added when the question is bounded in time ("last month", "per week") and the metric has a time axis. */
+    static final double DATED = 0.15;
     /**
      * Below this cosine a metric sharing no word with the question is no match: off-topic questions reached at most
      * 0.47 on the golden set's four schemas, its questions' answers at least 0.48.
@@ -112,9 +115,11 @@ public final class MetricSearch {
         double[] lex = HybridRetriever.minmax(bm25);
         double[] dense = HybridRetriever.minmax(meaning);
         Optional<Aggregation> wanted = AggregationWords.asked(query);
+        boolean inTime = AggregationWords.inTime(query);
         double[] fused = new double[n];
         for (int i = 0; i < n; i++) {
-            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * fit(wanted, metrics.get(i));
+            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * fit(wanted, metrics.get(i))
+                    + (inTime && dated(metrics.get(i)) ? DATED : 0);
         }
         List<Integer> matches = IntStream.range(0, n)
                 .filter(i -> bm25[i] > 0 || (vectors != null && cosine[i] >= NO_MATCH_COSINE)).boxed()
@@ -134,6 +139,11 @@ public final class MetricSearch {
             hits.add(new Hit(metrics.get(i), HybridRetriever.clamp(relative * quality)));
         }
         return hits;
+    }
+
+    /** Whether the metric can be read by a time grain: its own time axis, or grains it declares. */
+    private static boolean dated(Metric m) {
+        return m.timeDimension() != null || !m.timeGrains().isEmpty();
     }
 
     private static double fit(Optional<Aggregation> wanted, Metric m) {
