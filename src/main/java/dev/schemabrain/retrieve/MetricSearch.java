@@ -49,6 +49,7 @@ public final class MetricSearch {
     static final double NO_MATCH_COSINE = 0.5;
     /** A metric this close to the question matches it fully: the golden set's answers lay between 0.48 and 0.78. */
     static final double FULL_MATCH_COSINE = 0.75;
+    private static final String NOT_MEASURED = "us my your they them their it its last past previous next this current";
 
     private final List<Metric> metrics;
     private final LexicalIndex lexical;
@@ -56,6 +57,11 @@ public final class MetricSearch {
     /** Per metric, the vectors of its document and of its parts (the document first); null without a model. */
     private final List<List<float[]>> vectors;
     private final Function<String, float[]> queryEmbedder;
+    /**
+     * Question words that never say what to measure, analyzed as the documents are: pronouns, and the words that
+     * place a period ("last month", "this year"), which the time grain answers: "last" would meet "last name".
+     */
+    private final Set<String> notMeasured;
 
     /**
      * @param entities        the entities by name, for their descriptions
@@ -68,6 +74,7 @@ public final class MetricSearch {
         List<List<String>> parts = metrics.stream().map(m -> parts(m, entities.get(m.entity()))).toList();
         List<String> documents = parts.stream().map(p -> p.get(0)).toList();
         this.lexical = new LexicalIndex(documents, metrics.stream().map(MetricSearch::ownNames).toList());
+        this.notMeasured = Set.copyOf(lexical.analyze(NOT_MEASURED));
         this.terms = documents.stream().map(d -> (Set<String>) new HashSet<>(lexical.analyze(d))).toList();
         boolean dense = passageEmbedder != null && queryEmbedder != null && !metrics.isEmpty();
         this.vectors = dense ? embed(parts, passageEmbedder) : null;
@@ -116,9 +123,10 @@ public final class MetricSearch {
         double[] dense = HybridRetriever.minmax(meaning);
         Optional<Aggregation> wanted = AggregationWords.asked(query);
         boolean inTime = AggregationWords.inTime(query);
+        Optional<AggregationWords.Shape> shape = AggregationWords.shape(query);
         double[] fused = new double[n];
         for (int i = 0; i < n; i++) {
-            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * fit(wanted, metrics.get(i))
+            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * (fit(wanted, metrics.get(i)) + shapeFit(shape, metrics.get(i)))
                     + (inTime && dated(metrics.get(i)) ? DATED : 0);
         }
         List<Integer> matches = IntStream.range(0, n)
@@ -150,6 +158,12 @@ public final class MetricSearch {
         return m.isSimple() ? wanted.map(w -> AggregationWords.fit(w, m.measure().agg())).orElse(0.0) : 0.0;
     }
 
+    /** 1 when the metric has the shape asked for: a ratio for a share, a cumulative metric for a running total. */
+    private static double shapeFit(Optional<AggregationWords.Shape> shape, Metric m) {
+        return shape.map(s -> s == AggregationWords.Shape.SHARE ? m.kind() instanceof MetricKind.Ratio
+                : m.kind() instanceof MetricKind.Cumulative).orElse(false) ? 1 : 0;
+    }
+
     /** How well a metric answers at all: the share of the question's words it holds and, with vectors, its cosine. */
     private double quality(List<String> asked, int i, double cosine) {
         double coverage = asked.isEmpty() ? 0 : asked.stream().filter(terms.get(i)::contains).count() / (double) asked.size();
@@ -163,6 +177,7 @@ public final class MetricSearch {
     private List<String> questionTerms(String query) {
         List<String> out = new ArrayList<>(new LinkedHashSet<>(lexical.analyze(query)));
         out.removeIf(HybridRetriever.QUESTION_WORDS::contains);
+        out.removeIf(notMeasured::contains);
         return out;
     }
 

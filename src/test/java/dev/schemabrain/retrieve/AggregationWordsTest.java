@@ -30,4 +30,13 @@ class AggregationWordsTest {
         assertEquals(Optional.of(Aggregation.SUM), AggregationWords.asked("How much did we spend on fuel?"));
         assertEquals(Optional.empty(), AggregationWords.asked("Fuel spend by depot"));
     }
+
+    @Test
+    void aShareOrARunningTotalIsToldApart() {
+        assertEquals(Optional.of(AggregationWords.Shape.SHARE), AggregationWords.shape("What percentage of parcels arrive late?"));
+        assertEquals(Optional.of(AggregationWords.Shape.SHARE), AggregationWords.shape("On-time delivery rate by carrier"));
+        assertEquals(Optional.of(AggregationWords.Shape.RUNNING), AggregationWords.shape("Fuel spend so far this year"));
+        assertEquals(Optional.of(AggregationWords.Shape.RUNNING), AggregationWords.shape("Year-to-date freight cost"));
+        assertEquals(Optional.empty(), AggregationWords.shape("How many parcels did we ship?"));
+    }
 }

@@ -43,11 +43,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MetricRetrievalEvalTest {
 
     private static final Path GOLDEN = Path.of("src", "test", "resources", "metric-retrieval");
-    /** The target. Not met yet: untuned 0.827, tuned 0.875; the misses need words the model does not link. */
+    /**
+     * The issue's target. Not met yet: untuned 0.827, tuned 0.875, then 0.894 with the question's time bound, shape
+     * and non-content words read; the misses need words the model does not link (signups, songs, sales reps).
+     */
     private static final double TARGET = 0.9;
-    /** What the build holds to meanwhile: the tuned figure, so any regression fails. */
-    private static final double FLOOR = 0.875;
-    /** The blind set's floor: its first score, taken before any rule was changed. */
+    /** What the build holds to meanwhile: the figure reached, so any regression fails. */
+    private static final double FLOOR = 0.894;
+    /** The blind set's floor: its first score, taken before any rule was changed (unchanged since). */
     private static final double BLIND_FLOOR = 0.969;
 
     @TempDir
