@@ -23,6 +23,22 @@ final class AggregationWords {
     private record Asked(Aggregation agg, Pattern words) {
     }
 
+    /** A question bounded or broken down in time: a period, a calendar grain or its adverb, a year, "since", "trend". */
+    private static final Pattern IN_TIME = Pattern.compile("\\b(today|yesterday|tomorrow|daily|weekly|monthly|quarterly"
+            + "|yearly|annually|days?|weeks?|months?|quarters?|years?|ytd|mtd|since|trend|trends|over time"
+            + "|january|february|march|april|(in|since|during|last) may|june|july|august|september|october|november|december"
+            + "|(19|20)\\d\\d)\\b");
+
+    /** A share of a whole: answered by a ratio metric. */
+    private static final Pattern SHARE = Pattern.compile(
+            "\\b(percentage|percent|share|proportion|fraction|ratio|rate|conversion)\\b|%");
+    /** A total carried over time: answered by a cumulative metric. */
+    private static final Pattern RUNNING = Pattern.compile(
+            "\\b(running|cumulative|to date|year-to-date|month-to-date|ytd|mtd|so far|trailing|rolling)\\b");
+
+    /** What a question asks of a metric beyond its aggregation: a share, or a running total. */
+    enum Shape { SHARE, RUNNING }
+
     private AggregationWords() {
     }
 
@@ -42,6 +58,18 @@ final class AggregationWords {
     static Optional<Aggregation> asked(String question) {
         String q = question.toLowerCase(Locale.ROOT);
         return ASKED.stream().filter(a -> a.words().matcher(q).find()).map(Asked::agg).findFirst();
+    }
+
+    /** The shape a question asks for, if it says: a share ("what percentage") or a running total ("so far"). */
+    static Optional<Shape> shape(String question) {
+        String q = question.toLowerCase(Locale.ROOT);
+        return SHARE.matcher(q).find() ? Optional.of(Shape.SHARE)
+                : RUNNING.matcher(q).find() ? Optional.of(Shape.RUNNING) : Optional.empty();
+    }
+
+    /** Whether a question asks about a period or a change over time, so the answer needs a time axis. */
+    static boolean inTime(String question) {
+        return IN_TIME.matcher(question.toLowerCase(Locale.ROOT)).find();
     }
 
     /**

@@ -21,11 +21,12 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
- * Metrics ranked for a question in words (find_relevant_metrics), as {@link HybridRetriever} ranks tables. Three
+ * Metrics ranked for a question in words (find_relevant_metrics), as {@link HybridRetriever} ranks tables. Four
  * signals: BM25 over one document per metric (what it computes in words, its name, description and its entity's
  * description) with the metric's own names boosted; the cosine between the question and that document plus the best
  * cosine among its parts (the measure in words, the description, the entity's description), so a short question
- * meets a short part a long document dilutes; and the aggregation the question asks for ({@link AggregationWords}).
+ * meets a short part a long document dilutes; the aggregation the question asks for ({@link AggregationWords}); and,
+ * for a question bounded in time ("last month", "per week"), whether the metric has a time axis to answer it by.
  * The first two are min-max normalized. A metric sharing no word with the question and far from it in meaning is no
  * match. Built once per served catalog, when the documents are embedded; a question is embedded once per search.
  */
@@ -39,6 +40,8 @@ public final class MetricSearch {
     static final double DENSE = 1.0;
     /** Added when the metric aggregates the way the question asks (an average for "average", a count for "how many"). */
     static final double AGGREGATION = 0.3;
+    /** Added when the question is bounded in time ("last month", "per week") and the metric has a time axis. */
+    static final double DATED = 0.15;
     /**
      * Below this cosine a metric sharing no word with the question is no match: off-topic questions reached at most
      * 0.47 on the golden set's four schemas, its questions' answers at least 0.48.
@@ -46,6 +49,7 @@ public final class MetricSearch {
     static final double NO_MATCH_COSINE = 0.5;
     /** A metric this close to the question matches it fully: the golden set's answers lay between 0.48 and 0.78. */
     static final double FULL_MATCH_COSINE = 0.75;
+    private static final String NOT_MEASURED = "us my your they them their it its last past previous next this current";
 
     private final List<Metric> metrics;
     private final LexicalIndex lexical;
@@ -53,6 +57,11 @@ public final class MetricSearch {
     /** Per metric, the vectors of its document and of its parts (the document first); null without a model. */
     private final List<List<float[]>> vectors;
     private final Function<String, float[]> queryEmbedder;
+    /**
+     * Question words that never say what to measure, analyzed as the documents are: pronouns, and the words that
+     * place a period ("last month", "this year"), which the time grain answers: "last" would meet "last name".
+     */
+    private final Set<String> notMeasured;
 
     /**
      * @param entities        the entities by name, for their descriptions
@@ -65,6 +74,7 @@ public final class MetricSearch {
         List<List<String>> parts = metrics.stream().map(m -> parts(m, entities.get(m.entity()))).toList();
         List<String> documents = parts.stream().map(p -> p.get(0)).toList();
         this.lexical = new LexicalIndex(documents, metrics.stream().map(MetricSearch::ownNames).toList());
+        this.notMeasured = Set.copyOf(lexical.analyze(NOT_MEASURED));
         this.terms = documents.stream().map(d -> (Set<String>) new HashSet<>(lexical.analyze(d))).toList();
         boolean dense = passageEmbedder != null && queryEmbedder != null && !metrics.isEmpty();
         this.vectors = dense ? embed(parts, passageEmbedder) : null;
@@ -112,9 +122,12 @@ public final class MetricSearch {
         double[] lex = HybridRetriever.minmax(bm25);
         double[] dense = HybridRetriever.minmax(meaning);
         Optional<Aggregation> wanted = AggregationWords.asked(query);
+        boolean inTime = AggregationWords.inTime(query);
+        Optional<AggregationWords.Shape> shape = AggregationWords.shape(query);
         double[] fused = new double[n];
         for (int i = 0; i < n; i++) {
-            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * fit(wanted, metrics.get(i));
+            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * (fit(wanted, metrics.get(i)) + shapeFit(shape, metrics.get(i)))
+                    + (inTime && dated(metrics.get(i)) ? DATED : 0);
         }
         List<Integer> matches = IntStream.range(0, n)
                 .filter(i -> bm25[i] > 0 || (vectors != null && cosine[i] >= NO_MATCH_COSINE)).boxed()
@@ -136,8 +149,19 @@ public final class MetricSearch {
         return hits;
     }
 
+    /** Whether the metric can be read by a time grain: its own time axis, or grains it declares. */
+    private static boolean dated(Metric m) {
+        return m.timeDimension() != null || !m.timeGrains().isEmpty();
+    }
+
     private static double fit(Optional<Aggregation> wanted, Metric m) {
         return m.isSimple() ? wanted.map(w -> AggregationWords.fit(w, m.measure().agg())).orElse(0.0) : 0.0;
+    }
+
+    /** 1 when the metric has the shape asked for: a ratio for a share, a cumulative metric for a running total. */
+    private static double shapeFit(Optional<AggregationWords.Shape> shape, Metric m) {
+        return shape.map(s -> s == AggregationWords.Shape.SHARE ? m.kind() instanceof MetricKind.Ratio
+                : m.kind() instanceof MetricKind.Cumulative).orElse(false) ? 1 : 0;
     }
 
     /** How well a metric answers at all: the share of the question's words it holds and, with vectors, its cosine. */
@@ -153,6 +177,7 @@ public final class MetricSearch {
     private List<String> questionTerms(String query) {
         List<String> out = new ArrayList<>(new LinkedHashSet<>(lexical.analyze(query)));
         out.removeIf(HybridRetriever.QUESTION_WORDS::contains);
+        out.removeIf(notMeasured::contains);
         return out;
     }
 

@@ -43,25 +43,49 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MetricRetrievalEvalTest {
 
     private static final Path GOLDEN = Path.of("src", "test", "resources", "metric-retrieval");
-    /** The target. Not met yet: untuned 0.827, tuned 0.875; the misses need words the model does not link. */
+    /**
+     * The issue's target. Not met yet: untuned 0.827, tuned 0.875, then 0.894 with the question's time bound, shape
+     * and non-content words read; the misses need words the model does not link (signups, songs, sales reps).
+     */
     private static final double TARGET = 0.9;
-    /** What the build holds to meanwhile: the tuned figure, so any regression fails. */
-    private static final double FLOOR = 0.875;
+    /** What the build holds to meanwhile: the figure reached, so any regression fails. */
+    private static final double FLOOR = 0.894;
+    /** The blind set's floor: its first score, taken before any rule was changed (unchanged since). */
+    private static final double BLIND_FLOOR = 0.969;
 
     @TempDir
     Path dir;
 
     @Test
     void recallAtThreeHoldsItsFloor() throws Exception {
-        JsonNode golden = new ObjectMapper().readTree(GOLDEN.resolve("golden.json").toFile());
         Map<String, ToolRegistry> tools = new LinkedHashMap<>();
         tools.put("demo", served("sqlite:" + DemoDatabase.ensure(dir.resolve("demo.sqlite")), "demo"));
         TestPostgres.loadSample("chinook", "chinook.sql");
         tools.put("chinook", served(TestPostgres.url("chinook"), "chinook"));
         TestPostgres.loadSample("northwind", "northwind.sql");
         tools.put("northwind", served(TestPostgres.url("northwind"), "northwind"));
-        tools.put("clinic", clinic());
+        tools.put("clinic", sqliteWithProject("clinic", "clinic.sql", "clinic-project"));
+        Score score = score("golden.json", tools, "metrics-retrieval.txt", FLOOR);
+        assertTrue(score.questions() >= 40, "at least 40 questions");
+        assertEquals(4, score.schemas(), "four schemas");
+        assertTrue(score.recall3() >= FLOOR - 1e-9, score.report());
+    }
 
+    /** The blind set: a domain (HR) no rule was fitted to, so a rule that only fits golden.json shows here. */
+    @Test
+    void blindSetHoldsItsFloor() throws Exception {
+        Map<String, ToolRegistry> tools = Map.of("hr", sqliteWithProject("hr", "blind-hr.sql", "blind-hr-project"));
+        Score score = score("golden-blind.json", tools, "metrics-retrieval-blind.txt", BLIND_FLOOR);
+        assertTrue(score.questions() >= 12, "at least 12 questions");
+        assertTrue(score.recall3() >= BLIND_FLOOR - 1e-9, score.report());
+    }
+
+    private record Score(int questions, int schemas, double recall3, String report) {
+    }
+
+    /** Scores one golden file over its stores and writes the figures and misses to target/eval/{@code out}. */
+    private static Score score(String file, Map<String, ToolRegistry> tools, String out, double floor) throws Exception {
+        JsonNode golden = new ObjectMapper().readTree(GOLDEN.resolve(file).toFile());
         Map<String, List<Double>> recall3 = new TreeMap<>();
         List<Double> recall1 = new ArrayList<>();
         List<Double> recall5 = new ArrayList<>();
@@ -86,17 +110,15 @@ class MetricRetrievalEvalTest {
         List<Double> all = recall3.values().stream().flatMap(List::stream).toList();
         double overall = mean(all);
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
-                "find_relevant_metrics golden set: %d questions%nrecall@1 %.3f  recall@3 %.3f  recall@5 %.3f (target recall@3 >= %.2f, %s; the build asserts >= %.3f)%n",
-                all.size(), mean(recall1), overall, mean(recall5), TARGET, overall >= TARGET ? "met" : "not met", FLOOR));
+                "find_relevant_metrics %s: %d questions%nrecall@1 %.3f  recall@3 %.3f  recall@5 %.3f (target recall@3 >= %.2f, %s; the build asserts >= %.3f)%n",
+                file, all.size(), mean(recall1), overall, mean(recall5), TARGET, overall >= TARGET ? "met" : "not met", floor));
         recall3.forEach((schema, r) -> report.append(String.format(Locale.ROOT, "  %-10s recall@3 %.3f over %d%n", schema, mean(r), r.size())));
         report.append("misses at 3:\n").append(misses.length() == 0 ? "  none\n" : misses);
-        Path out = Path.of("target", "eval", "metrics-retrieval.txt");
-        Files.createDirectories(out.getParent());
-        Files.writeString(out, report);
+        Path path = Path.of("target", "eval", out);
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, report);
         System.out.println(report);
-        assertTrue(all.size() >= 40, "at least 40 questions");
-        assertEquals(4, recall3.size(), "four schemas");
-        assertTrue(overall >= FLOOR - 1e-9, report.toString());
+        return new Score(all.size(), recall3.size(), overall, report.toString());
     }
 
     private ToolRegistry served(String url, String name) throws Exception {
@@ -108,10 +130,10 @@ class MetricRetrievalEvalTest {
         return StandardTools.registry(new StoreCatalogProvider(store));
     }
 
-    /** The clinic: its SQL run into a fresh SQLite file, indexed, then the operator's YAML project applied. */
-    private ToolRegistry clinic() throws Exception {
-        Path database = dir.resolve("clinic.sqlite");
-        String sql = Files.readAllLines(GOLDEN.resolve("clinic.sql")).stream().filter(l -> !l.startsWith("--"))
+    /** A SQLite database from its SQL file, indexed, then the operator's YAML project applied. */
+    private ToolRegistry sqliteWithProject(String name, String sqlFile, String project) throws Exception {
+        Path database = dir.resolve(name + ".sqlite");
+        String sql = Files.readAllLines(GOLDEN.resolve(sqlFile)).stream().filter(l -> !l.startsWith("--"))
                 .collect(Collectors.joining("\n"));
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database); Statement st = c.createStatement()) {
             for (String statement : sql.split(";\n")) {
@@ -120,9 +142,9 @@ class MetricRetrievalEvalTest {
                 }
             }
         }
-        ToolRegistry tools = served("sqlite:" + database, "clinic");
-        InProcessCli.Result applied = InProcessCli.run("--store", dir.resolve("clinic.db").toString(), "apply",
-                GOLDEN.resolve("clinic-project").toString());
+        ToolRegistry tools = served("sqlite:" + database, name);
+        InProcessCli.Result applied = InProcessCli.run("--store", dir.resolve(name + ".db").toString(), "apply",
+                GOLDEN.resolve(project).toString());
         assertEquals(0, applied.exitCode(), applied.toString());
         return tools;
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
-import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.ToolSpec;
@@ -23,18 +22,13 @@ import java.util.Optional;
  * by its table's words and meaning; an entity whose own name or description contains the question's
  * words is lifted (an authored "customer" entity can win over its table's plainer name).
  */
-public final class FindRelevantEntitiesTool extends CatalogTool {
+public final class FindRelevantEntitiesTool extends SearchTool {
 
     static final String NAME = "find_relevant_entities";
     /** Tables searched for each entity asked for: tables without an entity (junctions, keyless) are skipped. */
     private static final int OVERSAMPLE = 4;
     private static final double OWN_WORDS_BONUS = 0.1;
-    private static final ArgSchema ARGS = ArgSchema.parse("""
-            {
-              "query": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
-                        "description": "In words."},
-              "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10}
-            }""");
+    private static final ArgSchema ARGS = arguments(512, "In words.", "");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Find relevant entities",
             "Use this when the user describes a business thing in words: the entities that model it. Use "
                     + "find_relevant_tables instead without a semantic layer. Then: describe_entity.",
@@ -45,12 +39,7 @@ public final class FindRelevantEntitiesTool extends CatalogTool {
     }
 
     @Override
-    Envelope answer(Arguments arguments, ServedCatalog served) {
-        String query = arguments.string("query").orElseThrow();
-        if (query.isBlank()) {
-            return Replies.blankQuery(NAME);
-        }
-        int limit = arguments.integer("limit");
+    Envelope search(String query, int limit, Arguments arguments, ServedCatalog served) {
         Map<QualifiedName, Entity> byTable = new HashMap<>();
         served.semantic().entities().forEach(e -> byTable.putIfAbsent(e.table(), e));
         List<String> words = List.of(query.toLowerCase(Locale.ROOT).split("[^a-z0-9]+"));
@@ -67,18 +56,14 @@ public final class FindRelevantEntitiesTool extends CatalogTool {
                 .sorted((a, b) -> a.score() != b.score() ? Double.compare(b.score(), a.score()) : a.entity().name().compareTo(b.entity().name()))
                 .limit(limit).toList();
         ObjectNode data = Replies.object();
-        ArrayNode rows = data.putArray("hits");
+        ArrayNode rows = data.putArray(HITS);
         for (Scored s : scored) {
-            ObjectNode row = SemanticReplies.entity(rows.addObject(), s.entity())
-                    .put("score", Math.round(s.score() * 1000) / 1000.0);
+            ObjectNode row = scored(SemanticReplies.entity(rows.addObject(), s.entity()), s.score());
             PiiReplies.bestColumn(row, served, s.hit(),
                     s.hit().bestColumn() == null ? null : s.entity().name() + "." + s.hit().bestColumn().name());
             row.set("pii_columns", PiiReplies.taggedColumns(served, s.hit().table()));
         }
-        if (scored.isEmpty()) {
-            return Envelope.empty(data, List.of("list_entities", "find_relevant_tables"));
-        }
-        return Envelope.success(data, Confidence.fromScore(scored.get(0).score()), null,
-                List.of(DescribeEntityTool.NAME, "get_metric"));
+        return ranked(data, scored.isEmpty() ? 0 : scored.get(0).score(), List.of(DescribeEntityTool.NAME, "get_metric"),
+                List.of("list_entities", "find_relevant_tables"));
     }
 }

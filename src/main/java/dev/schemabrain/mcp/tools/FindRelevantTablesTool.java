@@ -7,7 +7,6 @@ import dev.schemabrain.describe.Description;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
-import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -22,17 +21,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /** find_relevant_tables: tables ranked for a question in words. */
-public final class FindRelevantTablesTool extends CatalogTool {
+public final class FindRelevantTablesTool extends SearchTool {
 
     static final String NAME = "find_relevant_tables";
-    private static final ArgSchema ARGS = ArgSchema.parse("""
-            {
-              "query": {"type": "string", "required": true, "minLength": 1, "maxLength": 1000,
-                        "description": "In words, or * for every table."},
-              "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+    private static final ArgSchema ARGS = arguments(1000, "In words, or * for every table.", """
               "schema": {"type": "string", "minLength": 1, "maxLength": 512, "description": "Only tables of this schema."},
-              "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}
-            }""");
+              "response_format": {"type": "enum", "enum": ["concise", "detailed"], "default": "concise"}""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Find relevant tables",
             "Use this when the user describes data in words: tables ranked by relevance, with the best column. "
                     + "Use describe_table instead when you know the table. Then: describe_table, suggest_joins.",
@@ -43,11 +37,7 @@ public final class FindRelevantTablesTool extends CatalogTool {
     }
 
     @Override
-    Envelope answer(Arguments arguments, ServedCatalog served) {
-        String query = arguments.string("query").orElseThrow();
-        if (query.isBlank()) {
-            return Replies.blankQuery(NAME);
-        }
+    Envelope search(String query, int limit, Arguments arguments, ServedCatalog served) {
         Optional<String> schema = Optional.empty();
         Optional<String> given = arguments.string("schema");
         if (given.isPresent()) {
@@ -58,13 +48,11 @@ public final class FindRelevantTablesTool extends CatalogTool {
             schema = Optional.of(found.schema());
         }
         boolean detailed = arguments.string("response_format").orElseThrow().equals("detailed");
-        List<TableHit> hits = served.retriever().search(query, arguments.integer("limit"), schema);
+        List<TableHit> hits = served.retriever().search(query, limit, schema);
         ObjectNode data = Replies.object();
-        ArrayNode rows = data.putArray("hits");
+        ArrayNode rows = data.putArray(HITS);
         for (TableHit hit : hits) {
-            ObjectNode row = rows.addObject()
-                    .put("qualified_name", hit.table().name().toString())
-                    .put("score", Math.round(hit.score() * 1000) / 1000.0);
+            ObjectNode row = scored(rows.addObject().put("qualified_name", hit.table().name().toString()), hit.score());
             PiiReplies.bestColumn(row, served, hit, hit.bestColumn() == null ? null : hit.bestColumn().name());
             row.set("pii_columns", PiiReplies.taggedColumns(served, hit.table()));
             TableDocuments documents = served.documents(hit.table().name());
@@ -81,11 +69,8 @@ public final class FindRelevantTablesTool extends CatalogTool {
             }
             DescriptionProvenance.annotate(row, shown(served, hit, documents, detailed));
         }
-        if (hits.isEmpty()) {
-            return Envelope.empty(data, List.of("list_indexed_schemas"));
-        }
-        return Envelope.success(data, Confidence.fromScore(hits.get(0).score()), null,
-                List.of("describe_table", "suggest_joins"));
+        return ranked(data, hits.isEmpty() ? 0 : hits.get(0).score(), List.of("describe_table", "suggest_joins"),
+                List.of("list_indexed_schemas"));
     }
 
     /** The descriptions a hit shows: its best column's (unless redacted), and in detail the table's. */

@@ -1,0 +1,65 @@
+package dev.schemabrain.retrieve;
+
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.TimeGrain;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The question's shape, its time bound and its non-content words, on a lexical search (no model) of a carrier's metrics. */
+class MetricSearchTest {
+
+    private static final List<TimeGrain> GRAINS = List.of(TimeGrain.DAY, TimeGrain.MONTH);
+
+    private static Metric simple(String name, String description, String entity, Aggregation agg, String column, String time) {
+        return new Metric(name, description, entity, Measure.of(agg, column), time, time == null ? List.of() : GRAINS,
+                List.of(), Origin.AUTHORED);
+    }
+
+    private static final List<Metric> METRICS = List.of(
+            simple("parcels_delivered", "Parcels delivered to the recipient.", "parcels", Aggregation.COUNT, null,
+                    "parcels.delivered_at"),
+            simple("parcels_count", "Parcels handed to us.", "parcels", Aggregation.COUNT, null, "parcels.accepted_at"),
+            new Metric("delivery_rate", "Parcels delivered out of parcels handed to us.", "parcels", null, null, List.of(),
+                    List.of(), Origin.AUTHORED, new MetricKind.Ratio("parcels_delivered", "parcels_count")),
+            new Metric("parcels_delivered_running", "Parcels delivered, added up since the first day.", "parcels", null,
+                    null, List.of(), List.of(), Origin.AUTHORED,
+                    new MetricKind.Cumulative("parcels_delivered", null, null, null)),
+            simple("drivers_count", "Drivers, with their last name and depot.", "drivers", Aggregation.COUNT, null, null),
+            simple("drivers_hired", "Drivers who joined.", "drivers", Aggregation.COUNT, null, "drivers.hired_on"),
+            simple("fuel_litres_sum", "Fuel bought, in litres.", "fuel_purchases", Aggregation.SUM, "litres",
+                    "fuel_purchases.bought_at"));
+
+    private static String top(String question) {
+        return search().search(question, 3).get(0).metric().name();
+    }
+
+    private static MetricSearch search() {
+        return new MetricSearch(METRICS, Map.of(), null, null);
+    }
+
+    @Test
+    void aShareIsAnsweredByARatioAndARunningTotalByACumulativeMetric() {
+        assertEquals("delivery_rate", top("What share of parcels get delivered?"));
+        assertEquals("parcels_delivered_running", top("Parcels delivered so far"));
+        assertEquals("parcels_delivered", top("How many parcels were delivered?"));
+    }
+
+    @Test
+    void thePeriodAskedForNeitherMatchesNamesNorAnUndatedMetric() {
+        // "last" would meet the drivers' "last name"; the month asks for a metric with a time axis.
+        assertEquals("drivers_hired", top("Drivers last month"));
+    }
+
+    @Test
+    void aPronounMatchesNothing() {
+        assertEquals(List.of(), search().search("Who works for us?", 3), "'handed to us' is no answer");
+    }
+}
