@@ -194,7 +194,8 @@ public final class HttpService implements AutoCloseable {
         });
         long every = options.statsInterval().toMillis();
         if (every > 0) {
-            stats.scheduleAtFixedRate(() -> LOG.info(observability.statsLine()), every, every, TimeUnit.MILLISECONDS);
+            stats.scheduleAtFixedRate(new dev.schemabrain.mcp.server.ChangedLine(observability::statsLine, LOG::info),
+                    every, every, TimeUnit.MILLISECONDS);
         }
         return new HttpService(jetty, mcp, dispatcher, stats, observability);
     }
