@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ThirdPartyNoticeIT {
 
     private static final Pattern GENERATED = Pattern.compile("\\(([^\\s:()]+):([^\\s:()]+):[^\\s]+ - ");
-    private static final Pattern LISTED = Pattern.compile("^([\\w.\\-]+:[\\w.\\-]+)\\s{2,}(\\S.*)$");
+    private static final Pattern LISTED = Pattern.compile("^([\\w.\\-]+:[\\w.\\-]+)\\s+([A-Z].*)$");
 
     @Test
     void noticeListsEveryBundledLibraryWithItsLicence() throws Exception {

@@ -120,7 +120,8 @@ class ServeHttpIT {
     @Test
     @Order(5)
     void sigtermStopsTheServerAndItsAuditChainVerifies() throws Exception {
-        server.destroy();
+        // SIGTERM through the handle: Process.destroy() also closes our end of its stderr, losing the last lines.
+        server.toHandle().destroy();
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), "serve did not stop on SIGTERM");
         waitFor(() -> stderr.stream().anyMatch(l -> l.startsWith("schemabrain: stopped after ")), "a stopped line");
         assertTrue(stderr.stream().anyMatch(l -> l.startsWith("schemabrain: stopping (SIGTERM): 0 requests in flight")),
