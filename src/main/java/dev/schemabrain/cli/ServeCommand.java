@@ -254,7 +254,7 @@ final class ServeCommand implements Callable<Integer> {
                         if (audit != null) {
                             audit.settle();
                         }
-                        say("schemabrain: stopped after SIGTERM" + rowsWritten(audit, rowsBefore) + ".");
+                        sayStopped("SIGTERM" + rowsWritten(audit, rowsBefore));
                     }, "schemabrain-audit-settle");
                     Runtime.getRuntime().addShutdownHook(settle);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
@@ -262,6 +262,9 @@ final class ServeCommand implements Callable<Integer> {
                             java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);
                     try {
                         Runtime.getRuntime().removeShutdownHook(settle);
+                        // A SIGTERM from here on finds no hook: the signal handler says this instead.
+                        ExitSignals.onInterrupt("stopping (SIGTERM) while closing: stdin had closed, the audit log is"
+                                + " settled as the process exits");
                     } catch (IllegalStateException shuttingDown) {
                         // the hook is running already
                     }
@@ -278,8 +281,17 @@ final class ServeCommand implements Callable<Integer> {
         } finally {
             executor.ifPresent(QueryExecutor::close);
         }
-        say("schemabrain: stopped after " + stopped + ".");
+        sayStopped(stopped);
         return 0;
+    }
+
+    /** Said once: over stdio, SIGTERM's hook and the end of stdin (the client closing it) can both get here. */
+    private final java.util.concurrent.atomic.AtomicBoolean saidStopped = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void sayStopped(String how) {
+        if (saidStopped.compareAndSet(false, true)) {
+            say("schemabrain: stopped after " + how + ".");
+        }
     }
 
     private void say(String line) {
