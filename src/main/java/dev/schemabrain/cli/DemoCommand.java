@@ -33,7 +33,8 @@ import java.util.concurrent.Callable;
                 + " subscriptions, invoices, payments, tickets, events) as an SQLite file, index it into a store of its own"
                 + " (" + DemoCommand.DEMO_STORE + " unless --store names one, so your own index stays apart),"
                 + " and show on one screen what an agent gets through the real tools: a search, a table, a join path,"
-                + " a metric with rows, a PII refusal with its recovery, and the verified audit chain."})
+                + " a metric with rows (money labelled in cents), small groups left out with the reason, a PII refusal with its"
+                + " recovery, and the verified audit chain."})
 final class DemoCommand implements Callable<Integer> {
 
     @ParentCommand

@@ -11,9 +11,9 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain lint}: the charter lint over every served tool (SPEC §9.6). */
+/** {@code schemabrain lint}: the lint over every served tool: descriptions and happy-path answers. */
 @Command(name = "lint", mixinStandardHelpOptions = true,
-        description = {"Check every MCP tool against the charter (SPEC 9.6).",
+        description = {"Check every MCP tool: its description and its answers.",
                 "A description must start \"Use this when\", say when to use another tool instead, name a tool it"
                         + " composes with and stay within 500 characters; each tool's happy path on a fresh demo database"
                         + " must answer with an envelope valid against the strict envelope schema (and so against the"

@@ -6,6 +6,7 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.schemabrain.audit.AuditKey;
@@ -178,6 +179,16 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException, SchemaBrainException {
+        // The HTTP shutdown hook waits for this: the JVM ends when the hook returns, and the last line comes first.
+        CountDownLatch done = new CountDownLatch(1);
+        try {
+            return serve(done);
+        } finally {
+            done.countDown();
+        }
+    }
+
+    private int serve(CountDownLatch done) throws InterruptedException, SchemaBrainException {
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
@@ -198,7 +209,9 @@ final class ServeCommand implements Callable<Integer> {
                     + "', then start serve again.");
             main.err().flush();
         }
+        String stopped;
         try (AuditLog audit = noStore ? null : openAudit(key)) {
+            long rowsBefore = audit == null ? 0 : audit.head().count();
             // Load the catalog while the client initializes, so the first tool call does not pay for it. The
             // embedding model and the search index follow a second later: a first describe_table needs neither,
             // and on two cores loading them would slow it; a find_relevant_tables call before then loads them itself.
@@ -225,7 +238,9 @@ final class ServeCommand implements Callable<Integer> {
                     Observability observability = new Observability();
                     ToolRegistry all = StandardTools.registry(catalogs, executor, minGroupSize, examples);
                     ToolRegistry tools = audited == null ? all : all.audited(observability.timed(audited));
-                    serveHttp(tools, rates, http.get(), observability, catalogs);
+                    serveHttp(tools, rates, http.get(), observability, catalogs, done);
+                    Map<String, Object> totals = observability.summary();
+                    stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
                 } else {
                     // Only once every option and file is accepted: a refusal stays one sentence.
                     printRegistration();
@@ -233,16 +248,27 @@ final class ServeCommand implements Callable<Integer> {
                     ToolRegistry tools = audited == null ? all : all.audited(audited);
                     // Clients stop a stdio server with SIGTERM as they close: the rows of the calls answered last
                     // must still be durable and witnessed, or cutting them off the log would go unseen.
-                    Thread settle = new Thread(audit == null ? () -> { } : audit::settle, "schemabrain-audit-settle");
+                    // Stopped by a signal, this thread never returns from run(): the hook says the last line itself.
+                    Thread settle = new Thread(() -> {
+                        say("schemabrain: stopping (SIGTERM)" + (audit == null ? "" : ": settling the audit log"));
+                        if (audit != null) {
+                            audit.settle();
+                        }
+                        sayStopped("SIGTERM" + rowsWritten(audit, rowsBefore));
+                    }, "schemabrain-audit-settle");
                     Runtime.getRuntime().addShutdownHook(settle);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
                             compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                             java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);
                     try {
                         Runtime.getRuntime().removeShutdownHook(settle);
+                        // A SIGTERM from here on finds no hook: the signal handler says this instead.
+                        ExitSignals.onInterrupt("stopping (SIGTERM) while closing: stdin had closed, the audit log is"
+                                + " settled as the process exits");
                     } catch (IllegalStateException shuttingDown) {
                         // the hook is running already
                     }
+                    stopped = "stdin closed";
                 }
             } finally {
                 // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
@@ -251,15 +277,40 @@ final class ServeCommand implements Callable<Integer> {
                 warm.join();
                 Embedders.closeShared();
             }
+            stopped += rowsWritten(audit, rowsBefore);
         } finally {
             executor.ifPresent(QueryExecutor::close);
         }
+        sayStopped(stopped);
         return 0;
+    }
+
+    /** Said once: over stdio, SIGTERM's hook and the end of stdin (the client closing it) can both get here. */
+    private final java.util.concurrent.atomic.AtomicBoolean saidStopped = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private void sayStopped(String how) {
+        if (saidStopped.compareAndSet(false, true)) {
+            say("schemabrain: stopped after " + how + ".");
+        }
+    }
+
+    private void say(String line) {
+        main.err().println(line);
+        main.err().flush();
+    }
+
+    /** ", N audit rows written" since {@code before}, for the last line; empty without a log or its head. */
+    private static String rowsWritten(AuditLog audit, long before) {
+        try {
+            return audit == null ? "" : ", " + (audit.head().count() - before) + " audit rows written";
+        } catch (SchemaBrainException e) {
+            return "";
+        }
     }
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
     private void serveHttp(ToolRegistry tools, CallerRates rates, HttpOptions options, Observability observability,
-                           CatalogProvider catalogs) throws InterruptedException, SchemaBrainException {
+                           CatalogProvider catalogs, CountDownLatch done) throws InterruptedException, SchemaBrainException {
         HttpService service;
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
@@ -271,11 +322,13 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + options.host() + ":" + options.port() + also
                     + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
         }
-        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            say("schemabrain: stopping (SIGTERM): " + observability.summary().get("in_flight")
+                    + " requests in flight get up to 5 s to finish, then the audit log closes");
             service.close();
             try {
-                closed.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                // Until call() has closed the audit log and said so (the JVM ends when the hook returns).
+                done.await(10, java.util.concurrent.TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -288,13 +341,13 @@ final class ServeCommand implements Callable<Integer> {
                 : "metrics at /metrics" + (options.authFilter().isPresent() ? " with a credential" : "");
         main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, " + metrics + ")");
         main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
-                + " (the client sends the token in $SCHEMABRAIN_TOKEN)");
+                + (options.authFilter().isPresent() ? " (the client sends the token in $SCHEMABRAIN_TOKEN)"
+                        : " (no authentication is configured, so the client needs no token)"));
         main.err().flush();
         try {
             service.join();
         } finally {
             service.close();
-            closed.countDown();
         }
     }
 

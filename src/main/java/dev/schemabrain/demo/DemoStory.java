@@ -36,6 +36,7 @@ public final class DemoStory {
     /** The caller name the demo's audit rows carry. */
     public static final String CALLER = "schemabrain demo";
     static final String QUESTION = "revenue from card payments by country";
+    private static final int TOP = 3;
     private static final int WIDTH = 100;
     private static final String INDENT = "    ";
 
@@ -69,6 +70,7 @@ public final class DemoStory {
             answers.add(describe(tools));
             answers.add(join(tools));
             answers.add(metric(tools));
+            answers.add(suppression(tools));
             answers.add(refusal(tools));
         }
         VerifyResult verified = AuditVerifier.verify(chain, new AuditVerifier.Options(Optional.of(key), Optional.empty(),
@@ -141,22 +143,60 @@ public final class DemoStory {
     }
 
     private Envelope metric(ToolRegistry tools) {
-        Map<String, Object> args = Map.of("name", "invoices_total_cents_sum", "group_by", List.of("organizations.country"),
-                "order_by", List.of(Map.of("column", "invoices_total_cents_sum", "direction", "desc")), "limit", 3);
+        String metric = "invoices_total_cents_sum";
+        Map<String, Object> args = Map.of("name", metric, "group_by", List.of("organizations.country"),
+                "order_by", List.of(Map.of("column", metric, "direction", "desc")), "limit", TOP);
         Envelope e = call(tools, "get_metric", args);
-        step("get_metric", "invoices_total_cents_sum by organizations.country, top 3 (" + e.status().wireName() + ": "
-                + (e.data() != null && e.data().path("truncated").asBoolean() ? "cut at the limit)" : "all rows)"));
+        step("get_metric", metric + " by organizations.country, " + topOf(e));
         if (e.data() == null) {
             line(e.error().message());
             return e;
         }
+        boolean cents = MinorUnits.inCents(metric);
         for (JsonNode row : e.data().path("rows")) {
+            JsonNode value = row.path(metric);
             line(String.format("%-4s %s", row.path("organizations.country").asText(),
-                    row.path("suppressed").asBoolean() ? "suppressed (fewer than " + e.data().path("min_group_size").asInt()
-                            + " organizations)" : row.path("invoices_total_cents_sum").asText()));
+                    cents ? MinorUnits.label(value.asLong()) : value.asText()));
         }
         String sql = e.data().path("sql").asText();
         line("compiled to one read-only SELECT, values bound: " + (sql.length() > 120 ? sql.substring(0, 120) + " …" : sql));
+        return e;
+    }
+
+    /**
+     * "the top 3 of 10 groups": the question asked for the largest three, so three rows answer it whole. get_metric's
+     * status says {@code partial} there (more groups exist than the limit let through), which is no caveat on this answer.
+     */
+    private static String topOf(Envelope e) {
+        if (e.data() == null) {
+            return "top " + TOP + " (" + e.status().wireName() + ")";
+        }
+        JsonNode total = e.data().path("total_groups");
+        int rows = e.data().path("rows").size();
+        return total.isNumber() && total.asInt() > rows ? "the top " + rows + " of " + total.asInt() + " countries"
+                : "all " + rows + " countries";
+    }
+
+    /** Groups about too few people left out, with the reason the answer gives, as an agent sees it. */
+    private Envelope suppression(ToolRegistry tools) {
+        Envelope e = call(tools, "get_metric", Map.of("name", "users_count", "group_by", List.of("organizations.country")));
+        step("get_metric", "users_count by organizations.country (" + e.status().wireName()
+                + (e.degradationReason() == null ? "" : ", " + e.degradationReason().wireName()) + ")");
+        if (e.data() == null) {
+            line(e.error().message());
+            return e;
+        }
+        StringBuilder shown = new StringBuilder();
+        for (JsonNode row : e.data().path("rows")) {
+            shown.append(shown.length() == 0 ? "" : ", ").append(row.path("organizations.country").asText()).append(' ')
+                    .append(row.path("users_count").asText());
+        }
+        line(shown.toString());
+        JsonNode about = e.data().path("suppression");
+        if (!about.isMissingNode()) {
+            line(about.path("suppressed_groups").asInt() + " group(s) left out, their keys unlisted: "
+                    + about.path("widening_hint").asText());
+        }
         return e;
     }
 

@@ -1,6 +1,7 @@
 package dev.schemabrain.http;
 
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HeaderAccessor;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -50,7 +51,18 @@ final class HostCheck implements Filter {
             }
         }
         try {
-            validator.validateHeaders(headers);
+            validator.validate(new HeaderAccessor() {
+                @Override
+                public List<String> getHeader(String name) {
+                    return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name)).findFirst()
+                            .map(Map.Entry::getValue).orElse(List.of());
+                }
+
+                @Override
+                public List<String> getHeaderNames() {
+                    return List.copyOf(headers.keySet());
+                }
+            });
         } catch (ServerTransportSecurityException e) {
             boolean origin = e.getStatusCode() == HttpServletResponse.SC_FORBIDDEN;
             Replies.refuse((HttpServletResponse) res, e.getStatusCode(), origin

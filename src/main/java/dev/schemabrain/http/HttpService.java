@@ -30,6 +30,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,7 +142,6 @@ public final class HttpService implements AutoCloseable {
         // Slow clients cost a connection, never a thread for long: a body trickled slower than
         // MIN_REQUEST_BYTES_PER_S is cut (408), and a connection silent for IDLE_TIMEOUT is closed.
         HttpConfiguration http = new HttpConfiguration();
-        http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_S);
         jetty.addConnector(connector(jetty, http, MAIN, options.host(), options.port()));
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
@@ -177,7 +177,9 @@ public final class HttpService implements AutoCloseable {
         } else {
             context.addServlet(new ServletHolder(new ObservabilityServlet(observability, true, r -> true)), METRICS_PATH);
         }
-        jetty.setHandler(new ContextHandlerCollection(contexts.toArray(new ServletContextHandler[0])));
+        // The data-rate floor as a handler: HttpConfiguration's setter is deprecated for removal in Jetty 12.1.
+        jetty.setHandler(new MinimumDataRateHandler(new ContextHandlerCollection(contexts.toArray(new ServletContextHandler[0])),
+                MIN_REQUEST_BYTES_PER_S, 0));
         jetty.setStopTimeout(5_000);
         try {
             jetty.start();
@@ -194,7 +196,8 @@ public final class HttpService implements AutoCloseable {
         });
         long every = options.statsInterval().toMillis();
         if (every > 0) {
-            stats.scheduleAtFixedRate(() -> LOG.info(observability.statsLine()), every, every, TimeUnit.MILLISECONDS);
+            stats.scheduleAtFixedRate(new dev.schemabrain.mcp.server.ChangedLine(observability::statsLine, LOG::info),
+                    every, every, TimeUnit.MILLISECONDS);
         }
         return new HttpService(jetty, mcp, dispatcher, stats, observability);
     }

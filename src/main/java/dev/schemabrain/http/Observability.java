@@ -4,15 +4,20 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.ToolCall;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
+import java.time.Duration;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,26 +28,49 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the service counts, kept in one Micrometer registry so {@code /health} (JSON) and
- * {@code /metrics} (Prometheus text) report the same numbers. Percentiles are computed in process over
- * a decaying window (Micrometer's default two minutes), so they describe recent load.
+ * {@code /metrics} (Prometheus text) report the same numbers. Latencies are cumulative histograms since
+ * start ({@code _bucket} series in /metrics); /health's p95/p99 are read from those same buckets the way
+ * Prometheus' {@code histogram_quantile} reads them, so a quiet server never reports 0 ms for a call it made.
  */
 public final class Observability {
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry;
     private final Map<String, Timer> endpoints = new ConcurrentHashMap<>();
     private final Map<String, Counter> endpointErrors = new ConcurrentHashMap<>();
-    private final Counter requests = registry.counter("schemabrain.http.requests.total");
-    private final Counter errors = registry.counter("schemabrain.http.errors.total");
-    private final Counter sourceBusy = registry.counter("schemabrain.source.busy.total");
-    private final AtomicInteger inFlight = registry.gauge("schemabrain.http.in.flight", new AtomicInteger());
-    private final AtomicInteger maxInFlight = registry.gauge("schemabrain.http.in.flight.max", new AtomicInteger());
-    private final AtomicInteger sourceInFlight = registry.gauge("schemabrain.executor.in.flight", new AtomicInteger());
-    private final Timer auditAppend = percentiles(Timer.builder("schemabrain.audit.append")).register(registry);
+    private final Counter requests;
+    private final Counter errors;
+    private final Counter sourceBusy;
+    private final AtomicInteger inFlight;
+    private final AtomicInteger maxInFlight;
+    private final AtomicInteger sourceInFlight;
+    private final Timer auditAppend;
     private final AtomicLong startedMillis = new AtomicLong(System.currentTimeMillis());
     private volatile ToolListCache toolList;
 
+    public Observability() {
+        this(Clock.SYSTEM);
+    }
+
+    /** @param clock the registry's clock (a test moves it past the windows the figures must not decay in) */
+    Observability(Clock clock) {
+        registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT, new PrometheusRegistry(), clock);
+        requests = registry.counter("schemabrain.http.requests.total");
+        errors = registry.counter("schemabrain.http.errors.total");
+        sourceBusy = registry.counter("schemabrain.source.busy.total");
+        inFlight = registry.gauge("schemabrain.http.in.flight", new AtomicInteger());
+        maxInFlight = registry.gauge("schemabrain.http.in.flight.max", new AtomicInteger());
+        sourceInFlight = registry.gauge("schemabrain.executor.in.flight", new AtomicInteger());
+        auditAppend = percentiles(Timer.builder("schemabrain.audit.append")).register(registry);
+    }
+
+    /** How many endpoints /health and the stats line name as the busiest. */
+    static final int TOP = 5;
+
+    // Client-side percentiles decay to 0 two minutes after the last sample and agree with no histogram:
+    // cumulative buckets from 20 µs (an audit append) to a minute instead.
     private static Timer.Builder percentiles(Timer.Builder builder) {
-        return builder.publishPercentiles(0.95, 0.99).percentilePrecision(2);
+        return builder.publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(20_000))
+                .maximumExpectedValue(Duration.ofMinutes(1));
     }
 
     /** Reports {@code cache}'s counters in /health, /metrics and the stats line (the service's one tools/list cache). */
@@ -128,10 +156,12 @@ public final class Observability {
     public Map<String, Object> summary() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("uptime_s", (System.currentTimeMillis() - startedMillis.get()) / 1000);
-        out.put("requests", (long) requests.count());
-        out.put("errors", (long) errors.count());
+        out.put("total_requests", (long) requests.count());
+        out.put("total_errors", (long) errors.count());
         out.put("in_flight", inFlight.get());
         out.put("max_in_flight", maxInFlight.get());
+        out.put("top_endpoints", top(false));
+        out.put("top_tools", top(true));
         Map<String, Object> perEndpoint = new TreeMap<>();
         endpoints.forEach((name, timer) -> {
             Map<String, Object> e = new LinkedHashMap<>();
@@ -163,14 +193,29 @@ public final class Observability {
         return out;
     }
 
+    /** The busiest endpoints (or tools, without the "tools/call " prefix) by count, most first: name → count. */
+    private Map<String, Long> top(boolean tools) {
+        String prefix = "tools/call ";
+        Map<String, Long> out = new LinkedHashMap<>();
+        endpoints.entrySet().stream()
+                .filter(e -> !tools || e.getKey().startsWith(prefix))
+                .sorted(Comparator.comparingLong((Map.Entry<String, Timer> e) -> -e.getValue().count())
+                        .thenComparing(Map.Entry::getKey))
+                .limit(TOP)
+                .forEach(e -> out.put(tools ? e.getKey().substring(prefix.length()) : e.getKey(), e.getValue().count()));
+        return out;
+    }
+
     /** The stats line: one line of the same figures for the log, then the tools/list cache's. */
     public String statsLine() {
         Map<String, Object> s = summary();
         Timer list = endpoints.get("tools/list");
         ToolListCache cache = toolList;
-        return String.format(Locale.ROOT, "stats requests=%s errors=%s in_flight=%s max_in_flight=%s tools_list=%d"
-                        + " audit_append_p99_ms=%s executor_in_flight=%s source_busy=%s", s.get("requests"), s.get("errors"),
-                s.get("in_flight"), s.get("max_in_flight"), list == null ? 0 : list.count(),
+        List<String> tools = top(true).entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).toList();
+        return String.format(Locale.ROOT, "stats total_requests=%s total_errors=%s in_flight=%s max_in_flight=%s"
+                        + " tools_list=%d top_tools=%s audit_append_p99_ms=%s executor_in_flight=%s source_busy=%s",
+                s.get("total_requests"), s.get("total_errors"), s.get("in_flight"), s.get("max_in_flight"),
+                list == null ? 0 : list.count(), tools.isEmpty() ? "-" : String.join(",", tools),
                 ((Map<?, ?>) s.get("audit")).get("append_p99_ms"), s.get("executor_in_flight"), s.get("source_busy"))
                 + (cache == null ? "" : "; " + cache.stats().line());
     }
@@ -180,14 +225,12 @@ public final class Observability {
         return registry.scrape();
     }
 
+    /** p95 and p99 in ms from the timer's cumulative buckets (null before its first sample). */
     private static Map<String, Object> tail(Timer timer) {
+        HistogramSnapshot snapshot = timer.takeSnapshot();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("p95_ms", null);
-        out.put("p99_ms", null);
-        for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
-            double ms = Math.round(v.value(TimeUnit.MILLISECONDS) * 100) / 100.0;
-            out.put(v.percentile() > 0.98 ? "p99_ms" : "p95_ms", ms);
-        }
+        out.put("p95_ms", BucketQuantile.ms(snapshot, 0.95));
+        out.put("p99_ms", BucketQuantile.ms(snapshot, 0.99));
         return out;
     }
 }

@@ -40,7 +40,11 @@ final class ServedDemo implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
-        served.stop();
+    public void close() {
+        try {
+            served.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -55,7 +55,8 @@ class DemoStoryTest {
         Envelope describe = told.answers().get(2);
         Envelope join = told.answers().get(3);
         Envelope metric = told.answers().get(4);
-        Envelope refusal = told.answers().get(5);
+        Envelope suppressed = told.answers().get(5);
+        Envelope refusal = told.answers().get(6);
         JsonNode firstRow = metric.data().path("rows").path(0);
         assertAll(
                 () -> assertTrue(out.contains("main: 12 tables, 84 columns"), out),
@@ -66,15 +67,27 @@ class DemoStoryTest {
                 () -> assertEquals(3, join.data().path("paths").path(0).path("hops").asInt()),
                 () -> assertTrue(out.contains("users -> organizations (organization_id = id)"), out),
                 () -> assertTrue(metric.status() == Status.SUCCESS || metric.status() == Status.PARTIAL, metric.toJson()),
+                // The money is in minor units: labelled so, with the amount in major units beside it.
                 () -> assertTrue(out.contains(firstRow.path("organizations.country").asText() + "   "
-                        + firstRow.path("invoices_total_cents_sum").asText()), out),
+                        + firstRow.path("invoices_total_cents_sum").asLong() + " cents ("
+                        + String.format(java.util.Locale.ROOT, "%,.2f", firstRow.path("invoices_total_cents_sum").asLong() / 100.0)
+                        + ")"), out),
+                // The top 3 answers the question whole: the story says how many groups there were, not "partial".
+                () -> assertTrue(out.contains("the top 3 of " + metric.data().path("total_groups").asInt() + " countries"), out),
+                () -> assertFalse(out.contains("partial"), out),
+                // Small-group suppression is shown as the refusal is: what was left out and why.
+                () -> assertEquals(Status.DEGRADED, suppressed.status(), suppressed.toJson()),
+                () -> assertTrue(out.contains("(degraded, small_groups_suppressed)"), out),
+                () -> assertTrue(out.replaceAll("\\s+", " ").contains(suppressed.data().path("suppression").path("suppressed_groups").asInt()
+                        + " group(s) left out, their keys unlisted: "
+                        + suppressed.data().path("suppression").path("widening_hint").asText()), out),
                 () -> assertEquals(Status.REFUSED, refusal.status()),
                 () -> assertEquals(ErrorKind.PII_BLOCKED, refusal.error().kind()),
                 () -> assertTrue(out.replaceAll("\\s+", " ").contains(refusal.error().recovery().suggestedRewrite()), out),
                 () -> assertTrue(told.audit().intact(), told.audit().problem()),
-                // Seven calls (the PII count is one more search), and a row before the metric's SQL left.
-                () -> assertEquals(8, told.audit().rowsChecked()),
-                () -> assertTrue(out.contains("chain intact: 8 keyed, hash-chained rows verified"), out),
+                // Eight calls (the PII count is one more search), and a row before each of the two metrics' SQL left.
+                () -> assertEquals(10, told.audit().rowsChecked()),
+                () -> assertTrue(out.contains("chain intact: 10 keyed, hash-chained rows verified"), out),
                 () -> assertFalse(out.matches("(?s).*[a-z0-9]@[a-z].*"), "no e-mail address is printed"),
                 () -> assertFalse(out.matches("(?s).*\\d{13,19}.*"), "no card number is printed"),
                 () -> assertTrue(out.lines().allMatch(l -> l.length() <= 100), "lines fit the screen: " + out));

@@ -48,7 +48,7 @@ class HttpConcurrencyTest {
                 o = JSON.valueToTree(server.service.observability().summary());
             }
             assertEquals(calls, o.path("endpoints").path("tools/call describe_table").path("count").asInt(), o.toString());
-            assertEquals(0, o.path("errors").asInt(), o.toString());
+            assertEquals(0, o.path("total_errors").asInt(), o.toString());
             assertEquals(0, o.path("in_flight").asInt(), o.toString());
             assertTrue(o.path("max_in_flight").asInt() > 1, o.toString());
         }

@@ -89,7 +89,7 @@ class HttpRefusalsTest {
         JsonNode health = JSON.readTree(r.body());
         assertEquals("ok", health.path("status").asText());
         JsonNode o = health.path("observability");
-        for (String field : List.of("requests", "errors", "in_flight", "max_in_flight", "endpoints", "audit",
+        for (String field : List.of("total_requests", "total_errors", "in_flight", "max_in_flight", "top_endpoints", "top_tools", "endpoints", "audit",
                 "executor_in_flight", "source_busy")) {
             assertTrue(o.has(field), () -> "no " + field + " in " + o);
         }

@@ -151,7 +151,7 @@ class HttpToolListTest {
             assertEquals(tools.keySet(), calls.keySet(), "a call for every listed tool");
             DefaultJsonSchemaValidator validator = new DefaultJsonSchemaValidator();
             calls.forEach((name, arguments) -> {
-                McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(name, arguments));
+                McpSchema.CallToolResult result = client.callTool(McpSchema.CallToolRequest.builder(name).arguments(arguments).build());
                 assertNotNull(result.structuredContent(), name);
                 assertTrue(validator.validate(tools.get(name).outputSchema(), result.structuredContent()).valid(), name);
             });

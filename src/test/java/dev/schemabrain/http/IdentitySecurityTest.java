@@ -421,7 +421,7 @@ class IdentitySecurityTest {
         for (String name : server.registry.names()) {
             JsonNode schema = JSON.valueToTree(server.registry.tool(name).orElseThrow().spec().arguments().toInputSchema());
             Map<String, Object> values = new java.util.LinkedHashMap<>();
-            schema.path("properties").fields().forEachRemaining(p -> {
+            schema.path("properties").properties().forEach(p -> {
                 String type = p.getValue().path("type").asText();
                 if (p.getValue().has("enum")) {
                     return;

@@ -96,7 +96,7 @@ class ServeHttpIT {
     @Test
     @Order(3)
     void eachRequestIsOneLogLineWithCallerToolStatusAndTimeButNoArgument() throws Exception {
-        waitFor(() -> stderr.stream().anyMatch(l -> l.contains(" stats requests=")), "a stats line");
+        waitFor(() -> stderr.stream().anyMatch(l -> l.contains(" stats total_requests=")), "a stats line");
         String describe = stderr.stream().filter(l -> l.contains("tool=describe_table")).findFirst().orElseThrow();
         assertTrue(describe.matches(".*request caller=\"anonymous\" client_claimed=\"serve-http-it/1\\.0\" endpoint=\"tools/call\""
                 + " tool=describe_table status=200 outcome=success ms=\\d+\\.\\d\\d$"), describe);
@@ -105,9 +105,30 @@ class ServeHttpIT {
 
     @Test
     @Order(4)
+    void anIdleServerDoesNotRepeatItsStatsLineNorAsksForATokenItDoesNotCheck() throws Exception {
+        // --stats-interval 1: once the last request is counted, no figure changes, so no line follows.
+        Thread.sleep(2_500);
+        long before = stderr.stream().filter(l -> l.contains(" stats total_requests=")).count();
+        Thread.sleep(3_500);
+        long after = stderr.stream().filter(l -> l.contains(" stats total_requests=")).count();
+        assertTrue(before >= 1, String.join("\n", stderr));
+        assertEquals(before, after, "the stats line repeated while idle:\n" + String.join("\n", stderr));
+        assertTrue(stderr.stream().noneMatch(l -> l.contains("SCHEMABRAIN_TOKEN")), String.join("\n", stderr));
+        assertTrue(stderr.stream().anyMatch(l -> l.contains("the client needs no token")), String.join("\n", stderr));
+    }
+
+    @Test
+    @Order(5)
     void sigtermStopsTheServerAndItsAuditChainVerifies() throws Exception {
-        server.destroy();
+        // SIGTERM through the handle: Process.destroy() also closes our end of its stderr, losing the last lines.
+        server.toHandle().destroy();
         assertTrue(server.waitFor(30, TimeUnit.SECONDS), "serve did not stop on SIGTERM");
+        waitFor(() -> stderr.stream().anyMatch(l -> l.startsWith("schemabrain: stopped after ")), "a stopped line");
+        assertTrue(stderr.stream().anyMatch(l -> l.startsWith("schemabrain: stopping (SIGTERM): 0 requests in flight")),
+                String.join("\n", stderr));
+        String stopped = stderr.stream().filter(l -> l.startsWith("schemabrain: stopped after ")).findFirst().orElseThrow();
+        assertTrue(stopped.matches("schemabrain: stopped after \\d+ requests \\(\\d+ errors\\), [1-9]\\d* audit rows written\\."),
+                stopped);
         Cli.Result verify = Cli.run(dir, "--store", store.toString(), "audit", "verify");
         assertEquals(0, verify.exitCode(), verify.stdout() + verify.stderr());
         try (AuditLog log = AuditLog.openExisting(store)) {

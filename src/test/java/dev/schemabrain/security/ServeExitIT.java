@@ -89,7 +89,8 @@ class ServeExitIT {
     void aServerTerminatedDuringItsWarmUpNeverCrashes() throws Exception {
         Cli.Result demo = Cli.run(work, "demo");
         assertEquals(0, demo.exitCode(), demo.stderr());
-        Path store = work.resolve("schemabrain.db");
+        // The demo indexes into a store of its own: serving schemabrain.db would serve no store and warm up nothing.
+        Path store = work.resolve("schemabrain.demo.db");
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < CYCLES; i++) {
             Process p = new ProcessBuilder(McpStdio.serveCommand(store)).directory(work.toFile())
@@ -108,6 +109,12 @@ class ServeExitIT {
             String err = Files.readString(work.resolve("term-" + i + ".err"));
             if (!ended || answer == null || err.contains("SIGSEGV") || err.contains("fatal error")) {
                 failures.add("cycle " + i + ": ended=" + ended + " answer=" + answer + " stderr=" + err.lines().limit(5).toList());
+            }
+            // The operator sees the stop begin and end: one line each, the last with the audit rows written.
+            // (Process.destroy() also closes the server's stdin, so it may be the end of input that stops it first.)
+            if (ended && (!err.contains("schemabrain: stopping (SIGTERM)")
+                    || err.split("schemabrain: stopped after ", -1).length > 2)) {
+                failures.add("cycle " + i + ": no stopping line, or more than one stopped line: " + err);
             }
         }
         List<Path> crashFiles;

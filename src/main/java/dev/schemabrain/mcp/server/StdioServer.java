@@ -77,7 +77,8 @@ public final class StdioServer {
         });
         if (statsInterval.toMillis() > 0) {
             long every = statsInterval.toMillis();
-            stats.scheduleAtFixedRate(() -> STATS.info(toolList.stats().line()), every, every, TimeUnit.MILLISECONDS);
+            stats.scheduleAtFixedRate(new ChangedLine(() -> toolList.stats().line(), STATS::info), every, every,
+                    TimeUnit.MILLISECONDS);
         }
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, new HashSet<>(registry.names()),
