@@ -36,7 +36,9 @@ public final class EventTime {
             "(^|_)(issued|ordered|order|placed|invoiced|invoice|occurred|created|create|started|start|sold|sale|paid|payment"
                     + "|rental|rented|purchased|purchase|transaction|booked|booking|viewed|visited|sent|received|hired|hire"
                     + "|joined|registered|signup|event|logged|posted)(_|$)");
-    private static final Pattern GENERIC_WORD = Pattern.compile("(^|_)(date|time|at|on|timestamp|day|when|ts)(_|$)");
+    /** A date by its name; as_of and snapshot name the moment a row's levels were read (a position's as_of). */
+    private static final Pattern GENERIC_WORD = Pattern.compile(
+            "(^|_)(date|time|at|on|timestamp|day|when|ts|asof|snapshot)(_|$)|(^|_)as_of(_|$)");
     private static final Pattern LATER_WORD = Pattern.compile(
             "(^|_)(due|end|ends|ended|expires|expiry|expired|canceled|cancelled|deleted|resolved|closed|shipped|delivered"
                     + "|required|return|returned|finished|completed)(_|$)");

@@ -106,9 +106,9 @@ public enum MeasureMeaning {
     private static final Pattern MONEY = Pattern.compile(
             "(^|_)(amount|amt|total|subtotal|revenue|sales|cost|costs|fee|fees|charge|charges|payment|payments|paid|freight"
                     + "|balance|value|spend|tax|taxes|cents|due|profit|income|refund|refunded|price|prices|fare|fares|wage|wages"
-                    + "|salary|mrr|arr|gross|net|rate|rates)(_|$)");
+                    + "|salary|mrr|arr|gross|net|rate|rates|cash|principal|deposit|deposits)(_|$)");
     private static final Pattern NOT_MONEY = Pattern.compile(
-            "(^|_)(qty|quantity|units|seats|volume|pct|percent|percentage|ratio|count)(_|$)"
+            "(^|_)(qty|quantity|units|seats|volume|pct|percent|percentage|ratio|count|days|hours|minutes|seconds)(_|$)"
                     + "|(^|_)(tax|discount|interest|conversion|churn|growth|error|success|failure|bounce|retention)_rates?(_|$)");
 
     /** A sum of money or a price, in some currency: what must never add two currencies (a rate per unit too). */

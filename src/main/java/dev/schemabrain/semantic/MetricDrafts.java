@@ -11,6 +11,7 @@ import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.NonAdditive;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -27,7 +28,8 @@ import java.util.Set;
 /**
  * The metrics an analyst would draft for one entity (issue 19): the count of its rows; a sum of each amount, quantity
  * or total and an average of each money total (average order value); an average of each price, rate, percentage or
- * duration ({@link MeasureMeaning}); a snapshot (balance, MRR, stock) summed only on an undated entity, else averaged;
+ * duration ({@link MeasureMeaning}); a snapshot (balance, MRR, stock) summed on an undated entity, averaged on a dated
+ * one, and on a table of snapshots ({@link SnapshotMoment}) also summed at each thing's last snapshot of the period;
  * and, on a line item with a price and a quantity but no amount of its own, its revenue as an expression
  * ({@code unit_price * quantity}, times {@code (1 - discount)} when a discount rate sits beside them). Each takes the
  * entity's default time dimension and the filters its rows' signals call for ({@link RowSignals}, its own and those of
@@ -44,6 +46,8 @@ final class MetricDrafts {
     private final Table table;
     private final String time;
     private final String dated;
+    /** The snapshot a level on this table is read at, when its own time column is a snapshot's moment. */
+    private final Optional<NonAdditive> snapshot;
     private final Optional<RowSignals.Status> status;
     private final List<RowSignals.Exclusion> exclusions = new ArrayList<>();
     private final Optional<String> currency;
@@ -57,6 +61,7 @@ final class MetricDrafts {
         this.table = table;
         Optional<TimeAxis.Candidate> chosen = axis.chosen();
         this.time = chosen.map(TimeAxis.Candidate::reference).orElse(null);
+        this.snapshot = chosen.filter(c -> c.joins().isEmpty()).flatMap(c -> SnapshotMoment.of(table, c.column()));
         this.dated = chosen.map(c -> ", dated by " + c.reference()
                 + (c.joins().isEmpty() ? "" : " (through " + String.join(", ", c.joins()) + ")")).orElse("");
         // The rows this entity's rows are lines of (an item of its booking): a void booking's lines are void too.
@@ -142,6 +147,11 @@ final class MetricDrafts {
                         add(id + "_sum", "Current total of " + words + " over " + things + " rows",
                                 Measure.of(Aggregation.SUM, c.name()), Kind.SNAPSHOT, money);
                     } else {
+                        snapshot.ifPresent(n -> add(id + "_sum", "Total of " + words + " at the last " + n.column()
+                                + (n.groupings().isEmpty() ? "" : " of each " + String.join(", ", n.groupings()))
+                                + " in the period, summed over " + things + " rows (a level at a moment: summed across "
+                                + (n.groupings().isEmpty() ? "the rows of one moment" : String.join(", ", n.groupings()))
+                                + ", never over time)", new Measure(Aggregation.SUM, c.name(), null, n), Kind.SNAPSHOT, money));
                         add(id + "_avg", "Average " + words + " over " + things + " rows (a level at a moment: never summed"
                                 + " over time)", Measure.of(Aggregation.AVG, c.name()), Kind.SNAPSHOT, money);
                     }

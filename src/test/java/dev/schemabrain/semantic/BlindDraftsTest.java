@@ -29,16 +29,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The drafts on schemas they were not tuned on, judged by the hand-written rule of {@link DraftVerdicts}: a ferry
  * operator (src/test/resources/blind-drafts/ferry.sql, written and scored before the drafting rules were changed)
  * and a utility metering company (utility.sql, a hold-out written after the change and scored without changing the
- * rules again). The table goes to target/drafts-blind.txt.
+ * rules again), and a retail bank (bank.sql, written and scored before semi-additive snapshots were drafted). The table
+ * goes to target/drafts-blind.txt.
  */
 class BlindDraftsTest {
 
     /**
      * Drafts judged misleading or nonsensical, at most: the figures measured when the drafting rules last changed.
      * Ferry before the signals were read: 41 of 58 (37 misleading, 15 of them count_distinct twins; 4 nonsensical);
-     * the utility hold-out, first scored after the change: 0 of 30.
+     * the utility hold-out, first scored after the change: 0 of 30; the bank before snapshots were drafted: 2 of 18
+     * (its four snapshot sums missing), after: 0 of 22.
      */
-    static final Map<String, Integer> MAX_BAD = Map.of("ferry", 0, "utility", 0);
+    static final Map<String, Integer> MAX_BAD = Map.of("ferry", 0, "utility", 0, "bank", 0);
 
     /** Values an index would read for a status column without a CHECK (ferry's payments.status). */
     static final Map<String, List<String>> INDEXED = Map.of("payments.status", List.of("failed", "pending", "refunded", "succeeded"));
@@ -90,7 +92,7 @@ class BlindDraftsTest {
         StringBuilder totals = new StringBuilder();
         StringBuilder descriptions = new StringBuilder("\n");
         Map<String, Long> bad = new java.util.LinkedHashMap<>();
-        for (String schema : List.of("ferry", "utility")) {
+        for (String schema : List.of("ferry", "utility", "bank")) {
             SemanticModel model = new SemanticInference(n -> null).infer(blind(schema));
             List<DraftVerdicts.Judged> judged = DraftVerdicts.load("/blind-drafts/" + schema + ".yaml").judge(model);
             report.append(DraftVerdicts.table(schema, judged));

@@ -40,11 +40,11 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
 
     enum Verdict { SENSIBLE, MISLEADING, NONSENSICAL, UNJUDGED }
 
-    record Entry(String entity, Aggregation agg, String column, String expression, List<String> filters,
+    record Entry(String entity, Aggregation agg, String column, String expression, String snapshot, List<String> filters,
                  List<String> mentions) {
 
         boolean matches(Metric m) {
-            ExpectedMetrics.Expected e = new ExpectedMetrics.Expected(entity, agg, column, expression, null);
+            ExpectedMetrics.Expected e = new ExpectedMetrics.Expected(entity, agg, column, expression, snapshot, null);
             return e.matches(m);
         }
     }
@@ -69,7 +69,7 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
         if (array != null) {
             for (JsonNode m : array) {
                 out.add(new Entry(m.get("entity").asText(), Aggregation.fromWire(m.get("agg").asText()), text(m, "column"),
-                        text(m, "expression"), strings(m.get("filters")), strings(m.get("mentions"))));
+                        text(m, "expression"), text(m, "snapshot"), strings(m.get("filters")), strings(m.get("mentions"))));
             }
         }
         return out;
@@ -149,7 +149,7 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
     List<String> missing(SemanticModel model) {
         return metrics.stream().filter(e -> model.metrics().stream().noneMatch(e::matches))
                 .map(e -> e.entity() + " " + e.agg().wireName() + " " + (e.column() != null ? e.column() : e.expression() != null
-                        ? e.expression() : "*")).toList();
+                        ? e.expression() : "*") + (e.snapshot() == null ? "" : " (" + e.snapshot() + ")")).toList();
     }
 
     static Map<Verdict, Long> counts(List<Judged> judged) {
@@ -169,6 +169,7 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
                     .append(m.measure().agg().wireName()).append(' ')
                     .append(m.measure().column() != null ? m.measure().column() : m.measure().expression() != null
                             ? m.measure().expression() : "*")
+                    .append(m.measure().nonAdditive() == null ? "" : " (" + ExpectedMetrics.snapshot(m.measure().nonAdditive()) + ")")
                     .append('\t').append(m.filters().stream().map(DraftVerdicts::shown).collect(Collectors.joining("; ")))
                     .append('\t').append(j.why()).append('\n');
         }

@@ -30,11 +30,20 @@ record ExpectedMetrics(String database, List<Expected> metrics, List<Expected> n
     /** The four sample databases, in report order. */
     static final List<String> DATABASES = List.of("demo", "chinook", "northwind", "pagila");
 
-    /** One metric of the list: a column, an expression, or neither (a count matches any count of the entity). */
-    record Expected(String entity, Aggregation agg, String column, String expression, String why) {
+    /**
+     * One metric of the list: a column, an expression, or neither (a count matches any count of the entity); a
+     * semi-additive one names its snapshot ({@code balance_date last per account_id}), and only a draft with that
+     * snapshot matches it, as only a draft without one matches an entry without.
+     */
+    record Expected(String entity, Aggregation agg, String column, String expression, String snapshot, String why) {
+
+        Expected(String entity, Aggregation agg, String column, String expression, String why) {
+            this(entity, agg, column, expression, null, why);
+        }
 
         boolean matches(Metric m) {
-            if (!m.entity().equals(entity) || m.measure().agg() != agg) {
+            if (!m.entity().equals(entity) || m.measure().agg() != agg
+                    || !java.util.Objects.equals(snapshot, ExpectedMetrics.snapshot(m.measure().nonAdditive()))) {
                 return false;
             }
             if (agg == Aggregation.COUNT) {
@@ -47,8 +56,15 @@ record ExpectedMetrics(String database, List<Expected> metrics, List<Expected> n
         }
 
         String shown() {
-            return entity + " " + agg.wireName() + (column != null ? " " + column : expression != null ? " " + expression : "");
+            return entity + " " + agg.wireName() + (column != null ? " " + column : expression != null ? " " + expression : "")
+                    + (snapshot == null ? "" : " (" + snapshot + ")");
         }
+    }
+
+    /** A snapshot as the lists write it: its column, last or first, and per which columns. */
+    static String snapshot(dev.schemabrain.semantic.model.NonAdditive n) {
+        return n == null ? null : n.column() + " " + n.window().wireName()
+                + (n.groupings().isEmpty() ? "" : " per " + String.join(",", n.groupings()));
     }
 
     /** The tokens of an expression, sorted: the same factors in another order match. */
@@ -74,7 +90,7 @@ record ExpectedMetrics(String database, List<Expected> metrics, List<Expected> n
         if (array != null) {
             for (JsonNode m : array) {
                 out.add(new Expected(m.get("entity").asText(), Aggregation.fromWire(m.get("agg").asText()),
-                        text(m, "column"), text(m, "expression"), text(m, "why")));
+                        text(m, "column"), text(m, "expression"), text(m, "snapshot"), text(m, "why")));
             }
         }
         return out;

@@ -29,8 +29,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,7 +38,6 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -101,34 +98,7 @@ class MetricAcceptanceTest {
 
     /** Runs a metric through the executor and hand-written SQL through plain JDBC, and compares. */
     static CompiledMetric assertSameAs(Source source, MetricRequest request, String handWritten) throws Exception {
-        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(source.url()), ExecutorSettings.defaults())) {
-            CompiledMetric m = source.compile(request, ex);
-            QueryExecutor.Result result = ex.execute(new BoundQuery(m.sql(), m.params()), m.limit());
-            List<List<String>> expected = canonical(ex.execute(new BoundQuery(handWritten, List.of()), 10_000).rows());
-            assertFalse(expected.isEmpty(), handWritten);
-            assertEquals(expected, canonical(result.rows()), m.sql());
-            assertFalse(result.truncated());
-            return m;
-        }
-    }
-
-    /** Values compared as text: numbers to six decimals (AVG's scale differs by engine), dates as ISO days. */
-    static List<List<String>> canonical(List<List<Object>> rows) {
-        List<List<String>> out = new ArrayList<>();
-        for (List<Object> row : rows) {
-            List<String> r = new ArrayList<>();
-            for (Object v : row) {
-                if (v instanceof Number n) {
-                    r.add(new BigDecimal(n.toString()).setScale(6, RoundingMode.HALF_UP).toPlainString());
-                } else if (v instanceof String s && s.matches("\\d{4}-\\d{2}-\\d{2}.*")) {
-                    r.add(s.substring(0, 10));
-                } else {
-                    r.add(String.valueOf(v));
-                }
-            }
-            out.add(r);
-        }
-        return out;
+        return HandWritten.assertSameRows(source.url(), source::compile, request, handWritten, HandWritten::canonical);
     }
 
     @ParameterizedTest
@@ -194,10 +164,10 @@ class MetricAcceptanceTest {
         assertEquals(List.of("invoice_line_invoice"), once.fanOutJoins());
         // The naive join inflates it: the test above would fail against this statement.
         try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(chinook.url()), ExecutorSettings.defaults())) {
-            List<List<String>> naive = canonical(ex.execute(new BoundQuery("SELECT g.name, SUM(i.total) FROM invoice i "
+            List<List<String>> naive = HandWritten.canonical(ex.execute(new BoundQuery("SELECT g.name, SUM(i.total) FROM invoice i "
                     + "JOIN invoice_line l ON l.invoice_id = i.invoice_id LEFT JOIN track t ON t.track_id = l.track_id "
                     + "LEFT JOIN genre g ON g.genre_id = t.genre_id GROUP BY g.name ORDER BY g.name", List.of()), 10_000).rows());
-            List<List<String>> ours = canonical(ex.execute(new BoundQuery(once.sql(), once.params()), once.limit()).rows());
+            List<List<String>> ours = HandWritten.canonical(ex.execute(new BoundQuery(once.sql(), once.params()), once.limit()).rows());
             assertNotEquals(naive, ours);
         }
     }

@@ -2,7 +2,6 @@ package dev.schemabrain.semantic;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.semantic.compile.CompileException;
@@ -412,25 +411,12 @@ class SemanticV2AcceptanceTest {
     }
 
     static CompiledMetric assertSame(Fixture f, MetricRequest request, String handWritten) throws Exception {
-        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(f.url()), ExecutorSettings.defaults())) {
-            CompiledMetric m = new MetricCompiler(f.catalog(), f.model()).compile(request, ex.dialect());
-            List<List<Object>> got;
-            try {
-                got = ex.execute(new BoundQuery(m.sql(), m.params()), m.limit()).rows();
-            } catch (dev.schemabrain.error.ExecutionException e) {
-                throw new AssertionError(m.sql() + " refused: " + e.getMessage(), e);
-            }
-            List<List<Object>> hand = ex.execute(new BoundQuery(handWritten, List.of()), 10_000).rows();
-            assertFalse(hand.isEmpty(), handWritten);
-            assertEquals(MetricAcceptanceTest.canonical(hand), MetricAcceptanceTest.canonical(got), m.sql() + " " + m.params());
-            return m;
-        }
+        return HandWritten.assertSameRows(f.url(), (r, ex) -> new MetricCompiler(f.catalog(), f.model()).compile(r, ex.dialect()),
+                request, handWritten, HandWritten::canonical);
     }
 
     static List<List<String>> rows(Fixture f, String sql) throws Exception {
-        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(f.url()), ExecutorSettings.defaults())) {
-            return MetricAcceptanceTest.canonical(ex.execute(new BoundQuery(sql, List.of()), 10_000).rows());
-        }
+        return HandWritten.rows(f.url(), sql);
     }
 
     /** Succeeded payments of real accounts, by attempt month: the parts every revenue figure below rests on. */

@@ -12,7 +12,6 @@ import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.describe.Words;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.index.IndexListener;
@@ -47,7 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -244,31 +242,8 @@ public class TypedFiltersAcceptanceTest {
 
     /** Runs the compiled metric and the hand-written SQL; the rows must be equal. Answers the compiled SQL. */
     static CompiledMetric assertSameRows(Source s, MetricRequest request, String handWritten) throws Exception {
-        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(s.url()), ExecutorSettings.defaults())) {
-            CompiledMetric m = new MetricCompiler(s.catalog(), s.model()).compile(request, ex.dialect());
-            List<List<Object>> got;
-            try {
-                got = ex.execute(new BoundQuery(m.sql(), m.params()), m.limit()).rows();
-            } catch (dev.schemabrain.error.ExecutionException e) {
-                throw new AssertionError(m.sql() + " refused: " + e.getMessage(), e);
-            }
-            List<List<Object>> hand = ex.execute(new BoundQuery(handWritten, List.of()), 10_000).rows();
-            assertFalse(hand.isEmpty(), handWritten);
-            assertEquals(text(hand), text(got), m.sql() + " " + m.params());
-            return m;
-        }
-    }
-
-    static List<List<String>> text(List<List<Object>> rows) {
-        List<List<String>> out = new ArrayList<>();
-        for (List<Object> row : rows) {
-            List<String> r = new ArrayList<>();
-            for (Object v : row) {
-                r.add(v instanceof Number n ? new BigDecimal(n.toString()).stripTrailingZeros().toPlainString() : String.valueOf(v));
-            }
-            out.add(r);
-        }
-        return out;
+        return HandWritten.assertSameRows(s.url(), (r, ex) -> new MetricCompiler(s.catalog(), s.model()).compile(r, ex.dialect()),
+                request, handWritten, HandWritten::text);
     }
 
     @ParameterizedTest

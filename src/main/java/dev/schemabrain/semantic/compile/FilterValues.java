@@ -6,6 +6,7 @@ import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.engine.Dialect;
+import dev.schemabrain.engine.Engines;
 import dev.schemabrain.semantic.model.Filter;
 
 import java.math.BigDecimal;
@@ -40,55 +41,18 @@ public final class FilterValues {
     private static final Set<String> TRUE = Set.of("true", "1", "yes");
     private static final Set<String> FALSE = Set.of("false", "0", "no");
 
-    /** The date bindings a check needs no engine for: the values are validated, never sent. */
-    static final Dialect NO_ENGINE = new Dialect() {
-        @Override
-        public String dayOf(String x) {
-            return x;
-        }
-
-        @Override
-        public String weekOf(String x) {
-            return x;
-        }
-
-        @Override
-        public String monthOf(String x) {
-            return x;
-        }
-
-        @Override
-        public String quarterOf(String x) {
-            return x;
-        }
-
-        @Override
-        public String yearOf(String x) {
-            return x;
-        }
-
-        @Override
-        public String yearNumber(String x) {
-            return x;
-        }
-
-        @Override
-        public String monthNumber(String x) {
-            return x;
-        }
-
-        @Override
-        public String dayNumber(String x) {
-            return x;
-        }
-    };
+    /**
+     * The dialect an apply-time check compiles in, with no source at hand: a real engine's, since the SQL is never
+     * sent and what a check decides (names, joins, values that fit their columns) is the same in every engine.
+     */
+    static final Dialect CHECKING = Engines.POSTGRESQL;
 
     /**
      * Whether {@code filter} fits {@code column}: the apply-time check of a metric's default filter, the same
      * one the compiler makes, so a value outside an ENUM is refused before it is stored.
      */
     public static void check(Column column, String reference, Filter filter) throws CompileException {
-        bindAll(NO_ENGINE, column, reference, filter);
+        bindAll(CHECKING, column, reference, filter);
     }
 
     /** The filter's bound parameters in order: none for is_null/not_null, one per value otherwise. */

@@ -185,7 +185,7 @@ public final class MetricCompiler {
         }
         try {
             compile(new MetricRequest(metric.name(), List.of(), List.of(), grain, null, List.of(), List.of(), 1),
-                    FilterValues.NO_ENGINE);
+                    FilterValues.CHECKING);
             return Optional.empty();
         } catch (CompileException e) {
             return Optional.of(e.getMessage());

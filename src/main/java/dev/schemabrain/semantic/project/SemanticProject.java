@@ -270,6 +270,7 @@ public final class SemanticProject {
                 pairs(j.bridge().targetOn(), link, target.get(), where, "through_on", problems);
             }
         }
+        MetricCompiler compiler = new MetricCompiler(catalog, model);   // one for every metric the check compiles
         for (Metric m : model.metrics()) {
             if (!files.files().containsKey(SemanticCodec.METRIC + "/" + m.name())) {
                 continue;
@@ -281,7 +282,7 @@ public final class SemanticProject {
             }
             if (!m.isSimple() || m.measure().nonAdditive() != null || hasParentColumns(m)) {
                 // Parts, windows, snapshots and parents' columns: the compiler's own check, as a first call would make it.
-                new MetricCompiler(catalog, model).check(m).ifPresent(problem -> problems.add(where + ": " + problem));
+                compiler.check(m).ifPresent(problem -> problems.add(where + ": " + problem));
                 filters(m.filters(), entities, tables, where, "filters", problems);
                 continue;
             }
