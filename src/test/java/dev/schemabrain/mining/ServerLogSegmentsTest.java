@@ -41,6 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * statements, and accounts on an e-mail. {@code mine-queries --log-file} drafts status_paid, status_active_past_due
  * and auto_renew_true with their counts; describe_entity shows them; get_metric with one equals hand-written SQL; the
  * test-row filter is already the default segment; the e-mail gives nothing and never reaches the store.
+ * pg_stat_statements, mined beside it, replaces the values and drafts none of them.
  */
 class ServerLogSegmentsTest {
 
@@ -83,11 +84,12 @@ class ServerLogSegmentsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = LoggingPostgres.start("csvlog", "pg", Map.of());
+        server = LoggingPostgres.start("csvlog", "pg", Map.of("shared_preload_libraries", "pg_stat_statements"));
         try (Connection c = server.connect("postgres"); Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE " + DB);
         }
         try (Connection c = server.connect(DB); Statement st = c.createStatement()) {
+            st.execute("CREATE EXTENSION pg_stat_statements");
             for (String sql : SCHEMA) {
                 st.execute(sql);
             }
@@ -103,7 +105,10 @@ class ServerLogSegmentsTest {
     void theServerLogDraftsSegmentsThatAnswerAsHandWrittenSql() throws Exception {
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
         ok(mined.cli("index", "--source", server.url(DB)));
+        MinedStore statistics = new MinedStore(dir.resolve("statistics.db"));
+        ok(statistics.cli("index", "--source", server.url(DB)));
         try (Connection c = server.connect(DB); Statement st = c.createStatement()) {
+            st.execute("SELECT pg_stat_statements_reset()");
             for (int i = 0; i < RUNS; i++) {
                 for (String sql : WORKLOAD) {
                     st.execute(sql);
@@ -117,6 +122,15 @@ class ServerLogSegmentsTest {
         System.out.println(out);
         assertTrue(out.contains("saas.invoices.is_test = false  (3 statements, " + 3 * RUNS + " observations"), out);
         assertTrue(out.contains("saas.accounts.email = ?  (2 statements"), "the e-mail replaced: " + out);
+
+        // pg_stat_statements, beside it, replaces the values (true and false too): only NOT is_test and IS FALSE,
+        // which have none, stay yes/no; no segment comes from it.
+        String fromPgss = ok(statistics.cli("mine-queries", "--source", server.url(DB)));
+        assertTrue(fromPgss.contains("saas.invoices.status = ?  (3 statements"), fromPgss);
+        assertTrue(fromPgss.contains("saas.invoices.is_test = false  (2 statements"), fromPgss);
+        SemanticModel fromStatistics = statistics.semanticLayer();
+        assertEquals(List.of(), observed(entity(fromStatistics, "invoices")));
+        assertEquals(List.of(), observed(entity(fromStatistics, "subscriptions")), "auto_renew = $1 and a bare auto_renew differ there");
 
         SemanticModel model = mined.semanticLayer();
         Entity invoices = entity(model, "invoices");
