@@ -210,7 +210,10 @@ final class DoctorCommand implements Callable<Integer> {
             out.add(role(url, c));
             Optional<String> problem = url.kind() == SourceKind.POSTGRESQL ? PgStatStatements.problem(c)
                     : StatementDigests.problem(c);
-            out.add(problem.map(p -> new Check(Status.WARN, "query log (for mine-queries): " + p))
+            // The server log is the other way in on PostgreSQL, and needs no extension.
+            String instead = url.kind() == SourceKind.POSTGRESQL
+                    ? " Without it, mine-queries --log-file PATH reads the server's own statement log instead." : "";
+            out.add(problem.map(p -> new Check(Status.WARN, "query log (for mine-queries): " + p + instead))
                     .orElseGet(() -> new Check(Status.OK, "query log: " + (url.kind() == SourceKind.POSTGRESQL
                             ? "pg_stat_statements" : "performance_schema statement digests") + " readable for mine-queries")));
         } catch (SQLException e) {

@@ -2,6 +2,7 @@ package dev.schemabrain.mining;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Flags;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
 import dev.schemabrain.pii.ChannelPolicy;
 import dev.schemabrain.pii.FreeText;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -21,7 +23,8 @@ import java.util.regex.Pattern;
  * Which literals of a logged statement may stay in its stored example, so that it runs as it is: a GROUP BY or
  * ORDER BY ordinal, a constant argument that is syntax rather than data (date_trunc's unit, a date format), and a
  * value compared with a column that is not PII, not free text and has few values, when the catalog already
- * serves that value for it (a status ENUM's label, one of its indexed values). Everything else stays a
+ * serves that value for it (a status ENUM's label, one of its indexed values), and a yes/no literal compared with a
+ * yes/no column ({@code deleted = 0}: two values are no one's data, {@link Flags}). Everything else stays a
  * placeholder: a value the catalog does not already show cannot be learned from an example.
  */
 final class KeptLiterals {
@@ -93,6 +96,16 @@ final class KeptLiterals {
         }
         return served.columnOf(column.table(), column.column()).filter(c -> !FreeText.is(c))
                 .map(c -> knownValues(c).contains(value)).orElse(false);
+    }
+
+    /** The catalog's yes/no column, when {@code column} is one ({@link Flags#is}). */
+    Optional<Column> flag(ColumnRef column) {
+        return served.columnOf(column.table(), column.column()).filter(Flags::is);
+    }
+
+    /** What the literal (its text as written) says to a yes/no column; empty when either is not yes/no. */
+    Optional<Boolean> truth(ColumnRef column, String literal) {
+        return flag(column).isEmpty() ? Optional.empty() : Flags.truth(literal);
     }
 
     private static Set<String> knownValues(Column c) {

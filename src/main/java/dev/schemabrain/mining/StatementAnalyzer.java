@@ -1,6 +1,7 @@
 package dev.schemabrain.mining;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Flags;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.mining.SearchPaths.Context;
 import dev.schemabrain.mining.SearchPaths.Resolution;
@@ -9,20 +10,27 @@ import dev.schemabrain.mining.StatementAnalysis.Filter;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.mining.StatementAnalysis.Kind;
 import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.BinaryExpression;
+import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.NotExpression;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsBooleanExpression;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.parser.Node;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
@@ -331,6 +339,9 @@ public final class StatementAnalyzer {
         }
 
         void filter(ColumnRef ref, String operator, List<Expression> values, String role) {
+            if (values.size() == 1 && flag(ref, operator, values.get(0), role)) {
+                return;
+            }
             boolean equality = List.of("=", "<>", "!=", "in", "not in").contains(operator);
             List<Integer> known = new ArrayList<>();
             for (Expression v : values) {
@@ -349,6 +360,58 @@ public final class StatementAnalyzer {
             }
             if (role.equals("filter")) {
                 filters.add(new Filter(ref, operator, shown));
+            }
+        }
+
+        /**
+         * {@code flag = false}, {@code flag <> TRUE}, {@code deleted = 0}, {@code flag = 'f'} on a yes/no column: the literal
+         * kept, the filter recorded as {@code = false} (or {@code = 0} on a number flag) however it was written.
+         */
+        boolean flag(ColumnRef ref, String operator, Expression value, String role) {
+            boolean negated = operator.equals("<>") || operator.equals("!=");
+            if (!negated && !operator.equals("=")) {
+                return false;
+            }
+            Integer k = value instanceof JdbcParameter p && p.isUseFixedIndex() ? p.getIndex() : null;
+            String text = value instanceof BooleanValue b ? String.valueOf(b.getValue()) : k != null ? literals.text(k) : null;
+            Optional<Boolean> truth = literals.truth(ref, text);
+            if (truth.isEmpty()) {
+                return false;
+            }
+            if (k != null) {
+                kept.add(k);
+            }
+            yesNo(ref, truth.get() != negated, role);
+            return true;
+        }
+
+        /** A yes/no test of a flag column, as {@code = true|false} ({@code = 1|0} on a number column). */
+        void yesNo(ColumnRef ref, boolean truth, String role) {
+            if (role.equals("filter")) {
+                literals.flag(ref).ifPresent(c -> filters.add(new Filter(ref, "=", List.of(Flags.literal(c, truth)))));
+            }
+        }
+
+        /** {@code flag IS [NOT] TRUE|FALSE}; the NOT forms also keep NULL rows, so they are {@code = …} only on a NOT NULL column. */
+        void isBoolean(IsBooleanExpression is, Scope scope, String role) {
+            if (is.getLeftExpression() instanceof Column column) {
+                resolve(column, scope).ifPresent(r -> literals.flag(r.ref())
+                        .filter(c -> !is.isNot() || !c.nullable())
+                        .ifPresent(c -> yesNo(r.ref(), is.isTrue() != is.isNot(), role)));
+            }
+        }
+
+        /** The flag columns a condition tests bare, through AND, OR, NOT and parentheses: {@code WHERE active AND NOT is_test}. */
+        void bareFlags(Expression condition, Scope scope, boolean truth) {
+            if (condition instanceof AndExpression || condition instanceof OrExpression) {
+                bareFlags(((BinaryExpression) condition).getLeftExpression(), scope, truth);
+                bareFlags(((BinaryExpression) condition).getRightExpression(), scope, truth);
+            } else if (condition instanceof NotExpression not) {
+                bareFlags(not.getExpression(), scope, !truth);
+            } else if (condition instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
+                bareFlags((Expression) list.get(0), scope, truth);
+            } else if (condition instanceof Column column) {
+                resolve(column, scope).ifPresent(r -> yesNo(r.ref(), truth, "filter"));
             }
         }
 
@@ -439,6 +502,9 @@ public final class StatementAnalyzer {
             if (expression == null) {
                 return;
             }
+            if (role.equals("filter")) {
+                bareFlags(expression, scope, true);
+            }
             expression.accept(new ExpressionVisitorAdapter<Void>() {
                 @Override
                 public <S> Void visit(Column column, S context) {
@@ -504,6 +570,12 @@ public final class StatementAnalyzer {
                         resolve(column, scope).ifPresent(r -> filters.add(new Filter(r.ref(), isNull.isNot() ? "is not null" : "is null", List.of())));
                     }
                     return super.visit(isNull, context);
+                }
+
+                @Override
+                public <S> Void visit(IsBooleanExpression is, S context) {
+                    isBoolean(is, scope, role);
+                    return super.visit(is, context);
                 }
 
                 @Override

@@ -1,6 +1,7 @@
 package dev.schemabrain.semantic;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Flags;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
@@ -22,9 +23,10 @@ import java.util.function.BiPredicate;
 
 /**
  * Draft segments from the filters the query log uses on an entity's own table: {@code status = 'paid'},
- * {@code status IN ('active', 'past_due')}, {@code deleted_at IS NULL}. Never the default (a default changes every
- * number of the entity; only an operator decides that), never on a PII or sensitive column, never with a value the
- * catalog does not already show for the column (the miner replaced it, or the catalog no longer lists it).
+ * {@code status IN ('active', 'past_due')}, {@code deleted_at IS NULL}, {@code is_trial = true}. Never the default
+ * (a default changes every number of the entity; only an operator decides that), never on a PII or sensitive column,
+ * never with a value the catalog does not already show for the column (the miner replaced it, or the catalog no
+ * longer lists it) unless the column is yes/no and the value true or false.
  */
 final class ObservedSegments {
 
@@ -64,7 +66,8 @@ final class ObservedSegments {
             if (filter.isEmpty() || redundant(e, filter.get()) || !proposed.add(filter.get())) {
                 continue;
             }
-            String name = SemanticInference.identifier(filter.get().column().substring(e.name().length() + 1) + "_" + words(filter.get()));
+            Column c = t.column(f.column()).orElseThrow();
+            String name = SemanticInference.identifier(c.name() + "_" + words(filter.get(), c));
             String candidate = name;
             for (int i = 2; !taken.add(candidate); i++) {
                 candidate = SemanticInference.fit(name + "_" + i);
@@ -86,6 +89,11 @@ final class ObservedSegments {
         if (!op.takesValue()) {
             // On a column that is never null, the test selects every row or none: no slice.
             return c.nullable() && f.values().isEmpty() ? Optional.of(new Filter(ref, op, null)) : Optional.empty();
+        }
+        if (Flags.is(c)) {
+            // A yes/no column: = true or = false, bound in the column's own type (a boolean, or 1/0 in a number column).
+            Optional<Boolean> truth = op == FilterOp.EQ && f.values().size() == 1 ? Flags.truth(f.values().get(0)) : Optional.empty();
+            return truth.map(v -> new Filter(ref, FilterOp.EQ, Flags.value(c, v)));
         }
         TypeClass type = TypeClass.of(c);
         if (f.values().isEmpty() || type != TypeClass.TEXT && type != TypeClass.CATEGORICAL) {
@@ -140,10 +148,10 @@ final class ObservedSegments {
         return literal.substring(1, literal.length() - 1).replace("''", "'");
     }
 
-    /** The name's tail: {@code paid}, {@code not_paid}, {@code active_past_due}, {@code is_null}, {@code not_null}. */
-    private static String words(Filter f) {
+    /** The name's tail: {@code paid}, {@code not_paid}, {@code active_past_due}, {@code is_null}, {@code not_null}, {@code false}. */
+    private static String words(Filter f, Column c) {
         String values = f.value() instanceof List<?> list ? String.join("_", list.stream().map(String::valueOf).toList())
-                : String.valueOf(f.value());
+                : Flags.is(c) ? Flags.truth(String.valueOf(f.value())).map(String::valueOf).orElse("") : String.valueOf(f.value());
         return switch (f.op()) {
             case IS_NULL -> "is_null";
             case NOT_NULL -> "not_null";

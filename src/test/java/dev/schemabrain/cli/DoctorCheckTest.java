@@ -84,6 +84,17 @@ class DoctorCheckTest {
     }
 
     @Test
+    void aMissingPgStatStatementsPointsAtTheServerLog() throws Exception {
+        TestPostgres.createDatabase(DB + "_nopgss", "CREATE TABLE t (id int PRIMARY KEY)");
+        String url = TestPostgres.url(DB + "_nopgss");
+        InProcessCli.Result r = run("doctor", "--source", url, "--store", dir.resolve("nopgss.db").toString());
+        assertTrue(r.stdout().contains("warn  query log (for mine-queries): pg_stat_statements is not installed in database "
+                + DB + "_nopgss;"), r.stdout());
+        assertTrue(r.stdout().contains("Without it, mine-queries --log-file PATH reads the server's own statement log instead."),
+                r.stdout());
+    }
+
+    @Test
     void aGrantedWriteIsFoundOnARoleThatIsNoSuperuser() throws Exception {
         try (Connection c = TestPostgres.connect(DB); Statement st = c.createStatement()) {
             st.execute("DROP ROLE IF EXISTS sb_doctor_clerk");

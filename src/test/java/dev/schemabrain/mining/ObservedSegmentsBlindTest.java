@@ -5,8 +5,9 @@ import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.testing.TestPostgres;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,29 +22,29 @@ import static dev.schemabrain.mining.MinedStore.ok;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The observed-segment rules on a domain they were not written from (a library: members, items, loans), scored
- * against a verdict judged by hand beforehand (src/test/resources/blind-segments). Writes the score to
- * target/segments-blind.txt.
+ * The observed-segment rules on domains they were not written from (a library: members, items, loans; a veterinary
+ * clinic with yes/no columns: owners, pets, visits), each scored against a verdict judged by hand beforehand
+ * (src/test/resources/blind-segments). Writes the scores to target/segments-blind-DOMAIN.txt.
  */
 class ObservedSegmentsBlindTest {
-
-    private static final String DB = "t30_blind_library";
 
     @TempDir
     Path dir;
 
-    @Test
-    void theLibraryWorkloadProposesWhatTheVerdictWants() throws Exception {
-        List<String> ddl = dev.schemabrain.store.SqlScript.statements(resource("library.sql"));
-        TestPostgres.createDatabase(DB, ddl.toArray(String[]::new));
+    @ParameterizedTest
+    @ValueSource(strings = {"library", "clinic"})
+    void theWorkloadProposesWhatTheVerdictWants(String domain) throws Exception {
+        String db = "t30_blind_" + domain;
+        List<String> ddl = dev.schemabrain.store.SqlScript.statements(resource(domain + ".sql"));
+        TestPostgres.createDatabase(db, ddl.toArray(String[]::new));
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
-        ok(mined.cli("index", "--source", TestPostgres.url(DB)));
-        List<LoggedStatement> logged = resource("library-workload.sql").lines().filter(l -> !l.isBlank())
+        ok(mined.cli("index", "--source", TestPostgres.url(db)));
+        List<LoggedStatement> logged = resource(domain + "-workload.sql").lines().filter(l -> !l.isBlank())
                 .map(l -> new LoggedStatement(l, 4)).toList();
-        mined.mineLog(TestPostgres.url(DB), "library", SqlNormalizer.Dialect.POSTGRESQL, logged);
+        mined.mineLog(TestPostgres.url(db), domain, SqlNormalizer.Dialect.POSTGRESQL, logged);
 
         Set<String> wanted = new TreeSet<>();
-        resource("library-verdict.txt").lines().filter(l -> !l.isBlank() && !l.startsWith("#"))
+        resource(domain + "-verdict.txt").lines().filter(l -> !l.isBlank() && !l.startsWith("#"))
                 .forEach(l -> wanted.add(l.strip().replaceAll("\\s+", ".")));
         SemanticModel model = mined.semanticLayer();
         Set<String> proposed = new TreeSet<>();
@@ -55,14 +56,14 @@ class ObservedSegmentsBlindTest {
         double precision = proposed.isEmpty() ? 1 : (double) hit.size() / proposed.size();
         double recall = wanted.isEmpty() ? 1 : (double) hit.size() / wanted.size();
         List<String> report = new ArrayList<>();
-        report.add(String.format("library: %d proposed, %d wanted, precision %.2f, recall %.2f", proposed.size(), wanted.size(),
+        report.add(String.format(domain + ": %d proposed, %d wanted, precision %.2f, recall %.2f", proposed.size(), wanted.size(),
                 precision, recall));
         proposed.forEach(p -> report.add((wanted.contains(p) ? "  ok    " : "  extra ") + p));
         wanted.stream().filter(w -> !proposed.contains(w)).forEach(w -> report.add("  miss  " + w));
         model.metrics().stream().filter(m -> m.origin().method().wireName().equals("observed_in_query_log"))
                 .forEach(m -> report.add("  metric " + m.name() + " " + m.filters()));
         Files.createDirectories(Path.of("target"));
-        Files.write(Path.of("target/segments-blind.txt"), report);
+        Files.write(Path.of("target/segments-blind-" + domain + ".txt"), report);
         System.out.println(String.join("\n", report));
         assertEquals(wanted, proposed, String.join("\n", report));
     }

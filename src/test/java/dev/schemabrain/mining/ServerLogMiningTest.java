@@ -2,7 +2,6 @@ package dev.schemabrain.mining;
 
 import dev.schemabrain.store.QueryLogRepository.Example;
 import dev.schemabrain.testing.StoreBytes;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,27 +37,15 @@ class ServerLogMiningTest {
     private static final String PASSWORD = "Hunter2-never-stored";
     private static final String PARAMETER_EMAIL = "js@example.org";
 
-    private static Path logs;
-    private static EmbeddedPostgres server;
+    private static LoggingPostgres server;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void start() throws Exception {
-        logs = Files.createTempDirectory("schemabrain-pglog");
-        server = EmbeddedPostgres.builder()
-                .setDataDirectory(Files.createTempDirectory("schemabrain-pglog-data"))
-                .setCleanDataDirectory(true)
-                .setServerConfig("shared_preload_libraries", "pg_stat_statements")
-                .setServerConfig("logging_collector", "on")
-                .setServerConfig("log_destination", "stderr,csvlog,jsonlog")
-                .setServerConfig("log_directory", logs.toString())
-                .setServerConfig("log_filename", "pg.log")
-                .setServerConfig("log_statement", "all")
-                .setServerConfig("lc_messages", "C")
-                .setServerConfig("fsync", "off")
-                .start();
+        server = LoggingPostgres.start("stderr,csvlog,jsonlog", "pg.log",
+                java.util.Map.of("shared_preload_libraries", "pg_stat_statements"));
         try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
             // A value with spaces does not survive the server's command line: set it the way an operator would.
             st.execute("ALTER SYSTEM SET log_line_prefix = '%m [%p] %q%u@%d '");
@@ -82,11 +69,11 @@ class ServerLogMiningTest {
     }
 
     private static Connection connect(String database) throws Exception {
-        return server.getDatabase("postgres", database).getConnection();
+        return server.connect(database);
     }
 
     private static String url() {
-        return "postgresql://postgres@localhost:" + server.getPort() + "/" + DB;
+        return server.url(DB);
     }
 
     @Test
@@ -125,15 +112,15 @@ class ServerLogMiningTest {
             st.execute("CREATE ROLE t30_log_secret LOGIN");
             st.execute("ALTER ROLE t30_log_secret PASSWORD '" + PASSWORD + "'");
         }
-        try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + server.getPort() + "/" + DB
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://localhost:" + server.server().getPort() + "/" + DB
                 + "?user=t30_reporter&options=-c%20search_path%3Dbilling"); Statement st = c.createStatement()) {
             st.execute("SELECT note_id FROM note WHERE note_id > 3");
         }
-        awaitFlushed();
+        server.awaitLogged("note_id > 3", "pg.csv", "pg.json", "pg.log");
         // The files as they are now: the checks below run statements the server logs too.
         Path snapshot = Files.createDirectories(dir.resolve("logs"));
         for (String file : formats) {
-            Files.copy(logs.resolve(file), snapshot.resolve(file));
+            Files.copy(server.logs().resolve(file), snapshot.resolve(file));
         }
 
         String before = ok(statistics.cli("mine-queries", "--source", url()));
@@ -144,7 +131,7 @@ class ServerLogMiningTest {
                     "--log-file", snapshot.resolve(file).toString())));
         }
         List<Example> statisticsSelects = selects(statistics);
-        RunnableExamples statisticsRun = RunnableExamples.run(server.getPort(), DB, statisticsSelects);
+        RunnableExamples statisticsRun = RunnableExamples.run(server.server().getPort(), DB, statisticsSelects);
 
         List<String> storedByFormat = new java.util.ArrayList<>();
         for (String file : formats) {
@@ -168,7 +155,7 @@ class ServerLogMiningTest {
                     + " WHERE c.email = ?"), "the e-mail stripped: " + sql);
             assertTrue(sql.contains("SELECT customer_id, segment FROM billing.customer WHERE email = ?"), "the bound e-mail stripped: " + sql);
 
-            RunnableExamples run = RunnableExamples.run(server.getPort(), DB, selects);
+            RunnableExamples run = RunnableExamples.run(server.server().getPort(), DB, selects);
             assertEquals(List.of(), run.failures(), "every example runs or plans");
             // Placeholders left: three PII values (the e-mail literal, the bound e-mail, the full name) and two amounts
             // the catalog does not show (KeptLiterals keeps only values the server already serves).
@@ -203,21 +190,5 @@ class ServerLogMiningTest {
 
     private static List<Example> selects(MinedStore mined) throws Exception {
         return mined.stored(url()).stream().filter(e -> e.kind().equals("select")).toList();
-    }
-
-    /** The collector writes on its own schedule: wait until each file holds the last statement run. */
-    private static void awaitFlushed() throws Exception {
-        for (int i = 0; i < 100; i++) {
-            boolean all = true;
-            for (String file : List.of("pg.csv", "pg.json", "pg.log")) {
-                Path p = logs.resolve(file);
-                all &= Files.exists(p) && Files.readString(p).contains("note_id > 3");
-            }
-            if (all) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("the server did not write its log to " + logs);
     }
 }
