@@ -62,6 +62,10 @@ final class InitCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE}).")
     String tokenEnv;
 
+    @Option(names = "--no-token", description = "HTTP: the server asks for no token (no tokens and no --jwt-jwks:"
+            + " a loopback-only service), so the entry sends no Authorization header.")
+    boolean noToken;
+
     @Option(names = "--name", defaultValue = "schemabrain", paramLabel = "NAME",
             description = "The server's name in the client (default: ${DEFAULT-VALUE}).")
     String name;
@@ -105,7 +109,7 @@ final class InitCommand implements Callable<Integer> {
                 main.err().println("warning: skipped " + c.title + ", which " + skipReason(c, launch).orElseThrow());
                 continue;
             }
-            ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv);
+            ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, noToken ? null : tokenEnv);
             ClientConfigFile.Result r = ClientConfigFile.merge(c.configFile(home, main.env), c.serversKey, name,
                     entry, c == McpClient.VSCODE, clock);
             main.out().println(switch (r.outcome()) {
@@ -151,7 +155,7 @@ final class InitCommand implements Callable<Integer> {
             main.out().println("No --url-env: the tools answer from the store, and get_metric tells the agent the server"
                     + " has no source; run init again with --url-env VAR to give it one.");
         }
-        if (launch.isEmpty()) {
+        if (launch.isEmpty() && !noToken) {
             main.out().println("Export " + tokenEnv + " (a token from 'schemabrain token create NAME') where the client starts.");
         }
         main.out().println("Restart the client to load it.");
@@ -161,7 +165,7 @@ final class InitCommand implements Callable<Integer> {
         for (McpClient c : shown) {
             ObjectNode root = ClientConfigFile.JSON.createObjectNode();
             root.putObject(c.serversKey).set(name,
-                    launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, tokenEnv));
+                    launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, noToken ? null : tokenEnv));
             try {
                 main.out().println(client.equals("all") ? "// any MCP client (\"mcpServers\"; VS Code calls it \"servers\"):"
                         : "// " + c.title + ": " + c.configFile(home, main.env));

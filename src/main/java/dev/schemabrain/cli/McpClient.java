@@ -93,14 +93,19 @@ enum McpClient {
         return entry;
     }
 
-    /** The entry for a server over Streamable HTTP, its bearer token read from the client's {@code tokenVar}. */
+    /**
+     * The entry for a server over Streamable HTTP, its bearer token read from the client's {@code tokenVar}; no
+     * Authorization header when {@code tokenVar} is null (a server without authentication).
+     */
     ObjectNode httpEntry(String url, String tokenVar) {
         ObjectNode entry = JsonNodeFactory.instance.objectNode();
         if (this == CLAUDE_CODE || this == VSCODE) {
             entry.put("type", "http");
         }
         entry.put(this == WINDSURF ? "serverUrl" : "url", url);
-        entry.putObject("headers").put("Authorization", "Bearer " + reference(tokenVar));
+        if (tokenVar != null) {
+            entry.putObject("headers").put("Authorization", "Bearer " + reference(tokenVar));
+        }
         return entry;
     }
 }

@@ -224,6 +224,13 @@ final class ServeCommand implements Callable<Integer> {
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                } catch (RuntimeException e) {
+                    // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
+                    // trace: the first search loads what it needs itself.
+                    if (stopping.getCount() > 0 && !Thread.currentThread().isInterrupted()) {
+                        main.err().println("schemabrain: warming the search index failed (" + e.getMessage()
+                                + "); the first search loads it instead.");
+                    }
                 }
             }), "schemabrain-warm");
             warm.setDaemon(true);

@@ -298,6 +298,16 @@ class InitCommandTest {
     }
 
     @Test
+    void aServerWithoutAuthenticationGetsNoAuthorizationHeader() throws Exception {
+        InProcessCli.Result r = init("--client", "cursor", "--transport", "http", "--url", "http://127.0.0.1:8080/mcp", "--no-token");
+        assertEquals(0, r.exitCode(), r.stderr());
+        JsonNode cursor = JSON.readTree(config(McpClient.CURSOR).toFile()).path("mcpServers").path("schemabrain");
+        assertEquals("http://127.0.0.1:8080/mcp", cursor.path("url").asText());
+        assertTrue(cursor.path("headers").isMissingNode(), cursor.toString());
+        assertFalse(r.stdout().contains("SCHEMABRAIN_TOKEN"), "no token to export: " + r.stdout());
+    }
+
+    @Test
     void hostileValuesAreRefusedInOneSentence() throws Exception {
         String[][] cases = {
                 {"--client", "cursor", "--url-env", "DB\"}, \"evil\": {\"command\": \"sh"},

@@ -107,7 +107,8 @@ class ServeExitIT {
                 p.destroyForcibly();
             }
             String err = Files.readString(work.resolve("term-" + i + ".err"));
-            if (!ended || answer == null || err.contains("SIGSEGV") || err.contains("fatal error")) {
+            if (!ended || answer == null || err.contains("SIGSEGV") || err.contains("fatal error")
+                    || err.contains("Exception in thread") || err.contains("\tat ")) {
                 failures.add("cycle " + i + ": ended=" + ended + " answer=" + answer + " stderr=" + err.lines().limit(5).toList());
             }
             // The operator sees the stop begin and end: one line each, the last with the audit rows written.

@@ -212,8 +212,10 @@ public final class GetMetricTool extends CatalogTool {
         if (coarser != null) {
             ways.add("a coarser time_grain (" + coarser + ")");
         }
-        if (!request.groupBy().isEmpty()) {
-            ways.add("one group_by column fewer (" + Replies.shown(request.groupBy().get(request.groupBy().size() - 1)) + ")");
+        if (request.groupBy().size() == 1) {
+            ways.add("no group_by (one total instead of a row per " + Replies.shown(request.groupBy().get(0)) + ")");
+        } else if (!request.groupBy().isEmpty()) {
+            ways.add("one group_by column fewer (drop " + Replies.shown(request.groupBy().get(request.groupBy().size() - 1)) + ")");
         }
         if (!request.filters().isEmpty()) {
             ways.add("wider filters");
