@@ -20,6 +20,8 @@ final class ExitSignals {
     private static volatile String interrupted;
     /** Set once a signal is being handled: a command failing under it then says nothing more. */
     private static volatile boolean stopping;
+    /** The signal being handled, as SIGINT / SIGTERM / SIGHUP; null before one arrives. */
+    private static volatile String received;
 
     private ExitSignals() {
     }
@@ -33,10 +35,17 @@ final class ExitSignals {
         return stopping;
     }
 
+    /** Which signal stops the process (SIGINT for a Ctrl-C), or SIGTERM when the JVM is stopped otherwise. */
+    static String received() {
+        String name = received;
+        return name == null ? "SIGTERM" : name;
+    }
+
     static void install() {
         SIGNALS.forEach((name, number) -> {
             try {
                 Signal.handle(new Signal(name), signal -> {
+                    received = "SIG" + name;
                     stopping = true;
                     String sentence = interrupted;
                     if (sentence != null) {

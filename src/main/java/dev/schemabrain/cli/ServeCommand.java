@@ -257,11 +257,12 @@ final class ServeCommand implements Callable<Integer> {
                     // must still be durable and witnessed, or cutting them off the log would go unseen.
                     // Stopped by a signal, this thread never returns from run(): the hook says the last line itself.
                     Thread settle = new Thread(() -> {
-                        say("schemabrain: stopping (SIGTERM)" + (audit == null ? "" : ": settling the audit log"));
+                        String signal = ExitSignals.received();
+                        say("schemabrain: stopping (" + signal + ")" + (audit == null ? "" : ": settling the audit log"));
                         if (audit != null) {
                             audit.settle();
                         }
-                        sayStopped("SIGTERM" + rowsWritten(audit, rowsBefore));
+                        sayStopped(signal + rowsWritten(audit, rowsBefore));
                     }, "schemabrain-audit-settle");
                     Runtime.getRuntime().addShutdownHook(settle);
                     StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
@@ -330,7 +331,7 @@ final class ServeCommand implements Callable<Integer> {
                     + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
         }
         Thread hook = new Thread(() -> {
-            say("schemabrain: stopping (SIGTERM): " + observability.summary().get("in_flight")
+            say("schemabrain: stopping (" + ExitSignals.received() + "): " + observability.summary().get("in_flight")
                     + " requests in flight get up to 5 s to finish, then the audit log closes");
             service.close();
             try {

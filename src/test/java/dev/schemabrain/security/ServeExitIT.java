@@ -128,4 +128,25 @@ class ServeExitIT {
         assertTrue(failures.isEmpty(), String.join("\n", failures));
         assertTrue(crashFiles.isEmpty(), "crash files left in the working directory: " + crashFiles);
     }
+
+    /** Ctrl-C in a terminal is SIGINT: the operator reads that signal's name, not another's, and the audit rows. */
+    @Test
+    void aCtrlCSaysItWasSigint() throws Exception {
+        Cli.Result demo = Cli.run(work, "demo");
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        Process p = new ProcessBuilder(McpStdio.serveCommand(work.resolve("schemabrain.demo.db"))).directory(work.toFile())
+                .redirectError(work.resolve("int.err").toFile()).start();
+        OutputStream in = p.getOutputStream();
+        in.write((INITIALIZE + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        assertTrue(out.readLine() != null, "initialized");
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
+        assertEquals(0, kill.waitFor());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "stopped");
+        String err = Files.readString(work.resolve("int.err"));
+        assertEquals(130, p.exitValue(), err);
+        assertTrue(err.contains("schemabrain: stopping (SIGINT)") && err.contains("schemabrain: stopped after SIGINT"), err);
+        assertFalse(err.contains("SIGTERM"), err);
+    }
 }
