@@ -227,7 +227,7 @@ final class ServeCommand implements Callable<Integer> {
                 } catch (RuntimeException e) {
                     // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
                     // trace: the first search loads what it needs itself.
-                    if (stopping.getCount() > 0 && !Thread.currentThread().isInterrupted()) {
+                    if (stopping.getCount() > 0 && !ExitSignals.stopping() && !Thread.currentThread().isInterrupted()) {
                         main.err().println("schemabrain: warming the search index failed (" + e.getMessage()
                                 + "); the first search loads it instead.");
                     }

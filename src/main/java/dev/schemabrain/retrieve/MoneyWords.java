@@ -2,6 +2,7 @@ package dev.schemabrain.retrieve;
 
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.semantic.MeasureMeaning;
 
 
@@ -34,7 +35,8 @@ final class MoneyWords {
                 return c;
             }
             price = price < 0 && MeasureMeaning.isPrice(column) ? c : price;
-            quantity |= MeasureMeaning.isQuantity(column);
+            // A number: Northwind's quantity_per_unit ("24 - 12 oz bottles") is text.
+            quantity |= MeasureMeaning.isQuantity(column) && TypeClass.of(column) == TypeClass.NUMBER;
         }
         return quantity ? price : -1;
     }
