@@ -22,6 +22,8 @@ final class ExitSignals {
     private static volatile boolean stopping;
     /** The signal being handled, as SIGINT / SIGTERM / SIGHUP; null before one arrives. */
     private static volatile String received;
+    /** 128 + the number of the signal being handled: the exit code whichever thread ends the JVM first. */
+    private static volatile int exitCode = 143;
 
     private ExitSignals() {
     }
@@ -35,6 +37,11 @@ final class ExitSignals {
         return stopping;
     }
 
+    /** The exit code of the signal being handled (130 for a Ctrl-C). */
+    static int exitCode() {
+        return exitCode;
+    }
+
     /** Which signal stops the process (SIGINT for a Ctrl-C), or SIGTERM when the JVM is stopped otherwise. */
     static String received() {
         String name = received;
@@ -46,6 +53,7 @@ final class ExitSignals {
             try {
                 Signal.handle(new Signal(name), signal -> {
                     received = "SIG" + name;
+                    exitCode = 128 + number;
                     stopping = true;
                     String sentence = interrupted;
                     if (sentence != null) {

@@ -165,7 +165,9 @@ public final class Main implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             if (ExitSignals.stopping()) {
-                return EXIT_FAILURE;   // a signal closed the model under the command: its sentence is said, the JVM exits
+                // A signal closed the model under the command: its sentence is said, and this thread may end the JVM
+                // before the handler does, so with the signal's code too.
+                return ExitSignals.exitCode();
             }
             err.println("schemabrain: " + userMessage(ex));
             if (verbose) {
