@@ -7,7 +7,7 @@ package dev.schemabrain.mcp.server;
 public final class UnknownMethod {
 
     /** JSON-RPC's "method not found". */
-    public static final int CODE = -32601;
+    public static final int CODE = JsonRpcFrames.METHOD_NOT_FOUND;
 
     private UnknownMethod() {
     }
