@@ -63,14 +63,14 @@ public final class CallGate {
         } else {
             return null;
         }
-        registry.recordRejected(name, caller, plain(arguments), kind);
+        registry.recorder().rejected(name, caller, plain(arguments), kind);
         return refusal;
     }
 
     /** A tools/call answered as a malformed message (not JSON-RPC's shape): recorded under the name it gave, if any. */
     public void recordMalformed(JsonNode message, String caller) {
         if (isToolCall(message)) {
-            registry.recordRejected(name(message), caller, plain(message.path("params").get("arguments")),
+            registry.recorder().rejected(name(message), caller, plain(message.path("params").get("arguments")),
                     ErrorKind.INVALID_ARGUMENT);
         }
     }
@@ -89,9 +89,9 @@ public final class CallGate {
         boolean none = arguments == null || arguments.isNull();
         if (name != null && registry.tool(name).isPresent() && (none || arguments.isObject())) {
             Map<String, Object> given = none ? Map.of() : JSON.convertValue(arguments, MAP);
-            registry.recordTurnedAway(name, given, caller, TurnedAway.overRate(name, given, rate, retryAfterMillis, List.of(name)));
+            registry.recorder().turnedAway(name, given, caller, TurnedAway.overRate(name, given, rate, retryAfterMillis, List.of(name)));
         } else {
-            registry.recordRejected(name, caller, plain(arguments), ErrorKind.POLICY_BLOCKED);
+            registry.recorder().rejected(name, caller, plain(arguments), ErrorKind.POLICY_BLOCKED);
         }
     }
 
