@@ -8,6 +8,7 @@ import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.UnknownMethod;
 import dev.schemabrain.mcp.server.UnknownTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,6 +111,14 @@ abstract class McpEdgeContract {
         Outcome o = run(request(1, "tools/unknown"));
         assertEquals(1, o.answers().size());
         assertEquals(List.of("rpc -32601 Method not found: tools/unknown"), o.answers());
+        assertEquals(List.of(), o.rows());
+    }
+
+    @Test
+    void aMethodWithControlCharactersIsNotFoundAndNotEchoed() throws Exception {
+        String method = "tools/\u202Elist\u0000";
+        Outcome o = run(request(1, method));
+        assertEquals(List.of("rpc -32601 " + UnknownMethod.unreadable(method)), o.answers());
         assertEquals(List.of(), o.rows());
     }
 
