@@ -3,7 +3,6 @@ package dev.schemabrain.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.mcp.server.JsonRpcFrames;
-import dev.schemabrain.mcp.server.UnknownMethod;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -106,11 +105,6 @@ final class McpGate implements Filter {
                     : JsonRpcFrames.INVALID_REQUEST, message == null
                     ? "The request body is not valid JSON; send one JSON-RPC message as a JSON object."
                     : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
-            return;
-        }
-        String unreadable = UnknownMethod.unreadable(message.path("method").asText(null));
-        if (unreadable != null) {
-            Replies.rpcError(response, HttpServletResponse.SC_BAD_REQUEST, UnknownMethod.CODE, unreadable);
             return;
         }
         Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));

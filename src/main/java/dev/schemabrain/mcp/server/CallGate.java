@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * What every transport asks before a message reaches the SDK, so each rule exists once: a tools/call with
+ * What every transport asks before a message reaches the SDK, so each rule exists once: a method name the
+ * SDK would echo raw is not found; a tools/call with
  * no name, arguments that are not an object, or an unknown tool is refused with one sentence and recorded
  * in the audit log under the caller the transport names (never a name the client chose); tools/list is
  * answered from the cached bytes. The transport only frames the answer on its wire.
@@ -39,10 +40,15 @@ public final class CallGate {
     }
 
     /**
-     * The refusal of a tools/call that cannot reach a tool, already recorded under {@code caller}; null for
-     * a call that may go on, and for any other message.
+     * The refusal of a message the SDK must not see: a method name holding control or formatting
+     * characters (no row: it is no tools/call), or a tools/call that cannot reach a tool, already recorded
+     * under {@code caller}. Null for a message that may go on.
      */
     public Refusal screen(JsonNode message, String caller) {
+        String unreadable = UnknownMethod.unreadable(message.path("method").asText(null));
+        if (unreadable != null) {
+            return new Refusal(JsonRpcFrames.METHOD_NOT_FOUND, unreadable);
+        }
         if (!isToolCall(message)) {
             return null;
         }

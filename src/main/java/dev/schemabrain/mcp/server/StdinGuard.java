@@ -136,16 +136,12 @@ final class StdinGuard implements Runnable {
             reply(replyId, JsonRpcFrames.INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
             return;
         }
-        String unreadable = UnknownMethod.unreadable(message.path("method").asText(null));
-        if (unreadable != null) {
-            if (replyId != null) {
-                reply(replyId, UnknownMethod.CODE, unreadable);
-            }
-            return;
-        }
         CallGate.Refusal refusal = gate.screen(message, StdioServer.CALLER);
         if (refusal != null) {
-            write(refusal.frame(replyId), NEWLINE);
+            // A notification is never answered, refused or not.
+            if (message.has("id")) {
+                write(refusal.frame(replyId), NEWLINE);
+            }
             return;
         }
         McpSchema.JSONRPCMessage parsed;
