@@ -1,12 +1,8 @@
 package dev.schemabrain.http;
 
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.CallerRateLimiter;
 import dev.schemabrain.mcp.server.RateLimit;
-import dev.schemabrain.mcp.server.TurnedAway;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.schemabrain.mcp.tool.ToolRegistry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -16,30 +12,25 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The last filter before the SDK, after authentication: names the caller (the auth filter's
  * {@link HttpService#CALLER_ATTRIBUTE}, else anonymous; never the client's initialize info), applies the
- * caller's rate limit, and records a tools/call the SDK will reject (unknown tool, no name, arguments not
- * an object) in the audit log, as the stdio server does.
+ * caller's request rate (HTTP's own: 429 and Retry-After), then asks the {@link CallGate}, as stdio does,
+ * whether a tools/call may reach a tool and answers tools/list from its cache.
  */
 final class CallerGate implements Filter {
 
     static final String SCOPE_ATTRIBUTE = "dev.schemabrain.http.scope";
 
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
-    };
-
     private final CallerRateLimiter limiter;
     private final RateLimit rate;
-    private final ToolRegistry registry;
+    private final CallGate gate;
 
-    CallerGate(RateLimit rate, ToolRegistry registry) {
+    CallerGate(RateLimit rate, CallGate gate) {
         this.limiter = new CallerRateLimiter(rate);
         this.rate = rate;
-        this.registry = registry;
+        this.gate = gate;
     }
 
     @Override
@@ -58,44 +49,38 @@ final class CallerGate implements Filter {
             long seconds = Math.max(1, (decision.retryAfterMillis() + 999) / 1000);
             response.setHeader("Retry-After", Long.toString(seconds));
             if (rpc != null && rpc.toolCall()) {
-                recordOverRate(rpc, scope, decision.retryAfterMillis());
+                scope.noteRejected();
+                gate.recordOverRate(rpc.message(), scope.identity(), rate, decision.retryAfterMillis());
             }
             Replies.refuse(response, 429, "This caller is limited to " + rate.describe() + " (bursts of up to " + rate.burst()
                     + "); retry after " + seconds + " s.");
             return;
         }
-        if (rpc != null && rpc.toolCall()) {
-            recordIfRejected(rpc, scope);
+        if (rpc == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        CallGate.Refusal refusal = gate.screen(rpc.message(), scope.identity());
+        if (refusal != null) {
+            scope.noteRejected();
+            if (rpc.id() == null) {
+                // A notification is answered with no body, refused or not.
+                response.setStatus(HttpServletResponse.SC_ACCEPTED);
+            } else {
+                Replies.frame(response, HttpServletResponse.SC_OK, refusal.frame(rpc.id()));
+            }
+            return;
+        }
+        // The SDK answers a request it would refuse (an Accept it does not serve) in its own way.
+        if ("tools/list".equals(rpc.method()) && rpc.id() != null && request.getMethod().equals("POST") && acceptsBoth(request)) {
+            Replies.frame(response, HttpServletResponse.SC_OK, gate.toolsList(rpc.id()));
+            return;
         }
         chain.doFilter(request, response);
     }
 
-    /**
-     * A tools/call refused 429 is a call like any other to the audit (SPEC §9.2): a known tool's row says
-     * refused + policy_blocked, as the metric rate limit's does; anything else an error row of that kind.
-     */
-    private void recordOverRate(McpGate.Rpc rpc, RequestScope scope, long retryAfterMillis) {
-        scope.noteRejected();
-        JsonNode arguments = rpc.arguments();
-        boolean none = arguments == null || arguments.isNull();
-        if (rpc.tool() != null && registry.tool(rpc.tool()).isPresent() && (none || arguments.isObject())) {
-            Map<String, Object> given = none ? Map.of() : Replies.JSON.convertValue(arguments, MAP);
-            registry.recordTurnedAway(rpc.tool(), given, scope.identity(),
-                    TurnedAway.overRate(rpc.tool(), given, rate, retryAfterMillis, List.of(rpc.tool())));
-        } else {
-            registry.recordRejected(rpc.tool(), scope.identity(),
-                    arguments == null ? null : Replies.JSON.convertValue(arguments, Object.class), ErrorKind.POLICY_BLOCKED);
-        }
-    }
-
-    private void recordIfRejected(McpGate.Rpc rpc, RequestScope scope) {
-        boolean argumentsNotObject = rpc.arguments() != null && !rpc.arguments().isNull() && !rpc.arguments().isObject();
-        ErrorKind kind = rpc.tool() == null || argumentsNotObject ? ErrorKind.INVALID_ARGUMENT
-                : registry.tool(rpc.tool()).isEmpty() ? ErrorKind.UNKNOWN_NAME : null;
-        if (kind != null) {
-            scope.noteRejected();
-            registry.recordRejected(rpc.tool(), scope.identity(),
-                    rpc.arguments() == null ? null : Replies.JSON.convertValue(rpc.arguments(), Object.class), kind);
-        }
+    private static boolean acceptsBoth(HttpServletRequest request) {
+        String accept = request.getHeader("Accept");
+        return accept != null && accept.contains("application/json") && accept.contains("text/event-stream");
     }
 }

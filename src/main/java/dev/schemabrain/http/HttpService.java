@@ -6,6 +6,7 @@ import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -159,8 +160,8 @@ public final class HttpService implements AutoCloseable {
                 context.addFilter(new FilterHolder(auth), METRICS_PATH, requests);
             }
         });
-        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), registry)), MCP_PATH, requests);
-        context.addFilter(new FilterHolder(new ToolListGate(toolList, catalogVersion, registry)), MCP_PATH, requests);
+        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(),
+                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())))), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)

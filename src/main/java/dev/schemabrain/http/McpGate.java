@@ -2,6 +2,7 @@ package dev.schemabrain.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.ClientText;
+import dev.schemabrain.mcp.server.JsonRpcFrames;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -37,10 +38,10 @@ final class McpGate implements Filter {
             + ", MCP-Protocol-Version, Last-Event-ID";
 
     /**
-     * The JSON-RPC message as far as the service needs it; arguments only for hashing into a rejected row,
-     * the id (a string or integer, else null) for an answer given before the SDK.
+     * The JSON-RPC message, read once, and what the filters need of it; the id (a string or integer, else
+     * null) for an answer given before the SDK.
      */
-    record Rpc(String method, String tool, JsonNode arguments, boolean toolCall, String client, JsonNode id) {
+    record Rpc(JsonNode message, String method, String tool, boolean toolCall, String client, JsonNode id) {
     }
 
     private final int maxRequestBytes;
@@ -100,14 +101,10 @@ final class McpGate implements Filter {
         if (message == null || !message.isObject() || !(message.path("method").isTextual() || message.has("result")
                 || message.has("error"))) {
             // Answered here: the SDK would serialize its exception, stack trace and all, into the body.
-            rpcError(response, message == null ? -32700 : -32600, message == null
+            Replies.rpcError(response, HttpServletResponse.SC_BAD_REQUEST, message == null ? JsonRpcFrames.PARSE_ERROR
+                    : JsonRpcFrames.INVALID_REQUEST, message == null
                     ? "The request body is not valid JSON; send one JSON-RPC message as a JSON object."
                     : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
-            return;
-        }
-        String unreadable = dev.schemabrain.mcp.server.UnknownMethod.unreadable(message.path("method").asText(null));
-        if (unreadable != null) {
-            rpcError(response, dev.schemabrain.mcp.server.UnknownMethod.CODE, unreadable);
             return;
         }
         Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));
@@ -161,18 +158,6 @@ final class McpGate implements Filter {
         }
     }
 
-    /** 400 with a JSON-RPC error: -32700 (parse error) or -32600 (invalid request), one sentence, no id to echo. */
-    private static void rpcError(HttpServletResponse response, int code, String sentence) throws IOException {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", code);
-        error.put("message", sentence);
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("jsonrpc", "2.0");
-        reply.put("id", null);
-        reply.put("error", error);
-        Replies.json(response, HttpServletResponse.SC_BAD_REQUEST, reply);
-    }
-
     /** What the filters need from a JSON-RPC message object. */
     private static Rpc parse(JsonNode message, String sessionId) {
         String client = clientFromSession(sessionId);
@@ -188,7 +173,7 @@ final class McpGate implements Filter {
         boolean toolCall = "tools/call".equals(method);
         String tool = toolCall && params.path("name").isTextual() ? params.path("name").asText() : null;
         JsonNode id = message.get("id");
-        return new Rpc(method, tool, toolCall ? params.get("arguments") : null, toolCall, client,
+        return new Rpc(message, method, tool, toolCall, client,
                 id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null);
     }
 

@@ -1,12 +1,11 @@
 package dev.schemabrain.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.mcp.server.JsonRpcFrames;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Answers the service writes itself: JSON bodies, and refusals as a JSON-RPC error with one sentence. */
 final class Replies {
@@ -17,7 +16,11 @@ final class Replies {
     }
 
     static void json(HttpServletResponse response, int status, Object body) throws IOException {
-        byte[] bytes = JSON.writeValueAsBytes(body);
+        frame(response, status, JSON.writeValueAsBytes(body));
+    }
+
+    /** A JSON body already serialized: a JSON-RPC frame. */
+    static void frame(HttpServletResponse response, int status, byte[] bytes) throws IOException {
         response.setStatus(status);
         response.setContentType("application/json");
         response.setContentLength(bytes.length);
@@ -34,13 +37,11 @@ final class Replies {
 
     /** A refusal before the request reaches MCP: the HTTP status says what, the sentence says what to do. */
     static void refuse(HttpServletResponse response, int status, String sentence) throws IOException {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", -32600);
-        error.put("message", sentence);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jsonrpc", "2.0");
-        body.put("id", null);
-        body.put("error", error);
-        json(response, status, body);
+        rpcError(response, status, JsonRpcFrames.INVALID_REQUEST, sentence);
+    }
+
+    /** A JSON-RPC error with no id to echo, under HTTP status {@code status}. */
+    static void rpcError(HttpServletResponse response, int status, int code, String sentence) throws IOException {
+        frame(response, status, JsonRpcFrames.error(null, code, sentence));
     }
 }

@@ -101,6 +101,11 @@ public final class HttpFixture implements AutoCloseable {
         return new HttpFixture(service, audit, registry, executor);
     }
 
+    /** The store this server reads and audits into. */
+    Path store() {
+        return demoStore;
+    }
+
     public String url() {
         return "http://127.0.0.1:" + service.port();
     }

@@ -14,7 +14,6 @@ import reactor.core.publisher.Mono;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -81,8 +80,8 @@ public final class StdioServer {
                     TimeUnit.MILLISECONDS);
         }
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
-        StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, new HashSet<>(registry.names()),
-                registry::recordRejected).answeringToolsList(() -> toolList.bytes(TOOLS_VERSION));
+        StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES,
+                new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION)));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.

@@ -114,7 +114,7 @@ public final class ToolDispatcher implements AutoCloseable {
     private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
         turnedAwayLane.execute(() -> {
             catalogFirst.awaitQuiet(CATALOG_FIRST_MAX_WAIT_MS);
-            registry.recordTurnedAway(tool, arguments, caller, answer);
+            registry.recorder().turnedAway(tool, arguments, caller, answer);
         });
         return CompletableFuture.completedFuture(answer);
     }

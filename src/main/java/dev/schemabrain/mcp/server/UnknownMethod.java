@@ -2,12 +2,9 @@ package dev.schemabrain.mcp.server;
 
 /**
  * A JSON-RPC method name holding control, bidi or zero-width characters: no MCP method does, and the SDK
- * would echo it raw in "Method not found". Answered before the SDK, over stdio and HTTP alike.
+ * would echo it raw in "Method not found". Answered by the {@link CallGate}, over stdio and HTTP alike.
  */
 public final class UnknownMethod {
-
-    /** JSON-RPC's "method not found". */
-    public static final int CODE = -32601;
 
     private UnknownMethod() {
     }

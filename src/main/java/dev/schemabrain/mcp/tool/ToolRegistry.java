@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 /**
  * The tools a server offers, and the one place a call is dispatched: strict argument validation
  * first (an invalid_argument envelope pointing back at the same tool), then the tool, with any
- * exception turned into an internal_error envelope so a bug never reaches the agent as a crash.
+ * exception turned into an internal_error envelope so a bug never reaches the agent as a crash. Each
+ * call's row is its {@link CallRecorder}'s.
  */
 public final class ToolRegistry {
 
@@ -32,16 +33,21 @@ public final class ToolRegistry {
     private static final int MAX_ECHOED_ARGUMENT = 200;
 
     private final Map<String, Tool> tools;
-    private final CallAudit audit;
+    private final CallRecorder recorder;
 
     private ToolRegistry(Map<String, Tool> tools, CallAudit audit) {
         this.tools = tools;
-        this.audit = audit;
+        this.recorder = new CallRecorder(audit);
     }
 
     /** Every call is recorded in {@code audit} before its answer is returned. */
     public ToolRegistry audited(CallAudit audit) {
         return new ToolRegistry(tools, audit);
+    }
+
+    /** Where this registry's calls, and the calls the edge refuses or turns away, are recorded. */
+    public CallRecorder recorder() {
+        return recorder;
     }
 
     public static ToolRegistry of(List<? extends Tool> tools) {
@@ -82,46 +88,8 @@ public final class ToolRegistry {
             throw new IllegalArgumentException("no tool named " + name);
         }
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
-        ToolCall call = new ToolCall(name, caller, given, audit);
-        Envelope answer = answer(tool, given, call);
-        try {
-            audit.completed(call, answer);
-            return answer;
-        } catch (CallAudit.AuditUnavailable e) {
-            LOG.error("the audit log could not record a call to {}", name, e);
-            return auditUnavailable(name);
-        }
-    }
-
-    /**
-     * Records a tools/call that never reached a tool (see {@link CallAudit#rejected}); the caller answers
-     * it with a protocol error. Never throws: a failure to record is logged.
-     */
-    public void recordRejected(String tool, String caller, Object arguments, ErrorKind kind) {
-        try {
-            audit.rejected(tool, caller, arguments, kind.wireName());
-        } catch (CallAudit.AuditUnavailable | RuntimeException e) {
-            LOG.error("the audit log could not record a rejected tools/call: {}", e.getMessage());
-        }
-    }
-
-    /**
-     * Records a call the dispatcher answered without running the tool (the source is busy, the caller is
-     * over its rate); such an answer carries no data, so it is not withheld when this fails (logged).
-     *
-     * @return whether the row was written
-     */
-    public boolean recordTurnedAway(String name, Map<String, Object> arguments, String caller, Envelope answer) {
-        if (!tools.containsKey(name)) {
-            throw new IllegalArgumentException("no tool named " + name);
-        }
-        try {
-            audit.completed(new ToolCall(name, caller, arguments == null ? Map.of() : arguments, audit), answer);
-            return true;
-        } catch (CallAudit.AuditUnavailable e) {
-            LOG.error("the audit log could not record a turned-away call to {}", name, e);
-            return false;
-        }
+        ToolCall call = new ToolCall(name, caller, given, recorder.audit());
+        return recorder.completed(call, answer(tool, given, call));
     }
 
     private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {
@@ -139,14 +107,6 @@ public final class ToolRegistry {
                             + "and retrying the same call will not help.",
                     Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
         }
-    }
-
-    /** Nothing goes unrecorded: without its audit row, a call's answer is withheld. */
-    public static Envelope auditUnavailable(String tool) {
-        return Envelope.error(ToolError.of(ErrorKind.INTERNAL_ERROR, "The audit log could not record this call to " + tool
-                        + ", so its answer is withheld; the operator should check the store's disk and permissions"
-                        + " (schemabrain audit verify), then the same call can be retried.",
-                Recovery.call(tool, Map.of())), List.of("list_indexed_schemas"));
     }
 
     private static Envelope invalidArgument(ToolSpec spec, Validation validation, Map<String, Object> given) {

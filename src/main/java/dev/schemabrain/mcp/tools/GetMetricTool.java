@@ -22,7 +22,7 @@ import dev.schemabrain.mcp.tool.LatencyHint;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.SideEffects;
 import dev.schemabrain.mcp.tool.ToolCall;
-import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tool.CallRecorder;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
@@ -114,7 +114,7 @@ public final class GetMetricTool extends CatalogTool {
         try {
             call.beforeSql(fingerprint(compiled));
         } catch (CallAudit.AuditUnavailable e) {
-            return ToolRegistry.auditUnavailable(NAME);
+            return CallRecorder.unavailable(NAME);
         }
         ObjectNode data = Replies.object();
         data.set("columns", Replies.strings(compiled.columns()));

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.server;
 
+import dev.schemabrain.mcp.tool.ToolRegistry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,8 +65,8 @@ class ToolListTest {
         String input = String.join("\n", lines) + "\n";
         List<String> passed = new ArrayList<>();
         StdinGuard guard = new StdinGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), frames,
-                message -> passed.add(message.toString()), 1 << 20, Set.of("a"))
-                .answeringToolsList(() -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8));
+                message -> passed.add(message.toString()), 1 << 20,
+                new CallGate(ToolRegistry.of(List.of()), () -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8)));
         guard.run();
         return List.of(lines(frames.toString(StandardCharsets.UTF_8)), passed);
     }
