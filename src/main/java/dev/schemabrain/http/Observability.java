@@ -114,7 +114,7 @@ public final class Observability {
     void sourceCallEnded(Envelope answer) {
         sourceInFlight.decrementAndGet();
         if (answer != null && answer.error() != null
-                && answer.error().kind() == dev.schemabrain.mcp.envelope.ErrorKind.SOURCE_BUSY) {
+                && answer.error().kind() == dev.schemabrain.error.ErrorKind.SOURCE_BUSY) {
             sourceBusy.increment();
         }
     }

@@ -7,7 +7,7 @@ import dev.schemabrain.error.AuditException;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.source.SchemaSource;
 import dev.schemabrain.source.Sources;

@@ -7,7 +7,7 @@ import dev.schemabrain.engine.Engines;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
-import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -113,7 +113,7 @@ class DraftRulesTest {
         MetricCompiler compiler = new MetricCompiler(catalog, model);
         CompileException e = assertThrows(CompileException.class, () -> compiler.compile(new MetricRequest("order_lines_revenue",
                 List.of(), List.of(), "month", null, List.of(), List.of(), 10), Engines.POSTGRESQL));
-        assertEquals(Problem.AMBIGUOUS_TIME_DIMENSION, e.problem());
+        assertEquals(ErrorKind.AMBIGUOUS_TIME_DIMENSION, e.problem());
         assertEquals(java.util.Set.of("orders.order_date", "invoices.invoice_date"), java.util.Set.copyOf(e.candidates()));
         // Without a time grain nothing needs choosing, and with one named it compiles.
         compiler.compile(new MetricRequest("order_lines_revenue", List.of(), List.of(), null, null, List.of(), List.of(), 10),

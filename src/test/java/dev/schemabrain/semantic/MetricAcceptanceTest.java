@@ -8,7 +8,7 @@ import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
-import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
@@ -207,7 +207,7 @@ class MetricAcceptanceTest {
         try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(chinook.url()), ExecutorSettings.defaults())) {
             CompileException e = assertThrows(CompileException.class, () -> chinook.compile(
                     request("invoice_total_sum", List.of("customer.contry"), List.of(), null), ex));
-            assertEquals(Problem.UNKNOWN_GROUP_BY_COLUMN, e.problem());
+            assertEquals(ErrorKind.UNKNOWN_GROUP_BY_COLUMN, e.problem());
             assertEquals("customer.country", e.candidates().get(0));
         }
     }

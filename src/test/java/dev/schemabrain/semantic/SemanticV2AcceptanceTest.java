@@ -8,7 +8,7 @@ import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
-import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -503,7 +503,7 @@ class SemanticV2AcceptanceTest {
         CompileException byWeek = assertThrows(CompileException.class, () -> compiler.compile(
                 request("trailing_3m_revenue", List.of(), List.of(), "week"), new QueryExecutor(SourceUrl.parse(f.url()),
                         ExecutorSettings.defaults()).dialect()));
-        assertEquals(Problem.GRAIN_MISMATCH, byWeek.problem());
+        assertEquals(ErrorKind.GRAIN_MISMATCH, byWeek.problem());
     }
 
     @ParameterizedTest
@@ -571,10 +571,10 @@ class SemanticV2AcceptanceTest {
         for (String hostile : List.of("real'; DROP TABLE rev.accounts; --", "account.real OR 1=1", "x\"; SELECT 1; --")) {
             CompileException e = assertThrows(CompileException.class, () -> compiler.compile(new MetricRequest("invoice_total",
                     List.of(), List.of(), null, null, List.of(), List.of(), 10, List.of(hostile), true), pg));
-            assertEquals(Problem.INVALID_ARGUMENT, e.problem());
+            assertEquals(ErrorKind.INVALID_ARGUMENT, e.problem());
             CompileException c = assertThrows(CompileException.class, () -> compiler.compile(request("invoice_total", List.of(),
                     List.of(Filter.columns("invoice.paid_on", FilterOp.GT, hostile)), null), pg));
-            assertEquals(Problem.UNKNOWN_FILTER_COLUMN, c.problem());
+            assertEquals(ErrorKind.UNKNOWN_FILTER_COLUMN, c.problem());
         }
         // Opting out of the default segment is the caller's to choose, and the numbers say which rows they are.
         CompiledMetric all = compiler.compile(new MetricRequest("invoice_total", List.of(), List.of(), null, null, List.of(),

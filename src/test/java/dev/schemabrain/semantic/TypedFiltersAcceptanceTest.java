@@ -24,7 +24,7 @@ import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
-import dev.schemabrain.semantic.compile.Problem;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
@@ -379,7 +379,7 @@ public class TypedFiltersAcceptanceTest {
         try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(s.url()), ExecutorSettings.defaults())) {
             CompileException e = assertThrows(CompileException.class, () -> compiler.compile(request("typed_invoice_amount",
                     List.of(), List.of(new Filter(invoice + ".status", FilterOp.EQ, "pais"))), ex.dialect()));
-            assertEquals(Problem.INVALID_ARGUMENT, e.problem());
+            assertEquals(ErrorKind.INVALID_ARGUMENT, e.problem());
             assertEquals("paid", e.candidates().get(0), e.candidates().toString());
             assertEquals("The filter value 'pais' is not one of the values " + invoice + ".status allows: "
                     + String.join(", ", INVOICE_STATUSES) + ".", e.getMessage());
@@ -388,7 +388,7 @@ public class TypedFiltersAcceptanceTest {
             assertEquals(List.of("void"), inList.candidates().subList(0, 1), "every value of a list is checked");
             CompileException flag = assertThrows(CompileException.class, () -> compiler.compile(request("typed_invoice_amount",
                     List.of(), List.of(new Filter(s.entity("accounts") + ".is_test", FilterOp.EQ, "maybe"))), ex.dialect()));
-            assertEquals(Problem.INVALID_ARGUMENT, flag.problem());
+            assertEquals(ErrorKind.INVALID_ARGUMENT, flag.problem());
         }
     }
 

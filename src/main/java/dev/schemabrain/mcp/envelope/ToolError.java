@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.envelope;
 
+import dev.schemabrain.error.ErrorKind;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.ArgSpec;
 import dev.schemabrain.mcp.args.Validation;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.ToolError;
 import org.slf4j.Logger;

@@ -8,7 +8,7 @@ import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.LatencyHint;

@@ -14,7 +14,7 @@ import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.DegradationReason;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.envelope.ToolError;

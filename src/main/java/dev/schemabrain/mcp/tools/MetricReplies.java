@@ -2,7 +2,7 @@ package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.semantic.compile.CompileException;
@@ -24,8 +24,8 @@ final class MetricReplies {
     }
 
     static Envelope compileError(CompileException e, MetricRequest request, String metricEntity) {
-        ErrorKind kind = ErrorKind.valueOf(e.problem().name());
-        Recovery recovery = switch (e.problem()) {
+        ErrorKind kind = e.problem();
+        Recovery recovery = switch (kind) {
             case UNKNOWN_METRIC -> e.candidates().isEmpty() ? Recovery.call("list_metrics", Map.of())
                     : retry(request, "name", e.candidates().get(0), Recovery.call("list_metrics", Map.of()));
             case UNKNOWN_GROUP_BY_COLUMN, UNKNOWN_FILTER_COLUMN, UNKNOWN_ORDER_BY_COLUMN, UNKNOWN_MEASURE_COLUMN ->
@@ -40,6 +40,7 @@ final class MetricReplies {
             // Which value was wrong is the caller's to fix (fuzzy_matches has the domain's nearest values); a retry
             // without the offending filter would be a different question's number.
             case INVALID_ARGUMENT -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
+            default -> Recovery.call("list_metrics", Map.of());   // the compiler raises none other today
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery.withFuzzyMatches(e.candidates().stream().limit(3).toList())),
                 List.of("describe_entity", "list_metrics"));

@@ -3,7 +3,7 @@ package dev.schemabrain.mcp.tools;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.ToolError;
 

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.semantic.compile.MetricCompiler.Ref;
 import dev.schemabrain.semantic.model.Aggregation;
@@ -52,7 +53,7 @@ final class Combinations {
             List<Metric> parts = new ArrayList<>();
             for (String name : names) {
                 if (name.indexOf('.') >= 0) {
-                    throw new CompileException(Problem.INVALID_ARGUMENT, "Derived metric " + metric.name() + " names "
+                    throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Derived metric " + metric.name() + " names "
                             + name + "; its expression combines metrics by name, not columns.", List.of());
                 }
                 parts.add(compiler.metric(name));
@@ -89,7 +90,7 @@ final class Combinations {
         for (int i = 1; i < built.size(); i++) {
             if (built.get(i).timeKey() != first.timeKey()) {
                 Metric without = built.get(i).timeKey() ? parts.get(0) : parts.get(i);
-                throw new CompileException(Problem.INVALID_ARGUMENT, "Metric " + metric.name() + " combines " + parts.get(0).name()
+                throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Metric " + metric.name() + " combines " + parts.get(0).name()
                         + " and " + parts.get(i).name() + ", but " + without.name() + " has no time axis for time_grain; pass a"
                         + " time_dimension both can reach, or leave out time_grain.", List.of());
             }
@@ -128,24 +129,24 @@ final class Combinations {
                                  Deque<String> within) throws CompileException {
         Metric base = compiler.metric(c.metric());
         if (!additive(base)) {
-            throw new CompileException(Problem.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " runs over "
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " runs over "
                     + base.name() + ", which is not a simple sum or count; a running total of averages, distinct counts or"
                     + " snapshots would count things twice. Define it over a sum or count metric.", List.of());
         }
         TimeGrain needed = c.window() != null ? c.windowGrain() : null;
         if (grain == null) {
             String suggest = (needed != null ? needed : TimeGrain.MONTH).wireName();
-            throw new CompileException(Problem.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " is a total over"
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " is a total over"
                     + " time buckets and needs time_grain, for example " + suggest + ".", List.of(suggest),
                     Map.of("time_grain", suggest));
         }
         if (needed != null && grain != needed) {
-            throw new CompileException(Problem.GRAIN_MISMATCH, "Cumulative metric " + metric.name() + " totals the last "
+            throw new CompileException(ErrorKind.GRAIN_MISMATCH, "Cumulative metric " + metric.name() + " totals the last "
                     + c.window() + " " + needed.wireName() + "s, so it is read by " + needed.wireName() + ", not "
                     + grain.wireName() + ".", List.of(needed.wireName()), Map.of("time_grain", needed.wireName()));
         }
         if (c.grainToDate() != null && grain.ordinal() > c.grainToDate().ordinal()) {
-            throw new CompileException(Problem.GRAIN_MISMATCH, "Cumulative metric " + metric.name() + " runs from the start"
+            throw new CompileException(ErrorKind.GRAIN_MISMATCH, "Cumulative metric " + metric.name() + " runs from the start"
                     + " of each " + c.grainToDate().wireName() + ", so read it by " + c.grainToDate().wireName()
                     + " or finer, not " + grain.wireName() + ".", List.of(c.grainToDate().wireName()),
                     Map.of("time_grain", c.grainToDate().wireName()));
@@ -153,7 +154,7 @@ final class Combinations {
         MetricCompiler.grain(request.timeGrain(), base);
         Optional<Ref> axis = compiler.timeDimension(request.timeDimension(), base, compiler.entity(base.entity()));
         if (axis.isEmpty()) {
-            throw new CompileException(Problem.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " runs over "
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " runs over "
                     + base.name() + ", which has no time axis; give " + base.name() + " a time_dimension.", List.of());
         }
         // Filters on the time axis limit the buckets shown, not the rows accumulated.
@@ -163,7 +164,7 @@ final class Combinations {
         List<Filter> buckets = new ArrayList<>();
         List<Ref> bucketRefs = new ArrayList<>();
         for (Filter f : all) {
-            Ref r = compiler.reference(f.column(), Problem.UNKNOWN_FILTER_COLUMN, "filter");
+            Ref r = compiler.reference(f.column(), ErrorKind.UNKNOWN_FILTER_COLUMN, "filter");
             boolean onAxis = !f.comparesColumns() && r.table().name().equals(axis.get().table().name())
                     && r.column().name().equals(axis.get().column().name());
             (onAxis ? buckets : rows).add(f);
@@ -173,7 +174,7 @@ final class Combinations {
         }
         Aggregate a = compiler.build(base, request.forMetric(base.name(), rows), grain, dialect, cells, within);
         if (!a.timeKey()) {
-            throw new CompileException(Problem.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " needs "
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " needs "
                     + base.name() + " by time bucket, and it has no time axis here; pass time_dimension.", List.of());
         }
         String k0 = q("k0");

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import java.util.List;
 import java.util.Map;
 
@@ -9,22 +10,22 @@ import java.util.Map;
  */
 public final class CompileException extends Exception {
 
-    private final Problem problem;
+    private final ErrorKind problem;
     private final List<String> candidates;
     private final Map<String, Object> suggestedArgs;
 
-    public CompileException(Problem problem, String message, List<String> candidates, Map<String, Object> suggestedArgs) {
+    public CompileException(ErrorKind problem, String message, List<String> candidates, Map<String, Object> suggestedArgs) {
         super(message);
         this.problem = problem;
         this.candidates = List.copyOf(candidates);
         this.suggestedArgs = Map.copyOf(suggestedArgs);
     }
 
-    public CompileException(Problem problem, String message, List<String> candidates) {
+    public CompileException(ErrorKind problem, String message, List<String> candidates) {
         this(problem, message, candidates, Map.of());
     }
 
-    public Problem problem() {
+    public ErrorKind problem() {
         return problem;
     }
 

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Fuzzy;
@@ -63,7 +64,7 @@ public final class FilterValues {
             }
             case IN, NOT_IN -> {
                 if (!(f.value() instanceof List<?> values) || values.isEmpty() || values.size() > MAX_LIST_VALUES) {
-                    throw new CompileException(Problem.INVALID_ARGUMENT, "The " + f.op().wireName() + " filter on "
+                    throw new CompileException(ErrorKind.INVALID_ARGUMENT, "The " + f.op().wireName() + " filter on "
                             + reference + " needs a list of 1 to " + MAX_LIST_VALUES + " values.", List.of());
                 }
                 List<Object> out = new ArrayList<>(values.size());
@@ -74,7 +75,7 @@ public final class FilterValues {
             }
             default -> {
                 if (f.value() == null || f.value() instanceof List<?>) {
-                    throw new CompileException(Problem.INVALID_ARGUMENT, "The " + f.op().wireName() + " filter on "
+                    throw new CompileException(ErrorKind.INVALID_ARGUMENT, "The " + f.op().wireName() + " filter on "
                             + reference + " needs one value; use is_null or not_null to test for NULL.", List.of());
                 }
                 return List.of(bind(dialect, column, reference, f.value()));
@@ -131,7 +132,7 @@ public final class FilterValues {
         List<String> values = domain.values();
         String named = values.size() <= NAMED_VALUES ? String.join(", ", values)
                 : String.join(", ", values.subList(0, NAMED_VALUES)) + " and " + (values.size() - NAMED_VALUES) + " more";
-        return new CompileException(Problem.INVALID_ARGUMENT, "The filter value '" + NameSyntax.excerpt(text) + "' is not one of the "
+        return new CompileException(ErrorKind.INVALID_ARGUMENT, "The filter value '" + NameSyntax.excerpt(text) + "' is not one of the "
                 + (domain.kind() == Domain.Kind.SET ? "members" : "values") + " " + reference + " allows: " + named + ".",
                 Fuzzy.best(text, values, Fuzzy.DEFAULT_LIMIT));
     }
@@ -177,7 +178,7 @@ public final class FilterValues {
     }
 
     private static CompileException invalid(String reference, Object value, String why) {
-        return new CompileException(Problem.INVALID_ARGUMENT, "The filter value '" + NameSyntax.excerpt(String.valueOf(value))
+        return new CompileException(ErrorKind.INVALID_ARGUMENT, "The filter value '" + NameSyntax.excerpt(String.valueOf(value))
                 + "' does not fit " + reference + ": " + why + ".", List.of());
     }
 }

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -306,7 +307,7 @@ public final class MeasureExpression {
         }
 
         private CompileException invalid(String what) {
-            return new CompileException(Problem.UNKNOWN_MEASURE_COLUMN, "The expression '" + excerpt(expression) + "' has "
+            return new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN, "The expression '" + excerpt(expression) + "' has "
                     + what + "; only names, numbers, 'short text', + - * /, parentheses, COALESCE and CASE WHEN … THEN …"
                     + " ELSE … END are allowed.", List.of());
         }

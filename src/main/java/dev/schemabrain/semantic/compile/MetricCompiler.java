@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;
@@ -72,7 +73,7 @@ public final class MetricCompiler {
     public CompiledMetric compile(MetricRequest request, Dialect dialect, SmallCells cells) throws CompileException {
         Metric metric = metric(request.metric());
         if (request.limit() < 1 || request.limit() > MetricRequest.MAX_LIMIT) {
-            throw new CompileException(Problem.INVALID_ARGUMENT, "limit must lie between 1 and " + MetricRequest.MAX_LIMIT
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "limit must lie between 1 and " + MetricRequest.MAX_LIMIT
                     + "; got " + request.limit() + ".", List.of());
         }
         TimeGrain grain = grain(request.timeGrain(), metric);
@@ -115,7 +116,7 @@ public final class MetricCompiler {
     Aggregate build(Metric metric, MetricRequest request, TimeGrain grain, Dialect dialect, SmallCells cells,
                     Deque<String> within) throws CompileException {
         if (within.contains(metric.name()) || within.size() >= MAX_DEPTH) {
-            throw new CompileException(Problem.INVALID_ARGUMENT, "Metric " + within.peekFirst() + " is built of metrics that"
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Metric " + within.peekFirst() + " is built of metrics that"
                     + " refer back to themselves (" + String.join(" -> ", within) + " -> " + metric.name() + "); fix the"
                     + " semantic layer's ratio, derived or cumulative definitions.", List.of());
         }
@@ -165,7 +166,7 @@ public final class MetricCompiler {
         }
         List<String> close = new ArrayList<>();
         Fuzzy.best(name, List.copyOf(byName.keySet()), Fuzzy.DEFAULT_LIMIT).forEach(n -> close.addAll(byName.get(n)));
-        throw new CompileException(Problem.INVALID_ARGUMENT, "There is no segment '" + NameSyntax.excerpt(text) + "'"
+        throw new CompileException(ErrorKind.INVALID_ARGUMENT, "There is no segment '" + NameSyntax.excerpt(text) + "'"
                 + (dot < 0 ? " on " + base.name() + " (name another entity's as entity.segment)" : "") + "; describe_entity"
                 + " lists an entity's segments.", close);
     }
@@ -193,7 +194,7 @@ public final class MetricCompiler {
     }
 
     Metric metric(String name) throws CompileException {
-        return model.metric(name).orElseThrow(() -> new CompileException(Problem.UNKNOWN_METRIC,
+        return model.metric(name).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_METRIC,
                 "There is no metric named '" + NameSyntax.excerpt(name) + "'; list_metrics shows the metrics there are.",
                 Fuzzy.best(name, model.metrics().stream().map(Metric::name).toList(), Fuzzy.DEFAULT_LIMIT)));
     }
@@ -206,7 +207,7 @@ public final class MetricCompiler {
     record Ref(String written, Entity entity, Table table, Column column) {
     }
 
-    Ref reference(String written, Problem problem, String role) throws CompileException {
+    Ref reference(String written, ErrorKind problem, String role) throws CompileException {
         String text = written == null ? "" : written.strip();
         int dot = text.indexOf('.');
         String entityName = dot < 0 ? "" : text.substring(0, dot);
@@ -251,13 +252,13 @@ public final class MetricCompiler {
         try {
             grain = TimeGrain.fromWire(text);
         } catch (IllegalArgumentException e) {
-            throw new CompileException(Problem.INVALID_TIME_GRAIN, "'" + NameSyntax.excerpt(text)
+            throw new CompileException(ErrorKind.INVALID_TIME_GRAIN, "'" + NameSyntax.excerpt(text)
                     + "' is not a time grain; use day, week, month, quarter or year.",
                     Arrays.stream(TimeGrain.values()).map(TimeGrain::wireName).toList());
         }
         if (!metric.timeGrains().isEmpty() && !metric.timeGrains().contains(grain)) {
             List<String> allowed = metric.timeGrains().stream().map(TimeGrain::wireName).toList();
-            throw new CompileException(Problem.GRAIN_MISMATCH, "Metric " + metric.name() + " is defined for the grains "
+            throw new CompileException(ErrorKind.GRAIN_MISMATCH, "Metric " + metric.name() + " is defined for the grains "
                     + String.join(", ", allowed) + ", not " + grain.wireName() + ".", allowed,
                     Map.of("time_grain", allowed.get(0)));
         }
@@ -272,9 +273,9 @@ public final class MetricCompiler {
     Optional<Ref> timeDimension(String requested, Metric metric, Entity base) throws CompileException {
         String chosen = requested != null ? requested : metric.timeDimension();
         if (chosen != null) {
-            Ref ref = reference(chosen, Problem.UNKNOWN_GROUP_BY_COLUMN, "time_dimension");
+            Ref ref = reference(chosen, ErrorKind.UNKNOWN_GROUP_BY_COLUMN, "time_dimension");
             if (TypeClass.of(ref.column()) != TypeClass.TEMPORAL) {
-                throw new CompileException(Problem.INVALID_ARGUMENT, "time_dimension " + ref.written()
+                throw new CompileException(ErrorKind.INVALID_ARGUMENT, "time_dimension " + ref.written()
                         + " is not a date or time column; pick one that is.", temporalColumns(ref.entity()));
             }
             return Optional.of(ref);
@@ -282,13 +283,13 @@ public final class MetricCompiler {
         TimeAxis axis = TimeAxis.of(catalog, model, base.name());
         if (axis.tied()) {
             List<String> candidates = axis.best().stream().map(TimeAxis.Candidate::reference).toList();
-            throw new CompileException(Problem.AMBIGUOUS_TIME_DIMENSION, "Metric " + metric.name()
+            throw new CompileException(ErrorKind.AMBIGUOUS_TIME_DIMENSION, "Metric " + metric.name()
                     + " has no time dimension and " + candidates.size() + " entities are equally good candidates: "
                     + String.join(", ", candidates) + "; pass time_dimension.", candidates,
                     Map.of("time_dimension", candidates.get(0)));
         }
         if (axis.chosen().isPresent()) {
-            return Optional.of(reference(axis.chosen().get().reference(), Problem.UNKNOWN_GROUP_BY_COLUMN, "time_dimension"));
+            return Optional.of(reference(axis.chosen().get().reference(), ErrorKind.UNKNOWN_GROUP_BY_COLUMN, "time_dimension"));
         }
         return Optional.empty();
     }
@@ -317,7 +318,7 @@ public final class MetricCompiler {
                 at = lower.indexOf(wanted.toLowerCase(Locale.ROOT));
             }
             if (at < 0) {
-                throw new CompileException(Problem.UNKNOWN_ORDER_BY_COLUMN, "order_by '" + NameSyntax.excerpt(wanted)
+                throw new CompileException(ErrorKind.UNKNOWN_ORDER_BY_COLUMN, "order_by '" + NameSyntax.excerpt(wanted)
                         + "' is not a column of the result; order by one of " + String.join(", ", keys) + ".", keys);
             }
             terms.add(dialect.quote("c" + at) + (o.descending() ? " DESC" : " ASC"));
@@ -355,7 +356,7 @@ public final class MetricCompiler {
     }
 
     static CompileException drift(String what) {
-        return new CompileException(Problem.SCHEMA_DRIFT, "The semantic layer refers to " + what
+        return new CompileException(ErrorKind.SCHEMA_DRIFT, "The semantic layer refers to " + what
                 + ", which the index does not have; run schemabrain index, then apply the project again.", List.of());
     }
 

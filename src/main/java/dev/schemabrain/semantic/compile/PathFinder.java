@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.semantic.model.Cardinality;
 import dev.schemabrain.semantic.model.ColumnPair;
@@ -57,7 +58,7 @@ final class PathFinder {
         Set<String> viaNames = new LinkedHashSet<>();
         for (String v : via) {
             if (model.join(v).isEmpty()) {
-                throw new CompileException(Problem.UNKNOWN_VIA_JOIN, "There is no join named '" + v
+                throw new CompileException(ErrorKind.UNKNOWN_VIA_JOIN, "There is no join named '" + v
                         + "'; list_joins shows the joins there are.",
                         Fuzzy.best(v, model.joins().stream().map(Join::name).toList(), Fuzzy.DEFAULT_LIMIT));
             }
@@ -68,7 +69,7 @@ final class PathFinder {
         for (String target : targets) {
             List<List<Step>> candidates = paths(base, target);
             if (candidates.isEmpty()) {
-                throw new CompileException(Problem.UNREACHABLE_ENTITY, "No chain of joins within " + MAX_HOPS
+                throw new CompileException(ErrorKind.UNREACHABLE_ENTITY, "No chain of joins within " + MAX_HOPS
                         + " hops links " + base + " to " + target + "; list_joins shows the joins there are.", List.of());
             }
             if (!viaNames.isEmpty()) {
@@ -83,7 +84,7 @@ final class PathFinder {
             List<List<Step>> best = candidates.stream().filter(p -> p.size() == shortest).toList();
             if (best.size() > 1) {
                 List<String> rendered = best.stream().map(PathFinder::render).toList();
-                throw new CompileException(Problem.AMBIGUOUS_PATH, best.size() + " equally short join paths link "
+                throw new CompileException(ErrorKind.AMBIGUOUS_PATH, best.size() + " equally short join paths link "
                         + base + " to " + target + " (" + String.join("; ", rendered)
                         + "); pass via with the join to take.", rendered,
                         Map.of("via", List.of(distinguishing(best))));
@@ -93,7 +94,7 @@ final class PathFinder {
         }
         for (String v : viaNames) {
             if (!used.contains(v)) {
-                throw new CompileException(Problem.UNKNOWN_VIA_JOIN, "The join " + v + " is not on any path from "
+                throw new CompileException(ErrorKind.UNKNOWN_VIA_JOIN, "The join " + v + " is not on any path from "
                         + base + " to the entities this request uses; drop it from via.", List.copyOf(used));
             }
         }

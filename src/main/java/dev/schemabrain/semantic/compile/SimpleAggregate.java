@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Fuzzy;
@@ -66,13 +67,13 @@ final class SimpleAggregate {
 
         List<Ref> groups = new ArrayList<>();
         for (String g : request.groupBy()) {
-            groups.add(compiler.reference(g, Problem.UNKNOWN_GROUP_BY_COLUMN, "group_by"));
+            groups.add(compiler.reference(g, ErrorKind.UNKNOWN_GROUP_BY_COLUMN, "group_by"));
         }
         List<Ref> filterRefs = new ArrayList<>();
         List<Ref> otherRefs = new ArrayList<>();
         for (Filter f : filters) {
-            filterRefs.add(compiler.reference(f.column(), Problem.UNKNOWN_FILTER_COLUMN, "filter"));
-            otherRefs.add(f.comparesColumns() ? compiler.reference(f.otherColumn(), Problem.UNKNOWN_FILTER_COLUMN, "filter") : null);
+            filterRefs.add(compiler.reference(f.column(), ErrorKind.UNKNOWN_FILTER_COLUMN, "filter"));
+            otherRefs.add(f.comparesColumns() ? compiler.reference(f.otherColumn(), ErrorKind.UNKNOWN_FILTER_COLUMN, "filter") : null);
         }
         Optional<Ref> time = Optional.empty();
         Optional<Degradation> degradation = Optional.empty();
@@ -135,7 +136,7 @@ final class SimpleAggregate {
         }
         for (Ref p : parents) {
             if (reachedByFanOut.getOrDefault(p.entity().name(), false)) {
-                throw new CompileException(Problem.UNKNOWN_MEASURE_COLUMN, "Metric " + metric.name() + "'s measure reads "
+                throw new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN, "Metric " + metric.name() + "'s measure reads "
                         + p.written() + ", which is reached through a join that repeats " + base.name() + "'s rows; a measure"
                         + " may read only many-to-one parents' columns.", List.of());
             }
@@ -238,7 +239,7 @@ final class SimpleAggregate {
             }
         }
         if (snapshot != null) {
-            Column n = baseTable.column(snapshot.column()).orElseThrow(() -> new CompileException(Problem.UNKNOWN_MEASURE_COLUMN,
+            Column n = baseTable.column(snapshot.column()).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
                     "Metric " + metric.name() + "'s snapshot column " + snapshot.column() + " is not a column of "
                             + baseTable.name() + "; fix the metric's non_additive.column.", List.of()));
             String snap = q("t0") + "." + q(n.name());
@@ -248,7 +249,7 @@ final class SimpleAggregate {
                 partition.add(MetricCompiler.bucket(dialect, snap, grain));
             }
             for (String g : snapshot.groupings()) {
-                Column c = baseTable.column(g).orElseThrow(() -> new CompileException(Problem.UNKNOWN_MEASURE_COLUMN,
+                Column c = baseTable.column(g).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
                         "Metric " + metric.name() + "'s snapshot grouping " + g + " is not a column of " + baseTable.name() + ".",
                         List.of()));
                 partition.add(q("t0") + "." + q(c.name()));
@@ -319,7 +320,7 @@ final class SimpleAggregate {
         }
         for (String name : MeasureExpression.columns(metric.measure().expression())) {
             if (name.indexOf('.') > 0 && !name.startsWith(base.name() + ".")) {
-                parents.add(compiler.reference(name, Problem.UNKNOWN_MEASURE_COLUMN, "measure"));
+                parents.add(compiler.reference(name, ErrorKind.UNKNOWN_MEASURE_COLUMN, "measure"));
             }
         }
         return parents;
@@ -331,7 +332,7 @@ final class SimpleAggregate {
         Measure m = metric.measure();
         Role role = m.agg() == Aggregation.MIN || m.agg() == Aggregation.MAX ? Role.MEASURE_EXTREMUM : Role.MEASURE;
         if (m.column() != null) {
-            Column c = table.column(m.column()).orElseThrow(() -> new CompileException(Problem.UNKNOWN_MEASURE_COLUMN,
+            Column c = table.column(m.column()).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
                     "Metric " + metric.name() + " measures " + m.column() + ", which " + table.name()
                             + " no longer has; re-index or fix the metric.", List.of()));
             touched.add(new ColumnRef(table.name(), c.name(), role));
@@ -351,7 +352,7 @@ final class SimpleAggregate {
                 continue;
             }
             String bare = name.startsWith(own) ? name.substring(own.length()) : name;
-            Column c = table.column(bare).orElseThrow(() -> new CompileException(Problem.UNKNOWN_MEASURE_COLUMN, "Metric "
+            Column c = table.column(bare).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN, "Metric "
                     + metric.name() + "'s expression reads " + name + ", which " + table.name() + " does not have.",
                     Fuzzy.best(bare, table.columns().stream().map(Column::name).toList(), Fuzzy.DEFAULT_LIMIT)));
             rendered.put(name, q("t0") + "." + q(c.name()));

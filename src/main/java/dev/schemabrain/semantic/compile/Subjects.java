@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.semantic.model.ColumnPair;
@@ -93,7 +94,7 @@ final class Subjects {
     }
 
     private Entity entity(String name) throws CompileException {
-        return model.entity(name).orElseThrow(() -> new CompileException(Problem.SCHEMA_DRIFT, "The semantic layer refers to"
+        return model.entity(name).orElseThrow(() -> new CompileException(ErrorKind.SCHEMA_DRIFT, "The semantic layer refers to"
                 + " entity " + name + ", which the index does not have; run schemabrain index, then apply the project again.",
                 List.of()));
     }

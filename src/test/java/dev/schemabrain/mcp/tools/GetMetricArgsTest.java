@@ -2,7 +2,7 @@ package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.mcp.args.ArgSpec;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.semantic.model.FilterOp;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.ErrorKind;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.source.SchemaSource;

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.engine.Engines;
@@ -55,7 +56,7 @@ class FilterValuesTest {
         Column real = new Column("f", 1, "boolean", false, null, null, List.of());
         assertEquals(List.of(true, false), FilterValues.bindAll(Engines.POSTGRESQL, real, "a.f",
                 new Filter("a.f", FilterOp.IN, List.of("true", "0"))));
-        assertEquals(Problem.INVALID_ARGUMENT, assertThrows(CompileException.class, () -> FilterValues.check(flag, "a.f",
+        assertEquals(ErrorKind.INVALID_ARGUMENT, assertThrows(CompileException.class, () -> FilterValues.check(flag, "a.f",
                 new Filter("a.f", FilterOp.EQ, "maybe"))).problem());
     }
 

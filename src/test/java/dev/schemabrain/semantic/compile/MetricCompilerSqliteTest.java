@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.engine.Engines;
@@ -170,7 +171,7 @@ class MetricCompilerSqliteTest {
         MetricRequest request = request("users_count", List.of("organizations.country"), List.of(), null);
         CompileException e = assertThrows(CompileException.class,
                 () -> new MetricCompiler(catalog, two).compile(request, Engines.SQLITE));
-        assertEquals(Problem.AMBIGUOUS_PATH, e.problem());
+        assertEquals(ErrorKind.AMBIGUOUS_PATH, e.problem());
         assertEquals(2, e.candidates().size());
         CompiledMetric picked = new MetricCompiler(catalog, two).compile(new MetricRequest("users_count",
                 List.of("organizations.country"), List.of(), null, null, List.of("users_organizations"), List.of(), 1000), Engines.SQLITE);
@@ -179,22 +180,22 @@ class MetricCompilerSqliteTest {
 
     @Test
     void everyMistakeHasItsKind() {
-        assertEquals(Problem.UNKNOWN_METRIC, assertThrows(CompileException.class,
+        assertEquals(ErrorKind.UNKNOWN_METRIC, assertThrows(CompileException.class,
                 () -> compile(request("invoice_count", List.of(), List.of(), null))).problem());
         CompileException group = assertThrows(CompileException.class,
                 () -> compile(request("invoices_count", List.of("organizations.countyr"), List.of(), null)));
-        assertEquals(Problem.UNKNOWN_GROUP_BY_COLUMN, group.problem());
+        assertEquals(ErrorKind.UNKNOWN_GROUP_BY_COLUMN, group.problem());
         assertTrue(group.candidates().contains("organizations.country"), group.candidates().toString());
-        assertEquals(Problem.UNKNOWN_FILTER_COLUMN, assertThrows(CompileException.class, () -> compile(request("invoices_count",
+        assertEquals(ErrorKind.UNKNOWN_FILTER_COLUMN, assertThrows(CompileException.class, () -> compile(request("invoices_count",
                 List.of(), List.of(new Filter("invoices.x'; DROP TABLE users; --", FilterOp.EQ, "1")), null))).problem());
-        assertEquals(Problem.INVALID_TIME_GRAIN, assertThrows(CompileException.class,
+        assertEquals(ErrorKind.INVALID_TIME_GRAIN, assertThrows(CompileException.class,
                 () -> compile(request("invoices_count", List.of(), List.of(), "fortnight"))).problem());
-        assertEquals(Problem.INVALID_ARGUMENT, assertThrows(CompileException.class, () -> compile(request("invoices_count",
+        assertEquals(ErrorKind.INVALID_ARGUMENT, assertThrows(CompileException.class, () -> compile(request("invoices_count",
                 List.of(), List.of(new Filter("invoices.total_cents", FilterOp.GT, "lots")), null))).problem());
-        assertEquals(Problem.UNKNOWN_ORDER_BY_COLUMN, assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model)
+        assertEquals(ErrorKind.UNKNOWN_ORDER_BY_COLUMN, assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model)
                 .compile(new MetricRequest("invoices_count", List.of(), List.of(), null, null, List.of(),
                         List.of(new MetricRequest.OrderBy("invoices.status", false)), 10), Engines.SQLITE)).problem());
-        assertEquals(Problem.UNKNOWN_VIA_JOIN, assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model)
+        assertEquals(ErrorKind.UNKNOWN_VIA_JOIN, assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model)
                 .compile(new MetricRequest("invoices_count", List.of(), List.of(), null, null, List.of("nope"),
                         List.of(), 10), Engines.SQLITE)).problem());
     }

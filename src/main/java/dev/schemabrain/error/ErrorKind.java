@@ -1,10 +1,13 @@
-package dev.schemabrain.mcp.envelope;
+package dev.schemabrain.error;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.Locale;
 
-/** The closed set of error kinds of charter 1.3 (SPEC §5). */
+/**
+ * The closed set of error kinds an answer can carry (charter 1.3): the one list every layer raises from (the
+ * compiler, the executor, the edge), so no layer keeps a copy in step by hand.
+ */
 public enum ErrorKind {
     UNKNOWN_NAME, MALFORMED_NAME, MISSING_CREDENTIAL, INDEX_NOT_READY, SCHEMA_DRIFT, COST_CAP_EXCEEDED,
     INTERNAL_ERROR,
