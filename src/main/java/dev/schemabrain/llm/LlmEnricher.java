@@ -96,21 +96,26 @@ public final class LlmEnricher implements DescriptionEnricher {
             return new Enrichment(out, stale, c -> null);
         }
         if (in.dryRun()) {
-            long estIn = 0;
-            long estOut = 0;
-            double usd = 0;
-            for (Job j : jobs) {
-                long i = inputTokens(j.prompt());
-                long o = outputTokens(j.prompt());
-                estIn += i;
-                estOut += o;
-                usd += j.prices().usd(i, o);
-            }
-            summary = new LlmSummary(true, true, options.provider().name(), options.model(), in.catalog().tables().size(),
-                    0, cached, 0, 0, 0, 0, 0, 0, options.maxCost(), estIn, estOut, usd, List.of());
+            summary = estimate(in, jobs, cached);
             return new Enrichment(out, stale, c -> null);
         }
         return ask(in, jobs, cached, out, stale);
+    }
+
+    /** A dry run: what the requests would cost, estimated from their prompts; nothing is asked. */
+    private LlmSummary estimate(Input in, List<Job> jobs, int cached) {
+        long estIn = 0;
+        long estOut = 0;
+        double usd = 0;
+        for (Job j : jobs) {
+            long i = inputTokens(j.prompt());
+            long o = outputTokens(j.prompt());
+            estIn += i;
+            estOut += o;
+            usd += j.prices().usd(i, o);
+        }
+        return new LlmSummary(true, true, options.provider().name(), options.model(), in.catalog().tables().size(),
+                0, cached, 0, 0, 0, 0, 0, 0, options.maxCost(), estIn, estOut, usd, List.of());
     }
 
     private Enrichment ask(Input in, List<Job> jobs, int cached, Map<DocumentKey, Description> out, Set<QualifiedName> stale) {
