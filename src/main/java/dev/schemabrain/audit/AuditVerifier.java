@@ -235,7 +235,7 @@ public final class AuditVerifier {
             }
             AuditKey rowKey = r.id() <= legacyRows ? null : key;
             byte[] bound = mark != null && r.id() == mark.boundFrom() ? mark.binding() : null;
-            if (!AuditLog.chainHash(rowKey, r.prevHash(), bound, r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
+            if (!ChainRows.chainHash(rowKey, r.prevHash(), bound, r.id(), r.occurredAt(), r.entry()).equals(r.chainHash())) {
                 bad[0] = VerifyResult.broken(checked[0], r.id(), "its content does not match its chain_hash: the row was"
                         + " altered or forged, or the chain was recomputed without the key");
                 return false;
@@ -289,7 +289,7 @@ public final class AuditVerifier {
 
     private static Optional<Witness> storeWitness(AuditLog log) throws AuditException {
         try {
-            return log.storedWitness().map(AuditLog::toWitness);
+            return log.storedWitness().map(ChainWitnesses::toWitness);
         } catch (StoreException e) {
             throw new AuditException(e.getMessage(), e);
         }

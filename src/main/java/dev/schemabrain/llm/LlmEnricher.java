@@ -96,37 +96,30 @@ public final class LlmEnricher implements DescriptionEnricher {
             return new Enrichment(out, stale, c -> null);
         }
         if (in.dryRun()) {
-            long estIn = 0;
-            long estOut = 0;
-            double usd = 0;
-            for (Job j : jobs) {
-                long i = inputTokens(j.prompt());
-                long o = outputTokens(j.prompt());
-                estIn += i;
-                estOut += o;
-                usd += j.prices().usd(i, o);
-            }
-            summary = new LlmSummary(true, true, options.provider().name(), options.model(), in.catalog().tables().size(),
-                    0, cached, 0, 0, 0, 0, 0, 0, options.maxCost(), estIn, estOut, usd, List.of());
+            summary = estimate(in, jobs, cached);
             return new Enrichment(out, stale, c -> null);
         }
         return ask(in, jobs, cached, out, stale);
     }
 
+    /** A dry run: what the requests would cost, estimated from their prompts; nothing is asked. */
+    private LlmSummary estimate(Input in, List<Job> jobs, int cached) {
+        long estIn = 0;
+        long estOut = 0;
+        double usd = 0;
+        for (Job j : jobs) {
+            long i = inputTokens(j.prompt());
+            long o = outputTokens(j.prompt());
+            estIn += i;
+            estOut += o;
+            usd += j.prices().usd(i, o);
+        }
+        return new LlmSummary(true, true, options.provider().name(), options.model(), in.catalog().tables().size(),
+                0, cached, 0, 0, 0, 0, 0, 0, options.maxCost(), estIn, estOut, usd, List.of());
+    }
+
     private Enrichment ask(Input in, List<Job> jobs, int cached, Map<DocumentKey, Description> out, Set<QualifiedName> stale) {
-        Budget budget = new Budget(options.maxCost());
-        AtomicBoolean down = new AtomicBoolean();
-        AtomicInteger requests = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
-        AtomicInteger left = new AtomicInteger();
-        AtomicInteger unreachable = new AtomicInteger();
-        AtomicLong inTokens = new AtomicLong();
-        AtomicLong outTokens = new AtomicLong();
-        List<LlmStore.Described> described = Collections.synchronizedList(new ArrayList<>());
-        List<LlmStore.Spend> spend = Collections.synchronizedList(new ArrayList<>());
-        List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        List<String> screened = Collections.synchronizedList(new ArrayList<>());
-        String at = in.startedAt().toString();
+        Asking run = new Asking(in, out);
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, options.workers()), r -> {
             Thread t = new Thread(r, "schemabrain-llm");
             t.setDaemon(true);
@@ -135,57 +128,7 @@ public final class LlmEnricher implements DescriptionEnricher {
         try {
             List<Future<?>> futures = new ArrayList<>();
             for (Job job : jobs) {
-                futures.add(pool.submit(() -> {
-                    if (down.get()) {
-                        unreachable.incrementAndGet();
-                        return;
-                    }
-                    TablePrompt p = job.prompt();
-                    // The worst case this request allows: the model may use every output token it is granted.
-                    double reserved = budget.reserve(job.prices().usd(inputTokens(p), maxOutputTokens(p)));
-                    if (reserved < 0) {
-                        left.incrementAndGet();
-                        return;
-                    }
-                    double cost = 0;
-                    try {
-                        requests.incrementAndGet();
-                        LlmReply reply = options.provider().describe(job.model(), TablePrompt.SYSTEM, p.document(), maxOutputTokens(p));
-                        cost = job.prices().usd(reply.inputTokens(), reply.outputTokens());
-                        inTokens.addAndGet(reply.inputTokens());
-                        outTokens.addAndGet(reply.outputTokens());
-                        spend.add(new LlmStore.Spend(at, in.sourceId(), options.provider().name(), job.model(),
-                                p.table().name(), reply.inputTokens(), reply.outputTokens(), cost));
-                        ReplyCheck.Checked checked = ReplyCheck.check(reply, names(p.table()));
-                        checked.refused().ifPresent(why -> screened.add(p.table().name() + " (" + why + ")"));
-                        apply(p.table(), checked, out);
-                        described.add(new LlmStore.Described(p.table().name(), p.cacheKey(), job.model(),
-                                Description.LlmDraft.cleanModel(reply.model()), p.confidence()));
-                    } catch (LlmException e) {
-                        if (e.inputTokens() + e.outputTokens() > 0) {
-                            // Answered without descriptions, but billed: the ledger says what the provider's usage says.
-                            cost = job.prices().usd(e.inputTokens(), e.outputTokens());
-                            inTokens.addAndGet(e.inputTokens());
-                            outTokens.addAndGet(e.outputTokens());
-                            spend.add(new LlmStore.Spend(at, in.sourceId(), options.provider().name(), job.model(),
-                                    p.table().name(), e.inputTokens(), e.outputTokens(), cost));
-                        }
-                        if (e.unreachable()) {
-                            down.set(true);
-                            failures.add(0, e.getMessage());
-                            unreachable.incrementAndGet();
-                        } else {
-                            failed.incrementAndGet();
-                            failures.add(p.table().name() + " (" + e.getMessage() + ")");
-                        }
-                    } catch (RuntimeException e) {
-                        // An answer shaped in a way nothing above foresaw: this table only, never the run.
-                        failed.incrementAndGet();
-                        failures.add(p.table().name() + " (an unexpected answer: " + e.getClass().getSimpleName() + ")");
-                    } finally {
-                        budget.settle(reserved, cost);
-                    }
-                }));
+                futures.add(pool.submit(() -> run.request(job)));
             }
             for (Future<?> f : futures) {
                 f.get();
@@ -193,33 +136,125 @@ public final class LlmEnricher implements DescriptionEnricher {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException e) {
-            failures.add("an enrichment worker failed: " + e.getCause());
+            run.failures.add("an enrichment worker failed: " + e.getCause());
         } finally {
             pool.shutdownNow();
         }
-        List<String> warnings = new ArrayList<>();
-        if (down.get()) {
-            warnings.add("the LLM endpoint " + options.provider().endpoint() + " could not be reached; "
-                    + (unreachable.get() + failed.get()) + " tables keep their offline descriptions (the next run asks again).");
-        } else if (!failures.isEmpty()) {
-            warnings.add(failures.size() + " tables keep their offline descriptions after failed LLM requests: "
-                    + failures.stream().limit(3).collect(Collectors.joining("; ")) + (failures.size() > 3 ? "; …" : "")
-                    + " (the next run asks again).");
-        }
-        if (!screened.isEmpty()) {
-            warnings.add(screened.size() + " tables keep their offline descriptions because the model's answer read as"
-                    + " instructions to an agent, not a description: " + screened.stream().limit(3).collect(Collectors.joining("; "))
-                    + (screened.size() > 3 ? "; …" : "") + " (check the tables' comments and sample values for planted text).");
-        }
         summary = new LlmSummary(true, false, options.provider().name(), options.model(), in.catalog().tables().size(),
-                requests.get(), cached, failed.get(), left.get(), unreachable.get(), inTokens.get(), outTokens.get(),
-                budget.spent(), options.maxCost(), 0, 0, 0, warnings);
-        List<LlmStore.Described> d = List.copyOf(described);
-        List<LlmStore.Spend> s = List.copyOf(spend);
+                run.requests.get(), cached, run.failed.get(), run.left.get(), run.unreachable.get(), run.inTokens.get(),
+                run.outTokens.get(), run.budget.spent(), options.maxCost(), 0, 0, 0, run.warnings());
+        List<LlmStore.Described> d = List.copyOf(run.described);
+        List<LlmStore.Spend> s = List.copyOf(run.spend);
+        String at = run.at;
         return new Enrichment(Map.copyOf(out), Set.copyOf(stale), c -> {
             LlmStore.write(c, in.sourceId(), at, d, s);
             return null;
         });
+    }
+
+    /** One run's requests, made from several threads, and their tally; an unreachable endpoint stops the rest. */
+    private final class Asking {
+        final Input in;
+        final Map<DocumentKey, Description> out;
+        final String at;
+        final Budget budget = new Budget(options.maxCost());
+        final AtomicBoolean down = new AtomicBoolean();
+        final AtomicInteger requests = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final AtomicInteger left = new AtomicInteger();
+        final AtomicInteger unreachable = new AtomicInteger();
+        final AtomicLong inTokens = new AtomicLong();
+        final AtomicLong outTokens = new AtomicLong();
+        final List<LlmStore.Described> described = Collections.synchronizedList(new ArrayList<>());
+        final List<LlmStore.Spend> spend = Collections.synchronizedList(new ArrayList<>());
+        final List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        final List<String> screened = Collections.synchronizedList(new ArrayList<>());
+
+        Asking(Input in, Map<DocumentKey, Description> out) {
+            this.in = in;
+            this.out = out;
+            this.at = in.startedAt().toString();
+        }
+
+        /** Asks for {@code job}'s table within the budget; its failure is this table's only, never the run's. */
+        void request(Job job) {
+            if (down.get()) {
+                unreachable.incrementAndGet();
+                return;
+            }
+            TablePrompt p = job.prompt();
+            // The worst case this request allows: the model may use every output token it is granted.
+            double reserved = budget.reserve(job.prices().usd(inputTokens(p), maxOutputTokens(p)));
+            if (reserved < 0) {
+                left.incrementAndGet();
+                return;
+            }
+            double cost = 0;
+            try {
+                requests.incrementAndGet();
+                LlmReply reply = options.provider().describe(job.model(), TablePrompt.SYSTEM, p.document(), maxOutputTokens(p));
+                cost = billed(job, p, reply.inputTokens(), reply.outputTokens());
+                ReplyCheck.Checked checked = ReplyCheck.check(reply, names(p.table()));
+                checked.refused().ifPresent(why -> screened.add(p.table().name() + " (" + why + ")"));
+                apply(p.table(), checked, out);
+                described.add(new LlmStore.Described(p.table().name(), p.cacheKey(), job.model(),
+                        Description.LlmDraft.cleanModel(reply.model()), p.confidence()));
+            } catch (LlmException e) {
+                cost = failed(job, p, e);
+            } catch (RuntimeException e) {
+                // An answer shaped in a way nothing above foresaw: this table only, never the run.
+                failed.incrementAndGet();
+                failures.add(p.table().name() + " (an unexpected answer: " + e.getClass().getSimpleName() + ")");
+            } finally {
+                budget.settle(reserved, cost);
+            }
+        }
+
+        /** The tokens a request was billed for, into the tally and the ledger; answers their cost. */
+        private double billed(Job job, TablePrompt p, long input, long output) {
+            double cost = job.prices().usd(input, output);
+            inTokens.addAndGet(input);
+            outTokens.addAndGet(output);
+            spend.add(new LlmStore.Spend(at, in.sourceId(), options.provider().name(), job.model(), p.table().name(),
+                    input, output, cost));
+            return cost;
+        }
+
+        /** A request that failed; answers what it cost (an answer without descriptions may still be billed). */
+        private double failed(Job job, TablePrompt p, LlmException e) {
+            double cost = 0;
+            if (e.inputTokens() + e.outputTokens() > 0) {
+                // Answered without descriptions, but billed: the ledger says what the provider's usage says.
+                cost = billed(job, p, e.inputTokens(), e.outputTokens());
+            }
+            if (e.unreachable()) {
+                down.set(true);
+                failures.add(0, e.getMessage());
+                unreachable.incrementAndGet();
+            } else {
+                failed.incrementAndGet();
+                failures.add(p.table().name() + " (" + e.getMessage() + ")");
+            }
+            return cost;
+        }
+
+        List<String> warnings() {
+            List<String> warnings = new ArrayList<>();
+            if (down.get()) {
+                warnings.add("the LLM endpoint " + options.provider().endpoint() + " could not be reached; "
+                        + (unreachable.get() + failed.get()) + " tables keep their offline descriptions (the next run asks again).");
+            } else if (!failures.isEmpty()) {
+                warnings.add(failures.size() + " tables keep their offline descriptions after failed LLM requests: "
+                        + failures.stream().limit(3).collect(Collectors.joining("; ")) + (failures.size() > 3 ? "; …" : "")
+                        + " (the next run asks again).");
+            }
+            if (!screened.isEmpty()) {
+                warnings.add(screened.size() + " tables keep their offline descriptions because the model's answer read as"
+                        + " instructions to an agent, not a description: " + screened.stream().limit(3).collect(Collectors.joining("; "))
+                        + (screened.size() > 3 ? "; …" : "") + " (check the tables' comments and sample values for planted text).");
+            }
+            return warnings;
+        }
     }
 
     /** A table described earlier, unchanged since: its stored LLM sentences stand. */

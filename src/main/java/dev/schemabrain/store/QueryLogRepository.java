@@ -129,20 +129,55 @@ public final class QueryLogRepository {
         }
     }
 
+    private static final String UPSERT = "INSERT INTO query_log (source_id, fingerprint, kind,"
+            + " normalized_sql, observations, last_raw_calls, first_seen_at, last_seen_at, tables, joins, columns,"
+            + " aggregates, pii_categories, filters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (source_id, fingerprint) DO UPDATE SET kind = excluded.kind,"
+            + " normalized_sql = excluded.normalized_sql, observations = excluded.observations,"
+            + " last_raw_calls = excluded.last_raw_calls, last_seen_at = excluded.last_seen_at,"
+            + " tables = excluded.tables, joins = excluded.joins, columns = excluded.columns,"
+            + " aggregates = excluded.aggregates, pii_categories = excluded.pii_categories, filters = excluded.filters";
+
     /** Adds this run's statements of {@code sourceId}; call inside {@link Store#write}. */
     public static MergeResult merge(Connection c, String sourceId, Optional<String> resetToken, List<Statement> statements,
                                     Instant now) throws SQLException {
         String at = now.toString();
-        Optional<String> previousToken = Optional.empty();
+        Optional<String> previousToken = resetToken(c, sourceId);
+        boolean tokenChanged = resetToken.isPresent() && previousToken.isPresent() && !resetToken.equals(previousToken);
+        Map<String, Known> known = known(c, sourceId);
+        if (tokenChanged) {
+            // Every counter restarted, including those of statements not logged since: they add whole when back.
+            try (PreparedStatement st = c.prepareStatement("UPDATE query_log SET last_raw_calls = 0 WHERE source_id = ?")) {
+                st.setString(1, sourceId);
+                st.executeUpdate();
+            }
+            known.replaceAll((k, v) -> new Known(v.observations(), 0, v.lastSeen()));
+        }
+        MergeResult result = upsert(c, sourceId, statements, known, at, tokenChanged);
+        insertRefs(c, sourceId, statements);
+        try (PreparedStatement st = c.prepareStatement("INSERT INTO query_log_sources (source_id, reset_token, last_mined_at)"
+                + " VALUES (?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET reset_token = excluded.reset_token,"
+                + " last_mined_at = excluded.last_mined_at")) {
+            st.setString(1, sourceId);
+            st.setString(2, resetToken.orElse(null));
+            st.setString(3, at);
+            st.executeUpdate();
+        }
+        return result;
+    }
+
+    /** The query log's reset token as the last run saw it. */
+    private static Optional<String> resetToken(Connection c, String sourceId) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT reset_token FROM query_log_sources WHERE source_id = ?")) {
             st.setString(1, sourceId);
             try (ResultSet rs = st.executeQuery()) {
-                if (rs.next()) {
-                    previousToken = Optional.ofNullable(rs.getString(1));
-                }
+                return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
             }
         }
-        boolean tokenChanged = resetToken.isPresent() && previousToken.isPresent() && !resetToken.equals(previousToken);
+    }
+
+    /** The statements already kept for {@code sourceId}, by fingerprint. */
+    private static Map<String, Known> known(Connection c, String sourceId) throws SQLException {
         Map<String, Known> known = new HashMap<>();
         try (PreparedStatement st = c.prepareStatement(
                 "SELECT fingerprint, observations, last_raw_calls, last_seen_at FROM query_log WHERE source_id = ?")) {
@@ -153,64 +188,61 @@ public final class QueryLogRepository {
                 }
             }
         }
-        if (tokenChanged) {
-            // Every counter restarted, including those of statements not logged since: they add whole when back.
-            try (PreparedStatement st = c.prepareStatement("UPDATE query_log SET last_raw_calls = 0 WHERE source_id = ?")) {
-                st.setString(1, sourceId);
-                st.executeUpdate();
-            }
-            known.replaceAll((k, v) -> new Known(v.observations(), 0, v.lastSeen()));
-        }
+        return known;
+    }
+
+    /**
+     * Each statement added or updated by the calls since the last run (all of them when its counter went down: the
+     * log was reset), its table and column references cleared for {@link #insertRefs}.
+     */
+    private static MergeResult upsert(Connection c, String sourceId, List<Statement> statements, Map<String, Known> known,
+                                      String at, boolean reset) throws SQLException {
         int inserted = 0;
-        int updated = 0;
         long added = 0;
-        boolean reset = tokenChanged;
-        try (PreparedStatement upsert = c.prepareStatement("INSERT INTO query_log (source_id, fingerprint, kind,"
-                + " normalized_sql, observations, last_raw_calls, first_seen_at, last_seen_at, tables, joins, columns,"
-                + " aggregates, pii_categories, filters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                + " ON CONFLICT (source_id, fingerprint) DO UPDATE SET kind = excluded.kind,"
-                + " normalized_sql = excluded.normalized_sql, observations = excluded.observations,"
-                + " last_raw_calls = excluded.last_raw_calls, last_seen_at = excluded.last_seen_at,"
-                + " tables = excluded.tables, joins = excluded.joins, columns = excluded.columns,"
-                + " aggregates = excluded.aggregates, pii_categories = excluded.pii_categories, filters = excluded.filters");
+        try (PreparedStatement upsert = c.prepareStatement(UPSERT);
              PreparedStatement deleteRefs = c.prepareStatement(
-                     "DELETE FROM query_log_refs WHERE source_id = ? AND fingerprint = ?");
-             PreparedStatement insertRef = c.prepareStatement("INSERT INTO query_log_refs (source_id, fingerprint,"
-                     + " schema_name, table_name, column_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+                     "DELETE FROM query_log_refs WHERE source_id = ? AND fingerprint = ?")) {
             for (Statement s : statements) {
                 Known k = known.get(s.fingerprint());
-                long delta;
-                if (k == null) {
-                    delta = s.rawCalls();
-                    inserted++;
-                } else {
-                    boolean wentDown = s.rawCalls() < k.lastRaw();
-                    reset |= wentDown;
-                    delta = wentDown ? s.rawCalls() : s.rawCalls() - k.lastRaw();
-                    updated++;
-                }
+                boolean wentDown = k != null && s.rawCalls() < k.lastRaw();
+                long delta = k == null || wentDown ? s.rawCalls() : s.rawCalls() - k.lastRaw();
+                inserted += k == null ? 1 : 0;
+                reset |= wentDown;
                 added += delta;
-                upsert.setString(1, sourceId);
-                upsert.setString(2, s.fingerprint());
-                upsert.setString(3, s.kind());
-                upsert.setString(4, s.normalizedSql());
-                upsert.setLong(5, (k == null ? 0 : k.observations()) + delta);
-                upsert.setLong(6, s.rawCalls());
-                upsert.setString(7, s.firstSeen() == null ? at : s.firstSeen().toString());
-                upsert.setString(8, k == null || delta > 0 ? (s.lastSeen() == null ? at : s.lastSeen().toString()) : k.lastSeen());
-                upsert.setString(9, json(s.tables().stream().map(QualifiedName::toString).toList()));
-                upsert.setString(10, json(s.joins()));
-                upsert.setString(11, json(s.columns()));
-                upsert.setString(12, json(s.aggregates()));
-                upsert.setString(13, json(s.piiCategories()));
-                upsert.setString(14, json(s.filters()));
-                upsert.addBatch();
+                bindUpsert(upsert, sourceId, s, k, delta, at);
                 deleteRefs.setString(1, sourceId);
                 deleteRefs.setString(2, s.fingerprint());
                 deleteRefs.addBatch();
             }
             upsert.executeBatch();
             deleteRefs.executeBatch();
+        }
+        return new MergeResult(inserted, statements.size() - inserted, reset, added);
+    }
+
+    private static void bindUpsert(PreparedStatement upsert, String sourceId, Statement s, Known k, long delta, String at)
+            throws SQLException {
+        upsert.setString(1, sourceId);
+        upsert.setString(2, s.fingerprint());
+        upsert.setString(3, s.kind());
+        upsert.setString(4, s.normalizedSql());
+        upsert.setLong(5, (k == null ? 0 : k.observations()) + delta);
+        upsert.setLong(6, s.rawCalls());
+        upsert.setString(7, s.firstSeen() == null ? at : s.firstSeen().toString());
+        upsert.setString(8, k == null || delta > 0 ? (s.lastSeen() == null ? at : s.lastSeen().toString()) : k.lastSeen());
+        upsert.setString(9, json(s.tables().stream().map(QualifiedName::toString).toList()));
+        upsert.setString(10, json(s.joins()));
+        upsert.setString(11, json(s.columns()));
+        upsert.setString(12, json(s.aggregates()));
+        upsert.setString(13, json(s.piiCategories()));
+        upsert.setString(14, json(s.filters()));
+        upsert.addBatch();
+    }
+
+    /** Each statement's tables and columns, for finding the statements that read a column. */
+    private static void insertRefs(Connection c, String sourceId, List<Statement> statements) throws SQLException {
+        try (PreparedStatement insertRef = c.prepareStatement("INSERT INTO query_log_refs (source_id, fingerprint,"
+                + " schema_name, table_name, column_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
             for (Statement s : statements) {
                 for (QualifiedName t : s.tables()) {
                     ref(insertRef, sourceId, s.fingerprint(), t, "");
@@ -221,15 +253,6 @@ public final class QueryLogRepository {
             }
             insertRef.executeBatch();
         }
-        try (PreparedStatement st = c.prepareStatement("INSERT INTO query_log_sources (source_id, reset_token, last_mined_at)"
-                + " VALUES (?, ?, ?) ON CONFLICT (source_id) DO UPDATE SET reset_token = excluded.reset_token,"
-                + " last_mined_at = excluded.last_mined_at")) {
-            st.setString(1, sourceId);
-            st.setString(2, resetToken.orElse(null));
-            st.setString(3, at);
-            st.executeUpdate();
-        }
-        return new MergeResult(inserted, updated, reset, added);
     }
 
     /**

@@ -78,38 +78,56 @@ public final class MetricCompiler {
         }
         TimeGrain grain = grain(request.timeGrain(), metric);
         Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
+        return render(metric, request, built, dialect, cells);
+    }
 
+    /**
+     * The answer's statement over the planned aggregate: its columns aliased by position (a suppressed group's
+     * value replaced inside the database), ordered, limited one past the limit; and the group count beside it.
+     */
+    private static CompiledMetric render(Metric metric, MetricRequest request, Aggregate built, Dialect dialect,
+                                         SmallCells cells) throws CompileException {
         List<String> keys = new ArrayList<>(built.keys());
         keys.add(metric.name());
         boolean suppresses = built.suppresses();
+        int valueAt = built.keys().size();
+        SqlText sql = new SqlText().append("SELECT " + String.join(", ", outputs(dialect, built)) + " FROM (")
+                .append(built.select()).append(") AS " + dialect.quote("a"));
+        sql.append(orderBy(dialect, request.orderBy(), keys, suppresses ? dialect.quote("c" + (valueAt + 1)) : null));
+        sql.append(" LIMIT ?", List.of(request.limit() + 1));
+        return new CompiledMetric(metric, sql.sql(), sql.params(), keys, request.limit(), built.requiredJoins(),
+                built.fanOut(), built.degradation(), built.touched(),
+                suppresses ? OptionalInt.of(cells.minGroupSize()) : OptionalInt.empty(), built.subjects(),
+                groupCount(dialect, built));
+    }
+
+    /** The result columns {@code "c0"…}: the keys, the value, and under suppression the flag. */
+    private static List<String> outputs(Dialect dialect, Aggregate built) {
         List<String> outputs = new ArrayList<>();
         for (int i = 0; i < built.keys().size(); i++) {
             outputs.add(dialect.quote("k" + i) + " AS " + dialect.quote("c" + i));
         }
         String value = dialect.quote("v");
         int valueAt = built.keys().size();
-        if (suppresses) {
+        if (built.suppresses()) {
             // The value is replaced inside the database: a suppressed group's number never leaves it.
             outputs.add("CASE WHEN " + dialect.quote("f") + " = 1 THEN NULL ELSE " + value + " END AS " + dialect.quote("c" + valueAt));
             outputs.add(dialect.quote("f") + " AS " + dialect.quote("c" + (valueAt + 1)));
         } else {
             outputs.add(value + " AS " + dialect.quote("c" + valueAt));
         }
-        SqlText sql = new SqlText().append("SELECT " + String.join(", ", outputs) + " FROM (").append(built.select())
-                .append(") AS " + dialect.quote("a"));
-        Optional<CompiledMetric.Count> groupCount = Optional.empty();
-        if (!built.keys().isEmpty()) {
-            // How many groups there are, for an answer the limit cuts (and, under suppression, how many are suppressed).
-            SqlText count = new SqlText().append("SELECT COUNT(*) AS " + dialect.quote("c0")
-                    + (suppresses ? ", SUM(" + dialect.quote("g") + "." + dialect.quote("f") + ") AS " + dialect.quote("c1") : "")
-                    + " FROM (").append(built.select()).append(") AS " + dialect.quote("g") + " LIMIT 1");
-            groupCount = Optional.of(new CompiledMetric.Count(count.sql(), count.params()));
+        return outputs;
+    }
+
+    /** How many groups there are, for an answer the limit cuts (and, under suppression, how many are suppressed). */
+    private static Optional<CompiledMetric.Count> groupCount(Dialect dialect, Aggregate built) {
+        if (built.keys().isEmpty()) {
+            return Optional.empty();
         }
-        sql.append(orderBy(dialect, request.orderBy(), keys, suppresses ? dialect.quote("c" + (valueAt + 1)) : null));
-        sql.append(" LIMIT ?", List.of(request.limit() + 1));
-        return new CompiledMetric(metric, sql.sql(), sql.params(), keys, request.limit(), built.requiredJoins(),
-                built.fanOut(), built.degradation(), built.touched(),
-                suppresses ? OptionalInt.of(cells.minGroupSize()) : OptionalInt.empty(), built.subjects(), groupCount);
+        SqlText count = new SqlText().append("SELECT COUNT(*) AS " + dialect.quote("c0")
+                + (built.suppresses() ? ", SUM(" + dialect.quote("g") + "." + dialect.quote("f") + ") AS " + dialect.quote("c1") : "")
+                + " FROM (").append(built.select()).append(") AS " + dialect.quote("g") + " LIMIT 1");
+        return Optional.of(new CompiledMetric.Count(count.sql(), count.params()));
     }
 
     /** The aggregate of {@code metric} by the request's keys; {@code within} holds the metrics being built around it. */

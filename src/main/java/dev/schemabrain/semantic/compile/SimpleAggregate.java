@@ -55,7 +55,35 @@ final class SimpleAggregate {
         this.dialect = dialect;
     }
 
+    /** The columns a request names, resolved against the model and the catalog, before any SQL is written. */
+    private record Refs(List<Ref> groups, List<Ref> filters, List<Ref> others, Optional<Ref> time,
+                        Optional<Degradation> degradation, List<Ref> parents) {
+
+        /** Every entity the statement must reach. */
+        Set<String> entities() {
+            Set<String> needed = new LinkedHashSet<>();
+            time.ifPresent(t -> needed.add(t.entity().name()));
+            groups.forEach(g -> needed.add(g.entity().name()));
+            filters.forEach(f -> needed.add(f.entity().name()));
+            others.stream().filter(r -> r != null).forEach(r -> needed.add(r.entity().name()));
+            parents.forEach(p -> needed.add(p.entity().name()));
+            return needed;
+        }
+    }
+
+    /** The FROM clause: the metric's table and its joins, each entity's alias, and which entities a fan-out reached. */
+    private record From(StringBuilder sql, Map<String, String> alias, Map<String, Boolean> reachedByFanOut,
+                        List<String> requiredJoins, List<String> fanOut) {
+    }
+
+    /** The result keys: their SQL and their names as the caller wrote them. */
+    private record Keys(List<String> exprs, List<String> names) {
+    }
+
     /**
+     * Plans the statement (the references resolved, the joins walked), then renders it; the caller's values
+     * travel with the WHERE clause's {@link SqlText}.
+     *
      * @param filters the metric's default filters, its segments and the caller's, in that order
      * @param grain   the time grain, or null for no time key
      */
@@ -63,8 +91,30 @@ final class SimpleAggregate {
             throws CompileException {
         Entity base = compiler.entity(metric.entity());
         Table baseTable = compiler.table(base);
-        Measure measure = metric.measure();
+        Refs refs = resolve(metric, request, filters, grain, base);
+        List<ColumnRef> touched = new ArrayList<>();
+        From from = from(base, baseTable, refs, request.via(), touched);
+        checkParents(metric, base, refs.parents(), from.reachedByFanOut());
+        Keys keys = keys(grain, refs, from.alias(), touched);
+        String argument = argument(metric, baseTable, from.alias(), refs.parents(), touched);
+        List<String> subjects = new ArrayList<>();
+        List<String> counted = suppression(cells, base, refs, from, subjects);
+        SqlText where = where(filters, refs, from.alias(), touched);
 
+        Measure measure = metric.measure();
+        boolean dedupe = !from.fanOut().isEmpty() && INFLATED_BY_FAN_OUT.contains(measure.agg());
+        NonAdditive snapshot = measure.nonAdditive();
+        SqlText select = dedupe || snapshot != null
+                ? nested(metric, base, baseTable, from.alias(), keys.exprs(), argument, counted, from.sql(), where, dedupe,
+                        snapshot, grain, touched, cells)
+                : flat(measure.agg(), keys.exprs(), argument, counted, from.sql(), where, cells);
+        return new Aggregate(select, keys.names(), grain != null && refs.time().isPresent(), !counted.isEmpty(),
+                from.requiredJoins(), from.fanOut(), refs.degradation(), touched, subjects);
+    }
+
+    /** The group_by, filter, time and measure-parent columns, resolved in that order. */
+    private Refs resolve(Metric metric, MetricRequest request, List<Filter> filters, TimeGrain grain, Entity base)
+            throws CompileException {
         List<Ref> groups = new ArrayList<>();
         for (String g : request.groupBy()) {
             groups.add(compiler.reference(g, ErrorKind.UNKNOWN_GROUP_BY_COLUMN, "group_by"));
@@ -83,57 +133,60 @@ final class SimpleAggregate {
                 degradation = Optional.of(Degradation.TIME_DIMENSION_UNAVAILABLE);
             }
         }
-        List<Ref> parents = parentColumns(metric, base);
+        return new Refs(groups, filterRefs, otherRefs, time, degradation, parentColumns(metric, base));
+    }
 
-        // Plan the joins: one path from the metric's entity to every entity referenced.
-        Set<String> needed = new LinkedHashSet<>();
-        time.ifPresent(t -> needed.add(t.entity().name()));
-        groups.forEach(g -> needed.add(g.entity().name()));
-        filterRefs.forEach(f -> needed.add(f.entity().name()));
-        otherRefs.stream().filter(r -> r != null).forEach(r -> needed.add(r.entity().name()));
-        parents.forEach(p -> needed.add(p.entity().name()));
+    /** The joins: one path from the metric's entity to every entity referenced, each entity aliased once. */
+    private From from(Entity base, Table baseTable, Refs refs, List<String> via, List<ColumnRef> touched)
+            throws CompileException {
+        Set<String> needed = refs.entities();
         needed.remove(base.name());
-        List<PathFinder.Step> steps = compiler.paths().plan(base.name(), needed, request.via());
-
-        Map<String, String> alias = new LinkedHashMap<>();
-        alias.put(base.name(), "t0");
-        Map<String, Boolean> reachedByFanOut = new HashMap<>();
-        reachedByFanOut.put(base.name(), false);
-        List<ColumnRef> touched = new ArrayList<>();
-        StringBuilder from = new StringBuilder(" FROM ").append(MetricCompiler.qualified(dialect, baseTable.name())).append(" AS ")
-                .append(q("t0"));
-        List<String> requiredJoins = new ArrayList<>();
-        List<String> fanOut = new ArrayList<>();
+        List<PathFinder.Step> steps = compiler.paths().plan(base.name(), needed, via);
+        From from = new From(new StringBuilder(" FROM ").append(MetricCompiler.qualified(dialect, baseTable.name()))
+                .append(" AS ").append(q("t0")), new LinkedHashMap<>(), new HashMap<>(), new ArrayList<>(), new ArrayList<>());
+        from.alias().put(base.name(), "t0");
+        from.reachedByFanOut().put(base.name(), false);
         for (PathFinder.Step step : steps) {
-            if (alias.containsKey(step.to())) {
-                continue;
-            }
-            String fromAlias = alias.get(step.from());
-            String toAlias = "t" + alias.size();
-            alias.put(step.to(), toAlias);
-            Table toTable = compiler.table(compiler.entity(step.to()));
-            Table fromTable = compiler.table(compiler.entity(step.from()));
-            boolean fans = step.walked().fansOut();
-            reachedByFanOut.put(step.to(), fans || reachedByFanOut.getOrDefault(step.from(), false));
-            String kind = fans ? " JOIN " : " LEFT JOIN ";
-            requiredJoins.add(step.join().name());
-            if (fans) {
-                fanOut.add(step.join().name());
-            }
-            if (step.join().bridge() == null) {
-                from.append(kind).append(MetricCompiler.qualified(dialect, toTable.name())).append(" AS ").append(q(toAlias))
-                        .append(" ON ").append(on(fromAlias, fromTable, toAlias, toTable, step.pairs(), touched));
-            } else {
-                var bridge = step.forward() ? step.join().bridge() : step.join().bridge().reversed();
-                Table link = compiler.catalog().table(bridge.table())
-                        .orElseThrow(() -> MetricCompiler.drift("the link table " + bridge.table()));
-                String linkAlias = toAlias + "_link";
-                from.append(kind).append(MetricCompiler.qualified(dialect, link.name())).append(" AS ").append(q(linkAlias))
-                        .append(" ON ").append(on(fromAlias, fromTable, linkAlias, link, bridge.sourceOn(), touched))
-                        .append(kind).append(MetricCompiler.qualified(dialect, toTable.name())).append(" AS ").append(q(toAlias))
-                        .append(" ON ").append(on(linkAlias, link, toAlias, toTable, bridge.targetOn(), touched));
+            if (!from.alias().containsKey(step.to())) {
+                join(from, step, touched);
             }
         }
+        return from;
+    }
+
+    /** Appends {@code step}'s join: LEFT towards "one", INNER where it fans out; through its link table if it has one. */
+    private void join(From from, PathFinder.Step step, List<ColumnRef> touched) throws CompileException {
+        String fromAlias = from.alias().get(step.from());
+        String toAlias = "t" + from.alias().size();
+        from.alias().put(step.to(), toAlias);
+        Table toTable = compiler.table(compiler.entity(step.to()));
+        Table fromTable = compiler.table(compiler.entity(step.from()));
+        boolean fans = step.walked().fansOut();
+        from.reachedByFanOut().put(step.to(), fans || from.reachedByFanOut().getOrDefault(step.from(), false));
+        String kind = fans ? " JOIN " : " LEFT JOIN ";
+        from.requiredJoins().add(step.join().name());
+        if (fans) {
+            from.fanOut().add(step.join().name());
+        }
+        StringBuilder sql = from.sql();
+        if (step.join().bridge() == null) {
+            sql.append(kind).append(MetricCompiler.qualified(dialect, toTable.name())).append(" AS ").append(q(toAlias))
+                    .append(" ON ").append(on(fromAlias, fromTable, toAlias, toTable, step.pairs(), touched));
+            return;
+        }
+        var bridge = step.forward() ? step.join().bridge() : step.join().bridge().reversed();
+        Table link = compiler.catalog().table(bridge.table())
+                .orElseThrow(() -> MetricCompiler.drift("the link table " + bridge.table()));
+        String linkAlias = toAlias + "_link";
+        sql.append(kind).append(MetricCompiler.qualified(dialect, link.name())).append(" AS ").append(q(linkAlias))
+                .append(" ON ").append(on(fromAlias, fromTable, linkAlias, link, bridge.sourceOn(), touched))
+                .append(kind).append(MetricCompiler.qualified(dialect, toTable.name())).append(" AS ").append(q(toAlias))
+                .append(" ON ").append(on(linkAlias, link, toAlias, toTable, bridge.targetOn(), touched));
+    }
+
+    /** A measure may read only many-to-one parents' columns: a parent reached through a fan-out repeats rows. */
+    private static void checkParents(Metric metric, Entity base, List<Ref> parents, Map<String, Boolean> reachedByFanOut)
+            throws CompileException {
         for (Ref p : parents) {
             if (reachedByFanOut.getOrDefault(p.entity().name(), false)) {
                 throw new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN, "Metric " + metric.name() + "'s measure reads "
@@ -141,41 +194,55 @@ final class SimpleAggregate {
                         + " may read only many-to-one parents' columns.", List.of());
             }
         }
+    }
 
-        List<String> keyExprs = new ArrayList<>();
-        List<String> keys = new ArrayList<>();
-        if (grain != null && time.isPresent()) {
-            Ref t = time.get();
-            keyExprs.add(MetricCompiler.bucket(dialect, column(alias, t), grain));
-            keys.add(MetricCompiler.TIME_BUCKET);
+    /** The time bucket first (when there is a time axis), then the group_by columns. */
+    private Keys keys(TimeGrain grain, Refs refs, Map<String, String> alias, List<ColumnRef> touched) {
+        List<String> exprs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        if (grain != null && refs.time().isPresent()) {
+            Ref t = refs.time().get();
+            exprs.add(MetricCompiler.bucket(dialect, column(alias, t), grain));
+            names.add(MetricCompiler.TIME_BUCKET);
             touched.add(new ColumnRef(t.table().name(), t.column().name(), Role.TIME_DIMENSION));
         }
-        for (Ref g : groups) {
-            keyExprs.add(column(alias, g));
-            keys.add(g.written());
+        for (Ref g : refs.groups()) {
+            exprs.add(column(alias, g));
+            names.add(g.written());
             touched.add(new ColumnRef(g.table().name(), g.column().name(), Role.GROUP_BY));
         }
-        String argument = argument(metric, baseTable, alias, parents, touched);
+        return new Keys(exprs, names);
+    }
 
-        List<String> subjects = new ArrayList<>();
-        List<String> counted = List.of();
-        if (cells.active()) {
-            List<Ref> used = new ArrayList<>(groups);
-            used.addAll(filterRefs);
-            otherRefs.stream().filter(r -> r != null).forEach(used::add);
-            Subjects.Plan plan = new Subjects(compiler.model(), compiler::table, cells.subjects()).of(dialect, alias, base.name(), used);
-            from.append(plan.joins());
-            counted = new ArrayList<>(plan.counted().keySet());
-            subjects.addAll(plan.counted().values());
+    /**
+     * Under small-cell suppression: the joins to the people counted per group appended to {@code from}, their
+     * kinds added to {@code subjects}; answers the counted columns (none when suppression is off).
+     */
+    private List<String> suppression(SmallCells cells, Entity base, Refs refs, From from, List<String> subjects)
+            throws CompileException {
+        if (!cells.active()) {
+            return List.of();
         }
+        List<Ref> used = new ArrayList<>(refs.groups());
+        used.addAll(refs.filters());
+        refs.others().stream().filter(r -> r != null).forEach(used::add);
+        Subjects.Plan plan = new Subjects(compiler.model(), compiler::table, cells.subjects())
+                .of(dialect, from.alias(), base.name(), used);
+        from.sql().append(plan.joins());
+        subjects.addAll(plan.counted().values());
+        return new ArrayList<>(plan.counted().keySet());
+    }
 
+    /** The WHERE clause with the caller's values bound, in the filters' order. */
+    private SqlText where(List<Filter> filters, Refs refs, Map<String, String> alias, List<ColumnRef> touched)
+            throws CompileException {
         SqlText where = new SqlText();
         for (int i = 0; i < filters.size(); i++) {
-            Ref r = filterRefs.get(i);
+            Ref r = refs.filters().get(i);
             Filter f = filters.get(i);
             where.append(i == 0 ? " WHERE " : " AND ");
             if (f.comparesColumns()) {
-                Ref other = otherRefs.get(i);
+                Ref other = refs.others().get(i);
                 where.append(column(alias, r) + " " + operator(f.op()) + " " + column(alias, other));
                 touched.add(new ColumnRef(other.table().name(), other.column().name(), Role.FILTER, f.op()));
             } else {
@@ -183,14 +250,7 @@ final class SimpleAggregate {
             }
             touched.add(new ColumnRef(r.table().name(), r.column().name(), Role.FILTER, f.op()));
         }
-
-        boolean dedupe = !fanOut.isEmpty() && INFLATED_BY_FAN_OUT.contains(measure.agg());
-        NonAdditive snapshot = measure.nonAdditive();
-        SqlText select = dedupe || snapshot != null
-                ? nested(metric, base, baseTable, alias, keyExprs, argument, counted, from, where, dedupe, snapshot, grain, touched, cells)
-                : flat(measure.agg(), keyExprs, argument, counted, from, where, cells);
-        return new Aggregate(select, keys, grain != null && time.isPresent(), !counted.isEmpty(), requiredJoins, fanOut,
-                degradation, touched, subjects);
+        return where;
     }
 
     /** One SELECT: the keys, the aggregate, the flag; grouped by the keys. */
@@ -218,47 +278,12 @@ final class SimpleAggregate {
                            NonAdditive snapshot, TimeGrain grain, List<ColumnRef> touched, SmallCells cells)
             throws CompileException {
         List<String> rowColumns = new ArrayList<>();
-        List<String> keyNames = new ArrayList<>();
-        for (int i = 0; i < keyExprs.size(); i++) {
-            rowColumns.add(keyExprs.get(i) + " AS " + q("k" + i));
-            keyNames.add(q("k" + i));
-        }
+        List<String> keyNames = named(keyExprs, "k", rowColumns);
         rowColumns.add(argument.equals("*") ? "1 AS " + q("a") : argument + " AS " + q("a"));
-        List<String> people = new ArrayList<>();
-        for (int i = 0; i < counted.size(); i++) {
-            rowColumns.add(counted.get(i) + " AS " + q("p" + i));
-            people.add(q("p" + i));
-        }
-        List<String> identity = new ArrayList<>();
-        if (dedupe) {
-            for (int i = 0; i < base.identity().size(); i++) {
-                String id = base.identity().get(i);
-                Column c = baseTable.column(id).orElseThrow(() -> MetricCompiler.drift("column " + id + " of " + baseTable.name()));
-                rowColumns.add(q("t0") + "." + q(c.name()) + " AS " + q("i" + i));
-                identity.add(q("i" + i));
-            }
-        }
+        List<String> people = named(counted, "p", rowColumns);
+        List<String> identity = dedupe ? named(identity(base, baseTable), "i", rowColumns) : List.of();
         if (snapshot != null) {
-            Column n = baseTable.column(snapshot.column()).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
-                    "Metric " + metric.name() + "'s snapshot column " + snapshot.column() + " is not a column of "
-                            + baseTable.name() + "; fix the metric's non_additive.column.", List.of()));
-            String snap = q("t0") + "." + q(n.name());
-            touched.add(new ColumnRef(baseTable.name(), n.name(), Role.MEASURE));
-            List<String> partition = new ArrayList<>();
-            if (grain != null) {
-                partition.add(MetricCompiler.bucket(dialect, snap, grain));
-            }
-            for (String g : snapshot.groupings()) {
-                Column c = baseTable.column(g).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
-                        "Metric " + metric.name() + "'s snapshot grouping " + g + " is not a column of " + baseTable.name() + ".",
-                        List.of()));
-                partition.add(q("t0") + "." + q(c.name()));
-                touched.add(new ColumnRef(baseTable.name(), c.name(), Role.MEASURE));
-            }
-            String end = snapshot.window() == NonAdditive.Window.LAST ? "MAX" : "MIN";
-            rowColumns.add(snap + " AS " + q("n"));
-            rowColumns.add(end + "(" + snap + ") OVER (" + (partition.isEmpty() ? "" : "PARTITION BY "
-                    + String.join(", ", partition)) + ") AS " + q("nl"));
+            rowColumns.addAll(snapshotColumns(metric, baseTable, snapshot, grain, touched));
         }
         SqlText rows = new SqlText().append("SELECT " + String.join(", ", rowColumns)).append(from.toString()).append(where);
 
@@ -272,8 +297,56 @@ final class SimpleAggregate {
         if (snapshot != null) {
             middle.append(" WHERE " + q("r") + "." + q("n") + " = " + q("r") + "." + q("nl"));
         }
+        return outer(metric.measure().agg(), argument, dedupe, keyNames, people, middle, cells);
+    }
 
-        Aggregation agg = metric.measure().agg();
+    /** Each expression as a row column named {@code prefix} and its position, added to {@code rowColumns}; answers the names. */
+    private List<String> named(List<String> exprs, String prefix, List<String> rowColumns) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < exprs.size(); i++) {
+            rowColumns.add(exprs.get(i) + " AS " + q(prefix + i));
+            names.add(q(prefix + i));
+        }
+        return names;
+    }
+
+    /** The metric's entity's identity columns, which number its rows within a group across a fan-out. */
+    private List<String> identity(Entity base, Table baseTable) throws CompileException {
+        List<String> columns = new ArrayList<>();
+        for (String id : base.identity()) {
+            Column c = baseTable.column(id).orElseThrow(() -> MetricCompiler.drift("column " + id + " of " + baseTable.name()));
+            columns.add(q("t0") + "." + q(c.name()));
+        }
+        return columns;
+    }
+
+    /** A semi-additive measure's snapshot column {@code "n"} and its last (or first) value per bucket {@code "nl"}. */
+    private List<String> snapshotColumns(Metric metric, Table baseTable, NonAdditive snapshot, TimeGrain grain,
+                                         List<ColumnRef> touched) throws CompileException {
+        Column n = baseTable.column(snapshot.column()).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
+                "Metric " + metric.name() + "'s snapshot column " + snapshot.column() + " is not a column of "
+                        + baseTable.name() + "; fix the metric's non_additive.column.", List.of()));
+        String snap = q("t0") + "." + q(n.name());
+        touched.add(new ColumnRef(baseTable.name(), n.name(), Role.MEASURE));
+        List<String> partition = new ArrayList<>();
+        if (grain != null) {
+            partition.add(MetricCompiler.bucket(dialect, snap, grain));
+        }
+        for (String g : snapshot.groupings()) {
+            Column c = baseTable.column(g).orElseThrow(() -> new CompileException(ErrorKind.UNKNOWN_MEASURE_COLUMN,
+                    "Metric " + metric.name() + "'s snapshot grouping " + g + " is not a column of " + baseTable.name() + ".",
+                    List.of()));
+            partition.add(q("t0") + "." + q(c.name()));
+            touched.add(new ColumnRef(baseTable.name(), c.name(), Role.MEASURE));
+        }
+        String end = snapshot.window() == NonAdditive.Window.LAST ? "MAX" : "MIN";
+        return List.of(snap + " AS " + q("n"), end + "(" + snap + ") OVER (" + (partition.isEmpty() ? "" : "PARTITION BY "
+                + String.join(", ", partition)) + ") AS " + q("nl"));
+    }
+
+    /** The aggregate over the middle layer: the keys, the value (each row once across a fan-out), the flag. */
+    private SqlText outer(Aggregation agg, String argument, boolean dedupe, List<String> keyNames, List<String> people,
+                          SqlText middle, SmallCells cells) {
         String a = dedupe ? "CASE WHEN " + q("rn") + " = 1 THEN " + q("a") + " END" : q("a");
         String value = switch (agg) {
             case COUNT -> "COUNT(" + (argument.equals("*") && !dedupe ? "*" : a) + ")";

@@ -62,6 +62,17 @@ public final class DbtManifest {
     }
 
     public static Result read(Path manifest, Catalog catalog) throws SemanticProjectException {
+        JsonNode root = parse(manifest);
+        Import run = new Import(catalog);
+        run.readModels(root);
+        run.readColumnTests();
+        run.readSemanticModels(root);
+        run.readEntities();
+        run.readRelationships();
+        return run.result(root);
+    }
+
+    private static JsonNode parse(Path manifest) throws SemanticProjectException {
         JsonNode root;
         try {
             root = JSON.readTree(Files.readString(manifest));
@@ -74,109 +85,137 @@ public final class DbtManifest {
         if (root == null || !root.path("nodes").isObject()) {
             throw new SemanticProjectException(manifest + " has no 'nodes'; it is not a dbt manifest (dbt writes one to target/manifest.json).");
         }
-        List<String> skipped = new ArrayList<>();
-        Map<String, Table> byName = new HashMap<>();
-        Map<String, List<Table>> byTable = new HashMap<>();
-        for (Table t : catalog.tables()) {
-            byName.put(key(t.name().schema(), t.name().table()), t);
-            byTable.computeIfAbsent(t.name().table().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(t);
+        return root;
+    }
+
+    /** One import: what each step found, for the next; {@link #skipped} gathers what was left out and why. */
+    private static final class Import {
+        private final Catalog catalog;
+        private final List<String> skipped = new ArrayList<>();
+        private final Map<String, Table> byName = new HashMap<>();
+        private final Map<String, List<Table>> byTable = new HashMap<>();
+        /** Models (and sources) that are indexed, by unique id and by name. */
+        private final Map<String, Model> models = new LinkedHashMap<>();
+        private final Map<String, Model> modelsByName = new HashMap<>();
+        private final List<JsonNode> tests = new ArrayList<>();
+        private final Map<String, Set<String>> unique = new HashMap<>();
+        private final Map<String, Set<String>> notNull = new HashMap<>();
+        /** MetricFlow semantic models, by the dbt model they describe; the first names the model's entity. */
+        private final Map<String, List<JsonNode>> semantic = new LinkedHashMap<>();
+        private final Map<String, Entity> entities = new LinkedHashMap<>();
+        private final List<Join> joins = new ArrayList<>();
+
+        Import(Catalog catalog) {
+            this.catalog = catalog;
+            for (Table t : catalog.tables()) {
+                byName.put(key(t.name().schema(), t.name().table()), t);
+                byTable.computeIfAbsent(t.name().table().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(t);
+            }
         }
 
-        // Models (and sources) that are indexed, by unique id and by name.
-        Map<String, Model> models = new LinkedHashMap<>();
-        Map<String, Model> modelsByName = new HashMap<>();
-        List<JsonNode> tests = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.path("nodes").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            JsonNode n = e.getValue();
-            switch (n.path("resource_type").asText()) {
-                case "model", "snapshot", "seed" -> {
-                    String name = n.path("name").asText();
-                    String relation = n.hasNonNull("alias") ? n.path("alias").asText() : name;
-                    Optional<Table> table = locate(n.path("schema").asText(), relation, byName, byTable);
-                    if (table.isEmpty()) {
-                        skipped.add("model " + name + ": its relation " + n.path("schema").asText() + "." + relation + " is not in the index");
-                        continue;
+        /** The indexed models, snapshots, seeds and sources; the tests, for later. */
+        void readModels(JsonNode root) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = root.path("nodes").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode n = e.getValue();
+                switch (n.path("resource_type").asText()) {
+                    case "model", "snapshot", "seed" -> readModel(e.getKey(), n);
+                    case "test" -> tests.add(n);
+                    default -> {
                     }
-                    Model m = new Model(e.getKey(), name, table.get(), n);
+                }
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = root.path("sources").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                JsonNode n = e.getValue();
+                String relation = n.hasNonNull("identifier") ? n.path("identifier").asText() : n.path("name").asText();
+                locate(n.path("schema").asText(), relation, byName, byTable).ifPresent(t -> {
+                    Model m = new Model(e.getKey(), n.path("source_name").asText() + "_" + n.path("name").asText(), t, n);
                     models.put(e.getKey(), m);
-                    modelsByName.put(name, m);
+                });
+            }
+        }
+
+        private void readModel(String id, JsonNode n) {
+            String name = n.path("name").asText();
+            String relation = n.hasNonNull("alias") ? n.path("alias").asText() : name;
+            Optional<Table> table = locate(n.path("schema").asText(), relation, byName, byTable);
+            if (table.isEmpty()) {
+                skipped.add("model " + name + ": its relation " + n.path("schema").asText() + "." + relation + " is not in the index");
+                return;
+            }
+            Model m = new Model(id, name, table.get(), n);
+            models.put(id, m);
+            modelsByName.put(name, m);
+        }
+
+        /** Column tests: unique and not_null mark keys (relationships make joins, later). */
+        void readColumnTests() {
+            for (JsonNode t : tests) {
+                String kind = t.path("test_metadata").path("name").asText();
+                String attached = attachedNode(t);
+                String column = column(t);
+                if (attached == null || column == null) {
+                    continue;
                 }
-                case "test" -> tests.add(n);
-                default -> {
+                if (kind.equals("unique")) {
+                    unique.computeIfAbsent(attached, k -> new HashSet<>()).add(column);
+                } else if (kind.equals("not_null")) {
+                    notNull.computeIfAbsent(attached, k -> new HashSet<>()).add(column);
                 }
             }
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.path("sources").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
-            JsonNode n = e.getValue();
-            String relation = n.hasNonNull("identifier") ? n.path("identifier").asText() : n.path("name").asText();
-            locate(n.path("schema").asText(), relation, byName, byTable).ifPresent(t -> {
-                Model m = new Model(e.getKey(), n.path("source_name").asText() + "_" + n.path("name").asText(), t, n);
-                models.put(e.getKey(), m);
-            });
-        }
 
-        // Column tests: unique and not_null mark keys; relationships make joins.
-        Map<String, Set<String>> unique = new HashMap<>();
-        Map<String, Set<String>> notNull = new HashMap<>();
-        for (JsonNode t : tests) {
-            String kind = t.path("test_metadata").path("name").asText();
-            String attached = attachedNode(t);
-            String column = column(t);
-            if (attached == null || column == null) {
-                continue;
-            }
-            if (kind.equals("unique")) {
-                unique.computeIfAbsent(attached, k -> new HashSet<>()).add(column);
-            } else if (kind.equals("not_null")) {
-                notNull.computeIfAbsent(attached, k -> new HashSet<>()).add(column);
-            }
-        }
-
-        // MetricFlow semantic models, by the dbt model they describe; the first names the model's entity.
-        Map<String, List<JsonNode>> semantic = new LinkedHashMap<>();
-        for (JsonNode sm : iterable(root.path("semantic_models"))) {
-            Model m = modelOf(sm, models, modelsByName);
-            if (m == null) {
-                skipped.add("semantic model " + sm.path("name").asText() + ": its model " + sm.path("model").asText("?")
-                        + " is not indexed");
-                continue;
-            }
-            semantic.computeIfAbsent(m.uniqueId(), k -> new ArrayList<>()).add(sm);
-        }
-
-        Map<String, Entity> entities = new LinkedHashMap<>();
-        Set<String> entityNames = new HashSet<>();
-        for (Model m : models.values()) {
-            JsonNode primary = semantic.containsKey(m.uniqueId()) ? MetricFlowModels.primary(semantic.get(m.uniqueId()).get(0)) : null;
-            List<String> identity = primary == null ? List.of() : existing(m.table(), List.of(MetricFlowModels.expr(primary)));
-            if (identity.isEmpty()) {
-                identity = primaryKey(m, unique.getOrDefault(m.uniqueId(), Set.of()), notNull.getOrDefault(m.uniqueId(), Set.of()));
-            }
-            // A semantic model's primary entity names it as MetricFlow's filters (account__tier) and agents do.
-            String name = SemanticInference.identifier(primary == null ? m.name() : primary.path("name").asText());
-            if (identity.isEmpty()) {
-                if (m.uniqueId().startsWith("model.")) {
-                    skipped.add("model " + m.name() + ": no primary key (no primary_key constraint, no column tested unique and not_null, none in the database)");
+        void readSemanticModels(JsonNode root) {
+            for (JsonNode sm : iterable(root.path("semantic_models"))) {
+                Model m = modelOf(sm, models, modelsByName);
+                if (m == null) {
+                    skipped.add("semantic model " + sm.path("name").asText() + ": its model " + sm.path("model").asText("?")
+                            + " is not indexed");
+                    continue;
                 }
-                continue;
+                semantic.computeIfAbsent(m.uniqueId(), k -> new ArrayList<>()).add(sm);
             }
-            if (!entityNames.add(name)) {
-                skipped.add("model " + m.name() + ": another model already gives the entity name " + name);
-                continue;
-            }
-            String description = m.node().path("description").asText("");
-            entities.put(m.uniqueId(), new Entity(name, description.isBlank() ? null : description.strip(), m.table().name(),
-                    identity, m.table().name().schema(), Origin.DBT));
         }
 
-        List<Join> joins = new ArrayList<>();
-        Set<String> joinNames = new HashSet<>();
-        for (JsonNode t : tests) {
-            if (!t.path("test_metadata").path("name").asText().equals("relationships")) {
-                continue;
+        /** An entity per model with a primary key and a name no other model gave. */
+        void readEntities() {
+            Set<String> entityNames = new HashSet<>();
+            for (Model m : models.values()) {
+                JsonNode primary = semantic.containsKey(m.uniqueId()) ? MetricFlowModels.primary(semantic.get(m.uniqueId()).get(0)) : null;
+                List<String> identity = primary == null ? List.of() : existing(m.table(), List.of(MetricFlowModels.expr(primary)));
+                if (identity.isEmpty()) {
+                    identity = primaryKey(m, unique.getOrDefault(m.uniqueId(), Set.of()), notNull.getOrDefault(m.uniqueId(), Set.of()));
+                }
+                // A semantic model's primary entity names it as MetricFlow's filters (account__tier) and agents do.
+                String name = SemanticInference.identifier(primary == null ? m.name() : primary.path("name").asText());
+                if (identity.isEmpty()) {
+                    if (m.uniqueId().startsWith("model.")) {
+                        skipped.add("model " + m.name() + ": no primary key (no primary_key constraint, no column tested unique and not_null, none in the database)");
+                    }
+                    continue;
+                }
+                if (!entityNames.add(name)) {
+                    skipped.add("model " + m.name() + ": another model already gives the entity name " + name);
+                    continue;
+                }
+                String description = m.node().path("description").asText("");
+                entities.put(m.uniqueId(), new Entity(name, description.isBlank() ? null : description.strip(), m.table().name(),
+                        identity, m.table().name().schema(), Origin.DBT));
             }
+        }
+
+        /** A join per relationships test between two imported entities. */
+        void readRelationships() {
+            Set<String> joinNames = new HashSet<>();
+            for (JsonNode t : tests) {
+                if (t.path("test_metadata").path("name").asText().equals("relationships")) {
+                    readRelationship(t, joinNames);
+                }
+            }
+        }
+
+        private void readRelationship(JsonNode t, Set<String> joinNames) {
             JsonNode kwargs = t.path("test_metadata").path("kwargs");
             String attached = attachedNode(t);
             String column = column(t);
@@ -185,7 +224,7 @@ public final class DbtManifest {
             Entity parent = target(kwargs.path("to").asText(""), t, attached, models, modelsByName, entities);
             if (child == null || parent == null || column == null || field == null) {
                 skipped.add("relationships test " + t.path("name").asText("?") + ": one of its models is not an imported entity");
-                continue;
+                return;
             }
             String name = child.name() + "_" + parent.name();
             if (!joinNames.add(name)) {
@@ -196,41 +235,49 @@ public final class DbtManifest {
             joins.add(new Join(name, child.name(), parent.name(), List.of(new ColumnPair(column, field)), null, cardinality, Origin.DBT));
         }
 
-        List<MetricFlowModels.Semantic> semanticModels = new ArrayList<>();
-        semantic.forEach((id, list) -> {
-            Entity e = entities.get(id);
-            for (JsonNode sm : list) {
-                if (e == null) {
-                    skipped.add("semantic model " + sm.path("name").asText() + ": its model is not an imported entity");
-                } else {
-                    semanticModels.add(new MetricFlowModels.Semantic(sm.path("name").asText(), sm, e, models.get(id).table()));
+        /** The semantic models of imported entities, with the joins their foreign entities make. */
+        private MetricFlowModels flow() {
+            List<MetricFlowModels.Semantic> semanticModels = new ArrayList<>();
+            semantic.forEach((id, list) -> {
+                Entity e = entities.get(id);
+                for (JsonNode sm : list) {
+                    if (e == null) {
+                        skipped.add("semantic model " + sm.path("name").asText() + ": its model is not an imported entity");
+                    } else {
+                        semanticModels.add(new MetricFlowModels.Semantic(sm.path("name").asText(), sm, e, models.get(id).table()));
+                    }
+                }
+            });
+            MetricFlowModels flow = new MetricFlowModels(semanticModels);
+            joins.addAll(flow.joins(joins, skipped));
+            return flow;
+        }
+
+        /** The metrics, older ones and MetricFlow's, each kept only if it compiles; then the whole model. */
+        Result result(JsonNode root) {
+            MetricFlowModels flow = flow();
+            List<Metric> metrics = new ArrayList<>();
+            List<JsonNode> semanticMetrics = new ArrayList<>();
+            for (JsonNode metric : iterable(root.path("metrics"))) {
+                if (!metric.has("calculation_method")) {
+                    semanticMetrics.add(metric);
+                    continue;
+                }
+                try {
+                    metrics.add(legacyMetric(metric, models, modelsByName, entities));
+                } catch (SemanticProjectException e) {
+                    skipped.add("metric " + metric.path("name").asText() + ": " + e.getMessage());
                 }
             }
-        });
-        MetricFlowModels flow = new MetricFlowModels(semanticModels);
-        joins.addAll(flow.joins(joins, skipped));
-
-        List<Metric> metrics = new ArrayList<>();
-        List<JsonNode> semanticMetrics = new ArrayList<>();
-        for (JsonNode metric : iterable(root.path("metrics"))) {
-            if (!metric.has("calculation_method")) {
-                semanticMetrics.add(metric);
-                continue;
-            }
-            try {
-                metrics.add(legacyMetric(metric, models, modelsByName, entities));
-            } catch (SemanticProjectException e) {
-                skipped.add("metric " + metric.path("name").asText() + ": " + e.getMessage());
-            }
+            MetricFlowMetrics translated = new MetricFlowMetrics(flow);
+            translated.translate(semanticMetrics);
+            metrics.addAll(translated.metrics());
+            skipped.addAll(translated.skipped());
+            List<String> notes = new ArrayList<>(translated.notes());
+            List<Entity> entityList = new ArrayList<>(entities.values());
+            List<Metric> compiling = compiling(catalog, entityList, joins, metrics, translated.madeFor(), skipped, notes);
+            return new Result(new SemanticModel(entityList, joins, compiling), skipped, notes);
         }
-        MetricFlowMetrics translated = new MetricFlowMetrics(flow);
-        translated.translate(semanticMetrics);
-        metrics.addAll(translated.metrics());
-        skipped.addAll(translated.skipped());
-        List<String> notes = new ArrayList<>(translated.notes());
-        List<Entity> entityList = new ArrayList<>(entities.values());
-        List<Metric> compiling = compiling(catalog, entityList, joins, metrics, translated.madeFor(), skipped, notes);
-        return new Result(new SemanticModel(entityList, joins, compiling), skipped, notes);
     }
 
     /**
