@@ -3,7 +3,7 @@ package dev.schemabrain.cli;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.Dictionary;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.Sources;

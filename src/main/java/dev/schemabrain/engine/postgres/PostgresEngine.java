@@ -1,7 +1,10 @@
 package dev.schemabrain.engine.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.engine.DisplayedParameters;
 import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.QueryLog;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
@@ -12,7 +15,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * PostgreSQL (12 or newer): the session is read-only from its startup options
@@ -22,10 +28,55 @@ import java.util.Properties;
 public final class PostgresEngine implements Engine {
 
     private static final int DEFAULT_PORT = 5432;
+    /** URL parameters that hold no secret: shown and stored; every other one only reaches the driver. */
+    private static final Set<String> DISPLAYED = DisplayedParameters.of("sslmode", "ssl", "gssEncMode", "connectTimeout",
+                "socketTimeout", "loginTimeout", "cancelSignalTimeout", "tcpKeepAlive", "applicationName", "ApplicationName",
+                "currentSchema", "targetServerType", "loadBalanceHosts", "readOnly", "readOnlyMode", "prepareThreshold",
+                "defaultRowFetchSize", "reWriteBatchedInserts", "stringtype", "assumeMinServerVersion");
 
     @Override
     public SourceKind kind() {
         return SourceKind.POSTGRESQL;
+    }
+
+    @Override
+    public String title() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("postgresql", "postgres");
+    }
+
+    @Override
+    public String shownScheme(String scheme) {
+        return "postgresql";
+    }
+
+    @Override
+    public boolean fileBased() {
+        return false;
+    }
+
+    @Override
+    public boolean displays(String key) {
+        return DISPLAYED.contains(key);
+    }
+
+    @Override
+    public SchemaSource open(SourceUrl url) {
+        return new PostgresSource(url);
+    }
+
+    @Override
+    public Optional<QueryLog> queryLog() {
+        return Optional.of(new PostgresQueryLog());
+    }
+
+    @Override
+    public Optional<Roles> roles() {
+        return Optional.of((c, url) -> PostgresRoles.check(c));
     }
 
     @Override

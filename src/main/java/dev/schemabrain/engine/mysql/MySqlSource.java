@@ -1,12 +1,12 @@
-package dev.schemabrain.source.mysql;
+package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
