@@ -320,37 +320,31 @@ class InjectionSuiteIT {
     }
 
     private static String duckFingerprint(Path file) throws Exception {
-        StringBuilder out = new StringBuilder();
         java.util.Properties readOnly = new java.util.Properties();
         readOnly.setProperty("duckdb.read_only", "true");
-        try (Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file, readOnly); Statement st = c.createStatement()) {
-            List<String> tables = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT table_name FROM duckdb_tables() ORDER BY 1")) {
-                while (rs.next()) {
-                    tables.add(rs.getString(1));
-                }
-            }
-            for (String t : tables) {
-                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM \"" + t + "\"")) {
-                    rs.next();
-                    out.append(t).append('=').append(rs.getLong(1)).append('\n');
-                }
-            }
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file, readOnly)) {
+            return rowCounts(c, "SELECT table_name FROM duckdb_tables() ORDER BY 1", "\"");
         }
-        return out.toString();
     }
 
     private static String mariaFingerprint(String database) throws Exception {
+        try (Connection c = TestMariaDb.connect(database)) {
+            return rowCounts(c, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1", "`");
+        }
+    }
+
+    /** Each table {@code tablesSql} names with its row count, the names quoted with {@code quote}. */
+    private static String rowCounts(Connection c, String tablesSql, String quote) throws Exception {
         StringBuilder out = new StringBuilder();
-        try (Connection c = TestMariaDb.connect(database); Statement st = c.createStatement()) {
+        try (Statement st = c.createStatement()) {
             List<String> tables = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1")) {
+            try (ResultSet rs = st.executeQuery(tablesSql)) {
                 while (rs.next()) {
                     tables.add(rs.getString(1));
                 }
             }
             for (String t : tables) {
-                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM `" + t + "`")) {
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + quote + t + quote)) {
                     rs.next();
                     out.append(t).append('=').append(rs.getLong(1)).append('\n');
                 }
