@@ -27,7 +27,7 @@ public final class Engines {
 
     /** The engine of a live source; empty for the offline kinds (ddl, spider). */
     public static Optional<Engine> of(SourceKind kind) {
-        return ALL.stream().filter(e -> e.kind() == kind).findFirst();
+        return ALL.stream().filter(e -> e.kind().equals(kind)).findFirst();
     }
 
     /** The engine reading URLs of {@code scheme} (lower case), if any. */

@@ -77,7 +77,7 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         int colon = trimmed.indexOf(':');
         String scheme = colon < 0 ? "" : trimmed.substring(0, colon).toLowerCase(Locale.ROOT);
         if (scheme.equals("ddl") || scheme.equals("spider")) {
-            return file(SourceKind.valueOf(scheme.toUpperCase(Locale.ROOT)), trimmed.substring(colon + 1));
+            return file(scheme.equals("ddl") ? SourceKind.DDL : SourceKind.SPIDER, trimmed.substring(colon + 1));
         }
         Engine engine = Engines.forScheme(scheme).orElseThrow(() -> new SourceException("Unknown source URL scheme"
                 + (scheme.isEmpty() ? "" : " '" + scheme + "'") + "; use " + knownSchemes() + "."));

@@ -2,6 +2,7 @@ package dev.schemabrain.source;
 
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.ddl.DdlSource;
@@ -16,11 +17,13 @@ public final class Sources {
     }
 
     public static SchemaSource open(SourceUrl url) {
-        return switch (url.kind()) {
-            case DDL -> new DdlSource(url);
-            case SPIDER -> new SpiderSource(url);
-            default -> Engines.of(url.kind()).orElseThrow().open(url);
-        };
+        if (url.kind().equals(SourceKind.DDL)) {
+            return new DdlSource(url);
+        }
+        if (url.kind().equals(SourceKind.SPIDER)) {
+            return new SpiderSource(url);
+        }
+        return Engines.of(url.kind()).orElseThrow().open(url);
     }
 
     /**

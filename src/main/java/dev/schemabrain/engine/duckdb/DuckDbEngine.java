@@ -27,11 +27,13 @@ import java.util.Properties;
  */
 public final class DuckDbEngine implements Engine, DateTruncDialect {
 
+    static final SourceKind KIND = new SourceKind("duckdb");
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public SourceKind kind() {
-        return SourceKind.DUCKDB;
+        return KIND;
     }
 
     @Override

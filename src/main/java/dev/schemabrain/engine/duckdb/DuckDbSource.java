@@ -31,7 +31,7 @@ final class DuckDbSource implements SchemaSource {
 
     @Override
     public SourceKind kind() {
-        return SourceKind.DUCKDB;
+        return DuckDbEngine.KIND;
     }
 
     @Override
@@ -53,7 +53,7 @@ final class DuckDbSource implements SchemaSource {
     }
 
     private static Engine engine() {
-        return Engines.of(SourceKind.DUCKDB).orElseThrow();
+        return Engines.of(DuckDbEngine.KIND).orElseThrow();
     }
 
     private static SourceException translate(SQLException e, Path path) {

@@ -27,7 +27,7 @@ public final class MySqlSource implements SchemaSource {
 
     public MySqlSource(SourceUrl url) {
         this.url = Objects.requireNonNull(url, "url");
-        if (url.kind() != SourceKind.MYSQL) {
+        if (!url.kind().equals(SourceKind.MYSQL)) {
             throw new IllegalArgumentException("not a MySQL source: " + url);
         }
     }

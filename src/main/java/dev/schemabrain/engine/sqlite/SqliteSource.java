@@ -28,7 +28,7 @@ public final class SqliteSource implements SchemaSource {
 
     public SqliteSource(SourceUrl url) {
         this.url = Objects.requireNonNull(url, "url");
-        if (url.kind() != SourceKind.SQLITE) {
+        if (!url.kind().equals(SourceKind.SQLITE)) {
             throw new IllegalArgumentException("not an SQLite source: " + url);
         }
     }

@@ -127,9 +127,9 @@ class DuckDbAcceptanceTest {
 
     @Test
     void theRegistryReadsTheDuckDbScheme() throws Exception {
-        assertEquals(SourceKind.DUCKDB, url.kind());
+        assertEquals(DuckDbEngine.KIND, url.kind());
         assertEquals("duckdb:" + file.toAbsolutePath().normalize(), url.displayUrl());
-        assertEquals(Engines.of(SourceKind.DUCKDB).orElseThrow(), Engines.forScheme("duckdb").orElseThrow());
+        assertEquals(Engines.of(DuckDbEngine.KIND).orElseThrow(), Engines.forScheme("duckdb").orElseThrow());
         SourceException unknown = assertThrows(SourceException.class, () -> SourceUrl.parse("duck:/x"));
         assertTrue(unknown.getMessage().contains("duckdb:FILE"), unknown.getMessage());
     }
