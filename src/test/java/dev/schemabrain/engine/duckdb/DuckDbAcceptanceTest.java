@@ -15,6 +15,7 @@ import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.error.SourceException;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
@@ -24,6 +25,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.mining.QueryLogMiner;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.AfterAll;
@@ -229,6 +231,20 @@ class DuckDbAcceptanceTest {
         InProcessCli.Result r = InProcessCli.run("index", "--store", store, "--source", "duckdb:" + file);
         assertEquals(0, r.exitCode(), r.stderr());
         assertTrue(r.stdout().contains("duckdb:" + file), r.stdout());
+    }
+
+    /** What the registry says of an engine with no roles and no query log, in doctor and mine-queries. */
+    @Test
+    void doctorAndMineQueriesAskTheEngine() throws Exception {
+        String store = dir.resolve("doctor-store.db").toString();
+        InProcessCli.Result doctor = InProcessCli.run("doctor", "--source", "duckdb:" + file, "--store", store);
+        assertTrue(doctor.stdout().contains("ok    source: duckdb:" + file + " is reachable (4 tables)"), doctor.stdout());
+        assertTrue(doctor.stdout().contains("ok    role: the DuckDB file is opened read-only; nothing can write through it."),
+                doctor.stdout());
+        assertFalse(doctor.stdout().contains("query log"), doctor.stdout());
+        UserError refused = assertThrows(UserError.class, () -> QueryLogMiner.requireQueryLog(url));
+        assertEquals("mine-queries reads PostgreSQL and MySQL/MariaDB sources only; duckdb:" + file
+                + " has no query log to read.", refused.getMessage());
     }
 
     private static Table table(Catalog catalog, String name) {
