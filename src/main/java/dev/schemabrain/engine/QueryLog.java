@@ -1,6 +1,7 @@
 package dev.schemabrain.engine;
 
 import dev.schemabrain.error.SourceException;
+import dev.schemabrain.error.UserError;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -34,6 +35,14 @@ public interface QueryLog {
     /** Whether statements can also come from the server's own log files (mine-queries --log-file). */
     default boolean readsServerLog() {
         return false;
+    }
+
+    /**
+     * The server log files {@code patterns} name (paths, or globs in the file name), their lines prefixed as
+     * {@code prefix} says where the format needs it; only where {@link #readsServerLog}.
+     */
+    default LogFiles readLogFiles(List<String> patterns, String prefix) throws UserError {
+        throw new UnsupportedOperationException("this engine reads no server log");
     }
 
     /** Whether statement text follows MySQL's lexis ("…" a string, backslash escapes, # comments). */

@@ -4,11 +4,11 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.LogFiles;
 import dev.schemabrain.engine.LoggedStatement;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.QueryLog;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.engine.postgres.log.ServerLog;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
@@ -50,7 +50,7 @@ public final class QueryLogMiner {
      *
      * @param elsewhere statement runs of other databases, left out
      */
-    public record ServerLogRead(ServerLog.Figures figures, long elsewhere) {
+    public record ServerLogRead(LogFiles.Figures figures, long elsewhere) {
     }
 
     /**
@@ -84,8 +84,14 @@ public final class QueryLogMiner {
         }
     }
 
-    /** Mines {@code serverLog} when given (PostgreSQL), else the source's statement statistics. */
-    public Report mine(SourceUrl url, Store store, Optional<ServerLog> serverLog) throws SourceException, StoreException, UserError {
+    /** The server log files {@code patterns} name, read by the source's engine (before any store is opened). */
+    public static LogFiles readLogFiles(SourceUrl url, List<String> patterns, String prefix) throws UserError {
+        requireServerLog(url);
+        return queryLog(url).readLogFiles(patterns, prefix);
+    }
+
+    /** Mines {@code serverLog} when given (an engine that reads one), else the source's statement statistics. */
+    public Report mine(SourceUrl url, Store store, Optional<LogFiles> serverLog) throws SourceException, StoreException, UserError {
         QueryLog log = queryLog(url);
         String sourceId = url.sourceId();
         Catalog catalog = store.read(c -> CatalogRepository.catalog(c, sourceId));
@@ -112,7 +118,7 @@ public final class QueryLogMiner {
                 logged.serverLog());
     }
 
-    private static Logged read(SourceUrl url, QueryLog log, Catalog catalog, Optional<ServerLog> serverLog)
+    private static Logged read(SourceUrl url, QueryLog log, Catalog catalog, Optional<LogFiles> serverLog)
             throws SourceException {
         Engine engine = Engines.of(url.kind()).orElseThrow();
         try (Connection c = engine.connect(url, Purpose.introspection())) {
@@ -120,7 +126,7 @@ public final class QueryLogMiner {
                 // The log covers every database of the server: only the source's own is read. No reset token: the
                 // files' counts act as a counter (the same files again add nothing; rotated-away ones count as a reset).
                 String database = c.getCatalog();
-                ServerLog file = serverLog.get();
+                LogFiles file = serverLog.get();
                 return new Logged(file.statements(database), List.of(), log.rolePaths(c), Optional.empty(),
                         Optional.of(new ServerLogRead(file.figures(), file.elsewhere(database))));
             }

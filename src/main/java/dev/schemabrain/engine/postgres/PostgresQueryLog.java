@@ -1,8 +1,11 @@
 package dev.schemabrain.engine.postgres;
 
+import dev.schemabrain.engine.LogFiles;
 import dev.schemabrain.engine.QueryLog;
+import dev.schemabrain.engine.postgres.log.ServerLog;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
+import dev.schemabrain.error.UserError;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,6 +33,11 @@ final class PostgresQueryLog implements QueryLog {
     @Override
     public boolean readsServerLog() {
         return true;
+    }
+
+    @Override
+    public LogFiles readLogFiles(List<String> patterns, String prefix) throws UserError {
+        return ServerLog.read(patterns, prefix);
     }
 
     @Override
