@@ -206,11 +206,19 @@ class DuckDbAcceptanceTest {
     }
 
     @Test
-    void theExplainGivesRowsButNoCost() throws Exception {
+    void theExplainGivesRowsButNoCostSoTheCostIsUnknown() throws Exception {
         Explain explain = executor.explain(new BoundQuery("SELECT * FROM rental.trips WHERE minutes > ?", List.of(30)));
         assertNull(explain.totalCost(), "DuckDB estimates no cost: the cost cap cannot refuse, the watchdog still bounds");
         assertNotNull(explain.estimatedRows(), explain.plan());
         assertTrue(explain.plan().contains("SEQ_SCAN"), explain.plan());
+        // A cap cannot refuse a statement it has no cost for: it runs, bounded by the statement timeout.
+        try (QueryExecutor capped = new QueryExecutor(url, ExecutorSettings.defaults().withCostCap(0.001))) {
+            assertEquals(List.of(List.of("150.00")), form(capped.execute(new BoundQuery("SELECT count(*) FROM rental.trips",
+                    List.of()), 10).rows()));
+        }
+        String metric = tools.call("list_metrics", Map.of()).data().get("metrics").get(0).get("name").asText();
+        Envelope dry = tools.call("get_metric", Map.of("name", metric, "dry_run", true));
+        assertEquals("unknown", dry.data().path("explain").path("cost_class").asText(), dry.toJson());
     }
 
     @Test
