@@ -9,7 +9,7 @@ import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.StoreLocation;

@@ -6,16 +6,12 @@ import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.QueryLog;
 import dev.schemabrain.engine.RoleCheck;
-import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.engine.mysql.MySqlRoles;
-import dev.schemabrain.engine.mysql.StatementDigests;
-import dev.schemabrain.engine.postgres.PgStatStatements;
-import dev.schemabrain.engine.postgres.PostgresRoles;
 import dev.schemabrain.error.SchemaBrainException;
-import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.IntrospectionOptions;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.Store;
@@ -202,20 +198,17 @@ final class DoctorCommand implements Callable<Integer> {
                     + " is a file read offline; there is no database role."));
             return out;
         }
-        if (url.kind() == SourceKind.SQLITE) {
-            out.add(new Check(Status.OK, "role: the SQLite file is opened read-only; nothing can write through it."));
+        Optional<Engine.Roles> roles = engine.get().roles();
+        if (roles.isEmpty()) {
+            out.add(new Check(Status.OK, "role: " + engine.get().withoutRoles()));
             return out;
         }
         try (Connection c = engine.get().connect(url, Purpose.introspection())) {
-            out.add(role(url, c));
-            Optional<String> problem = url.kind() == SourceKind.POSTGRESQL ? PgStatStatements.problem(c)
-                    : StatementDigests.problem(c);
-            // The server log is the other way in on PostgreSQL, and needs no extension.
-            String instead = url.kind() == SourceKind.POSTGRESQL
-                    ? " Without it, mine-queries --log-file PATH reads the server's own statement log instead." : "";
-            out.add(problem.map(p -> new Check(Status.WARN, "query log (for mine-queries): " + p + instead))
-                    .orElseGet(() -> new Check(Status.OK, "query log: " + (url.kind() == SourceKind.POSTGRESQL
-                            ? "pg_stat_statements" : "performance_schema statement digests") + " readable for mine-queries")));
+            out.add(role(url, roles.get().check(c, url)));
+            Optional<QueryLog> log = engine.get().queryLog();
+            if (log.isPresent()) {
+                out.add(queryLog(log.get(), c));
+            }
         } catch (SQLException e) {
             out.add(new Check(Status.WARN, "role: the privileges could not be read (SQLSTATE " + e.getSQLState()
                     + "); rerun with -v, or check them by hand."));
@@ -223,9 +216,12 @@ final class DoctorCommand implements Callable<Integer> {
         return out;
     }
 
-    private static Check role(SourceUrl url, Connection c) throws SQLException {
-        RoleCheck role = url.kind() == SourceKind.POSTGRESQL ? PostgresRoles.check(c)
-                : MySqlRoles.check(c, url.database() != null ? List.of(url.database()) : MySqlRoles.userDatabases(c));
+    private static Check queryLog(QueryLog log, Connection c) throws SQLException {
+        return log.problem(c).map(p -> new Check(Status.WARN, "query log (for mine-queries): " + p + log.instead()))
+                .orElseGet(() -> new Check(Status.OK, "query log: " + log.name() + " readable for mine-queries"));
+    }
+
+    private static Check role(SourceUrl url, RoleCheck role) {
         String user = url.user() == null ? "the connecting role" : "role '" + url.user() + "'";
         if (!role.canWrite()) {
             return new Check(Status.OK, "role: " + user + " cannot write (and SchemaBrain's sessions are read-only)");

@@ -3,7 +3,7 @@ package dev.schemabrain.cli;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.Dictionary;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.Sources;
@@ -33,7 +33,7 @@ import java.util.concurrent.Callable;
                 "Cache-aware: unchanged tables and columns cost nothing on a re-index; objects the source no longer"
                         + " has are marked deprecated and purged after 30 days.",
                 "Sources: postgresql://user@host:port/db, mysql:// or mariadb://user@host:port/db, sqlite:FILE,"
-                        + " ddl:FILE (CREATE TABLE statements), spider:TABLES.json."})
+                        + " duckdb:FILE, ddl:FILE (CREATE TABLE statements), spider:TABLES.json."})
 final class IndexCommand implements Callable<Integer> {
 
     @ParentCommand

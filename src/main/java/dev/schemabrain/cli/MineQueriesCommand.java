@@ -1,7 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.engine.postgres.log.ServerLog;
+import dev.schemabrain.engine.LogFiles;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
@@ -58,10 +58,10 @@ final class MineQueriesCommand implements Callable<Integer> {
         }
         SourceUrl url = source.resolve(main.env, main.err());
         QueryLogMiner.requireQueryLog(url);
-        Optional<ServerLog> serverLog = Optional.empty();
+        Optional<LogFiles> serverLog = Optional.empty();
         if (!logFiles.isEmpty()) {
-            QueryLogMiner.requireServerLog(url);
-            serverLog = Optional.of(ServerLog.read(logFiles, logLinePrefix));   // a bad file refuses before the store opens
+            // A bad file refuses before the store opens.
+            serverLog = Optional.of(QueryLogMiner.readLogFiles(url, logFiles, logLinePrefix));
         } else if (logLinePrefix != null) {
             throw new UserError("--log-line-prefix describes the files of --log-file; pass the log files too.");
         }

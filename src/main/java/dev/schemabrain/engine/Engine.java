@@ -3,15 +3,41 @@ package dev.schemabrain.engine;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 
 /**
- * Everything SchemaBrain knows about one database engine: how to open a read-only session on it, its
- * SQL dialect, its EXPLAIN, and what its errors mean. One implementation per engine, each in its own
- * package; {@link Engines} picks one for a source kind.
+ * Everything SchemaBrain knows about one database engine: its source URLs, how to open a read-only session
+ * on it, its catalog reader, its SQL dialect, its EXPLAIN, what its errors mean, its query log and how
+ * doctor checks its role. One implementation per engine, each in its own package with everything else about
+ * that database, registered once in {@code META-INF/services/dev.schemabrain.engine.Engine}; {@link Engines}
+ * finds them.
  */
 public interface Engine extends Dialect {
 
     SourceKind kind();
+
+    /** The engine's name as people write it, for messages ("PostgreSQL"). */
+    String title();
+
+    /** The URL schemes this engine reads (lower case), in the order help lists them. */
+    List<String> schemes();
+
+    /** The scheme a URL written with {@code scheme} is shown with ({@code postgres://} is shown as {@code postgresql://}). */
+    default String shownScheme(String scheme) {
+        return scheme;
+    }
+
+    /** Whether its URLs name a file ({@code scheme:PATH}) rather than a server ({@code scheme://user@host/db}). */
+    boolean fileBased();
+
+    /** Whether the URL query parameter {@code key} (lower case) holds no secret, so it may be shown and stored. */
+    default boolean displays(String key) {
+        return false;
+    }
+
+    /** The source that introspects {@code url} (of this engine's kind). */
+    SchemaSource open(SourceUrl url);
 
     /**
      * A new connection to {@code url} whose session cannot write, named {@code schemabrain-…} where the
@@ -27,4 +53,25 @@ public interface Engine extends Dialect {
     Explain readExplain(ResultSet rs) throws SQLException;
 
     Failure classify(SQLException e);
+
+    /** The statement statistics mine-queries reads; empty where the engine keeps none. */
+    default Optional<QueryLog> queryLog() {
+        return Optional.empty();
+    }
+
+    /** How doctor reads the connecting role's privileges; empty for a file with no roles (see {@link #withoutRoles}). */
+    default Optional<Roles> roles() {
+        return Optional.empty();
+    }
+
+    /** What doctor says of an engine without roles. */
+    default String withoutRoles() {
+        return "the " + title() + " file is opened read-only; nothing can write through it.";
+    }
+
+    /** Reads what the connecting role may write. */
+    @FunctionalInterface
+    interface Roles {
+        RoleCheck check(Connection c, SourceUrl url) throws SQLException;
+    }
 }

@@ -17,10 +17,11 @@ import java.util.Properties;
 
 /**
  * A parsed source address. {@code postgresql://}, {@code postgres://}, {@code mysql://},
- * {@code mariadb://}, {@code sqlite:PATH}, {@code ddl:PATH} and {@code spider:PATH}.
+ * {@code mariadb://}, {@code sqlite:PATH}, the other schemes of {@link Engines}, {@code ddl:PATH} and
+ * {@code spider:PATH}.
  * Credentials are split out of the URL at once: {@link #displayUrl()} and {@link #sourceId()} never
  * contain them, and {@link #toString()} is the display form. The display form keeps only the query
- * parameters of {@link DisplayedParameters}; every other one (sslpassword, sslkey, passfile, tokens,
+ * parameters its engine {@linkplain Engine#displays displays}; every other one (sslpassword, sslkey, passfile, tokens,
  * anything unknown) still reaches the driver through {@link #query()} but is never shown or stored.
  *
  * @param host       server host (live network sources) or null
@@ -75,16 +76,20 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         String trimmed = url.strip();
         int colon = trimmed.indexOf(':');
         String scheme = colon < 0 ? "" : trimmed.substring(0, colon).toLowerCase(Locale.ROOT);
-        return switch (scheme) {
-            case "postgresql", "postgres" -> network(SourceKind.POSTGRESQL, "postgresql", trimmed);
-            case "mysql", "mariadb" -> network(SourceKind.MYSQL, scheme, trimmed);
-            case "sqlite" -> file(SourceKind.SQLITE, trimmed.substring(colon + 1));
-            case "ddl" -> file(SourceKind.DDL, trimmed.substring(colon + 1));
-            case "spider" -> file(SourceKind.SPIDER, trimmed.substring(colon + 1));
-            default -> throw new SourceException("Unknown source URL scheme"
-                    + (scheme.isEmpty() ? "" : " '" + scheme + "'")
-                    + "; use postgresql://, mysql://, mariadb://, sqlite:FILE, ddl:FILE or spider:FILE.");
-        };
+        if (scheme.equals("ddl") || scheme.equals("spider")) {
+            return file(scheme.equals("ddl") ? SourceKind.DDL : SourceKind.SPIDER, trimmed.substring(colon + 1));
+        }
+        Engine engine = Engines.forScheme(scheme).orElseThrow(() -> new SourceException("Unknown source URL scheme"
+                + (scheme.isEmpty() ? "" : " '" + scheme + "'") + "; use " + knownSchemes() + "."));
+        return engine.fileBased() ? file(engine.kind(), trimmed.substring(colon + 1))
+                : network(engine, engine.shownScheme(scheme), trimmed);
+    }
+
+    /** Every scheme as help writes it: postgresql://, …, sqlite:FILE, ddl:FILE or spider:FILE. */
+    private static String knownSchemes() {
+        List<String> shown = new ArrayList<>(Engines.urlForms());
+        shown.add("ddl:FILE");
+        return String.join(", ", shown) + " or spider:FILE";
     }
 
     private static SourceUrl file(SourceKind kind, String rest) throws SourceException {
@@ -97,7 +102,7 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         return new SourceUrl(kind, null, -1, null, path, "", null, null, kind.wireName() + ":" + path);
     }
 
-    private static SourceUrl network(SourceKind kind, String scheme, String url) throws SourceException {
+    private static SourceUrl network(Engine engine, String scheme, String url) throws SourceException {
         URI uri;
         try {
             uri = new URI(url);
@@ -122,8 +127,7 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         List<String> kept = new ArrayList<>();
         if (uri.getRawQuery() != null) {
             for (String pair : uri.getRawQuery().split("&")) {
-                String key = pair.contains("=") ? pair.substring(0, pair.indexOf('=')) : pair;
-                switch (key.toLowerCase(Locale.ROOT)) {
+                switch (key(pair)) {
                     case "password" -> password = decode(pair.substring(pair.indexOf('=') + 1));
                     case "user" -> user = decode(pair.substring(pair.indexOf('=') + 1));
                     default -> kept.add(pair);
@@ -132,7 +136,7 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         }
         String query = String.join("&", kept);
         // Only parameters known to hold no secret are shown or stored (the source id is derived from them too).
-        String shown = String.join("&", kept.stream().filter(pair -> DisplayedParameters.shown(kind, pair)).toList());
+        String shown = String.join("&", kept.stream().filter(pair -> engine.displays(key(pair))).toList());
         StringBuilder display = new StringBuilder(scheme).append("://").append(uri.getHost());
         if (uri.getPort() >= 0) {
             display.append(':').append(uri.getPort());
@@ -141,7 +145,12 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         if (!shown.isEmpty()) {
             display.append('?').append(shown);
         }
-        return new SourceUrl(kind, uri.getHost(), uri.getPort(), database, null, query, user, password, display.toString());
+        return new SourceUrl(engine.kind(), uri.getHost(), uri.getPort(), database, null, query, user, password, display.toString());
+    }
+
+    /** The parameter's name, lower case. */
+    private static String key(String pair) {
+        return (pair.contains("=") ? pair.substring(0, pair.indexOf('=')) : pair).toLowerCase(Locale.ROOT);
     }
 
     private static String decode(String raw) {

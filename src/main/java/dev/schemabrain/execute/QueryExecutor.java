@@ -57,7 +57,7 @@ public final class QueryExecutor implements AutoCloseable {
 
     public QueryExecutor(SourceUrl url, ExecutorSettings settings) {
         this.engine = Engines.of(url.kind()).orElseThrow(() -> new IllegalArgumentException("get_metric cannot run against a "
-                + url.kind().name().toLowerCase() + " source; serve with a postgresql://, mysql://, mariadb:// or sqlite: source."));
+                + url.kind().name().toLowerCase() + " source; serve with a " + String.join(", ", Engines.urlForms()).replace(":FILE", ":") + " source."));
         this.url = url;
         this.settings = settings;
         this.slots = new Semaphore(settings.maxConcurrent(), true);

@@ -1,6 +1,6 @@
 package dev.schemabrain.index;
 
-import dev.schemabrain.source.SamplingProgress;
+import dev.schemabrain.engine.SamplingProgress;
 
 /** Hears how an index run is going; the CLI turns this into a progress bar or plain lines. */
 public interface IndexListener extends SamplingProgress {

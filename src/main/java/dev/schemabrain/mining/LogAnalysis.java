@@ -3,7 +3,7 @@ package dev.schemabrain.mining;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.engine.LoggedStatement;
-import dev.schemabrain.engine.postgres.SearchPathSetting;
+import dev.schemabrain.engine.postgres.log.SearchPathSetting;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTags;

@@ -4,13 +4,11 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.LogFiles;
 import dev.schemabrain.engine.LoggedStatement;
 import dev.schemabrain.engine.Purpose;
-import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.QueryLog;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.engine.mysql.StatementDigests;
-import dev.schemabrain.engine.postgres.PgStatStatements;
-import dev.schemabrain.engine.postgres.log.ServerLog;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
@@ -22,8 +20,6 @@ import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.Store;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.HashMap;
@@ -54,7 +50,7 @@ public final class QueryLogMiner {
      *
      * @param elsewhere statement runs of other databases, left out
      */
-    public record ServerLogRead(ServerLog.Figures figures, long elsewhere) {
+    public record ServerLogRead(LogFiles.Figures figures, long elsewhere) {
     }
 
     /**
@@ -67,27 +63,36 @@ public final class QueryLogMiner {
 
     /** Refuses a source whose engine keeps no statement statistics (before any store is opened). */
     public static void requireQueryLog(SourceUrl url) throws UserError {
-        if (url.kind() != SourceKind.POSTGRESQL && url.kind() != SourceKind.MYSQL) {
-            throw new UserError("mine-queries reads PostgreSQL and MySQL/MariaDB sources only; " + url.displayUrl()
-                    + " has no query log to read.");
-        }
+        queryLog(url);
+    }
+
+    private static QueryLog queryLog(SourceUrl url) throws UserError {
+        List<String> readable = Engines.all().stream().filter(e -> e.queryLog().isPresent()).map(Engine::title).toList();
+        return Engines.of(url.kind()).flatMap(Engine::queryLog).orElseThrow(() -> new UserError("mine-queries reads "
+                + String.join(" and ", readable) + " sources only; " + url.displayUrl() + " has no query log to read."));
     }
 
     public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
         return mine(url, store, Optional.empty());
     }
 
-    /** Refuses server log files for a source that is not PostgreSQL (before any file or store is opened). */
+    /** Refuses server log files for a source whose engine writes none SchemaBrain reads (before any file or store is opened). */
     public static void requireServerLog(SourceUrl url) throws UserError {
-        if (url.kind() != SourceKind.POSTGRESQL) {
+        if (!Engines.of(url.kind()).flatMap(Engine::queryLog).map(QueryLog::readsServerLog).orElse(false)) {
             throw new UserError("--log-file reads a PostgreSQL server log; " + url.displayUrl()
                     + " is not PostgreSQL, so mine its statement digests without --log-file.");
         }
     }
 
-    /** Mines {@code serverLog} when given (PostgreSQL), else the source's statement statistics. */
-    public Report mine(SourceUrl url, Store store, Optional<ServerLog> serverLog) throws SourceException, StoreException, UserError {
-        requireQueryLog(url);
+    /** The server log files {@code patterns} name, read by the source's engine (before any store is opened). */
+    public static LogFiles readLogFiles(SourceUrl url, List<String> patterns, String prefix) throws UserError {
+        requireServerLog(url);
+        return queryLog(url).readLogFiles(patterns, prefix);
+    }
+
+    /** Mines {@code serverLog} when given (an engine that reads one), else the source's statement statistics. */
+    public Report mine(SourceUrl url, Store store, Optional<LogFiles> serverLog) throws SourceException, StoreException, UserError {
+        QueryLog log = queryLog(url);
         String sourceId = url.sourceId();
         Catalog catalog = store.read(c -> CatalogRepository.catalog(c, sourceId));
         if (catalog.tables().isEmpty()) {
@@ -95,8 +100,8 @@ public final class QueryLogMiner {
                     + "; run 'schemabrain index' on that source first.");
         }
         PiiTags pii = store.read(PiiRepository::tags);
-        Logged logged = read(url, catalog, serverLog);
-        SqlNormalizer.Dialect dialect = url.kind() == SourceKind.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL : SqlNormalizer.Dialect.MYSQL;
+        Logged logged = read(url, log, catalog, serverLog);
+        SqlNormalizer.Dialect dialect = log.mysqlLexis() ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
         LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(),
                 logged.rolePaths(), pii, dialect);
         Instant now = Instant.now();
@@ -113,47 +118,28 @@ public final class QueryLogMiner {
                 logged.serverLog());
     }
 
-    private static Logged read(SourceUrl url, Catalog catalog, Optional<ServerLog> serverLog) throws SourceException {
+    private static Logged read(SourceUrl url, QueryLog log, Catalog catalog, Optional<LogFiles> serverLog)
+            throws SourceException {
         Engine engine = Engines.of(url.kind()).orElseThrow();
         try (Connection c = engine.connect(url, Purpose.introspection())) {
-            if (url.kind() == SourceKind.POSTGRESQL && serverLog.isPresent()) {
+            if (serverLog.isPresent()) {
                 // The log covers every database of the server: only the source's own is read. No reset token: the
                 // files' counts act as a counter (the same files again add nothing; rotated-away ones count as a reset).
                 String database = c.getCatalog();
-                ServerLog log = serverLog.get();
-                return new Logged(log.statements(database), List.of(), PgStatStatements.rolePaths(c), Optional.empty(),
-                        Optional.of(new ServerLogRead(log.figures(), log.elsewhere(database))));
+                LogFiles file = serverLog.get();
+                return new Logged(file.statements(database), List.of(), log.rolePaths(c), Optional.empty(),
+                        Optional.of(new ServerLogRead(file.figures(), file.elsewhere(database))));
             }
-            if (url.kind() == SourceKind.POSTGRESQL) {
-                // Every statement carries its role: no path of SchemaBrain's own session stands in for theirs.
-                return new Logged(PgStatStatements.read(c), List.of(), PgStatStatements.rolePaths(c), pgResetToken(c),
-                        Optional.empty());
-            }
-            String schema = url.database() != null ? url.database() : c.getCatalog();
-            if (schema == null || schema.isEmpty()) {
-                throw new SourceException("mine-queries needs the database in the MySQL URL (mysql://user@host/database):"
-                        + " the digests are read for that schema only.");
-            }
-            // Each digest keeps its default database: statements run from any indexed database are read.
-            Set<String> schemas = new LinkedHashSet<>(List.of(schema));
+            Set<String> schemas = new LinkedHashSet<>();
             catalog.tables().forEach(t -> schemas.add(t.name().schema()));
-            return new Logged(StatementDigests.read(c, schemas), List.of(schema), Map.of(), Optional.empty(), Optional.empty());
+            QueryLog.Read read = log.read(c, url, schemas);
+            return new Logged(read.statements(), read.searchPath(), read.rolePaths(), read.resetToken(), Optional.empty());
         } catch (SQLException e) {
-            throw failure(e, url, engine);
+            throw failure(e, url, engine, log);
         }
     }
 
-    /** pg_stat_statements_info.stats_reset (PostgreSQL 14+): moves when every counter was reset. */
-    private static Optional<String> pgResetToken(Connection c) {
-        try (PreparedStatement st = c.prepareStatement("SELECT stats_reset::text FROM pg_stat_statements_info");
-             ResultSet rs = st.executeQuery()) {
-            return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
-        } catch (SQLException e) {
-            return Optional.empty();   // older server: a counter that went down still shows the reset
-        }
-    }
-
-    private static SourceException failure(SQLException e, SourceUrl url, Engine engine) {
+    private static SourceException failure(SQLException e, SourceUrl url, Engine engine, QueryLog log) {
         Failure failure = engine.classify(e);
         String reason = e.getMessage() == null ? "no detail" : e.getMessage().strip().lines().findFirst().orElse("");
         if (url.hasPassword()) {
@@ -162,7 +148,7 @@ public final class QueryLogMiner {
         String hint = switch (failure) {
             case AUTH_FAILED -> "check the user name and password";
             case UNKNOWN_HOST, UNREACHABLE -> "check that the server is running and the host and port are right";
-            case PERMISSION -> "grant the user read access to the statement statistics (PostgreSQL: pg_read_all_stats)";
+            case PERMISSION -> log.grantHint();
             default -> "check the URL and the server log";
         };
         return new SourceException("Could not read the query log of " + url.displayUrl() + " (" + reason + "); " + hint + ".", e);

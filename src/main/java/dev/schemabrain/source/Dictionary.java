@@ -1,5 +1,7 @@
 package dev.schemabrain.source;
 
+import dev.schemabrain.engine.IntrospectionOptions;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;

@@ -1,5 +1,6 @@
 package dev.schemabrain.source;
 
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;

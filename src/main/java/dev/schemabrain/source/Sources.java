@@ -1,29 +1,29 @@
 package dev.schemabrain.source;
 
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.source.ddl.DdlSource;
-import dev.schemabrain.source.mysql.MySqlSource;
-import dev.schemabrain.source.postgres.PostgresSource;
 import dev.schemabrain.source.spider.SpiderSource;
-import dev.schemabrain.source.sqlite.SqliteSource;
 
 import java.util.Map;
 
-/** Picks the engine for a source URL. */
+/** Opens a source URL: a file read offline (ddl, spider), else through its registered engine. */
 public final class Sources {
 
     private Sources() {
     }
 
     public static SchemaSource open(SourceUrl url) {
-        return switch (url.kind()) {
-            case POSTGRESQL -> new PostgresSource(url);
-            case MYSQL -> new MySqlSource(url);
-            case SQLITE -> new SqliteSource(url);
-            case DDL -> new DdlSource(url);
-            case SPIDER -> new SpiderSource(url);
-        };
+        if (url.kind().equals(SourceKind.DDL)) {
+            return new DdlSource(url);
+        }
+        if (url.kind().equals(SourceKind.SPIDER)) {
+            return new SpiderSource(url);
+        }
+        return Engines.of(url.kind()).orElseThrow().open(url);
     }
 
     /**

@@ -105,7 +105,7 @@ public final class Stores {
         } catch (SourceException e) {
             throw new StoreException(e.getMessage().replace("source URL", "store URL"), e);
         }
-        if (parsed.kind() != SourceKind.POSTGRESQL || parsed.database() == null) {
+        if (!parsed.kind().equals(SourceKind.POSTGRESQL) || parsed.database() == null) {
             throw new StoreException("The store URL names no database; write it as postgresql://user@host:port/database.");
         }
         return new StoreLocation.PostgresSchema(parsed, schema);

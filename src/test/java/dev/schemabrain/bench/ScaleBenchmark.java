@@ -22,7 +22,7 @@ import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.retrieve.TableHit;
 import dev.schemabrain.retrieve.VectorIndex;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.DocumentKey;

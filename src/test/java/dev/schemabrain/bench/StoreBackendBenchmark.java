@@ -8,7 +8,7 @@ import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreCopy;

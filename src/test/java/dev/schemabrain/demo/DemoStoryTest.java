@@ -9,7 +9,7 @@ import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Status;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.StoreLocation;
 import org.junit.jupiter.api.BeforeAll;

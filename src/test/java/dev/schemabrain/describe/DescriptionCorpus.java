@@ -5,8 +5,8 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.IntrospectionOptions;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.Bench;
 

@@ -3,7 +3,7 @@ package dev.schemabrain.index;
 import dev.schemabrain.embed.Embedder;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.SqliteStore;
 import org.junit.jupiter.api.Test;

@@ -5,11 +5,11 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.source.sqlite.SqliteSource;
+import dev.schemabrain.engine.sqlite.SqliteSource;
 import dev.schemabrain.store.CatalogChanges.RunCounts;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.SqliteStore;
@@ -202,7 +202,7 @@ class IndexerTest {
             }
 
             @Override
-            public Catalog introspect(dev.schemabrain.source.IntrospectionOptions options) throws SourceException {
+            public Catalog introspect(dev.schemabrain.engine.IntrospectionOptions options) throws SourceException {
                 Catalog real = new SqliteSource(url).introspect(options);
                 List<Table> tables = new java.util.ArrayList<>(real.tables());
                 tables.add(broken);

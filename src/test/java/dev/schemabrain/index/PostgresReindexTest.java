@@ -1,8 +1,8 @@
 package dev.schemabrain.index;
 
 import dev.schemabrain.catalog.Catalog;
-import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.IntrospectionOptions;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;

@@ -5,7 +5,7 @@ import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.SqliteStore;

@@ -6,7 +6,7 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.retrieve.TableHit;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,7 @@ package dev.schemabrain.mcp;
 
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.EnvelopeChecks;

@@ -6,7 +6,7 @@ import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.testing.McpStdio;

@@ -2,7 +2,7 @@ package dev.schemabrain.mining;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.engine.LoggedStatement;
-import dev.schemabrain.engine.postgres.SearchPathSetting;
+import dev.schemabrain.engine.postgres.log.SearchPathSetting;
 import dev.schemabrain.pii.PiiTags;
 import org.junit.jupiter.api.Test;
 

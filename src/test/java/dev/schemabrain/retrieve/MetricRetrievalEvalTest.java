@@ -10,7 +10,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestPostgres;

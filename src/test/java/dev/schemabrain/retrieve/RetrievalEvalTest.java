@@ -8,7 +8,7 @@ import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.retrieve.eval.EvalResult;
 import dev.schemabrain.retrieve.eval.Evaluation;
 import dev.schemabrain.retrieve.eval.QuestionFile;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.testing.Bench;

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * statement pg_stat_statements recorded for the database is a compiled, parameterized SELECT (or the
  * read-only session's own setup), no payload text reached it, and no table or row count changed. Every
  * call gets an envelope, never an internal error, and the server answers a plain call afterwards. On MariaDB
- * the same for get_metric, judged by the server's general log.
+ * the same for get_metric, judged by the server's general log; on DuckDB, judged by the file's bytes.
  */
 class InjectionSuiteIT {
 
@@ -270,17 +270,81 @@ class InjectionSuiteIT {
         }
     }
 
+    /**
+     * The same for get_metric's twelve slots on DuckDB. An embedded database keeps no log another process can read, so
+     * it is judged by its file: attached read-only, not one byte of it may change, and no table or row count.
+     */
+    @Test
+    void onDuckDbEveryGetMetricSlotLeavesTheFileUnchanged() throws Exception {
+        Path file = dir.resolve("chinook.duckdb");
+        ChinookOnMariaDb.createDuckDb(file);
+        String url = "duckdb:" + file;
+        Path store = dir.resolve("duck.db");
+        Cli.Result indexed = Cli.run(dir, "--store", store.toString(), "index", "--source", url);
+        assertEquals(0, indexed.exitCode(), indexed.stderr());
+        String bytes = sha256(file);
+        String before = duckFingerprint(file);
+        List<Slot> slots = slots().stream().filter(s -> s.tool().equals("get_metric")).toList();
+        int calls = 0;
+        StringBuffer stderr = new StringBuffer();
+        List<Executable> answers = new ArrayList<>();
+        McpSyncClient client = McpStdio.client(store, stderr, Map.of(), ServeArgs.source(url));
+        try {
+            for (String payload : PAYLOADS) {
+                for (Slot slot : slots) {
+                    JsonNode envelope = callOrProtocolError(client, slot.tool(), new HashMap<>(slot.arguments().apply(payload)));
+                    calls++;
+                    if (envelope != null) {
+                        answers.add(() -> assertNotEquals("internal_error", envelope.path("error").path("kind").asText(""),
+                                () -> slot.name() + " with " + shown(payload) + " answered " + envelope));
+                    }
+                }
+            }
+            JsonNode after = callOrProtocolError(client, "get_metric", Map.of("name", "invoice_total_sum"));
+            answers.add(() -> assertTrue(after != null && after.path("data").path("rows").size() == 1,
+                    () -> "a plain call still works: " + after));
+        } finally {
+            client.closeGracefully();
+        }
+        assertAll("answers through MCP", answers);
+        assertEquals(bytes, sha256(file), "not one byte of the DuckDB file changed");
+        assertEquals(before, duckFingerprint(file), "no table and no row count changed");
+        Files.createDirectories(Path.of("target", "security"));
+        Files.writeString(Path.of("target", "security", "injection-duckdb.txt"), "injection payloads on DuckDB: "
+                + PAYLOADS.size() + " payloads x " + slots.size() + " get_metric slots = " + calls + " calls through MCP stdio;"
+                + " internal errors: 0; bytes of the database file changed: 0; tables or row counts changed: 0\n");
+    }
+
+    private static String sha256(Path file) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+    }
+
+    private static String duckFingerprint(Path file) throws Exception {
+        java.util.Properties readOnly = new java.util.Properties();
+        readOnly.setProperty("duckdb.read_only", "true");
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + file, readOnly)) {
+            return rowCounts(c, "SELECT table_name FROM duckdb_tables() ORDER BY 1", "\"");
+        }
+    }
+
     private static String mariaFingerprint(String database) throws Exception {
+        try (Connection c = TestMariaDb.connect(database)) {
+            return rowCounts(c, "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1", "`");
+        }
+    }
+
+    /** Each table {@code tablesSql} names with its row count, the names quoted with {@code quote}. */
+    private static String rowCounts(Connection c, String tablesSql, String quote) throws Exception {
         StringBuilder out = new StringBuilder();
-        try (Connection c = TestMariaDb.connect(database); Statement st = c.createStatement()) {
+        try (Statement st = c.createStatement()) {
             List<String> tables = new ArrayList<>();
-            try (ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY 1")) {
+            try (ResultSet rs = st.executeQuery(tablesSql)) {
                 while (rs.next()) {
                     tables.add(rs.getString(1));
                 }
             }
             for (String t : tables) {
-                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM `" + t + "`")) {
+                try (ResultSet rs = st.executeQuery("SELECT count(*) FROM " + quote + t + quote)) {
                     rs.next();
                     out.append(t).append('=').append(rs.getLong(1)).append('\n');
                 }

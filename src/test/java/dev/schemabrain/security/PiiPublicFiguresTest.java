@@ -5,7 +5,7 @@ import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.pii.PiiClassifier;
 import dev.schemabrain.pii.PiiTags;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.SqliteStore;

@@ -6,7 +6,7 @@ import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.source.ddl.DdlSource;
 import org.junit.jupiter.api.Test;
 

@@ -12,7 +12,7 @@ import dev.schemabrain.semantic.JoinGraph.Reason;
 import dev.schemabrain.semantic.JoinGraph.Step;
 import dev.schemabrain.semantic.JoinGraph.Unreachable;
 import dev.schemabrain.semantic.JoinGraph.Via;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.ddl.DdlSource;
 import dev.schemabrain.testing.Bench;

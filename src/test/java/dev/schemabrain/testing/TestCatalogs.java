@@ -8,9 +8,9 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.demo.DemoDatabase;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.source.sqlite.SqliteSource;
+import dev.schemabrain.engine.sqlite.SqliteSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

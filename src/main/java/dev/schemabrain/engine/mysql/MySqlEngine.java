@@ -1,7 +1,10 @@
 package dev.schemabrain.engine.mysql;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.engine.DisplayedParameters;
 import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.QueryLog;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
@@ -14,7 +17,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Locale;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * MySQL and MariaDB through the MariaDB driver. A query session is made read-only before anything runs,
@@ -24,10 +30,51 @@ import java.util.Properties;
 public final class MySqlEngine implements Engine {
 
     private static final int DEFAULT_PORT = 3306;
+    /** URL parameters that hold no secret: shown and stored; every other one only reaches the driver. */
+    private static final Set<String> DISPLAYED = DisplayedParameters.of("sslMode", "useSSL", "requireSSL", "verifyServerCertificate",
+                "connectTimeout", "socketTimeout", "tcpKeepAlive", "serverTimezone", "connectionTimeZone", "characterEncoding",
+                "useUnicode", "zeroDateTimeBehavior", "allowPublicKeyRetrieval", "useCompression", "defaultFetchSize",
+                "enabledSslProtocolSuites", "enabledTlsProtocols");
 
     @Override
     public SourceKind kind() {
         return SourceKind.MYSQL;
+    }
+
+    @Override
+    public String title() {
+        return "MySQL/MariaDB";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("mysql", "mariadb");
+    }
+
+    @Override
+    public boolean fileBased() {
+        return false;
+    }
+
+    @Override
+    public boolean displays(String key) {
+        return DISPLAYED.contains(key);
+    }
+
+    @Override
+    public SchemaSource open(SourceUrl url) {
+        return new MySqlSource(url);
+    }
+
+    @Override
+    public Optional<QueryLog> queryLog() {
+        return Optional.of(new MySqlQueryLog());
+    }
+
+    @Override
+    public Optional<Roles> roles() {
+        return Optional.of((c, url) -> MySqlRoles.check(c,
+                url.database() != null ? List.of(url.database()) : MySqlRoles.userDatabases(c)));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.postgres;
 
 import dev.schemabrain.engine.LoggedStatement;
+import dev.schemabrain.engine.postgres.log.SearchPathSetting;
 import dev.schemabrain.error.SourceException;
 
 import java.sql.Connection;

@@ -1,7 +1,11 @@
 package dev.schemabrain.engine.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.engine.DisplayedParameters;
+import dev.schemabrain.engine.DateTruncDialect;
 import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.QueryLog;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
@@ -12,20 +16,68 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * PostgreSQL (12 or newer): the session is read-only from its startup options
  * (default_transaction_read_only, so even a statement outside a transaction cannot write), and a query
  * session has its own statement_timeout.
  */
-public final class PostgresEngine implements Engine {
+public final class PostgresEngine implements Engine, DateTruncDialect {
 
     private static final int DEFAULT_PORT = 5432;
+    /** URL parameters that hold no secret: shown and stored; every other one only reaches the driver. */
+    private static final Set<String> DISPLAYED = DisplayedParameters.of("sslmode", "ssl", "gssEncMode", "connectTimeout",
+                "socketTimeout", "loginTimeout", "cancelSignalTimeout", "tcpKeepAlive", "applicationName", "ApplicationName",
+                "currentSchema", "targetServerType", "loadBalanceHosts", "readOnly", "readOnlyMode", "prepareThreshold",
+                "defaultRowFetchSize", "reWriteBatchedInserts", "stringtype", "assumeMinServerVersion");
 
     @Override
     public SourceKind kind() {
         return SourceKind.POSTGRESQL;
+    }
+
+    @Override
+    public String title() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("postgresql", "postgres");
+    }
+
+    @Override
+    public String shownScheme(String scheme) {
+        return "postgresql";
+    }
+
+    @Override
+    public boolean fileBased() {
+        return false;
+    }
+
+    @Override
+    public boolean displays(String key) {
+        return DISPLAYED.contains(key);
+    }
+
+    @Override
+    public SchemaSource open(SourceUrl url) {
+        return new PostgresSource(url);
+    }
+
+    @Override
+    public Optional<QueryLog> queryLog() {
+        return Optional.of(new PostgresQueryLog());
+    }
+
+    @Override
+    public Optional<Roles> roles() {
+        return Optional.of((c, url) -> PostgresRoles.check(c));
     }
 
     @Override
@@ -65,50 +117,6 @@ public final class PostgresEngine implements Engine {
         int dot = typeName.indexOf('.');
         String type = dot < 0 ? quote(typeName) : quote(typeName.substring(0, dot)) + "." + quote(typeName.substring(dot + 1));
         return "CAST(" + sql + " AS " + type + ")";
-    }
-
-    @Override
-    public String dayOf(String x) {
-        return dateTrunc("day", x);
-    }
-
-    @Override
-    public String weekOf(String x) {
-        return dateTrunc("week", x);
-    }
-
-    @Override
-    public String monthOf(String x) {
-        return dateTrunc("month", x);
-    }
-
-    @Override
-    public String quarterOf(String x) {
-        return dateTrunc("quarter", x);
-    }
-
-    @Override
-    public String yearOf(String x) {
-        return dateTrunc("year", x);
-    }
-
-    @Override
-    public String yearNumber(String x) {
-        return "CAST(EXTRACT(YEAR FROM " + x + ") AS INTEGER)";
-    }
-
-    @Override
-    public String monthNumber(String x) {
-        return "CAST(EXTRACT(MONTH FROM " + x + ") AS INTEGER)";
-    }
-
-    @Override
-    public String dayNumber(String x) {
-        return "(CAST(" + x + " AS date) - DATE '1970-01-01')";
-    }
-
-    private static String dateTrunc(String unit, String x) {
-        return "CAST(date_trunc('" + unit + "', " + x + ") AS date)";
     }
 
     @Override

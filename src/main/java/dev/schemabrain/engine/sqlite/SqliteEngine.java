@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.sqlite;
 
 import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
@@ -33,6 +34,26 @@ public final class SqliteEngine implements Engine {
     }
 
     /** The purpose changes nothing: the connection itself is read-only, and there is no session to name. */
+    @Override
+    public String title() {
+        return "SQLite";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("sqlite");
+    }
+
+    @Override
+    public boolean fileBased() {
+        return true;
+    }
+
+    @Override
+    public SchemaSource open(SourceUrl url) {
+        return new SqliteSource(url);
+    }
+
     @Override
     public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
         Path path = url.path();

@@ -9,7 +9,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

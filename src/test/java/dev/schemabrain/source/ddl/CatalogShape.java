@@ -5,8 +5,8 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 
-import dev.schemabrain.source.IntrospectionOptions;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.IntrospectionOptions;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;

@@ -1,7 +1,6 @@
 package dev.schemabrain.engine.postgres.log;
 
 import dev.schemabrain.engine.LoggedStatement;
-import dev.schemabrain.engine.postgres.SearchPathSetting;
 
 import java.time.Instant;
 import java.util.ArrayList;

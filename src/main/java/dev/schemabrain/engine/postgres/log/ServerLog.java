@@ -1,5 +1,6 @@
 package dev.schemabrain.engine.postgres.log;
 
+import dev.schemabrain.engine.LogFiles;
 import dev.schemabrain.engine.LoggedStatement;
 import dev.schemabrain.error.UserError;
 
@@ -26,11 +27,7 @@ import java.util.zip.GZIPInputStream;
  * pg_stat_statements it keeps each statement's constants and bind parameters, so the examples mined from it can run
  * as they are once the normalizer has taken out every value it may not keep.
  */
-public final class ServerLog {
-
-    /** What the files held: messages, statements run (every database), prepare/bind steps not counted as runs. */
-    public record Figures(int files, long messages, long statements, long steps, long foreignLines) {
-    }
+public final class ServerLog implements LogFiles {
 
     private final Executions executions;
     private final Figures figures;
@@ -67,16 +64,19 @@ public final class ServerLog {
                 executions.steps(), foreign));
     }
 
+    @Override
     public Figures figures() {
         return figures;
     }
 
     /** The statements run in {@code database}, counted, each with its user, session path and first/last time. */
+    @Override
     public List<LoggedStatement> statements(String database) {
         return executions.statements(database);
     }
 
     /** How many statement runs the files hold for other databases (left out). */
+    @Override
     public long elsewhere(String database) {
         return executions.elsewhere(database);
     }

@@ -1,4 +1,4 @@
-package dev.schemabrain.source.mysql;
+package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Failure;

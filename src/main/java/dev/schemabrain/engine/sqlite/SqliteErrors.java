@@ -1,4 +1,4 @@
-package dev.schemabrain.source.sqlite;
+package dev.schemabrain.engine.sqlite;
 
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.error.SourceException;

@@ -1,4 +1,4 @@
-package dev.schemabrain.source;
+package dev.schemabrain.engine;
 
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.catalog.Catalog;

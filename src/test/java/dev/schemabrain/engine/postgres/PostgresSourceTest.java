@@ -1,4 +1,4 @@
-package dev.schemabrain.source.postgres;
+package dev.schemabrain.engine.postgres;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
@@ -6,7 +6,7 @@ import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.TestPostgres;

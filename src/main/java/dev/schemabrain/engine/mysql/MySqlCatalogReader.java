@@ -1,4 +1,4 @@
-package dev.schemabrain.source.mysql;
+package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;

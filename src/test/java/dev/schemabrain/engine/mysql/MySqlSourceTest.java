@@ -1,4 +1,4 @@
-package dev.schemabrain.source.mysql;
+package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
@@ -7,7 +7,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.UniqueConstraint;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;

@@ -1,4 +1,4 @@
-package dev.schemabrain.source;
+package dev.schemabrain.engine;
 
 /** Told after each table's samples are read, so a terminal can show a progress bar. */
 @FunctionalInterface

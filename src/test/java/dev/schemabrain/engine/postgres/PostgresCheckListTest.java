@@ -1,4 +1,4 @@
-package dev.schemabrain.source.postgres;
+package dev.schemabrain.engine.postgres;
 
 import org.junit.jupiter.api.Test;
 

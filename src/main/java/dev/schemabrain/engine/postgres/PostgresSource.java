@@ -1,4 +1,4 @@
-package dev.schemabrain.source.postgres;
+package dev.schemabrain.engine.postgres;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
@@ -13,9 +13,9 @@ import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.postgres.PostgresEngine;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;

@@ -1,4 +1,4 @@
-package dev.schemabrain.engine.postgres;
+package dev.schemabrain.engine.postgres.log;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
-package dev.schemabrain.source.sqlite;
+package dev.schemabrain.engine.sqlite;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
@@ -28,7 +28,7 @@ public final class SqliteSource implements SchemaSource {
 
     public SqliteSource(SourceUrl url) {
         this.url = Objects.requireNonNull(url, "url");
-        if (url.kind() != SourceKind.SQLITE) {
+        if (!url.kind().equals(SourceKind.SQLITE)) {
             throw new IllegalArgumentException("not an SQLite source: " + url);
         }
     }

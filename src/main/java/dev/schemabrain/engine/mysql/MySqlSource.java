@@ -1,12 +1,12 @@
-package dev.schemabrain.source.mysql;
+package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
-import dev.schemabrain.source.IntrospectionOptions;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.source.RowSampler;
-import dev.schemabrain.source.SchemaSource;
+import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
@@ -27,7 +27,7 @@ public final class MySqlSource implements SchemaSource {
 
     public MySqlSource(SourceUrl url) {
         this.url = Objects.requireNonNull(url, "url");
-        if (url.kind() != SourceKind.MYSQL) {
+        if (!url.kind().equals(SourceKind.MYSQL)) {
             throw new IllegalArgumentException("not a MySQL source: " + url);
         }
     }

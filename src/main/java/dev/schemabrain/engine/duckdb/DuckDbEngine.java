@@ -1,0 +1,121 @@
+package dev.schemabrain.engine.duckdb;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.engine.DateTruncDialect;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Explain;
+import dev.schemabrain.engine.Failure;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.engine.SourceUrl;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * DuckDB: one file, attached read-only so that nothing can write, migrate or checkpoint it. A long statement
+ * is interrupted by the executor's watchdog (DuckDB has no session time limit). Its calendar SQL is PostgreSQL's
+ * ({@link DateTruncDialect}); its enums compare with text as they are, so nothing is cast.
+ */
+public final class DuckDbEngine implements Engine, DateTruncDialect {
+
+    static final SourceKind KIND = new SourceKind("duckdb");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public SourceKind kind() {
+        return KIND;
+    }
+
+    @Override
+    public String title() {
+        return "DuckDB";
+    }
+
+    @Override
+    public List<String> schemes() {
+        return List.of("duckdb");
+    }
+
+    @Override
+    public boolean fileBased() {
+        return true;
+    }
+
+    @Override
+    public SchemaSource open(SourceUrl url) {
+        return new DuckDbSource(url);
+    }
+
+    /** The purpose changes nothing: the database itself is attached read-only, and there is no session to name. */
+    @Override
+    public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
+        // Checked first: read-only never creates a file, but the driver's words for a missing one are vague.
+        if (!Files.isRegularFile(url.path())) {
+            throw new SQLException("the DuckDB file " + url.path() + " does not exist", "08001");
+        }
+        Properties props = new Properties();
+        props.setProperty("duckdb.read_only", "true");
+        return DriverManager.getConnection("jdbc:duckdb:" + url.path(), props);
+    }
+
+    /** The database is attached read-only; no transaction is needed to keep it so. */
+    @Override
+    public String beginReadOnly() {
+        return null;
+    }
+
+    @Override
+    public String explain(String sql) {
+        return "EXPLAIN (FORMAT JSON) " + sql;
+    }
+
+    /**
+     * DuckDB's plan gives an estimated cardinality per operator but no cost: the cost is unknown (as on MariaDB),
+     * so a cost cap lets the statement run and the watchdog still bounds it.
+     */
+    @Override
+    public Explain readExplain(ResultSet rs) throws SQLException {
+        rs.next();
+        String plan = rs.getString(2);   // explain_key, explain_value
+        String rows;
+        try {
+            rows = JSON.readTree(plan).path(0).path("extra_info").path("Estimated Cardinality").asText("");
+        } catch (IOException e) {
+            rows = "";
+        }
+        return new Explain(null, rows.matches("\\d+") ? Double.valueOf(rows) : null, plan);
+    }
+
+    /** DuckDB's driver gives no SQLSTATE: the error class starts its message ("IO Error: …"). */
+    @Override
+    public Failure classify(SQLException e) {
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (message.contains("interrupt")) {
+            return Failure.TIMEOUT;
+        }
+        if (message.contains("not a valid duckdb database")) {
+            return Failure.NOT_A_DATABASE;
+        }
+        if (message.contains("could not set lock") || message.contains("conflicting lock")) {
+            return Failure.BUSY;
+        }
+        if (message.contains("read-only mode") || message.contains("permission denied")) {
+            return Failure.PERMISSION;
+        }
+        if ("08001".equals(e.getSQLState()) || message.contains("cannot open database") || message.contains("does not exist")
+                && message.startsWith("io error")) {
+            return Failure.UNREACHABLE;
+        }
+        return Failure.OTHER;
+    }
+}
