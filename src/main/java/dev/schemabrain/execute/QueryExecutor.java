@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.engine.Engine;
@@ -87,7 +88,7 @@ public final class QueryExecutor implements AutoCloseable {
             if (settings.costCap() != null) {
                 Explain estimate = explain(c, query);
                 if (estimate.totalCost() != null && estimate.totalCost() > settings.costCap()) {
-                    throw new ExecutionException(ExecutionException.Kind.COST_CAP_EXCEEDED, String.format(java.util.Locale.ROOT,
+                    throw new ExecutionException(ErrorKind.COST_CAP_EXCEEDED, String.format(java.util.Locale.ROOT,
                             "The database estimates this query at cost %.0f, above the configured cap of %.0f; narrow it "
                                     + "with filters or a coarser time grain.", estimate.totalCost(), settings.costCap()));
                 }
@@ -198,22 +199,22 @@ public final class QueryExecutor implements AutoCloseable {
             return busy();
         }
         if (failure.unavailable()) {
-            return new ExecutionException(ExecutionException.Kind.SOURCE_UNAVAILABLE, "The source database cannot be reached or "
+            return new ExecutionException(ErrorKind.SOURCE_UNAVAILABLE, "The source database cannot be reached or "
                     + "refused the login (" + firstLine(e.getMessage()) + "); check that it is up and the server's credentials, then retry.");
         }
         // Our own statement failed: say what the database said, never our connection details.
-        return new ExecutionException(ExecutionException.Kind.QUERY_FAILED, "The database refused the compiled query ("
+        return new ExecutionException(ErrorKind.INTERNAL_ERROR, "The database refused the compiled query ("
                 + firstLine(e.getMessage()) + "); check the metric's definition with list_metrics.");
     }
 
     private ExecutionException timeout() {
-        return new ExecutionException(ExecutionException.Kind.STATEMENT_TIMEOUT, "The query ran longer than "
+        return new ExecutionException(ErrorKind.STATEMENT_TIMEOUT, "The query ran longer than "
                 + settings.statementTimeoutMs() + " ms and was stopped; narrow it with filters or a coarser time grain, or "
                 + "check its plan with dry_run.");
     }
 
     private ExecutionException busy() {
-        return new ExecutionException(ExecutionException.Kind.SOURCE_BUSY, "The source is busy: " + settings.maxConcurrent()
+        return new ExecutionException(ErrorKind.SOURCE_BUSY, "The source is busy: " + settings.maxConcurrent()
                 + " queries are already running; retry in a moment.");
     }
 

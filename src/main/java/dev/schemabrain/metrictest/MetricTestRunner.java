@@ -1,5 +1,6 @@
 package dev.schemabrain.metrictest;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.QueryExecutor;
@@ -118,7 +119,7 @@ public final class MetricTestRunner {
     }
 
     private static ExecutionException rethrowUnavailable(ExecutionException e) throws ExecutionException {
-        if (e.kind() == ExecutionException.Kind.SOURCE_UNAVAILABLE) {
+        if (e.kind() == ErrorKind.SOURCE_UNAVAILABLE) {
             throw e;
         }
         return e;
@@ -130,10 +131,10 @@ public final class MetricTestRunner {
      */
     private String sentence(ExecutionException e) {
         String message = e.getMessage();
-        if (e.kind() == ExecutionException.Kind.QUERY_FAILED && message.startsWith(QUERY_FAILED) && message.endsWith(QUERY_FAILED_END)) {
+        if (e.kind() == ErrorKind.INTERNAL_ERROR && message.startsWith(QUERY_FAILED) && message.endsWith(QUERY_FAILED_END)) {
             return message.substring(QUERY_FAILED.length(), message.length() - QUERY_FAILED_END.length());
         }
-        if (e.kind() == ExecutionException.Kind.STATEMENT_TIMEOUT) {
+        if (e.kind() == ErrorKind.STATEMENT_TIMEOUT) {
             return "it ran longer than " + executor.settings().statementTimeoutMs() + " ms and was stopped (--statement-timeout-ms)";
         }
         return withoutStop(message);

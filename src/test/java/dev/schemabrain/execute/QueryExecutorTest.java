@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.engine.SourceUrl;
@@ -118,7 +119,7 @@ class QueryExecutorTest {
         try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> ex.execute(new BoundQuery(write, List.of()), 10), url + " " + write);
-            assertEquals(ExecutionException.Kind.QUERY_FAILED, e.kind(), url + " " + write + ": " + e.getMessage());
+            assertEquals(ErrorKind.INTERNAL_ERROR, e.kind(), url + " " + write + ": " + e.getMessage());
             QueryExecutor.Result count = ex.execute(new BoundQuery("SELECT COUNT(*), MIN(name) FROM item", List.of()), 1);
             assertEquals(50L, count.rows().get(0).get(0), url + ": nothing was written");
             assertEquals("item 1", count.rows().get(0).get(1), url);
@@ -136,7 +137,7 @@ class QueryExecutorTest {
         try (QueryExecutor capped = executor(TestPostgres.url("sb_exec"), ExecutorSettings.defaults().withCostCap(0.5))) {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> capped.execute(new BoundQuery("SELECT pg_sleep(3) FROM item", List.of()), 10));
-            assertEquals(ExecutionException.Kind.COST_CAP_EXCEEDED, e.kind());
+            assertEquals(ErrorKind.COST_CAP_EXCEEDED, e.kind());
         }
         // What PostgreSQL ran: the two plans, and neither statement itself (each behind SchemaBrain's marker).
         assertEquals(List.of("EXPLAIN", "EXPLAIN"), statementsMentioning("pg_sleep").stream()
@@ -168,7 +169,7 @@ class QueryExecutorTest {
     void aLongStatementIsStoppedAsStatementTimeout(String url, String sql) throws Exception {
         try (QueryExecutor ex = executor(url, new ExecutorSettings(300, 100, 4, 1_000, null))) {
             ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery(sql, List.of()), 10));
-            assertEquals(ExecutionException.Kind.STATEMENT_TIMEOUT, e.kind(), url + ": " + e.getMessage());
+            assertEquals(ErrorKind.STATEMENT_TIMEOUT, e.kind(), url + ": " + e.getMessage());
         }
     }
 
@@ -186,7 +187,7 @@ class QueryExecutorTest {
     void aSourceThatIsDownIsUnavailable(String url) throws Exception {
         try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
             ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
-            assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind(), url + ": " + e.getMessage());
+            assertEquals(ErrorKind.SOURCE_UNAVAILABLE, e.kind(), url + ": " + e.getMessage());
         }
     }
 
@@ -205,7 +206,7 @@ class QueryExecutorTest {
         try (QueryExecutor ex = executor("postgresql://" + role + ":wrong-secret@127.0.0.1:" + TestPostgres.port() + "/sb_exec",
                 ExecutorSettings.defaults())) {
             ExecutionException e = assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
-            assertEquals(ExecutionException.Kind.SOURCE_UNAVAILABLE, e.kind());
+            assertEquals(ErrorKind.SOURCE_UNAVAILABLE, e.kind());
             assertFalse(e.getMessage().contains("wrong-secret"), e.getMessage());
         }
     }

@@ -47,18 +47,12 @@ final class MetricReplies {
     }
 
     static Envelope executionError(ExecutionException e, MetricRequest request, String metricEntity) {
-        ErrorKind kind = switch (e.kind()) {
-            case SOURCE_UNAVAILABLE -> ErrorKind.SOURCE_UNAVAILABLE;
-            case STATEMENT_TIMEOUT -> ErrorKind.STATEMENT_TIMEOUT;
-            case SOURCE_BUSY -> ErrorKind.SOURCE_BUSY;
-            case COST_CAP_EXCEEDED -> ErrorKind.COST_CAP_EXCEEDED;
-            case QUERY_FAILED -> ErrorKind.INTERNAL_ERROR;
-        };
-        Recovery recovery = switch (e.kind()) {
+        ErrorKind kind = e.kind();
+        Recovery recovery = switch (kind) {
             case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> retry(request, "dry_run", true, Recovery.call("list_metrics", Map.of()));
             case SOURCE_UNAVAILABLE, SOURCE_BUSY -> retry(request, null, null, Recovery.call("list_metrics", Map.of()));
             // The database refused the statement: the same call fails again; the entity's columns may explain why.
-            case QUERY_FAILED -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
+            default -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery), List.of("list_metrics"));
     }
