@@ -10,7 +10,7 @@ import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
-import dev.schemabrain.source.RowSampler;
+import dev.schemabrain.engine.RowSampler;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -14,7 +14,7 @@ import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.postgres.PostgresEngine;
 import dev.schemabrain.engine.IntrospectionOptions;
-import dev.schemabrain.source.RowSampler;
+import dev.schemabrain.engine.RowSampler;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;

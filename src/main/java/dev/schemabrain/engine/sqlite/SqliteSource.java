@@ -5,7 +5,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.IntrospectionOptions;
-import dev.schemabrain.source.RowSampler;
+import dev.schemabrain.engine.RowSampler;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;

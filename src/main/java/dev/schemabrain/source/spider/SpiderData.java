@@ -7,7 +7,7 @@ import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.IntrospectionOptions;
-import dev.schemabrain.source.RowSampler;
+import dev.schemabrain.engine.RowSampler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

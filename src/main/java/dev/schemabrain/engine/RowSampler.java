@@ -1,13 +1,10 @@
-package dev.schemabrain.source;
+package dev.schemabrain.engine;
 
-import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.ValuePolicy;
-import dev.schemabrain.engine.Dialect;
-import dev.schemabrain.engine.Purpose;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
