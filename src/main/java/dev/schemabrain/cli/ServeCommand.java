@@ -6,31 +6,20 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import dev.schemabrain.audit.AuditKey;
-import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.WitnessFile;
-import dev.schemabrain.mcp.server.AuditedCalls;
-import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.store.ServedSource;
 import dev.schemabrain.pii.PiiCategory;
 
 import dev.schemabrain.http.HttpOptions;
-import dev.schemabrain.http.HttpService;
-import dev.schemabrain.http.Observability;
-import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
-import dev.schemabrain.mcp.server.StdioServer;
 import dev.schemabrain.mcp.server.ToolListing;
-import dev.schemabrain.mcp.tools.ExampleQueries;
-import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.CatalogProvider;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.serve.ServeLifecycle;
+import dev.schemabrain.serve.ServeSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,9 +39,6 @@ import java.util.concurrent.TimeUnit;
                 "Starts even before anything is indexed: tools then answer index_not_ready."},
         resourceBundle = "dev.schemabrain.cli.ServeCommand")
 final class ServeCommand implements Callable<Integer> {
-
-    /** How long after the catalog the retriever is warmed (docs/operations.md: start-up). */
-    private static final long RETRIEVER_WARM_DELAY_MS = 1_000;
 
     enum Transport { stdio, http }
 
@@ -198,165 +184,85 @@ final class ServeCommand implements Callable<Integer> {
         // Without a store every tool answers index_not_ready for the life of this process: nothing is read, so
         // nothing is recorded, and no audit log or key is left behind where a store was expected.
         boolean noStore = !dev.schemabrain.store.Stores.exists(main.store());
-        CatalogProvider catalogs = noStore ? Optional::empty : new StoreCatalogProvider(main.store(), blockList);
-        ExampleQueries examples = ExampleQueries.in(main.store());
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
-        AuditKey key = noStore ? null : auditKey();
+        Optional<AuditKey> key = noStore ? Optional.empty() : Optional.of(auditKey());
         if (noStore) {
             main.err().println("schemabrain: there is no store at " + main.store() + ", so every tool answers"
                     + " index_not_ready; run 'schemabrain index --url-env DATABASE_URL --store " + main.store()
                     + "', then start serve again.");
             main.err().flush();
         }
-        String stopped;
-        try (AuditLog audit = noStore ? null : openAudit(key)) {
-            long rowsBefore = audit == null ? 0 : audit.head().count();
-            // Load the catalog while the client initializes, so the first tool call does not pay for it. The
-            // embedding model and the search index follow a second later: a first describe_table needs neither,
-            // and on two cores loading them would slow it; a find_relevant_tables call before then loads them itself.
-            CountDownLatch stopping = new CountDownLatch(1);
-            Thread warm = new Thread(() -> catalogs.current().ifPresent(c -> {
-                try {
-                    if (!stopping.await(RETRIEVER_WARM_DELAY_MS, TimeUnit.MILLISECONDS)) {
-                        c.retriever().warmUp(200, 1_000);
-                        c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (RuntimeException e) {
-                    // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
-                    // trace: the first search loads what it needs itself.
-                    if (stopping.getCount() > 0 && !ExitSignals.stopping() && !Thread.currentThread().isInterrupted()) {
-                        main.err().println("schemabrain: warming the search index failed (" + e.getMessage()
-                                + "); the first search loads it instead.");
-                    }
-                }
-            }), "schemabrain-warm");
-            warm.setDaemon(true);
-            warm.start();
-            PrintStream frames = System.out;
+        ServeSettings settings = new ServeSettings(main.store(), blockList, key,
+                WitnessFile.configured(auditWitness, main.env), auditFsync, rates, maxConcurrent, minGroupSize,
+                compactTools ? ToolListing.COMPACT : ToolListing.FULL,
+                java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
+        PrintStream frames = System.out;
+        try (ServeLifecycle serve = new ServeLifecycle(settings, executor, System.in, frames, main.err(),
+                ExitSignals::received, ExitSignals::stopping)) {
+            try {
+                serve.start();
+            } catch (ServeLifecycle.CannotListen e) {
+                String also = http.get().metricsListen().isPresent() ? " or " + metricsListen : "";
+                throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + host + ":" + port + also
+                        + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
+            }
             // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
-            try {
-                AuditedCalls audited = audit == null ? null
-                        : new AuditedCalls(audit, key, executor.map(QueryExecutor::sourceId).orElse(null));
-                if (http.isPresent()) {
-                    Observability observability = new Observability();
-                    ToolRegistry all = StandardTools.registry(catalogs, executor, minGroupSize, examples);
-                    ToolRegistry tools = audited == null ? all : all.audited(observability.timed(audited));
-                    serveHttp(tools, rates, http.get(), observability, catalogs, done);
-                    Map<String, Object> totals = observability.summary();
-                    stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
-                } else {
-                    // Only once every option and file is accepted: a refusal stays one sentence.
-                    printRegistration();
-                    ToolRegistry all = StandardTools.registry(catalogs, executor, minGroupSize, examples);
-                    ToolRegistry tools = audited == null ? all : all.audited(audited);
-                    // Clients stop a stdio server with SIGTERM as they close: the rows of the calls answered last
-                    // must still be durable and witnessed, or cutting them off the log would go unseen.
-                    // Stopped by a signal, this thread never returns from run(): the hook says the last line itself.
-                    Thread settle = new Thread(() -> {
-                        String signal = ExitSignals.received();
-                        say("schemabrain: stopping (" + signal + ")" + (audit == null ? "" : ": settling the audit log"));
-                        if (audit != null) {
-                            audit.settle();
-                        }
-                        sayStopped(signal + rowsWritten(audit, rowsBefore));
-                    }, "schemabrain-audit-settle");
-                    Runtime.getRuntime().addShutdownHook(settle);
-                    StdioServer.run(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
-                            compactTools ? ToolListing.COMPACT : ToolListing.FULL,
-                            java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), System.in, frames);
-                    try {
-                        Runtime.getRuntime().removeShutdownHook(settle);
-                        // A SIGTERM from here on finds no hook: the signal handler says this instead.
-                        ExitSignals.onInterrupt("stopping (SIGTERM) while closing: stdin had closed, the audit log is"
-                                + " settled as the process exits");
-                    } catch (IllegalStateException shuttingDown) {
-                        // the hook is running already
-                    }
-                    stopped = "stdin closed";
-                }
-            } finally {
-                // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
-                // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
-                stopping.countDown();
-                warm.join();
-                Embedders.closeShared();
+            if (http.isPresent()) {
+                serveHttp(serve, http.get(), done);
+            } else {
+                serveStdio(serve);
             }
-            stopped += rowsWritten(audit, rowsBefore);
-        } finally {
-            executor.ifPresent(QueryExecutor::close);
         }
-        sayStopped(stopped);
         return 0;
     }
 
-    /** Said once: over stdio, SIGTERM's hook and the end of stdin (the client closing it) can both get here. */
-    private final java.util.concurrent.atomic.AtomicBoolean saidStopped = new java.util.concurrent.atomic.AtomicBoolean();
-
-    private void sayStopped(String how) {
-        if (saidStopped.compareAndSet(false, true)) {
-            say("schemabrain: stopped after " + how + ".");
-        }
-    }
-
-    private void say(String line) {
-        main.err().println(line);
-        main.err().flush();
-    }
-
-    /** ", N audit rows written" since {@code before}, for the last line; empty without a log or its head. */
-    private static String rowsWritten(AuditLog audit, long before) {
+    /**
+     * Clients stop a stdio server with SIGTERM as they close: the rows of the calls answered last must still be
+     * durable and witnessed, or cutting them off the log would go unseen. Stopped by a signal, this thread never
+     * returns from run(): the hook says the last line itself.
+     */
+    private void serveStdio(ServeLifecycle serve) throws InterruptedException, SchemaBrainException {
+        // Only once every option and file is accepted: a refusal stays one sentence.
+        printRegistration();
+        Thread settle = new Thread(serve::stopNow, "schemabrain-audit-settle");
+        Runtime.getRuntime().addShutdownHook(settle);
+        serve.awaitStop();
         try {
-            return audit == null ? "" : ", " + (audit.head().count() - before) + " audit rows written";
-        } catch (SchemaBrainException e) {
-            return "";
+            Runtime.getRuntime().removeShutdownHook(settle);
+            // A SIGTERM from here on finds no hook: the signal handler says this instead.
+            ExitSignals.onInterrupt("stopping (SIGTERM) while closing: stdin had closed, the audit log is"
+                    + " settled as the process exits");
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already
         }
+        serve.finish();
     }
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
-    private void serveHttp(ToolRegistry tools, CallerRates rates, HttpOptions options, Observability observability,
-                           CatalogProvider catalogs, CountDownLatch done) throws InterruptedException, SchemaBrainException {
-        HttpService service;
-        try {
-            // A reload makes a new catalog object: its identity is the version tools/list is cached under.
-            service = HttpService.start(tools, DispatchCapacity.forMaxConcurrentQueries(maxConcurrent), rates,
-                    Version.get(), options, observability, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
-                    () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"));
-        } catch (Exception e) {
-            String also = options.metricsListen().isPresent() ? " or " + metricsListen : "";
-            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + options.host() + ":" + options.port() + also
-                    + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
-        }
+    private void serveHttp(ServeLifecycle serve, HttpOptions options, CountDownLatch done) throws InterruptedException {
         Thread hook = new Thread(() -> {
-            say("schemabrain: stopping (" + ExitSignals.received() + "): " + observability.summary().get("in_flight")
-                    + " requests in flight get up to 5 s to finish, then the audit log closes");
-            service.close();
+            serve.stopNow();
             try {
                 // Until call() has closed the audit log and said so (the JVM ends when the hook returns).
-                done.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                done.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }, "schemabrain-http-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        String url = "http://" + hostForUrl(options.host()) + ":" + service.port() + "/mcp";
-        String metrics = service.metricsPort().isPresent()
+        String url = "http://" + hostForUrl(options.host()) + ":" + serve.port().getAsInt() + "/mcp";
+        String metrics = serve.metricsPort().isPresent()
                 ? "metrics at http://" + hostForUrl(options.metricsListen().get().getHostString()) + ":"
-                        + service.metricsPort().getAsInt() + "/metrics"
+                        + serve.metricsPort().getAsInt() + "/metrics"
                 : "metrics at /metrics" + (options.authFilter().isPresent() ? " with a credential" : "");
         main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, " + metrics + ")");
         main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
                 + (options.authFilter().isPresent() ? " (the client sends the token in $SCHEMABRAIN_TOKEN)"
                         : " (no authentication is configured, so the client needs no token)"));
         main.err().flush();
-        try {
-            service.join();
-        } finally {
-            service.close();
-        }
+        serve.run();
     }
 
     private static String hostForUrl(String host) {
@@ -422,11 +328,6 @@ final class ServeCommand implements Callable<Integer> {
         main.err().println("  " + launch.claudeMcpAdd("schemabrain"));
         main.err().println("  " + launch.jsonLine("schemabrain"));
         main.err().flush();
-    }
-
-    /** Every call is recorded in the store's audit log; a server that cannot record does not start. */
-    private AuditLog openAudit(AuditKey key) throws SchemaBrainException {
-        return AuditLog.open(main.store(), key, WitnessFile.configured(auditWitness, main.env), auditFsync);
     }
 
     /** The audit key, generated on first serve; outside the store and the audit file. */

@@ -1,0 +1,263 @@
+package dev.schemabrain.serve;
+
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.http.HttpService;
+import dev.schemabrain.http.Observability;
+import dev.schemabrain.mcp.server.AuditedCalls;
+import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.StdioServer;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.mcp.tools.ExampleQueries;
+import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/**
+ * One serve, from opening the audit log to the "stopped after" line, over stdio or HTTP. Process-wide
+ * concerns (signal handlers, shutdown hooks, System.out) stay with the caller, which calls {@link #stopNow()}
+ * from its hook. Closing order: stop accepting, wait for the warm-up and for calls still embedding (their
+ * rows follow), close the audit log, close the executor.
+ */
+public final class ServeLifecycle implements AutoCloseable {
+
+    /** How long after the catalog the retriever is warmed (docs/operations.md: start-up). */
+    private static final long RETRIEVER_WARM_DELAY_MS = 1_000;
+
+    /** The HTTP port could not be bound; the caller words the refusal. */
+    public static final class CannotListen extends Exception {
+        CannotListen(Exception cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    private final ServeSettings settings;
+    private final Optional<QueryExecutor> executor;
+    private final InputStream stdin;
+    private final PrintStream frames;
+    private final PrintWriter err;
+    private final Supplier<String> stopReason;
+    private final BooleanSupplier processStopping;
+    private final CountDownLatch stopping = new CountDownLatch(1);
+    private final AtomicBoolean saidStopped = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final List<String> closingSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Observability observability = new Observability();
+
+    private AuditLog audit;
+    private long rowsBefore;
+    private Thread warm;
+    private ToolRegistry tools;
+    private HttpService service;
+    private String rowsAtClose = "";
+    /** How the serve ended, for the last line. */
+    private String stopped;
+
+    /**
+     * @param executor        the source's, closed last; empty without --source
+     * @param stdin           the client's frames (stdio)
+     * @param frames          where answers go (stdio); nothing else may write there
+     * @param err             the log: stopping and stopped lines
+     * @param stopReason      the signal stopping the process, as SIGTERM / SIGINT, for the stopping lines
+     * @param processStopping whether a signal is being handled: a warm-up failing under it says nothing
+     */
+    public ServeLifecycle(ServeSettings settings, Optional<QueryExecutor> executor, InputStream stdin,
+                          PrintStream frames, PrintWriter err, Supplier<String> stopReason,
+                          BooleanSupplier processStopping) {
+        this.settings = settings;
+        this.executor = executor;
+        this.stdin = stdin;
+        this.frames = frames;
+        this.err = err;
+        this.stopReason = stopReason;
+        this.processStopping = processStopping;
+    }
+
+    /** Opens the audit log, starts the warm-up and, over HTTP, the listener; refuses before anything is served. */
+    public void start() throws SchemaBrainException, CannotListen {
+        CatalogProvider catalogs = settings.hasStore()
+                ? new StoreCatalogProvider(settings.store(), settings.blockList()) : Optional::empty;
+        ExampleQueries examples = ExampleQueries.in(settings.store());
+        if (settings.hasStore()) {
+            audit = AuditLog.open(settings.store(), settings.auditKey().get(), settings.witness(), settings.auditFsync());
+            rowsBefore = audit.head().count();
+        }
+        startWarmUp(catalogs);
+        AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
+                executor.map(QueryExecutor::sourceId).orElse(null));
+        ToolRegistry all = StandardTools.registry(catalogs, executor, settings.minGroupSize(), examples);
+        if (settings.http().isEmpty()) {
+            tools = audited == null ? all : all.audited(audited);
+            return;
+        }
+        tools = audited == null ? all : all.audited(observability.timed(audited));
+        try {
+            // A reload makes a new catalog object: its identity is the version tools/list is cached under.
+            service = HttpService.start(tools, capacity(), settings.rates(), settings.version(), settings.http().get(),
+                    observability, settings.listing(),
+                    () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"));
+        } catch (Exception e) {
+            throw new CannotListen(e);
+        }
+    }
+
+    // Load the catalog while the client initializes, so the first tool call does not pay for it. The embedding
+    // model and the search index follow a second later: a first describe_table needs neither, and on two cores
+    // loading them would slow it; a find_relevant_tables call before then loads them itself.
+    private void startWarmUp(CatalogProvider catalogs) {
+        warm = new Thread(() -> catalogs.current().ifPresent(c -> {
+            try {
+                if (!stopping.await(RETRIEVER_WARM_DELAY_MS, TimeUnit.MILLISECONDS)) {
+                    c.retriever().warmUp(200, 1_000);
+                    c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
+                // trace: the first search loads what it needs itself.
+                if (stopping.getCount() > 0 && !processStopping.getAsBoolean()
+                        && !Thread.currentThread().isInterrupted()) {
+                    err.println("schemabrain: warming the search index failed (" + e.getMessage()
+                            + "); the first search loads it instead.");
+                }
+            }
+        }), "schemabrain-warm");
+        warm.setDaemon(true);
+        warm.start();
+    }
+
+    /** The HTTP listener's port; empty over stdio. */
+    public OptionalInt port() {
+        return service == null ? OptionalInt.empty() : OptionalInt.of(service.port());
+    }
+
+    /** The separate metrics listener's port, when there is one. */
+    public OptionalInt metricsPort() {
+        return service == null ? OptionalInt.empty() : service.metricsPort();
+    }
+
+    /** {@link #awaitStop()}, then {@link #finish()}. */
+    public void run() throws InterruptedException {
+        awaitStop();
+        finish();
+    }
+
+    /** Serves until stdin ends (stdio) or {@link #stopNow()} closes the listener (HTTP). */
+    public void awaitStop() throws InterruptedException {
+        if (service != null) {
+            try {
+                service.join();
+            } finally {
+                service.close();
+                closingSteps.add("stopped accepting");
+            }
+            Map<String, Object> totals = observability.summary();
+            stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
+        } else {
+            StdioServer.run(tools, capacity(), settings.rates(), settings.listing(), settings.statsInterval(),
+                    settings.version(), stdin, frames);
+            closingSteps.add("stopped accepting");
+            stopped = "stdin closed";
+        }
+    }
+
+    /** After {@link #awaitStop()}: closes everything, then says the last line with the audit rows written. */
+    public void finish() throws InterruptedException {
+        close();
+        sayStopped(stopped + rowsAtClose);
+    }
+
+    /**
+     * What a stopping signal does (from the caller's shutdown hook). Over stdio the serving thread never
+     * returns, so the rows of the calls answered last are made durable and witnessed here and the last line
+     * said; over HTTP the listener stops, in-flight requests get their grace, and {@link #run()} closes.
+     */
+    public void stopNow() {
+        String signal = stopReason.get();
+        if (service != null) {
+            say("schemabrain: stopping (" + signal + "): " + observability.summary().get("in_flight")
+                    + " requests in flight get up to 5 s to finish, then the audit log closes");
+            service.close();
+            return;
+        }
+        say("schemabrain: stopping (" + signal + ")" + (audit == null ? "" : ": settling the audit log"));
+        if (audit != null) {
+            audit.settle();
+        }
+        sayStopped(signal + rowsWritten());
+    }
+
+    /** The closing steps taken so far, in order. */
+    public List<String> closingSteps() {
+        return List.copyOf(closingSteps);
+    }
+
+    /** Closes in order; no last line (a serve that failed to start says why instead). Idempotent. */
+    @Override
+    public void close() throws InterruptedException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            // No native inference may run while the JVM shuts down (onnxruntime crashed there, leaving an
+            // hs_err file with the command line): wait for the warm-up, then for calls still embedding.
+            stopping.countDown();
+            if (warm != null) {
+                warm.join();
+            }
+            closingSteps.add("warm-up ended");
+            Embedders.closeShared();
+            closingSteps.add("embedder closed");
+            rowsAtClose = rowsWritten();
+            if (audit != null) {
+                audit.close();
+                closingSteps.add("audit log closed");
+            }
+        } finally {
+            executor.ifPresent(QueryExecutor::close);
+            closingSteps.add("executor closed");
+        }
+    }
+
+    private DispatchCapacity capacity() {
+        return DispatchCapacity.forMaxConcurrentQueries(settings.maxConcurrentQueries());
+    }
+
+    /** Said once: over stdio, a signal's hook and the end of stdin (the client closing it) can both get here. */
+    private void sayStopped(String how) {
+        if (saidStopped.compareAndSet(false, true)) {
+            say("schemabrain: stopped after " + how + ".");
+        }
+    }
+
+    private void say(String line) {
+        err.println(line);
+        err.flush();
+    }
+
+    /** ", N audit rows written" since start, for the last line; empty without a log or its head. */
+    private String rowsWritten() {
+        try {
+            return audit == null ? "" : ", " + (audit.head().count() - rowsBefore) + " audit rows written";
+        } catch (SchemaBrainException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.schemabrain.serve;
+
+import dev.schemabrain.audit.AuditDurability;
+import dev.schemabrain.audit.AuditKey;
+import dev.schemabrain.audit.WitnessFile;
+import dev.schemabrain.http.HttpOptions;
+import dev.schemabrain.mcp.server.CallerRates;
+import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.store.StoreLocation;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What a serve runs with, every option already validated.
+ *
+ * @param auditKey empty when there is no store: every tool then answers index_not_ready, nothing is read, so
+ *                 nothing is recorded and no audit log is opened
+ * @param http     empty to serve over stdio
+ */
+public record ServeSettings(StoreLocation store, Optional<BlockList> blockList, Optional<AuditKey> auditKey,
+                            Optional<WitnessFile> witness, AuditDurability auditFsync, CallerRates rates,
+                            int maxConcurrentQueries, int minGroupSize, ToolListing listing, Duration statsInterval,
+                            String version, Optional<HttpOptions> http) {
+
+    /** Whether calls are served from a store (and recorded in its audit log). */
+    public boolean hasStore() {
+        return auditKey.isPresent();
+    }
+}
