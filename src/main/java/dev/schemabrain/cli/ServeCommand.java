@@ -198,6 +198,8 @@ final class ServeCommand implements Callable<Integer> {
                 compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                 java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
         PrintStream frames = System.out;
+        // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
+        System.setOut(System.err);
         try (ServeLifecycle serve = new ServeLifecycle(settings, executor, System.in, frames, main.err(),
                 ExitSignals::received, ExitSignals::stopping)) {
             try {
@@ -207,8 +209,6 @@ final class ServeCommand implements Callable<Integer> {
                 throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + host + ":" + port + also
                         + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
             }
-            // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
-            System.setOut(System.err);
             if (http.isPresent()) {
                 serveHttp(serve, http.get(), done);
             } else {

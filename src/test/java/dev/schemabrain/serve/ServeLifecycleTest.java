@@ -7,14 +7,22 @@ import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
+import dev.schemabrain.http.HttpOptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,18 +32,27 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A whole stdio serve in this JVM: start, one call, end of stdin; then the closing order and the last line. */
+/** Whole serves in this JVM (stdio over a stream, HTTP on a free port): start, one call, stop; then the closing order and the last line. */
 class ServeLifecycleTest {
+
+    private static final List<String> CLOSING = List.of("stopped accepting", "warm-up ended", "embedder closed",
+            "audit log closed", "executor closed");
+    private static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+            + "\"describe_table\",\"arguments\":{\"qualified_name\":\"main.orders\"}}}";
 
     @TempDir
     Path dir;
+    private StoreLocation store;
+    private AuditKey key;
 
-    @Test
-    void aStdioServeClosesInOrderAndCountsTheRowsItWrote() throws Exception {
+    @BeforeEach
+    void indexOneTable() throws Exception {
         Path source = dir.resolve("shop.sqlite");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + source); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE orders (id integer PRIMARY KEY, total numeric, placed_at date)");
@@ -44,21 +61,21 @@ class ServeLifecycleTest {
         Map<String, String> env = Map.of("HOME", dir.toString(), "XDG_CONFIG_HOME", dir.resolve(".config").toString());
         assertEquals(0, InProcessCli.run(env, "index", "--source", "sqlite:" + source, "--store", storeFile.toString())
                 .exitCode());
-        StoreLocation store = new StoreLocation.SqliteFile(storeFile);
-        AuditKey key = AuditKey.resolve(Optional.of(dir.resolve("audit.key")), env, true);
-        long before = rows(store, key);
+        store = new StoreLocation.SqliteFile(storeFile);
+        key = AuditKey.resolve(Optional.of(dir.resolve("audit.key")), env, true);
+    }
+
+    @Test
+    void aStdioServeClosesInOrderAndCountsTheRowsItWrote() throws Exception {
+        long before = rows();
 
         String stdin = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}\n"
                 + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
-                + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"describe_table\","
-                + "\"arguments\":{\"qualified_name\":\"main.orders\"}}}\n";
+                + CALL + "\n";
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
-        ServeSettings settings = new ServeSettings(store, Optional.empty(), Optional.of(key), Optional.empty(),
-                AuditDurability.STARTED_ROWS, CallerRates.OFF, 2, 5, ToolListing.FULL, Duration.ZERO, "test",
-                Optional.empty());
-        ServeLifecycle serve = new ServeLifecycle(settings, Optional.empty(),
+        ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()), Optional.empty(),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(frames, true, StandardCharsets.UTF_8), new PrintWriter(err, true), () -> "SIGTERM",
                 () -> false);
@@ -66,15 +83,50 @@ class ServeLifecycleTest {
         serve.run();
 
         assertTrue(frames.toString(StandardCharsets.UTF_8).contains("\"id\":1"), frames.toString(StandardCharsets.UTF_8));
-        assertEquals(List.of("stopped accepting", "warm-up ended", "embedder closed", "audit log closed",
-                "executor closed"), serve.closingSteps());
-        long written = rows(store, key) - before;
+        assertEquals(CLOSING, serve.closingSteps());
+        long written = rows() - before;
         assertTrue(written > 0, "the call wrote no audit row");
         assertEquals("schemabrain: stopped after stdin closed, " + written + " audit rows written.",
                 err.toString().strip());
     }
 
-    private static long rows(StoreLocation store, AuditKey key) throws Exception {
+    @Test
+    void anHttpServeStoppedByItsHookClosesInOrderAndCountsRequestsAndRows() throws Exception {
+        long before = rows();
+        StringWriter err = new StringWriter();
+        ServeLifecycle serve = new ServeLifecycle(settings(Optional.of(HttpOptions.loopback())), Optional.empty(),
+                InputStream.nullInputStream(), new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true),
+                () -> "SIGINT", () -> false);
+        serve.start();
+        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
+            try {
+                serve.run();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + serve.port().getAsInt() + "/mcp"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(CALL)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), answer.body());
+
+        serve.stopNow();
+        running.get(30, TimeUnit.SECONDS);
+        assertEquals(CLOSING, serve.closingSteps());
+        long written = rows() - before;
+        assertTrue(written > 0, "the call wrote no audit row");
+        assertEquals(List.of("schemabrain: stopping (SIGINT): 0 requests in flight get up to 5 s to finish, then the"
+                        + " audit log closes", "schemabrain: stopped after 1 requests (0 errors), " + written
+                        + " audit rows written."), err.toString().strip().lines().toList());
+    }
+
+    private ServeSettings settings(Optional<HttpOptions> http) {
+        return new ServeSettings(store, Optional.empty(), Optional.of(key), Optional.empty(),
+                AuditDurability.STARTED_ROWS, CallerRates.OFF, 2, 5, ToolListing.FULL, Duration.ZERO, "test", http);
+    }
+
+    private long rows() throws Exception {
         try (AuditLog log = AuditLog.open(store, key, Optional.empty(), AuditDurability.STARTED_ROWS)) {
             return log.head().count();
         }
