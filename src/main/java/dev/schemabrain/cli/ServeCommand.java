@@ -194,8 +194,8 @@ final class ServeCommand implements Callable<Integer> {
             main.err().flush();
         }
         ServeSettings settings = new ServeSettings(main.store(), blockList, key,
-                WitnessFile.configured(auditWitness, main.env), auditFsync, rates, maxConcurrent, minGroupSize,
-                compactTools ? ToolListing.COMPACT : ToolListing.FULL,
+                noStore ? Optional.empty() : WitnessFile.configured(auditWitness, main.env), auditFsync, rates,
+                maxConcurrent, minGroupSize, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                 java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
@@ -207,7 +207,7 @@ final class ServeCommand implements Callable<Integer> {
             } catch (ServeLifecycle.CannotListen e) {
                 String also = http.get().metricsListen().isPresent() ? " or " + metricsListen : "";
                 throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + host + ":" + port + also
-                        + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e);
+                        + " (" + e.getMessage() + "); pass --port (and --metrics-listen) with a free port, or --host with an address of this machine.", e.getCause());
             }
             if (http.isPresent()) {
                 serveHttp(serve, http.get(), done);
