@@ -20,10 +20,8 @@ final class ExitSignals {
     private static volatile String interrupted;
     /** Set once a signal is being handled: a command failing under it then says nothing more. */
     private static volatile boolean stopping;
-    /** The signal being handled, as SIGINT / SIGTERM / SIGHUP; null before one arrives. */
+    /** The signal being handled (TERM, INT, HUP); null before one arrives. */
     private static volatile String received;
-    /** 128 + the number of the signal being handled: the exit code whichever thread ends the JVM first. */
-    private static volatile int exitCode = 143;
 
     private ExitSignals() {
     }
@@ -39,21 +37,21 @@ final class ExitSignals {
 
     /** The exit code of the signal being handled (130 for a Ctrl-C). */
     static int exitCode() {
-        return exitCode;
+        String name = received;
+        return 128 + SIGNALS.get(name == null ? "TERM" : name);
     }
 
     /** Which signal stops the process (SIGINT for a Ctrl-C), or SIGTERM when the JVM is stopped otherwise. */
     static String received() {
         String name = received;
-        return name == null ? "SIGTERM" : name;
+        return "SIG" + (name == null ? "TERM" : name);
     }
 
     static void install() {
         SIGNALS.forEach((name, number) -> {
             try {
                 Signal.handle(new Signal(name), signal -> {
-                    received = "SIG" + name;
-                    exitCode = 128 + number;
+                    received = name;
                     stopping = true;
                     String sentence = interrupted;
                     if (sentence != null) {
