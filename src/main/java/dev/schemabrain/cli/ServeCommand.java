@@ -221,7 +221,7 @@ final class ServeCommand implements Callable<Integer> {
     /**
      * Clients stop a stdio server with SIGTERM as they close: the rows of the calls answered last must still be
      * durable and witnessed, or cutting them off the log would go unseen. Stopped by a signal, this thread never
-     * returns from run(): the hook says the last line itself.
+     * returns from run(): the hook says the last line itself, or waits for this thread if stdin had closed too.
      */
     private void serveStdio(ServeLifecycle serve) throws InterruptedException, SchemaBrainException {
         // Only once every option and file is accepted: a refusal stays one sentence.
@@ -229,14 +229,6 @@ final class ServeCommand implements Callable<Integer> {
         Thread settle = new Thread(serve::stopNow, "schemabrain-audit-settle");
         Runtime.getRuntime().addShutdownHook(settle);
         serve.awaitStop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(settle);
-            // A SIGTERM from here on finds no hook: the signal handler says this instead.
-            ExitSignals.onInterrupt("stopping (SIGTERM) while closing: stdin had closed, the audit log is"
-                    + " settled as the process exits");
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running already
-        }
         serve.finish();
     }
 

@@ -26,6 +26,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -57,6 +58,10 @@ public final class ServeLifecycle implements AutoCloseable {
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final AtomicBoolean saidStopped = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held while closing, by the serving thread (finish) or by a signal's hook (stopNow): never both at once. */
+    private final ReentrantLock closing = new ReentrantLock();
+    /** stdin ended: the serving thread is closing, and a signal arriving now waits for it. */
+    private volatile boolean stdinEnded;
     private final List<String> closingSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Observability observability = new Observability();
 
@@ -173,6 +178,7 @@ public final class ServeLifecycle implements AutoCloseable {
         } else {
             StdioServer.run(tools, capacity(), settings.rates(), settings.listing(), settings.statsInterval(),
                     settings.version(), stdin, frames);
+            stdinEnded = true;
             closingSteps.add("stopped accepting");
             stopped = "stdin closed";
         }
@@ -180,8 +186,13 @@ public final class ServeLifecycle implements AutoCloseable {
 
     /** After {@link #awaitStop()}: closes everything, then says the last line with the audit rows written. */
     public void finish() throws InterruptedException {
-        close();
-        sayStopped(stopped + rowsAtClose);
+        closing.lock();
+        try {
+            close();
+            sayStopped(stopped + rowsAtClose);
+        } finally {
+            closing.unlock();
+        }
     }
 
     /**
@@ -197,11 +208,30 @@ public final class ServeLifecycle implements AutoCloseable {
             service.close();
             return;
         }
-        say("schemabrain: stopping (" + signal + ")" + (audit == null ? "" : ": settling the audit log"));
-        if (audit != null) {
-            audit.settle();
+        if (saidStopped.get()) {
+            return;   // the serving thread has closed and said the last line (or the JVM is ending normally)
         }
-        sayStopped(signal + rowsWritten());
+        // The client closes stdin as it signals: the serving thread may be closing already, and holds the lock.
+        say("schemabrain: stopping (" + signal + ")" + (stdinEnded ? " while closing: stdin had closed too"
+                : audit == null ? "" : ": settling the audit log"));
+        try {
+            if (!closing.tryLock(10, TimeUnit.SECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        try {
+            if (!closed.get()) {
+                if (audit != null) {
+                    audit.settle();
+                }
+                sayStopped(signal + rowsWritten());
+            }
+        } finally {
+            closing.unlock();
+        }
     }
 
     /** The closing steps taken so far, in order. */

@@ -90,6 +90,38 @@ class ServeLifecycleTest {
                 err.toString().strip());
     }
 
+    /** A client closes stdin and signals at once: whichever lands first, the operator reads one stopped line. */
+    @Test
+    void aSignalAfterStdinEndedSaysOneStoppedLineWhicheverCloses() throws Exception {
+        StringWriter afterFinish = new StringWriter();
+        ServeLifecycle finished = stdioServe(afterFinish);
+        finished.run();
+        finished.stopNow();   // the hook at the JVM's exit, the serving thread done
+        assertEquals(1, afterFinish.toString().lines().count(), afterFinish.toString());
+        assertTrue(afterFinish.toString().startsWith("schemabrain: stopped after stdin closed, "), afterFinish.toString());
+
+        StringWriter signalFirst = new StringWriter();
+        ServeLifecycle racing = stdioServe(signalFirst);
+        racing.awaitStop();
+        racing.stopNow();     // the signal's hook, stdin already ended, the serving thread not yet closing
+        racing.finish();
+        List<String> lines = signalFirst.toString().strip().lines().toList();
+        assertEquals(2, lines.size(), signalFirst.toString());
+        assertEquals("schemabrain: stopping (SIGTERM) while closing: stdin had closed too", lines.get(0));
+        assertTrue(lines.get(1).startsWith("schemabrain: stopped after SIGTERM, "), lines.get(1));
+        assertEquals(CLOSING, racing.closingSteps());
+    }
+
+    private ServeLifecycle stdioServe(StringWriter err) throws Exception {
+        String stdin = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}\n" + CALL + "\n";
+        ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()), Optional.empty(),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true), () -> "SIGTERM", () -> true);
+        serve.start();
+        return serve;
+    }
+
     @Test
     void anHttpServeStoppedByItsHookClosesInOrderAndCountsRequestsAndRows() throws Exception {
         long before = rows();
