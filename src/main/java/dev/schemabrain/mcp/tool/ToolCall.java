@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tool;
 
+import dev.schemabrain.access.Access;
+
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -15,10 +17,16 @@ public final class ToolCall {
     private final Map<String, Object> arguments;
     private final long startNanos = System.nanoTime();
     private final CallAudit audit;
+    private final Access access;
     private String sqlFingerprint;
     private Long rowCount;
 
     ToolCall(String tool, String caller, Map<String, Object> arguments, CallAudit audit) {
+        this(tool, caller, arguments, audit, Access.UNRESTRICTED);
+    }
+
+    ToolCall(String tool, String caller, Map<String, Object> arguments, CallAudit audit, Access access) {
+        this.access = access;
         this.tool = tool;
         this.caller = caller;
         this.arguments = arguments;
@@ -34,9 +42,14 @@ public final class ToolCall {
         return tool;
     }
 
-    /** The client's name and version as it introduced itself, or null. */
+    /** Who calls, as its credential says ({@code token:NAME}, {@code jwt:ISS#SUB}), or null outside a server. */
     public String caller() {
         return caller;
+    }
+
+    /** What this caller may reach under the access policy; {@link Access#UNRESTRICTED} without one. */
+    public Access access() {
+        return access;
     }
 
     /** The arguments as the client sent them. */

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tool;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.ArgSpec;
@@ -83,12 +84,17 @@ public final class ToolRegistry {
      * @param caller the client's name and version, or null
      */
     public Envelope call(String name, Map<String, Object> arguments, String caller) {
+        return call(name, arguments, caller, Access.UNRESTRICTED);
+    }
+
+    /** As {@link #call(String, Map, String)}, for a caller whose reach the access policy limits. */
+    public Envelope call(String name, Map<String, Object> arguments, String caller, Access access) {
         Tool tool = tools.get(name);
         if (tool == null) {
             throw new IllegalArgumentException("no tool named " + name);
         }
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
-        ToolCall call = new ToolCall(name, caller, given, recorder.audit());
+        ToolCall call = new ToolCall(name, caller, given, recorder.audit(), access);
         return recorder.completed(call, answer(tool, given, call));
     }
 
