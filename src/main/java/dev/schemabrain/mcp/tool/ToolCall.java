@@ -19,6 +19,7 @@ public final class ToolCall {
     private final CallAudit audit;
     private final Access access;
     private String sqlFingerprint;
+    private java.util.List<String> rowFiltersApplied = java.util.List.of();
     private Long rowCount;
 
     ToolCall(String tool, String caller, Map<String, Object> arguments, CallAudit audit) {
@@ -65,6 +66,15 @@ public final class ToolCall {
     public void beforeSql(String fingerprint) throws CallAudit.AuditUnavailable {
         this.sqlFingerprint = fingerprint;
         audit.beforeSql(this, fingerprint);
+    }
+
+    /** Records which of the role's row filters the statement carried ({@code entity.column}), for the audit row. */
+    public void rowFiltersApplied(java.util.List<String> filters) {
+        this.rowFiltersApplied = java.util.List.copyOf(filters);
+    }
+
+    public java.util.List<String> rowFiltersApplied() {
+        return rowFiltersApplied;
     }
 
     public void rowsReturned(long rows) {
