@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.envelope;
 
+import dev.schemabrain.error.DegradationReason;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;

@@ -12,7 +12,7 @@ import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.ArgSpec;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Confidence;
-import dev.schemabrain.mcp.envelope.DegradationReason;
+import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -306,7 +306,7 @@ public final class GetMetricTool extends CatalogTool {
         var provenance = SemanticReplies.worstProvenance(origins);
         List<String> hints = List.of("describe_entity", "list_metrics");
         if (compiled.degradation().isPresent()) {
-            DegradationReason reason = DegradationReason.valueOf(compiled.degradation().get().name());
+            DegradationReason reason = compiled.degradation().get();
             return new Envelope(Status.DEGRADED, data, null, confidence, provenance, hints, reason);
         }
         if (suppression != null) {

@@ -1,7 +1,7 @@
 package dev.schemabrain.semantic.compile;
 
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
-import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
+import dev.schemabrain.error.DegradationReason;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param suppresses whether any group can be flagged (small-cell suppression reached a person)
  */
 record Aggregate(SqlText select, List<String> keys, boolean timeKey, boolean suppresses, List<String> requiredJoins,
-                 List<String> fanOut, Optional<Degradation> degradation, List<ColumnRef> touched, List<String> subjects) {
+                 List<String> fanOut, Optional<DegradationReason> degradation, List<ColumnRef> touched, List<String> subjects) {
 
     Aggregate {
         keys = List.copyOf(keys);
@@ -36,7 +36,7 @@ record Aggregate(SqlText select, List<String> keys, boolean timeKey, boolean sup
         LinkedHashSet<String> fans = new LinkedHashSet<>();
         List<ColumnRef> touched = new ArrayList<>();
         LinkedHashSet<String> subjects = new LinkedHashSet<>();
-        Optional<Degradation> degradation = Optional.empty();
+        Optional<DegradationReason> degradation = Optional.empty();
         boolean suppresses = false;
         for (Aggregate p : parts) {
             joins.addAll(p.requiredJoins());

@@ -1,5 +1,7 @@
 package dev.schemabrain.semantic.compile;
 
+import dev.schemabrain.error.DegradationReason;
+
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
@@ -25,7 +27,7 @@ import java.util.OptionalInt;
  *                      the answer so it can say "10 of 83"
  */
 public record CompiledMetric(Metric metric, String sql, List<Object> params, List<String> columns, int limit,
-                             List<String> requiredJoins, List<String> fanOutJoins, Optional<Degradation> degradation,
+                             List<String> requiredJoins, List<String> fanOutJoins, Optional<DegradationReason> degradation,
                              List<ColumnRef> touched, OptionalInt minGroupSize, List<String> subjects,
                              Optional<Count> groupCount) {
 
@@ -49,8 +51,6 @@ public record CompiledMetric(Metric metric, String sql, List<Object> params, Lis
             params = List.copyOf(params);
         }
     }
-
-    public enum Degradation { FAN_OUT_JOIN, TIME_DIMENSION_UNAVAILABLE }
 
     /**
      * A catalog column a statement reads, and in which role.

@@ -13,7 +13,7 @@ import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
-import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
+import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;

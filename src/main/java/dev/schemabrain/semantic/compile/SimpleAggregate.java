@@ -8,7 +8,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
-import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
+import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.semantic.compile.MetricCompiler.Ref;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
@@ -57,7 +57,7 @@ final class SimpleAggregate {
 
     /** The columns a request names, resolved against the model and the catalog, before any SQL is written. */
     private record Refs(List<Ref> groups, List<Ref> filters, List<Ref> others, Optional<Ref> time,
-                        Optional<Degradation> degradation, List<Ref> parents) {
+                        Optional<DegradationReason> degradation, List<Ref> parents) {
 
         /** Every entity the statement must reach. */
         Set<String> entities() {
@@ -126,11 +126,11 @@ final class SimpleAggregate {
             otherRefs.add(f.comparesColumns() ? compiler.reference(f.otherColumn(), ErrorKind.UNKNOWN_FILTER_COLUMN, "filter") : null);
         }
         Optional<Ref> time = Optional.empty();
-        Optional<Degradation> degradation = Optional.empty();
+        Optional<DegradationReason> degradation = Optional.empty();
         if (grain != null) {
             time = compiler.timeDimension(request.timeDimension(), metric, base);
             if (time.isEmpty()) {
-                degradation = Optional.of(Degradation.TIME_DIMENSION_UNAVAILABLE);
+                degradation = Optional.of(DegradationReason.TIME_DIMENSION_UNAVAILABLE);
             }
         }
         return new Refs(groups, filterRefs, otherRefs, time, degradation, parentColumns(metric, base));

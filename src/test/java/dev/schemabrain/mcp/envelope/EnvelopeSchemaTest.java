@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.envelope;
 
+import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.catalog.InferenceMethod;
 import com.fasterxml.jackson.core.type.TypeReference;

@@ -5,7 +5,7 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.semantic.SemanticInference;
-import dev.schemabrain.semantic.compile.CompiledMetric.Degradation;
+import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Cardinality;
 import dev.schemabrain.semantic.model.ColumnPair;
@@ -205,7 +205,7 @@ class MetricCompilerSqliteTest {
         CompiledMetric lines = compile(request("line_amount", List.of(), List.of(), "year"));
         assertTrue(lines.sql().contains("issued_at"), "an invoice line takes its invoice's date: " + lines.sql());
         CompiledMetric plans = compile(request("plans_count", List.of(), List.of(), "month"));
-        assertEquals(Optional.of(Degradation.TIME_DIMENSION_UNAVAILABLE), plans.degradation());
+        assertEquals(Optional.of(DegradationReason.TIME_DIMENSION_UNAVAILABLE), plans.degradation());
         assertEquals(List.of("plans_count"), plans.columns());
     }
 }

@@ -1,10 +1,13 @@
-package dev.schemabrain.mcp.envelope;
+package dev.schemabrain.error;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
 import java.util.Locale;
 
-/** Why a tool answered through a fallback path (status {@code degraded}). */
+/**
+ * Why a tool answered through a fallback path (status {@code degraded}): the one list the compiler raises
+ * and the envelope carries, as {@link ErrorKind} is for errors.
+ */
 public enum DegradationReason {
     FAN_OUT_JOIN, MISSING_ORDER_BY_WITH_LIMIT, TIME_DIMENSION_UNAVAILABLE,
     /** Charter 1.4: groups about fewer than K people were left out of the answer (SPEC §11.1). */
