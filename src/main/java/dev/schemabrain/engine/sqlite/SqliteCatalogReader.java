@@ -4,7 +4,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
-import dev.schemabrain.source.ddl.CheckLists;
+import dev.schemabrain.sql.lex.CheckLists;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteErrorCode;

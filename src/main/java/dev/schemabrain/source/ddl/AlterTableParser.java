@@ -1,5 +1,8 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.Token;
+
 import dev.schemabrain.catalog.QualifiedName;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +23,7 @@ final class AlterTableParser {
     }
 
     static void apply(RawStatement statement, String defaultSchema, SchemaDraft schema) {
-        ClauseParser parser = new ClauseParser(statement.text(), SqlLexer.tokenize(statement), defaultSchema);
+        ClauseParser parser = new ClauseParser(statement.text(), SqlLexer.tokenize(statement.text(), statement.backslashEscapes()), defaultSchema);
         TokenCursor cursor = parser.cursor();
         cursor.acceptWords("ALTER", "TABLE");
         cursor.acceptWords("IF", "EXISTS");

@@ -1,5 +1,8 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.Token;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import dev.schemabrain.catalog.QualifiedName;
 
 import java.util.ArrayList;
@@ -145,7 +148,7 @@ final class ClauseParser {
             String indexName = cursor.isSymbol("(") ? null : cursor.identifier();
             List<String> columns = cursor.columnList();
             if (!cursor.acceptWords("REFERENCES")) {
-                throw new DdlSyntaxException("expected REFERENCES" + cursor.where());
+                throw new SqlSyntaxException("expected REFERENCES" + cursor.where());
             }
             ForeignKeyDraft fk = references(name != null ? name : indexName, columns == null ? List.of() : columns);
             if (columns != null) {
@@ -190,7 +193,7 @@ final class ClauseParser {
     /** The source text of an expression, up to the next constraint word or top-level comma. */
     String expressionText() {
         if (atElementEnd()) {
-            throw new DdlSyntaxException("expected an expression" + cursor.where());
+            throw new SqlSyntaxException("expected an expression" + cursor.where());
         }
         Token first = cursor.peek();
         Token last = first;
@@ -220,7 +223,7 @@ final class ClauseParser {
             group.add(token);
         } while (depth > 0 && !cursor.atEnd());
         if (depth > 0) {
-            throw new DdlSyntaxException("a parenthesis is not closed");
+            throw new SqlSyntaxException("a parenthesis is not closed");
         }
         return group;
     }

@@ -1,5 +1,9 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.Token;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import dev.schemabrain.catalog.QualifiedName;
 
 import java.util.List;
@@ -11,7 +15,7 @@ final class CommentOnParser {
     }
 
     static void apply(RawStatement statement, String defaultSchema, SchemaDraft schema) {
-        TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement));
+        TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement.text(), statement.backslashEscapes()));
         cursor.acceptWords("COMMENT", "ON");
         boolean onColumn = cursor.acceptWords("COLUMN");
         if (!onColumn && !cursor.acceptWords("TABLE") && !cursor.acceptWords("VIEW")
@@ -20,7 +24,7 @@ final class CommentOnParser {
         }
         List<String> parts = cursor.qualifiedName();
         if (!cursor.acceptWords("IS")) {
-            throw new DdlSyntaxException("expected IS" + cursor.where());
+            throw new SqlSyntaxException("expected IS" + cursor.where());
         }
         String text;
         if (cursor.acceptWords("NULL")) {
@@ -28,7 +32,7 @@ final class CommentOnParser {
         } else if (!cursor.atEnd() && cursor.peek().kind() == Token.Kind.STRING) {
             text = cursor.next().value();
         } else {
-            throw new DdlSyntaxException("expected the comment text" + cursor.where());
+            throw new SqlSyntaxException("expected the comment text" + cursor.where());
         }
         if (!onColumn) {
             schema.find(Names.qualify(parts, defaultSchema)).ifPresent(table -> table.comment = text);

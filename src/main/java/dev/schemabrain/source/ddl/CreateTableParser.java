@@ -1,5 +1,10 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.Token;
+import dev.schemabrain.sql.lex.CheckLists;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import dev.schemabrain.catalog.TableKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +32,7 @@ final class CreateTableParser {
 
     /** The table, or empty for statements that define none worth reading (temporary, AS SELECT, OF type). */
     static Optional<Result> parse(RawStatement statement, String defaultSchema) {
-        List<Token> tokens = SqlLexer.tokenize(statement);
+        List<Token> tokens = SqlLexer.tokenize(statement.text(), statement.backslashEscapes());
         TokenCursor cursor = new TokenCursor(tokens);
         cursor.acceptWords("CREATE");
         cursor.acceptWords("OR", "REPLACE");
@@ -39,7 +44,7 @@ final class CreateTableParser {
         }
         cursor.acceptWords("UNLOGGED");
         if (!cursor.acceptWords("TABLE")) {
-            throw new DdlSyntaxException("expected TABLE" + cursor.where());
+            throw new SqlSyntaxException("expected TABLE" + cursor.where());
         }
         boolean ifNotExists = cursor.acceptWords("IF", "NOT", "EXISTS");
         TableDraft table = new TableDraft(Names.qualify(tableName(cursor), defaultSchema), TableKind.TABLE);
@@ -52,12 +57,12 @@ final class CreateTableParser {
                 LOG.debug("{}: table {} has no column list; skipped", statement.line(), table.name);
                 return Optional.empty();
             }
-            throw new DdlSyntaxException("expected the column list" + cursor.where());
+            throw new SqlSyntaxException("expected the column list" + cursor.where());
         }
         int open = cursor.position();
         int close = cursor.matchingClose(open);
         if (close < 0) {
-            throw new DdlSyntaxException("the column list is not closed");
+            throw new SqlSyntaxException("the column list is not closed");
         }
         new ClauseParser(statement.text(), tokens.subList(open, close + 1), defaultSchema).parseBody(table);
         CheckLists.of(tokens.subList(open, close + 1)).forEach((column, domain) ->

@@ -1,5 +1,7 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.error.SourceException;
 
@@ -63,7 +65,7 @@ final class DdlReader {
                 try {
                     CreateTableParser.parse(statement, defaultSchemas[i])
                             .ifPresent(result -> schema.add(result.table(), result.ifNotExists()));
-                } catch (DdlSyntaxException e) {
+                } catch (SqlSyntaxException e) {
                     throw cannotParse("CREATE TABLE", statement, e);
                 }
             }
@@ -78,7 +80,7 @@ final class DdlReader {
             if (CREATE_VIEW.matcher(statement.text()).matches()) {
                 try {
                     schema.add(ViewParser.parse(statement, defaultSchemas[i], schema, jsql), false);
-                } catch (DdlSyntaxException e) {
+                } catch (SqlSyntaxException e) {
                     throw cannotParse("CREATE VIEW", statement, e);
                 }
             }
@@ -103,7 +105,7 @@ final class DdlReader {
                 kind = "CREATE UNIQUE INDEX";
                 UniqueIndexParser.apply(statement, defaultSchema, schema);
             }
-        } catch (DdlSyntaxException e) {
+        } catch (SqlSyntaxException e) {
             throw cannotParse(kind, statement, e);
         }
     }
@@ -137,7 +139,7 @@ final class DdlReader {
         return "public";
     }
 
-    private SourceException cannotParse(String kind, RawStatement statement, DdlSyntaxException e) {
+    private SourceException cannotParse(String kind, RawStatement statement, SqlSyntaxException e) {
         String flat = statement.text().replaceAll("\\s+", " ");
         String offending = flat.length() <= OFFENDING_TEXT_LENGTH ? flat : flat.substring(0, OFFENDING_TEXT_LENGTH) + "…";
         return new SourceException("Cannot parse the " + kind + " statement at line " + statement.line() + " of "

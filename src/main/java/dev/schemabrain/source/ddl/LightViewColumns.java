@@ -1,5 +1,9 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.Token;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +30,7 @@ final class LightViewColumns {
         List<Token> tokens;
         try {
             tokens = SqlLexer.tokenize(query, false);
-        } catch (DdlSyntaxException e) {
+        } catch (SqlSyntaxException e) {
             return List.of();
         }
         int at = 0;

@@ -1,5 +1,7 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.Token;
+
 import dev.schemabrain.catalog.QualifiedName;
 
 import java.util.List;

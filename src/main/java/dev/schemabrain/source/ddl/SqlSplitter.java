@@ -1,5 +1,7 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,8 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.Token;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +40,7 @@ final class TokenCursor {
 
     Token next() {
         if (atEnd()) {
-            throw new DdlSyntaxException("the statement ends too early");
+            throw new SqlSyntaxException("the statement ends too early");
         }
         return tokens.get(pos++);
     }
@@ -72,13 +75,13 @@ final class TokenCursor {
 
     void expectSymbol(String symbol) {
         if (!acceptSymbol(symbol)) {
-            throw new DdlSyntaxException("expected '" + symbol + "'" + where());
+            throw new SqlSyntaxException("expected '" + symbol + "'" + where());
         }
     }
 
     String identifier() {
         if (atEnd() || !peek().isIdentifier()) {
-            throw new DdlSyntaxException("expected a name" + where());
+            throw new SqlSyntaxException("expected a name" + where());
         }
         return next().value();
     }
@@ -106,7 +109,7 @@ final class TokenCursor {
             int itemStart = pos;
             List<Token> item = itemUntilCommaOrClose();
             if (item.isEmpty()) {
-                throw new DdlSyntaxException("expected a column name" + whereAt(itemStart));
+                throw new SqlSyntaxException("expected a column name" + whereAt(itemStart));
             }
             if (isPlainColumn(item)) {
                 names.add(item.get(0).value());
@@ -168,7 +171,7 @@ final class TokenCursor {
             }
         } while (depth > 0 && !atEnd());
         if (depth > 0) {
-            throw new DdlSyntaxException("a parenthesis is not closed");
+            throw new SqlSyntaxException("a parenthesis is not closed");
         }
     }
 

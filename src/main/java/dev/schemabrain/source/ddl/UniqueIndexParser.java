@@ -1,5 +1,8 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import java.util.List;
 
 /**
@@ -13,7 +16,7 @@ final class UniqueIndexParser {
     }
 
     static void apply(RawStatement statement, String defaultSchema, SchemaDraft schema) {
-        TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement));
+        TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement.text(), statement.backslashEscapes()));
         cursor.acceptWords("CREATE", "UNIQUE");
         if (!cursor.acceptWords("CLUSTERED")) {
             cursor.acceptWords("NONCLUSTERED");
@@ -26,7 +29,7 @@ final class UniqueIndexParser {
             cursor.next();
         }
         if (!cursor.acceptWords("ON")) {
-            throw new DdlSyntaxException("expected ON" + cursor.where());
+            throw new SqlSyntaxException("expected ON" + cursor.where());
         }
         cursor.acceptWords("ONLY");
         List<String> table = cursor.qualifiedName();

@@ -1,5 +1,8 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import dev.schemabrain.catalog.TableKind;
 
 import java.util.List;
@@ -19,13 +22,13 @@ final class ViewParser {
     }
 
     static TableDraft parse(RawStatement statement, String defaultSchema, SchemaDraft schema, Jsql jsql) {
-        TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement));
+        TokenCursor cursor = new TokenCursor(SqlLexer.tokenize(statement.text(), statement.backslashEscapes()));
         boolean materialized = false;
         while (!cursor.atEnd() && !cursor.isWord("VIEW")) {
             materialized |= cursor.next().isWord("MATERIALIZED");
         }
         if (!cursor.acceptWords("VIEW")) {
-            throw new DdlSyntaxException("expected VIEW");
+            throw new SqlSyntaxException("expected VIEW");
         }
         cursor.acceptWords("IF", "NOT", "EXISTS");
         TableDraft view = new TableDraft(Names.qualify(cursor.qualifiedName(), defaultSchema),

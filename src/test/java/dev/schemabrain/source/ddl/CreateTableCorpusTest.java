@@ -1,5 +1,7 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlSyntaxException;
+
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.testing.Bench;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +45,7 @@ class CreateTableCorpusTest {
                     if (CreateTableParser.parse(statements.get(i), schemas[i]).isEmpty()) {
                         unread.add("line " + statements.get(i).line() + ": no table");
                     }
-                } catch (DdlSyntaxException e) {
+                } catch (SqlSyntaxException e) {
                     unread.add("line " + statements.get(i).line() + ": " + e.getMessage());
                 }
             }

@@ -1,5 +1,8 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+import dev.schemabrain.sql.lex.Token;
+
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
@@ -272,7 +275,7 @@ class CreateTableParserFigures {
     }
 
     private static Reading jsqlCore(Sample sample, Jsql jsql) {
-        List<Token> tokens = SqlLexer.tokenize(sample.statement());
+        List<Token> tokens = SqlLexer.tokenize(sample.statement().text(), sample.statement().backslashEscapes());
         TokenCursor cursor = new TokenCursor(tokens);
         while (!cursor.atEnd() && !cursor.acceptWords("TABLE")) {
             if (cursor.next().isWord("TEMP", "TEMPORARY")) {

@@ -1,5 +1,7 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.sql.lex.SqlLexer;
+
 import dev.schemabrain.catalog.QualifiedName;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;

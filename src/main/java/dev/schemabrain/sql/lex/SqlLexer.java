@@ -1,4 +1,4 @@
-package dev.schemabrain.source.ddl;
+package dev.schemabrain.sql.lex;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.List;
  * back quotes, {@code E'...'}, dollar quotes, doubled or backslashed quote characters) and nothing
  * else: meaning is left to the parsers.
  */
-final class SqlLexer {
+public final class SqlLexer {
 
     private final String sql;
     private final boolean backslashEscapes;
@@ -19,11 +19,8 @@ final class SqlLexer {
         this.backslashEscapes = backslashEscapes;
     }
 
-    static List<Token> tokenize(RawStatement statement) {
-        return tokenize(statement.text(), statement.backslashEscapes());
-    }
-
-    static List<Token> tokenize(String sql, boolean backslashEscapes) {
+    /** @param backslashEscapes whether a backslash escapes the next character in a literal (MySQL's default) */
+    public static List<Token> tokenize(String sql, boolean backslashEscapes) {
         return new SqlLexer(sql, backslashEscapes).run();
     }
 
@@ -98,7 +95,7 @@ final class SqlLexer {
                 pos++;
             }
         }
-        throw new DdlSyntaxException("a string literal is not closed");
+        throw new SqlSyntaxException("a string literal is not closed");
     }
 
     private static char unescape(char c) {
@@ -131,7 +128,7 @@ final class SqlLexer {
                 pos++;
             }
         }
-        throw new DdlSyntaxException("a quoted identifier is not closed");
+        throw new SqlSyntaxException("a quoted identifier is not closed");
     }
 
     /** {@code $tag$ ... $tag$}, or null when the dollar sign starts no such literal (e.g. {@code $1}). */
@@ -146,7 +143,7 @@ final class SqlLexer {
         }
         int end = sql.indexOf(tag, close + 1);
         if (end < 0) {
-            throw new DdlSyntaxException("a dollar-quoted literal is not closed");
+            throw new SqlSyntaxException("a dollar-quoted literal is not closed");
         }
         pos = end + tag.length();
         return new Token(Token.Kind.STRING, sql.substring(start, pos), sql.substring(close + 1, end), start, pos);
@@ -189,7 +186,7 @@ final class SqlLexer {
         return Character.isLetter(c) || c == '_';
     }
 
-    static boolean isIdentifierPart(char c) {
+    public static boolean isIdentifierPart(char c) {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 }

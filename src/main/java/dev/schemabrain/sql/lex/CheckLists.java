@@ -1,4 +1,4 @@
-package dev.schemabrain.source.ddl;
+package dev.schemabrain.sql.lex;
 
 import dev.schemabrain.catalog.Domain;
 
@@ -29,7 +29,7 @@ public final class CheckLists {
         }
     }
 
-    static Map<String, Domain> of(List<Token> tokens) {
+    public static Map<String, Domain> of(List<Token> tokens) {
         Map<String, Domain> lists = new LinkedHashMap<>();
         for (int i = 0; i + 1 < tokens.size(); i++) {
             if (tokens.get(i).isWord("CHECK") && tokens.get(i + 1).isSymbol("(")) {

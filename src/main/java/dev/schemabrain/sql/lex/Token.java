@@ -1,4 +1,4 @@
-package dev.schemabrain.source.ddl;
+package dev.schemabrain.sql.lex;
 
 /**
  * One lexical token of a statement.
@@ -8,12 +8,12 @@ package dev.schemabrain.source.ddl;
  * @param start offset of the first character in the statement text
  * @param end   offset just past the last character
  */
-record Token(Kind kind, String text, String value, int start, int end) {
+public record Token(Kind kind, String text, String value, int start, int end) {
 
-    enum Kind { WORD, QUOTED_IDENTIFIER, STRING, NUMBER, SYMBOL }
+    public enum Kind { WORD, QUOTED_IDENTIFIER, STRING, NUMBER, SYMBOL }
 
     /** An unquoted word equal to one of the keywords, ignoring case. */
-    boolean isWord(String... keywords) {
+    public boolean isWord(String... keywords) {
         if (kind != Kind.WORD) {
             return false;
         }
@@ -25,11 +25,11 @@ record Token(Kind kind, String text, String value, int start, int end) {
         return false;
     }
 
-    boolean isSymbol(String symbol) {
+    public boolean isSymbol(String symbol) {
         return kind == Kind.SYMBOL && text.equals(symbol);
     }
 
-    boolean isIdentifier() {
+    public boolean isIdentifier() {
         return kind == Kind.WORD || kind == Kind.QUOTED_IDENTIFIER;
     }
 }
