@@ -1,5 +1,6 @@
 package dev.schemabrain.http;
 
+import dev.schemabrain.auth.Credential;
 import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.CallerRateLimiter;
 import dev.schemabrain.mcp.server.RateLimit;
@@ -39,7 +40,9 @@ final class CallerGate implements Filter {
         HttpServletResponse response = (HttpServletResponse) res;
         McpGate.Rpc rpc = request.getAttribute(McpGate.RPC_ATTRIBUTE) instanceof McpGate.Rpc r ? r : null;
         Object authenticated = request.getAttribute(HttpService.CALLER_ATTRIBUTE);
-        RequestScope scope = new RequestScope(authenticated instanceof String s ? s : null, rpc == null ? null : rpc.client());
+        Object credential = request.getAttribute(Credential.ATTRIBUTE);
+        RequestScope scope = new RequestScope(authenticated instanceof String s ? s : null,
+                credential instanceof Credential c ? c : null, rpc == null ? null : rpc.client());
         if (rpc != null) {
             scope.noteRpc(rpc.method(), rpc.tool());
         }

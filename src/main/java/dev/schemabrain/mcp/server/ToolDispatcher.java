@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.server;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -43,6 +44,8 @@ public final class ToolDispatcher implements AutoCloseable {
     private final ThreadPoolExecutor sourceLane;
     private final ThreadPoolExecutor turnedAwayLane;
     private final CatalogFirst catalogFirst = new CatalogFirst();
+    /** One limiter per role metric_rate in use (by its text), each with a bucket per caller. */
+    private final Map<String, CallerRateLimiter> roleLimiters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates) {
         this(registry, capacity, new CallerRateLimiter(rates.metric()), new CallerRateLimiter(rates.catalog()));
@@ -77,8 +80,16 @@ public final class ToolDispatcher implements AutoCloseable {
      * @param caller the client's name and version, or null
      */
     public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller) {
+        return dispatch(tool, arguments, caller, Access.UNRESTRICTED);
+    }
+
+    /**
+     * As {@link #dispatch(String, Map, String)}, for a caller whose reach the access policy limits; a role with
+     * a metric_rate has that rate for get_metric instead of the server's.
+     */
+    public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller, Access access) {
         boolean touchesSource = registry.tool(tool).map(Tool::spec).map(s -> s.touchesSource()).orElse(false);
-        Supplier<Envelope> run = () -> registry.call(tool, arguments, caller);
+        Supplier<Envelope> run = () -> registry.call(tool, arguments, caller, access);
         if (!touchesSource) {
             CallerRateLimiter.Decision decision = catalogLimiter.tryAcquire(caller);
             if (!decision.allowed()) {
@@ -93,10 +104,11 @@ public final class ToolDispatcher implements AutoCloseable {
                 throw notRun;
             }
         }
-        CallerRateLimiter.Decision decision = rateLimiter.tryAcquire(caller);
+        CallerRateLimiter metric = metricLimiter(access);
+        CallerRateLimiter.Decision decision = metric.tryAcquire(caller);
         if (!decision.allowed()) {
             return turnAway(tool, arguments, caller,
-                    TurnedAway.overRate(tool, arguments, rateLimiter.limit(), decision.retryAfterMillis(), hints(tool)));
+                    TurnedAway.overRate(tool, arguments, metric.limit(), decision.retryAfterMillis(), hints(tool)));
         }
         try {
             return CompletableFuture.supplyAsync(run, sourceLane);
@@ -117,6 +129,15 @@ public final class ToolDispatcher implements AutoCloseable {
             registry.recorder().turnedAway(tool, arguments, caller, answer);
         });
         return CompletableFuture.completedFuture(answer);
+    }
+
+    /**
+     * The server's metric limiter, or the role's when it sets metric_rate (checked when the policy was read),
+     * with the server's burst (one call when the server's limit is off).
+     */
+    private CallerRateLimiter metricLimiter(Access access) {
+        return access.metricRate().map(rate -> roleLimiters.computeIfAbsent(rate, r -> new CallerRateLimiter(
+                RateLimit.parse(r, rateLimiter.limit().isOff() ? 1 : rateLimiter.limit().burst())))).orElse(rateLimiter);
     }
 
     /** Tools that answer at once while the source is busy, where the server has them. */
