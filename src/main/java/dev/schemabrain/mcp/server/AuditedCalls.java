@@ -39,7 +39,8 @@ public final class AuditedCalls implements CallAudit {
     @Override
     public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
         append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
-                null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null));
+                null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null)
+                .withRole(role(call), call.rowFiltersApplied()));
     }
 
     @Override
@@ -48,7 +49,19 @@ public final class AuditedCalls implements CallAudit {
         append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), phase, result.status().wireName(),
                 result.error() == null ? null : result.error().kind().wireName(), piiCategories(result),
                 ArgsHash.of(key, call.arguments()), call.sqlFingerprint().orElse(null),
-                call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis()));
+                call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis())
+                .withRole(role(call), call.rowFiltersApplied()));
+    }
+
+    /**
+     * The role recorded: the caller's role under the policy; {@code none} for a caller the policy gives
+     * nothing (no role, or one it lacks); null without a policy, so such rows hash as before roles.
+     */
+    private static String role(ToolCall call) {
+        if (!call.access().restricted()) {
+            return null;
+        }
+        return call.access().role().orElse("none");
     }
 
     @Override

@@ -93,7 +93,7 @@ public final class ToolDispatcher implements AutoCloseable {
         if (!touchesSource) {
             CallerRateLimiter.Decision decision = catalogLimiter.tryAcquire(caller);
             if (!decision.allowed()) {
-                return turnAway(tool, arguments, caller,
+                return turnAway(tool, arguments, caller, access,
                         TurnedAway.overRate(tool, arguments, catalogLimiter.limit(), decision.retryAfterMillis(), List.of(tool)));
             }
             catalogFirst.enter();
@@ -107,13 +107,13 @@ public final class ToolDispatcher implements AutoCloseable {
         CallerRateLimiter metric = metricLimiter(access);
         CallerRateLimiter.Decision decision = metric.tryAcquire(caller);
         if (!decision.allowed()) {
-            return turnAway(tool, arguments, caller,
+            return turnAway(tool, arguments, caller, access,
                     TurnedAway.overRate(tool, arguments, metric.limit(), decision.retryAfterMillis(), hints(tool)));
         }
         try {
             return CompletableFuture.supplyAsync(run, sourceLane);
         } catch (RejectedExecutionException full) {
-            return turnAway(tool, arguments, caller, TurnedAway.sourceBusy(tool, arguments, capacity, hints(tool)));
+            return turnAway(tool, arguments, caller, access, TurnedAway.sourceBusy(tool, arguments, capacity, hints(tool)));
         }
     }
 
@@ -123,10 +123,11 @@ public final class ToolDispatcher implements AutoCloseable {
      * flood turned away would be answered at the audit log's fsync rate, and the describe_table sent after
      * it would wait behind the whole flood.
      */
-    private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
+    private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Access access,
+                                                 Envelope answer) {
         turnedAwayLane.execute(() -> {
             catalogFirst.awaitQuiet(CATALOG_FIRST_MAX_WAIT_MS);
-            registry.recorder().turnedAway(tool, arguments, caller, answer);
+            registry.recorder().turnedAway(tool, arguments, caller, access, answer);
         });
         return CompletableFuture.completedFuture(answer);
     }

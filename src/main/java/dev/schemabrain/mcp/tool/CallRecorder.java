@@ -59,8 +59,14 @@ public final class CallRecorder {
      * @return whether the row was written
      */
     public boolean turnedAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
+        return turnedAway(tool, arguments, caller, dev.schemabrain.access.Access.UNRESTRICTED, answer);
+    }
+
+    /** As above, for a caller under the access policy: its row names the role. */
+    public boolean turnedAway(String tool, Map<String, Object> arguments, String caller,
+                              dev.schemabrain.access.Access access, Envelope answer) {
         try {
-            audit.completed(new ToolCall(tool, caller, arguments == null ? Map.of() : arguments, audit), answer);
+            audit.completed(new ToolCall(tool, caller, arguments == null ? Map.of() : arguments, audit, access), answer);
             return true;
         } catch (CallAudit.AuditUnavailable e) {
             LOG.error("the audit log could not record a turned-away call to {}", tool, e);

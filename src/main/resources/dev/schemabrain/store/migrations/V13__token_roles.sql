@@ -2,3 +2,4 @@
 -- secrets (token list shows them); NULL role: the policy's default_role applies.
 ALTER TABLE auth_tokens ADD COLUMN role TEXT;
 ALTER TABLE auth_tokens ADD COLUMN claims TEXT NOT NULL DEFAULT '{}';   -- JSON object of string values
+-- The audit chain's role columns are in the audit file beside the store (dev/schemabrain/audit/audit.sql).
