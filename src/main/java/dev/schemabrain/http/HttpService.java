@@ -170,7 +170,7 @@ public final class HttpService implements AutoCloseable {
             }
         });
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(),
-                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())))), MCP_PATH, requests);
+                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())), policy)), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)

@@ -90,22 +90,25 @@ class ServeAccessTest {
         CompletableFuture<Void> running = ServeLifecycleTest.startInBackground(serve);
         try {
             String url = "http://127.0.0.1:" + serve.port().getAsInt() + "/mcp";
-            call(url, ana, "analyst-client");
-            call(url, ana, "support");      // a client naming another role: still the analyst
-            call(url, nobody, "support");   // no role, default_role none: nothing
+            call(url, ana, "analyst-client", "list_indexed_schemas");
+            call(url, ana, "support", "list_indexed_schemas");      // a client naming another role: still the analyst
+            call(url, nobody, "support", "list_indexed_schemas");   // no role, default_role none: nothing
+            call(url, ana, "analyst-client", "grant_me_support");   // refused before dispatch: still the analyst's row
         } finally {
             serve.stopNow();
             running.get(30, TimeUnit.SECONDS);
         }
-        List<AuditRecord> rows = lastRows(3);
-        assertEquals(List.of("token:ana", "token:ana", "token:nobody"), rows.stream().map(r -> r.entry().caller()).toList());
-        assertEquals(List.of("analyst", "analyst", "none"), rows.stream().map(r -> r.entry().role()).toList());
+        List<AuditRecord> rows = lastRows(4);
+        assertEquals(List.of("token:ana", "token:ana", "token:nobody", "token:ana"),
+                rows.stream().map(r -> r.entry().caller()).toList());
+        assertEquals(List.of("analyst", "analyst", "none", "analyst"), rows.stream().map(r -> r.entry().role()).toList());
+        assertEquals("unknown_name", rows.get(3).entry().errorKind());
 
         InProcessCli.Result listed = InProcessCli.run("--store", storeFile.toString(), "audit", "list", "--role", "analyst",
                 "--json");
         assertEquals(0, listed.exitCode(), listed.stderr());
         JsonNode array = JSON.readTree(listed.stdout());
-        assertEquals(2, array.size(), listed.stdout());
+        assertEquals(3, array.size(), listed.stdout());
         array.forEach(r -> assertEquals("analyst", r.path("role").asText()));
         InProcessCli.Result verified = InProcessCli.run(Map.of("HOME", dir.toString()), "--store", storeFile.toString(),
                 "audit", "verify", "--audit-key", dir.resolve("audit.key").toString());
@@ -146,8 +149,8 @@ class ServeAccessTest {
         assertTrue(unknown.stderr().contains("--role admin is not a role of the access policy"), unknown.stderr());
     }
 
-    private static void call(String url, String token, String clientName) throws Exception {
-        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_indexed_schemas\","
+    private static void call(String url, String token, String clientName, String tool) throws Exception {
+        String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\","
                 + "\"arguments\":{},\"_meta\":{\"role\":\"support\"}}}";
         HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")

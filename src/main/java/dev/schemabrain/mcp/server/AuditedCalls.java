@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.error.AuditException;
@@ -58,16 +59,24 @@ public final class AuditedCalls implements CallAudit {
      * nothing (no role, or one it lacks); null without a policy, so such rows hash as before roles.
      */
     private static String role(ToolCall call) {
-        if (!call.access().restricted()) {
-            return null;
-        }
-        return call.access().role().orElse("none");
+        return role(call.access());
+    }
+
+    private static String role(Access access) {
+        return access.restricted() ? access.role().orElse("none") : null;
     }
 
     @Override
     public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
+        rejected(tool, caller, Access.UNRESTRICTED, arguments, errorKind);
+    }
+
+    @Override
+    public void rejected(String tool, String caller, Access access, Object arguments, String errorKind)
+            throws AuditUnavailable {
         append(new AuditEntry(sourceId, caller(caller), tool == null ? NO_TOOL : ClientText.clean(tool),
-                AuditEntry.Phase.CALL, "error", errorKind, List.of(), ArgsHash.of(key, arguments), null, null, null));
+                AuditEntry.Phase.CALL, "error", errorKind, List.of(), ArgsHash.of(key, arguments), null, null, null)
+                .withRole(role(access), List.of()));
     }
 
     /**

@@ -93,7 +93,7 @@ public final class StdioServer {
         }
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES,
-                new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION)));
+                new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.
