@@ -83,6 +83,29 @@ class TokenRolesTest {
     }
 
     @Test
+    void aStoreCopyKeepsEachTokensRoleAndCopiesAStoreWrittenBeforeRoles() throws Exception {
+        Path from = dir.resolve("from.db");
+        StoreTokens source = new StoreTokens(from);
+        String sam = source.create("sam", Optional.of("support"), Map.of("employee_id", "3"));
+        InProcessCli.Result copied = InProcessCli.run("store", "copy", "--from", from.toString(), "--to",
+                dir.resolve("to.db").toString());
+        assertEquals(0, copied.exitCode(), copied.stderr());
+        StoreTokens target = new StoreTokens(dir.resolve("to.db"));
+        assertEquals(new Verdict.Caller("token:sam", List.of("support"), Map.of("employee_id", "3")),
+                new BearerTokens(target).check(sam), "a copy that dropped the role would change what sam reaches");
+
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + from); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE auth_tokens DROP COLUMN claims");
+            st.execute("ALTER TABLE auth_tokens DROP COLUMN role");
+            st.execute("PRAGMA user_version = 12");
+        }
+        InProcessCli.Result old = InProcessCli.run("store", "copy", "--from", from.toString(), "--to",
+                dir.resolve("old.db").toString());
+        assertEquals(0, old.exitCode(), old.stderr());
+        assertEquals(new Verdict.Caller("token:sam"), new BearerTokens(new StoreTokens(dir.resolve("old.db"))).check(sam));
+    }
+
+    @Test
     void aTokensFileWrittenBeforeRolesReadsAsTokensWithout() throws Exception {
         Path file = dir.resolve("tokens.json");
         Files.writeString(file, "{\"version\":1,\"tokens\":[{\"name\":\"old\",\"created_at\":\"2026-01-01T00:00:00Z\","
