@@ -304,6 +304,10 @@ final class ServeCommand implements Callable<Integer> {
         if (claims != null) {
             dev.schemabrain.auth.Tokens.checkClaims(claims);
         }
+        if (transport == Transport.stdio && role == null) {
+            main.err().println("schemabrain: no --role given, so the stdio caller gets the access policy's default_role ("
+                    + source.policy().defaultRole().orElse("none: it reaches nothing") + ").");
+        }
         return Optional.of(source);
     }
 
