@@ -327,7 +327,13 @@ public final class AuditLog implements AutoCloseable {
 
     /** As {@link #list(int, OptionalLong)}; {@code fingerprints} not empty: only rows with one of these stored fingerprints. */
     public List<AuditRecord> list(int limit, OptionalLong sinceId, List<String> fingerprints) throws AuditException {
-        return reader.list(limit, sinceId, fingerprints);
+        return reader.list(limit, sinceId, fingerprints, Optional.empty());
+    }
+
+    /** As above; {@code role} present: only rows of callers with that role ({@code none}: callers the policy gave nothing). */
+    public List<AuditRecord> list(int limit, OptionalLong sinceId, List<String> fingerprints, Optional<String> role)
+            throws AuditException {
+        return reader.list(limit, sinceId, fingerprints, role);
     }
 
     @Override

@@ -87,6 +87,8 @@ final class AuditOpening {
             return adoptKeyless(c, file, key);
         }
         AuditSchema.Meta meta = AuditSchema.meta(c);
+        // A log written before roles gains the role columns; its rows and their hashes stay as they are.
+        ChainRows.inTransaction(c, () -> AuditSchema.addRoles(c));
         String problem = AuditSchema.problem(c, false);
         if (problem != null) {
             throw new AuditException("The audit log " + file + " was altered (" + problem + "); the server will not"

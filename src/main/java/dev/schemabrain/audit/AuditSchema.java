@@ -35,7 +35,9 @@ final class AuditSchema {
 
     private static final String SCRIPT = load();
     /** type:name → normalized SQL of every object the script creates. */
-    private static final Map<String, String> EXPECTED = expected();
+    private static final Map<String, String> EXPECTED = expected(true);
+    /** The same for a log written before roles: the script without its ALTERs (see {@link #addRoles}). */
+    private static final Map<String, String> BEFORE_ROLES = expected(false);
 
     private AuditSchema() {
     }
@@ -56,11 +58,40 @@ final class AuditSchema {
     }
 
     static void create(Connection c) throws SQLException {
+        create(c, true);
+    }
+
+    private static void create(Connection c, boolean roles) throws SQLException {
         try (Statement st = c.createStatement()) {
             for (String sql : SqlScript.statements(SCRIPT)) {
-                st.execute(sql);
+                if (roles || !isAlter(sql)) {
+                    st.execute(sql);
+                }
             }
         }
+    }
+
+    private static boolean isAlter(String sql) {
+        return sql.strip().toUpperCase(Locale.ROOT).startsWith("ALTER TABLE");
+    }
+
+    /**
+     * Gives a log written before roles its role columns, with the script's own ALTERs, so its schema then
+     * reads exactly as a new log's. Only a log whose schema is exactly the one before roles: anything else is
+     * left for {@link #problem} to report. Answers whether it added them.
+     */
+    static boolean addRoles(Connection c) throws SQLException {
+        if (!hasLog(c) || ChainRows.hasRoleColumns(c) || problem(c, false, BEFORE_ROLES) != null) {
+            return false;
+        }
+        try (Statement st = c.createStatement()) {
+            for (String sql : SqlScript.statements(SCRIPT)) {
+                if (isAlter(sql)) {
+                    st.execute(sql);
+                }
+            }
+        }
+        return true;
     }
 
     static void writeMeta(Connection c, Meta meta) throws SQLException {
@@ -105,8 +136,17 @@ final class AuditSchema {
      * or null. {@code keyless}: a log of the keyless build, which has no audit_meta yet.
      */
     static String problem(Connection c, boolean keyless) throws SQLException {
+        String problem = problem(c, keyless, EXPECTED);
+        // A log written before roles and only read since (verify, list) has the schema of then.
+        if (problem != null && !ChainRows.hasRoleColumns(c) && problem(c, keyless, BEFORE_ROLES) == null) {
+            return null;
+        }
+        return problem;
+    }
+
+    private static String problem(Connection c, boolean keyless, Map<String, String> expected) throws SQLException {
         Map<String, String> actual = objects(c);
-        for (Map.Entry<String, String> e : EXPECTED.entrySet()) {
+        for (Map.Entry<String, String> e : expected.entrySet()) {
             if (keyless && e.getKey().endsWith(":audit_meta") || keyless && e.getKey().contains(":audit_meta_")) {
                 continue;
             }
@@ -120,7 +160,7 @@ final class AuditSchema {
             }
         }
         for (String k : actual.keySet()) {
-            if (!EXPECTED.containsKey(k)) {
+            if (!expected.containsKey(k)) {
                 String[] typeName = k.split(":", 2);
                 return "it holds a " + typeName[0] + " " + typeName[1] + " SchemaBrain did not create";
             }
@@ -150,9 +190,9 @@ final class AuditSchema {
         return StoreDialect.hasTable(c, name);   // the SQLite file, or a PostgreSQL store's schema
     }
 
-    private static Map<String, String> expected() {
+    private static Map<String, String> expected(boolean roles) {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite::memory:")) {
-            create(c);
+            create(c, roles);
             return objects(c);
         } catch (SQLException e) {
             throw new IllegalStateException("audit.sql does not run", e);

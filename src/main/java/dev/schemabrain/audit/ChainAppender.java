@@ -135,6 +135,9 @@ final class ChainAppender implements GroupCommit.BatchWriter {
         }
     }
 
+    /** Once true, always: the role columns are never taken away by SchemaBrain. */
+    private volatile boolean hasRoleColumns;
+
     /** Inserts the batch after the chain's head, which it sets in {@code before}; answers the new head. */
     private Head insertAll(List<GroupCommit.Pending> batch, Head[] before) throws AuditException {
         Connection c = connection;
@@ -143,9 +146,10 @@ final class ChainAppender implements GroupCommit.BatchWriter {
                 chain.lockHead(c);
                 Head last = ChainRows.lastRow(c);
                 before[0] = last;
-                try (PreparedStatement st = c.prepareStatement(ChainRows.INSERT)) {
+                boolean roles = roleColumns(c);
+                try (PreparedStatement st = c.prepareStatement(ChainRows.insert(roles))) {
                     for (GroupCommit.Pending p : batch) {
-                        last = insert(st, last, p.entry);
+                        last = insert(st, last, p.entry, roles);
                     }
                     st.executeBatch();   // one round trip (a multi-row INSERT on PostgreSQL)
                 }
@@ -157,15 +161,27 @@ final class ChainAppender implements GroupCommit.BatchWriter {
         }
     }
 
+    /** Whether the log has the role columns (SQLite logs gain them at open; a PostgreSQL store with migration V13). */
+    private boolean roleColumns(Connection c) throws SQLException {
+        if (!hasRoleColumns) {
+            hasRoleColumns = ChainRows.hasRoleColumns(c);
+        }
+        return hasRoleColumns;
+    }
+
     /** Inserts {@code entry} after {@code last}; answers the new head. */
-    private Head insert(PreparedStatement st, Head last, AuditEntry entry) throws SQLException {
+    private Head insert(PreparedStatement st, Head last, AuditEntry entry, boolean roles) throws SQLException {
+        if (!roles && (entry.role() != null || !entry.rowFilters().isEmpty())) {
+            throw new SQLException("the audit log has no role column yet, so a call under an access policy cannot be"
+                    + " recorded; run 'schemabrain index' once with this build to migrate the store");
+        }
         long id = last.count() + 1;
         String occurredAt = DateTimeFormatter.ISO_INSTANT.format(clock.instant().truncatedTo(ChronoUnit.MILLIS));
         entry = withKeyedFingerprint(entry);
         KeyedMark m = mark;
         String hash = ChainRows.chainHash(key, last.hash(), m != null && m.boundFrom() == id ? m.binding() : null, id,
                 occurredAt, entry);
-        ChainRows.bind(st, id, occurredAt, entry, last.hash(), hash);
+        ChainRows.bind(st, id, occurredAt, entry, last.hash(), hash, roles);
         return new Head(id, hash);
     }
 
@@ -173,6 +189,6 @@ final class ChainAppender implements GroupCommit.BatchWriter {
     private AuditEntry withKeyedFingerprint(AuditEntry e) {
         return e.sqlFingerprint() == null ? e : new AuditEntry(e.sourceId(), e.caller(), e.tool(), e.phase(), e.status(),
                 e.errorKind(), e.piiCategories(), e.argsHash(), SqlFingerprint.of(key, e.sqlFingerprint()), e.rowCount(),
-                e.durationMs());
+                e.durationMs(), e.role(), e.rowFilters());
     }
 }

@@ -61,7 +61,7 @@ final class ChainReader {
         }
         try {
             read(() -> {
-                try (PreparedStatement st = connection.prepareStatement(ChainRows.SELECT + " WHERE id >= ? ORDER BY id")) {
+                try (PreparedStatement st = connection.prepareStatement(ChainRows.select(connection) + " WHERE id >= ? ORDER BY id")) {
                     st.setLong(1, sinceId.orElse(Long.MIN_VALUE));
                     try (ResultSet rs = st.executeQuery()) {
                         visitRows(rs, visitor);
@@ -93,7 +93,8 @@ final class ChainReader {
     }
 
     /** The newest {@code limit} rows with an id of at least {@code sinceId}, in id order; see {@link AuditLog#list}. */
-    List<AuditRecord> list(int limit, OptionalLong sinceId, List<String> fingerprints) throws AuditException {
+    List<AuditRecord> list(int limit, OptionalLong sinceId, List<String> fingerprints, Optional<String> role)
+            throws AuditException {
         if (connection == null) {
             return List.of();
         }
@@ -101,22 +102,30 @@ final class ChainReader {
             if (!chain.hasLog()) {
                 return List.of();
             }
-            return read(() -> newest(limit, sinceId, fingerprints));
+            if (role.isPresent() && !ChainRows.hasRoleColumns(connection)) {
+                return List.of();   // a log written before roles: no row has one
+            }
+            return read(() -> newest(limit, sinceId, fingerprints, role));
         } catch (SQLException | RuntimeException e) {
             throw unreadable(e);
         }
     }
 
-    private List<AuditRecord> newest(int limit, OptionalLong sinceId, List<String> fingerprints) throws SQLException {
+    private List<AuditRecord> newest(int limit, OptionalLong sinceId, List<String> fingerprints, Optional<String> role)
+            throws SQLException {
         List<AuditRecord> out = new ArrayList<>();
-        String only = fingerprints.isEmpty() ? ""
-                : " AND sql_fingerprint IN (" + String.join(", ", Collections.nCopies(fingerprints.size(), "?")) + ")";
-        try (PreparedStatement st = connection.prepareStatement(ChainRows.SELECT + " WHERE id >= ?" + only
+        String only = (fingerprints.isEmpty() ? ""
+                : " AND sql_fingerprint IN (" + String.join(", ", Collections.nCopies(fingerprints.size(), "?")) + ")")
+                + (role.isPresent() ? " AND role = ?" : "");
+        try (PreparedStatement st = connection.prepareStatement(ChainRows.select(connection) + " WHERE id >= ?" + only
                 + " ORDER BY id DESC LIMIT ?")) {
             int at = 1;
             st.setLong(at++, sinceId.orElse(Long.MIN_VALUE));
             for (String f : fingerprints) {
                 st.setString(at++, f);
+            }
+            if (role.isPresent()) {
+                st.setString(at++, role.get());
             }
             st.setInt(at, limit);
             try (ResultSet rs = st.executeQuery()) {

@@ -24,14 +24,35 @@ final class ChainRows {
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
 
-    static final String SELECT = """
-            SELECT id, occurred_at, source_id, caller, tool, phase, status, error_kind, pii_categories, args_hash,
-                   sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash FROM audit_log""";
+    private static final String COLUMNS = """
+            id, occurred_at, source_id, caller, tool, phase, status, error_kind, pii_categories, args_hash,
+                   sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash""";
 
-    static final String INSERT = """
-            INSERT INTO audit_log (id, occurred_at, source_id, caller, tool, phase, status, error_kind,
-              pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""";
+    /**
+     * The rows with their role columns; a log not migrated yet (opened only to read) answers NULL for them, which
+     * is what its rows hold.
+     */
+    static String select(Connection c) throws SQLException {
+        return "SELECT " + COLUMNS + (hasRoleColumns(c) ? ", role, row_filters" : ", NULL, NULL") + " FROM audit_log";
+    }
+
+    static String insert(boolean roles) {
+        return "INSERT INTO audit_log (" + COLUMNS + (roles ? ", role, row_filters" : "") + ") VALUES ("
+                + "?, ".repeat(roles ? 16 : 14) + "?)";
+    }
+
+    /** Whether audit_log has the role and row_filters columns (audit.sql's ALTERs; PostgreSQL store migration V13). */
+    static boolean hasRoleColumns(Connection c) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT * FROM audit_log WHERE 1 = 0"); ResultSet rs = st.executeQuery()) {
+            java.sql.ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                if (meta.getColumnName(i).equalsIgnoreCase("role")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
 
     private ChainRows() {
     }
@@ -79,9 +100,9 @@ final class ChainRows {
         }
     }
 
-    /** Adds row {@code id} to {@link #INSERT}'s batch. */
-    static void bind(PreparedStatement st, long id, String occurredAt, AuditEntry entry, String prevHash, String hash)
-            throws SQLException {
+    /** Adds row {@code id} to {@link #insert}'s batch. */
+    static void bind(PreparedStatement st, long id, String occurredAt, AuditEntry entry, String prevHash, String hash,
+                     boolean roles) throws SQLException {
         st.setLong(1, id);
         st.setString(2, occurredAt);
         st.setString(3, entry.sourceId());
@@ -97,14 +118,20 @@ final class ChainRows {
         setLong(st, 13, entry.durationMs());
         st.setString(14, prevHash);
         st.setString(15, hash);
+        if (roles) {
+            st.setString(16, entry.role());
+            st.setString(17, entry.rowFilters().isEmpty() ? null : json(entry.rowFilters()));
+        }
         st.addBatch();
     }
 
-    /** A row of {@link #SELECT}. */
+    /** A row of {@link #select}. */
     static AuditRecord record(ResultSet rs) throws SQLException {
+        String filters = rs.getString(17);
         AuditEntry entry = new AuditEntry(rs.getString(3), rs.getString(4), rs.getString(5),
                 AuditEntry.Phase.fromWireName(rs.getString(6)), rs.getString(7), rs.getString(8), strings(rs.getString(9)),
-                rs.getString(10), rs.getString(11), getLong(rs, 12), getLong(rs, 13));
+                rs.getString(10), rs.getString(11), getLong(rs, 12), getLong(rs, 13), rs.getString(16),
+                filters == null ? List.of() : strings(filters));
         return new AuditRecord(rs.getLong(1), rs.getString(2), entry, rs.getString(14), rs.getString(15));
     }
 
@@ -151,6 +178,13 @@ final class ChainRows {
         content.put("sql_fingerprint", e.sqlFingerprint());
         content.put("row_count", e.rowCount());
         content.put("duration_ms", e.durationMs());
+        // Only when there is one: a row without a role hashes as every row did before roles, so old chains verify.
+        if (e.role() != null) {
+            content.put("role", e.role());
+        }
+        if (!e.rowFilters().isEmpty()) {
+            content.put("row_filters", e.rowFilters());
+        }
         return content;
     }
 

@@ -21,7 +21,8 @@ import java.util.Optional;
  * Lets a request to the MCP endpoint through only with a valid credential in {@code Authorization:
  * Bearer}: a SchemaBrain token ({@code sbt_…}) or a JWT from the configured authorization server,
  * whichever are configured. An accepted request carries its caller in the request attribute
- * {@value #CALLER_ATTRIBUTE} ({@code token:NAME} or {@code jwt:ISSUER#SUB}, the sub cleaned); any other is answered
+ * {@value #CALLER_ATTRIBUTE} ({@code token:NAME} or {@code jwt:ISSUER#SUB}, the sub cleaned), and its roles and
+ * claims in {@link Credential#ATTRIBUTE}; any other is answered
  * here, per RFC 6750 and RFC 9728: 401 with {@code WWW-Authenticate: Bearer resource_metadata="…"}
  * (and {@code error="invalid_token"} when a credential was given), or 403 {@code insufficient_scope}.
  * The credential itself is never logged, stored, echoed or put in a message.
@@ -72,6 +73,7 @@ public final class AuthFilter implements Filter {
         }
         if (verdict instanceof Verdict.Caller caller) {
             req.setAttribute(CALLER_ATTRIBUTE, caller.name());
+            req.setAttribute(Credential.ATTRIBUTE, caller.credential());
             chain.doFilter(req, res);
         } else if (verdict instanceof Verdict.InsufficientScope missing) {
             refuse(req, res, HttpServletResponse.SC_FORBIDDEN, "insufficient_scope",

@@ -17,7 +17,7 @@ public final class BearerTokens {
 
     private static final long RELOAD_NANOS = 1_000_000_000L;
 
-    private record Known(String name, byte[] hash) {
+    private record Known(TokenEntry entry, byte[] hash) {
     }
 
     private record Snapshot(long loadedAt, List<Known> known) {
@@ -38,10 +38,10 @@ public final class BearerTokens {
 
     Verdict check(String presented) throws SchemaBrainException {
         byte[] hash = Tokens.digest(presented);
-        String match = null;
+        TokenEntry match = null;
         for (Known k : known()) {
             if (MessageDigest.isEqual(hash, k.hash()) && match == null) {
-                match = k.name();
+                match = k.entry();
             }
         }
         return match == null ? new Verdict.Invalid() : Verdict.Caller.token(match);
@@ -63,7 +63,7 @@ public final class BearerTokens {
             Snapshot latest = snapshot;
             if (latest == null || System.nanoTime() - latest.loadedAt() >= RELOAD_NANOS) {
                 List<Known> known = source.list().stream()
-                        .map(e -> new Known(e.name(), HexFormat.of().parseHex(e.sha256())))
+                        .map(e -> new Known(e, HexFormat.of().parseHex(e.sha256())))
                         .toList();
                 latest = new Snapshot(System.nanoTime(), known);
                 snapshot = latest;

@@ -18,10 +18,14 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Token hashes in a private JSON file ({@code --tokens-file}), for a service whose store is read-only or
- * shared: {@code {"version":1,"tokens":[{"name","created_at","sha256"}]}}. The file must be the
+ * shared: {@code {"version":1,"tokens":[{"name","created_at","sha256","role","claims"}]}} (role and claims
+ * only when the token has them, so a file written before roles reads as tokens without). The file must be the
  * operator's own and writable by nobody else, since whoever can write it can let themselves in.
  */
 public record FileTokens(Path file) implements TokenStore {
@@ -29,14 +33,18 @@ public record FileTokens(Path file) implements TokenStore {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
-    public String create(String name) throws SchemaBrainException {
+    public String create(String name, Optional<String> role, Map<String, String> claims) throws SchemaBrainException {
         Tokens.checkName(name);
+        if (role.isPresent()) {
+            Tokens.checkRole(role.get());
+        }
+        Tokens.checkClaims(claims);
         List<TokenEntry> entries = new ArrayList<>(list());
         if (entries.stream().anyMatch(e -> e.name().equals(name))) {
             throw StoreTokens.exists(name);
         }
         String token = Tokens.newToken();
-        entries.add(new TokenEntry(name, Instant.now(), Tokens.hash(token)));
+        entries.add(new TokenEntry(name, Instant.now(), Tokens.hash(token), role, claims));
         write(entries);
         return token;
     }
@@ -51,7 +59,12 @@ public record FileTokens(Path file) implements TokenStore {
             JsonNode root = JSON.readTree(Files.readAllBytes(file));
             List<TokenEntry> out = new ArrayList<>();
             for (JsonNode t : root.path("tokens")) {
-                out.add(new TokenEntry(t.path("name").asText(), Instant.parse(t.path("created_at").asText()), t.path("sha256").asText()));
+                // A file written before roles has neither key: no role, no claims.
+                Map<String, String> claims = new TreeMap<>();
+                t.path("claims").fields().forEachRemaining(c -> claims.put(c.getKey(), c.getValue().asText()));
+                Optional<String> role = t.hasNonNull("role") ? Optional.of(t.get("role").asText()) : Optional.empty();
+                out.add(new TokenEntry(t.path("name").asText(), Instant.parse(t.path("created_at").asText()),
+                        t.path("sha256").asText(), role, claims));
             }
             out.sort(Comparator.comparing(TokenEntry::name));
             return List.copyOf(out);
@@ -83,7 +96,13 @@ public record FileTokens(Path file) implements TokenStore {
         ObjectNode root = JSON.createObjectNode().put("version", 1);
         ArrayNode tokens = root.putArray("tokens");
         for (TokenEntry e : entries) {
-            tokens.addObject().put("name", e.name()).put("created_at", e.createdAt().toString()).put("sha256", e.sha256());
+            ObjectNode t = tokens.addObject().put("name", e.name()).put("created_at", e.createdAt().toString())
+                    .put("sha256", e.sha256());
+            e.role().ifPresent(r -> t.put("role", r));
+            if (!e.claims().isEmpty()) {
+                ObjectNode claims = t.putObject("claims");
+                new TreeMap<>(e.claims()).forEach(claims::put);
+            }
         }
         try {
             PrivateFiles.write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));

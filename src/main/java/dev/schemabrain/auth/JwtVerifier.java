@@ -110,12 +110,63 @@ public final class JwtVerifier {
         }
         Verdict verdict = settings.scope().isPresent() && !scopes(claims).contains(settings.scope().get())
                 ? new Verdict.InsufficientScope(settings.scope().get())
-                : Verdict.Caller.jwt(settings.issuer(), sub);
+                : Verdict.Caller.jwt(settings.issuer(), sub).with(roles(claims, settings.roleClaim()),
+                        claims(claims, settings.roleClaim()));
         if (reused.size() >= REUSE_MAX) {
             reused.clear();   // a crude bound: many distinct valid tokens only cost re-verification
         }
         reused.put(key, new Reused(verdict, Math.min(now + REUSE_MILLIS, claims.getExpirationTime().getTime())));
         return verdict;
+    }
+
+    /** Claims that say which token this is, not who bears it: never a row filter's value. */
+    private static final Set<String> REGISTERED = Set.of("iss", "aud", "exp", "nbf", "iat", "jti");
+
+    /** The bearer's roles, in the claim's order: a JSON list, or a space-separated string. */
+    static List<String> roles(JWTClaimsSet claims, String roleClaim) {
+        Object value = claims.getClaim(roleClaim);
+        if (value instanceof String s) {
+            return Arrays.stream(s.trim().split("\\s+")).filter(r -> !r.isEmpty()).toList();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().filter(String.class::isInstance).map(String.class::cast).filter(r -> !r.isBlank()).toList();
+        }
+        return List.of();
+    }
+
+    /**
+     * Every other claim as text, for row filters: strings as they are, numbers and booleans as written, a
+     * list's values joined with commas; objects are left out (no row filter compares with one).
+     */
+    static Map<String, String> claims(JWTClaimsSet claims, String roleClaim) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, Object> c : claims.getClaims().entrySet()) {
+            if (REGISTERED.contains(c.getKey()) || c.getKey().equals(roleClaim)) {
+                continue;
+            }
+            String text = text(c.getValue());
+            if (text != null) {
+                out.put(c.getKey(), text);
+            }
+        }
+        return out;
+    }
+
+    private static String text(Object value) {
+        if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+            return String.valueOf(value);
+        }
+        if (value instanceof List<?> list) {
+            List<String> parts = new java.util.ArrayList<>();
+            for (Object v : list) {
+                String t = v instanceof List<?> ? null : text(v);
+                if (t != null) {
+                    parts.add(t);
+                }
+            }
+            return String.join(",", parts);
+        }
+        return null;
     }
 
     /** The scopes granted: the space-separated {@code scope} claim (RFC 9068), or {@code scp} as a list or string. */

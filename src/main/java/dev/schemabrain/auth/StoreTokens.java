@@ -1,5 +1,8 @@
 package dev.schemabrain.auth;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
@@ -12,31 +15,46 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** Token hashes in the store's {@code auth_tokens} table (migration V5). */
+/** Token hashes in the store's {@code auth_tokens} table (migration V5), with each bearer's role and claims (V13). */
 public record StoreTokens(StoreLocation store) implements TokenStore {
 
     public StoreTokens(Path store) {
         this(StoreLocation.file(store));
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> CLAIMS = new TypeReference<>() {
+    };
+
     @Override
-    public String create(String name) throws SchemaBrainException {
+    public String create(String name, Optional<String> role, Map<String, String> claims) throws SchemaBrainException {
         Tokens.checkName(name);
+        if (role.isPresent()) {
+            Tokens.checkRole(role.get());
+        }
+        Tokens.checkClaims(claims);
+        String claimsJson = json(claims);
         String token = Tokens.newToken();
         String hash = Tokens.hash(token);
         boolean added;
         try (Store s = Stores.openOrCreate(store)) {
             added = s.write(c -> {
                 try (PreparedStatement st = c.prepareStatement(
-                        "INSERT INTO auth_tokens (name, token_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING")) {
+                        "INSERT INTO auth_tokens (name, token_hash, created_at, role, claims) VALUES (?, ?, ?, ?, ?)"
+                                + " ON CONFLICT (name) DO NOTHING")) {
                     st.setString(1, name);
                     st.setString(2, hash);
                     st.setString(3, Instant.now().toString());
+                    st.setString(4, role.orElse(null));
+                    st.setString(5, claimsJson);
                     return st.executeUpdate() == 1;
                 }
             });
@@ -88,13 +106,48 @@ public record StoreTokens(StoreLocation store) implements TokenStore {
         if (!StoreDialect.hasTable(c, "auth_tokens")) {
             return out;
         }
-        try (PreparedStatement st = c.prepareStatement("SELECT name, created_at, token_hash FROM auth_tokens ORDER BY name");
+        // A store not written since V13 (read-only, or not migrated yet) has tokens without roles.
+        boolean roles = hasRoleColumns(c);
+        try (PreparedStatement st = c.prepareStatement("SELECT name, created_at, token_hash"
+                + (roles ? ", role, claims" : "") + " FROM auth_tokens ORDER BY name");
              ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
-                out.add(new TokenEntry(rs.getString(1), Instant.parse(rs.getString(2)), rs.getString(3)));
+                out.add(roles
+                        ? new TokenEntry(rs.getString(1), Instant.parse(rs.getString(2)), rs.getString(3),
+                        Optional.ofNullable(rs.getString(4)), claims(rs.getString(5)))
+                        : new TokenEntry(rs.getString(1), Instant.parse(rs.getString(2)), rs.getString(3)));
             }
         }
         return out;
+    }
+
+    private static boolean hasRoleColumns(Connection c) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement("SELECT * FROM auth_tokens WHERE 1 = 0");
+             ResultSet rs = st.executeQuery()) {
+            ResultSetMetaData meta = rs.getMetaData();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                if (meta.getColumnName(i).equalsIgnoreCase("role")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    static String json(Map<String, String> claims) {
+        try {
+            return JSON.writeValueAsString(new java.util.TreeMap<>(claims));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a map of strings always serializes", e);
+        }
+    }
+
+    private static Map<String, String> claims(String json) throws SQLException {
+        try {
+            return json == null ? Map.of() : JSON.readValue(json, CLAIMS);
+        } catch (JsonProcessingException e) {
+            throw new SQLException("auth_tokens.claims is not a JSON object of strings", e);
+        }
     }
 
     static UserError exists(String name) {

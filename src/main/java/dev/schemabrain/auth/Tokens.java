@@ -44,6 +44,43 @@ public final class Tokens {
         }
     }
 
+    private static final Pattern ROLE = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.$-]*");
+    private static final Pattern CLAIM = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.:-]*");
+    private static final int MAX_CLAIM_VALUE = 256;
+    private static final int MAX_CLAIMS = 32;
+
+    /** Refuses a role name the access policy could not define (1 to 64 letters, digits, '_', '.', '$', '-'). */
+    public static String checkRole(String role) throws UserError {
+        if (role == null || role.length() > MAX_NAME || !ROLE.matcher(role).matches() || role.equals("none")) {
+            throw new UserError("A role is 1 to " + MAX_NAME + " letters, digits, '_', '.', '$' or '-', as the access"
+                    + " policy names it (and not none); check --role.");
+        }
+        return role;
+    }
+
+    /**
+     * Refuses claims a row filter could not use: a name of letters, digits, '_', '.', ':', '-', a value of at
+     * most 256 printable characters, at most 32 claims.
+     */
+    public static java.util.Map<String, String> checkClaims(java.util.Map<String, String> claims) throws UserError {
+        if (claims.size() > MAX_CLAIMS) {
+            throw new UserError("A credential carries at most " + MAX_CLAIMS + " claims; keep the ones the row filters use.");
+        }
+        for (java.util.Map.Entry<String, String> c : claims.entrySet()) {
+            if (c.getKey().length() > MAX_NAME || !CLAIM.matcher(c.getKey()).matches()) {
+                throw new UserError("A claim name is 1 to " + MAX_NAME + " letters, digits, '_', '.', ':' or '-';"
+                        + " write --claim name=value.");
+            }
+            String v = c.getValue();
+            if (v.isEmpty() || v.length() > MAX_CLAIM_VALUE || v.chars().anyMatch(ch -> Character.isISOControl(ch)
+                    || Character.getType(ch) == Character.FORMAT)) {
+                throw new UserError("The claim " + c.getKey() + " needs a value of 1 to " + MAX_CLAIM_VALUE
+                        + " printable characters; write --claim " + c.getKey() + "=value.");
+            }
+        }
+        return claims;
+    }
+
     /** Refuses a name that is empty, too long, or has characters other than letters, digits, '.', '_' and '-'. */
     public static String checkName(String name) throws UserError {
         if (name == null || name.isEmpty() || name.length() > MAX_NAME || !NAME.matcher(name).matches()) {

@@ -2,6 +2,9 @@ package dev.schemabrain.auth;
 
 import dev.schemabrain.audit.ClientText;
 
+import java.util.List;
+import java.util.Map;
+
 /** What one presented credential is worth. Holds no part of the credential. */
 sealed interface Verdict {
 
@@ -9,10 +12,32 @@ sealed interface Verdict {
      * Accepted: the caller's identity, with its kind so that a token and a JWT subject of the same name
      * stay two callers (SPEC §11.4): {@code token:NAME} or {@code jwt:ISSUER#SUB}.
      */
-    record Caller(String name) implements Verdict {
+    record Caller(String name, List<String> roles, Map<String, String> claims) implements Verdict {
+
+        public Caller {
+            roles = List.copyOf(roles);
+            claims = Map.copyOf(claims);
+        }
+
+        /** A caller whose credential carries no role and no claims. */
+        public Caller(String name) {
+            this(name, List.of(), Map.of());
+        }
 
         static Caller token(String tokenName) {
             return new Caller("token:" + tokenName);
+        }
+
+        static Caller token(TokenEntry entry) {
+            return new Caller("token:" + entry.name(), entry.role().stream().toList(), entry.claims());
+        }
+
+        Caller with(List<String> roles, Map<String, String> claims) {
+            return new Caller(name, roles, claims);
+        }
+
+        Credential credential() {
+            return new Credential(name, roles, claims);
         }
 
         /** The longest subject shown as is. */

@@ -152,7 +152,9 @@ final class AuditCommand extends CommandGroup {
              @Option(names = "--fingerprint", paramLabel = "FP", description = "Only the rows of this statement: the"
                      + " sql_fingerprint a get_metric answer shows (rows keep it keyed, so this needs the audit key).") String fingerprint,
              @Option(names = "--audit-key", paramLabel = "FILE", description = "The key file, for --fingerprint (default: $"
-                     + AuditKey.ENV + ", else the default key file serve uses).") Path keyFile)
+                     + AuditKey.ENV + ", else the default key file serve uses).") Path keyFile,
+             @Option(names = "--role", paramLabel = "ROLE", description = "Only the rows of callers with this role under"
+                     + " the access policy (none: callers it gave nothing).") String role)
             throws AuditException, UserError, StoreException {
         if (limit < 1) {
             throw new UserError("--limit must be at least 1.");
@@ -162,7 +164,8 @@ final class AuditCommand extends CommandGroup {
                 SqlFingerprint.of(AuditKey.resolve(Optional.ofNullable(keyFile), main.env, false), fingerprint));
         List<AuditRecord> rows;
         try (AuditLog log = AuditLog.openExisting(main.store())) {
-            rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since), fingerprints);
+            rows = log.list(limit, since == null ? OptionalLong.empty() : OptionalLong.of(since), fingerprints,
+                    Optional.ofNullable(role));
         }
         PrintWriter out = main.out();
         if (json) {
@@ -178,11 +181,13 @@ final class AuditCommand extends CommandGroup {
         // Client-chosen text is cleaned at print time too: rows written before it was cleaned on the way in.
         for (AuditRecord r : rows) {
             AuditEntry e = r.entry();
-            out.printf("%6d %s %-24s %-9s %-8s %-22s %-14s %s%n", r.id(), ClientText.clean(r.occurredAt()),
+            out.printf("%6d %s %-24s %-9s %-8s %-22s %-14s %s%s%n", r.id(), ClientText.clean(r.occurredAt()),
                     ClientText.clean(e.tool()), e.phase().wireName(), ClientText.clean(e.status()),
                     e.errorKind() == null ? "-" : ClientText.clean(e.errorKind()),
                     e.piiCategories().isEmpty() ? "-" : ClientText.clean(String.join(",", e.piiCategories())),
-                    e.caller() == null ? "-" : ClientText.clean(e.caller()));
+                    e.caller() == null ? "-" : ClientText.clean(e.caller()),
+                    e.role() == null ? "" : " role=" + ClientText.clean(e.role())
+                            + (e.rowFilters().isEmpty() ? "" : " row_filters=" + ClientText.clean(String.join(",", e.rowFilters()))));
         }
         return 0;
     }
@@ -200,6 +205,9 @@ final class AuditCommand extends CommandGroup {
                 .put("error_kind", e.errorKind());
         ArrayNode pii = o.putArray("pii_categories");
         e.piiCategories().forEach(pii::add);
+        o.put("role", e.role());
+        ArrayNode filters = o.putArray("row_filters");
+        e.rowFilters().forEach(filters::add);
         return o.put("args_hash", e.argsHash())
                 .put("sql_fingerprint", e.sqlFingerprint())
                 .put("row_count", e.rowCount())

@@ -42,6 +42,12 @@ final class AuthOptions {
             description = "A scope a JWT must grant (e.g. schemabrain:read); without it the call is 403 insufficient_scope.")
     String scope;
 
+    @Option(names = "--jwt-role-claim", paramLabel = "NAME",
+            description = "The JWT claim naming the caller's roles under --access-policy: a list, or a space-separated"
+                    + " string; the first role the policy defines counts (default: ${DEFAULT-VALUE}).",
+            defaultValue = JwtSettings.DEFAULT_ROLE_CLAIM)
+    String roleClaim = JwtSettings.DEFAULT_ROLE_CLAIM;
+
     /** Where token hashes live: {@code tokensFile} when given, otherwise the store. */
     static TokenStore tokenStore(Path tokensFile, StoreLocation store) {
         return tokensFile != null ? new FileTokens(tokensFile) : new StoreTokens(store);
@@ -74,6 +80,9 @@ final class AuthOptions {
         if (scope != null && (scope.isBlank() || scope.chars().anyMatch(c -> c <= ' ' || c == '"' || c == '\\'))) {
             throw new UserError("--jwt-scope is one scope without spaces or quotes, such as schemabrain:read.");
         }
-        return Optional.of(JwtVerifier.of(new JwtSettings(jwks, issuer, audience, Optional.ofNullable(scope))));
+        if (roleClaim.isBlank() || roleClaim.chars().anyMatch(c -> c <= ' ')) {
+            throw new UserError("--jwt-role-claim is one claim name without spaces, such as roles.");
+        }
+        return Optional.of(JwtVerifier.of(new JwtSettings(jwks, issuer, audience, Optional.ofNullable(scope), roleClaim)));
     }
 }

@@ -63,6 +63,10 @@ final class DoctorCommand implements Callable<Integer> {
             + " (default: $" + dev.schemabrain.audit.WitnessFile.ENV + ").")
     Path auditWitness;
 
+    @Option(names = "--access-policy", paramLabel = "FILE", description = "The access policy serve is given: checked"
+            + " (private, valid) and each role's tables matched against the store.")
+    Path accessPolicy;
+
     @Override
     public Integer call() {
         List<Check> checks = new ArrayList<>();
@@ -78,6 +82,7 @@ final class DoctorCommand implements Callable<Integer> {
         storeOwnership().ifPresent(checks::add);
         checks.add(embeddings());
         checks.add(auditWitness());
+        accessPolicy().ifPresent(checks::add);
         if (sourceGiven != null) {
             checks.add(sourceGiven);
         } else if (url.isEmpty()) {
@@ -95,6 +100,47 @@ final class DoctorCommand implements Callable<Integer> {
         boolean failed = checks.stream().anyMatch(c -> c.status() == Status.FAIL);
         boolean warned = checks.stream().anyMatch(c -> c.status() == Status.WARN);
         return failed ? 2 : warned ? 1 : 0;
+    }
+
+    /**
+     * The access policy, when given: private and valid (the same refusal serve would give, with file and line),
+     * and each role's allow list matched against the store: a role that reaches no indexed table is a typo.
+     */
+    private Optional<Check> accessPolicy() {
+        if (accessPolicy == null) {
+            return Optional.empty();
+        }
+        dev.schemabrain.access.AccessPolicy policy;
+        try {
+            policy = dev.schemabrain.access.AccessPolicyFile.read(accessPolicy);
+        } catch (SchemaBrainException e) {
+            return Optional.of(new Check(Status.FAIL, "access policy: " + e.getMessage()));
+        }
+        String summary = "access policy: " + accessPolicy + ", " + policy.roles().size() + " role"
+                + (policy.roles().size() == 1 ? "" : "s") + " (" + String.join(", ", policy.roles().keySet())
+                + "), default_role " + policy.defaultRole().orElse("none");
+        List<String> empty = new ArrayList<>();
+        try {
+            if (Stores.exists(main.store())) {
+                Catalog catalog;
+                try (Store store = Stores.open(main.store())) {
+                    catalog = store.read(c -> dev.schemabrain.store.StoreSnapshot.read(c).catalog());
+                }
+                for (dev.schemabrain.access.Role r : policy.roles().values()) {
+                    if (catalog.tables().stream().noneMatch(t -> r.allows(t.name()))) {
+                        empty.add(r.name());
+                    }
+                }
+            }
+        } catch (SchemaBrainException e) {
+            return Optional.of(new Check(Status.OK, summary + " (the store cannot be read to match its tables)"));
+        }
+        if (!empty.isEmpty()) {
+            return Optional.of(new Check(Status.WARN, summary + "; role" + (empty.size() == 1 ? " " : "s ")
+                    + String.join(", ", empty) + " allow no indexed table: check the schema.table patterns against"
+                    + " 'schemabrain policy explain --role ROLE --access-policy " + accessPolicy + "'."));
+        }
+        return Optional.of(new Check(Status.OK, summary));
     }
 
     private static Check java() {

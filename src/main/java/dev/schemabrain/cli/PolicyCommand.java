@@ -2,6 +2,13 @@ package dev.schemabrain.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.schemabrain.access.Access;
+import dev.schemabrain.access.AccessPolicy;
+import dev.schemabrain.access.AccessPolicyFile;
+import dev.schemabrain.access.BoundRowFilter;
+import dev.schemabrain.access.Caller;
+import dev.schemabrain.access.Role;
+import dev.schemabrain.access.RowFilter;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.error.PiiPolicyException;
@@ -43,7 +50,7 @@ import java.util.Set;
 /** {@code schemabrain policy show|apply|tag|tags}: the operator's PII policy (SPEC §8). */
 @Command(name = "policy", mixinStandardHelpOptions = true,
         description = "The PII policy: the categories the server blocks and the operator's column tags, which win over"
-                + " the classifier's and survive re-indexing.")
+                + " the classifier's and survive re-indexing; and 'policy explain', what a role of the access policy reaches.")
 final class PolicyCommand extends CommandGroup {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -170,7 +177,8 @@ final class PolicyCommand extends CommandGroup {
 
     private record Stored(Catalog catalog, PiiTags tags, List<PiiTags.Entry> overrides, Optional<BlockList> block,
                           List<PiiTags.Entry> heuristic, SubjectPolicy subjects,
-                          Map<String, dev.schemabrain.catalog.Table> entities) {
+                          Map<String, dev.schemabrain.catalog.Table> entities,
+                          List<dev.schemabrain.semantic.model.Metric> metrics) {
     }
 
     private static Stored read(StoreLocation store) throws StoreException, UserError {
@@ -180,11 +188,12 @@ final class PolicyCommand extends CommandGroup {
         try (Store s = Stores.open(store)) {
             return s.read(c -> {
                 Catalog catalog = StoreSnapshot.read(c).catalog();
-                var entities = ServedCatalog.entityTables(catalog, SemanticLayer.load(c, catalog, n -> null));
+                var semantic = SemanticLayer.load(c, catalog, n -> null);
+                var entities = ServedCatalog.entityTables(catalog, semantic);
                 return new Stored(catalog,
                         PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c)), PiiRepository.overrides(c),
                         PiiRepository.blockList(c), PiiRepository.heuristic(c, Optional.empty()), SubjectPolicyRepository.read(c),
-                        entities);
+                        entities, semantic.metrics());
             });
         }
     }
@@ -223,6 +232,73 @@ final class PolicyCommand extends CommandGroup {
     }
 
     /** Writes the policy's block list, overrides and allowances in one transaction; answers the number of overrides. */
+    @Command(name = "explain", mixinStandardHelpOptions = true,
+            description = "Print what a caller with ROLE and these claims can reach under the access policy: tables,"
+                    + " metrics, row filters with their bound values, PII clearance and limits; for review before rollout.")
+    int explain(@Option(names = "--access-policy", required = true, paramLabel = "FILE",
+                        description = "The access policy file serve --access-policy reads.") Path policyFile,
+                @Option(names = "--role", paramLabel = "ROLE",
+                        description = "The caller's role, as its credential carries it; without it the policy's default_role.")
+                String role,
+                @Option(names = "--claim", paramLabel = "NAME=VALUE", description = "A claim of the caller's credential"
+                        + " (repeatable), as token create --claim or the JWT gives it.") Map<String, String> claims)
+            throws SchemaBrainException {
+        AccessPolicy policy = AccessPolicyFile.read(policyFile);
+        Caller caller = new Caller("explain", Optional.ofNullable(role), claims == null ? Map.of() : claims);
+        Access access = policy.resolve(caller);
+        PrintWriter out = main.out();
+        out.println("# access policy " + policyFile + "; caller with role " + role(role, policy)
+                + (caller.claims().isEmpty() ? "" : " and claims " + new java.util.TreeMap<>(caller.claims())));
+        if (access.denial().isPresent()) {
+            out.println("reaches nothing: " + access.denial().get() + ".");
+            return 0;
+        }
+        Role r = policy.roles().get(access.role().orElseThrow());
+        out.println("role: " + r.name());
+        out.println("allow: " + r.allow().stream().map(Object::toString).toList());
+        Optional<Stored> stored = Stores.exists(main.store()) ? Optional.of(read(main.store())) : Optional.empty();
+        if (stored.isEmpty()) {
+            out.println("tables: (no store at " + main.store() + "; pass --store to list the tables and metrics the patterns reach)");
+        } else {
+            List<String> tables = stored.get().catalog().tables().stream().map(t -> t.name())
+                    .filter(access::sees).map(Object::toString).sorted().toList();
+            out.println("tables (" + tables.size() + " of " + stored.get().catalog().tables().size() + "): " + tables);
+            List<String> metrics = new ArrayList<>();
+            for (var m : stored.get().metrics()) {
+                dev.schemabrain.catalog.Table table = stored.get().entities().get(m.entity());
+                if (table != null && access.seesMetric(m.name(), List.of(table.name()))) {
+                    metrics.add(m.name());
+                }
+            }
+            out.println("metrics (" + metrics.size() + " of " + stored.get().metrics().size() + ", by their entity's table;"
+                    + " a metric that joins another table needs it allowed too): " + metrics);
+        }
+        r.metrics().ifPresent(m -> out.println("metrics listed by the role: " + new java.util.TreeSet<>(m)));
+        if (r.rowFilters().isEmpty()) {
+            out.println("row filters: none");
+        }
+        for (BoundRowFilter f : access.rowFilters()) {
+            out.println("row filter: " + f.filter().entity() + " where " + f.filter().column()
+                    + (f.filter().op() == RowFilter.Op.EQ ? " = " + f.values().get(0) : " in " + f.values())
+                    + " (claim " + f.filter().claim() + ")");
+        }
+        for (RowFilter f : access.missingClaims()) {
+            out.println("row filter: " + f.entity() + " where " + f.column() + " needs the claim " + f.claim()
+                    + ", which this caller lacks: every call reaching " + f.entity() + " is refused.");
+        }
+        out.println("pii_clearance: " + (r.piiClearance().isEmpty() ? "none (the server's block list applies)"
+                : new java.util.TreeSet<>(r.piiClearance())));
+        out.println("min_group_size: " + (r.minGroupSize().isPresent() ? r.minGroupSize().getAsInt()
+                + " (never below the server's --min-group-size)" : "the server's --min-group-size"));
+        out.println("metric_rate: " + r.metricRate().orElse("the server's --metric-rate-limit"));
+        return 0;
+    }
+
+    private static String role(String given, AccessPolicy policy) {
+        return given != null ? given : policy.defaultRole().map(d -> "(none given; default_role " + d + ")")
+                .orElse("(none given; default_role none)");
+    }
+
     private static int store(StoreLocation store, PiiPolicy policy) throws StoreException, UserError {
         Stored s = read(store);
         List<Resolved> resolved = resolveAll(s.catalog(), policy);

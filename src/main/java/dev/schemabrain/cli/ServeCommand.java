@@ -8,6 +8,8 @@ import dev.schemabrain.error.UserError;
 import java.util.List;
 import java.util.Optional;
 
+import dev.schemabrain.access.AccessPolicySource;
+import dev.schemabrain.access.Caller;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.pii.BlockList;
@@ -159,6 +161,19 @@ final class ServeCommand implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}).")
     int statsIntervalSeconds;
 
+    @Option(names = "--access-policy", paramLabel = "FILE", description = "Limit each caller to what its role allows"
+            + " (tables, metrics, row filters, PII clearance, limits): a private (0600) YAML file, reread when it changes."
+            + " Over HTTP the role comes from the credential; over stdio from --role.")
+    java.nio.file.Path accessPolicy;
+
+    @Option(names = "--role", paramLabel = "ROLE", description = "stdio only, with --access-policy: the role of the one"
+            + " caller over stdio; without it the policy's default_role applies.")
+    String role;
+
+    @Option(names = "--claim", paramLabel = "NAME=VALUE", description = "stdio only, with --access-policy: a claim the"
+            + " role's row filters read, such as employee_id=3 (repeatable).")
+    java.util.Map<String, String> claims;
+
     @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
             + " 140 characters, no description, examples, title or default in input schemas.")
     boolean compactTools;
@@ -176,6 +191,7 @@ final class ServeCommand implements Callable<Integer> {
 
     private int serve(CountDownLatch done) throws InterruptedException, SchemaBrainException {
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
+        Optional<AccessPolicySource> policy = accessPolicy();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
         Optional<BlockList> blockList = blockList();
@@ -197,6 +213,10 @@ final class ServeCommand implements Callable<Integer> {
                 noStore ? Optional.empty() : WitnessFile.configured(auditWitness, main.env), auditFsync, rates,
                 maxConcurrent, minGroupSize, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                 java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
+        if (policy.isPresent()) {
+            settings = settings.withAccessPolicy(policy.get(), new Caller(dev.schemabrain.mcp.server.StdioServer.CALLER,
+                    Optional.ofNullable(role), claims == null ? java.util.Map.of() : claims));
+        }
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
         System.setOut(System.err);
@@ -255,6 +275,40 @@ final class ServeCommand implements Callable<Integer> {
                         : " (no authentication is configured, so the client needs no token)"));
         main.err().flush();
         serve.run();
+    }
+
+    /**
+     * The access policy, read now (a bad or unsafe file stops the start), and the stdio caller's role checked
+     * against it. Roles over HTTP come from credentials only, never from an option or the client.
+     */
+    private Optional<AccessPolicySource> accessPolicy() throws SchemaBrainException {
+        boolean stdioRole = role != null || (claims != null && !claims.isEmpty());
+        if (stdioRole && transport == Transport.http) {
+            throw new UserError("--role and --claim name the caller over stdio; over HTTP each caller's role and claims"
+                    + " come from its credential (token create --role/--claim, or the JWT's role claim), so drop them.");
+        }
+        if (accessPolicy == null) {
+            if (stdioRole) {
+                throw new UserError("--role and --claim need --access-policy, the file that says what each role may reach.");
+            }
+            return Optional.empty();
+        }
+        AccessPolicySource source = AccessPolicySource.open(accessPolicy);
+        if (role != null) {
+            dev.schemabrain.auth.Tokens.checkRole(role);
+            if (!source.policy().roles().containsKey(role)) {
+                throw new UserError("--role " + role + " is not a role of the access policy " + accessPolicy + "; its roles are "
+                        + String.join(", ", source.policy().roles().keySet()) + ".");
+            }
+        }
+        if (claims != null) {
+            dev.schemabrain.auth.Tokens.checkClaims(claims);
+        }
+        if (transport == Transport.stdio && role == null) {
+            main.err().println("schemabrain: no --role given, so the stdio caller gets the access policy's default_role ("
+                    + source.policy().defaultRole().orElse("none: it reaches nothing") + ").");
+        }
+        return Optional.of(source);
     }
 
     private static String hostForUrl(String host) {

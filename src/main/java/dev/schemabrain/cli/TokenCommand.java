@@ -12,6 +12,10 @@ import picocli.CommandLine.ScopeType;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** {@code schemabrain token create|list|revoke}: bearer tokens for the HTTP service (SPEC §10.2). */
 @Command(name = "token", mixinStandardHelpOptions = true,
@@ -26,21 +30,29 @@ final class TokenCommand extends CommandGroup {
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Make a token named NAME and print it once; it cannot be shown again.")
     int create(@Parameters(paramLabel = "NAME", description = "Who or what will use the token (letters, digits, '.', '_', '-');"
-            + " audit rows name the caller by it.") String name) throws SchemaBrainException {
+            + " audit rows name the caller by it.") String name,
+               @Option(names = "--role", paramLabel = "ROLE", description = "The role of the access policy"
+                       + " (serve --access-policy) the bearer gets; without it the policy's default_role applies.") String role,
+               @Option(names = "--claim", paramLabel = "NAME=VALUE", description = "A claim the role's row filters read,"
+                       + " such as employee_id=3 (repeatable; for op in, values separated by commas).")
+               Map<String, String> claims) throws SchemaBrainException {
         TokenStore tokens = tokens();
-        String token = tokens.create(name);
+        String token = tokens.create(name, Optional.ofNullable(role), claims == null ? Map.of() : claims);
         main.out().println(token);
         main.err().println("Token " + name + " created in " + tokens.describe() + "; copy it now, it is not shown again."
                 + " Clients send it as 'Authorization: Bearer <token>'.");
         return 0;
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "Print each token's name and creation time.")
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "Print each token's name, creation time, role and claims (never the token).")
     int list() throws SchemaBrainException {
         List<TokenEntry> entries = tokens().list();
         PrintWriter out = main.out();
         for (TokenEntry e : entries) {
-            out.println(e.name() + "\t" + e.createdAt());
+            out.println(e.name() + "\t" + e.createdAt() + "\t" + e.role().map(r -> "role=" + r).orElse("role=-")
+                    + (e.claims().isEmpty() ? "" : "\t" + new TreeMap<>(e.claims()).entrySet().stream()
+                    .map(c -> c.getKey() + "=" + c.getValue()).collect(Collectors.joining(","))));
         }
         if (entries.isEmpty()) {
             main.err().println("No tokens in " + tokens().describe() + "; 'schemabrain token create NAME' makes one.");

@@ -1,5 +1,7 @@
 package dev.schemabrain.http;
 
+import dev.schemabrain.access.AccessPolicySource;
+import dev.schemabrain.auth.Credential;
 import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.CallerRateLimiter;
 import dev.schemabrain.mcp.server.RateLimit;
@@ -12,6 +14,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
+import java.util.Optional;
 
 /**
  * The last filter before the SDK, after authentication: names the caller (the auth filter's
@@ -26,11 +29,18 @@ final class CallerGate implements Filter {
     private final CallerRateLimiter limiter;
     private final RateLimit rate;
     private final CallGate gate;
+    private final Optional<AccessPolicySource> policy;
 
     CallerGate(RateLimit rate, CallGate gate) {
+        this(rate, gate, Optional.empty());
+    }
+
+    /** @param policy the access policy: the rows of calls refused here name the caller's role */
+    CallerGate(RateLimit rate, CallGate gate, Optional<AccessPolicySource> policy) {
         this.limiter = new CallerRateLimiter(rate);
         this.rate = rate;
         this.gate = gate;
+        this.policy = policy;
     }
 
     @Override
@@ -39,7 +49,9 @@ final class CallerGate implements Filter {
         HttpServletResponse response = (HttpServletResponse) res;
         McpGate.Rpc rpc = request.getAttribute(McpGate.RPC_ATTRIBUTE) instanceof McpGate.Rpc r ? r : null;
         Object authenticated = request.getAttribute(HttpService.CALLER_ATTRIBUTE);
-        RequestScope scope = new RequestScope(authenticated instanceof String s ? s : null, rpc == null ? null : rpc.client());
+        Object credential = request.getAttribute(Credential.ATTRIBUTE);
+        RequestScope scope = new RequestScope(authenticated instanceof String s ? s : null,
+                credential instanceof Credential c ? c : null, rpc == null ? null : rpc.client());
         if (rpc != null) {
             scope.noteRpc(rpc.method(), rpc.tool());
         }
@@ -50,7 +62,7 @@ final class CallerGate implements Filter {
             response.setHeader("Retry-After", Long.toString(seconds));
             if (rpc != null && rpc.toolCall()) {
                 scope.noteRejected();
-                gate.recordOverRate(rpc.message(), scope.identity(), rate, decision.retryAfterMillis());
+                gate.recordOverRate(rpc.message(), scope.identity(), scope.access(policy), rate, decision.retryAfterMillis());
             }
             Replies.refuse(response, 429, "This caller is limited to " + rate.describe() + " (bursts of up to " + rate.burst()
                     + "); retry after " + seconds + " s.");
@@ -60,7 +72,9 @@ final class CallerGate implements Filter {
             chain.doFilter(request, response);
             return;
         }
-        CallGate.Refusal refusal = gate.screen(rpc.message(), scope.identity());
+        CallGate.Refusal refusal = CallGate.isToolCall(rpc.message())
+                ? gate.screen(rpc.message(), scope.identity(), scope.access(policy))
+                : gate.screen(rpc.message(), scope.identity());
         if (refusal != null) {
             scope.noteRejected();
             if (rpc.id() == null) {

@@ -7,6 +7,7 @@ import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.server.CallGate;
+import dev.schemabrain.access.AccessPolicySource;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -39,6 +40,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
 import java.util.EnumSet;
@@ -113,6 +115,13 @@ public final class HttpService implements AutoCloseable {
     public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
                                     HttpOptions options, Observability observability, ToolListing listing,
                                     Supplier<String> catalogVersion) throws Exception {
+        return start(registry, capacity, rates, version, options, observability, listing, catalogVersion, Optional.empty());
+    }
+
+    /** @param policy the access policy (serve --access-policy): each call reaches what its credential's role allows */
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
+                                    HttpOptions options, Observability observability, ToolListing listing,
+                                    Supplier<String> catalogVersion, Optional<AccessPolicySource> policy) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
         observability.watch(toolList);
@@ -130,7 +139,7 @@ public final class HttpService implements AutoCloseable {
                 .jsonMapper(json)
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
-                .tools(StatelessTools.specifications(registry, dispatcher, observability))
+                .tools(StatelessTools.specifications(registry, dispatcher, observability, policy))
                 .build();
 
         QueuedThreadPool threads = new QueuedThreadPool(256, 8);
@@ -161,7 +170,7 @@ public final class HttpService implements AutoCloseable {
             }
         });
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(),
-                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())))), MCP_PATH, requests);
+                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())), policy)), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)

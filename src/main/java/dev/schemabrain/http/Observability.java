@@ -136,6 +136,12 @@ public final class Observability {
             public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
                 time(() -> audit.rejected(tool, caller, arguments, errorKind));
             }
+
+            @Override
+            public void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments,
+                                 String errorKind) throws AuditUnavailable {
+                time(() -> audit.rejected(tool, caller, access, arguments, errorKind));
+            }
         };
     }
 

@@ -1,8 +1,15 @@
 package dev.schemabrain.http;
 
+import dev.schemabrain.access.Access;
+import dev.schemabrain.access.AccessPolicy;
+import dev.schemabrain.access.AccessPolicySource;
+import dev.schemabrain.access.Caller;
 import dev.schemabrain.audit.ClientText;
+import dev.schemabrain.auth.Credential;
 import dev.schemabrain.mcp.envelope.Envelope;
 import io.modelcontextprotocol.common.McpTransportContext;
+
+import java.util.Optional;
 
 /**
  * What one HTTP request to /mcp carries from the filters to the tool handler and back to the request
@@ -16,6 +23,7 @@ final class RequestScope {
     static final String CONTEXT_KEY = CallerGate.SCOPE_ATTRIBUTE;
 
     private final String authenticated;
+    private final Credential credential;
     private final String client;
     private volatile String method;
     private volatile String tool;
@@ -27,12 +35,30 @@ final class RequestScope {
      * @param client        the client's initialize name/version, as it claims (untrusted), or null
      */
     RequestScope(String authenticated, String client) {
+        this(authenticated, null, client);
+    }
+
+    /** @param credential the roles and claims of the credential that named {@code authenticated}, or null */
+    RequestScope(String authenticated, Credential credential, String client) {
         this.authenticated = authenticated;
+        this.credential = credential;
         this.client = client;
     }
 
     static RequestScope of(McpTransportContext context) {
         return context.get(CONTEXT_KEY) instanceof RequestScope scope ? scope : new RequestScope(null, null);
+    }
+
+    /**
+     * What this caller may reach under {@code policy} (empty: no policy, everything): the credential's role and
+     * claims, or none for an unauthenticated caller, which then gets the policy's default_role.
+     */
+    Access access(Optional<AccessPolicySource> policy) {
+        if (policy.isEmpty()) {
+            return Access.UNRESTRICTED;
+        }
+        AccessPolicy current = policy.get().policy();
+        return current.resolve(credential == null ? Caller.named(identity()) : credential.caller(current));
     }
 
     /**

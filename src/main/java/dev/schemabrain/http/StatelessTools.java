@@ -1,5 +1,6 @@
 package dev.schemabrain.http;
 
+import dev.schemabrain.access.AccessPolicySource;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.server.McpToolAdapter;
@@ -12,6 +13,7 @@ import reactor.core.publisher.Mono;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The registry's tools as the SDK's stateless tool specifications: the same definitions and the same
@@ -24,6 +26,12 @@ final class StatelessTools {
 
     static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
                                                        Observability observability) {
+        return specifications(registry, dispatcher, observability, Optional.empty());
+    }
+
+    /** @param policy the access policy in force; each call's reach is its credential's role under it */
+    static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
+                                                       Observability observability, Optional<AccessPolicySource> policy) {
         Map<String, Object> outputSchema = EnvelopeSchema.published();
         List<AsyncToolSpecification> specs = new ArrayList<>();
         for (Tool tool : registry.tools()) {
@@ -37,7 +45,8 @@ final class StatelessTools {
                                     if (touchesSource) {
                                         observability.sourceCallStarted();
                                     }
-                                    return dispatcher.dispatch(name, request.arguments(), scope.identity());
+                                    return dispatcher.dispatch(name, request.arguments(), scope.identity(),
+                                            scope.access(policy));
                                 })
                                 .doOnNext(scope::noteAnswer)
                                 // Also when dispatch throws: the in-flight count never drifts up.

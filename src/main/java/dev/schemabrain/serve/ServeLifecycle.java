@@ -1,5 +1,6 @@
 package dev.schemabrain.serve;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.error.SchemaBrainException;
@@ -116,7 +117,8 @@ public final class ServeLifecycle implements AutoCloseable {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
             service = HttpService.start(tools, capacity(), settings.rates(), settings.version(), settings.http().get(),
                     observability, settings.listing(),
-                    () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"));
+                    () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"),
+                    settings.accessPolicy());
         } catch (Exception e) {
             throw new CannotListen(e);
         }
@@ -148,6 +150,11 @@ public final class ServeLifecycle implements AutoCloseable {
         warm.start();
     }
 
+    /** The stdio caller's reach under the policy in force now; unrestricted without a policy. */
+    private Access stdioAccess() {
+        return settings.accessPolicy().map(p -> p.resolve(settings.stdioCaller())).orElse(Access.UNRESTRICTED);
+    }
+
     /** The HTTP listener's port; empty over stdio. */
     public OptionalInt port() {
         return service == null ? OptionalInt.empty() : OptionalInt.of(service.port());
@@ -177,7 +184,7 @@ public final class ServeLifecycle implements AutoCloseable {
             stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
         } else {
             StdioServer.run(tools, capacity(), settings.rates(), settings.listing(), settings.statsInterval(),
-                    settings.version(), stdin, frames);
+                    this::stdioAccess, settings.version(), stdin, frames);
             stdinEnded = true;
             closingSteps.add("stopped accepting");
             stopped = "stdin closed";

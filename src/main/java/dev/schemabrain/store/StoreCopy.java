@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Copies one store into another (SQLite and PostgreSQL either way) in one target transaction, and proves
@@ -24,9 +25,25 @@ import java.util.List;
 public final class StoreCopy {
 
     /** A copied table: its columns, the key first, and the identity column a PostgreSQL target continues from. */
-    private record Table(String name, List<String> columns, String identity) {
-        String select() {
-            return "SELECT " + String.join(", ", columns) + " FROM " + name
+    /** @param added columns of a later migration, by name, with the value a store written before holds (SQL) */
+    private record Table(String name, List<String> columns, String identity, Map<String, String> added) {
+        Table(String name, List<String> columns, String identity) {
+            this(name, columns, identity, Map.of());
+        }
+
+        /** Every column; a store older than an added column answers its default for it. */
+        String select(Connection c) throws SQLException {
+            List<String> present = new ArrayList<>();
+            if (!added.isEmpty()) {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + name + " WHERE 1 = 0")) {
+                    for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                        present.add(rs.getMetaData().getColumnName(i).toLowerCase(java.util.Locale.ROOT));
+                    }
+                }
+            }
+            List<String> shown = columns.stream()
+                    .map(col -> added.containsKey(col) && !present.contains(col) ? added.get(col) + " AS " + col : col).toList();
+            return "SELECT " + String.join(", ", shown) + " FROM " + name
                     + (name.startsWith("catalog_foreign") || name.startsWith("catalog_unique") ? " ORDER BY rowid" : "");
         }
     }
@@ -55,7 +72,9 @@ public final class StoreCopy {
                     "categories", "reasons"), null),
             new Table("pii_overrides", List.of("schema_name", "table_name", "column_name", "sensitivity", "categories"), null),
             new Table("pii_settings", List.of("key", "value"), null),
-            new Table("auth_tokens", List.of("name", "token_hash", "created_at"), null),
+            // A token's role and claims decide what its bearer reaches: they travel with it (V13).
+            new Table("auth_tokens", List.of("name", "token_hash", "created_at", "role", "claims"), null,
+                    Map.of("role", "NULL", "claims", "'{}'")),
             new Table("query_log", List.of("source_id", "fingerprint", "kind", "normalized_sql", "observations",
                     "last_raw_calls", "first_seen_at", "last_seen_at", "tables", "joins", "columns", "aggregates",
                     "pii_categories"), null),
@@ -143,7 +162,7 @@ public final class StoreCopy {
 
     private static List<Object[]> rows(Connection c, Table t) throws SQLException {
         List<Object[]> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(t.select())) {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(t.select(c))) {
             while (rs.next()) {
                 Object[] row = new Object[t.columns().size()];
                 for (int i = 0; i < row.length; i++) {

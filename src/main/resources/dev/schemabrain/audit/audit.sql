@@ -25,6 +25,12 @@ CREATE TABLE IF NOT EXISTS audit_log (
     chain_hash       TEXT NOT NULL              -- hex
 );
 
+-- Callers and roles (SPEC §11.4): the caller's role under the access policy and the row filters its statement
+-- carried (JSON array of entity.column), NULL when none; in the hashed content only when set, so rows without
+-- them hash as before. Added by ALTER so a log written before roles gains them the same way (AuditSchema).
+ALTER TABLE audit_log ADD COLUMN role TEXT;
+ALTER TABLE audit_log ADD COLUMN row_filters TEXT;
+
 CREATE TRIGGER IF NOT EXISTS audit_log_no_update BEFORE UPDATE ON audit_log
 BEGIN
     SELECT RAISE(ABORT, 'audit_log is append-only');

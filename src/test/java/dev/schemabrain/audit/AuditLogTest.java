@@ -172,8 +172,8 @@ class AuditLogTest {
         tamper("UPDATE audit_log SET id = id + 100 WHERE id >= 3",
                 "UPDATE audit_log SET id = id - 99 WHERE id >= 103",
                 "INSERT INTO audit_log SELECT 3, occurred_at, source_id, caller, 'get_metric', phase, status, error_kind,"
-                        + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash"
-                        + " FROM audit_log WHERE id = 4");
+                        + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash,"
+                        + " role, row_filters FROM audit_log WHERE id = 4");
         assertEquals(OptionalLong.of(3), verify().firstBadId());
     }
 
@@ -190,7 +190,7 @@ class AuditLogTest {
              Statement st = c.createStatement()) {
             st.execute("INSERT INTO audit_log SELECT 3, occurred_at, source_id, caller, tool, phase, status, error_kind,"
                     + " pii_categories, args_hash, sql_fingerprint, row_count, duration_ms, chain_hash, '"
-                    + "ab".repeat(32) + "' FROM audit_log WHERE id = 2");
+                    + "ab".repeat(32) + "', role, row_filters FROM audit_log WHERE id = 2");
         }
         assertEquals(OptionalLong.of(3), verify(other.resolve("schemabrain.db"), OptionalLong.empty()).firstBadId());
     }

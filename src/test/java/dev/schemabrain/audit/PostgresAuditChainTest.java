@@ -126,6 +126,21 @@ class PostgresAuditChainTest {
     }
 
     @Test
+    void aRowsRoleIsStoredListedAndCoveredByItsHash() throws Exception {
+        try (AuditLog log = AuditLog.open(store, KEY, Optional.empty(), AuditDurability.EVERY_ROW)) {
+            log.append(entry("describe_table", 1));
+            log.append(entry("get_metric", 2).withRole("support", List.of("customer.support_rep_id")));
+            assertEquals(List.of(2L), log.list(10, OptionalLong.empty(), List.of(), Optional.of("support")).stream()
+                    .map(AuditRecord::id).toList());
+            assertEquals(List.of("customer.support_rep_id"), log.list(1, OptionalLong.empty()).get(0).entry().rowFilters());
+        }
+        assertTrue(verify(Optional.empty()).intact());
+        // A superuser who changes the role with the triggers off is caught by the chain.
+        sql("SET session_replication_role = replica", "UPDATE audit_log SET role = 'analyst' WHERE id = 2");
+        assertEquals(OptionalLong.of(2), verify(Optional.empty()).firstBadId());
+    }
+
+    @Test
     void aDisabledTriggerIsTamperingServeAndVerifyReport() throws Exception {
         try (AuditLog log = AuditLog.open(store, KEY, Optional.empty(), AuditDurability.EVERY_ROW)) {
             log.append(entry("describe_table", 1));

@@ -6,7 +6,7 @@ import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.store.StoreLocation;
-import dev.schemabrain.testing.InProcessCli;
+import dev.schemabrain.testing.IndexedSqlite;
 import dev.schemabrain.http.HttpOptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,9 +25,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,15 +50,9 @@ class ServeLifecycleTest {
 
     @BeforeEach
     void indexOneTable() throws Exception {
-        Path source = dir.resolve("shop.sqlite");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + source); Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE orders (id integer PRIMARY KEY, total numeric, placed_at date)");
-        }
-        Path storeFile = dir.resolve("shop.db");
         Map<String, String> env = Map.of("HOME", dir.toString(), "XDG_CONFIG_HOME", dir.resolve(".config").toString());
-        assertEquals(0, InProcessCli.run(env, "index", "--source", "sqlite:" + source, "--store", storeFile.toString())
-                .exitCode());
-        store = new StoreLocation.SqliteFile(storeFile);
+        store = new StoreLocation.SqliteFile(IndexedSqlite.index(dir, "shop", env,
+                "CREATE TABLE orders (id integer PRIMARY KEY, total numeric, placed_at date)"));
         key = AuditKey.resolve(Optional.of(dir.resolve("audit.key")), env, true);
     }
 
@@ -129,14 +120,7 @@ class ServeLifecycleTest {
         ServeLifecycle serve = new ServeLifecycle(settings(Optional.of(HttpOptions.loopback())), Optional.empty(),
                 InputStream.nullInputStream(), new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true),
                 () -> "SIGINT", () -> false);
-        serve.start();
-        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
-            try {
-                serve.run();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Void> running = startInBackground(serve);
         HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + serve.port().getAsInt() + "/mcp"))
                 .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
@@ -154,6 +138,23 @@ class ServeLifecycleTest {
     }
 
     private ServeSettings settings(Optional<HttpOptions> http) {
+        return settings(store, key, http);
+    }
+
+    /** Starts {@code serve} and runs it on another thread until it is stopped. */
+    static CompletableFuture<Void> startInBackground(ServeLifecycle serve) throws Exception {
+        serve.start();
+        return CompletableFuture.runAsync(() -> {
+            try {
+                serve.run();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** A serve of {@code store} without a source, unlimited, its audit rows durable before a metric's SQL leaves. */
+    static ServeSettings settings(StoreLocation store, AuditKey key, Optional<HttpOptions> http) {
         return new ServeSettings(store, Optional.empty(), Optional.of(key), Optional.empty(),
                 AuditDurability.STARTED_ROWS, CallerRates.OFF, 2, 5, ToolListing.FULL, Duration.ZERO, "test", http);
     }

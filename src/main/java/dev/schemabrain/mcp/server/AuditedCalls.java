@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.error.AuditException;
@@ -39,7 +40,8 @@ public final class AuditedCalls implements CallAudit {
     @Override
     public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
         append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
-                null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null));
+                null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null)
+                .withRole(role(call), call.rowFiltersApplied()));
     }
 
     @Override
@@ -48,13 +50,33 @@ public final class AuditedCalls implements CallAudit {
         append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), phase, result.status().wireName(),
                 result.error() == null ? null : result.error().kind().wireName(), piiCategories(result),
                 ArgsHash.of(key, call.arguments()), call.sqlFingerprint().orElse(null),
-                call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis()));
+                call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis())
+                .withRole(role(call), call.rowFiltersApplied()));
+    }
+
+    /**
+     * The role recorded: the caller's role under the policy; {@code none} for a caller the policy gives
+     * nothing (no role, or one it lacks); null without a policy, so such rows hash as before roles.
+     */
+    private static String role(ToolCall call) {
+        return role(call.access());
+    }
+
+    private static String role(Access access) {
+        return access.restricted() ? access.role().orElse("none") : null;
     }
 
     @Override
     public void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
+        rejected(tool, caller, Access.UNRESTRICTED, arguments, errorKind);
+    }
+
+    @Override
+    public void rejected(String tool, String caller, Access access, Object arguments, String errorKind)
+            throws AuditUnavailable {
         append(new AuditEntry(sourceId, caller(caller), tool == null ? NO_TOOL : ClientText.clean(tool),
-                AuditEntry.Phase.CALL, "error", errorKind, List.of(), ArgsHash.of(key, arguments), null, null, null));
+                AuditEntry.Phase.CALL, "error", errorKind, List.of(), ArgsHash.of(key, arguments), null, null, null)
+                .withRole(role(access), List.of()));
     }
 
     /**

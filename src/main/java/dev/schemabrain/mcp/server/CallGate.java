@@ -3,6 +3,7 @@ package dev.schemabrain.mcp.server;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 
@@ -25,11 +26,18 @@ public final class CallGate {
 
     private final ToolRegistry registry;
     private final Supplier<byte[]> toolsList;
+    private final Supplier<Access> access;
 
     /** @param toolsList the serialized tools/list result for the catalog served now */
     public CallGate(ToolRegistry registry, Supplier<byte[]> toolsList) {
+        this(registry, toolsList, () -> Access.UNRESTRICTED);
+    }
+
+    /** @param access the reach of the transport's one caller (stdio), for the rows of calls refused here */
+    public CallGate(ToolRegistry registry, Supplier<byte[]> toolsList, Supplier<Access> access) {
         this.registry = registry;
         this.toolsList = toolsList;
+        this.access = access;
     }
 
     /** Why a tools/call never reaches a tool: the JSON-RPC error to answer with. */
@@ -45,6 +53,11 @@ public final class CallGate {
      * under {@code caller}. Null for a message that may go on.
      */
     public Refusal screen(JsonNode message, String caller) {
+        return screen(message, caller, access.get());
+    }
+
+    /** As {@link #screen(JsonNode, String)}, for a caller whose reach is {@code callerAccess} (HTTP: per request). */
+    public Refusal screen(JsonNode message, String caller, Access callerAccess) {
         String unreadable = UnknownMethod.unreadable(message.path("method").asText(null));
         if (unreadable != null) {
             return new Refusal(JsonRpcFrames.METHOD_NOT_FOUND, unreadable);
@@ -69,14 +82,14 @@ public final class CallGate {
         } else {
             return null;
         }
-        registry.recorder().rejected(name, caller, plain(arguments), kind);
+        registry.recorder().rejected(name, caller, callerAccess, plain(arguments), kind);
         return refusal;
     }
 
     /** A tools/call answered as a malformed message (not JSON-RPC's shape): recorded under the name it gave, if any. */
     public void recordMalformed(JsonNode message, String caller) {
         if (isToolCall(message)) {
-            registry.recorder().rejected(name(message), caller, plain(message.path("params").get("arguments")),
+            registry.recorder().rejected(name(message), caller, access.get(), plain(message.path("params").get("arguments")),
                     ErrorKind.INVALID_ARGUMENT);
         }
     }
@@ -87,6 +100,11 @@ public final class CallGate {
      * an error row of that kind.
      */
     public void recordOverRate(JsonNode message, String caller, RateLimit rate, long retryAfterMillis) {
+        recordOverRate(message, caller, access.get(), rate, retryAfterMillis);
+    }
+
+    /** As above, for a caller whose reach is {@code callerAccess}. */
+    public void recordOverRate(JsonNode message, String caller, Access callerAccess, RateLimit rate, long retryAfterMillis) {
         if (!isToolCall(message)) {
             return;
         }
@@ -95,9 +113,10 @@ public final class CallGate {
         boolean none = arguments == null || arguments.isNull();
         if (name != null && registry.tool(name).isPresent() && (none || arguments.isObject())) {
             Map<String, Object> given = none ? Map.of() : JSON.convertValue(arguments, MAP);
-            registry.recorder().turnedAway(name, given, caller, TurnedAway.overRate(name, given, rate, retryAfterMillis, List.of(name)));
+            registry.recorder().turnedAway(name, given, caller, callerAccess,
+                    TurnedAway.overRate(name, given, rate, retryAfterMillis, List.of(name)));
         } else {
-            registry.recorder().rejected(name, caller, plain(arguments), ErrorKind.POLICY_BLOCKED);
+            registry.recorder().rejected(name, caller, callerAccess, plain(arguments), ErrorKind.POLICY_BLOCKED);
         }
     }
 

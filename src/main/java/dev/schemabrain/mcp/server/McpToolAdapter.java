@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.tool.Tool;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Turns the registry's tools into the SDK's tool specifications: definition once, dispatch per call. */
 public final class McpToolAdapter {
@@ -31,13 +33,19 @@ public final class McpToolAdapter {
      */
     public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
                                                               ToolListing listing) {
+        return specifications(registry, dispatcher, listing, () -> Access.UNRESTRICTED);
+    }
+
+    /** As above; {@code access}: the stdio caller's reach under the policy in force, asked once per call. */
+    public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
+                                                              ToolListing listing, Supplier<Access> access) {
         List<AsyncToolSpecification> specs = new ArrayList<>();
         for (McpSchema.Tool definition : definitions(registry, listing)) {
             String name = definition.name();
             specs.add(AsyncToolSpecification.builder()
                     .tool(definition)
                     .callHandler((exchange, request) -> Mono.fromFuture(
-                            () -> dispatcher.dispatch(name, request.arguments(), StdioServer.CALLER))
+                            () -> dispatcher.dispatch(name, request.arguments(), StdioServer.CALLER, access.get()))
                             .map(McpToolAdapter::result))
                     .build());
         }

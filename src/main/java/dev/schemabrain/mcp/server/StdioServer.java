@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The MCP server over stdio: stdout carries nothing but frames (every other write is sent to
@@ -66,6 +68,16 @@ public final class StdioServer {
     public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
                            Duration statsInterval, String version, InputStream stdin, PrintStream stdout)
             throws InterruptedException {
+        run(registry, capacity, rates, listing, statsInterval, () -> Access.UNRESTRICTED, version, stdin, stdout);
+    }
+
+    /**
+     * @param access the reach of the one caller over stdio (serve --role/--claim under --access-policy), asked
+     *               once per call so a reloaded policy counts
+     */
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
+                           Duration statsInterval, Supplier<Access> access, String version, InputStream stdin,
+                           PrintStream stdout) throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         // The definitions do not read the catalog, so one version key serves the whole session.
         ToolListCache toolList = new ToolListCache(catalogVersion -> McpToolAdapter.definitions(registry, listing), json);
@@ -81,7 +93,7 @@ public final class StdioServer {
         }
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES,
-                new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION)));
+                new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.
@@ -92,7 +104,7 @@ public final class StdioServer {
                 .jsonMapper(json)
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
-                .tools(McpToolAdapter.specifications(registry, dispatcher, listing))
+                .tools(McpToolAdapter.specifications(registry, dispatcher, listing, access))
                 .build();
         Thread reader = new Thread(guard, "schemabrain-stdin");
         reader.setDaemon(true);

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.server;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -43,6 +44,8 @@ public final class ToolDispatcher implements AutoCloseable {
     private final ThreadPoolExecutor sourceLane;
     private final ThreadPoolExecutor turnedAwayLane;
     private final CatalogFirst catalogFirst = new CatalogFirst();
+    /** One limiter per role metric_rate in use (by its text), each with a bucket per caller. */
+    private final Map<String, CallerRateLimiter> roleLimiters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates) {
         this(registry, capacity, new CallerRateLimiter(rates.metric()), new CallerRateLimiter(rates.catalog()));
@@ -77,12 +80,20 @@ public final class ToolDispatcher implements AutoCloseable {
      * @param caller the client's name and version, or null
      */
     public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller) {
+        return dispatch(tool, arguments, caller, Access.UNRESTRICTED);
+    }
+
+    /**
+     * As {@link #dispatch(String, Map, String)}, for a caller whose reach the access policy limits; a role with
+     * a metric_rate has that rate for get_metric instead of the server's.
+     */
+    public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller, Access access) {
         boolean touchesSource = registry.tool(tool).map(Tool::spec).map(s -> s.touchesSource()).orElse(false);
-        Supplier<Envelope> run = () -> registry.call(tool, arguments, caller);
+        Supplier<Envelope> run = () -> registry.call(tool, arguments, caller, access);
         if (!touchesSource) {
             CallerRateLimiter.Decision decision = catalogLimiter.tryAcquire(caller);
             if (!decision.allowed()) {
-                return turnAway(tool, arguments, caller,
+                return turnAway(tool, arguments, caller, access,
                         TurnedAway.overRate(tool, arguments, catalogLimiter.limit(), decision.retryAfterMillis(), List.of(tool)));
             }
             catalogFirst.enter();
@@ -93,15 +104,16 @@ public final class ToolDispatcher implements AutoCloseable {
                 throw notRun;
             }
         }
-        CallerRateLimiter.Decision decision = rateLimiter.tryAcquire(caller);
+        CallerRateLimiter metric = metricLimiter(access);
+        CallerRateLimiter.Decision decision = metric.tryAcquire(caller);
         if (!decision.allowed()) {
-            return turnAway(tool, arguments, caller,
-                    TurnedAway.overRate(tool, arguments, rateLimiter.limit(), decision.retryAfterMillis(), hints(tool)));
+            return turnAway(tool, arguments, caller, access,
+                    TurnedAway.overRate(tool, arguments, metric.limit(), decision.retryAfterMillis(), hints(tool)));
         }
         try {
             return CompletableFuture.supplyAsync(run, sourceLane);
         } catch (RejectedExecutionException full) {
-            return turnAway(tool, arguments, caller, TurnedAway.sourceBusy(tool, arguments, capacity, hints(tool)));
+            return turnAway(tool, arguments, caller, access, TurnedAway.sourceBusy(tool, arguments, capacity, hints(tool)));
         }
     }
 
@@ -111,12 +123,22 @@ public final class ToolDispatcher implements AutoCloseable {
      * flood turned away would be answered at the audit log's fsync rate, and the describe_table sent after
      * it would wait behind the whole flood.
      */
-    private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
+    private CompletableFuture<Envelope> turnAway(String tool, Map<String, Object> arguments, String caller, Access access,
+                                                 Envelope answer) {
         turnedAwayLane.execute(() -> {
             catalogFirst.awaitQuiet(CATALOG_FIRST_MAX_WAIT_MS);
-            registry.recorder().turnedAway(tool, arguments, caller, answer);
+            registry.recorder().turnedAway(tool, arguments, caller, access, answer);
         });
         return CompletableFuture.completedFuture(answer);
+    }
+
+    /**
+     * The server's metric limiter, or the role's when it sets metric_rate (checked when the policy was read),
+     * with the server's burst (one call when the server's limit is off).
+     */
+    private CallerRateLimiter metricLimiter(Access access) {
+        return access.metricRate().map(rate -> roleLimiters.computeIfAbsent(rate, r -> new CallerRateLimiter(
+                RateLimit.parse(r, rateLimiter.limit().isOff() ? 1 : rateLimiter.limit().burst())))).orElse(rateLimiter);
     }
 
     /** Tools that answer at once while the source is busy, where the server has them. */

@@ -39,6 +39,12 @@ public interface CallAudit {
     default void rejected(String tool, String caller, Object arguments, String errorKind) throws AuditUnavailable {
     }
 
+    /** As above, for a caller under the access policy: its row names the role ({@code access}'s). */
+    default void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments,
+                          String errorKind) throws AuditUnavailable {
+        rejected(tool, caller, arguments, errorKind);
+    }
+
     /** The audit log refused or failed a write. */
     final class AuditUnavailable extends Exception {
         public AuditUnavailable(String message, Throwable cause) {

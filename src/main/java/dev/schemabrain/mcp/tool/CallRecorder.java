@@ -45,8 +45,13 @@ public final class CallRecorder {
      * it with a protocol error. Never throws: a failure to record is logged.
      */
     public void rejected(String tool, String caller, Object arguments, ErrorKind kind) {
+        rejected(tool, caller, dev.schemabrain.access.Access.UNRESTRICTED, arguments, kind);
+    }
+
+    /** As above, for a caller under the access policy. */
+    public void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments, ErrorKind kind) {
         try {
-            audit.rejected(tool, caller, arguments, kind.wireName());
+            audit.rejected(tool, caller, access, arguments, kind.wireName());
         } catch (CallAudit.AuditUnavailable | RuntimeException e) {
             LOG.error("the audit log could not record a rejected tools/call: {}", e.getMessage());
         }
@@ -59,8 +64,14 @@ public final class CallRecorder {
      * @return whether the row was written
      */
     public boolean turnedAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
+        return turnedAway(tool, arguments, caller, dev.schemabrain.access.Access.UNRESTRICTED, answer);
+    }
+
+    /** As above, for a caller under the access policy: its row names the role. */
+    public boolean turnedAway(String tool, Map<String, Object> arguments, String caller,
+                              dev.schemabrain.access.Access access, Envelope answer) {
         try {
-            audit.completed(new ToolCall(tool, caller, arguments == null ? Map.of() : arguments, audit), answer);
+            audit.completed(new ToolCall(tool, caller, arguments == null ? Map.of() : arguments, audit, access), answer);
             return true;
         } catch (CallAudit.AuditUnavailable e) {
             LOG.error("the audit log could not record a turned-away call to {}", tool, e);
