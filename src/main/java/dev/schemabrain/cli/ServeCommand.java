@@ -16,7 +16,7 @@ import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.store.ServedSource;
 import dev.schemabrain.pii.PiiCategory;
 
-import dev.schemabrain.http.HttpOptions;
+import dev.schemabrain.mcp.transport.http.HttpOptions;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.ToolListing;
@@ -214,7 +214,7 @@ final class ServeCommand implements Callable<Integer> {
                 maxConcurrent, minGroupSize, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                 java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
         if (policy.isPresent()) {
-            settings = settings.withAccessPolicy(policy.get(), new Caller(dev.schemabrain.mcp.server.StdioServer.CALLER,
+            settings = settings.withAccessPolicy(policy.get(), new Caller(dev.schemabrain.mcp.transport.stdio.StdioServer.CALLER,
                     Optional.ofNullable(role), claims == null ? java.util.Map.of() : claims));
         }
         PrintStream frames = System.out;

@@ -10,7 +10,7 @@ import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.auth.AuthFilter;
 import dev.schemabrain.auth.BearerTokens;
 import dev.schemabrain.auth.FileTokens;
-import dev.schemabrain.http.HttpOptions;
+import dev.schemabrain.mcp.transport.http.HttpOptions;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.IndexedSqlite;

@@ -7,7 +7,7 @@ import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.IndexedSqlite;
-import dev.schemabrain.http.HttpOptions;
+import dev.schemabrain.mcp.transport.http.HttpOptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

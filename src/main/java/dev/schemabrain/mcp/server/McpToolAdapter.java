@@ -1,55 +1,25 @@
 package dev.schemabrain.mcp.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolHints;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tool.ToolSpec;
-import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
-import reactor.core.publisher.Mono;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 
-/** Turns the registry's tools into the SDK's tool specifications: definition once, dispatch per call. */
+/** What both transports give the SDK for the registry's tools: each tool's definition, and an answer as a result. */
 public final class McpToolAdapter {
 
     private McpToolAdapter() {
-    }
-
-    /**
-     * One specification per tool, the definitions presented as {@code listing} says; each call goes through
-     * {@code dispatcher}, which runs it on its own lane instead of the SDK's shared pool (see
-     * {@link ToolDispatcher}), and its answer is sent from that lane.
-     */
-    public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
-                                                              ToolListing listing) {
-        return specifications(registry, dispatcher, listing, () -> Access.UNRESTRICTED);
-    }
-
-    /** As above; {@code access}: the stdio caller's reach under the policy in force, asked once per call. */
-    public static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
-                                                              ToolListing listing, Supplier<Access> access) {
-        List<AsyncToolSpecification> specs = new ArrayList<>();
-        for (McpSchema.Tool definition : definitions(registry, listing)) {
-            String name = definition.name();
-            specs.add(AsyncToolSpecification.builder()
-                    .tool(definition)
-                    .callHandler((exchange, request) -> Mono.fromFuture(
-                            () -> dispatcher.dispatch(name, request.arguments(), StdioServer.CALLER, access.get()))
-                            .map(McpToolAdapter::result))
-                    .build());
-        }
-        return specs;
     }
 
     /** Every tool's definition, in the registry's order: what tools/list returns. */

@@ -1,0 +1,100 @@
+package dev.schemabrain.mcp.transport.http;
+
+import dev.schemabrain.access.AccessPolicySource;
+import dev.schemabrain.auth.Credential;
+import dev.schemabrain.mcp.server.CallGate;
+import dev.schemabrain.mcp.server.CallerRateLimiter;
+import dev.schemabrain.mcp.server.RateLimit;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * The last filter before the SDK, after authentication: names the caller (the auth filter's
+ * {@link HttpService#CALLER_ATTRIBUTE}, else anonymous; never the client's initialize info), applies the
+ * caller's request rate (HTTP's own: 429 and Retry-After), then asks the {@link CallGate}, as stdio does,
+ * whether a tools/call may reach a tool and answers tools/list from its cache.
+ */
+final class CallerGate implements Filter {
+
+    static final String SCOPE_ATTRIBUTE = "dev.schemabrain.mcp.transport.http.scope";
+
+    private final CallerRateLimiter limiter;
+    private final RateLimit rate;
+    private final CallGate gate;
+    private final Optional<AccessPolicySource> policy;
+
+    CallerGate(RateLimit rate, CallGate gate) {
+        this(rate, gate, Optional.empty());
+    }
+
+    /** @param policy the access policy: the rows of calls refused here name the caller's role */
+    CallerGate(RateLimit rate, CallGate gate, Optional<AccessPolicySource> policy) {
+        this.limiter = new CallerRateLimiter(rate);
+        this.rate = rate;
+        this.gate = gate;
+        this.policy = policy;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        HttpServletResponse response = (HttpServletResponse) res;
+        McpGate.Rpc rpc = request.getAttribute(McpGate.RPC_ATTRIBUTE) instanceof McpGate.Rpc r ? r : null;
+        Object authenticated = request.getAttribute(HttpService.CALLER_ATTRIBUTE);
+        Object credential = request.getAttribute(Credential.ATTRIBUTE);
+        RequestScope scope = new RequestScope(authenticated instanceof String s ? s : null,
+                credential instanceof Credential c ? c : null, rpc == null ? null : rpc.client());
+        if (rpc != null) {
+            scope.noteRpc(rpc.method(), rpc.tool());
+        }
+        request.setAttribute(SCOPE_ATTRIBUTE, scope);
+        CallerRateLimiter.Decision decision = limiter.tryAcquire(scope.identity());
+        if (!decision.allowed()) {
+            long seconds = Math.max(1, (decision.retryAfterMillis() + 999) / 1000);
+            response.setHeader("Retry-After", Long.toString(seconds));
+            if (rpc != null && rpc.toolCall()) {
+                scope.noteRejected();
+                gate.recordOverRate(rpc.message(), scope.identity(), scope.access(policy), rate, decision.retryAfterMillis());
+            }
+            Replies.refuse(response, 429, "This caller is limited to " + rate.describe() + " (bursts of up to " + rate.burst()
+                    + "); retry after " + seconds + " s.");
+            return;
+        }
+        if (rpc == null) {
+            chain.doFilter(request, response);
+            return;
+        }
+        CallGate.Refusal refusal = CallGate.isToolCall(rpc.message())
+                ? gate.screen(rpc.message(), scope.identity(), scope.access(policy))
+                : gate.screen(rpc.message(), scope.identity());
+        if (refusal != null) {
+            scope.noteRejected();
+            if (rpc.id() == null) {
+                // A notification is answered with no body, refused or not.
+                response.setStatus(HttpServletResponse.SC_ACCEPTED);
+            } else {
+                Replies.frame(response, HttpServletResponse.SC_OK, refusal.frame(rpc.id()));
+            }
+            return;
+        }
+        // The SDK answers a request it would refuse (an Accept it does not serve) in its own way.
+        if ("tools/list".equals(rpc.method()) && rpc.id() != null && request.getMethod().equals("POST") && acceptsBoth(request)) {
+            Replies.frame(response, HttpServletResponse.SC_OK, gate.toolsList(rpc.id()));
+            return;
+        }
+        chain.doFilter(request, response);
+    }
+
+    private static boolean acceptsBoth(HttpServletRequest request) {
+        String accept = request.getHeader("Accept");
+        return accept != null && accept.contains("application/json") && accept.contains("text/event-stream");
+    }
+}

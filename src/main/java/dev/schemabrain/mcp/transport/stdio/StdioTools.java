@@ -1,0 +1,48 @@
+package dev.schemabrain.mcp.transport.stdio;
+
+import dev.schemabrain.access.Access;
+import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ToolDispatcher;
+import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import io.modelcontextprotocol.server.McpServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema;
+import reactor.core.publisher.Mono;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The registry's tools as the stdio session's SDK specifications: definition once, dispatch per call. */
+final class StdioTools {
+
+    private StdioTools() {
+    }
+
+    /**
+     * One specification per tool, the definitions presented as {@code listing} says; each call goes through
+     * {@code dispatcher}, which runs it on its own lane instead of the SDK's shared pool (see
+     * {@link ToolDispatcher}), and its answer is sent from that lane.
+     */
+    static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
+                                                              ToolListing listing) {
+        return specifications(registry, dispatcher, listing, () -> Access.UNRESTRICTED);
+    }
+
+    /** As above; {@code access}: the stdio caller's reach under the policy in force, asked once per call. */
+    static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
+                                                              ToolListing listing, Supplier<Access> access) {
+        List<AsyncToolSpecification> specs = new ArrayList<>();
+        for (McpSchema.Tool definition : McpToolAdapter.definitions(registry, listing)) {
+            String name = definition.name();
+            specs.add(AsyncToolSpecification.builder()
+                    .tool(definition)
+                    .callHandler((exchange, request) -> Mono.fromFuture(
+                            () -> dispatcher.dispatch(name, request.arguments(), StdioServer.CALLER, access.get()))
+                            .map(McpToolAdapter::result))
+                    .build());
+        }
+        return specs;
+    }
+
+}

@@ -1,0 +1,51 @@
+package dev.schemabrain.mcp.transport.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.transport.stdio.StdioServer;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The edge's contract over stdio: the real {@link StdioServer} in this JVM, on the same registry and audit
+ * log as the HTTP service, fed one session's lines and run until its input ends.
+ */
+class StdioEdgeContractTest extends McpEdgeContract {
+
+    @Override
+    List<JsonNode> exchange(List<ObjectNode> requests) throws Exception {
+        ObjectNode initialize = request(0, "initialize");
+        ObjectNode params = initialize.putObject("params").put("protocolVersion", "2025-06-18");
+        params.putObject("capabilities");
+        params.set("clientInfo", JSON.valueToTree(clientInfo()));
+        StringBuilder in = new StringBuilder().append(initialize).append('\n')
+                .append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+        for (ObjectNode message : requests) {
+            in.append(message).append('\n');
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RATES, "test",
+                new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+        Map<String, JsonNode> byId = new HashMap<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (!line.isBlank()) {
+                JsonNode reply = JSON.readTree(line);
+                byId.put(reply.path("id").asText(), reply);
+            }
+        }
+        List<JsonNode> replies = new ArrayList<>();
+        for (ObjectNode message : requests) {
+            replies.add(byId.getOrDefault(message.path("id").asText(), JSON.createObjectNode().put("missing", true)));
+        }
+        return replies;
+    }
+}
