@@ -67,18 +67,18 @@ final class AstCensus {
                 continue;
             }
             if (node instanceof Collection<?> collection) {
-                collection.forEach(todo::push);
+                collection.forEach(o -> push(todo, o));
                 continue;
             }
             if (node instanceof Map<?, ?> map) {
-                map.keySet().forEach(todo::push);
-                map.values().forEach(todo::push);
+                map.keySet().forEach(o -> push(todo, o));
+                map.values().forEach(o -> push(todo, o));
                 continue;
             }
             if (node.getClass().isArray()) {
                 if (!node.getClass().getComponentType().isPrimitive()) {
                     for (int i = 0; i < Array.getLength(node); i++) {
-                        todo.push(Array.get(node, i));
+                        push(todo, Array.get(node, i));
                     }
                 }
                 continue;
@@ -93,12 +93,18 @@ final class AstCensus {
             }
             for (Field f : FIELDS.get(node.getClass())) {
                 try {
-                    todo.push(f.get(node));
+                    push(todo, f.get(node));
                 } catch (IllegalAccessException e) {
                     throw Binder.refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
                             "The statement could not be inspected in full; simplify it.");
                 }
             }
+        }
+    }
+
+    private static void push(Deque<Object> todo, Object o) {
+        if (o != null) {
+            todo.push(o);
         }
     }
 

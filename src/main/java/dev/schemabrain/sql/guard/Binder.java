@@ -189,7 +189,7 @@ final class Binder {
 
     private void bindWith(WithItem<?> item, Scope scope) {
         seen.add(item);
-        if (item.getSelect() == null) {
+        if (!(item.getStatement() instanceof ParenthesedSelect)) {
             throw refuse(Refusal.Reason.DML_IN_STATEMENT,
                     "The CTE " + item.getAliasName() + " holds INSERT, UPDATE or DELETE; only SELECT is allowed.");
         }
@@ -606,7 +606,10 @@ final class Binder {
     }
 
     private static Refused unknown(String what, String written, List<String> candidates) {
-        List<String> near = Fuzzy.best(written, candidates, Fuzzy.DEFAULT_LIMIT);
+        // A qualified candidate (alias.column) is also known by its bare column name.
+        List<Fuzzy.Candidate> keyed = candidates.stream().distinct().map(c -> new Fuzzy.Candidate(c,
+                c.contains(".") ? List.of(c, c.substring(c.lastIndexOf('.') + 1)) : List.of(c))).toList();
+        List<String> near = Fuzzy.over(keyed).best(written, Fuzzy.DEFAULT_LIMIT);
         return new Refused(new Refusal(Refusal.Reason.UNKNOWN_NAME, "The query names " + what
                 + ", which is not there" + (near.isEmpty() ? "; check the table's columns." : "; did you mean "
                 + String.join(", ", near) + "?"), near));

@@ -98,7 +98,20 @@ final class Prescreen {
         return wordChecks(words);
     }
 
+    private static final java.util.Set<String> DML = java.util.Set.of(
+            "INSERT", "UPDATE", "DELETE", "MERGE", "REPLACE", "UPSERT", "TRUNCATE", "COPY");
+
     private static Optional<Refusal> wordChecks(List<String> words) {
+        String first = words.isEmpty() ? "" : words.get(0);
+        if (DML.contains(first)) {
+            return Optional.of(Refusal.of(Refusal.Reason.DML_IN_STATEMENT,
+                    "The statement starts with " + first + ", which changes data; only SELECT is allowed."));
+        }
+        if (!first.equals("SELECT") && !first.equals("WITH") && !first.equals("VALUES")) {
+            return Optional.of(Refusal.of(Refusal.Reason.NOT_A_SINGLE_SELECT, first.isEmpty()
+                    ? "The SQL holds no statement; send one SELECT."
+                    : "The statement starts with " + first + ", not SELECT or WITH; send one SELECT."));
+        }
         for (int w = 0; w < words.size(); w++) {
             String word = words.get(w);
             String next = w + 1 < words.size() ? words.get(w + 1) : "";

@@ -67,6 +67,10 @@ public final class SqlGuard {
             return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select);
         } catch (Binder.Refused refused) {
             return refused.refusal;
+        } catch (RuntimeException e) {
+            // A tree shape the binder was not written for: refused, never guessed at.
+            return Refusal.of(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The checker could not follow this query's"
+                    + " structure; rewrite it with plain joins, subqueries and CTEs.");
         }
     }
 
