@@ -9,6 +9,7 @@ import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateUnitExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
@@ -891,6 +892,27 @@ final class Binder {
         public <S> Void visit(Select select, S context) {
             for (RelColumn c : bindSelect(select, scope)) {
                 deriv.add(c.deriv());
+            }
+            return null;
+        }
+
+        /**
+         * JSqlParser reads a bare YEAR, MONTH, DAY ... as a date unit, but in a value position every engine reads a
+         * column of that name: resolved as one when the scope has it, a unit keyword (TIMESTAMPDIFF(DAY, ...)) when not.
+         */
+        @Override
+        public <S> Void visit(DateUnitExpression unit, S context) {
+            seen.add(unit);
+            net.sf.jsqlparser.schema.Column asColumn = new net.sf.jsqlparser.schema.Column(unit.toString());
+            try {
+                Deriv d = column(asColumn, scope);
+                if (d != null) {
+                    deriv.add(d);
+                }
+            } catch (Refused refused) {
+                if (refused.refusal.reason() != Refusal.Reason.UNKNOWN_NAME) {
+                    throw refused;
+                }
             }
             return null;
         }

@@ -36,7 +36,7 @@ class SqlGuardTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, phone TEXT, email TEXT, country TEXT)");
             st.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers,"
-                    + " total NUMERIC, status TEXT, created_at TEXT)");
+                    + " total NUMERIC, status TEXT, created_at TEXT, year INTEGER)");
             st.execute("CREATE TABLE api_keys (id INTEGER PRIMARY KEY, customer_id INTEGER, secret TEXT)");
         }
         try (SqliteSource source = new SqliteSource(SourceUrl.parse("sqlite:" + file))) {
@@ -239,6 +239,15 @@ class SqlGuardTest {
         assertEquals(Set.of("customers.country"), names(b.filters()));
         assertEquals(Refusal.Reason.UNKNOWN_NAME,
                 refused("SELECT name FROM customers WHERE country = \"France\"", SqlEngine.POSTGRESQL).reason());
+    }
+
+    @Test
+    void columnsNamedLikeDateUnitsAreColumns() {
+        // JSqlParser reads a bare YEAR as a date unit; the engines read the column (found by the Spider comparison).
+        BoundSelect b = bound("SELECT year, count(*) FROM orders GROUP BY year", SqlEngine.SQLITE);
+        assertEquals(Set.of("orders.year"), names(b.outputs().get(0).values()));
+        BoundSelect unit = bound("SELECT TIMESTAMPDIFF(DAY, created_at, created_at) AS d FROM orders", SqlEngine.MYSQL);
+        assertEquals(Set.of("orders.created_at"), names(unit.outputs().get(0).values()));
     }
 
     @Test
