@@ -432,6 +432,11 @@ final class Binder {
             throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The three-part name " + table.getFullyQualifiedName()
                     + " reaches another database; name tables as schema.table.");
         }
+        if (table.getName() != null && (table.getName().startsWith("'") || table.getName().contains("'"))) {
+            // DuckDB reads FROM 'file.csv' (and SQLite and MySQL a quoted name) as a file or an odd table: never.
+            throw refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, "FROM " + table.getName()
+                    + " names a file or a quoted string, not a catalog table; read catalog tables only.");
+        }
         String alias = table.getAlias() != null ? table.getAlias().getUnquotedName() : name;
         if (table.getAlias() != null) {
             seen.add(table.getAlias());
@@ -516,24 +521,8 @@ final class Binder {
             for (net.sf.jsqlparser.schema.Column c : join.getUsingColumns()) {
                 seen.add(c);
                 String name = c.getUnquotedColumnName();
-                boolean inLeft = false;
-                boolean inRight = false;
-                for (Source s : left) {
-                    for (RelColumn rc : s.columns()) {
-                        if (rc.name().equalsIgnoreCase(name)) {
-                            filters.addAll(rc.deriv().all());
-                            inLeft = true;
-                        }
-                    }
-                }
-                for (Source s : right) {
-                    for (RelColumn rc : s.columns()) {
-                        if (rc.name().equalsIgnoreCase(name)) {
-                            filters.addAll(rc.deriv().all());
-                            inRight = true;
-                        }
-                    }
-                }
+                boolean inLeft = usingSide(left, name);
+                boolean inRight = usingSide(right, name);
                 if (!inLeft || !inRight) {
                     throw unknown("column " + name + " in USING", name, columnNames(scope));
                 }
@@ -555,6 +544,20 @@ final class Binder {
                 }
             }
         }
+    }
+
+    /** Whether {@code sources} have a column {@code name}; its sources become filter columns. */
+    private boolean usingSide(List<Source> sources, String name) {
+        boolean found = false;
+        for (Source s : sources) {
+            for (RelColumn rc : s.columns()) {
+                if (rc.name().equalsIgnoreCase(name)) {
+                    filters.addAll(rc.deriv().all());
+                    found = true;
+                }
+            }
+        }
+        return found;
     }
 
     // ---- expressions ---------------------------------------------------------------------------------------------

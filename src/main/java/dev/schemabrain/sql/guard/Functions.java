@@ -55,7 +55,9 @@ final class Functions {
             "rtrim", "replace", "concat", "concat_ws", "lpad", "rpad", "left", "right", "reverse", "repeat",
             "position", "strpos", "instr", "initcap", "split_part", "ascii", "chr", "octet_length",
             // nulls and choices
-            "coalesce", "nullif", "greatest", "least");
+            "coalesce", "nullif", "greatest", "least",
+            // grouping constructs JSqlParser reads as calls
+            "rollup", "cube", "grouping");
 
     private static final Set<String> POSTGRESQL = Set.of(
             "trunc", "div", "cbrt", "width_bucket", "random",

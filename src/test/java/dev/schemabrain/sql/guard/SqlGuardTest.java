@@ -107,6 +107,26 @@ class SqlGuardTest {
         assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT @@version", engine);
         assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT dblink('host=evil', 'select 1')", engine);
         assertRefused(Refusal.Reason.EXECUTABLE_COMMENT, "SELECT name /* outer /* inner */ , phone */ FROM customers", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT * FROM '/etc/passwd'", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT * FROM pragma_table_info('customers')", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT lo_import('/etc/passwd')", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT current_setting('data_directory')", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED,
+                "SELECT query_to_xml('select * from pg_authid', true, true, '')", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT name FROM customers WHERE pg_terminate_backend(1)", engine);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT phone::regclass FROM customers", engine);
+        assertRefused(Refusal.Reason.INTO_OUTFILE, "SELECT * INTO stolen FROM customers", engine);
+        assertRefused(Refusal.Reason.NOT_A_SINGLE_SELECT, "ATTACH DATABASE '/tmp/x.db' AS x", engine);
+        assertRefused(Refusal.Reason.NOT_A_SINGLE_SELECT, "SET ROLE postgres", engine);
+        assertRefused(Refusal.Reason.LOCKING_CLAUSE, "SELECT * FROM customers FOR UPDATE SKIP LOCKED", engine);
+        // PostgreSQL's whole-row reference returns every column as one record: not a known column, so refused.
+        assertRefused(Refusal.Reason.UNKNOWN_NAME, "SELECT c FROM customers c", engine);
+    }
+
+    @Test
+    void aWholeRowInsideAnAllowedFunctionIsStillRefused() {
+        assertRefused(Refusal.Reason.UNKNOWN_NAME, "SELECT json_build_object('row', c) FROM customers c", SqlEngine.POSTGRESQL);
+        bound("SELECT json_build_object('id', c.id) FROM customers c", SqlEngine.POSTGRESQL);
     }
 
     @Test
