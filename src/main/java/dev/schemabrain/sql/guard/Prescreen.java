@@ -17,6 +17,9 @@ final class Prescreen {
     private Prescreen() {
     }
 
+    /** Deeper nesting of parentheses than any analyst writes; JSqlParser takes seconds on a few thousand levels. */
+    static final int MAX_DEPTH = 64;
+
     static Optional<Refusal> check(String sql, SqlEngine engine) {
         Optional<Refusal> first = read(sql, engine, engine.backslashEscapes());
         if (first.isPresent()) {
@@ -34,6 +37,7 @@ final class Prescreen {
     private static Optional<Refusal> read(String sql, SqlEngine engine, boolean backslashEscapes) {
         List<String> words = new ArrayList<>();
         boolean ended = false;   // a ';' was seen: from here on only blanks, comments and ';' may follow
+        int depth = 0;
         int i = 0;
         int n = sql.length();
         try {
@@ -81,6 +85,13 @@ final class Prescreen {
                 } else if (c == '$' && (engine == SqlEngine.POSTGRESQL || engine == SqlEngine.DUCKDB)
                         && (i == 0 || !isWordPart(sql.charAt(i - 1)))) {
                     i = dollar(sql, i);
+                } else if (c == '(' || c == ')') {
+                    depth += c == '(' ? 1 : -1;
+                    if (depth > MAX_DEPTH) {
+                        return Optional.of(Refusal.of(Refusal.Reason.SYNTAX_ERROR, "The SQL nests parentheses more"
+                                + " than " + MAX_DEPTH + " deep; flatten it, e.g. with CTEs."));
+                    }
+                    i++;
                 } else if (isWordPart(c)) {
                     int start = i;
                     while (i < n && isWordPart(sql.charAt(i))) {

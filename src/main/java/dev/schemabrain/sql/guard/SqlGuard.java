@@ -56,6 +56,8 @@ public final class SqlGuard {
                         "The SQL holds " + list.size() + " statements; send exactly one SELECT.");
             }
             statement = list.get(0);
+        } catch (StackOverflowError e) {
+            return tooDeep();
         } catch (JSQLParserException | RuntimeException e) {
             return Refusal.of(Refusal.Reason.SYNTAX_ERROR, "The SQL could not be parsed as "
                     + engine.name().toLowerCase(java.util.Locale.ROOT) + " SELECT syntax; check it near "
@@ -79,11 +81,18 @@ public final class SqlGuard {
             return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select);
         } catch (Binder.Refused refused) {
             return refused.refusal;
+        } catch (StackOverflowError e) {
+            return tooDeep();
         } catch (RuntimeException e) {
             // A tree shape the binder was not written for: refused, never guessed at.
             return Refusal.of(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The checker could not follow this query's"
                     + " structure; rewrite it with plain joins, subqueries and CTEs.");
         }
+    }
+
+    private static Refusal tooDeep() {
+        return Refusal.of(Refusal.Reason.SYNTAX_ERROR, "The SQL nests too deeply to check (thousands of levels of"
+                + " parentheses, subqueries or AND/OR); simplify it, e.g. with IN (...) lists or CTEs.");
     }
 
     /** Where the parser stopped, as line and column, without echoing the text. */

@@ -275,6 +275,19 @@ class SqlGuardTest {
     }
 
     @Test
+    void parserBombsAreRefusedQuickly() {
+        String parens = "SELECT " + "(".repeat(5000) + "phone" + ")".repeat(5000) + " FROM customers";
+        String ors = "SELECT phone FROM customers WHERE " + String.join(" OR ", java.util.Collections.nCopies(6000, "id = 1"));
+        for (String sql : List.of(parens, ors)) {
+            long start = System.nanoTime();
+            Refusal r = refused(sql, SqlEngine.POSTGRESQL);
+            assertEquals(Refusal.Reason.SYNTAX_ERROR, r.reason(), r.message());
+            assertTrue(System.nanoTime() - start < 3_000_000_000L, "refused in under 3 s");
+        }
+        bound("SELECT " + "(".repeat(20) + "phone" + ")".repeat(20) + " FROM customers", SqlEngine.POSTGRESQL);
+    }
+
+    @Test
     void recursiveCtesAreFollowed() {
         BoundSelect b = bound("WITH RECURSIVE chain(n, who) AS (SELECT 1, name FROM customers WHERE id = 1"
                 + " UNION ALL SELECT n + 1, who FROM chain WHERE n < 5) SELECT who FROM chain", SqlEngine.POSTGRESQL);
