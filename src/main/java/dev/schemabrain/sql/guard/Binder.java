@@ -7,6 +7,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
+import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
 import net.sf.jsqlparser.expression.DateUnitExpression;
@@ -906,9 +907,24 @@ final class Binder {
         @Override
         public <S> Void visit(DateUnitExpression unit, S context) {
             seen.add(unit);
-            net.sf.jsqlparser.schema.Column asColumn = new net.sf.jsqlparser.schema.Column(unit.toString());
+            bareName(unit.toString());
+            return null;
+        }
+
+        /**
+         * SQLite reads TRUE and FALSE as a column when the table has one of that name; the column's lineage is
+         * added for every engine, since attributing too much is safe and too little is not.
+         */
+        @Override
+        public <S> Void visit(BooleanValue value, S context) {
+            bareName(value.toString());
+            return null;
+        }
+
+        /** The column a keyword-like word names when the scope has one, else nothing (it is then the keyword). */
+        private void bareName(String word) {
             try {
-                Deriv d = column(asColumn, scope);
+                Deriv d = column(new net.sf.jsqlparser.schema.Column(word), scope);
                 if (d != null) {
                     deriv.add(d);
                 }
@@ -917,12 +933,12 @@ final class Binder {
                     throw refused;
                 }
             }
-            return null;
         }
 
         @Override
         public <S> Void visit(TimeKeyExpression key, S context) {
             seen.add(key);
+            bareName(key.getStringValue());
             String k = key.getStringValue().toUpperCase(Locale.ROOT).replace("()", "").strip();
             if (!TIME_KEYS.contains(k)) {
                 throw refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, key.getStringValue()

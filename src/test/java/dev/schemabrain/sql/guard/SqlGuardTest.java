@@ -37,6 +37,7 @@ class SqlGuardTest {
             st.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, phone TEXT, email TEXT, country TEXT)");
             st.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_id INTEGER REFERENCES customers,"
                     + " total NUMERIC, status TEXT, created_at TEXT, year INTEGER)");
+            st.execute("CREATE TABLE flags (id INTEGER PRIMARY KEY, \"true\" INTEGER, \"false\" INTEGER)");
             st.execute("CREATE TABLE api_keys (id INTEGER PRIMARY KEY, customer_id INTEGER, secret TEXT)");
         }
         try (SqliteSource source = new SqliteSource(SourceUrl.parse("sqlite:" + file))) {
@@ -270,8 +271,47 @@ class SqlGuardTest {
         // JSqlParser reads a bare YEAR as a date unit; the engines read the column (found by the Spider comparison).
         BoundSelect b = bound("SELECT year, count(*) FROM orders GROUP BY year", SqlEngine.SQLITE);
         assertEquals(Set.of("orders.year"), names(b.outputs().get(0).values()));
+        // Found by a sweep of keyword-named columns: SQLite reads a column named "true" for TRUE.
+        BoundSelect flag = bound("SELECT true FROM flags WHERE false = 1", SqlEngine.SQLITE);
+        assertEquals(Set.of("flags.true"), names(flag.outputs().get(0).values()));
+        assertEquals(Set.of("flags.false"), names(flag.filters()));
         BoundSelect unit = bound("SELECT TIMESTAMPDIFF(DAY, created_at, created_at) AS d FROM orders", SqlEngine.MYSQL);
         assertEquals(Set.of("orders.created_at"), names(unit.outputs().get(0).values()));
+    }
+
+    /** Column names JSqlParser may read as something else (a date unit, a literal, a special value). */
+    private static final List<String> KEYWORD_COLUMNS = List.of(
+            "date", "time", "timestamp", "year", "month", "day", "hour", "minute", "second", "week", "quarter",
+            "user", "value", "key", "type", "status", "level", "position", "text", "comment", "row", "range", "index",
+            "first", "last", "left", "right", "current_user", "session_user", "interval", "zone", "epoch", "dow",
+            "timezone", "rownum", "rowid", "name", "data", "uuid", "json", "char", "signed", "nulls", "true", "false",
+            "mode", "share", "skip", "locked", "lines", "fields", "column", "table", "schema", "database", "role",
+            "password", "action", "sequence", "nextval", "rows", "repeat", "separator", "percent", "top");
+
+    @ParameterizedTest
+    @EnumSource(SqlEngine.class)
+    void noKeywordNamedColumnEscapesLineage(SqlEngine engine) throws Exception {
+        Path file = dir.resolve("guard-keywords-" + engine + ".db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE kw (id INTEGER PRIMARY KEY, "
+                    + String.join(", ", KEYWORD_COLUMNS.stream().map(n -> "\"" + n + "\" TEXT").toList()) + ")");
+        }
+        Catalog keywords;
+        try (SqliteSource source = new SqliteSource(SourceUrl.parse("sqlite:" + file))) {
+            keywords = source.introspect(IntrospectionOptions.withoutSamples());
+        }
+        for (String name : KEYWORD_COLUMNS) {
+            for (String sql : List.of("SELECT " + name + " FROM kw", "SELECT id FROM kw WHERE " + name + " = 'x'",
+                    "SELECT k." + name + " FROM kw k")) {
+                // Refusing is safe; binding without the column in outputs or filters is the hole this looks for.
+                if (SqlGuard.check(sql, engine, keywords) instanceof BoundSelect b) {
+                    Set<String> reached = new TreeSet<>();
+                    b.outputs().forEach(o -> reached.addAll(names(o.lineage())));
+                    reached.addAll(names(b.filters()));
+                    assertTrue(reached.contains("kw." + name), () -> sql + " on " + engine + " bound without kw." + name);
+                }
+            }
+        }
     }
 
     @Test
