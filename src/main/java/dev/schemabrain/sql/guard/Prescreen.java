@@ -21,6 +21,14 @@ final class Prescreen {
     static final int MAX_DEPTH = 64;
 
     static Optional<Refusal> check(String sql, SqlEngine engine) {
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+                // A NUL ends the text early for C-level parsers: the engine and the checker would read different SQL.
+                return Optional.of(Refusal.of(Refusal.Reason.SYNTAX_ERROR, "The SQL holds a control character"
+                        + " (code " + (int) c + "); remove it."));
+            }
+        }
         Optional<Refusal> first = read(sql, engine, engine.backslashEscapes());
         if (first.isPresent()) {
             return first;
@@ -50,8 +58,9 @@ final class Prescreen {
                     int close = blockComment(sql, i, engine);
                     if (close < 0) {
                         return Optional.of(Refusal.of(Refusal.Reason.EXECUTABLE_COMMENT,
-                                "The SQL holds an executable or nested comment (/*! ... */, /*M! ... */ or /* inside"
-                                        + " a comment), which engines read differently; remove the comment."));
+                                "The SQL holds an executable comment, an optimizer hint or a nested comment (/*! */,"
+                                        + " /*M! */, /*+ */ or /* inside a comment), which engines act on or read"
+                                        + " differently; remove the comment."));
                     }
                     i = close;
                 } else if (c == '-' && next == '-') {
@@ -150,8 +159,8 @@ final class Prescreen {
     /** The index after the comment starting at {@code start}, or -1 when it is executable or holds another opener. */
     private static int blockComment(String sql, int start, SqlEngine engine) {
         int i = start + 2;
-        if (sql.startsWith("!", i) || sql.startsWith("M!", i)) {
-            return -1;
+        if (sql.startsWith("!", i) || sql.startsWith("M!", i) || sql.startsWith("+", i)) {
+            return -1;   // executable, or an optimizer hint: MySQL's SET_VAR hint changes session settings
         }
         int close = sql.indexOf("*/", i);
         if (close < 0) {
