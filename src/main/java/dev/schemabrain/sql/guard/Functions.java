@@ -97,6 +97,19 @@ final class Functions {
             "epoch", "epoch_ms", "to_timestamp", "last_day", "monthname", "dayname", "yearweek", "isodow", "age",
             "time_bucket", "date_bin", "try_cast", "json_extract", "json_extract_string");
 
+    /** The aggregates each engine has; DuckDB has them all. */
+    private static final Map<SqlEngine, Set<String>> AGGREGATES = Map.of(
+            SqlEngine.POSTGRESQL, Set.of("count", "sum", "avg", "min", "max", "string_agg", "array_agg", "json_agg",
+                    "jsonb_agg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "corr",
+                    "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_count", "regr_r2", "bit_and",
+                    "bit_or", "bit_xor", "bool_and", "bool_or", "every", "mode", "percentile_cont", "percentile_disc",
+                    "any_value"),
+            SqlEngine.MYSQL, Set.of("count", "sum", "avg", "min", "max", "group_concat", "std", "stddev",
+                    "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "bit_and", "bit_or", "bit_xor",
+                    "json_arrayagg", "any_value"),
+            SqlEngine.SQLITE, Set.of("count", "sum", "avg", "total", "min", "max", "group_concat", "string_agg",
+                    "json_group_array"));
+
     private static final Map<SqlEngine, Set<String>> SCALARS = new EnumMap<>(SqlEngine.class);
 
     static {
@@ -130,8 +143,9 @@ final class Functions {
     /** Whether {@code name} may be called on {@code engine}, as a scalar, an aggregate or a window function. */
     static boolean allowed(SqlEngine engine, String name) {
         String n = name.toLowerCase(Locale.ROOT);
-        return SCALARS.get(engine).contains(n) || aggregate(n) != Aggregate.NONE
-                || VALUE_WINDOWS.contains(n) || RANKING_WINDOWS.contains(n);
+        boolean aggregate = aggregate(n) != Aggregate.NONE
+                && (engine == SqlEngine.DUCKDB || AGGREGATES.get(engine).contains(n));
+        return SCALARS.get(engine).contains(n) || aggregate || VALUE_WINDOWS.contains(n) || RANKING_WINDOWS.contains(n);
     }
 
     private static final Set<String> CAST_TYPES = Set.of(

@@ -262,6 +262,15 @@ class SqlGuardTest {
     }
 
     @Test
+    void aggregatesAreAllowedPerEngine() {
+        bound("SELECT array_agg(name) FROM customers", SqlEngine.POSTGRESQL);
+        bound("SELECT array_agg(name) FROM customers", SqlEngine.DUCKDB);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT array_agg(name) FROM customers", SqlEngine.SQLITE);
+        assertRefused(Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT string_agg(name, ',') FROM customers", SqlEngine.MYSQL);
+        bound("SELECT group_concat(name) FROM customers", SqlEngine.MYSQL);
+    }
+
+    @Test
     void sqliteDoubleQuotedStringsAreLiterals() {
         BoundSelect b = bound("SELECT name FROM customers WHERE country = \"France\"", SqlEngine.SQLITE);
         assertEquals(Set.of("customers.country"), names(b.filters()));
