@@ -209,7 +209,7 @@ final class Binder {
         Select body = item.getSelect().getSelect();
         if (item.isRecursive() && body instanceof SetOperationList set) {
             // The recursive branch reads the CTE itself: start from the anchor and grow to a fixed point.
-            List<RelColumn> anchor = rename(bindSelectQuietly(set.getSelects().get(0), scope), columnNames);
+            List<RelColumn> anchor = rename(bindSelect(set.getSelects().get(0), scope), columnNames);
             scope.ctes.put(name.toLowerCase(Locale.ROOT), anchor);
             List<RelColumn> current = anchor;
             for (int round = 0; round < 8; round++) {
@@ -227,10 +227,6 @@ final class Binder {
             return;
         }
         scope.ctes.put(name.toLowerCase(Locale.ROOT), rename(bindSelect(body, scope), columnNames));
-    }
-
-    private List<RelColumn> bindSelectQuietly(Select select, Scope scope) {
-        return bindSelect(select, scope);
     }
 
     private static List<RelColumn> rename(List<RelColumn> columns, List<String> names) {
@@ -664,6 +660,14 @@ final class Binder {
                 }
             }
             if (matches.size() == 1) {
+                RelColumn output = find(s.outputs, name);
+                if (output != null && output.deriv() != matches.get(0).deriv()) {
+                    // ORDER BY prefers an output alias in PostgreSQL, GROUP BY the input column: count both.
+                    Deriv both = new Deriv();
+                    both.add(matches.get(0).deriv());
+                    both.add(output.deriv());
+                    return both;
+                }
                 return matches.get(0).deriv();
             }
             if (matches.size() > 1) {
@@ -771,11 +775,11 @@ final class Binder {
                     args.addAsDerived(order);
                 }
             }
-            merge(function.getName(), args, function.isAllColumns());
+            merge(function.getName(), args);
             return null;
         }
 
-        private void merge(String name, Deriv args, boolean star) {
+        private void merge(String name, Deriv args) {
             switch (Functions.aggregate(name)) {
                 case COUNTING -> {
                     deriv.addAsDerived(args);
@@ -851,7 +855,7 @@ final class Binder {
                 deriv.addAsDerived(args);
                 deriv.aggregate = true;
             } else {
-                merge(name, args, analytic.isAllColumns());
+                merge(name, args);
                 deriv.aggregate = true;
             }
             return null;

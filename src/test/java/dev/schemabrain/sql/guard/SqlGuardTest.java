@@ -262,6 +262,13 @@ class SqlGuardTest {
     }
 
     @Test
+    void anOrderByNameThatIsBothAnAliasAndAColumnCountsBoth() {
+        // PostgreSQL orders by the output alias (the phone), MySQL by the same; the column is counted too.
+        BoundSelect b = bound("SELECT phone AS id FROM customers ORDER BY id LIMIT 1", SqlEngine.POSTGRESQL);
+        assertEquals(Set.of("customers.id", "customers.phone"), names(b.shaping()));
+    }
+
+    @Test
     void aggregatesAreAllowedPerEngine() {
         bound("SELECT array_agg(name) FROM customers", SqlEngine.POSTGRESQL);
         bound("SELECT array_agg(name) FROM customers", SqlEngine.DUCKDB);
