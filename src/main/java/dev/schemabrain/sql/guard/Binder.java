@@ -112,6 +112,7 @@ final class Binder {
         final List<Source> sources = new ArrayList<>();
         final Map<String, List<RelColumn>> ctes = new HashMap<>();
         final Set<String> merged = new HashSet<>();
+        final Map<String, Deriv> windows = new HashMap<>();   // WINDOW w AS (...): what each named window reads
         List<RelColumn> outputs = List.of();   // for ORDER BY, GROUP BY and HAVING, which may name output aliases
 
         Scope(Scope parent) {
@@ -301,6 +302,25 @@ final class Binder {
             }
         }
         filter(plain.getWhere(), scope);
+        if (plain.getWindowDefinitions() != null) {
+            for (net.sf.jsqlparser.expression.WindowDefinition window : plain.getWindowDefinitions()) {
+                seen.add(window);
+                Deriv d = new Deriv();
+                if (window.getPartitionExpressionList() != null) {
+                    for (Object e : window.getPartitionExpressionList()) {
+                        d.add(expression((Expression) e, scope));
+                    }
+                }
+                if (window.getOrderByElements() != null) {
+                    for (OrderByElement o : window.getOrderByElements()) {
+                        seen.add(o);
+                        d.add(expression(o.getExpression(), scope));
+                    }
+                }
+                shaping.addAll(d.all());
+                scope.windows.put(String.valueOf(window.getWindowName()).toLowerCase(Locale.ROOT), d);
+            }
+        }
         List<RelColumn> outputs = new ArrayList<>();
         for (SelectItem<?> item : plain.getSelectItems()) {
             selectItem(item, scope, outputs);
@@ -810,16 +830,26 @@ final class Binder {
             seen.add(analytic);
             String name = analytic.getName();
             checkCall(List.of(name), name);
-            if (analytic.getWindowName() != null || analytic.getKeep() != null || analytic.getWindowDefinition() != null
+            if (analytic.getKeep() != null || analytic.getWindowDefinition() != null
                     && analytic.getWindowDefinition().getWindowName() != null) {
-                throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "A named window is not supported; write the"
-                        + " window (PARTITION BY ... ORDER BY ...) in the OVER clause.");
+                throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "This window form is not supported; write the"
+                        + " window (PARTITION BY ... ORDER BY ...) in the OVER clause or as WINDOW w AS (...).");
+            }
+            Deriv window = new Deriv();
+            if (analytic.getWindowName() != null) {
+                Deriv named = null;
+                for (Scope s = scope; s != null && named == null; s = s.parent) {
+                    named = s.windows.get(analytic.getWindowName().toLowerCase(Locale.ROOT));
+                }
+                if (named == null) {
+                    throw unknown("window " + analytic.getWindowName(), analytic.getWindowName(), List.copyOf(scope.windows.keySet()));
+                }
+                window.add(named);
             }
             Deriv args = new Deriv();
             args.add(sub(analytic.getExpression()));
             args.add(sub(analytic.getOffset()));
             args.add(sub(analytic.getDefaultValue()));
-            Deriv window = new Deriv();
             if (analytic.getPartitionExpressionList() != null) {
                 seen.add(analytic.getPartitionExpressionList());
                 for (Object p : analytic.getPartitionExpressionList()) {

@@ -210,6 +210,18 @@ class SqlGuardTest {
     }
 
     @Test
+    void namedWindowsAreFollowed() {
+        BoundSelect b = bound("SELECT rank() OVER w AS r, sum(o.total) OVER w AS running FROM orders o"
+                + " JOIN customers c ON c.id = o.customer_id WINDOW w AS (PARTITION BY c.country ORDER BY o.created_at)",
+                SqlEngine.POSTGRESQL);
+        assertEquals(Set.of("customers.country", "orders.created_at"), names(b.outputs().get(0).derived()));
+        assertEquals(Set.of("orders.total"), names(b.outputs().get(1).derived()));
+        assertTrue(names(b.shaping()).containsAll(Set.of("customers.country", "orders.created_at")));
+        assertEquals(Refusal.Reason.UNKNOWN_NAME,
+                refused("SELECT rank() OVER v FROM orders WINDOW w AS (ORDER BY total)", SqlEngine.POSTGRESQL).reason());
+    }
+
+    @Test
     void filtersIncludeEverythingASubqueryInThemReads() {
         BoundSelect b = bound("SELECT count(*) FROM customers c WHERE EXISTS (SELECT 1 FROM api_keys k"
                 + " WHERE k.customer_id = c.id AND k.secret LIKE 'sk_live%') HAVING count(*) > 1", SqlEngine.SQLITE);
