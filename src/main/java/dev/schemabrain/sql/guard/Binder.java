@@ -169,8 +169,10 @@ final class Binder {
         Scope withScope = outer;
         if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
             withScope = new Scope(outer);
+            boolean recursive = false;   // WITH RECURSIVE covers every CTE of the list, whichever item carries the flag
             for (WithItem<?> item : select.getWithItemsList()) {
-                bindWith(item, withScope);
+                recursive |= item.isRecursive();
+                bindWith(item, withScope, recursive);
             }
         }
         List<RelColumn> result;
@@ -190,7 +192,7 @@ final class Binder {
         return result;
     }
 
-    private void bindWith(WithItem<?> item, Scope scope) {
+    private void bindWith(WithItem<?> item, Scope scope, boolean recursive) {
         seen.add(item);
         if (!(item.getStatement() instanceof ParenthesedSelect)) {
             throw refuse(Refusal.Reason.DML_IN_STATEMENT,
@@ -208,7 +210,8 @@ final class Binder {
                     return unquote(si.getExpression().toString());
                 }).toList();
         Select body = item.getSelect().getSelect();
-        if (item.isRecursive() && body instanceof SetOperationList set) {
+        // SQLite makes a compound CTE recursive without the keyword: there its own name inside means itself.
+        if ((recursive || engine == SqlEngine.SQLITE) && body instanceof SetOperationList set) {
             // The recursive branch reads the CTE itself: start from the anchor and grow to a fixed point.
             List<RelColumn> anchor = rename(bindSelect(set.getSelects().get(0), scope), columnNames);
             scope.ctes.put(name.toLowerCase(Locale.ROOT), anchor);
