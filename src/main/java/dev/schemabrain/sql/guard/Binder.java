@@ -376,6 +376,12 @@ final class Binder {
             if (scope.sources.isEmpty()) {
                 throw refuse(Refusal.Reason.SYNTAX_ERROR, "SELECT * needs a FROM clause; name the table to read.");
             }
+            if (!scope.merged.isEmpty()) {
+                // Engines order and drop the merged columns of USING and NATURAL joins differently (SQLite keeps the
+                // left one in place, PostgreSQL and MySQL put it first): outputs would not line up with the result.
+                throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT * over a USING or NATURAL join is not"
+                        + " supported, since engines order its columns differently; list the columns, or use t.*.");
+            }
             for (Source source : scope.sources) {
                 outputs.addAll(source.columns());
             }

@@ -210,6 +210,21 @@ class SqlGuardTest {
     }
 
     @Test
+    void starOutputsLineUpWithTheEnginesColumnsOrAreRefused() {
+        BoundSelect b = bound("SELECT * FROM customers c JOIN orders o ON o.customer_id = c.id", SqlEngine.POSTGRESQL);
+        assertEquals(5 + 6, b.outputs().size());
+        assertEquals(Set.of("customers.phone"), names(b.outputs().get(2).values()));
+        assertEquals(Set.of("orders.total"), names(b.outputs().get(7).values()));
+        assertEquals(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
+                refused("SELECT * FROM orders JOIN api_keys USING (customer_id)", SqlEngine.SQLITE).reason());
+        assertEquals(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
+                refused("SELECT * FROM customers NATURAL JOIN api_keys", SqlEngine.POSTGRESQL).reason());
+        assertEquals(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
+                refused("SELECT * EXCLUDE (phone) FROM customers", SqlEngine.DUCKDB).reason());
+        bound("SELECT o.*, k.secret FROM orders o JOIN api_keys k USING (customer_id)", SqlEngine.SQLITE);
+    }
+
+    @Test
     void namedWindowsAreFollowed() {
         BoundSelect b = bound("SELECT rank() OVER w AS r, sum(o.total) OVER w AS running FROM orders o"
                 + " JOIN customers c ON c.id = o.customer_id WINDOW w AS (PARTITION BY c.country ORDER BY o.created_at)",
