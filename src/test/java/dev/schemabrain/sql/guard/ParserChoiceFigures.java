@@ -198,6 +198,9 @@ class ParserChoiceFigures {
         int bothBound;
         int agree;
         final List<String> disagreements = new ArrayList<>();
+        int deparsed;
+        int deparsedSameRows;
+        final List<String> deparseMisses = new ArrayList<>();
 
         void fail(String why) {
             failures.merge(why.length() > 110 ? why.substring(0, 107) + "..." : why, 1, Integer::sum);
@@ -223,7 +226,9 @@ class ParserChoiceFigures {
                 continue;
             }
             Catalog catalog = spider.computeIfAbsent(db, ParserChoiceFigures::spiderCatalog);
-            run("spider/sqlite", new Query(db, SqlEngine.SQLITE, q.get("query").asText(), null), catalog, jsql, calcite);
+            Query query = new Query(db, SqlEngine.SQLITE, q.get("query").asText(), null);
+            run("spider/sqlite", query, catalog, jsql, calcite);
+            deparse(query, catalog, jsql.get("spider/sqlite"));
         }
         // (b) the analyst corpus, the PostgreSQL texts run again as DuckDB.
         for (Query q : ANALYST) {
@@ -271,6 +276,11 @@ class ParserChoiceFigures {
         }
         out.append("  first disagreements on Spider:\n");
         jsql.get("spider/sqlite").disagreements.stream().limit(8).forEach(d -> out.append("    ").append(d).append('\n'));
+        Tally spiderTally = jsql.get("spider/sqlite");
+        out.append(String.format("%nexecuting the deparsed AST instead of the text (the tool step's plan): of %d bound Spider"
+                + " queries, %d return the same rows on SQLite as the original text%n", spiderTally.deparsed,
+                spiderTally.deparsedSameRows));
+        spiderTally.deparseMisses.stream().limit(5).forEach(m -> out.append("    ").append(m).append('\n'));
         out.append("\nlineage misses (first 40)\n");
         for (var e : List.of(Map.entry("jsqlparser", jsql), Map.entry("calcite", calcite))) {
             int shown = 0;
@@ -383,6 +393,43 @@ class ParserChoiceFigures {
         Set<String> names = new TreeSet<>();
         refs.forEach(r -> names.add(r.shortName()));
         return names;
+    }
+
+    /** Runs the original text and JSqlParser's rendering of the bound AST on SQLite and compares the rows. */
+    private static void deparse(Query q, Catalog catalog, Tally tally) {
+        if (!(SqlGuard.check(q.sql(), q.engine(), catalog) instanceof BoundSelect bound)) {
+            return;
+        }
+        tally.deparsed++;
+        Path file = Bench.root().resolve("spider/database").resolve(q.db()).resolve(q.db() + ".sqlite");
+        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+        config.setReadOnly(true);
+        try (java.sql.Connection c = config.createConnection("jdbc:sqlite:" + file)) {
+            List<List<String>> original = rows(c, q.sql());
+            List<List<String>> rendered = rows(c, bound.ast().toString());
+            if (original.equals(rendered)) {
+                tally.deparsedSameRows++;
+            } else {
+                tally.deparseMisses.add(q.sql() + "\n      rendered " + bound.ast());
+            }
+        } catch (java.sql.SQLException e) {
+            tally.deparseMisses.add(q.sql() + "\n      rendered " + bound.ast() + "\n      " + e.getMessage());
+        }
+    }
+
+    private static List<List<String>> rows(java.sql.Connection c, String sql) throws java.sql.SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next() && rows.size() < 2000) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     static List<Set<String>> label(String label) {
