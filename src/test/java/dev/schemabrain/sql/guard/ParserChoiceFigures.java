@@ -276,6 +276,9 @@ class ParserChoiceFigures {
         }
         out.append("  first disagreements on Spider:\n");
         jsql.get("spider/sqlite").disagreements.stream().limit(8).forEach(d -> out.append("    ").append(d).append('\n'));
+        int[] pg = deparseOnPostgres(catalogs);
+        out.append(String.format("%nthe same on PostgreSQL (embedded, Chinook and Northwind loaded): of %d bound analyst queries,"
+                + " %d return the same rows (as multisets) from the rendering as from the original text%n", pg[0], pg[1]));
         Tally spiderTally = jsql.get("spider/sqlite");
         out.append(String.format("%nexecuting the deparsed AST instead of the text (the tool step's plan): of %d bound Spider"
                 + " queries, %d return the same rows on SQLite as the original text%n", spiderTally.deparsed,
@@ -415,6 +418,36 @@ class ParserChoiceFigures {
         } catch (java.sql.SQLException e) {
             tally.deparseMisses.add(q.sql() + "\n      rendered " + bound.ast() + "\n      " + e.getMessage());
         }
+    }
+
+    /** The analyst PostgreSQL queries, original text against rendering, on a real PostgreSQL: {bound, same rows}. */
+    private static int[] deparseOnPostgres(Map<String, Catalog> catalogs) throws java.sql.SQLException {
+        dev.schemabrain.testing.TestPostgres.loadSample("chinook", "chinook.sql");
+        dev.schemabrain.testing.TestPostgres.loadSample("guard_figures_northwind", "northwind.sql");
+        int bound = 0;
+        int same = 0;
+        for (Query q : ANALYST) {
+            if (q.engine() != SqlEngine.POSTGRESQL
+                    || !(SqlGuard.check(q.sql(), q.engine(), catalogs.get(q.db())) instanceof BoundSelect b)) {
+                continue;
+            }
+            bound++;
+            String database = q.db().equals("chinook") ? "chinook" : "guard_figures_northwind";
+            try (java.sql.Connection c = dev.schemabrain.testing.TestPostgres.connect(database)) {
+                List<List<String>> original = new ArrayList<>(rows(c, q.sql()));
+                List<List<String>> rendered = new ArrayList<>(rows(c, b.ast().toString()));
+                original.sort(java.util.Comparator.comparing(Object::toString));
+                rendered.sort(java.util.Comparator.comparing(Object::toString));
+                if (original.equals(rendered)) {
+                    same++;
+                } else {
+                    System.out.println("rendering differs: " + q.sql() + "\n  " + b.ast());
+                }
+            } catch (java.sql.SQLException e) {
+                System.out.println("rendering fails: " + q.sql() + "\n  " + b.ast() + "\n  " + e.getMessage());
+            }
+        }
+        return new int[] {bound, same};
     }
 
     private static List<List<String>> rows(java.sql.Connection c, String sql) throws java.sql.SQLException {
