@@ -91,15 +91,22 @@ public final class GetMetricTool extends CatalogTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         MetricRequest request = request(arguments);
+        Optional<Envelope> outside = AccessReplies.metric(served, request.metric()).or(() -> hiddenReference(served, request));
+        if (outside.isPresent()) {
+            return outside.get();
+        }
         // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
         CompiledMetric compiled;
+        MetricCompiler compiler = new MetricCompiler(served.catalog(), served.semantic(), RowScopes.of(call.access()));
         try {
-            compiled = new MetricCompiler(served.catalog(), served.semantic())
-                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL), smallCells(served));
+            RowScopes.checkUnseen(call.access(), served, request);
+            compiled = compiler.compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
+                    smallCells(served, call.access()));
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);
         }
+        call.rowFiltersApplied(compiler.rowFiltersApplied());
         MetricPiiCheck.Verdict pii = MetricPiiCheck.check(uses(compiled), served.pii(), served.blockList());
         if (pii.refusal().isPresent()) {
             return MetricReplies.refusal(pii.refusal().get(), compiled, served);
@@ -235,8 +242,38 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /** The suppression this server applies: its K, counting the data subjects of the served catalog. */
-    private SmallCells smallCells(ServedCatalog served) {
-        return minGroupSize <= 1 ? SmallCells.OFF : new SmallCells(minGroupSize, served.subjectGraph());
+    private SmallCells smallCells(ServedCatalog served, dev.schemabrain.access.Access access) {
+        // A role may ask for larger groups than the server, never smaller ones.
+        int k = Math.max(minGroupSize, access.minGroupSize().orElse(0));
+        return k <= 1 ? SmallCells.OFF : new SmallCells(k, served.subjectGraph());
+    }
+
+    /**
+     * allowlist_violation for a group_by, filter, time dimension, ordering or segment on an entity outside the
+     * caller's role; empty when every reference is to an entity it may see (or to none the catalog has).
+     */
+    private static Optional<Envelope> hiddenReference(ServedCatalog served, MetricRequest request) {
+        if (!served.access().restricted()) {
+            return Optional.empty();
+        }
+        List<String> refs = new ArrayList<>(request.groupBy());
+        request.filters().forEach(f -> {
+            refs.add(f.column());
+            refs.add(f.otherColumn());
+        });
+        refs.add(request.timeDimension());
+        request.orderBy().forEach(o -> refs.add(o.column()));
+        refs.addAll(request.segments());
+        for (String ref : refs) {
+            int dot = ref == null ? -1 : ref.strip().indexOf('.');
+            if (dot > 0) {
+                Optional<Envelope> refused = AccessReplies.entity(served, ref.strip().substring(0, dot));
+                if (refused.isPresent()) {
+                    return refused;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -1,0 +1,169 @@
+package dev.schemabrain.mcp.tools;
+
+import dev.schemabrain.access.Access;
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.describe.TableDocuments;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiCategory;
+import dev.schemabrain.semantic.compile.MetricCompiler;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.SchemaSummary;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Cuts a served catalog to one caller's reach (SPEC §11.4): the one place the access policy's visibility is applied.
+ * Tools answer from the cut view as from any catalog, so a hidden table cannot surface through a listing, a search
+ * score, a join path, a neighbour or a "did you mean".
+ */
+final class ScopedView {
+
+    private ScopedView() {
+    }
+
+    static ServedCatalog cut(ServedCatalog whole, Access access) {
+        List<Table> all = whole.catalog().tables();
+        List<Table> kept = new ArrayList<>();
+        List<Integer> positions = new ArrayList<>();
+        List<String> hidden = new ArrayList<>();
+        for (Table t : all) {
+            if (!access.sees(t.name())) {
+                hidden.add(t.name().table());
+            }
+        }
+        whole.semantic().entities().stream().filter(e -> !access.sees(e.table())).forEach(e -> hidden.add(e.name()));
+        Redaction redaction = new Redaction(hidden);
+        for (int i = 0; i < all.size(); i++) {
+            Table t = all.get(i);
+            if (access.sees(t.name())) {
+                // A visible table's foreign keys to hidden ones, and comments naming them, would name them: they go.
+                kept.add(new Table(t.name(), t.kind(), t.rowEstimate(), redaction.apply(t.comment()),
+                        t.columns().stream().map(c -> c.withComment(redaction.apply(c.comment()))).toList(), t.primaryKey(),
+                        t.foreignKeys().stream().filter(fk -> access.sees(fk.target())).toList(), t.uniqueConstraints(),
+                        t.dataVersion()));
+                positions.add(i);
+            }
+        }
+        Catalog catalog = new Catalog(kept);
+        List<TableDocuments> documents = whole.documents().stream().filter(d -> access.sees(d.table()))
+                .map(redaction::apply).toList();
+        return whole.view(access, schemas(whole.schemas(), kept), catalog, documents,
+                whole.vectors().select(positions.stream().mapToInt(Integer::intValue).toArray()),
+                semantic(whole, access, redaction), blockList(whole.blockList(), access));
+    }
+
+    /** Each schema's counts of the visible tables alone; a schema with none is left out. */
+    private static List<SchemaSummary> schemas(List<SchemaSummary> schemas, List<Table> kept) {
+        Map<String, List<Table>> bySchema = kept.stream().collect(Collectors.groupingBy(t -> t.name().schema()));
+        List<SchemaSummary> out = new ArrayList<>();
+        for (SchemaSummary s : schemas) {
+            List<Table> tables = bySchema.get(s.schema());
+            if (tables != null) {
+                out.add(new SchemaSummary(s.sourceId(), s.schema(), tables.size(),
+                        tables.stream().mapToInt(t -> t.columns().size()).sum(), s.indexedAt()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Entities over visible tables, joins between them (through a visible bridge), and the metrics the role may call
+     * whose every table, join paths included, is visible.
+     */
+    static SemanticModel semantic(ServedCatalog whole, Access access, Redaction redaction) {
+        SemanticModel model = whole.semantic();
+        List<Entity> entities = model.entities().stream().filter(e -> access.sees(e.table()))
+                .map(e -> new Entity(e.name(), redaction.apply(e.description()), e.table(), e.identity(), e.group(),
+                        e.origin(), e.segments())).toList();
+        Set<String> names = entities.stream().map(Entity::name).collect(Collectors.toSet());
+        List<Join> joins = model.joins().stream().filter(j -> names.contains(j.sourceEntity())
+                && names.contains(j.targetEntity()) && (j.bridge() == null || access.sees(j.bridge().table()))).toList();
+        MetricCompiler compiler = new MetricCompiler(whole.catalog(), model);
+        List<Metric> metrics = model.metrics().stream().filter(m -> names.contains(m.entity()))
+                .filter(m -> compiler.reach(m).map(r -> access.seesMetric(m.name(), r)).orElse(false))
+                .map(m -> new Metric(m.name(), redaction.apply(m.description()), m.entity(), m.measure(), m.timeDimension(),
+                        m.timeGrains(), m.filters(), m.origin(), m.kind())).toList();
+        return new SemanticModel(entities, joins, metrics);
+    }
+
+    /** The server's block list less the categories the role is cleared for; the catastrophic floor stays. */
+    private static BlockList blockList(BlockList server, Access access) {
+        if (access.piiClearance().isEmpty()) {
+            return server;
+        }
+        Set<PiiCategory> kept = server.categories().isEmpty() ? EnumSet.noneOf(PiiCategory.class)
+                : EnumSet.copyOf(server.categories());
+        Map<String, PiiCategory> byWire = new HashMap<>();
+        for (PiiCategory c : PiiCategory.values()) {
+            byWire.put(c.wireName(), c);
+        }
+        for (String cleared : access.piiClearance()) {
+            Optional.ofNullable(byWire.get(cleared)).filter(c -> !PiiCategory.CATASTROPHIC_FLOOR.contains(c))
+                    .ifPresent(kept::remove);
+        }
+        return new BlockList(kept);
+    }
+
+    /**
+     * Drops each sentence of a text that mentions a hidden table or entity by name, as written or in words
+     * ({@code invoice_line}, {@code invoice line}, {@code play list}): drafted descriptions say which tables a table
+     * belongs to or is referenced by, and those neighbours may be hidden. Losing a visible sentence is the safe side.
+     */
+    static final class Redaction {
+
+        private final java.util.regex.Pattern mention;
+
+        Redaction(List<String> hidden) {
+            Set<String> forms = new java.util.TreeSet<>();
+            for (String name : hidden) {
+                forms.add(name.toLowerCase(java.util.Locale.ROOT));
+                forms.add(String.join(" ", dev.schemabrain.catalog.IdentifierWords.pieces(name)));
+                forms.add(String.join(" ", dev.schemabrain.catalog.IdentifierWords.english().of(name)));
+            }
+            forms.removeIf(String::isBlank);
+            this.mention = forms.isEmpty() ? null : java.util.regex.Pattern.compile("(?<![\\p{Alnum}])("
+                    + forms.stream().map(java.util.regex.Pattern::quote).collect(Collectors.joining("|"))
+                    + ")(?![\\p{Alnum}])", java.util.regex.Pattern.CASE_INSENSITIVE);
+        }
+
+        String apply(String text) {
+            if (text == null || mention == null || !mention.matcher(text).find()) {
+                return text;
+            }
+            List<String> kept = new ArrayList<>();
+            for (String sentence : text.split("(?<=[.;!?\\n])\\s+")) {
+                if (!mention.matcher(sentence).find()) {
+                    kept.add(sentence);
+                }
+            }
+            return String.join(" ", kept);
+        }
+
+        TableDocuments apply(TableDocuments d) {
+            return new TableDocuments(d.table(), apply(d.description()), apply(d.tableText()), apply(d.lexicalText()),
+                    d.columns().stream().map(c -> new TableDocuments.ColumnDocument(c.column(), apply(c.description()),
+                            apply(c.text()))).toList());
+        }
+
+        private dev.schemabrain.describe.Description apply(dev.schemabrain.describe.Description d) {
+            return d == null ? null : new dev.schemabrain.describe.Description(apply(d.text()), d.origin(), d.draft());
+        }
+    }
+
+    /** The tables {@code metric} reads in the whole catalog, for a refusal's widening hint. */
+    static Set<QualifiedName> reach(ServedCatalog whole, Metric metric) {
+        return new MetricCompiler(whole.catalog(), whole.semantic()).reach(metric).orElse(Set.of());
+    }
+}
