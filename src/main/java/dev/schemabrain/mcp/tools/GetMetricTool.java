@@ -107,7 +107,7 @@ public final class GetMetricTool extends CatalogTool {
             return MetricReplies.compileError(e, request, entity);
         }
         call.rowFiltersApplied(compiler.rowFiltersApplied());
-        MetricPiiCheck.Verdict pii = MetricPiiCheck.check(uses(compiled), served.pii(), served.blockList());
+        MetricPiiCheck.Verdict pii = served.piiCheck(uses(compiled));
         if (pii.refusal().isPresent()) {
             return MetricReplies.refusal(pii.refusal().get(), compiled, served);
         }
@@ -170,8 +170,9 @@ public final class GetMetricTool extends CatalogTool {
             if (compiled.suppresses()) {
                 data.put("min_group_size", compiled.minGroupSize().getAsInt()).put("suppressed_groups", suppressed);
                 if (suppressed > 0) {
-                    suppression = new Suppression(compiled.minGroupSize().getAsInt(), suppressed, compiled.subjects(),
-                            wideningHint(request, compiled));
+                    List<String> subjects = subjects(compiled, served);
+                    suppression = new Suppression(compiled.minGroupSize().getAsInt(), suppressed, subjects,
+                            wideningHint(request, compiled, subjects));
                     ObjectNode about = data.putObject("suppression");
                     about.put("min_group_size", suppression.k()).put("suppressed_groups", suppressed)
                             .put("widening_hint", suppression.hint());
@@ -209,7 +210,22 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /** What to ask instead when groups were too small: a coarser grain, one dimension fewer, or wider filters. */
-    static String wideningHint(MetricRequest request, CompiledMetric compiled) {
+    /**
+     * Whom the suppressed groups count ("customer via invoice.customer_id"), with a person entity outside the caller's
+     * view called "people": suppression counts them all the same, but their entity is not named to this caller.
+     */
+    private static List<String> subjects(CompiledMetric compiled, ServedCatalog served) {
+        List<String> out = new ArrayList<>();
+        for (String subject : compiled.subjects()) {
+            int space = subject.indexOf(' ');
+            String entity = space < 0 ? subject : subject.substring(0, space);
+            out.add(served.semantic().entity(entity).isPresent() || served.whole().semantic().entity(entity).isEmpty()
+                    ? subject : "people" + (space < 0 ? "" : subject.substring(space)));
+        }
+        return out;
+    }
+
+    static String wideningHint(MetricRequest request, CompiledMetric compiled, List<String> subjects) {
         List<String> ways = new ArrayList<>();
         String coarser = null;
         if (request.timeGrain() != null) {
@@ -227,8 +243,7 @@ public final class GetMetricTool extends CatalogTool {
         if (!request.filters().isEmpty()) {
             ways.add("wider filters");
         }
-        String subjects = String.join(", ", compiled.subjects());
-        return "Groups of fewer than " + compiled.minGroupSize().orElse(0) + " distinct people (" + subjects
+        return "Groups of fewer than " + compiled.minGroupSize().orElse(0) + " distinct people (" + String.join(", ", subjects)
                 + ") are left out; ask with " + (ways.isEmpty() ? "a wider question: the whole answer covers too few people"
                 : String.join(", or ", ways)) + ".";
     }

@@ -16,10 +16,8 @@ import dev.schemabrain.store.SchemaSummary;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -61,7 +59,8 @@ final class ScopedView {
                 .map(redaction::apply).toList();
         return whole.view(access, schemas(whole.schemas(), kept), catalog, documents,
                 whole.vectors().select(positions.stream().mapToInt(Integer::intValue).toArray()),
-                semantic(whole, access, redaction), blockList(whole.blockList(), access));
+                semantic(whole, access, redaction), whole.blockList().categories().isEmpty() ? whole.blockList()
+                        : new BlockList(without(whole.blockList().categories(), cleared(access))), cleared(access));
     }
 
     /** Each schema's counts of the visible tables alone; a schema with none is left out. */
@@ -98,22 +97,21 @@ final class ScopedView {
         return new SemanticModel(entities, joins, metrics);
     }
 
-    /** The server's block list less the categories the role is cleared for; the catastrophic floor stays. */
-    private static BlockList blockList(BlockList server, Access access) {
-        if (access.piiClearance().isEmpty()) {
-            return server;
-        }
-        Set<PiiCategory> kept = server.categories().isEmpty() ? EnumSet.noneOf(PiiCategory.class)
-                : EnumSet.copyOf(server.categories());
-        Map<String, PiiCategory> byWire = new HashMap<>();
+    /** The PII categories the role is cleared for; the catastrophic floor is never cleared. */
+    private static Set<PiiCategory> cleared(Access access) {
+        Set<PiiCategory> out = EnumSet.noneOf(PiiCategory.class);
         for (PiiCategory c : PiiCategory.values()) {
-            byWire.put(c.wireName(), c);
+            if (access.piiClearance().contains(c.wireName()) && !PiiCategory.CATASTROPHIC_FLOOR.contains(c)) {
+                out.add(c);
+            }
         }
-        for (String cleared : access.piiClearance()) {
-            Optional.ofNullable(byWire.get(cleared)).filter(c -> !PiiCategory.CATASTROPHIC_FLOOR.contains(c))
-                    .ifPresent(kept::remove);
-        }
-        return new BlockList(kept);
+        return out;
+    }
+
+    private static Set<PiiCategory> without(Set<PiiCategory> categories, Set<PiiCategory> cleared) {
+        Set<PiiCategory> out = EnumSet.copyOf(categories);
+        out.removeAll(cleared);
+        return out;
     }
 
     /**

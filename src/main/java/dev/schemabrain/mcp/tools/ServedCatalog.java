@@ -64,6 +64,8 @@ public final class ServedCatalog {
     /** The whole catalog when this is one caller's view of it (null when it is the whole), and that caller's reach. */
     private final ServedCatalog whole;
     private final Access access;
+    /** The PII categories this view's role sees in clear (none for the whole catalog). */
+    private final java.util.Set<dev.schemabrain.pii.PiiCategory> cleared;
     /** Each role's view, cut once per served catalog and shared by its calls. */
     private final Map<Object, ServedCatalog> views = new ConcurrentHashMap<>();
 
@@ -91,7 +93,7 @@ public final class ServedCatalog {
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
         this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
-                null, Access.UNRESTRICTED);
+                null, Access.UNRESTRICTED, java.util.Set.of());
     }
 
     /**
@@ -102,8 +104,9 @@ public final class ServedCatalog {
                           VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                           Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                           SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy,
-                          ServedCatalog whole, Access access) {
+                          ServedCatalog whole, Access access, java.util.Set<dev.schemabrain.pii.PiiCategory> cleared) {
         this.whole = whole;
+        this.cleared = java.util.Set.copyOf(cleared);
         this.access = access;
         this.passageEmbedder = passageEmbedder;
         this.subjectPolicy = subjectPolicy;
@@ -176,9 +179,15 @@ public final class ServedCatalog {
 
     /** A view of this catalog made of {@code scoped}'s parts, for {@link ScopedView}. */
     ServedCatalog view(Access scoped, List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                       VectorIndex vectors, SemanticModel semantic, BlockList blockList) {
+                       VectorIndex vectors, SemanticModel semantic, BlockList blockList,
+                       java.util.Set<dev.schemabrain.pii.PiiCategory> cleared) {
         return new ServedCatalog(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii,
-                blockList, subjectPolicy, this, scoped);
+                blockList, subjectPolicy, this, scoped, cleared);
+    }
+
+    /** The PII rules for columns a statement reads, as this view's caller is bound by them (its clearance applied). */
+    public dev.schemabrain.pii.MetricPiiCheck.Verdict piiCheck(List<dev.schemabrain.pii.MetricPiiCheck.ColumnUse> uses) {
+        return dev.schemabrain.pii.MetricPiiCheck.check(uses, pii, blockList, cleared);
     }
 
     public SemanticModel semantic() {

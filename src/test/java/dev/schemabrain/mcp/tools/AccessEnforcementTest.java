@@ -13,6 +13,8 @@ import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.Tool;
@@ -54,6 +56,9 @@ class AccessEnforcementTest {
     static Path dir;
     static QueryExecutor executor;
     static ToolRegistry tools;
+    /** The same store served with small-cell suppression at K = 5 and contact details blocked. */
+    static ToolRegistry guarded;
+    static Path store;
     static final List<ToolCall> CALLS = new ArrayList<>();
 
     static final Role ANALYST = new Role("analyst", List.of(new TablePattern("public", "invoice"),
@@ -73,8 +78,10 @@ class AccessEnforcementTest {
     static void index() throws Exception {
         TestPostgres.loadSample("chinook", "chinook.sql");
         SourceUrl url = SourceUrl.parse(TestPostgres.url("chinook"));
-        Path store = Indexed.store(url, dir.resolve("chinook_access.db"));
+        store = Indexed.store(url, dir.resolve("chinook_access.db"));
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
+        guarded = StandardTools.registry(new StoreCatalogProvider(store, Optional.of(BlockList.parse(
+                "credential,payment_card,government_id,contact", false))), Optional.of(executor), 5);
         tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1).audited(new CallAudit() {
             @Override
             public void beforeSql(ToolCall call, String sqlFingerprint) {
@@ -317,6 +324,104 @@ class AccessEnforcementTest {
         }
         out.sort((a, b) -> b.length() - a.length());
         return out;
+    }
+
+    static Role role(String name, List<String> tables, List<RowFilter> rowFilters, Set<String> clearance, OptionalInt k) {
+        return new Role(name, tables.stream().map(t -> new TablePattern("public", t)).toList(), Optional.empty(), rowFilters,
+                clearance, k, Optional.empty());
+    }
+
+    static Access as(Role role, Map<String, String> claims) {
+        return new AccessPolicy(Map.of(role.name(), role), Optional.empty())
+                .resolve(new Caller("token:" + role.name(), Optional.of(role.name()), claims));
+    }
+
+    static final List<String> SALES = List.of("invoice", "invoice_line", "customer", "track", "album", "artist", "genre", "media_type");
+
+    @Test
+    void piiClearanceShowsTheClearedCategoriesToThatRoleOnly() {
+        Map<String, Object> byEmail = Map.of("name", "customer_count", "group_by", List.of("customer.email"));
+        Envelope blocked = guarded.call("get_metric", byEmail, "test",
+                as(role("plain", SALES, List.of(), Set.of(), OptionalInt.empty()), Map.of()));
+        assertEquals(ErrorKind.PII_BLOCKED, blocked.error() == null ? null : blocked.error().kind(), blocked.toJson());
+        Envelope cleared = guarded.call("get_metric", byEmail, "test",
+                as(role("marketing", SALES, List.of(), Set.of("contact"), OptionalInt.of(1)), Map.of()));
+        assertTrue(cleared.error() == null || cleared.error().kind() != ErrorKind.PII_BLOCKED, cleared.toJson());
+    }
+
+    @Test
+    void theCatastrophicFloorIsNeverCleared() {
+        ServedCatalog whole = new StoreCatalogProvider(store, Optional.of(BlockList.parse(
+                "credential,payment_card,government_id,contact", false))).current().orElseThrow();
+        ServedCatalog view = whole.scopedTo(as(role("floor", SALES, List.of(), Set.of("credential", "payment_card", "contact"),
+                OptionalInt.empty()), Map.of()));
+        assertTrue(view.blockList().blocks(PiiCategory.CREDENTIAL) && view.blockList().blocks(PiiCategory.PAYMENT_CARD));
+        assertFalse(view.blockList().blocks(PiiCategory.CONTACT));
+        assertTrue(whole.blockList().blocks(PiiCategory.CONTACT), "the server's own list is untouched");
+    }
+
+    @Test
+    void aRolesMinimumGroupSizeOnlyRaisesTheServers() {
+        Map<String, Object> byCountry = Map.of("name", "customer_count", "group_by", List.of("customer.country"));
+        Envelope strict = tools.call("get_metric", byCountry, "test",
+                as(role("strict", SALES, List.of(), Set.of(), OptionalInt.of(1000)), Map.of()));
+        assertEquals(Status.DEGRADED, strict.status(), strict.toJson());
+        assertEquals(1000, strict.data().get("min_group_size").asInt());
+        assertEquals(0, strict.data().get("row_count").asInt(), "no country has 1000 customers: " + strict.toJson());
+        Envelope lax = guarded.call("get_metric", byCountry, "test",
+                as(role("lax", SALES, List.of(), Set.of(), OptionalInt.of(1)), Map.of()));
+        assertEquals(5, lax.data().get("min_group_size").asInt(), "the server's K stands: " + lax.toJson());
+    }
+
+    @Test
+    void noJoinPathRunsThroughAHiddenTable() {
+        Access noInvoices = as(role("catalogue", List.of("customer", "invoice_line", "track"), List.of(), Set.of(),
+                OptionalInt.empty()), Map.of());
+        Envelope paths = call(noInvoices, "suggest_joins", Map.of("tables", List.of("public.customer", "public.invoice_line")));
+        assertFalse(paths.toJson().contains("public.invoice\""), paths.toJson());
+        assertFalse(paths.toJson().contains("invoice_id"), "no join on the hidden invoice's key: " + paths.toJson());
+        assertTrue(paths.status() != Status.SUCCESS || paths.data().toString().contains("\"paths\":[]"), paths.toJson());
+        // Nor does a metric reach a hidden table's rows through a join it cannot see.
+        Envelope revenue = call(noInvoices, "get_metric", Map.of("name", "invoice_line_revenue", "group_by",
+                List.of("customer.country")));
+        assertTrue(revenue.isError(), revenue.toJson());
+        assertFalse(revenue.toJson().contains("public.invoice\""), revenue.toJson());
+    }
+
+    @Test
+    void aRowFilterOnAnEntityTheRoleCannotSeeRefusesWhatWouldReachIt() {
+        Access blind = as(role("blind", List.of("invoice", "invoice_line", "track"),
+                List.of(new RowFilter("customer", "customer.support_rep_id", RowFilter.Op.EQ, "rep")), Set.of(),
+                OptionalInt.empty()), Map.of("rep", "3"));
+        Envelope invoices = call(blind, "get_metric", Map.of("name", "invoice_count"));
+        assertEquals(ErrorKind.POLICY_BLOCKED, invoices.error() == null ? null : invoices.error().kind(), invoices.toJson());
+        assertFalse(invoices.toJson().contains("customer"), "the refusal names nothing hidden: " + invoices.toJson());
+        Envelope tracks = call(blind, "get_metric", Map.of("name", "track_count"));
+        assertEquals(Status.SUCCESS, tracks.status(), tracks.toJson());
+    }
+
+    @Test
+    void aStatementThatJoinsTheFilteredEntityCarriesItsFilterEvenFromAnUnrelatedBase() {
+        Envelope dry = call(REP_3, "get_metric", Map.of("name", "track_count", "group_by", List.of("customer.country"),
+                "dry_run", true));
+        assertEquals(Status.SUCCESS, dry.status(), dry.toJson());
+        assertTrue(dry.data().get("sql").asText().contains("\"support_rep_id\" = ?"), dry.toJson());
+        assertEquals(List.of("customer.support_rep_id"), last("get_metric").rowFiltersApplied());
+    }
+
+    @Test
+    void suppressionStillCountsPeopleWhoseTableIsHidden() {
+        Access noCustomers = as(role("ledger", List.of("invoice", "invoice_line", "track"), List.of(), Set.of(),
+                OptionalInt.empty()), Map.of());
+        Envelope byCity = guarded.call("get_metric", Map.of("name", "invoice_total_sum", "group_by",
+                List.of("invoice.billing_city")), "test", noCustomers);
+        assertTrue(byCity.status() == Status.SUCCESS || byCity.status() == Status.DEGRADED, byCity.toJson());
+        assertEquals(5, byCity.data().get("min_group_size").asInt(), byCity.toJson());
+        assertTrue(byCity.data().get("suppressed_groups").asInt() > 0, "cities of fewer than 5 customers: " + byCity.toJson());
+        // Counted all the same, but the hidden person entity is not named: "people via invoice.customer_id".
+        String json = byCity.toJson().replace("customer_id", "");
+        assertFalse(json.contains("customer"), json);
+        assertTrue(json.contains("people via invoice."), json);
     }
 
     private static ToolCall last(String tool) {
