@@ -48,6 +48,12 @@ final class RowScopes {
     static void checkUnseen(Access access, ServedCatalog served, MetricRequest request) throws CompileException {
         List<RowScope> unseen = new ArrayList<>();
         for (RowScope s : of(access)) {
+            if (served.whole().semantic().entity(s.entity()).isEmpty()) {
+                // A filter on no entity would limit nothing: the policy is wrong, and the rows must not go unfiltered.
+                throw new CompileException(dev.schemabrain.error.ErrorKind.POLICY_BLOCKED, "This caller's role has a row"
+                        + " filter on " + s.entity() + ", which is no entity of the semantic layer, so no statement can be"
+                        + " limited by it; the operator must fix that row filter of the access policy.", List.of());
+            }
             if (served.semantic().entity(s.entity()).isEmpty()) {
                 unseen.add(RowScope.refused(s.label(), s.entity(), "the role cannot see the"
                         + " table that filter is on, so it cannot be applied; the operator must allow that table to the role."));

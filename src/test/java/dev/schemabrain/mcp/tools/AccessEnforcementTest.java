@@ -401,6 +401,15 @@ class AccessEnforcementTest {
     }
 
     @Test
+    void aRowFilterOnNoEntityRefusesRatherThanLimitingNothing() {
+        Access typo = as(role("typo", SALES, List.of(new RowFilter("customers", "customers.support_rep_id", RowFilter.Op.EQ,
+                "rep")), Set.of(), OptionalInt.empty()), Map.of("rep", "3"));
+        Envelope e = call(typo, "get_metric", Map.of("name", "track_count"));
+        assertEquals(ErrorKind.POLICY_BLOCKED, e.error() == null ? null : e.error().kind(), e.toJson());
+        assertTrue(e.error().message().contains("operator must fix"), e.toJson());
+    }
+
+    @Test
     void aStatementThatJoinsTheFilteredEntityCarriesItsFilterEvenFromAnUnrelatedBase() {
         Envelope dry = call(REP_3, "get_metric", Map.of("name", "track_count", "group_by", List.of("customer.country"),
                 "dry_run", true));
