@@ -15,6 +15,7 @@ import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
+import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.Tool;
@@ -408,6 +409,30 @@ class AccessEnforcementTest {
         assertFalse(invoices.toJson().contains("customer"), "the refusal names nothing hidden: " + invoices.toJson());
         Envelope tracks = call(blind, "get_metric", Map.of("name", "track_count"));
         assertEquals(Status.SUCCESS, tracks.status(), tracks.toJson());
+    }
+
+    @Test
+    void aMinedQueryThatReadsAHiddenTableIsNeitherShownNorCounted() {
+        QueryLogRepository.Example sales = new QueryLogRepository.Example("chinook", "f1", "select",
+                "SELECT c.country, sum(i.total) FROM invoice i JOIN customer c ON c.customer_id = i.customer_id GROUP BY 1", 40,
+                "2026-01-01", "2026-02-01", List.of("public.invoice", "public.customer"),
+                List.of(new QueryLogRepository.StoredJoin("public", "invoice", List.of("customer_id"), "public", "customer",
+                        List.of("customer_id"))), List.of(new QueryLogRepository.StoredColumn("public", "invoice", "total",
+                List.of("select"))), List.of("sum"), List.of());
+        QueryLogRepository.Example staff = new QueryLogRepository.Example("chinook", "f2", "select",
+                "SELECT e.last_name, count(*) FROM customer c JOIN employee e ON e.employee_id = c.support_rep_id GROUP BY 1", 90,
+                "2026-01-01", "2026-02-01", List.of("public.customer", "public.employee"),
+                List.of(new QueryLogRepository.StoredJoin("public", "customer", List.of("support_rep_id"), "public", "employee",
+                        List.of("employee_id"))), List.of(new QueryLogRepository.StoredColumn("public", "employee", "last_name",
+                List.of("select", "group_by"))), List.of("count"), List.of());
+        ToolRegistry mined = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1,
+                (table, column, limit) -> Optional.of(new QueryLogRepository.Page(List.of(staff, sales), 2)));
+        Envelope restricted = mined.call("get_example_queries", Map.of("qualified_name", "public.customer"), "test", REP_3);
+        assertEquals(1, restricted.data().get("queries").size(), restricted.toJson());
+        assertEquals(1, restricted.data().get("total").asInt(), "the hidden query is not counted: " + restricted.toJson());
+        assertFalse(restricted.toJson().contains("employee"), restricted.toJson());
+        Envelope open = mined.call("get_example_queries", Map.of("qualified_name", "public.customer"), "test", Access.UNRESTRICTED);
+        assertEquals(2, open.data().get("queries").size(), open.toJson());
     }
 
     @Test
