@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
@@ -257,7 +258,7 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /** The suppression this server applies: its K, counting the data subjects of the served catalog. */
-    private SmallCells smallCells(ServedCatalog served, dev.schemabrain.access.Access access) {
+    private SmallCells smallCells(ServedCatalog served, Access access) {
         // A role may ask for larger groups than the server, never smaller ones.
         int k = Math.max(minGroupSize, access.minGroupSize().orElse(0));
         return k <= 1 ? SmallCells.OFF : new SmallCells(k, served.subjectGraph());

@@ -4,6 +4,7 @@ import dev.schemabrain.access.Access;
 import dev.schemabrain.access.BoundRowFilter;
 import dev.schemabrain.access.RowFilter;
 import dev.schemabrain.engine.Engines;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
@@ -50,7 +51,7 @@ final class RowScopes {
         for (RowScope s : of(access)) {
             if (served.whole().semantic().entity(s.entity()).isEmpty()) {
                 // A filter on no entity would limit nothing: the policy is wrong, and the rows must not go unfiltered.
-                throw new CompileException(dev.schemabrain.error.ErrorKind.POLICY_BLOCKED, "This caller's role has a row"
+                throw new CompileException(ErrorKind.POLICY_BLOCKED, "This caller's role has a row"
                         + " filter on " + s.entity() + ", which is no entity of the semantic layer, so no statement can be"
                         + " limited by it; the operator must fix that row filter of the access policy.", List.of());
             }
@@ -66,7 +67,7 @@ final class RowScopes {
         try {
             new MetricCompiler(whole.catalog(), whole.semantic(), unseen).compile(request, Engines.POSTGRESQL);
         } catch (CompileException e) {
-            if (e.problem() == dev.schemabrain.error.ErrorKind.POLICY_BLOCKED) {
+            if (e.problem() == ErrorKind.POLICY_BLOCKED) {
                 throw e;
             }
         }

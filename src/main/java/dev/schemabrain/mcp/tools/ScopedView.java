@@ -2,8 +2,10 @@ package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.IdentifierWords;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.describe.Description;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
@@ -17,8 +19,11 @@ import dev.schemabrain.store.SchemaSummary;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -121,19 +126,19 @@ final class ScopedView {
      */
     static final class Redaction {
 
-        private final java.util.regex.Pattern mention;
+        private final Pattern mention;
 
         Redaction(List<String> hidden) {
-            Set<String> forms = new java.util.TreeSet<>();
+            Set<String> forms = new TreeSet<>();
             for (String name : hidden) {
-                forms.add(name.toLowerCase(java.util.Locale.ROOT));
-                forms.add(String.join(" ", dev.schemabrain.catalog.IdentifierWords.pieces(name)));
-                forms.add(String.join(" ", dev.schemabrain.catalog.IdentifierWords.english().of(name)));
+                forms.add(name.toLowerCase(Locale.ROOT));
+                forms.add(String.join(" ", IdentifierWords.pieces(name)));
+                forms.add(String.join(" ", IdentifierWords.english().of(name)));
             }
             forms.removeIf(String::isBlank);
-            this.mention = forms.isEmpty() ? null : java.util.regex.Pattern.compile("(?<![\\p{Alnum}])("
-                    + forms.stream().map(java.util.regex.Pattern::quote).collect(Collectors.joining("|"))
-                    + ")(?![\\p{Alnum}])", java.util.regex.Pattern.CASE_INSENSITIVE);
+            this.mention = forms.isEmpty() ? null : Pattern.compile("(?<![\\p{Alnum}])("
+                    + forms.stream().map(Pattern::quote).collect(Collectors.joining("|"))
+                    + ")(?![\\p{Alnum}])", Pattern.CASE_INSENSITIVE);
         }
 
         String apply(String text) {
@@ -155,8 +160,8 @@ final class ScopedView {
                             apply(c.text()))).toList());
         }
 
-        private dev.schemabrain.describe.Description apply(dev.schemabrain.describe.Description d) {
-            return d == null ? null : new dev.schemabrain.describe.Description(apply(d.text()), d.origin(), d.draft());
+        private Description apply(Description d) {
+            return d == null ? null : new Description(apply(d.text()), d.origin(), d.draft());
         }
     }
 

@@ -6,6 +6,8 @@ import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.MetricPiiCheck;
+import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.SubjectClass;
 import dev.schemabrain.pii.SubjectClasses;
@@ -30,6 +32,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -65,7 +68,7 @@ public final class ServedCatalog {
     private final ServedCatalog whole;
     private final Access access;
     /** The PII categories this view's role sees in clear (none for the whole catalog). */
-    private final java.util.Set<dev.schemabrain.pii.PiiCategory> cleared;
+    private final Set<PiiCategory> cleared;
     /** Each role's view, cut once per served catalog and shared by its calls. */
     private final Map<Object, ServedCatalog> views = new ConcurrentHashMap<>();
 
@@ -93,7 +96,7 @@ public final class ServedCatalog {
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
         this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
-                null, Access.UNRESTRICTED, java.util.Set.of());
+                null, Access.UNRESTRICTED, Set.of());
     }
 
     /**
@@ -104,9 +107,9 @@ public final class ServedCatalog {
                           VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                           Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                           SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy,
-                          ServedCatalog whole, Access access, java.util.Set<dev.schemabrain.pii.PiiCategory> cleared) {
+                          ServedCatalog whole, Access access, Set<PiiCategory> cleared) {
         this.whole = whole;
-        this.cleared = java.util.Set.copyOf(cleared);
+        this.cleared = Set.copyOf(cleared);
         this.access = access;
         this.passageEmbedder = passageEmbedder;
         this.subjectPolicy = subjectPolicy;
@@ -165,7 +168,10 @@ public final class ServedCatalog {
      * caller may not see is absent from listings, searches, scores, join paths and suggestions alike.
      */
     public ServedCatalog scopedTo(Access access) {
-        if (!access.restricted() || whole != null) {
+        if (whole != null) {
+            return whole.scopedTo(access);
+        }
+        if (!access.restricted()) {
             return this;
         }
         return views.computeIfAbsent(access.scopeKey() == null ? Access.UNRESTRICTED : access.scopeKey(),
@@ -180,14 +186,14 @@ public final class ServedCatalog {
     /** A view of this catalog made of {@code scoped}'s parts, for {@link ScopedView}. */
     ServedCatalog view(Access scoped, List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                        VectorIndex vectors, SemanticModel semantic, BlockList blockList,
-                       java.util.Set<dev.schemabrain.pii.PiiCategory> cleared) {
+                       Set<PiiCategory> cleared) {
         return new ServedCatalog(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii,
                 blockList, subjectPolicy, this, scoped, cleared);
     }
 
     /** The PII rules for columns a statement reads, as this view's caller is bound by them (its clearance applied). */
-    public dev.schemabrain.pii.MetricPiiCheck.Verdict piiCheck(List<dev.schemabrain.pii.MetricPiiCheck.ColumnUse> uses) {
-        return dev.schemabrain.pii.MetricPiiCheck.check(uses, pii, blockList, cleared);
+    public MetricPiiCheck.Verdict piiCheck(List<MetricPiiCheck.ColumnUse> uses) {
+        return MetricPiiCheck.check(uses, pii, blockList, cleared);
     }
 
     public SemanticModel semantic() {
