@@ -60,6 +60,8 @@ public final class MetricCompiler {
     private final List<RowScope> rowScopes;
     /** The row filters the statements compiled so far carried, for the audit row; one compiler serves one call. */
     private final Set<String> applied = new LinkedHashSet<>();
+    /** Row scopes applied to every aggregate of the current compile: a join path of the first plan reached them. */
+    private final Set<RowScope> forced = new LinkedHashSet<>();
 
     public MetricCompiler(Catalog catalog, SemanticModel model) {
         this(catalog, model, List.of());
@@ -91,8 +93,40 @@ public final class MetricCompiler {
                     + "; got " + request.limit() + ".", List.of());
         }
         TimeGrain grain = grain(request.timeGrain(), metric);
-        Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
-        return render(metric, request, built, dialect, cells);
+        forced.clear();
+        while (true) {
+            applied.clear();
+            Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
+            // A join path may pass through an entity whose rows reach a filtered one (tracks grouped by billing
+            // country join invoice lines and invoices, which belong to customers): plan again with that filter.
+            List<RowScope> reached = reachedThrough(built.requiredJoins());
+            if (reached.isEmpty()) {
+                return render(metric, request, built, dialect, cells);
+            }
+            forced.addAll(reached);
+        }
+    }
+
+    /**
+     * The row scopes not yet forced whose entity an entity of these joins is, or reaches many-to-one (one already
+     * applied everywhere is planned once more, to the same statement: cheaper than telling where it applied).
+     */
+    private List<RowScope> reachedThrough(List<String> joins) {
+        Set<String> entities = new LinkedHashSet<>();
+        for (String name : joins) {
+            model.join(name).ifPresent(j -> {
+                entities.add(j.sourceEntity());
+                entities.add(j.targetEntity());
+            });
+        }
+        List<RowScope> out = new ArrayList<>();
+        for (RowScope scope : rowScopes) {
+            if (!forced.contains(scope) && entities.stream()
+                    .anyMatch(e -> e.equals(scope.entity()) || paths.towardsOne(e, scope.entity()))) {
+                out.add(scope);
+            }
+        }
+        return out;
     }
 
     /**
@@ -179,7 +213,7 @@ public final class MetricCompiler {
         filters.addAll(request.filters());
         // After the caller's filters and ANDed with them: a caller's own filter can only narrow what the role allows.
         for (RowScope scope : rowScopes) {
-            if (!reaches(base, scope.entity(), filters, request)) {
+            if (!forced.contains(scope) && !reaches(base, scope.entity(), filters, request)) {
                 continue;
             }
             if (scope.missing()) {

@@ -454,6 +454,23 @@ class AccessEnforcementTest {
     }
 
     @Test
+    void aJoinPathThroughRowsThatBelongToAFilteredEntityCarriesTheFilter() throws Exception {
+        // Tracks by billing country walk track → invoice_line → invoice; invoices belong to customers.
+        Envelope byCountry = call(REP_3, "get_metric", Map.of("name", "track_count", "group_by",
+                List.of("invoice.billing_country")));
+        assertFalse(byCountry.isError(), byCountry.toJson());
+        assertEquals(List.of("customer.support_rep_id"), last("get_metric").rowFiltersApplied(), byCountry.toJson());
+        Set<String> countries = byKey(byCountry, "invoice.billing_country", "track_count").keySet();
+        Set<String> rep3 = new java.util.TreeSet<>();
+        hand("SELECT DISTINCT i.billing_country FROM invoice i JOIN customer c ON c.customer_id = i.customer_id"
+                + " WHERE c.support_rep_id = 3").forEach(r -> rep3.add(r.get(0).toString()));
+        Set<String> everyone = new java.util.TreeSet<>();
+        hand("SELECT DISTINCT billing_country FROM invoice").forEach(r -> everyone.add(r.get(0).toString()));
+        assertEquals(rep3, countries, "only the countries of rep 3's invoices");
+        assertTrue(everyone.size() > rep3.size(), "other reps' countries exist to leak");
+    }
+
+    @Test
     void suppressionStillCountsPeopleWhoseTableIsHidden() {
         Access noCustomers = as(role("ledger", List.of("invoice", "invoice_line", "track"), List.of(), Set.of(),
                 OptionalInt.empty()), Map.of());
