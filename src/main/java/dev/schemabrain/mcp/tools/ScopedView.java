@@ -21,6 +21,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -96,7 +97,7 @@ final class ScopedView {
                 && names.contains(j.targetEntity()) && (j.bridge() == null || access.sees(j.bridge().table()))).toList();
         MetricCompiler compiler = new MetricCompiler(whole.catalog(), model);
         List<Metric> metrics = model.metrics().stream().filter(m -> names.contains(m.entity()))
-                .filter(m -> compiler.reach(m).map(r -> access.seesMetric(m.name(), r)).orElse(false))
+                .filter(m -> reach(whole, compiler, m).map(r -> access.seesMetric(m.name(), r)).orElse(false))
                 .map(m -> new Metric(m.name(), redaction.apply(m.description()), m.entity(), m.measure(), m.timeDimension(),
                         m.timeGrains(), m.filters(), m.origin(), m.kind())).toList();
         return new SemanticModel(entities, joins, metrics);
@@ -167,6 +168,29 @@ final class ScopedView {
 
     /** The tables {@code metric} reads in the whole catalog, for a refusal's widening hint. */
     static Set<QualifiedName> reach(ServedCatalog whole, Metric metric) {
-        return new MetricCompiler(whole.catalog(), whole.semantic()).reach(metric).orElse(Set.of());
+        return reach(whole, new MetricCompiler(whole.catalog(), whole.semantic()), metric).orElse(Set.of());
+    }
+
+    /**
+     * What a plain compile of {@code metric} reads, with the table of its declared time dimension and the tables
+     * small-cell suppression walks to count its people (each hop's own side; the person's key is on it): a metric
+     * whose time axis or privacy count needs a hidden table is itself hidden. Empty when it does not compile.
+     */
+    private static Optional<Set<QualifiedName>> reach(ServedCatalog whole, MetricCompiler compiler, Metric metric) {
+        SemanticModel model = whole.semantic();
+        return compiler.reach(metric).map(tables -> {
+            Set<QualifiedName> out = new TreeSet<>(tables);
+            if (metric.timeDimension() != null && metric.timeDimension().indexOf('.') > 0) {
+                model.entity(metric.timeDimension().substring(0, metric.timeDimension().indexOf('.')))
+                        .ifPresent(e -> out.add(e.table()));
+            }
+            for (Entity e : model.entities()) {
+                if (tables.contains(e.table())) {
+                    whole.subjectGraph().subjectOf(e.name()).ifPresent(path -> path.hops().forEach(hop ->
+                            model.entity(hop.from()).ifPresent(from -> out.add(from.table()))));
+                }
+            }
+            return out;
+        });
     }
 }

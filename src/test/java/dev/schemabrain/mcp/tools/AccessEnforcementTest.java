@@ -471,6 +471,20 @@ class AccessEnforcementTest {
     }
 
     @Test
+    void aMetricWhoseTimeAxisOrPeopleCountNeedsAHiddenTableIsHidden() {
+        // Invoice lines are dated by their invoice and belong to customers through it: without invoice, the metric
+        // could neither be bucketed by month nor have its small groups counted.
+        Access lines = as(role("lines", List.of("invoice_line", "track"), List.of(), Set.of(), OptionalInt.empty()), Map.of());
+        Envelope revenue = guarded.call("get_metric", Map.of("name", "invoice_line_revenue", "group_by", List.of("track.name")),
+                "test", lines);
+        assertEquals(ErrorKind.ALLOWLIST_VIOLATION, revenue.error() == null ? null : revenue.error().kind(), revenue.toJson());
+        assertFalse(revenue.toJson().contains("invoice\""), revenue.toJson());
+        Envelope listed = guarded.call("list_metrics", Map.of("limit", 200), "test", lines);
+        assertFalse(listed.toJson().contains("invoice_line_revenue"), listed.toJson());
+        assertTrue(listed.toJson().contains("track_count"), listed.toJson());
+    }
+
+    @Test
     void suppressionStillCountsPeopleWhoseTableIsHidden() {
         Access noCustomers = as(role("ledger", List.of("invoice", "invoice_line", "track"), List.of(), Set.of(),
                 OptionalInt.empty()), Map.of());
