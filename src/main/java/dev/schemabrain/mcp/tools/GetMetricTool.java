@@ -98,7 +98,9 @@ public final class GetMetricTool extends CatalogTool {
         }
         // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
         CompiledMetric compiled;
-        MetricCompiler compiler = new MetricCompiler(served.catalog(), served.semantic(), RowScopes.of(call.access()));
+        // A listed metric compiles with its unlisted parts; an unknown name against the listed ones (its suggestions).
+        MetricCompiler compiler = new MetricCompiler(served.catalog(), served.semantic().metric(request.metric()).isPresent()
+                ? served.compilable() : served.semantic(), RowScopes.of(call.access()));
         try {
             RowScopes.checkUnseen(call.access(), served, request);
             compiled = compiler.compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),

@@ -63,9 +63,10 @@ final class ScopedView {
         Catalog catalog = new Catalog(kept);
         List<TableDocuments> documents = whole.documents().stream().filter(d -> access.sees(d.table()))
                 .map(redaction::apply).toList();
+        Models models = semantic(whole, access, redaction);
         return whole.view(access, schemas(whole.schemas(), kept), catalog, documents,
                 whole.vectors().select(positions.stream().mapToInt(Integer::intValue).toArray()),
-                semantic(whole, access, redaction), whole.blockList().categories().isEmpty() ? whole.blockList()
+                models.listed(), models.compilable(), whole.blockList().categories().isEmpty() ? whole.blockList()
                         : new BlockList(without(whole.blockList().categories(), cleared(access))), cleared(access));
     }
 
@@ -87,7 +88,7 @@ final class ScopedView {
      * Entities over visible tables, joins between them (through a visible bridge), and the metrics the role may call
      * whose every table, join paths included, is visible.
      */
-    static SemanticModel semantic(ServedCatalog whole, Access access, Redaction redaction) {
+    static Models semantic(ServedCatalog whole, Access access, Redaction redaction) {
         SemanticModel model = whole.semantic();
         List<Entity> entities = model.entities().stream().filter(e -> access.sees(e.table()))
                 .map(e -> new Entity(e.name(), redaction.apply(e.description()), e.table(), e.identity(), e.group(),
@@ -96,11 +97,29 @@ final class ScopedView {
         List<Join> joins = model.joins().stream().filter(j -> names.contains(j.sourceEntity())
                 && names.contains(j.targetEntity()) && (j.bridge() == null || access.sees(j.bridge().table()))).toList();
         MetricCompiler compiler = new MetricCompiler(whole.catalog(), model);
-        List<Metric> metrics = model.metrics().stream().filter(m -> names.contains(m.entity()))
-                .filter(m -> reach(whole, compiler, m).map(r -> access.seesMetric(m.name(), r)).orElse(false))
-                .map(m -> new Metric(m.name(), redaction.apply(m.description()), m.entity(), m.measure(), m.timeDimension(),
-                        m.timeGrains(), m.filters(), m.origin(), m.kind())).toList();
-        return new SemanticModel(entities, joins, metrics);
+        List<Metric> compilable = new ArrayList<>();
+        List<Metric> listed = new ArrayList<>();
+        for (Metric m : model.metrics()) {
+            Optional<Set<QualifiedName>> reach = names.contains(m.entity()) ? reach(whole, compiler, m) : Optional.empty();
+            if (reach.isEmpty() || !reach.get().stream().allMatch(access::sees)) {
+                continue;
+            }
+            Metric shown = new Metric(m.name(), redaction.apply(m.description()), m.entity(), m.measure(), m.timeDimension(),
+                    m.timeGrains(), m.filters(), m.origin(), m.kind());
+            compilable.add(shown);
+            if (access.seesMetric(m.name(), reach.get())) {
+                listed.add(shown);
+            }
+        }
+        return new Models(new SemanticModel(entities, joins, listed), new SemanticModel(entities, joins, compilable));
+    }
+
+    /**
+     * What the role sees of the semantic layer ({@code listed}), and what its metrics compile against
+     * ({@code compilable}): every metric over visible tables, so a ratio the role may call can be built of metrics
+     * its list leaves out, without those being listed or callable.
+     */
+    record Models(SemanticModel listed, SemanticModel compilable) {
     }
 
     /** The PII categories the role is cleared for; the catastrophic floor is never cleared. */

@@ -69,6 +69,8 @@ public final class ServedCatalog {
     private final Access access;
     /** The PII categories this view's role sees in clear (none for the whole catalog). */
     private final Set<PiiCategory> cleared;
+    /** What get_metric compiles against: the semantic layer, or a view's with the metrics its role does not list. */
+    private final SemanticModel compilable;
     /** Each role's view, cut once per served catalog and shared by its calls. */
     private final Map<Object, ServedCatalog> views = new ConcurrentHashMap<>();
 
@@ -96,7 +98,7 @@ public final class ServedCatalog {
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
         this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
-                null, Access.UNRESTRICTED, Set.of());
+                null, Access.UNRESTRICTED, Set.of(), semantic);
     }
 
     /**
@@ -107,8 +109,9 @@ public final class ServedCatalog {
                           VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                           Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                           SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy,
-                          ServedCatalog whole, Access access, Set<PiiCategory> cleared) {
+                          ServedCatalog whole, Access access, Set<PiiCategory> cleared, SemanticModel compilable) {
         this.whole = whole;
+        this.compilable = compilable;
         this.cleared = Set.copyOf(cleared);
         this.access = access;
         this.passageEmbedder = passageEmbedder;
@@ -185,10 +188,18 @@ public final class ServedCatalog {
 
     /** A view of this catalog made of {@code scoped}'s parts, for {@link ScopedView}. */
     ServedCatalog view(Access scoped, List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                       VectorIndex vectors, SemanticModel semantic, BlockList blockList,
+                       VectorIndex vectors, SemanticModel semantic, SemanticModel compilable, BlockList blockList,
                        Set<PiiCategory> cleared) {
         return new ServedCatalog(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii,
-                blockList, subjectPolicy, this, scoped, cleared);
+                blockList, subjectPolicy, this, scoped, cleared, compilable);
+    }
+
+    /**
+     * What get_metric compiles a listed metric against: {@link #semantic()}, plus, in a view, the metrics over
+     * visible tables its role does not list (the parts of a ratio it may call).
+     */
+    public SemanticModel compilable() {
+        return compilable;
     }
 
     /** The PII rules for columns a statement reads, as this view's caller is bound by them (its clearance applied). */

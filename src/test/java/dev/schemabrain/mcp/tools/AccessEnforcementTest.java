@@ -16,6 +16,10 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.store.QueryLogRepository;
+import dev.schemabrain.pii.SubjectPolicy;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
+import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.Tool;
@@ -468,6 +472,33 @@ class AccessEnforcementTest {
         hand("SELECT DISTINCT billing_country FROM invoice").forEach(r -> everyone.add(r.get(0).toString()));
         assertEquals(rep3, countries, "only the countries of rep 3's invoices");
         assertTrue(everyone.size() > rep3.size(), "other reps' countries exist to leak");
+    }
+
+    @Test
+    void aRatioTheRoleListsIsBuiltOfPartsItDoesNotListWithoutShowingThem() throws Exception {
+        ServedCatalog base = new StoreCatalogProvider(store).current().orElseThrow();
+        SemanticModel model = base.semantic();
+        Metric sum = model.metric("invoice_total_sum").orElseThrow();
+        List<Metric> metrics = new ArrayList<>(model.metrics());
+        metrics.add(new Metric("average_invoice", "Total per invoice.", "invoice", null, sum.timeDimension(), sum.timeGrains(),
+                List.of(), sum.origin(), new MetricKind.Ratio("invoice_total_sum", "invoice_count")));
+        ServedCatalog withRatio = new ServedCatalog(base.schemas(), base.catalog(), base.documents(), base.vectors(), () -> null,
+                () -> null, new SemanticModel(model.entities(), model.joins(), metrics), base.pii(), base.blockList(),
+                SubjectPolicy.NONE);
+        ToolRegistry ratio = StandardTools.registry(() -> Optional.of(withRatio), Optional.of(executor), 1);
+        Role listing = new Role("ratio_only", SALES.stream().map(t -> new TablePattern("public", t)).toList(),
+                Optional.of(Set.of("average_invoice")), ANALYST.rowFilters(), Set.of(), OptionalInt.empty(), Optional.empty());
+        Access caller = as(listing, Map.of("rep", "3"));
+        Envelope avg = ratio.call("get_metric", Map.of("name", "average_invoice"), "test", caller);
+        assertEquals(Status.SUCCESS, avg.status(), avg.toJson());
+        BigDecimal expected = decimal(hand("SELECT sum(i.total) / count(*) FROM invoice i JOIN customer c"
+                + " ON c.customer_id = i.customer_id WHERE c.support_rep_id = 3").get(0).get(0));
+        assertEquals(0, expected.compareTo(decimal(avg.data().get("rows").get(0).get("average_invoice").asText())
+                .setScale(expected.scale(), java.math.RoundingMode.HALF_UP)), avg.toJson());
+        Envelope part = ratio.call("get_metric", Map.of("name", "invoice_count"), "test", caller);
+        assertEquals(ErrorKind.ALLOWLIST_VIOLATION, part.error() == null ? null : part.error().kind(), part.toJson());
+        Envelope listed = ratio.call("list_metrics", Map.of(), "test", caller);
+        assertEquals(1, listed.data().get("metrics").size(), listed.toJson());
     }
 
     @Test
