@@ -13,20 +13,23 @@ import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.pii.BlockList;
-import dev.schemabrain.pii.PiiCategory;
-import dev.schemabrain.store.QueryLogRepository;
-import dev.schemabrain.pii.SubjectPolicy;
-import dev.schemabrain.semantic.model.Metric;
-import dev.schemabrain.semantic.model.MetricKind;
-import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.mcp.envelope.EnvelopeSchema;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.PiiCategory;
+import dev.schemabrain.pii.SubjectPolicy;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.testing.Indexed;
 import dev.schemabrain.testing.TestPostgres;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -108,8 +111,14 @@ class AccessEnforcementTest {
         }
     }
 
+    static final JsonSchemaValidator VALIDATOR = new DefaultJsonSchemaValidator();
+
+    /** A call as {@code access}; every answer, refusals included, must be a valid envelope. */
     static Envelope call(Access access, String tool, Map<String, Object> args) {
-        return tools.call(tool, args, "test", access);
+        Envelope e = tools.call(tool, args, "test", access);
+        JsonSchemaValidator.ValidationResponse valid = VALIDATOR.validate(EnvelopeSchema.strict(tools.names()), e.toTree());
+        assertTrue(valid.valid(), () -> valid.errorMessage() + "\n" + e.toJson());
+        return e;
     }
 
     static List<List<Object>> hand(String sql) throws Exception {
