@@ -49,12 +49,17 @@ final class ScopedView {
         }
         whole.semantic().entities().stream().filter(e -> !access.sees(e.table())).forEach(e -> hidden.add(e.name()));
         Redaction redaction = new Redaction(hidden);
+        Set<QualifiedName> rowFiltered = rowFiltered(whole, access);
         for (int i = 0; i < all.size(); i++) {
             Table t = all.get(i);
             if (access.sees(t.name())) {
                 // A visible table's foreign keys to hidden ones, and comments naming them, would name them: they go.
+                // Under a row filter, the sampled values of its rows may be other callers' rows: they go too.
+                boolean filtered = rowFiltered.contains(t.name());
                 kept.add(new Table(t.name(), t.kind(), t.rowEstimate(), redaction.apply(t.comment()),
-                        t.columns().stream().map(c -> c.withComment(redaction.apply(c.comment()))).toList(), t.primaryKey(),
+                        t.columns().stream().map(c -> c.withComment(redaction.apply(c.comment())))
+                                .map(c -> filtered ? c.withSamples(List.of()).withValues(List.of()) : c).toList(),
+                        t.primaryKey(),
                         t.foreignKeys().stream().filter(fk -> access.sees(fk.target())).toList(), t.uniqueConstraints(),
                         t.dataVersion()));
                 positions.add(i);
@@ -68,6 +73,24 @@ final class ScopedView {
                 whole.vectors().select(positions.stream().mapToInt(Integer::intValue).toArray()),
                 models.listed(), models.compilable(), whole.blockList().categories().isEmpty() ? whole.blockList()
                         : new BlockList(without(whole.blockList().categories(), cleared(access))), cleared(access));
+    }
+
+    /** The tables whose rows belong to an entity the role's row filters limit (its own, or many-to-one from it). */
+    private static Set<QualifiedName> rowFiltered(ServedCatalog whole, Access access) {
+        Set<String> limited = new TreeSet<>();
+        access.rowFilters().forEach(f -> limited.add(f.filter().entity()));
+        access.missingClaims().forEach(f -> limited.add(f.entity()));
+        Set<QualifiedName> out = new TreeSet<>();
+        if (limited.isEmpty()) {
+            return out;
+        }
+        MetricCompiler compiler = new MetricCompiler(whole.catalog(), whole.semantic());
+        for (Entity e : whole.semantic().entities()) {
+            if (limited.stream().anyMatch(l -> compiler.belongsTo(e.name(), l))) {
+                out.add(e.table());
+            }
+        }
+        return out;
     }
 
     /** Each schema's counts of the visible tables alone; a schema with none is left out. */

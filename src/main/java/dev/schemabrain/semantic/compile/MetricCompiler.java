@@ -75,6 +75,11 @@ public final class MetricCompiler {
         this.rowScopes = List.copyOf(rowScopes);
     }
 
+    /** Whether rows of entity {@code from} belong to a row of {@code to}: the same entity, or many-to-one joins lead there. */
+    public boolean belongsTo(String from, String to) {
+        return from.equals(to) || paths.towardsOne(from, to);
+    }
+
     /** The labels of the row filters the compiled statements carry. */
     public List<String> rowFiltersApplied() {
         return List.copyOf(applied);

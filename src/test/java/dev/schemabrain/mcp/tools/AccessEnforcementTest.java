@@ -449,6 +449,20 @@ class AccessEnforcementTest {
     }
 
     @Test
+    void underARowFilterNoSampledValueOfItsRowsIsShown() {
+        Envelope unrestricted = call(Access.UNRESTRICTED, "describe_column", Map.of("qualified_name", "public.invoice.billing_city"));
+        assertTrue(unrestricted.toJson().contains("samples"), unrestricted.toJson());
+        for (String column : List.of("public.invoice.billing_city", "public.customer.city", "public.invoice_line.unit_price")) {
+            Envelope e = call(REP_3, "describe_column", Map.of("qualified_name", column));
+            assertEquals(Status.SUCCESS, e.status(), e.toJson());
+            JsonNode samples = e.data().path("samples");
+            assertTrue(samples.isMissingNode() || samples.isEmpty(), column + ": " + e.toJson());
+        }
+        Envelope tracks = call(REP_3, "describe_column", Map.of("qualified_name", "public.track.composer"));
+        assertFalse(tracks.data().path("samples").isEmpty(), "a table no filter limits keeps its samples: " + tracks.toJson());
+    }
+
+    @Test
     void aRowFilterOnNoEntityRefusesRatherThanLimitingNothing() {
         Access typo = as(role("typo", SALES, List.of(new RowFilter("customers", "customers.support_rep_id", RowFilter.Op.EQ,
                 "rep")), Set.of(), OptionalInt.empty()), Map.of("rep", "3"));
