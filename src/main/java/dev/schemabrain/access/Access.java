@@ -92,6 +92,39 @@ public final class Access {
                 + ", or ask the operator to add it to the allow list of " + mine + ".";
     }
 
+    /**
+     * What would open an entity or metric ({@code what}, as the caller named it) that reads {@code reaches}, naming
+     * roles only and never a table: the caller named the object, not the tables behind it.
+     *
+     * @param metric the metric's name when {@code what} is one (a role's metric list must hold it too), else null
+     */
+    public String wideningHint(String what, Collection<QualifiedName> reaches, String metric) {
+        if (!restricted()) {
+            return "";
+        }
+        List<String> opening = new ArrayList<>();
+        policy().ifPresent(p -> p.roles().values().stream()
+                .filter(r -> reaches.stream().allMatch(r::allows))
+                .filter(r -> metric == null || r.metrics().map(m -> m.contains(metric)).orElse(true))
+                .map(Role::name).forEach(opening::add));
+        String mine = role().map(r -> "role " + r).orElse("a role");
+        if (opening.isEmpty()) {
+            return what + " reads tables outside every role of the access policy; the operator can add them to the allow"
+                    + " list of " + mine + ".";
+        }
+        return what + " is open to role" + (opening.size() == 1 ? " " : "s ") + String.join(", ", opening)
+                + "; use a credential with " + (opening.size() == 1 ? "that role" : "one of them")
+                + ", or ask the operator to widen the allow list of " + mine + ".";
+    }
+
+    /**
+     * What decides which tables, entities and metrics this caller sees: callers with equal keys see the same
+     * catalog, so a scoped view can be shared between them. Null without a policy.
+     */
+    public Object scopeKey() {
+        return role == null ? null : java.util.Arrays.asList(role, policy);
+    }
+
     /** The role's row filters with this caller's claim values; a filter whose claim is missing is left out here. */
     public List<BoundRowFilter> rowFilters() {
         if (role == null) {

@@ -100,6 +100,14 @@ public final class MetricPiiCheck {
     }
 
     public static Verdict check(List<ColumnUse> uses, PiiTags tags, BlockList blockList) {
+        return check(uses, tags, blockList, Set.of());
+    }
+
+    /**
+     * @param cleared categories the caller's access role sees in clear (SPEC §11.4): no rule of use refuses them (the
+     *                block list in force already leaves them out; the catastrophic floor is never cleared)
+     */
+    public static Verdict check(List<ColumnUse> uses, PiiTags tags, BlockList blockList, Set<PiiCategory> cleared) {
         EnumSet<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
         EnumSet<PiiCategory> causes = EnumSet.noneOf(PiiCategory.class);
         Refusal first = null;
@@ -110,6 +118,11 @@ public final class MetricPiiCheck {
             // The block list first: no allowance lifts it.
             Cause why = blocked.isEmpty() ? Cause.ROLE : Cause.BLOCKED;
             Set<PiiCategory> found = blocked.isEmpty() ? byRole(u, tag, tags.allowances(u.table(), u.column())) : blocked;
+            if (!cleared.isEmpty() && !found.isEmpty()) {
+                EnumSet<PiiCategory> left = EnumSet.copyOf(found);
+                cleared.stream().filter(c -> !PiiCategory.CATASTROPHIC_FLOOR.contains(c)).forEach(left::remove);
+                found = left;
+            }
             if (!found.isEmpty()) {
                 causes.addAll(found);
                 if (first == null) {

@@ -22,6 +22,17 @@ final class QuantizedVectors {
         return new QuantizedVectors(dimension, new byte[Math.multiplyExact(count, dimension)], new float[count]);
     }
 
+    /** The vectors at {@code rows}, in that order, copied as they are (no second quantization). */
+    QuantizedVectors select(int[] rows) {
+        byte[] c = new byte[Math.multiplyExact(rows.length, dimension)];
+        float[] sc = new float[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            System.arraycopy(codes, rows[i] * dimension, c, i * dimension, dimension);
+            sc[i] = scales[rows[i]];
+        }
+        return new QuantizedVectors(dimension, c, sc);
+    }
+
     int size() {
         return scales.length;
     }

@@ -172,6 +172,27 @@ public final class VectorIndex {
         }
     }
 
+    /**
+     * The vectors of the tables at {@code positions} (in this index's order) and of their columns, as an index of
+     * those tables alone: a caller limited to some tables searches them without the others' vectors.
+     */
+    public VectorIndex select(int[] positions) {
+        int[] start = new int[positions.length + 1];
+        for (int i = 0; i < positions.length; i++) {
+            start[i + 1] = start[i] + columnCount(positions[i]);
+        }
+        if (dimension == 0) {
+            return new VectorIndex(0, QuantizedVectors.zeros(0, 0), QuantizedVectors.zeros(0, 0), start, GRAPH_TABLES);
+        }
+        int[] columnRows = new int[start[positions.length]];
+        for (int i = 0, k = 0; i < positions.length; i++) {
+            for (int c = columnStart[positions[i]]; c < columnStart[positions[i] + 1]; c++) {
+                columnRows[k++] = c;
+            }
+        }
+        return new VectorIndex(dimension, tables.select(positions), columns.select(columnRows), start, GRAPH_TABLES);
+    }
+
     /** The same vectors without a graph: every search scans (the reference the graph is measured against). */
     public VectorIndex scanning() {
         return new VectorIndex(dimension, tables, columns, columnStart, Integer.MAX_VALUE);

@@ -170,6 +170,34 @@ class VectorIndexTest {
         assertEquals(0, VectorIndex.builder(tables).build().dimension(), "no vectors at all: no dense signal");
     }
 
+    @Test
+    void aSelectionKeepsEachKeptTablesVectorsAndColumnsExactly() {
+        Random random = new Random(11);
+        Table narrow = table("s1", "wide");
+        List<Column> columns = new ArrayList<>(narrow.columns());
+        columns.add(new Column("extra", 6, "text", true, null, null, List.of()));   // column counts differ
+        Table wide = narrow.withColumns(columns);
+        List<Table> tables = List.of(table("s0", "a"), wide, table("s2", "c"));
+        Map<DocumentKey, float[]> map = new HashMap<>();
+        for (Table t : tables) {
+            map.put(DocumentKey.table(t.name()), unit(random, DIM));
+            t.columns().forEach(c -> map.put(DocumentKey.column(t.name(), c.name()), unit(random, DIM)));
+        }
+        VectorIndex all = VectorIndex.of(tables, map);
+        int[] kept = {2, 1};
+        VectorIndex some = all.select(kept);
+        float[] q = unit(random, DIM);
+        assertEquals(2, some.tableCount());
+        for (int i = 0; i < kept.length; i++) {
+            assertEquals(all.table(kept[i], q), some.table(i, q), 0f, "table " + kept[i]);
+            assertEquals(all.columnCount(kept[i]), some.columnCount(i));
+            for (int c = 0; c < all.columnCount(kept[i]); c++) {
+                assertEquals(all.column(kept[i], c, q), some.column(i, c, q), 0f, "table " + kept[i] + " column " + c);
+            }
+        }
+        assertEquals(0, VectorIndex.builder(tables).build().select(kept).dimension(), "no vectors select none");
+    }
+
     private static Table table(String schema, String name) {
         TableBuilder b = new TableBuilder(new QualifiedName(schema, name), TableKind.TABLE, null, null, null);
         b.addColumn(new Column(name + "_id", 1, "integer", false, null, null, List.of()));

@@ -100,6 +100,13 @@ public final class ToolRegistry {
 
     private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {
         ToolSpec spec = tool.spec();
+        if (call.access().denial().isPresent()) {
+            // A caller the access policy gives no role reaches nothing: not even an argument check answers it.
+            return Envelope.error(new ToolError(ErrorKind.ALLOWLIST_VIOLATION, "This caller may reach nothing: "
+                    + call.access().denial().get() + ".", new Recovery(null, Map.of(), List.of(), null,
+                    "Use a credential that carries a role of the access policy, or ask the operator to set a default_role."),
+                    List.of()), List.of(spec.name()));
+        }
         Validation validation = spec.arguments().validate(arguments);
         if (!validation.isValid()) {
             return invalidArgument(spec, validation, arguments);

@@ -30,7 +30,8 @@ abstract class CatalogTool implements Tool {
     @Override
     public final Envelope call(Arguments arguments, ToolCall call) {
         Optional<ServedCatalog> served = catalogs.current();
-        return served.isEmpty() ? Replies.indexNotReady() : answer(arguments, served.get(), call);
+        // Every tool answers from the caller's view: what its role may not see is not there to list, score or suggest.
+        return served.isEmpty() ? Replies.indexNotReady() : answer(arguments, served.get().scopedTo(call.access()), call);
     }
 
     /** Answers a validated call against a non-empty catalog; a tool that sends SQL overrides this one. */

@@ -40,7 +40,7 @@ public final class DescribeColumnTool extends CatalogTool {
         NameLookup.ColumnResult result = served.lookup().resolveColumn(input);
         if (!(result instanceof NameLookup.ColumnResult.Found found)) {
             // Whatever part failed, the parent table's description is the way forward.
-            return NameReplies.retrying(DescribeTableTool.NAME).forColumn(input, result);
+            return NameReplies.retrying(DescribeTableTool.NAME).forColumn(input, result, served);
         }
         Table table = found.table();
         Column column = found.column();

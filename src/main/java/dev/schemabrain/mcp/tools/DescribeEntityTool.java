@@ -53,7 +53,7 @@ public final class DescribeEntityTool extends CatalogTool {
         SemanticModel model = served.semantic();
         Optional<Entity> found = model.entity(name);
         if (found.isEmpty()) {
-            return unknownEntity(NAME, name, model);
+            return unknownEntity(NAME, name, served);
         }
         Entity e = found.get();
         Optional<Table> table = served.catalog().table(e.table());
@@ -105,7 +105,13 @@ public final class DescribeEntityTool extends CatalogTool {
     }
 
     /** unknown_name for an entity, with close names and a search to fall back on. */
-    static Envelope unknownEntity(String tool, String name, SemanticModel model) {
+    /** unknown_name with the close entity names of the caller's view, or allowlist_violation for one it may not see. */
+    static Envelope unknownEntity(String tool, String name, ServedCatalog served) {
+        Optional<Envelope> refused = AccessReplies.entity(served, name);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        SemanticModel model = served.semantic();
         List<String> matches = Fuzzy.best(name, model.entities().stream().map(Entity::name).toList(), Fuzzy.DEFAULT_LIMIT);
         Recovery recovery = matches.isEmpty()
                 ? Recovery.call("find_relevant_entities", Map.of("query", Replies.shown(name)))

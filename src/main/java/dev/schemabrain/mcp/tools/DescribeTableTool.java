@@ -43,7 +43,7 @@ public final class DescribeTableTool extends CatalogTool {
         String input = arguments.string("qualified_name").orElseThrow();
         NameLookup.TableResult result = served.lookup().resolveTable(input);
         if (!(result instanceof NameLookup.TableResult.Found found)) {
-            return NameReplies.retrying(NAME).forTable(input, result);
+            return NameReplies.retrying(NAME).forTable(input, result, served);
         }
         Table table = found.table();
         TableDocuments documents = served.documents(table.name());

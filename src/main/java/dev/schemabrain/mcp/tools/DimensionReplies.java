@@ -35,8 +35,8 @@ final class DimensionReplies {
 
     /** Whether this server's PII policy lets a metric be grouped by the dimension. */
     boolean groupable(Dimensions.Dimension d) {
-        return MetricPiiCheck.check(List.of(new MetricPiiCheck.ColumnUse(d.table(), d.column(), MetricPiiCheck.Use.GROUP_BY)),
-                served.pii(), served.blockList()).refusal().isEmpty();
+        return served.piiCheck(List.of(new MetricPiiCheck.ColumnUse(d.table(), d.column(), MetricPiiCheck.Use.GROUP_BY)))
+                .refusal().isEmpty();
     }
 
     /** describe_entity's dimensions: each with its kind, the joins to it, its PII tag and whether it may be grouped by. */

@@ -73,10 +73,14 @@ public final class GetExampleQueriesTool extends CatalogTool {
                 table = found.table().name();
                 column = found.column().name();
             } else {
+                Optional<Envelope> refused = AccessReplies.table(served, input, 2).or(() -> AccessReplies.table(served, input, 3));
+                if (refused.isPresent()) {
+                    return refused.get();
+                }
                 // Report the reading that got furthest: a column of a known table, else the table error.
                 return asColumn instanceof NameLookup.ColumnResult.UnknownColumn
-                        ? NameReplies.retrying(DescribeTableTool.NAME).forColumn(input, asColumn)
-                        : NameReplies.retrying(NAME).forTable(input, asTable);
+                        ? NameReplies.retrying(DescribeTableTool.NAME).forColumn(input, asColumn, served)
+                        : NameReplies.retrying(NAME).forTable(input, asTable, served);
             }
         }
         Optional<QueryLogRepository.Page> page;
@@ -87,6 +91,11 @@ public final class GetExampleQueriesTool extends CatalogTool {
                     "The mined query log could not be read from the store; try again, or describe the table instead.",
                     Recovery.call(DescribeTableTool.NAME, Map.of("qualified_name", table.toString()))),
                     List.of(DescribeTableTool.NAME));
+        }
+        if (page.isPresent() && served.access().restricted()) {
+            // A query that also reads a table outside the caller's role is not shown, nor counted.
+            List<QueryLogRepository.Example> visible = page.get().examples().stream().filter(e -> visible(e, served)).toList();
+            page = Optional.of(new QueryLogRepository.Page(visible, visible.size()));
         }
         ObjectNode data = Replies.object();
         data.put("qualified_name", column == null ? table.toString() : table + "." + column);
@@ -128,6 +137,15 @@ public final class GetExampleQueriesTool extends CatalogTool {
         Provenance provenance = new Provenance(Provenance.Source.INFERRED, null, "query_log",
                 InferenceMethod.OBSERVED_IN_QUERY_LOG, ValidationState.APPLIED);
         return Envelope.success(data, provenance.confidence(), provenance, List.of(SuggestJoinsTool.NAME, DescribeTableTool.NAME));
+    }
+
+    /** Whether every table the example reads, joins or names a column of is in the caller's view. */
+    private static boolean visible(QueryLogRepository.Example e, ServedCatalog served) {
+        Set<String> tables = new java.util.HashSet<>();
+        served.catalog().tables().forEach(t -> tables.add(t.name().toString()));
+        return tables.containsAll(e.tables())
+                && e.joins().stream().allMatch(j -> tables.contains(j.left().toString()) && tables.contains(j.right().toString()))
+                && e.columns().stream().allMatch(c -> tables.contains(c.qualifiedTable().toString()));
     }
 
     private static String side(QualifiedName table, List<String> columns) {

@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
@@ -91,16 +92,25 @@ public final class GetMetricTool extends CatalogTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         MetricRequest request = request(arguments);
+        Optional<Envelope> outside = AccessReplies.metric(served, request.metric()).or(() -> hiddenReference(served, request));
+        if (outside.isPresent()) {
+            return outside.get();
+        }
         // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
         CompiledMetric compiled;
+        // A listed metric compiles with its unlisted parts; an unknown name against the listed ones (its suggestions).
+        MetricCompiler compiler = new MetricCompiler(served.catalog(), served.semantic().metric(request.metric()).isPresent()
+                ? served.compilable() : served.semantic(), RowScopes.of(call.access()));
         try {
-            compiled = new MetricCompiler(served.catalog(), served.semantic())
-                    .compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL), smallCells(served));
+            RowScopes.checkUnseen(call.access(), served, request);
+            compiled = compiler.compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
+                    smallCells(served, call.access()));
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);
         }
-        MetricPiiCheck.Verdict pii = MetricPiiCheck.check(uses(compiled), served.pii(), served.blockList());
+        call.rowFiltersApplied(compiler.rowFiltersApplied());
+        MetricPiiCheck.Verdict pii = served.piiCheck(uses(compiled));
         if (pii.refusal().isPresent()) {
             return MetricReplies.refusal(pii.refusal().get(), compiled, served);
         }
@@ -163,8 +173,9 @@ public final class GetMetricTool extends CatalogTool {
             if (compiled.suppresses()) {
                 data.put("min_group_size", compiled.minGroupSize().getAsInt()).put("suppressed_groups", suppressed);
                 if (suppressed > 0) {
-                    suppression = new Suppression(compiled.minGroupSize().getAsInt(), suppressed, compiled.subjects(),
-                            wideningHint(request, compiled));
+                    List<String> subjects = subjects(compiled, served);
+                    suppression = new Suppression(compiled.minGroupSize().getAsInt(), suppressed, subjects,
+                            wideningHint(request, compiled, subjects));
                     ObjectNode about = data.putObject("suppression");
                     about.put("min_group_size", suppression.k()).put("suppressed_groups", suppressed)
                             .put("widening_hint", suppression.hint());
@@ -202,7 +213,22 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /** What to ask instead when groups were too small: a coarser grain, one dimension fewer, or wider filters. */
-    static String wideningHint(MetricRequest request, CompiledMetric compiled) {
+    /**
+     * Whom the suppressed groups count ("customer via invoice.customer_id"), with a person entity outside the caller's
+     * view called "people": suppression counts them all the same, but their entity is not named to this caller.
+     */
+    private static List<String> subjects(CompiledMetric compiled, ServedCatalog served) {
+        List<String> out = new ArrayList<>();
+        for (String subject : compiled.subjects()) {
+            int space = subject.indexOf(' ');
+            String entity = space < 0 ? subject : subject.substring(0, space);
+            out.add(served.semantic().entity(entity).isPresent() || served.whole().semantic().entity(entity).isEmpty()
+                    ? subject : "people" + (space < 0 ? "" : subject.substring(space)));
+        }
+        return out;
+    }
+
+    static String wideningHint(MetricRequest request, CompiledMetric compiled, List<String> subjects) {
         List<String> ways = new ArrayList<>();
         String coarser = null;
         if (request.timeGrain() != null) {
@@ -220,8 +246,7 @@ public final class GetMetricTool extends CatalogTool {
         if (!request.filters().isEmpty()) {
             ways.add("wider filters");
         }
-        String subjects = String.join(", ", compiled.subjects());
-        return "Groups of fewer than " + compiled.minGroupSize().orElse(0) + " distinct people (" + subjects
+        return "Groups of fewer than " + compiled.minGroupSize().orElse(0) + " distinct people (" + String.join(", ", subjects)
                 + ") are left out; ask with " + (ways.isEmpty() ? "a wider question: the whole answer covers too few people"
                 : String.join(", or ", ways)) + ".";
     }
@@ -235,8 +260,38 @@ public final class GetMetricTool extends CatalogTool {
     }
 
     /** The suppression this server applies: its K, counting the data subjects of the served catalog. */
-    private SmallCells smallCells(ServedCatalog served) {
-        return minGroupSize <= 1 ? SmallCells.OFF : new SmallCells(minGroupSize, served.subjectGraph());
+    private SmallCells smallCells(ServedCatalog served, Access access) {
+        // A role may ask for larger groups than the server, never smaller ones.
+        int k = Math.max(minGroupSize, access.minGroupSize().orElse(0));
+        return k <= 1 ? SmallCells.OFF : new SmallCells(k, served.subjectGraph());
+    }
+
+    /**
+     * allowlist_violation for a group_by, filter, time dimension, ordering or segment on an entity outside the
+     * caller's role; empty when every reference is to an entity it may see (or to none the catalog has).
+     */
+    private static Optional<Envelope> hiddenReference(ServedCatalog served, MetricRequest request) {
+        if (!served.access().restricted()) {
+            return Optional.empty();
+        }
+        List<String> refs = new ArrayList<>(request.groupBy());
+        request.filters().forEach(f -> {
+            refs.add(f.column());
+            refs.add(f.otherColumn());
+        });
+        refs.add(request.timeDimension());
+        request.orderBy().forEach(o -> refs.add(o.column()));
+        refs.addAll(request.segments());
+        for (String ref : refs) {
+            int dot = ref == null ? -1 : ref.strip().indexOf('.');
+            if (dot > 0) {
+                Optional<Envelope> refused = AccessReplies.entity(served, ref.strip().substring(0, dot));
+                if (refused.isPresent()) {
+                    return refused;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.schemabrain.mcp.envelope.ToolError;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -63,13 +64,28 @@ record NameReplies(String tool, Function<String, Map<String, Object>> retry) {
                 List.of("describe_table"));
     }
 
-    /** The envelope for a table name that did not resolve to a table. */
-    Envelope forTable(String input, NameLookup.TableResult result) {
+    /**
+     * The envelope for a table name that did not resolve to a table of {@code served}: allowlist_violation when it
+     * names a table outside the caller's role.
+     */
+    Envelope forTable(String input, NameLookup.TableResult result, ServedCatalog served) {
+        if (result instanceof NameLookup.NotFound) {
+            Optional<Envelope> refused = AccessReplies.table(served, input, 2);
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+        }
         return failed(input, result);
     }
 
-    /** The envelope for a column name that did not resolve to a column. */
-    Envelope forColumn(String input, NameLookup.ColumnResult result) {
+    /** The envelope for a column name that did not resolve to a column, as {@link #forTable} for its table. */
+    Envelope forColumn(String input, NameLookup.ColumnResult result, ServedCatalog served) {
+        if (result instanceof NameLookup.NotFound) {
+            Optional<Envelope> refused = AccessReplies.table(served, input, 3);
+            if (refused.isPresent()) {
+                return refused.get();
+            }
+        }
         return result instanceof NameLookup.ColumnResult.UnknownColumn u ? unknownColumn(u) : failed(input, result);
     }
 

@@ -49,7 +49,7 @@ public final class ResolveJoinTool extends CatalogTool {
         String b = arguments.string("entity_b").orElseThrow().strip();
         for (String e : List.of(a, b)) {
             if (model.entity(e).isEmpty()) {
-                return DescribeEntityTool.unknownEntity(NAME, e, model);
+                return DescribeEntityTool.unknownEntity(NAME, e, served);
             }
         }
         List<Join> between = model.joinsOf(a).stream().filter(j -> j.other(a).equals(b)).toList();

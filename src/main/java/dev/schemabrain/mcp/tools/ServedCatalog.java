@@ -1,10 +1,13 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.pii.MetricPiiCheck;
+import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.SubjectClass;
 import dev.schemabrain.pii.SubjectClasses;
@@ -29,6 +32,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -59,6 +63,16 @@ public final class ServedCatalog {
     private final SubjectPolicy subjectPolicy;
     private final Supplier<List<SubjectClasses.Assigned>> subjectClasses;
     private final Supplier<SubjectGraph> subjectGraph;
+    private final Supplier<Function<List<String>, List<float[]>>> passageEmbedder;
+    /** The whole catalog when this is one caller's view of it (null when it is the whole), and that caller's reach. */
+    private final ServedCatalog whole;
+    private final Access access;
+    /** The PII categories this view's role sees in clear (none for the whole catalog). */
+    private final Set<PiiCategory> cleared;
+    /** What get_metric compiles against: the semantic layer, or a view's with the metrics its role does not list. */
+    private final SemanticModel compilable;
+    /** Each role's view, cut once per served catalog and shared by its calls. */
+    private final Map<Object, ServedCatalog> views = new ConcurrentHashMap<>();
 
     /**
      * @param documents     one per table of {@code catalog}, in its order
@@ -83,9 +97,30 @@ public final class ServedCatalog {
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
+        this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
+                null, Access.UNRESTRICTED, Set.of(), semantic);
+    }
+
+    /**
+     * @param whole  the served catalog this one is a caller's view of, or null when it is the whole
+     * @param access the caller's reach this view was cut to
+     */
+    private ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
+                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
+                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy,
+                          ServedCatalog whole, Access access, Set<PiiCategory> cleared, SemanticModel compilable) {
+        this.whole = whole;
+        this.compilable = compilable;
+        this.cleared = Set.copyOf(cleared);
+        this.access = access;
+        this.passageEmbedder = passageEmbedder;
         this.subjectPolicy = subjectPolicy;
-        this.subjectClasses = memoize(() -> SubjectClasses.assign(entityTables(catalog, semantic), pii, subjectPolicy));
-        this.subjectGraph = memoize(() -> new SubjectGraph(semantic, catalog, dataSubjects(subjectClasses.get(), subjectPolicy)));
+        this.subjectClasses = whole != null ? whole.subjectClasses
+                : memoize(() -> SubjectClasses.assign(entityTables(catalog, semantic), pii, subjectPolicy));
+        // A caller's view counts the people of the whole catalog: a hidden person table must not weaken suppression.
+        this.subjectGraph = whole != null ? whole.subjectGraph
+                : memoize(() -> new SubjectGraph(semantic, catalog, dataSubjects(subjectClasses.get(), subjectPolicy)));
         this.semantic = semantic;
         this.pii = pii;
         this.blockList = blockList;
@@ -119,6 +154,57 @@ public final class ServedCatalog {
             }
         }
         return out;
+    }
+
+    /**
+     * The reach this view was cut to, for what the role decides (visibility, widening hints); unrestricted for the
+     * whole catalog. A view is shared by every caller of its role: a caller's claims come from its own call.
+     */
+    public Access access() {
+        return access;
+    }
+
+    /**
+     * What {@code access} may see of this catalog: only its tables (foreign keys to others dropped), their
+     * documents and vectors, the entities, joins and metrics over them, schema counts of them alone, and the PII
+     * categories its role is cleared for taken off the block list. Every tool answers from this view, so what a
+     * caller may not see is absent from listings, searches, scores, join paths and suggestions alike.
+     */
+    public ServedCatalog scopedTo(Access access) {
+        if (whole != null) {
+            return whole.scopedTo(access);
+        }
+        if (!access.restricted()) {
+            return this;
+        }
+        return views.computeIfAbsent(access.scopeKey() == null ? Access.UNRESTRICTED : access.scopeKey(),
+                k -> ScopedView.cut(this, access));
+    }
+
+    /** The whole catalog behind a caller's view (itself when it is the whole): to tell hidden from absent. */
+    ServedCatalog whole() {
+        return whole == null ? this : whole;
+    }
+
+    /** A view of this catalog made of {@code scoped}'s parts, for {@link ScopedView}. */
+    ServedCatalog view(Access scoped, List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                       VectorIndex vectors, SemanticModel semantic, SemanticModel compilable, BlockList blockList,
+                       Set<PiiCategory> cleared) {
+        return new ServedCatalog(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii,
+                blockList, subjectPolicy, this, scoped, cleared, compilable);
+    }
+
+    /**
+     * What get_metric compiles a listed metric against: {@link #semantic()}, plus, in a view, the metrics over
+     * visible tables its role does not list (the parts of a ratio it may call).
+     */
+    public SemanticModel compilable() {
+        return compilable;
+    }
+
+    /** The PII rules for columns a statement reads, as this view's caller is bound by them (its clearance applied). */
+    public MetricPiiCheck.Verdict piiCheck(List<MetricPiiCheck.ColumnUse> uses) {
+        return MetricPiiCheck.check(uses, pii, blockList, cleared);
     }
 
     public SemanticModel semantic() {

@@ -64,7 +64,7 @@ public final class SuggestJoinsTool extends CatalogTool {
                 tables.add(found.table().name());
             } else {
                 int at = i;
-                return new NameReplies(NAME, name -> Map.of("tables", replaced(inputs, at, name))).forTable(inputs.get(i), result);
+                return new NameReplies(NAME, name -> Map.of("tables", replaced(inputs, at, name))).forTable(inputs.get(i), result, served);
             }
         }
         List<QualifiedName> distinct = List.copyOf(new LinkedHashSet<>(tables));

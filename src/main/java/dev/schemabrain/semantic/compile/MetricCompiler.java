@@ -57,11 +57,32 @@ public final class MetricCompiler {
     private final Catalog catalog;
     private final SemanticModel model;
     private final PathFinder paths;
+    private final List<RowScope> rowScopes;
+    /** The row filters the statements compiled so far carried, for the audit row; one compiler serves one call. */
+    private final Set<String> applied = new LinkedHashSet<>();
+    /** Row scopes applied to every aggregate of the current compile: a join path of the first plan reached them. */
+    private final Set<RowScope> forced = new LinkedHashSet<>();
 
     public MetricCompiler(Catalog catalog, SemanticModel model) {
+        this(catalog, model, List.of());
+    }
+
+    /** @param rowScopes an access role's row filters, ANDed into every aggregate that reaches their entity */
+    public MetricCompiler(Catalog catalog, SemanticModel model, List<RowScope> rowScopes) {
         this.catalog = catalog;
         this.model = model;
         this.paths = new PathFinder(model);
+        this.rowScopes = List.copyOf(rowScopes);
+    }
+
+    /** Whether rows of entity {@code from} belong to a row of {@code to}: the same entity, or many-to-one joins lead there. */
+    public boolean belongsTo(String from, String to) {
+        return from.equals(to) || paths.towardsOne(from, to);
+    }
+
+    /** The labels of the row filters the compiled statements carry. */
+    public List<String> rowFiltersApplied() {
+        return List.copyOf(applied);
     }
 
     /** Without small-cell suppression (the semantic layer's own checks, dry answers in tests). */
@@ -77,8 +98,40 @@ public final class MetricCompiler {
                     + "; got " + request.limit() + ".", List.of());
         }
         TimeGrain grain = grain(request.timeGrain(), metric);
-        Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
-        return render(metric, request, built, dialect, cells);
+        forced.clear();
+        while (true) {
+            applied.clear();
+            Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
+            // A join path may pass through an entity whose rows reach a filtered one (tracks grouped by billing
+            // country join invoice lines and invoices, which belong to customers): plan again with that filter.
+            List<RowScope> reached = reachedThrough(built.requiredJoins());
+            if (reached.isEmpty()) {
+                return render(metric, request, built, dialect, cells);
+            }
+            forced.addAll(reached);
+        }
+    }
+
+    /**
+     * The row scopes not yet forced whose entity an entity of these joins is, or reaches many-to-one (one already
+     * applied everywhere is planned once more, to the same statement: cheaper than telling where it applied).
+     */
+    private List<RowScope> reachedThrough(List<String> joins) {
+        Set<String> entities = new LinkedHashSet<>();
+        for (String name : joins) {
+            model.join(name).ifPresent(j -> {
+                entities.add(j.sourceEntity());
+                entities.add(j.targetEntity());
+            });
+        }
+        List<RowScope> out = new ArrayList<>();
+        for (RowScope scope : rowScopes) {
+            if (!forced.contains(scope) && entities.stream()
+                    .anyMatch(e -> e.equals(scope.entity()) || paths.towardsOne(e, scope.entity()))) {
+                out.add(scope);
+            }
+        }
+        return out;
     }
 
     /**
@@ -163,7 +216,37 @@ public final class MetricCompiler {
             }
         }
         filters.addAll(request.filters());
+        // After the caller's filters and ANDed with them: a caller's own filter can only narrow what the role allows.
+        for (RowScope scope : rowScopes) {
+            if (!forced.contains(scope) && !reaches(base, scope.entity(), filters, request)) {
+                continue;
+            }
+            if (scope.missing()) {
+                throw new CompileException(ErrorKind.POLICY_BLOCKED, "Metric " + metric.name() + " reads rows that this"
+                        + " caller's role limits by a row filter, and " + scope.refusal(), List.of());
+            }
+            filters.add(scope.filter());
+            applied.add(scope.label());
+        }
         return filters;
+    }
+
+    /**
+     * Whether rows of {@code base} reach {@code entity}: it is {@code base}, many-to-one joins lead to it, or the
+     * request joins it for a filter, group_by, time dimension or segment.
+     */
+    private boolean reaches(Entity base, String entity, List<Filter> filters, MetricRequest request) {
+        if (base.name().equals(entity) || paths.towardsOne(base.name(), entity)) {
+            return true;
+        }
+        List<String> refs = new ArrayList<>(request.groupBy());
+        refs.add(request.timeDimension());
+        refs.addAll(request.segments());
+        for (Filter f : filters) {
+            refs.add(f.column());
+            refs.add(f.otherColumn());
+        }
+        return refs.stream().anyMatch(r -> r != null && r.strip().startsWith(entity + "."));
     }
 
     /** {@code paying} on the metric's entity, or {@code customer.paying} on any entity. */
@@ -194,7 +277,8 @@ public final class MetricCompiler {
      * by month, when it is cumulative): the apply-time check that its parts, columns and joins exist and that its
      * metrics do not refer back to themselves. Empty when it does; else the compiler's sentence.
      */
-    public Optional<String> check(Metric metric) {
+    /** A plain request's grain: none, or by its window's grain (by month) when the metric is cumulative. */
+    private static String plainGrain(Metric metric) {
         String grain = null;
         if (metric.kind() instanceof dev.schemabrain.semantic.model.MetricKind.Cumulative c) {
             grain = (c.windowGrain() != null ? c.windowGrain() : c.grainToDate() != null ? c.grainToDate() : TimeGrain.MONTH).wireName();
@@ -202,12 +286,33 @@ public final class MetricCompiler {
                 grain = metric.timeGrains().get(0).wireName();
             }
         }
+        return grain;
+    }
+
+    public Optional<String> check(Metric metric) {
         try {
-            compile(new MetricRequest(metric.name(), List.of(), List.of(), grain, null, List.of(), List.of(), 1),
+            compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null, List.of(), List.of(), 1),
                     FilterValues.CHECKING);
             return Optional.empty();
         } catch (CompileException e) {
             return Optional.of(e.getMessage());
+        }
+    }
+
+    /**
+     * The tables a plain request for {@code metric} reads (its entities' tables and every table on its join paths),
+     * for deciding who may see it; empty when it does not compile, so a broken metric is not shown to a limited role.
+     */
+    public Optional<Set<QualifiedName>> reach(Metric metric) {
+        try {
+            CompiledMetric plain = compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null,
+                    List.of(), List.of(), 1), FilterValues.CHECKING);
+            Set<QualifiedName> tables = new java.util.TreeSet<>();
+            plain.touched().forEach(ref -> tables.add(ref.table()));
+            model.entity(metric.entity()).ifPresent(e -> tables.add(e.table()));
+            return Optional.of(tables);
+        } catch (CompileException e) {
+            return Optional.empty();
         }
     }
 

@@ -101,6 +101,27 @@ final class PathFinder {
         return steps;
     }
 
+    /** Whether a chain of joins that never fans out leads from {@code base} to {@code target} (each base row has one). */
+    boolean towardsOne(String base, String target) {
+        Set<String> seen = new HashSet<>(List.of(base));
+        Deque<String> frontier = new ArrayDeque<>(List.of(base));
+        for (int hop = 0; hop < MAX_HOPS && !frontier.isEmpty(); hop++) {
+            Deque<String> next = new ArrayDeque<>();
+            for (String at : frontier) {
+                for (Step s : edges.getOrDefault(at, List.of())) {
+                    if (!s.walked().fansOut() && seen.add(s.to())) {
+                        if (s.to().equals(target)) {
+                            return true;
+                        }
+                        next.add(s.to());
+                    }
+                }
+            }
+            frontier = next;
+        }
+        return false;
+    }
+
     /** Every simple path from base to target of at most MAX_HOPS steps (bounded in number). */
     private List<List<Step>> paths(String base, String target) {
         List<List<Step>> found = new ArrayList<>();
