@@ -125,29 +125,40 @@ public final class Access {
         return role == null ? null : java.util.Arrays.asList(role, policy);
     }
 
-    /** The role's row filters with this caller's claim values; a filter whose claim is missing is left out here. */
+    /** The role's row filters with this caller's claim values; a filter whose claim is missing or empty is left out here. */
     public List<BoundRowFilter> rowFilters() {
         if (role == null) {
             return List.of();
         }
         List<BoundRowFilter> bound = new ArrayList<>();
         for (RowFilter f : role.rowFilters()) {
-            String value = caller.claims().get(f.claim());
-            if (value != null) {
-                bound.add(new BoundRowFilter(f, f.op() == RowFilter.Op.IN
-                        ? Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList()
-                        : List.of(value)));
+            List<String> values = values(f);
+            if (!values.isEmpty()) {
+                bound.add(new BoundRowFilter(f, values));
             }
         }
         return bound;
     }
 
-    /** Claims the role's row filters need and the credential lacks: any one refuses a call reaching its entity. */
+    /**
+     * Claims the role's row filters need and the credential lacks, or carries empty (an empty string, or a list
+     * of nothing but commas): any one refuses a call reaching its entity, rather than binding {@code = ''}.
+     */
     public List<RowFilter> missingClaims() {
         if (role == null) {
             return List.of();
         }
-        return role.rowFilters().stream().filter(f -> !caller.claims().containsKey(f.claim())).toList();
+        return role.rowFilters().stream().filter(f -> values(f).isEmpty()).toList();
+    }
+
+    private List<String> values(RowFilter f) {
+        String value = caller.claims().get(f.claim());
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        return f.op() == RowFilter.Op.IN
+                ? Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList()
+                : List.of(value);
     }
 
     /** PII categories (wire names) this role sees in clear; none without a policy. */

@@ -29,6 +29,7 @@ import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.semantic.compile.RowScope;
 import dev.schemabrain.semantic.compile.SmallCells;
 import dev.schemabrain.pii.MetricPiiCheck;
 import dev.schemabrain.semantic.model.Aggregation;
@@ -99,12 +100,15 @@ public final class GetMetricTool extends CatalogTool {
         // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
         CompiledMetric compiled;
         // A listed metric compiles with its unlisted parts; an unknown name against the listed ones (its suggestions).
-        MetricCompiler compiler = new MetricCompiler(served.catalog(), served.semantic().metric(request.metric()).isPresent()
-                ? served.compilable() : served.semantic(), RowScopes.of(call.access()));
+        MetricCompiler compiler;
         try {
-            RowScopes.checkUnseen(call.access(), served, request);
+            List<RowScope> scopes = call.access().restricted()
+                    ? RowScopes.of(call.access(), served.whole().semantic()) : List.of();
+            compiler = new MetricCompiler(served.catalog(), served.semantic().metric(request.metric()).isPresent()
+                    ? served.compilable() : served.semantic(), scopes);
             compiled = compiler.compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
                     smallCells(served, call.access()));
+            RowScopes.checkWhole(scopes, served, request, compiler.rowFiltersApplied());
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);

@@ -9,8 +9,10 @@ import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.RowScope;
+import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.SemanticModel;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,52 +27,91 @@ final class RowScopes {
     private RowScopes() {
     }
 
-    /** @param access this call's caller (its claims are its own; a view is shared by every caller of a role) */
-    static List<RowScope> of(Access access) {
+    /**
+     * The caller's row filters as the compiler applies them, checked against the whole semantic layer: a filter on
+     * no entity, or whose column's table is not its entity's table, is a policy error that refuses (the rows must
+     * not go unfiltered, nor filtered by another column than the operator wrote). A filter holds for every entity
+     * over its entity's table: a second entity on the same table is the same rows.
+     *
+     * @param access this call's caller (its claims are its own; a view is shared by every caller of a role)
+     */
+    static List<RowScope> of(Access access, SemanticModel whole) throws CompileException {
         List<RowScope> scopes = new ArrayList<>();
         for (BoundRowFilter bound : access.rowFilters()) {
             RowFilter f = bound.filter();
-            String reference = f.entity() + "." + column(f);
-            Filter filter = f.op() == RowFilter.Op.IN ? new Filter(reference, FilterOp.IN, List.copyOf(bound.values()))
-                    : new Filter(reference, FilterOp.EQ, bound.values().get(0));
-            scopes.add(RowScope.applied(reference, f.entity(), filter));
+            for (Entity e : sameRows(f, whole)) {
+                String reference = e.name() + "." + column(f);
+                Filter filter = f.op() == RowFilter.Op.IN ? new Filter(reference, FilterOp.IN, List.copyOf(bound.values()))
+                        : new Filter(reference, FilterOp.EQ, bound.values().get(0));
+                scopes.add(RowScope.applied(label(f), e.name(), filter));
+            }
         }
         for (RowFilter f : access.missingClaims()) {
-            scopes.add(RowScope.refused(f.entity() + "." + column(f), f.entity(), "the credential carries no " + f.claim()
-                    + " claim, which it needs; ask the operator for a credential that has it."));
+            for (Entity e : sameRows(f, whole)) {
+                scopes.add(RowScope.refused(label(f), e.name(), "the credential carries no usable " + f.claim()
+                        + " claim, which it needs; ask the operator for a credential that has it."));
+            }
         }
         return scopes;
     }
 
-    /**
-     * Refuses a request that reaches, in the whole catalog, the entity of a row filter the caller's view lacks: the
-     * filter cannot be ANDed into a statement that cannot name its table, and the rows must not go unfiltered.
-     */
-    static void checkUnseen(Access access, ServedCatalog served, MetricRequest request) throws CompileException {
-        List<RowScope> unseen = new ArrayList<>();
-        for (RowScope s : of(access)) {
-            if (served.whole().semantic().entity(s.entity()).isEmpty()) {
-                // A filter on no entity would limit nothing: the policy is wrong, and the rows must not go unfiltered.
-                throw new CompileException(ErrorKind.POLICY_BLOCKED, "This caller's role has a row"
-                        + " filter on " + s.entity() + ", which is no entity of the semantic layer, so no statement can be"
-                        + " limited by it; the operator must fix that row filter of the access policy.", List.of());
-            }
-            if (served.semantic().entity(s.entity()).isEmpty()) {
-                unseen.add(RowScope.refused(s.label(), s.entity(), "the role cannot see the"
-                        + " table that filter is on, so it cannot be applied; the operator must allow that table to the role."));
-            }
+    /** The filter's entity and every other entity over its table; refuses a filter that cannot mean what it says. */
+    private static List<Entity> sameRows(RowFilter f, SemanticModel whole) throws CompileException {
+        Entity entity = whole.entity(f.entity()).orElseThrow(() -> new CompileException(ErrorKind.POLICY_BLOCKED,
+                "This caller's role has a row filter on no entity of the semantic layer, so no statement can be limited"
+                        + " by it; the operator must fix that row filter of the access policy ('policy explain' shows it).",
+                List.of()));
+        int dot = f.column().lastIndexOf('.');
+        if (dot > 0 && !f.column().substring(0, dot).equalsIgnoreCase(entity.table().table())
+                && !f.column().substring(0, dot).equalsIgnoreCase(entity.name())) {
+            // The names stay out of the answer: they may be hidden from the role; 'policy explain' shows them.
+            throw new CompileException(ErrorKind.POLICY_BLOCKED, "This caller's role has a row filter whose column is"
+                    + " not on its entity's table, so it cannot mean what it says; the operator must fix that row filter"
+                    + " of the access policy ('policy explain' shows it).", List.of());
         }
-        if (unseen.isEmpty()) {
+        return whole.entities().stream().filter(e -> e.table().equals(entity.table())).toList();
+    }
+
+    /**
+     * Refuses an answer whose rows, in the whole semantic layer, reach a row filter's entity that the caller's view
+     * did not filter by: the view can lack the table in between (the filter would be silently dropped), or the
+     * caller's {@code via} can move the filter onto another row of the same entity (a ticket's user's organisation
+     * instead of the ticket's own). The whole layer's compile of the same request says which filters must apply.
+     *
+     * @param applied the filters the compile in the caller's view applied
+     */
+    static void checkWhole(List<RowScope> scopes, ServedCatalog served, MetricRequest request, List<String> applied)
+            throws CompileException {
+        if (scopes.isEmpty()) {
             return;
         }
+        if (!request.via().isEmpty() && !applied.isEmpty()) {
+            throw new CompileException(ErrorKind.POLICY_BLOCKED, "This caller's role limits these rows by a row filter,"
+                    + " which holds along the metric's own join path; call again without via.", List.of());
+        }
         ServedCatalog whole = served.whole();
+        MetricCompiler compiler = new MetricCompiler(whole.catalog(), whole.semantic(), scopes);
         try {
-            new MetricCompiler(whole.catalog(), whole.semantic(), unseen).compile(request, Engines.POSTGRESQL);
+            compiler.compile(request, Engines.POSTGRESQL);
         } catch (CompileException e) {
             if (e.problem() == ErrorKind.POLICY_BLOCKED) {
                 throw e;
             }
+            throw new CompileException(ErrorKind.POLICY_BLOCKED, "This caller's role limits rows by a row filter, and"
+                    + " whether this request stays within it cannot be checked (" + e.getMessage() + "); ask without"
+                    + " the part that needs it, or ask the operator to allow the tables in between.", List.of());
         }
+        List<String> missed = compiler.rowFiltersApplied().stream().filter(l -> !applied.contains(l)).toList();
+        if (!missed.isEmpty()) {
+            // Not named: the filter's entity, or the tables in between, may be hidden from this role.
+            throw new CompileException(ErrorKind.POLICY_BLOCKED, "This metric's rows are limited for this caller's role by"
+                    + " a row filter that cannot be applied through the tables the role sees; the operator must allow"
+                    + " the tables linking them to the role.", List.of());
+        }
+    }
+
+    private static String label(RowFilter f) {
+        return f.entity() + "." + column(f);
     }
 
     /** The column of {@code table.column} (or a bare column). */

@@ -66,8 +66,18 @@ final class ScopedView {
             }
         }
         Catalog catalog = new Catalog(kept);
+        // Drafted descriptions quote sampled values ("for example Bluebird Logistics"): under a row filter those
+        // sentences go with the samples.
+        Map<QualifiedName, Redaction> sampled = new java.util.HashMap<>();
+        for (Table t : all) {
+            if (rowFiltered.contains(t.name())) {
+                sampled.put(t.name(), Redaction.literal(t.columns().stream()
+                        .flatMap(c -> java.util.stream.Stream.concat(c.samples().stream(), c.values().stream())).toList()));
+            }
+        }
         List<TableDocuments> documents = whole.documents().stream().filter(d -> access.sees(d.table()))
-                .map(redaction::apply).toList();
+                .map(redaction::apply).map(d -> sampled.containsKey(d.table()) ? sampled.get(d.table()).apply(d) : d)
+                .toList();
         Models models = semantic(whole, access, redaction);
         return whole.view(access, schemas(whole.schemas(), kept), catalog, documents,
                 whole.vectors().select(positions.stream().mapToInt(Integer::intValue).toArray()),
@@ -84,10 +94,24 @@ final class ScopedView {
         if (limited.isEmpty()) {
             return out;
         }
+        if (limited.stream().anyMatch(l -> whole.semantic().entity(l).isEmpty())) {
+            // A filter on no entity limits no statement (get_metric refuses): no table's samples can be trusted.
+            whole.catalog().tables().forEach(t -> out.add(t.name()));
+            return out;
+        }
         MetricCompiler compiler = new MetricCompiler(whole.catalog(), whole.semantic());
         for (Entity e : whole.semantic().entities()) {
             if (limited.stream().anyMatch(l -> compiler.belongsTo(e.name(), l))) {
                 out.add(e.table());
+            }
+        }
+        // Tables with no entity whose rows still belong to a limited table through a foreign key (team members).
+        for (boolean grew = true; grew; ) {
+            grew = false;
+            for (Table t : whole.catalog().tables()) {
+                if (!out.contains(t.name()) && t.foreignKeys().stream().anyMatch(fk -> out.contains(fk.target()))) {
+                    grew = out.add(t.name());
+                }
             }
         }
         return out;
@@ -115,7 +139,9 @@ final class ScopedView {
         SemanticModel model = whole.semantic();
         List<Entity> entities = model.entities().stream().filter(e -> access.sees(e.table()))
                 .map(e -> new Entity(e.name(), redaction.apply(e.description()), e.table(), e.identity(), e.group(),
-                        e.origin(), e.segments())).toList();
+                        e.origin(), e.segments().stream().map(g -> new dev.schemabrain.semantic.model.Segment(g.name(),
+                                redaction.apply(g.description()), g.filters(), g.isDefault(), g.observed())).toList()))
+                .toList();
         Set<String> names = entities.stream().map(Entity::name).collect(Collectors.toSet());
         List<Join> joins = model.joins().stream().filter(j -> names.contains(j.sourceEntity())
                 && names.contains(j.targetEntity()) && (j.bridge() == null || access.sees(j.bridge().table()))).toList();
@@ -172,16 +198,32 @@ final class ScopedView {
         private final Pattern mention;
 
         Redaction(List<String> hidden) {
+            this(forms(hidden));
+        }
+
+        private Redaction(Set<String> forms) {
+            forms.removeIf(String::isBlank);
+            this.mention = forms.isEmpty() ? null : Pattern.compile("(?<![\\p{Alnum}])("
+                    + forms.stream().map(Pattern::quote).collect(Collectors.joining("|"))
+                    + ")(?![\\p{Alnum}])", Pattern.CASE_INSENSITIVE);
+        }
+
+        /** Drops each sentence quoting one of {@code values} as written (sampled values of rows a role may not see). */
+        static Redaction literal(List<String> values) {
+            Set<String> forms = new TreeSet<>();
+            values.stream().filter(v -> v != null && v.strip().length() > 1).map(v -> v.strip().toLowerCase(Locale.ROOT))
+                    .forEach(forms::add);
+            return new Redaction(forms);
+        }
+
+        private static Set<String> forms(List<String> hidden) {
             Set<String> forms = new TreeSet<>();
             for (String name : hidden) {
                 forms.add(name.toLowerCase(Locale.ROOT));
                 forms.add(String.join(" ", IdentifierWords.pieces(name)));
                 forms.add(String.join(" ", IdentifierWords.english().of(name)));
             }
-            forms.removeIf(String::isBlank);
-            this.mention = forms.isEmpty() ? null : Pattern.compile("(?<![\\p{Alnum}])("
-                    + forms.stream().map(Pattern::quote).collect(Collectors.joining("|"))
-                    + ")(?![\\p{Alnum}])", Pattern.CASE_INSENSITIVE);
+            return forms;
         }
 
         String apply(String text) {
