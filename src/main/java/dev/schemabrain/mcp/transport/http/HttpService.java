@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.server.CallGate;
@@ -169,8 +170,11 @@ public final class HttpService implements AutoCloseable {
                 context.addFilter(new FilterHolder(auth), METRICS_PATH, requests);
             }
         });
-        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(),
-                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())), policy)), MCP_PATH, requests);
+        Supplier<byte[]> listed = () -> toolList.bytes(catalogVersion.get());
+        CallGate callGate = new CallGate(registry, listed);
+        ModernEra modern = new ModernEra(callGate, listed, catalogVersion, Instructions.forTools(registry.names()), version);
+        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), callGate, policy, modern,
+                StatelessTools.modern(registry, dispatcher, observability, policy))), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)
