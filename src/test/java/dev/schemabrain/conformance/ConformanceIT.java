@@ -6,10 +6,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the others are named below with the reason and must fail for exactly that reason. A scenario in neither
  * list fails the test, so a new scenario is never skipped silently.
  */
-class ConformanceIT {
+class ConformanceIT extends ServedDemoSuite {
 
     /** Scenarios that apply to us: each must pass (a SUCCESS check, no FAILURE or WARNING). */
     static final Set<String> APPLICABLE = Set.of(
@@ -109,23 +106,6 @@ class ConformanceIT {
     private static final Pattern LISTED = Pattern.compile("^\\s+- (\\S+) \\[", Pattern.MULTILINE);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path dir;
-    static ServedDemo server;
-
-    @BeforeAll
-    static void serve() throws Exception {
-        NodeToolchain.install();
-        server = ServedDemo.start(dir);
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (server != null) {
-            server.close();
-        }
-    }
-
     @Test
     void everyServerScenarioTheSuiteListsIsClassified() throws Exception {
         Set<String> listed = listedServerScenarios();
@@ -192,22 +172,38 @@ class ConformanceIT {
     }
 
     private static Set<String> listedServerScenarios() throws Exception {
-        NodeToolchain.Run list = NodeToolchain.run(List.of(NodeToolchain.conformance().toString(), "list", "--server"), 120);
+        return listedServerScenarios(NodeToolchain.conformance(), null);
+    }
+
+    /** The server scenarios the suite at {@code entry} lists, those applying to {@code version} only if it is given. */
+    static Set<String> listedServerScenarios(Path entry, String version) throws Exception {
+        NodeToolchain.Run list = NodeToolchain.run(List.of(entry.toString(), "list", "--server"), 120);
         assertEquals(0, list.exitCode(), list.stderr());
         Set<String> names = new TreeSet<>();
         Matcher m = LISTED.matcher(list.stdout());
         while (m.find()) {
-            names.add(m.group(1));
+            String line = list.stdout().substring(m.start(), list.stdout().indexOf('\n', m.start()) < 0
+                    ? list.stdout().length() : list.stdout().indexOf('\n', m.start()));
+            if (version == null || line.contains(version)) {
+                names.add(m.group(1));
+            }
         }
         assertFalse(names.isEmpty(), () -> "no scenarios in: " + list.stdout());
         return names;
     }
 
     private static Result run(String scenario) throws Exception {
-        Path out = NodeToolchain.DIR.resolve("results").resolve(scenario);
+        return run(NodeToolchain.conformance(), server.mcpUrl, scenario, List.of(), "results");
+    }
+
+    /** Runs one server scenario of the suite at {@code entry} against {@code url}; {@code extra}: more options. */
+    static Result run(Path entry, String url, String scenario, List<String> extra, String results) throws Exception {
+        Path out = NodeToolchain.DIR.resolve(results).resolve(scenario);
         deleteTree(out);
-        NodeToolchain.Run run = NodeToolchain.run(List.of(NodeToolchain.conformance().toString(), "server",
-                "--url", server.mcpUrl, "--scenario", scenario, "-o", out.toString()), 300);
+        List<String> command = new ArrayList<>(List.of(entry.toString(), "server", "--url", url, "--scenario", scenario,
+                "-o", out.toString()));
+        command.addAll(extra);
+        NodeToolchain.Run run = NodeToolchain.run(command, 300);
         Path checksFile;
         try (Stream<Path> files = Files.walk(out)) {
             checksFile = files.filter(p -> p.getFileName().toString().equals("checks.json")).findFirst()
