@@ -2,7 +2,8 @@
 // which probes with server/discover and, offered 2026-07-28, speaks it: no initialize, no session.
 // Usage: node drive-every-tool-2x.mjs http://127.0.0.1:PORT/mcp
 //        node drive-every-tool-2x.mjs --stdio JAVA ARG...      (the server's command line)
-// Prints {"negotiated": {protocolVersion, serverInfo, capabilities}} then the lines of every-tool-calls.mjs.
+// Prints {"negotiated": {protocolVersion, serverInfo, capabilities}}, the lines of every-tool-calls.mjs, then
+// {"prompts": [...]} and {"prompt": …} (tell_me_about_a_domain for revenue).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { driveEveryTool, print } from './every-tool-calls.mjs';
@@ -27,4 +28,7 @@ print({
   },
 });
 await driveEveryTool(client);
+// The charter's workflows as prompts: listed, and one filled with its argument.
+print({ prompts: (await client.listPrompts()).prompts });
+print({ prompt: await client.getPrompt({ name: 'tell_me_about_a_domain', arguments: { domain: 'revenue' } }) });
 await client.close();

@@ -28,7 +28,7 @@ class Conformance0728IT extends ServedDemoSuite {
     static final String VERSION = "2026-07-28";
 
     /** Scenarios whose every check applies to us: each passes outright. */
-    static final Set<String> APPLICABLE = Set.of("tools-list", "http-header-validation", "dns-rebinding-protection",
+    static final Set<String> APPLICABLE = Set.of("tools-list", "prompts-list", "http-header-validation", "dns-rebinding-protection",
             "server-sse-multiple-streams", "input-required-result-unsupported-methods",
             "input-required-result-validate-input");
 
@@ -41,6 +41,9 @@ class Conformance0728IT extends ServedDemoSuite {
     private static final String NO_INPUT = "no tool ever needs input from the user or the client's model mid-call, so"
             + " there is no input-required result to exercise (the suite's fixture tool)";
     private static final String NO_METHOD = "Method not found: on protocol 2026-07-28";
+    private static final String FIXTURE_PROMPT = "gets the suite's own fixture prompt; SchemaBrain serves only the"
+            + " charter's workflows as prompts (McpEdgeContract gets them in both eras)";
+    private static final String NO_PROMPT = "no prompt named 'test_";
 
     static final Map<String, Excused> EXCUSED = Map.ofEntries(
             entry("sep-2575-server-rejects-undeclared-capability", new Excused(FIXTURE
@@ -50,7 +53,6 @@ class Conformance0728IT extends ServedDemoSuite {
                     + "; every answer is one JSON response, never a stream", "test_streaming_elicitation")),
             entry("sep-2575-server-no-log-without-loglevel", new Excused(FIXTURE + "; the server sends no log notifications",
                     "test_logging_tool")),
-            entry("sep-2549-prompts-list-caching-hints", new Excused("no prompts capability", NO_METHOD)),
             entry("sep-2549-resources-list-caching-hints", new Excused("no resources capability", NO_METHOD)),
             entry("sep-2549-resources-templates-list-caching-hints", new Excused("no resources capability", NO_METHOD)),
             entry("sep-2243-server-no-xmcp-tool", new Excused("no tool argument is mirrored into an Mcp-Param header"
@@ -76,11 +78,10 @@ class Conformance0728IT extends ServedDemoSuite {
                     "data.uri is undefined")),
             entry("sep-2164-error-code", new Excused("no resources capability: resources/read is not found (-32601)",
                     "got -32601")),
-            entry("prompts-list", new Excused("no prompts capability", NO_METHOD)),
-            entry("prompts-get-simple", new Excused("no prompts capability", NO_METHOD)),
-            entry("prompts-get-with-args", new Excused("no prompts capability", NO_METHOD)),
-            entry("prompts-get-embedded-resource", new Excused("no prompts capability", NO_METHOD)),
-            entry("prompts-get-with-image", new Excused("no prompts capability", NO_METHOD)),
+            entry("prompts-get-simple", new Excused(FIXTURE_PROMPT, NO_PROMPT)),
+            entry("prompts-get-with-args", new Excused(FIXTURE_PROMPT, NO_PROMPT)),
+            entry("prompts-get-embedded-resource", new Excused(FIXTURE_PROMPT, NO_PROMPT)),
+            entry("prompts-get-with-image", new Excused(FIXTURE_PROMPT, NO_PROMPT)),
             entry("sep-2322-elicitation-incomplete", new Excused(NO_INPUT, "Unknown tool")),
             entry("sep-2322-sampling-incomplete", new Excused(NO_INPUT, "Unknown tool")),
             entry("sep-2322-list-roots-incomplete", new Excused(NO_INPUT, "Unknown tool")),
@@ -90,7 +91,7 @@ class Conformance0728IT extends ServedDemoSuite {
             entry("sep-2322-respect-client-capabilities", new Excused(NO_INPUT, "Unknown tool")),
             entry("sep-2322-result-type-included", new Excused(NO_INPUT, "Unknown tool")),
             entry("sep-2322-reject-tampered-state", new Excused(NO_INPUT, "could not get initial InputRequiredResult")),
-            entry("sep-2322-non-tool-incomplete", new Excused(NO_INPUT + "; no prompts", NO_METHOD)),
+            entry("sep-2322-non-tool-incomplete", new Excused(NO_INPUT + "; no prompt asks either", "JSON-RPC error")),
             entry("sep-2322-ignore-unexpected-params", new Excused(NO_INPUT, "Unknown tool")),
             entry("sep-2322-missing-response-rerequests", new Excused(NO_INPUT, "instead of re-requesting")));
 

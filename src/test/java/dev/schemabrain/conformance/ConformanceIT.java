@@ -44,6 +44,7 @@ class ConformanceIT extends ServedDemoSuite {
             "server-initialize",
             "ping",
             "tools-list",
+            "prompts-list",
             "server-sse-multiple-streams",
             "dns-rebinding-protection");
 
@@ -57,6 +58,10 @@ class ConformanceIT extends ServedDemoSuite {
             + " keeps no stream to send log notifications on";
     private static final String NO_ELICITATION = "the server never asks the user anything (no elicitation requests;"
             + " a stateless server answers each POST with one JSON response)";
+
+    static final String FIXTURE_PROMPT = "gets the suite's own fixture prompt (%s); SchemaBrain serves only the charter's"
+            + " workflows as prompts (McpEdgeContract gets them in both eras)";
+    private static final String NO_PROMPT = "Invalid prompt name";
 
     static final Map<String, NotApplicable> NOT_APPLICABLE = Map.ofEntries(
             entry("logging-set-level", new NotApplicable(NO_LOGGING, "Method not found: logging/setLevel")),
@@ -97,11 +102,13 @@ class ConformanceIT extends ServedDemoSuite {
                     "Method not found: resources/subscribe")),
             entry("resources-unsubscribe", new NotApplicable("no resources capability (nothing to subscribe to)",
                     "Method not found: resources/subscribe")),
-            entry("prompts-list", new NotApplicable("no prompts capability", "Method not found: prompts/list")),
-            entry("prompts-get-simple", new NotApplicable("no prompts capability", "Method not found: prompts/get")),
-            entry("prompts-get-with-args", new NotApplicable("no prompts capability", "Method not found: prompts/get")),
-            entry("prompts-get-embedded-resource", new NotApplicable("no prompts capability", "Method not found: prompts/get")),
-            entry("prompts-get-with-image", new NotApplicable("no prompts capability", "Method not found: prompts/get")));
+            entry("prompts-get-simple", new NotApplicable(FIXTURE_PROMPT.formatted("test_simple_prompt"), NO_PROMPT)),
+            entry("prompts-get-with-args", new NotApplicable(FIXTURE_PROMPT.formatted("test_prompt_with_arguments"),
+                    NO_PROMPT)),
+            entry("prompts-get-embedded-resource", new NotApplicable(
+                    FIXTURE_PROMPT.formatted("test_prompt_with_embedded_resource"), NO_PROMPT)),
+            entry("prompts-get-with-image", new NotApplicable(FIXTURE_PROMPT.formatted("test_prompt_with_image"),
+                    NO_PROMPT)));
 
     private static final Pattern LISTED = Pattern.compile("^\\s+- (\\S+) \\[", Pattern.MULTILINE);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -122,7 +129,7 @@ class ConformanceIT extends ServedDemoSuite {
     }
 
     @Test
-    void theServerDeclaresOnlyTools() {
+    void theServerDeclaresToolsAndPrompts() {
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.mcpUrl.replace("/mcp", ""))
                         .endpoint("/mcp").build())
                 .requestTimeout(Duration.ofSeconds(30))
@@ -131,9 +138,9 @@ class ConformanceIT extends ServedDemoSuite {
         try {
             McpSchema.ServerCapabilities capabilities = client.initialize().capabilities();
             assertNotNull(capabilities.tools(), "tools");
+            assertNotNull(capabilities.prompts(), "prompts (the charter's workflows)");
             // The reasons in NOT_APPLICABLE rest on these being absent.
             assertNull(capabilities.resources(), "resources");
-            assertNull(capabilities.prompts(), "prompts");
             assertNull(capabilities.logging(), "logging");
             assertNull(capabilities.completions(), "completions");
         } finally {

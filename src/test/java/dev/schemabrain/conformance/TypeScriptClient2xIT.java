@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The TypeScript MCP SDK 2.x client ({@code @modelcontextprotocol/client} 2.4.0, src/test/node/drive-every-tool-2x.mjs)
@@ -54,11 +55,23 @@ class TypeScriptClient2xIT {
         TypeScriptClientIT.assertEveryToolAnswered(overStdio);
     }
 
+    @Test
+    void overBothTransportsTheClientGetsAWorkflowPromptWithItsArgument() {
+        for (List<JsonNode> lines : List.of(overHttp, overStdio)) {
+            JsonNode prompts = lines.stream().filter(l -> l.has("prompts")).findFirst().orElseThrow().get("prompts");
+            assertEquals(5, prompts.size(), prompts::toString);
+            JsonNode prompt = lines.stream().filter(l -> l.has("prompt")).findFirst().orElseThrow().get("prompt");
+            String text = prompt.path("messages").path(0).path("content").path("text").asText();
+            assertTrue(text.contains("find_relevant_tables with query \"revenue\""), prompt::toString);
+        }
+    }
+
     private static void assertNegotiated(List<JsonNode> lines) {
         JsonNode negotiated = lines.get(0).get("negotiated");
         assertEquals("2026-07-28", negotiated.path("protocolVersion").asText(), negotiated::toString);
         assertEquals("schemabrain", negotiated.path("serverInfo").path("name").asText(), negotiated::toString);
-        assertEquals(List.of("tools"), iterable(negotiated.path("capabilities")), negotiated::toString);
+        assertEquals(java.util.Set.of("tools", "prompts"), java.util.Set.copyOf(iterable(negotiated.path("capabilities"))),
+                negotiated::toString);
     }
 
     private static List<String> iterable(JsonNode node) {

@@ -47,7 +47,6 @@ public final class ModernEra {
     public static final long LIST_TTL_MS = 300_000;
     private static final String BASE64_PREFIX = "=?base64?";
     private static final String BASE64_SUFFIX = "?=";
-    private static final List<String> METHODS = List.of("server/discover", "tools/list", "tools/call");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {
@@ -76,6 +75,8 @@ public final class ModernEra {
     private final Supplier<String> catalogVersion;
     private final String instructions;
     private final Map<String, String> serverInfo;
+    private final Prompts prompts;
+    private final List<String> methods;
     private volatile Cached listed;
 
     private record Cached(String catalogVersion, byte[] result) {
@@ -87,6 +88,15 @@ public final class ModernEra {
      */
     public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
                      String serverVersion) {
+        this(gate, toolsList, catalogVersion, instructions, serverVersion, Prompts.forTools(List.of()));
+    }
+
+    /** @param prompts the workflows offered as prompts (none: no prompts capability) */
+    public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
+                     String serverVersion, Prompts prompts) {
+        this.prompts = prompts;
+        this.methods = prompts.isEmpty() ? List.of("server/discover", "tools/list", "tools/call")
+                : List.of("server/discover", "tools/list", "tools/call", "prompts/list", "prompts/get");
         this.gate = gate;
         this.toolsList = toolsList;
         this.catalogVersion = catalogVersion;
@@ -168,14 +178,16 @@ public final class ModernEra {
                 return done(error(400, id, HEADER_MISMATCH, wrong, null));
             }
         }
-        if (!METHODS.contains(method)) {
+        if (!methods.contains(method)) {
             return done(error(404, id, JsonRpcFrames.METHOD_NOT_FOUND, "Method not found: on protocol " + VERSION
-                    + " this server answers " + String.join(", ", METHODS) + " (initialize and ping belong to 2025-11-25).",
+                    + " this server answers " + String.join(", ", methods) + " (initialize and ping belong to 2025-11-25).",
                     null));
         }
         return switch (method) {
             case "server/discover" -> done(Answer.ok(JsonRpcFrames.result(id, discover())));
             case "tools/list" -> done(Answer.ok(JsonRpcFrames.result(id, toolsList())));
+            case "prompts/list" -> done(Answer.ok(JsonRpcFrames.result(id, promptsList())));
+            case "prompts/get" -> done(prompt(id, params));
             default -> call(message, id, caller, access, runner);
         };
     }
@@ -235,7 +247,11 @@ public final class ModernEra {
     private byte[] discover() {
         ObjectNode result = JSON.createObjectNode();
         result.putArray("supportedVersions").add(VERSION);
-        result.putObject("capabilities").putObject("tools");
+        ObjectNode capabilities = result.putObject("capabilities");
+        capabilities.putObject("tools");
+        if (!prompts.isEmpty()) {
+            capabilities.putObject("prompts");
+        }
         result.set("serverInfo", JSON.valueToTree(serverInfo));
         result.put("instructions", instructions);
         result.put("ttlMs", LIST_TTL_MS);
@@ -265,6 +281,26 @@ public final class ModernEra {
         byte[] bytes = bytes(result);
         listed = new Cached(version, bytes);
         return bytes;
+    }
+
+    /** The workflows, cacheable as tools/list is: they change only with the server. */
+    private byte[] promptsList() {
+        ObjectNode result = JSON.createObjectNode();
+        result.set("prompts", JSON.valueToTree(prompts.definitions()));
+        result.put("ttlMs", LIST_TTL_MS);
+        result.put("cacheScope", "public");
+        return bytes(stamp(result));
+    }
+
+    private Answer prompt(JsonNode id, JsonNode params) {
+        JsonNode arguments = params.path("arguments");
+        try {
+            ObjectNode result = JSON.valueToTree(prompts.get(params.path("name").asText(null),
+                    arguments.isObject() ? JSON.convertValue(arguments, MAP) : Map.of()));
+            return Answer.ok(JsonRpcFrames.result(id, bytes(stamp(result))));
+        } catch (Prompts.Refused refused) {
+            return error(200, id, JsonRpcFrames.INVALID_PARAMS, refused.getMessage(), null);
+        }
     }
 
     /** resultType (required on every 2026-07-28 result) and who answered, in the result's _meta. */

@@ -7,6 +7,8 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
+import dev.schemabrain.mcp.server.Prompts;
+import io.modelcontextprotocol.server.McpServerFeatures;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
@@ -105,8 +107,9 @@ public final class StdioServer {
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         CallGate gate = new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access);
+        Prompts prompts = Prompts.forTools(registry.names());
         ModernEra modern = new ModernEra(gate, () -> toolList.bytes(TOOLS_VERSION), () -> TOOLS_VERSION,
-                Instructions.forTools(registry.names()), version);
+                Instructions.forTools(registry.names()), version, prompts);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, gate, modern,
                 StdioTools.modern(dispatcher, access), access);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
@@ -114,8 +117,10 @@ public final class StdioServer {
         McpAsyncServer server = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build())
                 .jsonMapper(json)
+                .prompts(prompts.definitions().stream().map(p -> new McpServerFeatures.AsyncPromptSpecification(p,
+                        (exchange, request) -> prompts.answer(request))).toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
                 .tools(StdioTools.specifications(registry, dispatcher, listing, access))

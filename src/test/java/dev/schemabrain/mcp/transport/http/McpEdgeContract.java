@@ -7,6 +7,7 @@ import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.mcp.server.CallerRates;
+import dev.schemabrain.mcp.server.JsonRpcFrames;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.UnknownMethod;
@@ -236,6 +237,46 @@ abstract class McpEdgeContract {
         assertEquals("2099-01-01", reply.path("error").path("data").path("requested").asText());
         assertEquals(ModernEra.VERSION, reply.path("error").path("data").path("supported").path(0).asText());
         assertEquals(7, reply.path("id").asInt());
+    }
+
+    // ---- prompts: the charter's workflows, in both eras ----
+
+    @Test
+    void theWorkflowsAreListedAsPromptsInBothEras() throws Exception {
+        List<String> expected = List.of("whats_in_this_database", "tell_me_about_a_domain", "how_do_these_tables_relate",
+                "aggregate_something", "how_others_queried");
+        for (JsonNode reply : List.of(exchange(List.of(request(1, "prompts/list"))).get(0),
+                exchangeModern(List.of(modern(request(1, "prompts/list")))).get(0))) {
+            List<String> names = new ArrayList<>();
+            reply.path("result").path("prompts").forEach(p -> names.add(p.path("name").asText()));
+            // The SDK keeps its prompts in a map: the 2025 era lists them in its own order.
+            assertEquals(expected.stream().sorted().toList(), names.stream().sorted().toList(), reply::toString);
+        }
+        JsonNode modern = exchangeModern(List.of(modern(request(1, "prompts/list")))).get(0).path("result");
+        assertEquals(ModernEra.LIST_TTL_MS, modern.path("ttlMs").asLong());
+        assertEquals("complete", modern.path("resultType").asText());
+    }
+
+    @Test
+    void aPromptCarriesItsArgumentsAndAMissingOneIsRefused() throws Exception {
+        ObjectNode get = request(1, "prompts/get");
+        get.putObject("params").put("name", "tell_me_about_a_domain").putObject("arguments").put("domain", "revenue");
+        ObjectNode missing = request(2, "prompts/get");
+        missing.putObject("params").put("name", "tell_me_about_a_domain").putObject("arguments");
+        for (List<JsonNode> replies : List.of(exchange(List.of(get.deepCopy(), missing.deepCopy())),
+                exchangeModern(List.of(modern(get.deepCopy()), modern(missing.deepCopy()))))) {
+            String text = replies.get(0).path("result").path("messages").path(0).path("content").path("text").asText();
+            assertTrue(text.contains("find_relevant_tables with query \"revenue\""), replies::toString);
+            assertEquals(JsonRpcFrames.INVALID_PARAMS, replies.get(1).path("error").path("code").asInt(), replies::toString);
+            assertEquals("Invalid params: prompt tell_me_about_a_domain needs the argument 'domain' (The business domain,"
+                    + " e.g. revenue).", replies.get(1).path("error").path("message").asText());
+        }
+    }
+
+    @Test
+    void discoverDeclaresPrompts() throws Exception {
+        JsonNode reply = exchangeModern(List.of(modern(request(1, "server/discover")))).get(0);
+        assertTrue(reply.path("result").path("capabilities").path("prompts").isObject(), reply::toString);
     }
 
     /** {@code message} with the 2026-07-28 envelope in params._meta. */
