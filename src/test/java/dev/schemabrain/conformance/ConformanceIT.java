@@ -6,10 +6,7 @@ import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.spec.McpSchema;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,13 +37,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the others are named below with the reason and must fail for exactly that reason. A scenario in neither
  * list fails the test, so a new scenario is never skipped silently.
  */
-class ConformanceIT {
+class ConformanceIT extends ServedDemoSuite {
 
     /** Scenarios that apply to us: each must pass (a SUCCESS check, no FAILURE or WARNING). */
     static final Set<String> APPLICABLE = Set.of(
             "server-initialize",
             "ping",
             "tools-list",
+            "prompts-list",
             "server-sse-multiple-streams",
             "dns-rebinding-protection");
 
@@ -60,6 +58,10 @@ class ConformanceIT {
             + " keeps no stream to send log notifications on";
     private static final String NO_ELICITATION = "the server never asks the user anything (no elicitation requests;"
             + " a stateless server answers each POST with one JSON response)";
+
+    static final String FIXTURE_PROMPT = "gets the suite's own fixture prompt (%s); SchemaBrain serves only the charter's"
+            + " workflows as prompts (McpEdgeContract gets them in both eras)";
+    private static final String NO_PROMPT = "Invalid prompt name";
 
     static final Map<String, NotApplicable> NOT_APPLICABLE = Map.ofEntries(
             entry("logging-set-level", new NotApplicable(NO_LOGGING, "Method not found: logging/setLevel")),
@@ -100,31 +102,16 @@ class ConformanceIT {
                     "Method not found: resources/subscribe")),
             entry("resources-unsubscribe", new NotApplicable("no resources capability (nothing to subscribe to)",
                     "Method not found: resources/subscribe")),
-            entry("prompts-list", new NotApplicable("no prompts capability", "Method not found: prompts/list")),
-            entry("prompts-get-simple", new NotApplicable("no prompts capability", "Method not found: prompts/get")),
-            entry("prompts-get-with-args", new NotApplicable("no prompts capability", "Method not found: prompts/get")),
-            entry("prompts-get-embedded-resource", new NotApplicable("no prompts capability", "Method not found: prompts/get")),
-            entry("prompts-get-with-image", new NotApplicable("no prompts capability", "Method not found: prompts/get")));
+            entry("prompts-get-simple", new NotApplicable(FIXTURE_PROMPT.formatted("test_simple_prompt"), NO_PROMPT)),
+            entry("prompts-get-with-args", new NotApplicable(FIXTURE_PROMPT.formatted("test_prompt_with_arguments"),
+                    NO_PROMPT)),
+            entry("prompts-get-embedded-resource", new NotApplicable(
+                    FIXTURE_PROMPT.formatted("test_prompt_with_embedded_resource"), NO_PROMPT)),
+            entry("prompts-get-with-image", new NotApplicable(FIXTURE_PROMPT.formatted("test_prompt_with_image"),
+                    NO_PROMPT)));
 
     private static final Pattern LISTED = Pattern.compile("^\\s+- (\\S+) \\[", Pattern.MULTILINE);
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    @TempDir
-    static Path dir;
-    static ServedDemo server;
-
-    @BeforeAll
-    static void serve() throws Exception {
-        NodeToolchain.install();
-        server = ServedDemo.start(dir);
-    }
-
-    @AfterAll
-    static void stop() throws InterruptedException {
-        if (server != null) {
-            server.close();
-        }
-    }
 
     @Test
     void everyServerScenarioTheSuiteListsIsClassified() throws Exception {
@@ -142,7 +129,7 @@ class ConformanceIT {
     }
 
     @Test
-    void theServerDeclaresOnlyTools() {
+    void theServerDeclaresToolsAndPrompts() {
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(server.mcpUrl.replace("/mcp", ""))
                         .endpoint("/mcp").build())
                 .requestTimeout(Duration.ofSeconds(30))
@@ -151,9 +138,9 @@ class ConformanceIT {
         try {
             McpSchema.ServerCapabilities capabilities = client.initialize().capabilities();
             assertNotNull(capabilities.tools(), "tools");
+            assertNotNull(capabilities.prompts(), "prompts (the charter's workflows)");
             // The reasons in NOT_APPLICABLE rest on these being absent.
             assertNull(capabilities.resources(), "resources");
-            assertNull(capabilities.prompts(), "prompts");
             assertNull(capabilities.logging(), "logging");
             assertNull(capabilities.completions(), "completions");
         } finally {
@@ -192,22 +179,38 @@ class ConformanceIT {
     }
 
     private static Set<String> listedServerScenarios() throws Exception {
-        NodeToolchain.Run list = NodeToolchain.run(List.of(NodeToolchain.conformance().toString(), "list", "--server"), 120);
+        return listedServerScenarios(NodeToolchain.conformance(), null);
+    }
+
+    /** The server scenarios the suite at {@code entry} lists, those applying to {@code version} only if it is given. */
+    static Set<String> listedServerScenarios(Path entry, String version) throws Exception {
+        NodeToolchain.Run list = NodeToolchain.run(List.of(entry.toString(), "list", "--server"), 120);
         assertEquals(0, list.exitCode(), list.stderr());
         Set<String> names = new TreeSet<>();
         Matcher m = LISTED.matcher(list.stdout());
         while (m.find()) {
-            names.add(m.group(1));
+            String line = list.stdout().substring(m.start(), list.stdout().indexOf('\n', m.start()) < 0
+                    ? list.stdout().length() : list.stdout().indexOf('\n', m.start()));
+            if (version == null || line.contains(version)) {
+                names.add(m.group(1));
+            }
         }
         assertFalse(names.isEmpty(), () -> "no scenarios in: " + list.stdout());
         return names;
     }
 
     private static Result run(String scenario) throws Exception {
-        Path out = NodeToolchain.DIR.resolve("results").resolve(scenario);
+        return run(NodeToolchain.conformance(), server.mcpUrl, scenario, List.of(), "results");
+    }
+
+    /** Runs one server scenario of the suite at {@code entry} against {@code url}; {@code extra}: more options. */
+    static Result run(Path entry, String url, String scenario, List<String> extra, String results) throws Exception {
+        Path out = NodeToolchain.DIR.resolve(results).resolve(scenario);
         deleteTree(out);
-        NodeToolchain.Run run = NodeToolchain.run(List.of(NodeToolchain.conformance().toString(), "server",
-                "--url", server.mcpUrl, "--scenario", scenario, "-o", out.toString()), 300);
+        List<String> command = new ArrayList<>(List.of(entry.toString(), "server", "--url", url, "--scenario", scenario,
+                "-o", out.toString()));
+        command.addAll(extra);
+        NodeToolchain.Run run = NodeToolchain.run(command, 300);
         Path checksFile;
         try (Stream<Path> files = Files.walk(out)) {
             checksFile = files.filter(p -> p.getFileName().toString().equals("checks.json")).findFirst()

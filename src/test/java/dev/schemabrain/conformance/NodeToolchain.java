@@ -21,10 +21,18 @@ final class NodeToolchain {
     /** Node's binary package for this machine (x64 or arm64 Linux). */
     private static final String NODE_PACKAGE = "node-linux-" + ("aarch64".equals(System.getProperty("os.arch")) ? "arm64" : "x64");
 
+    static final String NEXT_SUITE = "conformance-2026-07-28";
+
     static final Map<String, String> PACKAGES = Map.of(
             NODE_PACKAGE, "22.23.3",
             "@modelcontextprotocol/conformance", "0.1.16",
-            "@modelcontextprotocol/sdk", "1.32.2");
+            "@modelcontextprotocol/sdk", "1.32.2",
+            "@modelcontextprotocol/client", "2.4.0",
+            // The suite's 2026-07-28 release beside 0.1.16, under another name (npm's alias) so both install.
+            NEXT_SUITE, "0.2.0-alpha.12");
+
+    /** What each aliased package really is, for npm install's NAME@npm:PACKAGE@VERSION. */
+    private static final Map<String, String> ALIASES = Map.of(NEXT_SUITE, "@modelcontextprotocol/conformance");
 
     static final Path DIR = Path.of("target", "conformance").toAbsolutePath();
 
@@ -42,7 +50,8 @@ final class NodeToolchain {
         Files.createDirectories(DIR);
         List<String> command = new ArrayList<>(List.of("npm", "install", "--no-audit", "--no-fund", "--save-exact",
                 "--prefix", DIR.toString()));
-        PACKAGES.forEach((name, version) -> command.add(name + "@" + version));
+        PACKAGES.forEach((name, version) -> command.add(ALIASES.containsKey(name)
+                ? name + "@npm:" + ALIASES.get(name) + "@" + version : name + "@" + version));
         Path log = DIR.resolve("npm-install.log");
         Process npm;
         try {
@@ -67,6 +76,11 @@ final class NodeToolchain {
     /** The conformance suite's command line entry point. */
     static Path conformance() {
         return DIR.resolve("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    }
+
+    /** The 2026-07-28 release of the suite's command line entry point. */
+    static Path nextConformance() {
+        return DIR.resolve("node_modules").resolve(NEXT_SUITE).resolve("dist/index.js");
     }
 
     private static boolean installed() throws IOException {

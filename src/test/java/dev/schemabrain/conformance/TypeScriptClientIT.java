@@ -49,18 +49,27 @@ class TypeScriptClientIT {
     static void drive() throws Exception {
         NodeToolchain.install();
         server = ServedDemo.start(dir);
-        Path script = NodeToolchain.DIR.resolve("drive-every-tool.mjs");
-        // Copied next to node_modules so its bare imports resolve to the pinned SDK.
-        Files.copy(Path.of("src/test/node/drive-every-tool.mjs"), script, StandardCopyOption.REPLACE_EXISTING);
-        NodeToolchain.Run run = NodeToolchain.run(List.of(script.toString(), server.mcpUrl), 300);
+        lines = drive("drive-every-tool.mjs", List.of(server.mcpUrl), server::log);
+    }
+
+    /** Runs a driver script of src/test/node with {@code args}; its output lines, once it exited 0. */
+    static List<JsonNode> drive(String name, List<String> args, java.util.function.Supplier<String> serverLog) throws Exception {
+        // Copied next to node_modules so their bare imports resolve to the pinned SDKs.
+        for (String file : List.of(name, "every-tool-calls.mjs")) {
+            Files.copy(Path.of("src/test/node", file), NodeToolchain.DIR.resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        }
+        List<String> command = new ArrayList<>(List.of(NodeToolchain.DIR.resolve(name).toString()));
+        command.addAll(args);
+        NodeToolchain.Run run = NodeToolchain.run(command, 300);
         assertEquals(0, run.exitCode(), () -> "the TypeScript client failed:\n" + run.stderr() + "\n" + run.stdout()
-                + "\nserver log:\n" + server.log());
-        lines = new ArrayList<>();
+                + "\nserver log:\n" + serverLog.get());
+        List<JsonNode> out = new ArrayList<>();
         for (String line : run.stdout().split("\n")) {
             if (!line.isBlank()) {
-                lines.add(JSON.readTree(line));
+                out.add(JSON.readTree(line));
             }
         }
+        return out;
     }
 
     @AfterAll
@@ -71,17 +80,23 @@ class TypeScriptClientIT {
     }
 
     @Test
-    void theClientNegotiatesTheCurrentProtocolAndSeesOnlyTools() {
+    void theClientNegotiatesTheCurrentProtocolAndSeesToolsAndPrompts() {
         JsonNode init = lines.get(0).get("initialize");
         assertEquals("2025-11-25", init.path("protocolVersion").asText(), init::toString);
         assertEquals("schemabrain", init.path("serverInfo").path("name").asText(), init::toString);
-        assertEquals(Set.of("tools"), fieldNames(init.path("capabilities")), init::toString);
+        assertEquals(Set.of("tools", "prompts"), fieldNames(init.path("capabilities")), init::toString);
     }
 
     @Test
     void everyListedToolIsCalledAndAnswersAValidEnvelope() throws Exception {
+        assertEveryToolAnswered(lines);
+    }
+
+    /** Every tool of the "tools" line was called and answered a valid envelope with the demo's true status. */
+    static void assertEveryToolAnswered(List<JsonNode> lines) throws Exception {
         Map<String, Map<String, Object>> outputSchemas = new LinkedHashMap<>();
-        for (JsonNode tool : lines.get(1).get("tools")) {
+        JsonNode listed = lines.stream().filter(l -> l.has("tools")).findFirst().orElseThrow().get("tools");
+        for (JsonNode tool : listed) {
             outputSchemas.put(tool.get("name").asText(), JSON.convertValue(tool.get("outputSchema"), new TypeReference<>() { }));
         }
         Set<String> called = new TreeSet<>();

@@ -14,6 +14,7 @@ public final class JsonRpcFrames {
     public static final int INVALID_REQUEST = -32600;
     public static final int METHOD_NOT_FOUND = -32601;
     public static final int INVALID_PARAMS = -32602;
+    public static final int INTERNAL_ERROR = -32603;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -3,7 +3,9 @@ package dev.schemabrain.mcp.transport.http;
 import dev.schemabrain.access.AccessPolicySource;
 import dev.schemabrain.auth.Credential;
 import dev.schemabrain.mcp.server.CallGate;
+import dev.schemabrain.mcp.server.JsonRpcFrames;
 import dev.schemabrain.mcp.server.CallerRateLimiter;
+import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.RateLimit;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -30,17 +32,34 @@ final class CallerGate implements Filter {
     private final RateLimit rate;
     private final CallGate gate;
     private final Optional<AccessPolicySource> policy;
+    private final ModernEra modern;
+    private final ModernTools tools;
+
+    /** How a 2026-07-28 tools/call reaches its tool for one request's caller (the SDK's path is the 2025 era's). */
+    @FunctionalInterface
+    interface ModernTools {
+        ModernEra.ToolRunner forScope(RequestScope scope);
+    }
 
     CallerGate(RateLimit rate, CallGate gate) {
         this(rate, gate, Optional.empty());
     }
 
-    /** @param policy the access policy: the rows of calls refused here name the caller's role */
     CallerGate(RateLimit rate, CallGate gate, Optional<AccessPolicySource> policy) {
+        this(rate, gate, policy, null, null);
+    }
+
+    /**
+     * @param policy the access policy: the rows of calls refused here name the caller's role
+     * @param modern the 2026-07-28 revision's answers (null: 2025 era only)
+     */
+    CallerGate(RateLimit rate, CallGate gate, Optional<AccessPolicySource> policy, ModernEra modern, ModernTools tools) {
         this.limiter = new CallerRateLimiter(rate);
         this.rate = rate;
         this.gate = gate;
         this.policy = policy;
+        this.modern = modern;
+        this.tools = tools;
     }
 
     @Override
@@ -72,6 +91,12 @@ final class CallerGate implements Filter {
             chain.doFilter(request, response);
             return;
         }
+        ModernEra.Headers headers = new ModernEra.Headers(request.getHeader("MCP-Protocol-Version"),
+                request.getHeader("Mcp-Method"), request.getHeader("Mcp-Name"));
+        if (modern != null && ModernEra.claims(rpc.message(), headers)) {
+            answerModern(rpc, headers, scope, response);
+            return;
+        }
         CallGate.Refusal refusal = CallGate.isToolCall(rpc.message())
                 ? gate.screen(rpc.message(), scope.identity(), scope.access(policy))
                 : gate.screen(rpc.message(), scope.identity());
@@ -91,6 +116,27 @@ final class CallerGate implements Filter {
             return;
         }
         chain.doFilter(request, response);
+    }
+
+    /** One request, one answer, no session: written here, the SDK never sees the message. */
+    private void answerModern(McpGate.Rpc rpc, ModernEra.Headers headers, RequestScope scope, HttpServletResponse response)
+            throws IOException {
+        ModernEra.Answer answer;
+        try {
+            answer = modern.answer(rpc.message(), headers, scope.identity(), scope.access(policy), tools.forScope(scope)).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            Replies.rpcError(response, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, JsonRpcFrames.INTERNAL_ERROR,
+                    "The tool failed before it could answer; retry, and if it persists see the server log.");
+            return;
+        }
+        if (answer.status() != HttpServletResponse.SC_OK) {
+            scope.noteRejected();
+        }
+        if (answer.frame() == null) {
+            response.setStatus(answer.status());
+            return;
+        }
+        Replies.frame(response, answer.status(), answer.frame());
     }
 
     private static boolean acceptsBoth(HttpServletRequest request) {

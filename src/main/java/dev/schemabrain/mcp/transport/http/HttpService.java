@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ModernEra;
+import dev.schemabrain.mcp.server.Prompts;
+import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.server.CallGate;
@@ -123,6 +126,7 @@ public final class HttpService implements AutoCloseable {
                                     HttpOptions options, Observability observability, ToolListing listing,
                                     Supplier<String> catalogVersion, Optional<AccessPolicySource> policy) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        Prompts prompts = Prompts.forTools(registry.names());
         ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
         observability.watch(toolList);
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
@@ -135,8 +139,10 @@ public final class HttpService implements AutoCloseable {
         McpStatelessAsyncServer mcp = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build())
                 .jsonMapper(json)
+                .prompts(prompts.definitions().stream().map(p -> new McpStatelessServerFeatures.AsyncPromptSpecification(p,
+                        (context, request) -> prompts.answer(request))).toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
                 .tools(StatelessTools.specifications(registry, dispatcher, observability, policy))
@@ -169,8 +175,12 @@ public final class HttpService implements AutoCloseable {
                 context.addFilter(new FilterHolder(auth), METRICS_PATH, requests);
             }
         });
-        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(),
-                new CallGate(registry, () -> toolList.bytes(catalogVersion.get())), policy)), MCP_PATH, requests);
+        Supplier<byte[]> listed = () -> toolList.bytes(catalogVersion.get());
+        CallGate callGate = new CallGate(registry, listed);
+        ModernEra modern = new ModernEra(callGate, listed, catalogVersion, Instructions.forTools(registry.names()), version,
+                prompts);
+        context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), callGate, policy, modern,
+                StatelessTools.modern(registry, dispatcher, observability, policy))), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)

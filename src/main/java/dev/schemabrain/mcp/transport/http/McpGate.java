@@ -35,7 +35,7 @@ final class McpGate implements Filter {
     private static final String SESSION_PREFIX = "sb1.";
     private static final String ALLOWED_METHODS = "GET, POST, DELETE, OPTIONS";
     private static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, " + SESSION_HEADER
-            + ", MCP-Protocol-Version, Last-Event-ID";
+            + ", MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
 
     /**
      * The JSON-RPC message, read once, and what the filters need of it; the id (a string or integer, else
@@ -169,6 +169,12 @@ final class McpGate implements Filter {
                 client = ClientText.clean(info.path("name").asText() + (info.path("version").isTextual()
                         ? "/" + info.path("version").asText() : ""));
             }
+        }
+        JsonNode claimed = params.path("_meta").path("io.modelcontextprotocol/clientInfo");
+        if (client == null && claimed.path("name").isTextual()) {
+            // A 2026-07-28 client names itself on every request: the request log's detail, never an identity.
+            client = ClientText.clean(claimed.path("name").asText() + (claimed.path("version").isTextual()
+                    ? "/" + claimed.path("version").asText() : ""));
         }
         boolean toolCall = "tools/call".equals(method);
         String tool = toolCall && params.path("name").isTextual() ? params.path("name").asText() : null;

@@ -2,6 +2,8 @@ package dev.schemabrain.mcp.transport.stdio;
 
 import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.JsonRpcFrames;
+import dev.schemabrain.mcp.server.ModernEra;
+import dev.schemabrain.access.Access;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,6 +18,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Reads stdin for the MCP session ({@link StdioSessionTransport}). The SDK's stdio transport ends the
@@ -38,6 +41,10 @@ final class StdinGuard implements Runnable {
     private static final byte[] NEWLINE = {'\n'};
     private final CountDownLatch ended = new CountDownLatch(1);
     private final CallGate gate;
+    private final ModernEra modern;
+    private final ModernEra.ToolRunner tools;
+    private final Supplier<Access> access;
+    private final InFlight modernInFlight = new InFlight();
     private boolean initialized;          // only the reader thread touches it
     private volatile boolean started;     // the client sent notifications/initialized
 
@@ -47,6 +54,18 @@ final class StdinGuard implements Runnable {
      */
     StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
                CallGate gate) {
+        this(stdin, frames, session, maxLineBytes, gate, null, null, () -> Access.UNRESTRICTED);
+    }
+
+    /**
+     * @param modern the 2026-07-28 revision's answers, written here (the SDK's session never sees those messages)
+     * @param tools  how such a tools/call reaches its tool; {@code access}: the one caller's reach, per call
+     */
+    StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
+               CallGate gate, ModernEra modern, ModernEra.ToolRunner tools, Supplier<Access> access) {
+        this.modern = modern;
+        this.tools = tools;
+        this.access = access;
         this.session = session;
         this.gate = gate;
         this.stdin = stdin;
@@ -139,6 +158,10 @@ final class StdinGuard implements Runnable {
             reply(replyId, JsonRpcFrames.INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
             return;
         }
+        if (modern != null && ModernEra.claims(message, ModernEra.Headers.NONE)) {
+            answerModern(message);
+            return;
+        }
         CallGate.Refusal refusal = gate.screen(message, StdioServer.CALLER);
         if (refusal != null) {
             // A notification is never answered, refused or not.
@@ -163,6 +186,33 @@ final class StdinGuard implements Runnable {
         initialized |= method.equals("initialize");
         started |= method.equals("notifications/initialized");
         session.accept(parsed);
+    }
+
+    /** A 2026-07-28 message: no session to start, each answered on its own (a tool's answer from its lane). */
+    private void answerModern(JsonNode message) {
+        modernInFlight.started();
+        modern.answer(message, ModernEra.Headers.NONE, StdioServer.CALLER, access.get(), tools)
+                .whenComplete((answer, failure) -> {
+                    try {
+                        if (failure != null) {
+                            JsonNode id = message.get("id");
+                            LOG.warn("a tool failed before it could answer: {}", failure.getMessage());
+                            if (id != null && (id.isTextual() || id.isIntegralNumber())) {
+                                reply(id, JsonRpcFrames.INTERNAL_ERROR, "The tool failed before it could answer; retry,"
+                                        + " and if it persists see the server log.");
+                            }
+                        } else if (answer.frame() != null) {
+                            write(answer.frame(), NEWLINE);
+                        }
+                    } finally {
+                        modernInFlight.ended();
+                    }
+                });
+    }
+
+    /** Waits until every 2026-07-28 request read so far has its answer, or {@code limit} passes; returns whether all do. */
+    boolean awaitModernAnswered(java.time.Duration limit) throws InterruptedException {
+        return modernInFlight.await(limit);
     }
 
     /** The SDK's reading of a message ({@code McpSchema.deserializeJsonRpcMessage}), from the tree already parsed. */

@@ -6,6 +6,9 @@ import dev.schemabrain.mcp.server.ChangedLine;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ModernEra;
+import dev.schemabrain.mcp.server.Prompts;
+import io.modelcontextprotocol.server.McpServerFeatures;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
@@ -102,16 +105,22 @@ public final class StdioServer {
                     TimeUnit.MILLISECONDS);
         }
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
-        StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES,
-                new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access));
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
+        CallGate gate = new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access);
+        Prompts prompts = Prompts.forTools(registry.names());
+        ModernEra modern = new ModernEra(gate, () -> toolList.bytes(TOOLS_VERSION), () -> TOOLS_VERSION,
+                Instructions.forTools(registry.names()), version, prompts);
+        StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, gate, modern,
+                StdioTools.modern(dispatcher, access), access);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.
         McpAsyncServer server = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build())
                 .jsonMapper(json)
+                .prompts(prompts.definitions().stream().map(p -> new McpServerFeatures.AsyncPromptSpecification(p,
+                        (exchange, request) -> prompts.answer(request))).toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
                 .tools(StdioTools.specifications(registry, dispatcher, listing, access))
@@ -121,6 +130,10 @@ public final class StdioServer {
         reader.start();
         try {
             guard.awaitEnd();
+            if (!guard.awaitModernAnswered(ANSWER_GRACE)) {
+                LoggerFactory.getLogger(StdioServer.class).warn("calls still running {} s after stdin closed; stopping"
+                        + " anyway", ANSWER_GRACE.toSeconds());
+            }
             // End of input is not the end of the calls already read: each still gets its answer. Without
             // notifications/initialized the SDK holds requests for good, so there is nothing to wait for.
             Logger log = LoggerFactory.getLogger(StdioServer.class);

@@ -27,8 +27,7 @@ final class StdioSessionTransport implements McpServerTransportProvider {
 
     private final McpJsonMapper json;
     private final OutputStream frames;
-    private final Object idle = new Object();
-    private int inFlight;                 // guarded by idle
+    private final InFlight inFlight = new InFlight();
     private volatile McpServerSession session;
 
     StdioSessionTransport(McpJsonMapper json, OutputStream frames) {
@@ -48,32 +47,15 @@ final class StdioSessionTransport implements McpServerTransportProvider {
             LOG.warn("a message arrived before the MCP session was set up; it was dropped");
             return;
         }
-        synchronized (idle) {
-            inFlight++;
-        }
+        inFlight.started();
         current.handle(message)
-                .doFinally(signal -> {
-                    synchronized (idle) {
-                        inFlight--;
-                        idle.notifyAll();
-                    }
-                })
+                .doFinally(signal -> inFlight.ended())
                 .subscribe(null, e -> LOG.warn("handling a message failed: {}", e.getMessage()));
     }
 
     /** Waits until every delivered message has been answered, or {@code limit} passes; returns whether all were. */
     boolean awaitAnswered(Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        synchronized (idle) {
-            while (inFlight > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                idle.wait(Math.max(1, left / 1_000_000));
-            }
-            return true;
-        }
+        return inFlight.await(limit);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.transport.stdio;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.server.McpToolAdapter;
+import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.ToolDispatcher;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -45,4 +46,9 @@ final class StdioTools {
         return specs;
     }
 
+    /** The 2026-07-28 era's path to the same tools and lanes (no SDK session in between). */
+    static ModernEra.ToolRunner modern(ToolDispatcher dispatcher, Supplier<Access> access) {
+        return (name, arguments) -> dispatcher.dispatch(name, arguments, StdioServer.CALLER, access.get())
+                .thenApply(McpToolAdapter::result);
+    }
 }

@@ -24,6 +24,7 @@ import dev.schemabrain.auth.JwtVerifier;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.ToolListing;
@@ -188,6 +189,34 @@ class AccessEdgeTest {
 
         JsonNode none = whoami(jwt(new JWTClaimsSet.Builder().claim("roles", "analyst")), "claude", Map.of());
         assertFalse(none.path("denial").asText().isEmpty(), "only the configured role claim counts: " + none);
+    }
+
+    @Test
+    void aModernRequestReachesWhatItsCredentialAllowsAndNoMore() throws Exception {
+        // 2026-07-28: no initialize, the client names itself in every request's _meta, here as the support role.
+        ObjectNode params = JSON.createObjectNode().put("name", "whoami");
+        params.putObject("arguments").put("role", "support");
+        ObjectNode meta = params.putObject("_meta");
+        meta.put(ModernEra.META_PROTOCOL_VERSION, ModernEra.VERSION);
+        meta.putObject(ModernEra.META_CLIENT_CAPABILITIES);
+        meta.putObject(ModernEra.META_CLIENT_INFO).put("name", "role:support").put("version", "1");
+        HttpResponse<String> r = post(tokens.get("analyst"), Map.of("MCP-Protocol-Version", ModernEra.VERSION,
+                "Mcp-Method", "tools/call", "Mcp-Name", "whoami", "X-SchemaBrain-Role", "support"), null, "tools/call", params);
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode result = JSON.readTree(r.body()).path("result");
+        assertEquals("complete", result.path("resultType").asText(), r.body());
+        JsonNode data = result.path("structuredContent").path("data");
+        assertEquals("analyst", data.path("role").asText());
+        assertEquals("token:ana", data.path("caller").asText());
+        assertEquals(0, data.path("row_filters").size());
+
+        // Without a credential a modern request is refused before anything, as a 2025 one is.
+        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                        + "/mcp")).header("Content-Type", "application/json").header("MCP-Protocol-Version", ModernEra.VERSION)
+                .header("Mcp-Method", "tools/call").header("Mcp-Name", "whoami")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                        + "\"params\":" + params + "}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, anonymous.statusCode(), anonymous.body());
     }
 
     private static String jwt(JWTClaimsSet.Builder claims) throws Exception {

@@ -9,12 +9,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import dev.schemabrain.mcp.server.ModernEra;
 
 /** The edge's contract over Streamable HTTP: raw JSON-RPC frames posted to the real service on a free port. */
 class HttpEdgeContractTest extends McpEdgeContract {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Override
     List<JsonNode> exchange(List<ObjectNode> requests) throws Exception {
@@ -26,14 +29,53 @@ class HttpEdgeContractTest extends McpEdgeContract {
         String session = init.headers().firstValue(McpGate.SESSION_HEADER).orElseThrow();
         List<JsonNode> replies = new ArrayList<>();
         for (ObjectNode message : requests) {
-            HttpResponse<String> r = post(message, session);
-            JsonNode reply = JSON.readTree(r.body());
-            if (r.statusCode() != 200 && reply instanceof ObjectNode o) {
-                o.put("http_status", r.statusCode());
-            }
-            replies.add(reply);
+            replies.add(reply(post(message, session)));
         }
         return replies;
+    }
+
+    @Override
+    List<JsonNode> exchangeModern(List<ObjectNode> requests) throws Exception {
+        List<JsonNode> replies = new ArrayList<>();
+        for (ObjectNode message : requests) {
+            replies.add(reply(HTTP.send(modernPost(message, routing(message)).build(), HttpResponse.BodyHandlers.ofString())));
+        }
+        return replies;
+    }
+
+    /** The JSON-RPC reply, with a non-200 HTTP status put in it as "http_status". */
+    static JsonNode reply(HttpResponse<String> r) throws Exception {
+        JsonNode reply = JSON.readTree(r.body());
+        if (r.statusCode() != 200 && reply instanceof ObjectNode o) {
+            o.put("http_status", r.statusCode());
+        }
+        return reply;
+    }
+
+    @Override
+    String caller() {
+        return RequestScope.ANONYMOUS;
+    }
+
+    /** The headers a 2026-07-28 client derives from the body: version, method and, for a call, the tool's name. */
+    static Map<String, String> routing(ObjectNode message) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("MCP-Protocol-Version", message.path("params").path("_meta").path(ModernEra.META_PROTOCOL_VERSION)
+                .asText(ModernEra.VERSION));
+        headers.put("Mcp-Method", message.path("method").asText());
+        if (message.path("params").path("name").isTextual()) {
+            headers.put("Mcp-Name", message.path("params").path("name").asText());
+        }
+        return headers;
+    }
+
+    static HttpRequest.Builder modernPost(ObjectNode message, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(fixture.url() + "/mcp")).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(message)));
+        headers.forEach(b::header);
+        return b;
     }
 
     private static HttpResponse<String> post(ObjectNode message, String session) throws Exception {

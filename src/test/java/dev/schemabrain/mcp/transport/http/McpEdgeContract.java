@@ -7,6 +7,8 @@ import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.mcp.server.CallerRates;
+import dev.schemabrain.mcp.server.JsonRpcFrames;
+import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.UnknownMethod;
 import dev.schemabrain.mcp.server.UnknownTool;
@@ -51,6 +53,15 @@ abstract class McpEdgeContract {
      * A transport's non-200 HTTP status (none over stdio) is an answer too: it is put in the reply as "http_status".
      */
     abstract List<JsonNode> exchange(List<ObjectNode> requests) throws Exception;
+
+    /**
+     * Sends {@code requests} as a 2026-07-28 client does: no initialize and no session, each request on its
+     * own (over HTTP with the routing headers its body implies), replies in order as {@link #exchange}'s.
+     */
+    abstract List<JsonNode> exchangeModern(List<ObjectNode> requests) throws Exception;
+
+    /** Who the audit names for a call over this transport (never the client's own word). */
+    abstract String caller();
 
     // ---- the cases ----
 
@@ -141,6 +152,144 @@ abstract class McpEdgeContract {
         assertEquals(fixture.registry.names(), names, replies::toString);
     }
 
+    // ---- the same rules for a 2026-07-28 client: no initialize, no session ----
+
+    @Test
+    void discoverNamesTheRevisionAndTheServer() throws Exception {
+        JsonNode reply = exchangeModern(List.of(modern(request(1, "server/discover")))).get(0);
+        JsonNode result = reply.path("result");
+        assertEquals("complete", result.path("resultType").asText(), reply::toString);
+        assertEquals(List.of(ModernEra.VERSION), JSON.convertValue(result.path("supportedVersions"), List.class));
+        assertTrue(result.path("capabilities").path("tools").isObject(), reply::toString);
+        assertEquals("schemabrain", result.path("_meta").path(ModernEra.META_SERVER_INFO).path("name").asText());
+    }
+
+    @Test
+    void aModernCallIsAnsweredAndRecordedAsALegacyOneIs() throws Exception {
+        Outcome o = runModern(modern(call(1, "list_metrics", JSON.createObjectNode())));
+        assertEquals(List.of("envelope success complete"), o.answers());
+        assertEquals(List.of("list_metrics call success -"), o.rows());
+    }
+
+    @Test
+    void aModernUnknownToolIsTheSameRefusal() throws Exception {
+        Outcome o = runModern(modern(call(1, "describe_tabel", JSON.createObjectNode())));
+        assertEquals(List.of("rpc -32602 " + UnknownTool.message("describe_tabel", fixture.registry.names())), o.answers());
+        assertEquals(List.of("describe_tabel call error unknown_name"), o.rows());
+    }
+
+    @Test
+    void aModernClientsOwnNameIsNeverItsIdentity() throws Exception {
+        ObjectNode message = modern(call(1, "list_metrics", JSON.createObjectNode()));
+        ((ObjectNode) message.path("params").path("_meta")).putObject(ModernEra.META_CLIENT_INFO)
+                .put("name", "token:admin").put("version", "1");
+        long baseline = lastRowId();
+        exchangeModern(List.of(message));
+        List<String> callers = new ArrayList<>();
+        Thread.sleep(200);
+        try (AuditLog log = AuditLog.openExisting(fixture.store())) {
+            for (AuditRecord r : log.list(20, OptionalLong.empty())) {
+                if (r.id() > baseline) {
+                    callers.add(r.entry().caller());
+                }
+            }
+        }
+        assertEquals(List.of(caller()), callers);
+    }
+
+    @Test
+    void aModernToolsListCarriesItsCacheHintKeyedToTheCatalog() throws Exception {
+        JsonNode reply = exchangeModern(List.of(modern(request(1, "tools/list")))).get(0);
+        JsonNode result = reply.path("result");
+        List<String> names = new ArrayList<>();
+        result.path("tools").forEach(t -> names.add(t.path("name").asText()));
+        assertEquals(fixture.registry.names(), names, reply::toString);
+        assertEquals("complete", result.path("resultType").asText());
+        assertEquals(ModernEra.LIST_TTL_MS, result.path("ttlMs").asLong());
+        assertEquals("public", result.path("cacheScope").asText());
+        assertTrue(result.path("_meta").path(ModernEra.META_CATALOG_VERSION).isTextual(), reply::toString);
+    }
+
+    @Test
+    void initializeUnderTheModernEnvelopeIsNotFound() throws Exception {
+        Outcome o = runModern(modern(request(1, "initialize")), modern(request(2, "ping")));
+        assertEquals(2, o.answers().size());
+        o.answers().forEach(a -> assertTrue(a.matches("(http 404 )?rpc -32601 Method not found: on protocol 2026-07-28.*"), a));
+        assertEquals(List.of(), o.rows());
+    }
+
+    @Test
+    void aModernRequestWithoutClientCapabilitiesIsInvalidParams() throws Exception {
+        ObjectNode message = modern(call(1, "list_metrics", JSON.createObjectNode()));
+        ((ObjectNode) message.path("params").path("_meta")).remove(ModernEra.META_CLIENT_CAPABILITIES);
+        Outcome o = runModern(message);
+        assertTrue(o.answers().get(0).matches("(http 400 )?rpc -32602 Invalid params: .*missing: "
+                + ModernEra.META_CLIENT_CAPABILITIES + "\\."), o.answers()::toString);
+        assertEquals(List.of(), o.rows());
+    }
+
+    @Test
+    void anUnknownVersionIsRefusedNamingTheSupportedOnes() throws Exception {
+        ObjectNode message = modern(request(7, "server/discover"));
+        ((ObjectNode) message.path("params").path("_meta")).put(ModernEra.META_PROTOCOL_VERSION, "2099-01-01");
+        JsonNode reply = exchangeModern(List.of(message)).get(0);
+        assertEquals(ModernEra.UNSUPPORTED_PROTOCOL_VERSION, reply.path("error").path("code").asInt(), reply::toString);
+        assertEquals("2099-01-01", reply.path("error").path("data").path("requested").asText());
+        assertEquals(ModernEra.VERSION, reply.path("error").path("data").path("supported").path(0).asText());
+        assertEquals(7, reply.path("id").asInt());
+    }
+
+    // ---- prompts: the charter's workflows, in both eras ----
+
+    @Test
+    void theWorkflowsAreListedAsPromptsInBothEras() throws Exception {
+        List<String> expected = List.of("whats_in_this_database", "tell_me_about_a_domain", "how_do_these_tables_relate",
+                "aggregate_something", "how_others_queried");
+        for (JsonNode reply : List.of(exchange(List.of(request(1, "prompts/list"))).get(0),
+                exchangeModern(List.of(modern(request(1, "prompts/list")))).get(0))) {
+            List<String> names = new ArrayList<>();
+            reply.path("result").path("prompts").forEach(p -> names.add(p.path("name").asText()));
+            // The SDK keeps its prompts in a map: the 2025 era lists them in its own order.
+            assertEquals(expected.stream().sorted().toList(), names.stream().sorted().toList(), reply::toString);
+        }
+        JsonNode modern = exchangeModern(List.of(modern(request(1, "prompts/list")))).get(0).path("result");
+        assertEquals(ModernEra.LIST_TTL_MS, modern.path("ttlMs").asLong());
+        assertEquals("complete", modern.path("resultType").asText());
+    }
+
+    @Test
+    void aPromptCarriesItsArgumentsAndAMissingOneIsRefused() throws Exception {
+        ObjectNode get = request(1, "prompts/get");
+        get.putObject("params").put("name", "tell_me_about_a_domain").putObject("arguments").put("domain", "revenue");
+        ObjectNode missing = request(2, "prompts/get");
+        missing.putObject("params").put("name", "tell_me_about_a_domain").putObject("arguments");
+        for (List<JsonNode> replies : List.of(exchange(List.of(get.deepCopy(), missing.deepCopy())),
+                exchangeModern(List.of(modern(get.deepCopy()), modern(missing.deepCopy()))))) {
+            String text = replies.get(0).path("result").path("messages").path(0).path("content").path("text").asText();
+            assertTrue(text.contains("find_relevant_tables with query \"revenue\""), replies::toString);
+            assertEquals(JsonRpcFrames.INVALID_PARAMS, replies.get(1).path("error").path("code").asInt(), replies::toString);
+            assertEquals("Invalid params: prompt tell_me_about_a_domain needs the argument 'domain' (The business domain,"
+                    + " e.g. revenue).", replies.get(1).path("error").path("message").asText());
+        }
+    }
+
+    @Test
+    void discoverDeclaresPrompts() throws Exception {
+        JsonNode reply = exchangeModern(List.of(modern(request(1, "server/discover")))).get(0);
+        assertTrue(reply.path("result").path("capabilities").path("prompts").isObject(), reply::toString);
+    }
+
+    /** {@code message} with the 2026-07-28 envelope in params._meta. */
+    static ObjectNode modern(ObjectNode message) {
+        JsonNode params = message.get("params");
+        ObjectNode p = params instanceof ObjectNode o ? o : message.putObject("params");
+        ObjectNode meta = p.putObject("_meta");
+        meta.put(ModernEra.META_PROTOCOL_VERSION, ModernEra.VERSION);
+        meta.putObject(ModernEra.META_CLIENT_CAPABILITIES);
+        meta.set(ModernEra.META_CLIENT_INFO, JSON.valueToTree(clientInfo()));
+        return message;
+    }
+
     // ---- the workings ----
 
     private void assertInvalidArgument(JsonNode arguments, String named) throws Exception {
@@ -157,9 +306,17 @@ abstract class McpEdgeContract {
     }
 
     private Outcome run(ObjectNode... requests) throws Exception {
+        return run(false, requests);
+    }
+
+    private Outcome runModern(ObjectNode... requests) throws Exception {
+        return run(true, requests);
+    }
+
+    private Outcome run(boolean modern, ObjectNode... requests) throws Exception {
         long baseline = lastRowId();
         List<String> answers = new ArrayList<>();
-        for (JsonNode reply : exchange(List.of(requests))) {
+        for (JsonNode reply : modern ? exchangeModern(List.of(requests)) : exchange(List.of(requests))) {
             answers.add(describe(reply));
         }
         return new Outcome(answers, rowsAfter(baseline));
@@ -173,7 +330,8 @@ abstract class McpEdgeContract {
         JsonNode envelope = reply.path("result").path("structuredContent");
         JsonNode error = envelope.path("error");
         return status + "envelope " + envelope.path("status").asText()
-                + (error.isObject() ? " " + error.path("kind").asText() + " " + error.path("message").asText() : "");
+                + (error.isObject() ? " " + error.path("kind").asText() + " " + error.path("message").asText() : "")
+                + (reply.path("result").has("resultType") ? " " + reply.path("result").path("resultType").asText() : "");
     }
 
     private static long lastRowId() throws Exception {

@@ -28,6 +28,20 @@ class StdioEdgeContractTest extends McpEdgeContract {
         params.set("clientInfo", JSON.valueToTree(clientInfo()));
         StringBuilder in = new StringBuilder().append(initialize).append('\n')
                 .append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+        return serve(in, requests);
+    }
+
+    @Override
+    List<JsonNode> exchangeModern(List<ObjectNode> requests) throws Exception {
+        return serve(new StringBuilder(), requests);
+    }
+
+    @Override
+    String caller() {
+        return StdioServer.CALLER;
+    }
+
+    private List<JsonNode> serve(StringBuilder in, List<ObjectNode> requests) throws Exception {
         for (ObjectNode message : requests) {
             in.append(message).append('\n');
         }
