@@ -58,6 +58,9 @@ public final class GetExampleQueriesTool extends CatalogTool {
         this.examples = examples;
     }
 
+    /** How many of a table's mined queries a restricted caller's page is cut from, after the hidden ones go. */
+    private static final int VISIBLE_SCAN = 1_000;
+
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served) {
         String input = arguments.string("qualified_name").orElseThrow();
@@ -85,7 +88,8 @@ public final class GetExampleQueriesTool extends CatalogTool {
         }
         Optional<QueryLogRepository.Page> page;
         try {
-            page = examples.find(table, column, arguments.integer("limit"));
+            // Under a role, the hidden queries go before the limit: a page of them cut after it would say how many there are.
+            page = examples.find(table, column, served.access().restricted() ? VISIBLE_SCAN : arguments.integer("limit"));
         } catch (StoreException e) {
             return Envelope.error(ToolError.of(ErrorKind.INTERNAL_ERROR,
                     "The mined query log could not be read from the store; try again, or describe the table instead.",
@@ -95,7 +99,8 @@ public final class GetExampleQueriesTool extends CatalogTool {
         if (page.isPresent() && served.access().restricted()) {
             // A query that also reads a table outside the caller's role is not shown, nor counted.
             List<QueryLogRepository.Example> visible = page.get().examples().stream().filter(e -> visible(e, served)).toList();
-            page = Optional.of(new QueryLogRepository.Page(visible, visible.size()));
+            page = Optional.of(new QueryLogRepository.Page(visible.subList(0, Math.min(visible.size(),
+                    arguments.integer("limit"))), visible.size()));
         }
         ObjectNode data = Replies.object();
         data.put("qualified_name", column == null ? table.toString() : table + "." + column);
