@@ -127,9 +127,15 @@ final class SqlGate {
                         + " access policy.", null, null);
             }
             if (bound.tables().contains(t)) {
-                String col = f.filter().column();
-                filters.add(new SqlRewrite.TableFilter(t, col.substring(col.indexOf('.') + 1), f.values()));
-                applied.add(f.filter().entity() + "." + col.substring(col.indexOf('.') + 1));
+                String col = f.filter().column().substring(f.filter().column().indexOf('.') + 1);
+                Optional<List<Object>> typed = typed(served, t, col, f.values());
+                if (typed.isEmpty()) {
+                    return refused(ErrorKind.POLICY_BLOCKED, "The credential's claim " + f.filter().claim() + " is not a"
+                            + " value of " + t + "." + col + "'s type, so its row filter cannot apply; use a credential"
+                            + " whose claim matches the column.", null, null);
+                }
+                filters.add(new SqlRewrite.TableFilter(t, col, typed.get()));
+                applied.add(f.filter().entity() + "." + col);
             }
         }
         Optional<Envelope> pii = piiRefusal(bound, served);
@@ -181,6 +187,28 @@ final class SqlGate {
     /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
     private static SqlNormalizer.Dialect dialect(SqlEngine engine) {
         return engine == SqlEngine.MYSQL ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
+    }
+
+    /** Claim values in the column's type (the engine compares an integer with text only in SQLite); empty if one is not. */
+    private static Optional<List<Object>> typed(ServedCatalog served, QualifiedName table, String column, List<String> values) {
+        String type = served.catalog().table(table).flatMap(t -> t.column(column)).map(Column::dataType).orElse("")
+                .toLowerCase(java.util.Locale.ROOT);
+        List<Object> out = new ArrayList<>();
+        try {
+            for (String v : values) {
+                if (type.contains("int") || type.equals("serial") || type.equals("bigserial")) {
+                    out.add(Long.parseLong(v.strip()));
+                } else if (type.contains("numeric") || type.contains("decimal") || type.contains("real")
+                        || type.contains("double") || type.contains("float")) {
+                    out.add(new java.math.BigDecimal(v.strip()));
+                } else {
+                    out.add(v);
+                }
+            }
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        return Optional.of(out);
     }
 
     /** Whether the statement answers with groups (GROUP BY, or only aggregates) rather than rows. */

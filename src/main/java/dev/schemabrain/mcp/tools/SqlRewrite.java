@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
 final class SqlRewrite {
 
     /** One table's row filter: keep rows whose {@code column} equals one of {@code values}. */
-    record TableFilter(QualifiedName table, String column, List<String> values) {
+    record TableFilter(QualifiedName table, String column, List<Object> values) {
     }
 
     /** The SQL to run with its parameters in placeholder order. */
