@@ -102,7 +102,7 @@ class McpServerIT {
     void everyToolPublishesTheEnvelopeSchemaStrictInputsAndReadOnlyAnnotations() {
         assertEquals(Set.of("list_indexed_schemas", "find_relevant_tables", "describe_table", "describe_column",
                 "suggest_joins", "get_example_queries", "list_entities", "find_relevant_entities", "describe_entity",
-                "list_joins", "resolve_join", "list_metrics", "find_relevant_metrics", "get_metric"), tools.keySet());
+                "list_joins", "resolve_join", "list_metrics", "find_relevant_metrics", "get_metric", "validate_query", "execute"), tools.keySet());
         Map<String, Object> first = null;
         for (McpSchema.Tool tool : tools.values()) {
             assertTrue(tool.description().startsWith("Use this when") && tool.description().length() <= 500, tool.name());

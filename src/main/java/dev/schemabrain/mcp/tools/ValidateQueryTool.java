@@ -30,7 +30,7 @@ public final class ValidateQueryTool extends SqlTool {
             {"sql": {"type": "string", "required": true, "minLength": 1, "maxLength": 100000, "description": "One SELECT."}}""");
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Validate query",
             "Use this when no metric answers and you wrote SQL: checks it and shows what execute would run; runs "
-                    + "nothing. Use get_metric first (list_metrics). Then: execute.",
+                    + "nothing. Use get_metric instead when a metric fits (list_metrics). Then: execute.",
             ARGS, SideEffects.READ, true, true, LatencyHint.FAST);
 
     public ValidateQueryTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
