@@ -151,4 +151,35 @@ class SqlToolsSqliteTest {
         assertEquals("partial", cut.path("status").asText(), cut::toString);
         assertEquals(2, cut.path("data").path("rows").size());
     }
+
+    @Test
+    void theAuditRecordsEveryStatementThatLeavesByAFingerprintWithoutItsLiterals() throws Exception {
+        List<String> before = new ArrayList<>();
+        List<String> completed = new ArrayList<>();
+        ToolRegistry audited = tools.audited(new dev.schemabrain.mcp.tool.CallAudit() {
+            @Override
+            public void beforeSql(dev.schemabrain.mcp.tool.ToolCall call, String fingerprint) {
+                before.add(fingerprint);
+            }
+
+            @Override
+            public void completed(dev.schemabrain.mcp.tool.ToolCall call, dev.schemabrain.mcp.envelope.Envelope result) {
+                completed.add(call.tool() + ":" + result.status().name());
+            }
+        });
+        for (String sql : List.of("SELECT email FROM customer", "SELECT load_extension('x')", "SELECT 1; SELECT 2")) {
+            audited.call("execute", Map.of("sql", sql), "test", Access.UNRESTRICTED);
+        }
+        assertEquals(List.of(), before, "no refused statement left");
+        assertEquals(3, completed.size(), "every refused call is still recorded");
+        JsonNode books = audited.call("execute", Map.of("sql", "SELECT count(*) FROM product WHERE category = 'books'"),
+                "test", Access.UNRESTRICTED).toTree();
+        JsonNode games = audited.call("execute", Map.of("sql", "SELECT count(*) FROM product WHERE category = 'games'"),
+                "test", Access.UNRESTRICTED).toTree();
+        assertEquals(2, before.size());
+        assertEquals(before.get(0), before.get(1), "the fingerprint keys the statement, not its literals");
+        assertEquals(before.get(0), books.path("data").path("sql_fingerprint").asText());
+        assertFalse(before.get(0).contains("books"));
+        assertEquals("3", DataSubjectsTest.plain(games.path("data").path("rows").get(0).get(0).decimalValue()));
+    }
 }
