@@ -95,7 +95,7 @@ class SqlToolsSqliteTest {
     @Test
     void sqlitesIncidentClassesAndLaunderingAreRefusedAndTheFileIsUnchanged() throws Exception {
         byte[] before = Files.readAllBytes(file);
-        for (String sql : List.of(
+        List<String> refused = List.of(
                 "SELECT load_extension('/tmp/evil.so')",
                 "PRAGMA writable_schema = 1",
                 "SELECT * FROM pragma_table_info('customer')",
@@ -112,12 +112,12 @@ class SqlToolsSqliteTest {
                 "WITH c AS (SELECT email AS e FROM customer) SELECT e FROM c",
                 "SELECT name FROM product UNION ALL SELECT email FROM customer",
                 "SELECT count(*) FROM customer WHERE email LIKE 'person1%'",
-                "SELECT order_id, amount FROM orders")) {
-            for (String tool : List.of("validate_query", "execute")) {
-                JsonNode e = call(tool, sql);
-                assertEquals("refused", e.path("status").asText(), () -> tool + " " + sql + ": " + e);
-                assertFalse(e.path("error").path("recovery").path("suggested_rewrite").asText().isBlank(), sql);
-            }
+                "SELECT order_id, amount FROM orders");
+        SqlAnswers.refusedByBoth(tools, refused);
+        for (String sql : refused) {
+            JsonNode e = call("execute", sql);
+            assertEquals("refused", e.path("status").asText(), () -> sql + ": " + e);
+            assertFalse(e.path("error").path("recovery").path("suggested_rewrite").asText().isBlank(), sql);
         }
         assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)), "the SQLite file is unchanged");
     }
@@ -128,12 +128,7 @@ class SqlToolsSqliteTest {
                 + " JOIN customer c ON c.customer_id = o.customer_id GROUP BY c.country ORDER BY c.country";
         JsonNode answer = call("execute", byCountry);
         assertEquals("success", answer.path("status").asText(), answer::toString);
-        List<List<String>> rows = new ArrayList<>();
-        answer.path("data").path("rows").forEach(r -> {
-            List<String> row = new ArrayList<>();
-            r.forEach(v -> row.add(DataSubjectsTest.plain(v.isNumber() ? v.decimalValue() : v.asText())));
-            rows.add(row);
-        });
+        List<List<String>> rows = SqlAnswers.rows(answer);
         List<List<String>> expected = bare("SELECT c.country, count(*), sum(o.amount) FROM orders o JOIN customer c"
                 + " ON c.customer_id = o.customer_id GROUP BY c.country HAVING count(DISTINCT o.customer_id) >= 5"
                 + " ORDER BY c.country");
