@@ -283,4 +283,23 @@ class SqlToolsPostgresTest {
             assertFalse(q.contains("ANALYZE"), q);
         }
     }
+
+    @Test
+    void theCostCapAndStatementTimeoutHoldForExecute() throws Exception {
+        SourceUrl url = SourceUrl.parse(TestPostgres.url(DB));
+        Path store = dir.resolve(DB + ".db");
+        try (QueryExecutor capped = new QueryExecutor(url, new ExecutorSettings(300, 10_000, 2, 2_000, 10.0))) {
+            ToolRegistry small = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(capped));
+            JsonNode e = small.call("execute", Map.of("sql", "SELECT t.name, a.title FROM track t JOIN album a"
+                    + " ON a.album_id = t.album_id ORDER BY t.name"), "test", Access.UNRESTRICTED).toTree();
+            assertEquals("cost_cap_exceeded", e.path("error").path("kind").asText(), e::toString);
+        }
+        try (QueryExecutor quick = new QueryExecutor(url, new ExecutorSettings(200, 10_000, 2, 2_000, null))) {
+            ToolRegistry small = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(quick));
+            // A cross join of tracks: legal SQL whose run outlives the 200 ms statement timeout.
+            JsonNode e = small.call("execute", Map.of("sql", "SELECT count(*) FROM track a, track b, genre g"
+                    + " WHERE a.milliseconds + b.milliseconds > g.genre_id"), "test", Access.UNRESTRICTED).toTree();
+            assertEquals("statement_timeout", e.path("error").path("kind").asText(), e::toString);
+        }
+    }
 }
