@@ -60,7 +60,8 @@ import java.util.regex.Pattern;
  *     people (a person entity, or a fact whose subject is one, SPEC §11.1) refuses: each row is a group of one;</li>
  * <li>an aggregate over such rows runs with {@code HAVING count(DISTINCT subject) >= K} ANDed in, so groups of
  *     fewer than K people are left out (not listed), an ungrouped total included; when the subject key is not
- *     on a table of the top-level FROM, it refuses and points at get_metric.</li>
+ *     on a table of the top-level FROM (or passed on by a CTE or subquery there), it refuses and points at
+ *     get_metric.</li>
  * </ul>
  */
 final class SqlGate {
@@ -236,7 +237,11 @@ final class SqlGate {
         return Optional.empty();
     }
 
-    /** {@code alias.key} of the first top-level table whose rows are a person's or carry a person's key. */
+    /**
+     * {@code alias.key} of the first top-level FROM item whose rows carry a person's key: a table that is a person
+     * entity or whose subject is one hop away, or a CTE or subquery over such a table that selects the key (by
+     * name or with *), counted through the name it has outside.
+     */
     private static Optional<String> subjectKey(PlainSelect plain, ServedCatalog served, UnaryOperator<String> quote) {
         List<FromItem> items = new ArrayList<>();
         items.add(plain.getFromItem());
@@ -244,28 +249,68 @@ final class SqlGate {
             plain.getJoins().stream().map(Join::getFromItem).forEach(items::add);
         }
         for (FromItem item : items) {
-            if (!(item instanceof Table t)) {
+            Optional<String> column = Optional.empty();
+            String alias = item == null || item.getAlias() == null ? null : item.getAlias().getName();
+            if (item instanceof Table t) {
+                alias = alias != null ? alias : t.getName();
+                Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte = cte(plain, t);
+                column = cte.isPresent() ? keyThrough(cte.get().getSelect().getSelect(), served)
+                        : keyOf(SqlRewrite.unquote(t.getName()), served).map(quote);
+            } else if (item instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect sub && alias != null) {
+                column = keyThrough(sub.getSelect(), served);
+            }
+            if (column.isPresent() && alias != null) {
+                return Optional.of(alias + "." + column.get());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte(PlainSelect plain, Table t) {
+        if (plain.getWithItemsList() == null || t.getSchemaName() != null) {
+            return Optional.empty();
+        }
+        String name = SqlRewrite.unquote(t.getName());
+        return plain.getWithItemsList().stream()
+                .filter(w -> w.getAlias() != null && SqlRewrite.unquote(w.getAlias().getName()).equalsIgnoreCase(name)
+                        && (w.getWithItemList() == null || w.getWithItemList().isEmpty()))
+                .<net.sf.jsqlparser.statement.select.WithItem<?>>map(w -> w).findFirst();
+    }
+
+    /** The output name under which a plain SELECT over a person-keyed table passes the key on, as written. */
+    private static Optional<String> keyThrough(net.sf.jsqlparser.statement.select.Select inner, ServedCatalog served) {
+        if (!(inner instanceof PlainSelect p) || !(p.getFromItem() instanceof Table t) || p.getJoins() != null
+                && !p.getJoins().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> key = keyOf(SqlRewrite.unquote(t.getName()), served);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        for (SelectItem<?> item : p.getSelectItems()) {
+            if (item.getExpression() instanceof net.sf.jsqlparser.statement.select.AllColumns) {
+                return Optional.of(key.get());
+            }
+            if (item.getExpression() instanceof net.sf.jsqlparser.schema.Column c
+                    && SqlRewrite.unquote(c.getColumnName()).equalsIgnoreCase(key.get())) {
+                return Optional.of(item.getAlias() != null ? item.getAlias().getName() : c.getColumnName());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The column of {@code table}'s rows that names their person: its identity, or its key one hop away. */
+    private static Optional<String> keyOf(String table, ServedCatalog served) {
+        for (Entity e : served.semantic().entities()) {
+            if (!e.table().table().equalsIgnoreCase(table)) {
                 continue;
             }
-            String name = SqlRewrite.unquote(t.getName());
-            for (Entity e : served.semantic().entities()) {
-                if (!e.table().table().equalsIgnoreCase(name)) {
-                    continue;
-                }
-                Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
-                if (p.isEmpty()) {
-                    continue;
-                }
-                String column;
-                if (p.get().hops().isEmpty() && e.identity().size() == 1) {
-                    column = e.identity().get(0);
-                } else if (p.get().hops().size() == 1) {
-                    column = p.get().hops().get(0).keyColumn();
-                } else {
-                    continue;
-                }
-                String alias = t.getAlias() != null ? t.getAlias().getName() : t.getName();
-                return Optional.of(alias + "." + quote.apply(column));
+            Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
+            if (p.isPresent() && p.get().hops().isEmpty() && e.identity().size() == 1) {
+                return Optional.of(e.identity().get(0));
+            }
+            if (p.isPresent() && p.get().hops().size() == 1) {
+                return Optional.of(p.get().hops().get(0).keyColumn());
             }
         }
         return Optional.empty();

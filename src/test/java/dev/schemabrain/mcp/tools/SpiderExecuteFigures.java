@@ -86,7 +86,7 @@ class SpiderExecuteFigures {
                 continue;
             }
             List<List<String>> got = SqlAnswers.rows(e);
-            List<List<String>> expected = bare(file, sql);
+            List<List<String>> expected = SqlAnswers.sqliteRows(file, sql);
             boolean ordered = sql.toUpperCase().contains("ORDER BY");
             if (!ordered) {
                 got.sort(java.util.Comparator.comparing(Object::toString));
@@ -113,21 +113,5 @@ class SpiderExecuteFigures {
         out.append("  examples:\n");
         examples.forEach((k, v) -> out.append("    ").append(k).append(": ").append(v.length() > 300 ? v.substring(0, 300) : v).append('\n'));
         System.out.println(out);
-    }
-
-    private static List<List<String>> bare(Path file, String sql) throws Exception {
-        List<List<String>> rows = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                    Object v = rs.getObject(i);
-                    row.add(v == null ? "null" : v instanceof Number ? DataSubjectsTest.plain(v) : String.valueOf(v));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
     }
 }

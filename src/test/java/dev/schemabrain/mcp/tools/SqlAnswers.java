@@ -40,4 +40,21 @@ final class SqlAnswers {
         });
         return rows;
     }
+
+    /** The rows SQLite itself answers for {@code sql} on {@code file}, numbers in their shortest form. */
+    static List<List<String>> sqliteRows(java.nio.file.Path file, String sql) throws java.sql.SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+             java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                    Object v = rs.getObject(i);
+                    row.add(v == null ? "null" : v instanceof Number ? DataSubjectsTest.plain(v) : String.valueOf(v));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
 }

@@ -78,18 +78,7 @@ class SqlToolsSqliteTest {
     }
 
     static List<List<String>> bare(String sql) throws Exception {
-        List<List<String>> rows = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                    row.add(DataSubjectsTest.plain(rs.getObject(i)));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
+        return SqlAnswers.sqliteRows(file, sql);
     }
 
     @Test
