@@ -55,6 +55,7 @@ public final class ValidateQueryTool extends SqlTool {
             } catch (CallAudit.AuditUnavailable e) {
                 return CallRecorder.unavailable(NAME);
             }
+            call.rowFiltersApplied(plan.rowFilters());
             try {
                 Explain explain = executor.get().explain(new BoundQuery(plan.sql(), plan.params()));
                 data.putObject("explain").put("cost_class", GetMetricTool.costClass(explain.totalCost()));
