@@ -74,10 +74,40 @@ public final class ExecuteTool extends SqlTool {
         }
         data.put("row_count", rows.size()).put("truncated", result.truncated());
         describe(data, plan, served);
+        long suppressed = suppressed(plan);
+        if (plan.minGroupSize().isPresent()) {
+            data.put("suppressed_groups", suppressed);
+        }
+        if (suppressed > 0) {
+            // The withheld groups are not listed, only counted (SPEC §11.1).
+            data.putObject("suppression").put("min_group_size", plan.minGroupSize().getAsInt())
+                    .put("suppressed_groups", suppressed).put("widening_hint", "Groups about fewer than "
+                            + plan.minGroupSize().getAsInt() + " distinct people are left out; group by fewer or"
+                            + " coarser columns, or widen the filters.");
+            return new Envelope(Status.DEGRADED, data, null, PROVENANCE.confidence(), PROVENANCE,
+                    List.of("validate_query", "list_metrics"), dev.schemabrain.error.DegradationReason.SMALL_GROUPS_SUPPRESSED);
+        }
         if (rows.isEmpty()) {
             return new Envelope(Status.EMPTY, data, null, PROVENANCE.confidence(), PROVENANCE,
                     List.of("validate_query", "describe_table"), null);
         }
         return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data);
+    }
+
+    /**
+     * How many groups the small-group rule left out, from the count statement derived from the audited one (same
+     * FROM, WHERE and GROUP BY); 0 when it fails, the answer still carries min_group_size.
+     */
+    private long suppressed(SqlGate.Plan plan) {
+        if (plan.suppressedCount().isEmpty()) {
+            return 0;
+        }
+        try {
+            List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(plan.suppressedCount().get().sql(),
+                    plan.suppressedCount().get().params()), 1).rows();
+            return !rows.isEmpty() && rows.get(0).get(0) instanceof Number n ? n.longValue() : 0;
+        } catch (ExecutionException e) {
+            return 0;
+        }
     }
 }

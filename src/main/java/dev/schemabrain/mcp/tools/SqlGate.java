@@ -68,7 +68,8 @@ final class SqlGate {
 
     /** What would run, and what the checks found. */
     record Plan(BoundSelect bound, String sql, List<Object> params, List<String> piiCategories,
-                java.util.OptionalInt minGroupSize, List<String> rowFilters, String fingerprint) {
+                java.util.OptionalInt minGroupSize, List<String> rowFilters, String fingerprint,
+                Optional<SqlRewrite.Rewritten> suppressedCount) {
     }
 
     /** A plan, or the envelope that refuses. */
@@ -166,8 +167,16 @@ final class SqlGate {
             }
         }
         SqlRewrite.Rewritten rewritten;
+        Optional<SqlRewrite.Rewritten> suppressedCount = Optional.empty();
         try {
             rewritten = SqlRewrite.rewrite(bound.ast().toString(), quote, filters, having, limit);
+            if (having != null) {
+                // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
+                SqlRewrite.Rewritten left = SqlRewrite.rewrite(bound.ast().toString(), quote, filters,
+                        "NOT (" + having + ")", limit);
+                suppressedCount = Optional.of(new SqlRewrite.Rewritten("SELECT count(*) FROM (" + left.sql()
+                        + ") sb_suppressed", left.params()));
+            }
         } catch (SqlRewrite.Unsafe e) {
             return refused(ErrorKind.POLICY_BLOCKED, "The query could not be rewritten to apply this caller's row"
                     + " filters or the small-group rule (" + e.getMessage() + "); reference each table directly in"
@@ -182,7 +191,7 @@ final class SqlGate {
         String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(rewritten.sql(),
                 dialect(engine), name -> true));
         return new Outcome(new Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
-                fingerprint), null);
+                fingerprint, suppressedCount), null);
     }
 
     /** The normalizer's lexer for the engine: literals go, whatever their quoting. */

@@ -107,7 +107,7 @@ class SqlToolsMariaDbTest {
         String sql = "SELECT c.country, count(*) AS invoices, sum(i.total) AS revenue FROM invoice i"
                 + " JOIN customer c ON c.customer_id = i.customer_id GROUP BY c.country ORDER BY c.country";
         JsonNode answer = call("execute", sql);
-        assertEquals("success", answer.path("status").asText(), answer::toString);
+        assertTrue(List.of("success", "degraded").contains(answer.path("status").asText()), answer::toString);
         assertTrue(answer.path("data").path("sql").asText().contains("`customer_id`"), "MySQL quoting in the rewrite");
         List<List<String>> got = SqlAnswers.rows(answer);
         List<List<String>> expected = new ArrayList<>();
@@ -121,5 +121,10 @@ class SqlToolsMariaDbTest {
         }
         assertEquals(expected, got);
         assertFalse(expected.isEmpty());
+        try (Connection c = TestMariaDb.connect(maria); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(DISTINCT country) FROM customer")) {
+            rs.next();
+            assertEquals(rs.getInt(1), got.size() + answer.path("data").path("suppressed_groups").asInt());
+        }
     }
 }

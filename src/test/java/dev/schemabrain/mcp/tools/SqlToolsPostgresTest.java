@@ -206,6 +206,8 @@ class SqlToolsPostgresTest {
                 + " HAVING count(DISTINCT customer_id) >= 5 ORDER BY 1"), rows(answer));
         assertEquals(5, answer.path("data").path("min_group_size").asInt());
         assertTrue(rows(answer).size() < bare(revenue).size(), "small countries are left out, not listed");
+        assertEquals("degraded", answer.path("status").asText());
+        assertEquals(bare(revenue).size() - rows(answer).size(), answer.path("data").path("suppressed_groups").asInt());
         // A CTE and a join, the way an analyst writes a monthly report.
         String monthly = "WITH m AS (SELECT date_trunc('month', invoice_date) AS month, total, customer_id FROM invoice)"
                 + " SELECT extract(year FROM month) AS y, sum(total) FROM m GROUP BY 1 ORDER BY 1";
