@@ -18,6 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * (interleaved, after a warm-up), the bare statement through the same QueryExecutor (fresh read-only session,
  * as execute uses), execute, and validate_query (whose time includes its EXPLAIN round trip); the overhead is
  * each iteration's execute minus its bare run.
+ *
+ * <p>Measured 2026-11-26 (2 shared cores, 500 runs after 100 warm-up, ms): overhead p50/p99 1.3/7 for a listing
+ * without people, 3.1/25 for a grouped join without people, 8.6/44 and 12.8/47 for aggregates over people, which
+ * pay a second statement (a fresh read-only session) counting the withheld groups; validate_query p50 4.6-11.9,
+ * p99 11-48, mostly its EXPLAIN round trip.
  */
 class SqlToolsFigures {
 
