@@ -208,6 +208,6 @@ class CliIT {
         Cli.Result lint = Cli.run(dir, "lint");
         assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
         assertTrue(lint.stdout().contains("ok    describe_table"), lint.stdout());
-        assertTrue(lint.stdout().strip().endsWith("14 tools, 0 findings."), lint.stdout());
+        assertTrue(lint.stdout().strip().endsWith("16 tools, 0 findings."), lint.stdout());
     }
 }

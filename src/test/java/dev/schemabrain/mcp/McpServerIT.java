@@ -102,7 +102,7 @@ class McpServerIT {
     void everyToolPublishesTheEnvelopeSchemaStrictInputsAndReadOnlyAnnotations() {
         assertEquals(Set.of("list_indexed_schemas", "find_relevant_tables", "describe_table", "describe_column",
                 "suggest_joins", "get_example_queries", "list_entities", "find_relevant_entities", "describe_entity",
-                "list_joins", "resolve_join", "list_metrics", "find_relevant_metrics", "get_metric"), tools.keySet());
+                "list_joins", "resolve_join", "list_metrics", "find_relevant_metrics", "get_metric", "validate_query", "execute"), tools.keySet());
         Map<String, Object> first = null;
         for (McpSchema.Tool tool : tools.values()) {
             assertTrue(tool.description().startsWith("Use this when") && tool.description().length() <= 500, tool.name());
@@ -116,11 +116,12 @@ class McpServerIT {
             }
             first = output;
             McpSchema.ToolAnnotations a = tool.annotations();
-            // Only get_metric reaches the source database; the others read the store.
-            boolean source = tool.name().equals("get_metric");
+            // get_metric, validate_query (its EXPLAIN) and execute reach the source database; the others read the store.
+            boolean source = List.of("get_metric", "validate_query", "execute").contains(tool.name());
             assertEquals(List.of(true, false, true, source),
                     List.of(a.readOnlyHint(), a.destructiveHint(), a.idempotentHint(), a.openWorldHint()), tool.name());
-            assertEquals(source ? "slow" : "fast", tool.meta().get("latency_hint"), tool.name());
+            boolean slow = source && !tool.name().equals("validate_query");
+            assertEquals(slow ? "slow" : "fast", tool.meta().get("latency_hint"), tool.name());
         }
         Map<String, Object> describe = (Map<String, Object>) tools.get("describe_table").inputSchema().get("properties");
         assertEquals(List.of("concise", "detailed"), ((Map<String, Object>) describe.get("response_format")).get("enum"));
@@ -500,7 +501,9 @@ class McpServerIT {
                     Map.entry("resolve_join", Map.of("entity_a", "track", "entity_b", "album")),
                     Map.entry("list_metrics", Map.of()),
                     Map.entry("find_relevant_metrics", Map.of("query", "tracks sold")),
-                    Map.entry("get_metric", Map.of("name", "track_count")));
+                    Map.entry("get_metric", Map.of("name", "track_count")),
+                    Map.entry("validate_query", Map.of("sql", "SELECT name FROM public.track")),
+                    Map.entry("execute", Map.of("sql", "SELECT name FROM public.track")));
             assertEquals(listed.keySet(), calls.keySet());
             for (var entry : calls.entrySet()) {
                 Map<String, Object> env = EnvelopeChecks.envelope(McpStdio.call(empty, entry.getKey(), entry.getValue()),

@@ -162,7 +162,7 @@ class StdioRobustnessIT {
         send("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\"}");
         JsonNode list = next();
         assertEquals(7, list.path("id").asInt());
-        assertEquals(14, list.at("/result/tools").size(), "still serving after every bad line");
+        assertEquals(16, list.at("/result/tools").size(), "still serving after every bad line");
         stdin.close();
         assertTrue(server.waitFor(20, TimeUnit.SECONDS));
         assertEquals(0, server.exitValue());

@@ -28,6 +28,8 @@ public final class DemoHappyPaths {
                 Map.entry("list_metrics", Map.of()),
                 Map.entry("find_relevant_metrics", Map.of("query", "revenue per month")),
                 Map.entry("get_metric", Map.of("name", "invoices_total_cents_sum", "group_by", List.of("organizations.country"),
-                        "time_grain", "month")));
+                        "time_grain", "month")),
+                Map.entry("validate_query", Map.of("sql", "SELECT name, monthly_price_cents FROM main.plans")),
+                Map.entry("execute", Map.of("sql", "SELECT name, monthly_price_cents FROM main.plans")));
     }
 }

@@ -24,7 +24,8 @@ public final class Instructions {
                     + "describe_column for details.",
             "How tables relate: suggest_joins, then describe_table on any bridge table.",
             "Aggregating: find_relevant_metrics or list_metrics, then describe_entity for the metric's entity, then get_metric.",
-            "How others queried a table: get_example_queries.");
+            "How others queried a table: get_example_queries.",
+            "No metric answers: write one SELECT, validate_query it, then execute it.");
 
     private static final Pattern TOOL = Pattern.compile("\\b[a-z]+(?:_[a-z]+)+\\b");
 

@@ -44,6 +44,8 @@ public final class StandardTools {
                 new ResolveJoinTool(catalogs),
                 ListSemanticTool.metrics(catalogs),
                 new FindRelevantMetricsTool(catalogs),
-                new GetMetricTool(catalogs, executor, minGroupSize)));
+                new GetMetricTool(catalogs, executor, minGroupSize),
+                new ValidateQueryTool(catalogs, executor, minGroupSize),
+                new ExecuteTool(catalogs, executor, minGroupSize)));
     }
 }

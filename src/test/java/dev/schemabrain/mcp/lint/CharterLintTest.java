@@ -23,7 +23,7 @@ class CharterLintTest {
     @Test
     void everyServedToolPassesTheCharterLint() throws Exception {
         DemoLint.Report report = DemoLint.run();
-        assertEquals(14, report.tools().size());
+        assertEquals(16, report.tools().size());
         assertEquals(List.of(), report.findings());
     }
 

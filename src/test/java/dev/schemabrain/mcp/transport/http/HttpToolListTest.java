@@ -82,13 +82,13 @@ class HttpToolListTest {
         McpSyncClient client = HttpFixture.client(url(), "list-test");
         try {
             long before = toolsListStats().path("builds").asLong();
-            assertEquals(14, client.listTools().tools().size());
-            assertEquals(14, client.listTools().tools().size());
+            assertEquals(16, client.listTools().tools().size());
+            assertEquals(16, client.listTools().tools().size());
             JsonNode stats = toolsListStats();
             assertTrue(stats.path("cache_hits").asLong() >= 1, stats.toString());
             assertEquals(Math.max(1, before), stats.path("builds").asLong(), stats.toString());
             VERSION.set("v2-" + System.nanoTime());
-            assertEquals(14, client.listTools().tools().size());
+            assertEquals(16, client.listTools().tools().size());
             assertEquals(Math.max(1, before) + 1, toolsListStats().path("builds").asLong());
         } finally {
             client.closeGracefully();
@@ -108,7 +108,7 @@ class HttpToolListTest {
         JsonNode message = JSON.readTree(r.body());
         assertEquals("a", message.path("id").asText());
         int resultBytes = JSON.writeValueAsBytes(message.path("result")).length;
-        assertTrue(resultBytes <= 13_500, "tools/list result is " + resultBytes + " bytes");
+        assertTrue(resultBytes <= 15_000, "tools/list result is " + resultBytes + " bytes");
         assertEquals(r.body().getBytes(StandardCharsets.UTF_8).length, ("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":").length()
                 + resultBytes + 1, "the result as served is the compact serialization");
         for (JsonNode tool : message.at("/result/tools")) {
@@ -137,6 +137,8 @@ class HttpToolListTest {
         calls.put("list_metrics", Map.of());
         calls.put("find_relevant_metrics", Map.of("query", "revenue per month", "limit", 2));
         calls.put("get_metric", Map.of("name", "invoices_count"));
+        calls.put("validate_query", Map.of("sql", "SELECT name FROM main.plans"));
+        calls.put("execute", Map.of("sql", "SELECT name FROM main.plans"));
         // The SDK client checks each result against the cached outputSchema and fails the call when it does not conform.
         McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(url()).endpoint("/mcp").build())
                 .requestTimeout(Duration.ofSeconds(30))

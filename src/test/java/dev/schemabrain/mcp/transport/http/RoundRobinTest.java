@@ -74,7 +74,7 @@ class RoundRobinTest {
             try {
                 McpSyncClient client = HttpFixture.client("http://127.0.0.1:" + proxy.getAddress().getPort(), "round-robin");
                 try {
-                    assertEquals(14, client.listTools().tools().size());
+                    assertEquals(16, client.listTools().tools().size());
                     for (String table : List.of("main.plans", "main.teams", "main.users", "main.invoices")) {
                         McpSchema.CallToolResult r = client.callTool(McpSchema.CallToolRequest.builder("describe_table")
                                 .arguments(Map.of("qualified_name", table)).build());

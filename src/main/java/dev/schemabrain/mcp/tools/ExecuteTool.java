@@ -1,0 +1,113 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.error.ExecutionException;
+import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.mcp.args.ArgSchema;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.Status;
+import dev.schemabrain.mcp.tool.CallAudit;
+import dev.schemabrain.mcp.tool.CallRecorder;
+import dev.schemabrain.mcp.tool.LatencyHint;
+import dev.schemabrain.mcp.tool.SideEffects;
+import dev.schemabrain.mcp.tool.ToolCall;
+import dev.schemabrain.mcp.tool.ToolSpec;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * execute: runs the rewritten statement of a SQL text that passes the gate (SPEC §11.5) through the one execution
+ * path (read-only session, statement timeout, row cap, EXPLAIN cost cap), never the caller's text.
+ */
+public final class ExecuteTool extends SqlTool {
+
+    static final String NAME = "execute";
+    static final int DEFAULT_LIMIT = 1000;
+    private static final ArgSchema ARGS = ArgSchema.parse("""
+            {"sql": {"type": "string", "required": true, "minLength": 1, "maxLength": 100000, "description": "One SELECT."},
+             "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000}}""");
+    private static final ToolSpec SPEC = new ToolSpec(NAME, "Execute query",
+            "Use this when no metric answers: runs one read-only SELECT, rewritten to your access, returns rows. "
+                    + "Use get_metric instead when a metric fits (list_metrics); validate_query checks first.",
+            ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
+
+    public ExecuteTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
+        super(SPEC, catalogs, executor, minGroupSize);
+    }
+
+    @Override
+    Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
+        int limit = arguments.integer("limit");
+        SqlGate.Outcome outcome = gate(arguments, served, call, limit);
+        if (outcome.refusal() != null) {
+            return outcome.refusal();
+        }
+        if (executor.isEmpty()) {
+            return noSource(NAME);
+        }
+        SqlGate.Plan plan = outcome.plan();
+        try {
+            call.beforeSql(plan.fingerprint());
+        } catch (CallAudit.AuditUnavailable e) {
+            return CallRecorder.unavailable(NAME);
+        }
+        call.rowFiltersApplied(plan.rowFilters());
+        QueryExecutor.Result result;
+        try {
+            result = executor.get().execute(new BoundQuery(plan.sql(), plan.params()), limit);
+        } catch (ExecutionException e) {
+            return executionError(e);
+        }
+        call.rowsReturned(result.rows().size());
+        ObjectNode data = Replies.object();
+        List<String> names = plan.bound().outputs().stream().map(o -> o.name()).toList();
+        data.set("columns", Replies.strings(names));
+        ArrayNode rows = data.putArray("rows");
+        for (List<Object> row : result.rows()) {
+            // Rows as arrays: two outputs may share a name (a.id, b.id), which keyed objects would merge.
+            ArrayNode out = rows.addArray();
+            row.forEach(out::addPOJO);
+        }
+        data.put("row_count", rows.size()).put("truncated", result.truncated());
+        describe(data, plan, served);
+        long suppressed = suppressed(plan);
+        if (plan.minGroupSize().isPresent()) {
+            data.put("suppressed_groups", suppressed);
+        }
+        if (suppressed > 0) {
+            // The withheld groups are not listed, only counted (SPEC §11.1).
+            data.putObject("suppression").put("min_group_size", plan.minGroupSize().getAsInt())
+                    .put("suppressed_groups", suppressed).put("widening_hint", "Groups about fewer than "
+                            + plan.minGroupSize().getAsInt() + " distinct people are left out; group by fewer or"
+                            + " coarser columns, or widen the filters.");
+            return new Envelope(Status.DEGRADED, data, null, PROVENANCE.confidence(), PROVENANCE,
+                    List.of("validate_query", "list_metrics"), dev.schemabrain.error.DegradationReason.SMALL_GROUPS_SUPPRESSED);
+        }
+        if (rows.isEmpty()) {
+            return new Envelope(Status.EMPTY, data, null, PROVENANCE.confidence(), PROVENANCE,
+                    List.of("validate_query", "describe_table"), null);
+        }
+        return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data);
+    }
+
+    /**
+     * How many groups the small-group rule left out, from the count statement derived from the audited one (same
+     * FROM, WHERE and GROUP BY); 0 when it fails, the answer still carries min_group_size.
+     */
+    private long suppressed(SqlGate.Plan plan) {
+        if (plan.suppressedCount().isEmpty()) {
+            return 0;
+        }
+        try {
+            List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(plan.suppressedCount().get().sql(),
+                    plan.suppressedCount().get().params()), 1).rows();
+            return !rows.isEmpty() && rows.get(0).get(0) instanceof Number n ? n.longValue() : 0;
+        } catch (ExecutionException e) {
+            return 0;
+        }
+    }
+}

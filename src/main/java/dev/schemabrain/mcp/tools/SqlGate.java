@@ -1,0 +1,421 @@
+package dev.schemabrain.mcp.tools;
+
+import dev.schemabrain.access.Access;
+import dev.schemabrain.access.BoundRowFilter;
+import dev.schemabrain.access.RowFilter;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.engine.SourceKind;
+import dev.schemabrain.error.ErrorKind;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
+import dev.schemabrain.mining.SqlNormalizer;
+import dev.schemabrain.pii.MetricPiiCheck;
+import dev.schemabrain.pii.PiiCategory;
+import dev.schemabrain.pii.PiiTag;
+import dev.schemabrain.semantic.compile.SubjectGraph;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.sql.guard.BoundSelect;
+import dev.schemabrain.sql.guard.ColumnRef;
+import dev.schemabrain.sql.guard.GuardResult;
+import dev.schemabrain.sql.guard.OutputColumn;
+import dev.schemabrain.sql.guard.Refusal;
+import dev.schemabrain.sql.guard.SqlEngine;
+import dev.schemabrain.sql.guard.SqlGuard;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SelectItem;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
+
+/**
+ * Everything between a caller's SQL text and the statement that may run (SPEC §11.5), shared by validate_query and
+ * execute: the guard's parse and bind, the caller's allow-list and row filters, the disclosure rules over each
+ * column's lineage, small-cell suppression by distinct people per group, and the rewrite. Either a {@link Plan} or
+ * the refusal envelope; nothing here touches the source.
+ *
+ * <p>The disclosure rules, stricter than get_metric's where lineage cannot tell two uses apart:
+ * <ul>
+ * <li>a column on the block list anywhere (output, filter, grouping, ordering, even counted) refuses;</li>
+ * <li>a tagged column among an output's {@code values} refuses, whatever the alias, function, cast, CASE,
+ *     window or aggregate (min, max, string_agg return an input);</li>
+ * <li>a tagged column that shapes a row-level output (a CASE oracle, length(email)) refuses; inside an aggregate
+ *     a direct identifier refuses too (a count of CASE WHEN email LIKE ... is the range oracle), other tags are
+ *     counted or summed as get_metric's measures are;</li>
+ * <li>a tagged column in WHERE, HAVING, ON or a filter's subquery refuses (the text does not say whether it is
+ *     an equality or a range test, so the strictest rule applies), and so does one in GROUP BY, ORDER BY or
+ *     PARTITION BY;</li>
+ * <li>a query that lists rows (no GROUP BY, not all aggregates, or a window) of a table whose rows are about
+ *     people (a person entity, or a fact whose subject is one, SPEC §11.1) refuses: each row is a group of one;</li>
+ * <li>an aggregate over such rows runs with {@code HAVING count(DISTINCT subject) >= K} ANDed in, so groups of
+ *     fewer than K people are left out (not listed), an ungrouped total included; when the subject key is not
+ *     on a table of the top-level FROM (or passed on by a CTE or subquery there), it refuses and points at
+ *     get_metric.</li>
+ * </ul>
+ */
+final class SqlGate {
+
+    /** What would run, and what the checks found. */
+    record Plan(BoundSelect bound, String sql, List<Object> params, List<String> piiCategories,
+                java.util.OptionalInt minGroupSize, List<String> rowFilters, String fingerprint,
+                Optional<SqlRewrite.Rewritten> suppressedCount) {
+    }
+
+    /** A plan, or the envelope that refuses. */
+    record Outcome(Plan plan, Envelope refusal) {
+    }
+
+    private static final Pattern OVER = Pattern.compile("(?i)\\bOVER\\b");
+
+    private SqlGate() {
+    }
+
+    /** The guard's engine for a source kind: MariaDB speaks MySQL's dialect. */
+    static SqlEngine engine(SourceKind kind) {
+        return switch (kind.wireName()) {
+            case "mysql", "mariadb" -> SqlEngine.MYSQL;
+            case "sqlite" -> SqlEngine.SQLITE;
+            case "duckdb" -> SqlEngine.DUCKDB;
+            default -> SqlEngine.POSTGRESQL;
+        };
+    }
+
+    static Outcome check(String tool, String sql, SqlEngine engine, UnaryOperator<String> quote, ServedCatalog served,
+                         Access access, int serverMinGroupSize, int limit) {
+        if (access.denial().isPresent()) {
+            return refused(ErrorKind.ALLOWLIST_VIOLATION, "This caller reaches no tables: " + access.denial().get()
+                    + "; use a credential with a role.", null, null);
+        }
+        GuardResult checked = SqlGuard.check(sql, engine, served.catalog());
+        if (checked instanceof Refusal r) {
+            return new Outcome(null, guardRefusal(tool, r));
+        }
+        BoundSelect bound = (BoundSelect) checked;
+        for (QualifiedName t : bound.tables()) {
+            if (!access.sees(t)) {
+                return refused(ErrorKind.ALLOWLIST_VIOLATION, "The query reads " + t + ", which this caller's role does"
+                        + " not allow; query only the tables find_relevant_tables shows.", null, access.wideningHint(t));
+            }
+        }
+        // Row filters of the tables read: a missing claim refuses, the others become subselects.
+        Map<String, QualifiedName> entityTables = new java.util.HashMap<>();
+        served.semantic().entities().forEach(e -> entityTables.put(e.name(), e.table()));
+        for (RowFilter missing : access.missingClaims()) {
+            QualifiedName t = entityTables.get(missing.entity());
+            if (t == null || bound.tables().contains(t)) {
+                return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + (t == null ? missing.entity() : t)
+                        + ", whose rows this role filters by the claim " + missing.claim() + ", and the credential has"
+                        + " no such claim; use a credential that carries it.", null, null);
+            }
+        }
+        List<SqlRewrite.TableFilter> filters = new ArrayList<>();
+        List<String> applied = new ArrayList<>();
+        for (BoundRowFilter f : access.rowFilters()) {
+            QualifiedName t = entityTables.get(f.filter().entity());
+            if (t == null) {
+                return refused(ErrorKind.POLICY_BLOCKED, "The role filters rows of entity " + f.filter().entity()
+                        + ", which the catalog does not have, so no query can be checked; ask the operator to fix the"
+                        + " access policy.", null, null);
+            }
+            if (bound.tables().contains(t)) {
+                String col = f.filter().column().substring(f.filter().column().indexOf('.') + 1);
+                Optional<List<Object>> typed = typed(served, t, col, f.values());
+                if (typed.isEmpty()) {
+                    return refused(ErrorKind.POLICY_BLOCKED, "The credential's claim " + f.filter().claim() + " is not a"
+                            + " value of " + t + "." + col + "'s type, so its row filter cannot apply; use a credential"
+                            + " whose claim matches the column.", null, null);
+                }
+                filters.add(new SqlRewrite.TableFilter(t, col, typed.get()));
+                applied.add(f.filter().entity() + "." + col);
+            }
+        }
+        Optional<Envelope> pii = piiRefusal(bound, served);
+        if (pii.isPresent()) {
+            return new Outcome(null, pii.get());
+        }
+        int k = access.minGroupSize().orElse(serverMinGroupSize);
+        String having = null;
+        java.util.OptionalInt shownK = java.util.OptionalInt.empty();
+        List<QualifiedName> people = bound.tables().stream().filter(t -> subjectOf(served, t).isPresent()).toList();
+        if (!people.isEmpty()) {
+            if (!aggregated(bound)) {
+                QualifiedName t = people.get(0);
+                return refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is about one"
+                        + " person; ask for an aggregate instead.", aggregateRewrite(served, t, quote), null);
+            }
+            if (k > 1) {
+                Optional<String> subject = subjectKey((PlainSelect) bound.ast(), served, quote);
+                if (subject.isEmpty()) {
+                    return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people ("
+                            + people.get(0) + "), but the people in each group cannot be counted from its top-level"
+                            + " FROM, so small groups could not be left out; use get_metric or join the person's table"
+                            + " at the top level.", aggregateRewrite(served, people.get(0), quote), null);
+                }
+                having = "count(DISTINCT " + subject.get() + ") >= " + k;
+                shownK = java.util.OptionalInt.of(k);
+            }
+        }
+        SqlRewrite.Rewritten rewritten;
+        Optional<SqlRewrite.Rewritten> suppressedCount = Optional.empty();
+        try {
+            rewritten = SqlRewrite.rewrite(bound.ast().toString(), quote, filters, having, limit);
+            if (having != null) {
+                // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
+                SqlRewrite.Rewritten left = SqlRewrite.rewrite(bound.ast().toString(), quote, filters,
+                        "NOT (" + having + ")", limit);
+                suppressedCount = Optional.of(new SqlRewrite.Rewritten("SELECT count(*) FROM (" + left.sql()
+                        + ") sb_suppressed", left.params()));
+            }
+        } catch (SqlRewrite.Unsafe e) {
+            return refused(ErrorKind.POLICY_BLOCKED, "The query could not be rewritten to apply this caller's row"
+                    + " filters or the small-group rule (" + e.getMessage() + "); reference each table directly in"
+                    + " FROM or JOIN.", "SELECT ... FROM table AS t JOIN other AS o ON ... (no table references"
+                    + " outside FROM and JOIN)", null);
+        }
+        Set<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
+        for (OutputColumn o : bound.outputs()) {
+            o.lineage().forEach(c -> propagated.addAll(served.pii().tag(c.table(), c.column()).categories()));
+        }
+        List<String> categories = propagated.stream().sorted().map(PiiCategory::wireName).toList();
+        String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(rewritten.sql(),
+                dialect(engine), name -> true));
+        return new Outcome(new Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
+                fingerprint, suppressedCount), null);
+    }
+
+    /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
+    private static SqlNormalizer.Dialect dialect(SqlEngine engine) {
+        return engine == SqlEngine.MYSQL ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
+    }
+
+    /** Claim values in the column's type (the engine compares an integer with text only in SQLite); empty if one is not. */
+    private static Optional<List<Object>> typed(ServedCatalog served, QualifiedName table, String column, List<String> values) {
+        String type = served.catalog().table(table).flatMap(t -> t.column(column)).map(Column::dataType).orElse("")
+                .toLowerCase(java.util.Locale.ROOT);
+        List<Object> out = new ArrayList<>();
+        try {
+            for (String v : values) {
+                if (type.contains("int") || type.equals("serial") || type.equals("bigserial")) {
+                    out.add(Long.parseLong(v.strip()));
+                } else if (type.contains("numeric") || type.contains("decimal") || type.contains("real")
+                        || type.contains("double") || type.contains("float")) {
+                    out.add(new java.math.BigDecimal(v.strip()));
+                } else {
+                    out.add(v);
+                }
+            }
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        return Optional.of(out);
+    }
+
+    /** Whether the statement answers with groups (GROUP BY, or only aggregates) rather than rows. */
+    static boolean aggregated(BoundSelect bound) {
+        if (!(bound.ast() instanceof PlainSelect plain)) {
+            return false;
+        }
+        for (SelectItem<?> item : plain.getSelectItems()) {
+            if (OVER.matcher(String.valueOf(item)).find()) {
+                return false;   // a window keeps one row per input row
+            }
+        }
+        return plain.getGroupBy() != null || bound.outputs().stream().allMatch(OutputColumn::aggregate);
+    }
+
+    private static Optional<SubjectGraph.Path> subjectOf(ServedCatalog served, QualifiedName table) {
+        for (Entity e : served.semantic().entities()) {
+            if (e.table().equals(table)) {
+                Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
+                if (p.isPresent()) {
+                    return p;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * {@code alias.key} of the first top-level FROM item whose rows carry a person's key: a table that is a person
+     * entity or whose subject is one hop away, or a CTE or subquery over such a table that selects the key (by
+     * name or with *), counted through the name it has outside.
+     */
+    private static Optional<String> subjectKey(PlainSelect plain, ServedCatalog served, UnaryOperator<String> quote) {
+        List<FromItem> items = new ArrayList<>();
+        items.add(plain.getFromItem());
+        if (plain.getJoins() != null) {
+            plain.getJoins().stream().map(Join::getFromItem).forEach(items::add);
+        }
+        for (FromItem item : items) {
+            Optional<String> column = Optional.empty();
+            String alias = item == null || item.getAlias() == null ? null : item.getAlias().getName();
+            if (item instanceof Table t) {
+                alias = alias != null ? alias : t.getName();
+                Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte = cte(plain, t);
+                column = cte.isPresent() ? keyThrough(cte.get().getSelect().getSelect(), served)
+                        : keyOf(SqlRewrite.unquote(t.getName()), served).map(quote);
+            } else if (item instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect sub && alias != null) {
+                column = keyThrough(sub.getSelect(), served);
+            }
+            if (column.isPresent() && alias != null) {
+                return Optional.of(alias + "." + column.get());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte(PlainSelect plain, Table t) {
+        if (plain.getWithItemsList() == null || t.getSchemaName() != null) {
+            return Optional.empty();
+        }
+        String name = SqlRewrite.unquote(t.getName());
+        return plain.getWithItemsList().stream()
+                .filter(w -> w.getAlias() != null && SqlRewrite.unquote(w.getAlias().getName()).equalsIgnoreCase(name)
+                        && (w.getWithItemList() == null || w.getWithItemList().isEmpty()))
+                .<net.sf.jsqlparser.statement.select.WithItem<?>>map(w -> w).findFirst();
+    }
+
+    /** The output name under which a plain SELECT over a person-keyed table passes the key on, as written. */
+    private static Optional<String> keyThrough(net.sf.jsqlparser.statement.select.Select inner, ServedCatalog served) {
+        if (!(inner instanceof PlainSelect p) || !(p.getFromItem() instanceof Table t) || p.getJoins() != null
+                && !p.getJoins().isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> key = keyOf(SqlRewrite.unquote(t.getName()), served);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        for (SelectItem<?> item : p.getSelectItems()) {
+            if (item.getExpression() instanceof net.sf.jsqlparser.statement.select.AllColumns) {
+                return Optional.of(key.get());
+            }
+            if (item.getExpression() instanceof net.sf.jsqlparser.schema.Column c
+                    && SqlRewrite.unquote(c.getColumnName()).equalsIgnoreCase(key.get())) {
+                return Optional.of(item.getAlias() != null ? item.getAlias().getName() : c.getColumnName());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The column of {@code table}'s rows that names their person: its identity, or its key one hop away. */
+    private static Optional<String> keyOf(String table, ServedCatalog served) {
+        for (Entity e : served.semantic().entities()) {
+            if (!e.table().table().equalsIgnoreCase(table)) {
+                continue;
+            }
+            Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
+            if (p.isPresent() && p.get().hops().isEmpty() && e.identity().size() == 1) {
+                return Optional.of(e.identity().get(0));
+            }
+            if (p.isPresent() && p.get().hops().size() == 1) {
+                return Optional.of(p.get().hops().get(0).keyColumn());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The first column whose lineage meets a disclosure rule, as a pii_blocked refusal. */
+    private static Optional<Envelope> piiRefusal(BoundSelect bound, ServedCatalog served) {
+        Set<PiiCategory> blockList = served.blockList().categories();
+        for (OutputColumn o : bound.outputs()) {
+            for (ColumnRef c : o.lineage()) {
+                PiiTag tag = served.pii().tag(c.table(), c.column());
+                if (!tag.blockedBy(blockList).isEmpty()) {
+                    return Optional.of(pii(served, c, tag.blockedBy(blockList), "output " + o.name() + " reads " + c
+                            + ", and this server blocks " + names(tag.blockedBy(blockList))));
+                }
+            }
+            for (ColumnRef c : o.values()) {
+                PiiTag tag = served.pii().tag(c.table(), c.column());
+                if (tag.tagged()) {
+                    return Optional.of(pii(served, c, tag.categories(), "output " + o.name() + " would show values of "
+                            + c + ", a column tagged " + names(tag.categories())));
+                }
+            }
+            for (ColumnRef c : o.derived()) {
+                PiiTag tag = served.pii().tag(c.table(), c.column());
+                Set<PiiCategory> hit = o.aggregate() ? tag.blockedBy(MetricPiiCheck.DIRECT_IDENTIFIERS) : tag.categories();
+                if (!hit.isEmpty()) {
+                    return Optional.of(pii(served, c, hit, "output " + o.name() + " is computed from " + c
+                            + ", a column tagged " + names(hit) + ", and could reveal it row by row"));
+                }
+            }
+        }
+        for (ColumnRef c : bound.filters()) {
+            PiiTag tag = served.pii().tag(c.table(), c.column());
+            if (tag.tagged()) {
+                return Optional.of(pii(served, c, tag.categories(), "it filters or joins on " + c + ", a column tagged "
+                        + names(tag.categories()) + ", and repeated tests recover a personal value"));
+            }
+        }
+        for (ColumnRef c : bound.shaping()) {
+            PiiTag tag = served.pii().tag(c.table(), c.column());
+            if (tag.tagged()) {
+                return Optional.of(pii(served, c, tag.categories(), "it groups or orders by " + c + ", a column tagged "
+                        + names(tag.categories()) + ", and each group or position would expose a personal value"));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String names(Set<PiiCategory> categories) {
+        return String.join(", ", new TreeSet<>(categories.stream().map(PiiCategory::wireName).toList()));
+    }
+
+    private static Envelope pii(ServedCatalog served, ColumnRef c, Set<PiiCategory> categories, String why) {
+        ToolError error = new ToolError(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that"
+                + " leaves the column out.", new Recovery("describe_table", Map.of("qualified_name", c.table().toString()),
+                List.of(), aggregateRewrite(served, c.table(), SqlGate::ansi), null),
+                categories.stream().map(PiiCategory::wireName).sorted().toList());
+        return Envelope.error(error, List.of("describe_table", "list_metrics"));
+    }
+
+    private static String ansi(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    /** An aggregate instead of a list: count(*) by the table's first untagged, non-key column. */
+    static String aggregateRewrite(ServedCatalog served, QualifiedName table, UnaryOperator<String> quote) {
+        String from = quote.apply(table.schema()) + "." + quote.apply(table.table());
+        Optional<String> by = served.catalog().table(table).flatMap(t -> t.columns().stream()
+                .filter(c -> !t.isPrimaryKey(c.name()) && !served.pii().tag(table, c.name()).tagged())
+                .filter(c -> !c.name().toLowerCase(java.util.Locale.ROOT).endsWith("id"))
+                .map(Column::name).findFirst());
+        return by.map(c -> "SELECT " + quote.apply(c) + ", count(*) FROM " + from + " GROUP BY " + quote.apply(c))
+                .orElse("SELECT count(*) FROM " + from) + " (or get_metric with a metric from list_metrics)";
+    }
+
+    private static Outcome refused(ErrorKind kind, String message, String rewrite, String widening) {
+        Recovery recovery = new Recovery("list_metrics", Map.of(), List.of(), rewrite, widening);
+        return new Outcome(null, Envelope.error(new ToolError(kind, message, recovery, List.of()),
+                List.of("list_metrics", "find_relevant_tables")));
+    }
+
+    /** The guard's reason as an error kind: names and syntax are the caller's to fix, the rest is policy. */
+    private static Envelope guardRefusal(String tool, Refusal r) {
+        String message = r.message() + " (" + r.reason().wireName() + ")";
+        return switch (r.reason()) {
+            case UNKNOWN_NAME -> Envelope.error(ToolError.of(ErrorKind.UNKNOWN_NAME, message,
+                    Recovery.call("find_relevant_tables", Map.of()).withFuzzyMatches(
+                            r.suggestions().subList(0, Math.min(3, r.suggestions().size())))),
+                    List.of("find_relevant_tables", "describe_table"));
+            case AMBIGUOUS_NAME, SYNTAX_ERROR -> Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, message,
+                    Recovery.call("describe_table", Map.of())), List.of("describe_table", "validate_query"));
+            default -> Envelope.error(new ToolError(ErrorKind.POLICY_BLOCKED, message,
+                    new Recovery("list_metrics", Map.of(), List.of(), "one plain SELECT over catalog tables (WITH"
+                            + " allowed), or get_metric with a metric from list_metrics", null), List.of()),
+                    List.of("list_metrics", "describe_table"));
+        };
+    }
+}

@@ -1,0 +1,227 @@
+package dev.schemabrain.mcp.tools;
+
+import dev.schemabrain.catalog.QualifiedName;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.util.TablesNamesFinder;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The statement that runs instead of the caller's text (SPEC §11.5): the guard's rendering, re-parsed into a tree
+ * of our own, with each reference to a row-filtered table replaced by a filtered subselect under the same alias,
+ * a HAVING that leaves out small groups, and the LIMIT. Filter values become bound parameters, never text.
+ */
+final class SqlRewrite {
+
+    /** One table's row filter: keep rows whose {@code column} equals one of {@code values}. */
+    record TableFilter(QualifiedName table, String column, List<Object> values) {
+    }
+
+    /** The SQL to run with its parameters in placeholder order. */
+    record Rewritten(String sql, List<Object> params) {
+    }
+
+    /** A rewrite that could not be made safely: the statement must not run. */
+    static final class Unsafe extends Exception {
+        Unsafe(String message) {
+            super(message);
+        }
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private SqlRewrite() {
+    }
+
+    /**
+     * @param rendered the guard's rendering of the caller's statement
+     * @param quote    the engine's identifier quoting
+     * @param having   a condition ANDed into the top-level HAVING (small cells), or null
+     * @param limit    rows to fetch at most; the statement's own smaller LIMIT is kept
+     */
+    static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters, String having,
+                             int limit) throws Unsafe {
+        // A marker no caller text holds: named parameters carry the filter values' slots through rendering.
+        String nonce = "sbrf" + HexFormat.of().formatHex(RANDOM.generateSeed(6)) + "_";
+        if (rendered.contains(nonce)) {
+            throw new Unsafe("marker collision");
+        }
+        Select select = parse(rendered);
+        List<Object> values = new ArrayList<>();
+        if (!filters.isEmpty()) {
+            new Filtering(filters, quote, nonce, values).apply(select);
+        }
+        if (having != null) {
+            if (!(select instanceof PlainSelect plain)) {
+                throw new Unsafe("small-cell rule on a set operation");
+            }
+            Expression condition = expression(having);
+            plain.setHaving(plain.getHaving() == null ? condition : new AndExpression(plain.getHaving(), condition));
+        }
+        Limit own = select.getLimit();
+        if (own == null) {
+            select.setLimit(new Limit().withRowCount(new LongValue(limit + 1L)));
+        } else if (own.getRowCount() instanceof LongValue n && n.getValue() > limit + 1L) {
+            own.setRowCount(new LongValue(limit + 1L));
+        }   // any other LIMIT expression is the statement's own; the executor's row cap still holds
+        String text = select.toString();
+        Matcher m = Pattern.compile(":" + nonce + "(\\d+)").matcher(text);
+        List<Object> params = new ArrayList<>();
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            params.add(values.get(Integer.parseInt(m.group(1))));
+            m.appendReplacement(out, "?");
+        }
+        m.appendTail(out);
+        return new Rewritten(out.toString(), params);
+    }
+
+    private static Select parse(String sql) throws Unsafe {
+        try {
+            if (CCJSqlParserUtil.parse(sql) instanceof Select s) {
+                return s;
+            }
+        } catch (JSQLParserException | RuntimeException e) {
+            // below
+        }
+        throw new Unsafe("the rendering did not parse again");
+    }
+
+    private static Expression expression(String sql) throws Unsafe {
+        try {
+            return CCJSqlParserUtil.parseCondExpression(sql);
+        } catch (JSQLParserException | RuntimeException e) {
+            throw new Unsafe("condition did not parse");
+        }
+    }
+
+    /** Finds every table reference and replaces the filtered ones where they stand (FROM, JOIN, nested FROM). */
+    private static final class Filtering extends TablesNamesFinder<Void> {
+        private final List<TableFilter> filters;
+        private final UnaryOperator<String> quote;
+        private final String nonce;
+        private final List<Object> values;
+        private final Set<Table> ours = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<Table> replaced = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final List<Table> missed = new ArrayList<>();
+
+        Filtering(List<TableFilter> filters, UnaryOperator<String> quote, String nonce, List<Object> values) {
+            this.filters = filters;
+            this.quote = quote;
+            this.nonce = nonce;
+            this.values = values;
+            init(false);
+        }
+
+        void apply(Select select) throws Unsafe {
+            select.accept((net.sf.jsqlparser.statement.select.SelectVisitor<Void>) this, null);
+            if (!missed.isEmpty()) {
+                // A filtered table somewhere the rewrite does not reach: never run it unfiltered.
+                throw new Unsafe("a filtered table in an unsupported position");
+            }
+        }
+
+        @Override
+        public <S> Void visit(PlainSelect plain, S context) {
+            if (plain.getFromItem() != null) {
+                plain.setFromItem(filtered(plain.getFromItem()));
+            }
+            filterJoins(plain.getJoins());
+            return super.visit(plain, context);
+        }
+
+        @Override
+        public <S> Void visit(ParenthesedFromItem item, S context) {
+            item.setFromItem(filtered(item.getFromItem()));
+            filterJoins(item.getJoins());
+            return super.visit(item, context);
+        }
+
+        private void filterJoins(List<Join> joins) {
+            if (joins != null) {
+                joins.forEach(j -> j.setFromItem(filtered(j.getFromItem())));
+            }
+        }
+
+        @Override
+        public <S> Void visit(Table table, S context) {
+            if (!ours.contains(table) && !replaced.contains(table) && filterOf(table) != null) {
+                missed.add(table);
+            }
+            return super.visit(table, context);
+        }
+
+        private TableFilter filterOf(Table table) {
+            String name = unquote(table.getName());
+            for (TableFilter f : filters) {
+                if (f.table().table().equalsIgnoreCase(name)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+
+        private FromItem filtered(FromItem item) {
+            if (!(item instanceof Table table) || ours.contains(table)) {
+                return item;
+            }
+            List<TableFilter> mine = filters.stream()
+                    .filter(f -> f.table().table().equalsIgnoreCase(unquote(table.getName()))).toList();
+            if (mine.isEmpty()) {
+                return item;
+            }
+            replaced.add(table);
+            StringBuilder where = new StringBuilder();
+            for (TableFilter f : mine) {
+                where.append(where.isEmpty() ? "" : " AND ").append(quote.apply(f.column()))
+                        .append(f.values().size() == 1 ? " = " : " IN (");
+                for (int i = 0; i < f.values().size(); i++) {
+                    where.append(i == 0 ? "" : ", ").append(':').append(nonce).append(values.size());
+                    values.add(f.values().get(i));
+                }
+                where.append(f.values().size() == 1 ? "" : ")");
+            }
+            QualifiedName q = mine.get(0).table();
+            String sql = "SELECT * FROM " + quote.apply(q.schema()) + "." + quote.apply(q.table()) + " WHERE " + where;
+            Select inner;
+            try {
+                inner = (Select) CCJSqlParserUtil.parse(sql);
+            } catch (JSQLParserException e) {
+                throw new IllegalStateException("a filtered subselect must parse", e);
+            }
+            ours.add(((PlainSelect) inner).getFromItem(Table.class));
+            Alias alias = table.getAlias() != null ? table.getAlias() : new Alias(table.getName(), true);
+            return new ParenthesedSelect().withSelect(inner).withAlias(alias);
+        }
+    }
+
+    static String unquote(String name) {
+        if (name != null && name.length() >= 2 && (name.startsWith("\"") && name.endsWith("\"")
+                || name.startsWith("`") && name.endsWith("`") || name.startsWith("[") && name.endsWith("]"))) {
+            return name.substring(1, name.length() - 1);
+        }
+        return name == null ? "" : name;
+    }
+}

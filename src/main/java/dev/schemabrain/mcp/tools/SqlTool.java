@@ -1,0 +1,94 @@
+package dev.schemabrain.mcp.tools;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.error.ErrorKind;
+import dev.schemabrain.error.ExecutionException;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.mcp.args.Arguments;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
+import dev.schemabrain.mcp.tool.ToolCall;
+import dev.schemabrain.mcp.tool.ToolSpec;
+import dev.schemabrain.sql.guard.OutputColumn;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** What validate_query and execute share: the gate (SqlGate) for the served source's engine, and the answer's parts. */
+abstract class SqlTool extends CatalogTool {
+
+    final Optional<QueryExecutor> executor;
+    final int minGroupSize;
+
+    SqlTool(ToolSpec spec, CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
+        super(spec, catalogs);
+        this.executor = executor;
+        this.minGroupSize = minGroupSize;
+    }
+
+    @Override
+    final Envelope answer(Arguments arguments, ServedCatalog served) {
+        return answer(arguments, served, ToolCall.unaudited(spec().name()));
+    }
+
+    /** The source's engine; PostgreSQL's rules when the server has no source (nothing runs then). */
+    Engine engine() {
+        return executor.map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL);
+    }
+
+    SqlGate.Outcome gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit) {
+        Engine engine = engine();
+        return SqlGate.check(spec().name(), arguments.string("sql").orElse(""), SqlGate.engine(engine.kind()),
+                engine::quote, served, call.access(), minGroupSize, limit);
+    }
+
+    static Envelope noSource(String tool) {
+        return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, tool + " needs the source database, and this"
+                + " server was started without one; restart it with schemabrain serve --url-env VAR (or --source URL).",
+                Recovery.call("validate_query", Map.of())), List.of("validate_query", "list_metrics"));
+    }
+
+    static Envelope executionError(ExecutionException e) {
+        Recovery recovery = switch (e.kind()) {
+            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> Recovery.call("list_metrics", Map.of());
+            default -> Recovery.call("validate_query", Map.of());
+        };
+        return Envelope.error(ToolError.of(e.kind(), e.getMessage(), recovery), List.of("validate_query", "list_metrics"));
+    }
+
+    /** The plan's facts every answer carries: tables, outputs with their PII roles, the SQL that runs, its fingerprint. */
+    static void describe(ObjectNode data, SqlGate.Plan plan, ServedCatalog served) {
+        data.set("tables", Replies.strings(plan.bound().tables().stream().map(Object::toString).toList()));
+        ArrayNode outputs = data.putArray("outputs");
+        for (OutputColumn o : plan.bound().outputs()) {
+            ObjectNode out = outputs.addObject().put("name", o.name()).put("aggregate", o.aggregate());
+            out.set("values", Replies.strings(o.values().stream().map(Object::toString).toList()));
+            out.set("derived", Replies.strings(o.derived().stream().map(Object::toString).toList()));
+            java.util.TreeSet<String> categories = new java.util.TreeSet<>();
+            o.lineage().forEach(c -> served.pii().tag(c.table(), c.column()).categories()
+                    .forEach(p -> categories.add(p.wireName())));
+            out.set("pii_categories", Replies.strings(categories));
+        }
+        data.put("sql", plan.sql());
+        // Row filter values are the caller's claims: the count of parameters shows, never the values.
+        data.put("param_count", plan.params().size());
+        data.set("row_filters", Replies.strings(plan.rowFilters()));
+        data.set("pii_categories", Replies.strings(plan.piiCategories()));
+        plan.minGroupSize().ifPresent(k -> data.put("min_group_size", k));
+        data.put("sql_fingerprint", plan.fingerprint());
+    }
+
+    /** The answer is the source's own data under the catalog's names: schema provenance, as describe_table's is. */
+    static final dev.schemabrain.mcp.envelope.Provenance PROVENANCE =
+            dev.schemabrain.mcp.envelope.Provenance.schema(dev.schemabrain.catalog.InferenceMethod.MANUALLY_AUTHORED);
+
+    static Envelope answered(dev.schemabrain.mcp.envelope.Status status, ObjectNode data) {
+        return new Envelope(status, data, null, PROVENANCE.confidence(), PROVENANCE, List.of("list_metrics", "describe_table"),
+                null);
+    }
+}
