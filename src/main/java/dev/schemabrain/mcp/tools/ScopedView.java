@@ -86,7 +86,7 @@ final class ScopedView {
     }
 
     /** The tables whose rows belong to an entity the role's row filters limit (its own, or many-to-one from it). */
-    private static Set<QualifiedName> rowFiltered(ServedCatalog whole, Access access) {
+    static Set<QualifiedName> rowFiltered(ServedCatalog whole, Access access) {
         Set<String> limited = new TreeSet<>();
         access.rowFilters().forEach(f -> limited.add(f.filter().entity()));
         access.missingClaims().forEach(f -> limited.add(f.entity()));

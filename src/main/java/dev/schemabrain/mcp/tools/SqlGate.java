@@ -99,6 +99,13 @@ final class SqlGate {
         }
         GuardResult checked = SqlGuard.check(sql, engine, served.catalog());
         if (checked instanceof Refusal r) {
+            Optional<QualifiedName> named = r.reason() == Refusal.Reason.UNKNOWN_NAME && access.restricted()
+                    ? hiddenByQualifiedName(sql, engine, served, access) : Optional.empty();
+            if (named.isPresent()) {
+                return refused(ErrorKind.ALLOWLIST_VIOLATION, "The query reads " + named.get() + ", which this caller's"
+                        + " role does not allow; query only the tables find_relevant_tables shows.", null,
+                        access.wideningHint(named.get()));
+            }
             return new Outcome(null, guardRefusal(tool, r));
         }
         BoundSelect bound = (BoundSelect) checked;
@@ -110,7 +117,22 @@ final class SqlGate {
         }
         // Row filters of the tables read: a missing claim refuses, the others become subselects.
         Map<String, QualifiedName> entityTables = new java.util.HashMap<>();
-        served.semantic().entities().forEach(e -> entityTables.put(e.name(), e.table()));
+        served.whole().semantic().entities().forEach(e -> entityTables.put(e.name(), e.table()));
+        // A table whose rows belong to a filtered entity (invoices of a customer) is limited too, but a subselect
+        // on the entity's own table cannot limit it: refused, pointing at get_metric, which filters through joins.
+        Set<QualifiedName> own = new java.util.HashSet<>();
+        access.rowFilters().forEach(f -> Optional.ofNullable(entityTables.get(f.filter().entity())).ifPresent(own::add));
+        access.missingClaims().forEach(f -> Optional.ofNullable(entityTables.get(f.entity())).ifPresent(own::add));
+        if (access.restricted() && (!access.rowFilters().isEmpty() || !access.missingClaims().isEmpty())) {
+            Set<QualifiedName> limited = ScopedView.rowFiltered(served.whole(), access);
+            for (QualifiedName t : bound.tables()) {
+                if (limited.contains(t) && !own.contains(t)) {
+                    return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + t + ", whose rows this caller's role"
+                            + " limits through a row filter on a table they belong to, which a query can only apply to"
+                            + " that table itself; ask with get_metric, which applies it through joins.", null, null);
+                }
+            }
+        }
         for (RowFilter missing : access.missingClaims()) {
             QualifiedName t = entityTables.get(missing.entity());
             if (t == null || bound.tables().contains(t)) {
@@ -124,9 +146,8 @@ final class SqlGate {
         for (BoundRowFilter f : access.rowFilters()) {
             QualifiedName t = entityTables.get(f.filter().entity());
             if (t == null) {
-                return refused(ErrorKind.POLICY_BLOCKED, "The role filters rows of entity " + f.filter().entity()
-                        + ", which the catalog does not have, so no query can be checked; ask the operator to fix the"
-                        + " access policy.", null, null);
+                return refused(ErrorKind.POLICY_BLOCKED, "The role filters rows of an entity the semantic layer does not"
+                        + " have, so no query can be checked; ask the operator to fix the access policy.", null, null);
             }
             if (bound.tables().contains(t)) {
                 String col = f.filter().column().substring(f.filter().column().indexOf('.') + 1);
@@ -417,5 +438,20 @@ final class SqlGate {
                             + " allowed), or get_metric with a metric from list_metrics", null), List.of()),
                     List.of("list_metrics", "describe_table"));
         };
+    }
+
+    /**
+     * A table outside the caller's role that the query names as {@code schema.table}: refused by name, as
+     * describe_table refuses it. A bare name stays unknown_name among the visible tables, which says nothing of
+     * what else is indexed.
+     */
+    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlEngine engine, ServedCatalog served,
+                                                                 Access access) {
+        if (!(SqlGuard.check(sql, engine, served.whole().catalog()) instanceof BoundSelect whole)) {
+            return Optional.empty();
+        }
+        String text = sql.toLowerCase(java.util.Locale.ROOT).replaceAll("[\"`\\[\\]\\s]", "");
+        return whole.tables().stream().filter(t -> !access.sees(t))
+                .filter(t -> text.contains((t.schema() + "." + t.table()).toLowerCase(java.util.Locale.ROOT))).findFirst();
     }
 }

@@ -292,6 +292,13 @@ class AccessEnforcementTest {
         calls.add(Map.entry("get_metric", Map.of("name", "invoice_count", "group_by", List.of("customer.support_rep"))));
         calls.add(Map.entry("get_metric", Map.of("name", "invoice_count", "group_by", List.of("employe.title"))));
         calls.add(Map.entry("get_metric", Map.of("name", "customer_count", "via", List.of("customer_employe"))));
+        for (String sql : List.of("SELECT count(*) FROM public.employee", "SELECT title FROM employe",
+                "SELECT * FROM public.playlist", "SELECT country, count(*) FROM customer GROUP BY country",
+                "SELECT c.country, count(*) FROM customer c JOIN public.employee e ON e.employee_id = c.support_rep_id GROUP BY 1",
+                "SELECT count(*) FROM customer")) {
+            calls.add(Map.entry("execute", Map.of("sql", sql)));
+            calls.add(Map.entry("validate_query", Map.of("sql", sql)));
+        }
         Set<String> covered = new java.util.TreeSet<>();
         int answered = 0;
         for (Map.Entry<String, Map<String, Object>> c : calls) {
@@ -301,6 +308,12 @@ class AccessEnforcementTest {
             // What the attacker typed may be echoed back; anything else naming a hidden object is a leak.
             for (String typed : strings(c.getValue())) {
                 json = json.replace(typed.toLowerCase(Locale.ROOT), "");
+                // A query names its tables as schema.table: a refusal may repeat those, as any refusal by name does.
+                java.util.regex.Matcher named = java.util.regex.Pattern.compile("public\\.[a-z_]+")
+                        .matcher(typed.toLowerCase(Locale.ROOT));
+                while (named.find()) {
+                    json = json.replace(named.group(), "");
+                }
             }
             covered.add(c.getKey());
             for (String hidden : HIDDEN) {

@@ -66,7 +66,9 @@ class HttpToolsTest {
                 Arguments.of("resolve_join", Map.of("entity_a", "payments", "entity_b", "invoices"), "success"),
                 Arguments.of("list_metrics", Map.of(), "success"),
                 Arguments.of("find_relevant_metrics", Map.of("query", "payments per month"), "success"),
-                Arguments.of("get_metric", Map.of("name", "payments_count"), "success"));
+                Arguments.of("get_metric", Map.of("name", "payments_count"), "success"),
+                Arguments.of("validate_query", Map.of("sql", "SELECT name, monthly_price_cents FROM plans"), "success"),
+                Arguments.of("execute", Map.of("sql", "SELECT name, monthly_price_cents FROM plans"), "success"));
     }
 
     @Test
