@@ -37,6 +37,9 @@ export async function driveEveryTool(client) {
   const drafted = metrics.filter((m) => m.validation_state === 'draft');
   const metric = drafted.find((m) => m.measure.agg === 'count');
   await call('get_metric', { name: metric.name });
+  // SQL through the boundary: an aggregate over the ranked table, checked, then run.
+  await call('validate_query', { sql: `SELECT count(*) AS n FROM ${table}` });
+  await call('execute', { sql: `SELECT count(*) AS n FROM ${table}` });
 
   print({ unplanned: [...listed].filter((name) => !called.has(name)) });
 }
