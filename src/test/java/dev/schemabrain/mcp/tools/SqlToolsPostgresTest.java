@@ -322,7 +322,12 @@ class SqlToolsPostgresTest {
                 "INSERT INTO refund VALUES (20, 10, 1), (21, 11, 10), (22, 12, 100), (23, NULL, 1000)",
                 "CREATE TABLE transfer (transfer_id int PRIMARY KEY, from_account int NOT NULL REFERENCES account,"
                         + " to_account int NOT NULL REFERENCES account)",
-                "INSERT INTO transfer VALUES (30, 1, 2)");
+                "INSERT INTO transfer VALUES (30, 1, 2)",
+                "CREATE TABLE period (account_id int NOT NULL REFERENCES account, month int, PRIMARY KEY (account_id, month))",
+                "CREATE TABLE charge (charge_id int PRIMARY KEY, account_id int NOT NULL, month int NOT NULL,"
+                        + " FOREIGN KEY (account_id, month) REFERENCES period)",
+                "INSERT INTO period VALUES (1, 1), (2, 1)",
+                "INSERT INTO charge VALUES (40, 1, 1), (41, 2, 1)");
         SourceUrl url = SourceUrl.parse(TestPostgres.url(db));
         Path store = dir.resolve(db + ".db");
         try (SchemaSource source = Sources.open(url)) {
@@ -334,7 +339,7 @@ class SqlToolsPostgresTest {
                     version: 1
                     roles:
                       owner:
-                        allow: [public.account, public.sale, public.refund, public.transfer]
+                        allow: [public.account, public.sale, public.refund, public.transfer, public.period, public.charge]
                         min_group_size: 1
                         row_filters:
                           - {entity: account, column: account.owner_id, op: eq, claim: owner}
@@ -350,10 +355,15 @@ class SqlToolsPostgresTest {
                 assertEquals("success", a.path("status").asText(), () -> q.getKey() + ": " + a);
                 assertEquals(q.getValue(), String.join("|", rows(a).get(0)), q.getKey());
             }
-            // A transfer belongs to two accounts through two keys: no one chain says whose it is, so it is refused.
-            JsonNode two = registry.call("execute", Map.of("sql", "SELECT count(*) FROM transfer"), "test", owner7).toTree();
-            assertEquals("policy_blocked", two.path("error").path("kind").asText(), two::toString);
-            assertTrue(two.path("error").path("message").asText().contains("get_metric"), two::toString);
+            JsonNode periods = registry.call("execute", Map.of("sql", "SELECT count(*) FROM period"), "test", owner7).toTree();
+            assertEquals("1", rows(periods).get(0).get(0), periods::toString);
+            // A transfer belongs to two accounts through two keys (no one chain says whose it is); a charge reaches
+            // its account only through a two-column key, which one IN cannot follow: both are refused.
+            for (String sql : List.of("SELECT count(*) FROM transfer", "SELECT count(*) FROM charge")) {
+                JsonNode two = registry.call("execute", Map.of("sql", sql), "test", owner7).toTree();
+                assertEquals("policy_blocked", two.path("error").path("kind").asText(), () -> sql + ": " + two);
+                assertTrue(two.path("error").path("message").asText().contains("get_metric"), two::toString);
+            }
         }
     }
 
