@@ -118,18 +118,20 @@ final class SqlGate {
         // Row filters of the tables read: a missing claim refuses, the others become subselects.
         Map<String, QualifiedName> entityTables = new java.util.HashMap<>();
         served.whole().semantic().entities().forEach(e -> entityTables.put(e.name(), e.table()));
-        // A table whose rows belong to a filtered entity (invoices of a customer) is limited too, but a subselect
-        // on the entity's own table cannot limit it: refused, pointing at get_metric, which filters through joins.
+        // A table whose rows belong to a filtered entity (invoices of a customer) is limited too: its subselect keeps
+        // the rows whose foreign keys lead, hop by hop, to a kept row of the entity's table (chains below).
         Set<QualifiedName> own = new java.util.HashSet<>();
         access.rowFilters().forEach(f -> Optional.ofNullable(entityTables.get(f.filter().entity())).ifPresent(own::add));
         access.missingClaims().forEach(f -> Optional.ofNullable(entityTables.get(f.entity())).ifPresent(own::add));
+        Set<QualifiedName> belonging = new java.util.LinkedHashSet<>();
         if (access.restricted() && (!access.rowFilters().isEmpty() || !access.missingClaims().isEmpty())) {
             Set<QualifiedName> limited = ScopedView.rowFiltered(served.whole(), access);
             for (QualifiedName t : bound.tables()) {
                 if (limited.contains(t) && !own.contains(t)) {
-                    return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + t + ", whose rows this caller's role"
-                            + " limits through a row filter on a table they belong to, which a query can only apply to"
-                            + " that table itself; ask with get_metric, which applies it through joins.", null, null);
+                    if (!access.missingClaims().isEmpty()) {
+                        return belongingRefusal(t);
+                    }
+                    belonging.add(t);
                 }
             }
         }
@@ -143,13 +145,14 @@ final class SqlGate {
         }
         List<SqlRewrite.TableFilter> filters = new ArrayList<>();
         List<String> applied = new ArrayList<>();
+        Set<QualifiedName> covered = new java.util.HashSet<>();
         for (BoundRowFilter f : access.rowFilters()) {
             QualifiedName t = entityTables.get(f.filter().entity());
             if (t == null) {
                 return refused(ErrorKind.POLICY_BLOCKED, "The role filters rows of an entity the semantic layer does not"
                         + " have, so no query can be checked; ask the operator to fix the access policy.", null, null);
             }
-            if (bound.tables().contains(t)) {
+            if (bound.tables().contains(t) || !belonging.isEmpty()) {
                 String col = f.filter().column().substring(f.filter().column().indexOf('.') + 1);
                 Optional<List<Object>> typed = typed(served, t, col, f.values());
                 if (typed.isEmpty()) {
@@ -157,8 +160,30 @@ final class SqlGate {
                             + " value of " + t + "." + col + "'s type, so its row filter cannot apply; use a credential"
                             + " whose claim matches the column.", null, null);
                 }
-                filters.add(new SqlRewrite.TableFilter(t, col, typed.get()));
-                applied.add(f.filter().entity() + "." + col);
+                boolean used = bound.tables().contains(t);
+                if (used) {
+                    filters.add(new SqlRewrite.TableFilter(t, col, typed.get()));
+                }
+                for (QualifiedName b : belonging) {
+                    Chain chain = chain(served.whole().catalog(), b, t);
+                    if (chain.ambiguous()) {
+                        return belongingRefusal(b);
+                    }
+                    if (chain.hops() != null) {
+                        filters.add(new SqlRewrite.TableFilter(b, col, typed.get(), chain.hops()));
+                        covered.add(b);
+                        used = true;
+                    }
+                }
+                if (used) {
+                    applied.add(f.filter().entity() + "." + col);
+                }
+            }
+        }
+        for (QualifiedName b : belonging) {
+            if (!covered.contains(b)) {
+                // Limited through the semantic layer's joins, with no foreign key chain a subselect could follow.
+                return belongingRefusal(b);
             }
         }
         Optional<Envelope> pii = piiRefusal(bound, served);
@@ -415,6 +440,55 @@ final class SqlGate {
                 .map(Column::name).findFirst());
         return by.map(c -> "SELECT " + quote.apply(c) + ", count(*) FROM " + from + " GROUP BY " + quote.apply(c))
                 .orElse("SELECT count(*) FROM " + from) + " (or get_metric with a metric from list_metrics)";
+    }
+
+    private static Outcome belongingRefusal(QualifiedName t) {
+        return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + t + ", whose rows this caller's role limits"
+                + " through a row filter on a table they belong to, and no single chain of one-column foreign keys"
+                + " leads there; ask with get_metric, which applies it through joins.", null, null);
+    }
+
+    /** The many-to-one path from a table to a filtered one: hops when one shortest exists, else none or ambiguous. */
+    record Chain(List<SqlRewrite.Hop> hops, boolean ambiguous) {
+    }
+
+    /**
+     * The shortest foreign-key path from {@code from} to {@code to}. Two shortest paths (through different keys)
+     * would each claim the rows, so neither is chosen; a multi-column key on the path cannot be one IN.
+     */
+    static Chain chain(dev.schemabrain.catalog.Catalog catalog, QualifiedName from, QualifiedName to) {
+        Map<QualifiedName, Integer> paths = new java.util.HashMap<>();
+        Map<QualifiedName, List<dev.schemabrain.catalog.ForeignKey>> via = new java.util.HashMap<>();
+        paths.put(from, 1);
+        via.put(from, List.of());
+        List<QualifiedName> layer = List.of(from);
+        while (!layer.isEmpty() && !paths.containsKey(to)) {
+            Map<QualifiedName, Integer> next = new java.util.LinkedHashMap<>();
+            Map<QualifiedName, List<dev.schemabrain.catalog.ForeignKey>> nextVia = new java.util.HashMap<>();
+            for (QualifiedName q : layer) {
+                for (dev.schemabrain.catalog.ForeignKey fk : catalog.table(q).map(dev.schemabrain.catalog.Table::foreignKeys)
+                        .orElse(List.of())) {
+                    if (paths.containsKey(fk.target())) {
+                        continue;   // reached in an earlier layer: a longer path, not another shortest one
+                    }
+                    next.merge(fk.target(), paths.get(q), (a, b) -> Math.min(2, a + b));
+                    List<dev.schemabrain.catalog.ForeignKey> path = new ArrayList<>(via.get(q));
+                    path.add(fk);
+                    nextVia.putIfAbsent(fk.target(), path);
+                }
+            }
+            paths.putAll(next);
+            via.putAll(nextVia);
+            layer = List.copyOf(next.keySet());
+        }
+        if (!paths.containsKey(to)) {
+            return new Chain(null, false);
+        }
+        if (paths.get(to) > 1 || via.get(to).stream().anyMatch(fk -> fk.columns().size() != 1)) {
+            return new Chain(null, true);
+        }
+        return new Chain(via.get(to).stream().map(fk -> new SqlRewrite.Hop(fk.columns().get(0), fk.target(),
+                fk.targetColumns().get(0))).toList(), false);
     }
 
     private static Outcome refused(ErrorKind kind, String message, String rewrite, String widening) {

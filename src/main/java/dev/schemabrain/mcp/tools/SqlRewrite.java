@@ -35,8 +35,23 @@ import java.util.regex.Pattern;
  */
 final class SqlRewrite {
 
-    /** One table's row filter: keep rows whose {@code column} equals one of {@code values}. */
-    record TableFilter(QualifiedName table, String column, List<Object> values) {
+    /**
+     * One table's row filter: keep rows whose {@code column} equals one of {@code values}. With a {@code chain},
+     * {@code table} is one whose rows belong to the filtered table {@code chain}'s last target through many-to-one
+     * foreign keys, and {@code column} is that target's: rows are kept whose key leads, hop by hop, to a kept row.
+     */
+    record TableFilter(QualifiedName table, String column, List<Object> values, List<Hop> chain) {
+        TableFilter(QualifiedName table, String column, List<Object> values) {
+            this(table, column, values, List.of());
+        }
+
+        TableFilter {
+            chain = List.copyOf(chain);
+        }
+    }
+
+    /** One many-to-one step: the referencing table's {@code column} points at {@code target}'s {@code targetColumn}. */
+    record Hop(String column, QualifiedName target, String targetColumn) {
     }
 
     /** The SQL to run with its parameters in placeholder order. */
@@ -195,13 +210,19 @@ final class SqlRewrite {
             replaced.add(table);
             StringBuilder where = new StringBuilder();
             for (TableFilter f : mine) {
-                where.append(where.isEmpty() ? "" : " AND ").append(quote.apply(f.column()))
-                        .append(f.values().size() == 1 ? " = " : " IN (");
+                where.append(where.isEmpty() ? "" : " AND ");
+                // A chain nests one IN per hop; IN leaves out a NULL key, a row that belongs to no filtered row.
+                for (Hop h : f.chain()) {
+                    where.append(quote.apply(h.column())).append(" IN (SELECT ").append(quote.apply(h.targetColumn()))
+                            .append(" FROM ").append(quote.apply(h.target().schema())).append('.')
+                            .append(quote.apply(h.target().table())).append(" WHERE ");
+                }
+                where.append(quote.apply(f.column())).append(f.values().size() == 1 ? " = " : " IN (");
                 for (int i = 0; i < f.values().size(); i++) {
                     where.append(i == 0 ? "" : ", ").append(':').append(nonce).append(values.size());
                     values.add(f.values().get(i));
                 }
-                where.append(f.values().size() == 1 ? "" : ")");
+                where.append(f.values().size() == 1 ? "" : ")").append(")".repeat(f.chain().size()));
             }
             QualifiedName q = mine.get(0).table();
             String sql = "SELECT * FROM " + quote.apply(q.schema()) + "." + quote.apply(q.table()) + " WHERE " + where;
@@ -211,7 +232,19 @@ final class SqlRewrite {
             } catch (JSQLParserException e) {
                 throw new IllegalStateException("a filtered subselect must parse", e);
             }
-            ours.add(((PlainSelect) inner).getFromItem(Table.class));
+            // Every table of our subselect, the chain's included, is already filtered: neither rewritten nor missed.
+            TablesNamesFinder<Void> collect = new TablesNamesFinder<>() {
+                {
+                    init(false);
+                }
+
+                @Override
+                public <S> Void visit(Table t, S context) {
+                    ours.add(t);
+                    return null;
+                }
+            };
+            inner.accept((net.sf.jsqlparser.statement.select.SelectVisitor<Void>) collect, null);
             Alias alias = table.getAlias() != null ? table.getAlias() : new Alias(table.getName(), true);
             return new ParenthesedSelect().withSelect(inner).withAlias(alias);
         }

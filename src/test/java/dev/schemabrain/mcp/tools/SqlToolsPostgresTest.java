@@ -264,17 +264,40 @@ class SqlToolsPostgresTest {
             assertEquals("success", a.path("status").asText(), () -> sql + ": " + a);
             assertEquals(bare("SELECT count(*) FROM customer WHERE support_rep_id = 3").get(0).get(0), rows(a).get(0).get(0), sql);
         }
-        // Invoices belong to customers: a subselect on customer cannot limit them (a bare FROM invoice, a LEFT
-        // JOIN, a cross join would read every rep's), so a query reading them is refused towards get_metric.
-        for (String sql : List.of("SELECT count(*) FROM invoice",
-                "SELECT sum(i.total) FROM invoice i LEFT JOIN customer c ON c.customer_id = i.customer_id",
-                "SELECT c.country, sum(i.total) FROM invoice i JOIN customer c ON c.customer_id = i.customer_id GROUP BY 1",
-                "SELECT count(*) FROM (customer c JOIN invoice_line l ON false) RIGHT JOIN customer d ON true",
-                "SELECT count(*) FROM invoice WHERE customer_id IN (SELECT customer_id FROM customer)")) {
-            JsonNode a = call("execute", sql, rep3);
-            assertEquals("policy_blocked", a.path("error").path("kind").asText(), () -> sql + ": " + a);
-            assertTrue(a.path("error").path("message").asText().contains("get_metric"), a::toString);
+        // Invoices belong to customers: each reference to invoice (or invoice_line, two hops) becomes a subselect
+        // keeping the rows whose foreign keys lead to this rep's customers, so a bare FROM, a LEFT JOIN, a cross join
+        // all count this rep's rows only, as the hand-written chain does.
+        String mineInv = "(SELECT * FROM invoice WHERE customer_id IN (SELECT customer_id FROM customer WHERE support_rep_id = 3))";
+        String mineCust = "(SELECT * FROM customer WHERE support_rep_id = 3)";
+        String mineLines = "(SELECT * FROM invoice_line WHERE invoice_id IN (SELECT invoice_id FROM invoice WHERE"
+                + " customer_id IN (SELECT customer_id FROM customer WHERE support_rep_id = 3)))";
+        Map<String, String> byChain = new java.util.LinkedHashMap<>();
+        byChain.put("SELECT count(*) FROM invoice", "SELECT count(*) FROM " + mineInv + " x");
+        byChain.put("SELECT sum(i.total) FROM invoice i LEFT JOIN customer c ON c.customer_id = i.customer_id",
+                "SELECT sum(i.total) FROM " + mineInv + " i LEFT JOIN " + mineCust + " c ON c.customer_id = i.customer_id");
+        byChain.put("SELECT count(*) FROM invoice i CROSS JOIN customer c",
+                "SELECT count(*) FROM " + mineInv + " i CROSS JOIN " + mineCust + " c");
+        byChain.put("SELECT sum(l.unit_price * l.quantity) FROM invoice_line l",
+                "SELECT sum(l.unit_price * l.quantity) FROM " + mineLines + " l");
+        byChain.put("SELECT c.country, sum(i.total) FROM invoice i JOIN customer c ON c.customer_id = i.customer_id"
+                        + " GROUP BY 1 ORDER BY 1",
+                "SELECT c.country, sum(i.total) FROM " + mineInv + " i JOIN " + mineCust + " c ON c.customer_id ="
+                        + " i.customer_id GROUP BY 1 ORDER BY 1");
+        byChain.put("SELECT count(*) FROM (customer c JOIN invoice_line l ON false) RIGHT JOIN customer d ON true",
+                "SELECT count(*) FROM (" + mineCust + " c JOIN " + mineLines + " l ON false) RIGHT JOIN " + mineCust
+                        + " d ON true");
+        byChain.put("SELECT count(*) FROM invoice WHERE customer_id IN (SELECT customer_id FROM customer)",
+                "SELECT count(*) FROM " + mineInv + " x");
+        for (Map.Entry<String, String> q : byChain.entrySet()) {
+            JsonNode a = call("execute", q.getKey(), rep3);
+            assertEquals("success", a.path("status").asText(), () -> q.getKey() + ": " + a);
+            assertEquals(bare(q.getValue()), rows(a), q.getKey());
+            assertFalse(a.path("data").path("sql").asText().contains("= 3"), "the claim is a bound parameter");
         }
+        // The chain does limit: this rep's invoices are fewer than all of them, and more than none.
+        long all = TestPostgres.count(DB, "SELECT count(*) FROM invoice");
+        long own = Long.parseLong(rows(call("execute", "SELECT count(*) FROM invoice", rep3)).get(0).get(0));
+        assertTrue(own > 0 && own < all, own + " of " + all);
         Access noClaim = policy.resolve(new Caller("token:kim", Optional.of("support"), Map.of()));
         JsonNode refused = call("execute", "SELECT count(*) FROM customer", noClaim);
         assertEquals("policy_blocked", refused.path("error").path("kind").asText(), refused::toString);
@@ -285,6 +308,63 @@ class SqlToolsPostgresTest {
         Access nobody = policy.resolve(Caller.named("token:nobody"));
         assertEquals("allowlist_violation", call("validate_query", "SELECT count(*) FROM invoice", nobody)
                 .path("error").path("kind").asText());
+    }
+
+    @Test
+    void aRowWhoseForeignKeyIsNullBelongsToNoFilteredRowAndIsNeverCounted() throws Exception {
+        String db = "sqltools_semijoin_nulls";
+        TestPostgres.createDatabase(db,
+                "CREATE TABLE account (account_id int PRIMARY KEY, owner_id int NOT NULL)",
+                "CREATE TABLE sale (sale_id int PRIMARY KEY, account_id int REFERENCES account, amount numeric NOT NULL)",
+                "CREATE TABLE refund (refund_id int PRIMARY KEY, sale_id int REFERENCES sale, amount numeric NOT NULL)",
+                "INSERT INTO account VALUES (1, 7), (2, 8)",
+                "INSERT INTO sale VALUES (10, 1, 100), (11, 2, 1000), (12, NULL, 10000)",
+                "INSERT INTO refund VALUES (20, 10, 1), (21, 11, 10), (22, 12, 100), (23, NULL, 1000)",
+                "CREATE TABLE transfer (transfer_id int PRIMARY KEY, from_account int NOT NULL REFERENCES account,"
+                        + " to_account int NOT NULL REFERENCES account)",
+                "INSERT INTO transfer VALUES (30, 1, 2)",
+                "CREATE TABLE period (account_id int NOT NULL REFERENCES account, month int, PRIMARY KEY (account_id, month))",
+                "CREATE TABLE charge (charge_id int PRIMARY KEY, account_id int NOT NULL, month int NOT NULL,"
+                        + " FOREIGN KEY (account_id, month) REFERENCES period)",
+                "INSERT INTO period VALUES (1, 1), (2, 1)",
+                "INSERT INTO charge VALUES (40, 1, 1), (41, 2, 1)");
+        SourceUrl url = SourceUrl.parse(TestPostgres.url(db));
+        Path store = dir.resolve(db + ".db");
+        try (SchemaSource source = Sources.open(url)) {
+            new Indexer().run(url, source, store, false, IndexListener.SILENT);
+        }
+        try (QueryExecutor own = new QueryExecutor(url, ExecutorSettings.defaults())) {
+            ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(own));
+            Access owner7 = AccessPolicyFile.parse("""
+                    version: 1
+                    roles:
+                      owner:
+                        allow: [public.account, public.sale, public.refund, public.transfer, public.period, public.charge]
+                        min_group_size: 1
+                        row_filters:
+                          - {entity: account, column: account.owner_id, op: eq, claim: owner}
+                    default_role: none
+                    """, "p.yaml").resolve(new Caller("token:o", Optional.of("owner"), Map.of("owner", "7")));
+            // A hostile caller hopes the orphan sale (no account) and orphan refund slip through a NULL key.
+            for (Map.Entry<String, String> q : Map.of(
+                    "SELECT count(*), sum(amount) FROM sale", "1|100",
+                    "SELECT count(*), sum(amount) FROM refund", "1|1",
+                    "SELECT count(*) FROM sale s LEFT JOIN account a ON a.account_id = s.account_id", "1",
+                    "SELECT count(*) FROM sale WHERE account_id IS NULL", "0").entrySet()) {
+                JsonNode a = registry.call("execute", Map.of("sql", q.getKey()), "test", owner7).toTree();
+                assertEquals("success", a.path("status").asText(), () -> q.getKey() + ": " + a);
+                assertEquals(q.getValue(), String.join("|", rows(a).get(0)), q.getKey());
+            }
+            JsonNode periods = registry.call("execute", Map.of("sql", "SELECT count(*) FROM period"), "test", owner7).toTree();
+            assertEquals("1", rows(periods).get(0).get(0), periods::toString);
+            // A transfer belongs to two accounts through two keys (no one chain says whose it is); a charge reaches
+            // its account only through a two-column key, which one IN cannot follow: both are refused.
+            for (String sql : List.of("SELECT count(*) FROM transfer", "SELECT count(*) FROM charge")) {
+                JsonNode two = registry.call("execute", Map.of("sql", sql), "test", owner7).toTree();
+                assertEquals("policy_blocked", two.path("error").path("kind").asText(), () -> sql + ": " + two);
+                assertTrue(two.path("error").path("message").asText().contains("get_metric"), two::toString);
+            }
+        }
     }
 
     @Test
