@@ -166,7 +166,9 @@ final class SqlGate {
                 }
                 for (QualifiedName b : belonging) {
                     Chain chain = chain(served.whole().catalog(), b, t);
-                    if (chain.ambiguous()) {
+                    // A table of the chain hidden from the role would be named in the SQL validate_query shows.
+                    if (chain.ambiguous() || chain.hops() != null
+                            && chain.hops().stream().anyMatch(h -> !access.sees(h.target()))) {
                         return belongingRefusal(b);
                     }
                     if (chain.hops() != null) {

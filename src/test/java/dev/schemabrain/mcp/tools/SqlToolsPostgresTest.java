@@ -310,6 +310,27 @@ class SqlToolsPostgresTest {
                 .path("error").path("kind").asText());
     }
 
+    /** A chain through a table the role cannot see would name it in the SQL validate_query shows: refused. */
+    @Test
+    void aChainThroughAHiddenTableIsRefusedWithoutNamingIt() throws Exception {
+        AccessPolicy policy = AccessPolicyFile.parse("""
+                version: 1
+                roles:
+                  lines:
+                    allow: [public.customer, public.invoice_line]
+                    min_group_size: 1
+                    row_filters:
+                      - {entity: customer, column: customer.support_rep_id, op: eq, claim: employee_id}
+                default_role: none
+                """, "p.yaml");
+        Access rep3 = policy.resolve(new Caller("token:lee", Optional.of("lines"), Map.of("employee_id", "3")));
+        for (String tool : List.of("validate_query", "execute")) {
+            JsonNode a = call(tool, "SELECT sum(unit_price * quantity) FROM invoice_line", rep3);
+            assertEquals("policy_blocked", a.path("error").path("kind").asText(), a::toString);
+            assertFalse(a.toString().replace("invoice_line", "").contains("invoice"), a::toString);
+        }
+    }
+
     @Test
     void aRowWhoseForeignKeyIsNullBelongsToNoFilteredRowAndIsNeverCounted() throws Exception {
         String db = "sqltools_semijoin_nulls";
