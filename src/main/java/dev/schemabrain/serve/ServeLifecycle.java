@@ -110,7 +110,8 @@ public final class ServeLifecycle implements AutoCloseable {
         startWarmUp(catalogs);
         AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
                 executor.map(QueryExecutor::sourceId).orElse(null));
-        ToolRegistry all = StandardTools.registry(catalogs, executor, settings.minGroupSize(), examples);
+        ToolRegistry all = settings.tools().select(StandardTools.registry(catalogs, executor, settings.minGroupSize(),
+                examples));
         if (settings.http().isEmpty()) {
             tools = audited == null ? all : all.audited(audited);
             return;
