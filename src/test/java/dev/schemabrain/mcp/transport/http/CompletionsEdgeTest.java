@@ -218,6 +218,35 @@ class CompletionsEdgeTest {
     }
 
     @Test
+    void withoutAPolicyTheHiddenNamesAreThere() throws Exception {
+        // What the restricted caller does not get exists: its absence above is the policy's doing.
+        // The prefix match first, then the near misses (letters in order) a restricted caller never gets.
+        assertEquals(List.of("main.users", "main.subscriptions", "main.support_tickets"), values(stdio(List.of(
+                modern(7, "how_others_queried", "table", "main.us")), Access.UNRESTRICTED).get("7")));
+        assertTrue(values(stdio(List.of(modern(7, "aggregate_something", "measure", "")), Access.UNRESTRICTED).get("7"))
+                .containsAll(hiddenMetrics()));
+    }
+
+    @Test
+    void aCallerWithoutARoleCompletesNothing() throws Exception {
+        Path none = dir.resolve("none.yaml");
+        Files.writeString(none, """
+                version: 1
+                roles:
+                  finance:
+                    allow: [main.invoices]
+                default_role: none
+                """);
+        Files.setPosixFilePermissions(none, PosixFilePermissions.fromString("rw-------"));
+        Access nobody = AccessPolicySource.open(none).resolve(Caller.named(StdioServer.CALLER));
+        assertTrue(nobody.denial().isPresent());
+        for (String[] ask : List.of(new String[]{"how_others_queried", "table"}, new String[]{"aggregate_something", "measure"},
+                new String[]{"tell_me_about_a_domain", "domain"}, new String[]{"aggregate_something", "by"})) {
+            assertEquals(List.of(), values(stdio(List.of(modern(7, ask[0], ask[1], "")), nobody).get("7")), ask[1]);
+        }
+    }
+
+    @Test
     void theJavaSdkClientOverStdioCompletesOnlyWhatItsRoleSees() throws Exception {
         StringBuffer stderr = new StringBuffer();
         McpSyncClient client = McpStdio.client(store, stderr, Map.of(), "--access-policy", policy.toString(),
