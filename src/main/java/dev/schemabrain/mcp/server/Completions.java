@@ -48,7 +48,7 @@ public final class Completions {
         this.prompts = prompts;
     }
 
-    /** No catalog to complete from (a server without a store): nothing to declare. */
+    /** No catalog to complete from (a server without a store): every argument completes to nothing. */
     public static Completions none(Prompts prompts) {
         return new Completions(Optional::empty, prompts);
     }
