@@ -20,6 +20,7 @@ import dev.schemabrain.mcp.transport.http.HttpOptions;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.mcp.tools.ToolGroups;
 import dev.schemabrain.serve.ServeLifecycle;
 import dev.schemabrain.serve.ServeSettings;
 import picocli.CommandLine.Command;
@@ -174,6 +175,12 @@ final class ServeCommand implements Callable<Integer> {
             + " role's row filters read, such as employee_id=3 (repeatable).")
     java.util.Map<String, String> claims;
 
+    @Option(names = "--tools", paramLabel = "GROUPS", description = "Serve only these groups of tools, comma-separated:"
+            + " catalog (schemas, tables, columns, joins), semantic (entities, joins, metrics, get_metric), sql"
+            + " (validate_query, execute), examples (get_example_queries); the prompts whose tools are all served follow"
+            + " (default: all).")
+    String tools;
+
     @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
             + " 140 characters, no description, examples, title or default in input schemas.")
     boolean compactTools;
@@ -189,7 +196,17 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
+    /** --tools as groups; an unknown group is one sentence naming the groups there are. */
+    private ToolGroups toolGroups() throws UserError {
+        try {
+            return ToolGroups.parse(tools);
+        } catch (ToolGroups.Unknown e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
     private int serve(CountDownLatch done) throws InterruptedException, SchemaBrainException {
+        ToolGroups groups = tools == null ? ToolGroups.ALL : toolGroups();
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<AccessPolicySource> policy = accessPolicy();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
@@ -213,6 +230,7 @@ final class ServeCommand implements Callable<Integer> {
                 noStore ? Optional.empty() : WitnessFile.configured(auditWitness, main.env), auditFsync, rates,
                 maxConcurrent, minGroupSize, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
                 java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
+        settings = settings.withTools(groups);
         if (policy.isPresent()) {
             settings = settings.withAccessPolicy(policy.get(), new Caller(dev.schemabrain.mcp.transport.stdio.StdioServer.CALLER,
                     Optional.ofNullable(role), claims == null ? java.util.Map.of() : claims));

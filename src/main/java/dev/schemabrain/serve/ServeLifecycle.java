@@ -70,6 +70,8 @@ public final class ServeLifecycle implements AutoCloseable {
     private long rowsBefore;
     private Thread warm;
     private ToolRegistry tools;
+    /** The catalog the tools answer from, which prompt-argument completions read too (over stdio, at awaitStop). */
+    private CatalogProvider catalogs = Optional::empty;
     private HttpService service;
     private String rowsAtClose = "";
     /** How the serve ended, for the last line. */
@@ -99,6 +101,7 @@ public final class ServeLifecycle implements AutoCloseable {
     public void start() throws SchemaBrainException, CannotListen {
         CatalogProvider catalogs = settings.hasStore()
                 ? new StoreCatalogProvider(settings.store(), settings.blockList()) : Optional::empty;
+        this.catalogs = catalogs;
         ExampleQueries examples = ExampleQueries.in(settings.store());
         if (settings.hasStore()) {
             audit = AuditLog.open(settings.store(), settings.auditKey().get(), settings.witness(), settings.auditFsync());
@@ -107,7 +110,8 @@ public final class ServeLifecycle implements AutoCloseable {
         startWarmUp(catalogs);
         AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
                 executor.map(QueryExecutor::sourceId).orElse(null));
-        ToolRegistry all = StandardTools.registry(catalogs, executor, settings.minGroupSize(), examples);
+        ToolRegistry all = settings.tools().select(StandardTools.registry(catalogs, executor, settings.minGroupSize(),
+                examples));
         if (settings.http().isEmpty()) {
             tools = audited == null ? all : all.audited(audited);
             return;
@@ -118,7 +122,7 @@ public final class ServeLifecycle implements AutoCloseable {
             service = HttpService.start(tools, capacity(), settings.rates(), settings.version(), settings.http().get(),
                     observability, settings.listing(),
                     () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"),
-                    settings.accessPolicy());
+                    settings.accessPolicy(), catalogs);
         } catch (Exception e) {
             throw new CannotListen(e);
         }
@@ -184,7 +188,7 @@ public final class ServeLifecycle implements AutoCloseable {
             stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
         } else {
             StdioServer.run(tools, capacity(), settings.rates(), settings.listing(), settings.statsInterval(),
-                    this::stdioAccess, settings.version(), stdin, frames);
+                    this::stdioAccess, catalogs, settings.version(), stdin, frames);
             stdinEnded = true;
             closingSteps.add("stopped accepting");
             stopped = "stdin closed";

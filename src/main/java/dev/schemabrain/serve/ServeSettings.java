@@ -9,6 +9,7 @@ import dev.schemabrain.mcp.transport.http.HttpOptions;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.mcp.tools.ToolGroups;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.store.StoreLocation;
 
@@ -23,12 +24,13 @@ import java.util.Optional;
  * @param http     empty to serve over stdio
  * @param accessPolicy the roles callers are limited to (serve --access-policy); empty: no limits
  * @param stdioCaller the one caller over stdio: {@code stdio}, with serve --role and --claim
+ * @param tools    the groups of tools served (serve --tools)
  */
 public record ServeSettings(StoreLocation store, Optional<BlockList> blockList, Optional<AuditKey> auditKey,
                             Optional<WitnessFile> witness, AuditDurability auditFsync, CallerRates rates,
                             int maxConcurrentQueries, int minGroupSize, ToolListing listing, Duration statsInterval,
                             String version, Optional<HttpOptions> http, Optional<AccessPolicySource> accessPolicy,
-                            Caller stdioCaller) {
+                            Caller stdioCaller, ToolGroups tools) {
 
     /** Without an access policy: every caller reaches everything, as before roles existed. */
     public ServeSettings(StoreLocation store, Optional<BlockList> blockList, Optional<AuditKey> auditKey,
@@ -36,13 +38,19 @@ public record ServeSettings(StoreLocation store, Optional<BlockList> blockList, 
                          int maxConcurrentQueries, int minGroupSize, ToolListing listing, Duration statsInterval,
                          String version, Optional<HttpOptions> http) {
         this(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries, minGroupSize, listing,
-                statsInterval, version, http, Optional.empty(), Caller.named(StdioServer.CALLER));
+                statsInterval, version, http, Optional.empty(), Caller.named(StdioServer.CALLER), ToolGroups.ALL);
     }
 
     /** The same settings under {@code policy}, with {@code stdioCaller} the one caller over stdio. */
     public ServeSettings withAccessPolicy(AccessPolicySource policy, Caller stdioCaller) {
         return new ServeSettings(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries,
-                minGroupSize, listing, statsInterval, version, http, Optional.of(policy), stdioCaller);
+                minGroupSize, listing, statsInterval, version, http, Optional.of(policy), stdioCaller, tools);
+    }
+
+    /** The same settings serving only the tools of {@code groups}. */
+    public ServeSettings withTools(ToolGroups groups) {
+        return new ServeSettings(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries,
+                minGroupSize, listing, statsInterval, version, http, accessPolicy, stdioCaller, groups);
     }
 
     /** Whether calls are served from a store (and recorded in its audit log). */

@@ -61,7 +61,8 @@ class Conformance0728IT extends ServedDemoSuite {
             entry("sep-2243-server-validate-param-match", new Excused("no x-mcp-header arguments", "x-mcp-header")),
             entry("sep-2243-server-reject-invalid-param-chars", new Excused("no x-mcp-header arguments", "x-mcp-header")),
             entry("sep-2243-server-reject-param-mismatch", new Excused("no x-mcp-header arguments", "x-mcp-header")),
-            entry("completion-complete", new Excused("no completions capability", NO_METHOD)),
+            entry("completion-complete", new Excused("completes an argument of the suite's own fixture prompt; SchemaBrain"
+                    + " completes only its workflows' arguments (CompletionsEdgeTest)", "completes the arguments of a served prompt")),
             entry("json-schema-2020-12-tool-found", new Excused(FIXTURE, "json_schema_2020_12_tool")),
             entry("tools-call-simple-text", new Excused(FIXTURE, "Unknown tool")),
             entry("tools-call-image", new Excused(FIXTURE + "; no tool returns images", "Unknown tool")),

@@ -66,8 +66,9 @@ class ConformanceIT extends ServedDemoSuite {
     static final Map<String, NotApplicable> NOT_APPLICABLE = Map.ofEntries(
             entry("logging-set-level", new NotApplicable(NO_LOGGING, "Method not found: logging/setLevel")),
             entry("completion-complete", new NotApplicable(
-                    "no completions capability: there are no prompts or resource templates to complete",
-                    "Method not found: completion/complete")),
+                    "completes an argument of the suite's own fixture prompt (test_prompt_with_arguments); SchemaBrain"
+                            + " completes only its workflows' arguments (CompletionsEdgeTest, with the Java SDK client)",
+                    "Prompt not found: test_prompt_with_arguments")),
             entry("tools-call-simple-text", new NotApplicable(FIXTURE.formatted("test_simple_text"), "Unknown tool")),
             entry("tools-call-image", new NotApplicable(FIXTURE.formatted("test_image_content") + "; no tool returns images",
                     "Unknown tool")),
@@ -142,7 +143,7 @@ class ConformanceIT extends ServedDemoSuite {
             // The reasons in NOT_APPLICABLE rest on these being absent.
             assertNull(capabilities.resources(), "resources");
             assertNull(capabilities.logging(), "logging");
-            assertNull(capabilities.completions(), "completions");
+            assertNotNull(capabilities.completions(), "completions (the workflows' arguments)");
         } finally {
             client.closeGracefully();
         }

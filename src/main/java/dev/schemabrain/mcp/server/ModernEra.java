@@ -76,6 +76,7 @@ public final class ModernEra {
     private final String instructions;
     private final Map<String, String> serverInfo;
     private final Prompts prompts;
+    private final Completions completions;
     private final List<String> methods;
     private volatile Cached listed;
 
@@ -94,9 +95,16 @@ public final class ModernEra {
     /** @param prompts the workflows offered as prompts (none: no prompts capability) */
     public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
                      String serverVersion, Prompts prompts) {
+        this(gate, toolsList, catalogVersion, instructions, serverVersion, prompts, Completions.none(prompts));
+    }
+
+    /** @param completions the prompts' argument completions (completion/complete), from the caller's view of the catalog */
+    public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
+                     String serverVersion, Prompts prompts, Completions completions) {
         this.prompts = prompts;
+        this.completions = completions;
         this.methods = prompts.isEmpty() ? List.of("server/discover", "tools/list", "tools/call")
-                : List.of("server/discover", "tools/list", "tools/call", "prompts/list", "prompts/get");
+                : List.of("server/discover", "tools/list", "tools/call", "prompts/list", "prompts/get", "completion/complete");
         this.gate = gate;
         this.toolsList = toolsList;
         this.catalogVersion = catalogVersion;
@@ -188,6 +196,7 @@ public final class ModernEra {
             case "tools/list" -> done(Answer.ok(JsonRpcFrames.result(id, toolsList())));
             case "prompts/list" -> done(Answer.ok(JsonRpcFrames.result(id, promptsList())));
             case "prompts/get" -> done(prompt(id, params));
+            case "completion/complete" -> done(complete(id, params, access));
             default -> call(message, id, caller, access, runner);
         };
     }
@@ -251,6 +260,7 @@ public final class ModernEra {
         capabilities.putObject("tools");
         if (!prompts.isEmpty()) {
             capabilities.putObject("prompts");
+            capabilities.putObject("completions");
         }
         result.set("serverInfo", JSON.valueToTree(serverInfo));
         result.put("instructions", instructions);
@@ -299,6 +309,22 @@ public final class ModernEra {
                     arguments.isObject() ? JSON.convertValue(arguments, MAP) : Map.of()));
             return Answer.ok(JsonRpcFrames.result(id, bytes(stamp(result))));
         } catch (Prompts.Refused refused) {
+            return error(200, id, JsonRpcFrames.INVALID_PARAMS, refused.getMessage(), null);
+        }
+    }
+
+    private Answer complete(JsonNode id, JsonNode params, Access access) {
+        JsonNode ref = params.path("ref");
+        JsonNode argument = params.path("argument");
+        if (!argument.path("name").isTextual()) {
+            return error(200, id, JsonRpcFrames.INVALID_PARAMS, "Invalid params: completion/complete needs argument.name"
+                    + " (the prompt argument being typed) and argument.value (what is typed so far).", null);
+        }
+        try {
+            ObjectNode result = JSON.valueToTree(completions.complete(ref.path("type").asText(null),
+                    ref.path("name").asText(null), argument.path("name").asText(), argument.path("value").asText(""), access));
+            return Answer.ok(JsonRpcFrames.result(id, bytes(stamp(result))));
+        } catch (Completions.Refused refused) {
             return error(200, id, JsonRpcFrames.INVALID_PARAMS, refused.getMessage(), null);
         }
     }

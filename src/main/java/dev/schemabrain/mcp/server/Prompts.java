@@ -72,6 +72,19 @@ public final class Prompts {
         return served.isEmpty();
     }
 
+    /** Whether the served prompt {@code prompt} has an argument {@code argument}. */
+    public boolean takes(String prompt, String argument) {
+        return served.stream().filter(w -> w.name().equals(prompt))
+                .anyMatch(w -> w.arguments().stream().anyMatch(a -> a.name().equals(argument)));
+    }
+
+    /** Each served prompt's reference and argument names, for the completions the SDK routes by reference. */
+    public Map<String, List<String>> argumentNames() {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        served.forEach(w -> out.put(w.name(), w.arguments().stream().map(McpSchema.PromptArgument::name).toList()));
+        return out;
+    }
+
     /** What prompts/list returns. */
     public List<McpSchema.Prompt> definitions() {
         List<McpSchema.Prompt> out = new ArrayList<>();

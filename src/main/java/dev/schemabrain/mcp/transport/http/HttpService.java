@@ -5,6 +5,8 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
+import dev.schemabrain.mcp.server.Completions;
+import dev.schemabrain.mcp.tools.CatalogProvider;
 import dev.schemabrain.mcp.server.Prompts;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import dev.schemabrain.mcp.server.ToolListCache;
@@ -125,8 +127,18 @@ public final class HttpService implements AutoCloseable {
     public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
                                     HttpOptions options, Observability observability, ToolListing listing,
                                     Supplier<String> catalogVersion, Optional<AccessPolicySource> policy) throws Exception {
+        return start(registry, capacity, rates, version, options, observability, listing, catalogVersion, policy,
+                Optional::empty);
+    }
+
+    /** @param catalogs the catalog the prompts' arguments complete from, as each caller's access sees it */
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
+                                    HttpOptions options, Observability observability, ToolListing listing,
+                                    Supplier<String> catalogVersion, Optional<AccessPolicySource> policy,
+                                    CatalogProvider catalogs) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         Prompts prompts = Prompts.forTools(registry.names());
+        Completions completions = new Completions(catalogs, prompts);
         ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
         observability.watch(toolList);
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
@@ -139,10 +151,14 @@ public final class HttpService implements AutoCloseable {
         McpStatelessAsyncServer mcp = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build())
+                .capabilities(prompts.isEmpty() ? McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build()
+                        : McpSchema.ServerCapabilities.builder().tools(false).prompts(false).completions().build())
                 .jsonMapper(json)
                 .prompts(prompts.definitions().stream().map(p -> new McpStatelessServerFeatures.AsyncPromptSpecification(p,
                         (context, request) -> prompts.answer(request))).toList())
+                .completions(completions.promptNames().stream().map(name -> new McpStatelessServerFeatures.AsyncCompletionSpecification(
+                        new McpSchema.PromptReference(name),
+                        (context, request) -> completions.answer(request, RequestScope.of(context).access(policy)))).toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
                 .tools(StatelessTools.specifications(registry, dispatcher, observability, policy))
@@ -178,7 +194,7 @@ public final class HttpService implements AutoCloseable {
         Supplier<byte[]> listed = () -> toolList.bytes(catalogVersion.get());
         CallGate callGate = new CallGate(registry, listed);
         ModernEra modern = new ModernEra(callGate, listed, catalogVersion, Instructions.forTools(registry.names()), version,
-                prompts);
+                prompts, completions);
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), callGate, policy, modern,
                 StatelessTools.modern(registry, dispatcher, observability, policy))), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);

@@ -7,6 +7,8 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
+import dev.schemabrain.mcp.server.Completions;
+import dev.schemabrain.mcp.tools.CatalogProvider;
 import dev.schemabrain.mcp.server.Prompts;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import dev.schemabrain.mcp.server.ToolDispatcher;
@@ -31,6 +33,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -62,6 +65,12 @@ public final class StdioServer {
     private StdioServer() {
     }
 
+    /** Tools always; prompts, and completions of their arguments, when some prompt is served. */
+    static McpSchema.ServerCapabilities capabilities(Prompts prompts) {
+        McpSchema.ServerCapabilities.Builder b = McpSchema.ServerCapabilities.builder().tools(false).prompts(false);
+        return prompts.isEmpty() ? b.build() : b.completions().build();
+    }
+
     /**
      * @param capacity   threads and queues of the catalog and source lanes
      * @param rates      how many get_metric and catalog calls one caller may make
@@ -91,6 +100,13 @@ public final class StdioServer {
     public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
                            Duration statsInterval, Supplier<Access> access, String version, InputStream stdin,
                            PrintStream stdout) throws InterruptedException {
+        run(registry, capacity, rates, listing, statsInterval, access, Optional::empty, version, stdin, stdout);
+    }
+
+    /** @param catalogs the catalog the prompts' arguments complete from, as the caller's access sees it */
+    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
+                           Duration statsInterval, Supplier<Access> access, CatalogProvider catalogs, String version,
+                           InputStream stdin, PrintStream stdout) throws InterruptedException {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         // The definitions do not read the catalog, so one version key serves the whole session.
         ToolListCache toolList = new ToolListCache(catalogVersion -> McpToolAdapter.definitions(registry, listing), json);
@@ -108,8 +124,9 @@ public final class StdioServer {
         ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
         CallGate gate = new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access);
         Prompts prompts = Prompts.forTools(registry.names());
+        Completions completions = new Completions(catalogs, prompts);
         ModernEra modern = new ModernEra(gate, () -> toolList.bytes(TOOLS_VERSION), () -> TOOLS_VERSION,
-                Instructions.forTools(registry.names()), version, prompts);
+                Instructions.forTools(registry.names()), version, prompts, completions);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, gate, modern,
                 StdioTools.modern(dispatcher, access), access);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
@@ -117,10 +134,13 @@ public final class StdioServer {
         McpAsyncServer server = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
                 .instructions(Instructions.forTools(registry.names()))
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build())
+                .capabilities(capabilities(prompts))
                 .jsonMapper(json)
                 .prompts(prompts.definitions().stream().map(p -> new McpServerFeatures.AsyncPromptSpecification(p,
                         (exchange, request) -> prompts.answer(request))).toList())
+                .completions(completions.promptNames().stream().map(name -> new McpServerFeatures.AsyncCompletionSpecification(
+                        new McpSchema.PromptReference(name), (exchange, request) -> completions.answer(request, access.get())))
+                        .toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
                 .tools(StdioTools.specifications(registry, dispatcher, listing, access))

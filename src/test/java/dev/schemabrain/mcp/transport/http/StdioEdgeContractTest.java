@@ -49,6 +49,16 @@ class StdioEdgeContractTest extends McpEdgeContract {
         StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RATES, "test",
                 new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8));
+        Map<String, JsonNode> byId = byId(out);
+        List<JsonNode> replies = new ArrayList<>();
+        for (ObjectNode message : requests) {
+            replies.add(byId.getOrDefault(message.path("id").asText(), JSON.createObjectNode().put("missing", true)));
+        }
+        return replies;
+    }
+
+    /** The JSON-RPC replies a stdio server wrote, by their id. */
+    static Map<String, JsonNode> byId(ByteArrayOutputStream out) throws Exception {
         Map<String, JsonNode> byId = new HashMap<>();
         for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
             if (!line.isBlank()) {
@@ -56,10 +66,6 @@ class StdioEdgeContractTest extends McpEdgeContract {
                 byId.put(reply.path("id").asText(), reply);
             }
         }
-        List<JsonNode> replies = new ArrayList<>();
-        for (ObjectNode message : requests) {
-            replies.add(byId.getOrDefault(message.path("id").asText(), JSON.createObjectNode().put("missing", true)));
-        }
-        return replies;
+        return byId;
     }
 }

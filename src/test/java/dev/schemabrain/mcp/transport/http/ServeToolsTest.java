@@ -1,0 +1,52 @@
+package dev.schemabrain.mcp.transport.http;
+
+import dev.schemabrain.testing.InProcessCli;
+import dev.schemabrain.testing.McpStdio;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** serve --tools through the real CLI: the listed tools and prompts follow the groups; a call outside them is refused. */
+class ServeToolsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aServerOfTheCatalogGroupListsAndServesOnlyIt() throws Exception {
+        Path store = dir.resolve("tools.db");
+        Files.copy(HttpFixture.demoStore(), store);
+        StringBuffer stderr = new StringBuffer();
+        McpSyncClient client = McpStdio.client(store, stderr, Map.of(), "--tools", "catalog,examples");
+        try {
+            assertEquals(List.of("list_indexed_schemas", "find_relevant_tables", "describe_table", "describe_column",
+                    "suggest_joins", "get_example_queries"), client.listTools().tools().stream().map(McpSchema.Tool::name).toList());
+            assertEquals(List.of("how_do_these_tables_relate", "how_others_queried", "tell_me_about_a_domain",
+                    "whats_in_this_database"), client.listPrompts().prompts().stream().map(McpSchema.Prompt::name).sorted().toList());
+            // A tool outside the groups is not there at all: the same answer as a name never served.
+            McpError refused = assertThrows(McpError.class, () -> McpStdio.call(client, "get_metric", Map.of("metric", "revenue")));
+            assertTrue(refused.getMessage().startsWith("Unknown tool 'get_metric'"), refused.getMessage());
+        } finally {
+            McpStdio.stop(client);
+        }
+    }
+
+    @Test
+    void anUnknownGroupIsOneSentenceAndExitTwo() {
+        InProcessCli.Result r = InProcessCli.run("--store", dir.resolve("none.db").toString(), "serve", "--tools", "catalog,metrics");
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertEquals("schemabrain: --tools names no group 'metrics'; the groups are catalog, semantic, sql, examples"
+                + " (comma-separated, default all).", r.stderr().strip());
+    }
+}
