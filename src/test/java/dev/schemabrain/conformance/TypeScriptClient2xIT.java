@@ -70,7 +70,7 @@ class TypeScriptClient2xIT {
         JsonNode negotiated = lines.get(0).get("negotiated");
         assertEquals("2026-07-28", negotiated.path("protocolVersion").asText(), negotiated::toString);
         assertEquals("schemabrain", negotiated.path("serverInfo").path("name").asText(), negotiated::toString);
-        assertEquals(java.util.Set.of("tools", "prompts"), java.util.Set.copyOf(iterable(negotiated.path("capabilities"))),
+        assertEquals(java.util.Set.of("tools", "prompts", "completions"), java.util.Set.copyOf(iterable(negotiated.path("capabilities"))),
                 negotiated::toString);
     }
 

@@ -84,7 +84,7 @@ class TypeScriptClientIT {
         JsonNode init = lines.get(0).get("initialize");
         assertEquals("2025-11-25", init.path("protocolVersion").asText(), init::toString);
         assertEquals("schemabrain", init.path("serverInfo").path("name").asText(), init::toString);
-        assertEquals(Set.of("tools", "prompts"), fieldNames(init.path("capabilities")), init::toString);
+        assertEquals(Set.of("tools", "prompts", "completions"), fieldNames(init.path("capabilities")), init::toString);
     }
 
     @Test
