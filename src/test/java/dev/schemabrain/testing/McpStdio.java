@@ -64,7 +64,13 @@ public final class McpStdio {
                 .initializationTimeout(Duration.ofSeconds(30))
                 .clientInfo(McpSchema.Implementation.builder("schemabrain-it", "1").build())
                 .build();
-        client.initialize();
+        try {
+            client.initialize();
+        } catch (RuntimeException e) {
+            client.close();
+            // The SDK says only that initialize failed; the server's own sentence is on its stderr.
+            throw new IllegalStateException("the server did not initialize; its stderr:\n" + stderr, e);
+        }
         return client;
     }
 

@@ -72,7 +72,7 @@ class CompletionsEdgeTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Path demo = HttpFixture.demoStore();
+        Path demo = HttpFixture.pristineDemoStore();
         // A copy of its own: the stdio server this test launches writes its audit rows there.
         store = dir.resolve("completions.db");
         Files.copy(demo, store, StandardCopyOption.REPLACE_EXISTING);

@@ -34,6 +34,7 @@ import java.util.OptionalLong;
 public final class HttpFixture implements AutoCloseable {
 
     private static Path demoStore;
+    private static Path pristineDemoStore;
     private static Path demoDatabase;
 
     final HttpService service;
@@ -59,8 +60,19 @@ public final class HttpFixture implements AutoCloseable {
             if (demo.exitCode() != 0) {
                 throw new IllegalStateException("demo failed: " + demo.stderr());
             }
+            pristineDemoStore = Files.copy(demoStore, dir.resolve("demo-pristine.db"));
         }
         return demoStore;
+    }
+
+    /**
+     * The demo store as indexed, before any fixture audited into it: a test that copies a store for a server of
+     * its own starts from this one, because the shared store's audit rows are chained under the fixtures' zero key,
+     * which the server's own key does not verify (and a copy taken mid-checkpoint is torn).
+     */
+    static synchronized Path pristineDemoStore() throws Exception {
+        demoStore();
+        return pristineDemoStore;
     }
 
     public static HttpFixture start(HttpOptions options) throws Exception {

@@ -26,7 +26,7 @@ class ServeToolsTest {
     @Test
     void aServerOfTheCatalogGroupListsAndServesOnlyIt() throws Exception {
         Path store = dir.resolve("tools.db");
-        Files.copy(HttpFixture.demoStore(), store);
+        Files.copy(HttpFixture.pristineDemoStore(), store);
         StringBuffer stderr = new StringBuffer();
         McpSyncClient client = McpStdio.client(store, stderr, Map.of(), "--tools", "catalog,examples");
         try {
