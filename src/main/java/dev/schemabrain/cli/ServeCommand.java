@@ -175,10 +175,11 @@ final class ServeCommand implements Callable<Integer> {
             + " role's row filters read, such as employee_id=3 (repeatable).")
     java.util.Map<String, String> claims;
 
-    @Option(names = "--tools", paramLabel = "GROUPS", description = "Serve only these groups of tools, comma-separated:"
-            + " catalog (schemas, tables, columns, joins), semantic (entities, joins, metrics, get_metric), sql"
-            + " (validate_query, execute), examples (get_example_queries); the prompts whose tools are all served follow"
-            + " (default: all).")
+    @Option(names = "--tools", paramLabel = "GROUPS", description = "Serve these groups of tools, comma-separated:"
+            + " core (find_relevant_tables, describe_table, suggest_joins, list_metrics, find_relevant_metrics,"
+            + " describe_entity, get_metric, execute), catalog (schemas, tables, columns, joins), semantic (entities,"
+            + " joins, metrics, get_metric), sql (validate_query, execute), examples (get_example_queries), or all;"
+            + " the prompts whose tools are all served follow (default: core).")
     String tools;
 
     @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
@@ -206,7 +207,7 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private int serve(CountDownLatch done) throws InterruptedException, SchemaBrainException {
-        ToolGroups groups = tools == null ? ToolGroups.ALL : toolGroups();
+        ToolGroups groups = tools == null ? ToolGroups.DEFAULT : toolGroups();
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<AccessPolicySource> policy = accessPolicy();
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();

@@ -28,14 +28,17 @@ public final class McpStdio {
         return Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar"));
     }
 
-    /** {@code java -jar schemabrain.jar --store STORE serve}; the test classpath instead when no jar is built (benchmarks). */
+    /**
+     * {@code java -jar schemabrain.jar --store STORE serve --tools all}: tests drive every tool, not only the default
+     * core (whose list is tested on its own); the test classpath instead when no jar is built (benchmarks).
+     */
     public static List<String> serveCommand(Path store) {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> launch = Files.exists(jar())
                 ? List.of(javaBin, "-jar", jar().toString())
                 : List.of(javaBin, "-cp", System.getProperty("java.class.path"), "dev.schemabrain.cli.Main");
         List<String> command = new ArrayList<>(launch);
-        command.addAll(List.of("--store", store.toString(), "serve"));
+        command.addAll(List.of("--store", store.toString(), "serve", "--tools", "all"));
         return command;
     }
 
@@ -47,6 +50,9 @@ public final class McpStdio {
     /** As {@link #client(Path, StringBuffer)}, the server's environment extended by {@code env} and its serve command by {@code serveArgs}. */
     public static McpSyncClient client(Path store, StringBuffer stderr, Map<String, String> env, String... serveArgs) {
         List<String> command = new ArrayList<>(serveCommand(store));
+        if (List.of(serveArgs).contains("--tools")) {
+            command.subList(command.size() - 2, command.size()).clear();   // the test's own groups instead of all
+        }
         command.addAll(List.of(serveArgs));
         ServerParameters params = ServerParameters.builder(command.get(0))
                 .args(command.subList(1, command.size()).toArray(String[]::new))

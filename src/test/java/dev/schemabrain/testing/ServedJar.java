@@ -52,6 +52,9 @@ public final class ServedJar implements AutoCloseable {
         command.addAll(jvmOptions);
         command.addAll(List.of("-jar", McpStdio.jar().toAbsolutePath().toString(), "--store", store, "serve",
                 "--transport", "http", "--port", "0"));
+        if (!List.of(serveArgs).contains("--tools")) {
+            command.addAll(List.of("--tools", "all"));   // tests drive every tool, not only the default core
+        }
         command.addAll(List.of(serveArgs));
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(env);

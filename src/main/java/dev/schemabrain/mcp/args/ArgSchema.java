@@ -71,9 +71,17 @@ public record ArgSchema(Map<String, ArgSpec> args) {
         return ArgValidator.validate(this, callArguments);
     }
 
-    /** The JSON Schema 2020-12 object for the tool's MCP {@code inputSchema}; a fresh mutable map each call. */
+    /**
+     * The JSON Schema 2020-12 object for the tool's MCP {@code inputSchema}, without the lengths, item counts and
+     * strictness the validator enforces itself (see {@link #toStrictSchema()}); a fresh mutable map each call.
+     */
     public Map<String, Object> toInputSchema() {
-        return InputSchemas.of(this);
+        return InputSchemas.published(this);
+    }
+
+    /** Everything the validator checks, as JSON Schema 2020-12: what a client validating the strictest way would use. */
+    public Map<String, Object> toStrictSchema() {
+        return InputSchemas.strict(this);
     }
 
     /** Order matters (it is the order of the inputSchema and of the messages), unlike Map.equals. */

@@ -6,18 +6,31 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Renders an {@link ArgSchema} as a compact JSON Schema 2020-12 object (no titles, no $schema). */
+/**
+ * Renders an {@link ArgSchema} as a compact JSON Schema 2020-12 object (no titles, no $schema), in two forms from the
+ * one declaration. The strict form says everything the validator checks. The published form (the MCP inputSchema)
+ * leaves out lengths, item counts and {@code additionalProperties: false}: every client pays for tools/list on every
+ * session, no model writes a 512-character name, and the validator refuses such a call with the limit or the allowed
+ * names in one sentence. The published form accepts every call the strict one does.
+ */
 final class InputSchemas {
 
-    private InputSchemas() {
+    private final boolean strict;
+
+    private InputSchemas(boolean strict) {
+        this.strict = strict;
     }
 
-    static Map<String, Object> of(ArgSchema schema) {
-        return object(schema.args(), null);
+    static Map<String, Object> published(ArgSchema schema) {
+        return new InputSchemas(false).object(schema.args(), null);
     }
 
-    /** The tool's arguments, or a declared object's fields: the same strict shape at every level. */
-    private static Map<String, Object> object(Map<String, ArgSpec> fields, String description) {
+    static Map<String, Object> strict(ArgSchema schema) {
+        return new InputSchemas(true).object(schema.args(), null);
+    }
+
+    /** The tool's arguments, or a declared object's fields: the same shape at every level. */
+    private Map<String, Object> object(Map<String, ArgSpec> fields, String description) {
         Map<String, Object> properties = new LinkedHashMap<>();
         List<String> required = new ArrayList<>();
         for (ArgSpec spec : fields.values()) {
@@ -33,17 +46,21 @@ final class InputSchemas {
         if (!required.isEmpty()) {
             root.put("required", required);
         }
-        root.put("additionalProperties", false);   // the validator is strict; say so to clients
+        if (strict) {
+            root.put("additionalProperties", false);
+        }
         return root;
     }
 
-    private static Map<String, Object> property(ArgSpec spec) {
+    private Map<String, Object> property(ArgSpec spec) {
         Map<String, Object> out;
         if (spec.array()) {
             out = new LinkedHashMap<>();
             out.put("type", "array");
             putIfSet(out, "description", spec.description());
-            putIfSet(out, "maxItems", spec.maxItems());
+            if (strict) {
+                putIfSet(out, "maxItems", spec.maxItems());
+            }
             out.put("items", element(spec, null));
         } else {
             out = element(spec, spec.description());
@@ -55,7 +72,7 @@ final class InputSchemas {
     }
 
     /** Type and constraints of the value, or of each element of an array. */
-    private static Map<String, Object> element(ArgSpec spec, String description) {
+    private Map<String, Object> element(ArgSpec spec, String description) {
         if (spec.type() == ArgType.OBJECT) {
             return object(spec.fields(), description);
         }
@@ -65,8 +82,10 @@ final class InputSchemas {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("type", spec.jsonType().name().toLowerCase(Locale.ROOT));
         putIfSet(out, "description", description);
-        putIfSet(out, "minLength", spec.minLength());
-        putIfSet(out, "maxLength", spec.maxLength());
+        if (strict) {
+            putIfSet(out, "minLength", spec.minLength());
+            putIfSet(out, "maxLength", spec.maxLength());
+        }
         putIfSet(out, "minimum", spec.minimum() == null ? null : Values.jsonNumber(spec.minimum()));
         putIfSet(out, "maximum", spec.maximum() == null ? null : Values.jsonNumber(spec.maximum()));
         if (!spec.enumValues().isEmpty()) {

@@ -24,17 +24,17 @@ public final class Prompts {
             new Workflow("whats_in_this_database", "What's in this database?",
                     "Survey the indexed database: its schemas, then its most relevant tables.",
                     List.of(optional("focus", "What you care about most, e.g. sales (optional)")),
-                    List.of("list_indexed_schemas", "find_relevant_tables"),
-                    a -> "What's in this database? Call list_indexed_schemas, then find_relevant_tables with query \""
-                            + a.getOrDefault("focus", "*") + "\", and summarize the schemas and the main tables with"
-                            + " what each holds."),
+                    List.of("find_relevant_tables", "describe_table"),
+                    a -> "What's in this database? Call find_relevant_tables with query \"" + a.getOrDefault("focus", "*")
+                            + "\" and limit 50, then describe_table on the main tables, and summarize the schemas and the"
+                            + " main tables with what each holds."),
             new Workflow("tell_me_about_a_domain", "Tell me about a domain",
                     "Find the tables of a business domain (revenue, customers, …) and describe the top ones.",
                     List.of(required("domain", "The business domain, e.g. revenue")),
-                    List.of("find_relevant_tables", "describe_table", "describe_column"),
+                    List.of("find_relevant_tables", "describe_table"),
                     a -> "Tell me about " + a.get("domain") + " in this database. Call find_relevant_tables with query \""
-                            + a.get("domain") + "\", then describe_table on the top 1-3 hits, and describe_column for any"
-                            + " column whose meaning is unclear."),
+                            + a.get("domain") + "\", then describe_table on the top 1-3 hits (response_format detailed"
+                            + " where a column's meaning is unclear)."),
             new Workflow("how_do_these_tables_relate", "How do these tables relate?",
                     "The join paths between tables, with any bridge table between them.",
                     List.of(required("tables", "Two or more tables, schema.table, separated by commas")),

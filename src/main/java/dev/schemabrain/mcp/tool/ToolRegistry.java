@@ -35,15 +35,37 @@ public final class ToolRegistry {
 
     private final Map<String, Tool> tools;
     private final CallRecorder recorder;
+    private final StandIns standIns;
 
-    private ToolRegistry(Map<String, Tool> tools, CallAudit audit) {
+    /** A tool an answer may point to, and the arguments to suggest with it (null: keep the answer's own if they fit). */
+    public record Pointer(String tool, Map<String, Object> arguments) {
+    }
+
+    /** Which served tool stands in for one that is not served (given what is served); empty when none does. */
+    @FunctionalInterface
+    public interface StandIns {
+        StandIns NONE = (absent, served) -> Optional.empty();
+
+        Optional<Pointer> standIn(String absent, java.util.function.Predicate<String> served);
+    }
+
+    private ToolRegistry(Map<String, Tool> tools, CallAudit audit, StandIns standIns) {
         this.tools = tools;
         this.recorder = new CallRecorder(audit);
+        this.standIns = standIns;
     }
 
     /** Every call is recorded in {@code audit} before its answer is returned. */
     public ToolRegistry audited(CallAudit audit) {
-        return new ToolRegistry(tools, audit);
+        return new ToolRegistry(tools, audit, standIns);
+    }
+
+    /**
+     * This registry, its answers' follow-up hints and recoveries pointing only at tools it serves: an absent tool is
+     * replaced by its stand-in, or dropped (a hint list left empty names the tool that answered).
+     */
+    public ToolRegistry pointingWithin(StandIns standIns) {
+        return new ToolRegistry(tools, recorder.audit(), standIns);
     }
 
     /** Where this registry's calls, and the calls the edge refuses or turns away, are recorded. */
@@ -58,7 +80,7 @@ public final class ToolRegistry {
                 throw new IllegalArgumentException("two tools are named " + tool.spec().name());
             }
         }
-        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE);
+        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE, StandIns.NONE);
     }
 
     public Collection<Tool> tools() {
@@ -95,7 +117,49 @@ public final class ToolRegistry {
         }
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         ToolCall call = new ToolCall(name, caller, given, recorder.audit(), access);
-        return recorder.completed(call, answer(tool, given, call));
+        return recorder.completed(call, withinServed(name, answer(tool, given, call)));
+    }
+
+    private Envelope withinServed(String answering, Envelope envelope) {
+        java.util.function.Predicate<String> served = tools::containsKey;
+        boolean hintsServed = envelope.followUpHints().stream().allMatch(served);
+        Recovery recovery = envelope.error() == null ? null : envelope.error().recovery();
+        boolean recoveryServed = recovery == null || recovery.suggestedTool() == null || served.test(recovery.suggestedTool());
+        if (hintsServed && recoveryServed) {
+            return envelope;
+        }
+        List<String> hints = new ArrayList<>();
+        for (String hint : envelope.followUpHints()) {
+            Optional<String> to = served.test(hint) ? Optional.of(hint) : standIns.standIn(hint, served).map(Pointer::tool);
+            to.filter(t -> !hints.contains(t)).ifPresent(hints::add);
+        }
+        if (hints.isEmpty()) {
+            hints.add(answering);
+        }
+        ToolError error = envelope.error();
+        if (!recoveryServed) {
+            error = new ToolError(error.kind(), error.message(), pointedWithin(recovery, served), error.piiCategories());
+        }
+        return new Envelope(envelope.status(), envelope.data(), error, envelope.confidence(), envelope.provenance(),
+                hints, envelope.degradationReason());
+    }
+
+    /** {@code recovery} with its absent tool replaced by a stand-in that takes the suggested arguments, or by none. */
+    private Recovery pointedWithin(Recovery recovery, java.util.function.Predicate<String> served) {
+        Optional<Pointer> standIn = standIns.standIn(recovery.suggestedTool(), served);
+        String tool = null;
+        Map<String, Object> arguments = Map.of();
+        if (standIn.isPresent()) {
+            ArgSchema schema = tools.get(standIn.get().tool()).spec().arguments();
+            if (schema.validate(recovery.suggestedArgs()).isValid()) {
+                tool = standIn.get().tool();
+                arguments = recovery.suggestedArgs();
+            } else if (standIn.get().arguments() != null && schema.validate(standIn.get().arguments()).isValid()) {
+                tool = standIn.get().tool();
+                arguments = standIn.get().arguments();
+            }
+        }
+        return new Recovery(tool, arguments, recovery.fuzzyMatches(), recovery.suggestedRewrite(), recovery.wideningHint());
     }
 
     private Envelope answer(Tool tool, Map<String, Object> arguments, ToolCall call) {

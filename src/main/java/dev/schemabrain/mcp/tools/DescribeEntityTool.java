@@ -37,7 +37,7 @@ public final class DescribeEntityTool extends CatalogTool {
     static final String NAME = "describe_entity";
     private static final ArgSchema ARGS = ArgSchema.parse("""
             {"name": {"type": "string", "required": true, "minLength": 1, "maxLength": 512,
-                      "description": "As list_entities shows it."}}""");
+                      "description": "As list_metrics shows a metric's entity."}}""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe entity",
             "Use this when you know an entity: its columns (entity.column), identity, joins, metrics and dimensions to "
                     + "group by. Use describe_table instead for a raw table. Then: get_metric.",

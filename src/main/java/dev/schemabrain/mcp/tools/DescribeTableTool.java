@@ -31,7 +31,7 @@ public final class DescribeTableTool extends CatalogTool {
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Describe table",
             "Use this when you know a table's name: its columns, types, keys and links. Use find_relevant_tables "
-                    + "instead when you only have words. Then: describe_column, suggest_joins.",
+                    + "instead when you only have words. Then: suggest_joins, execute.",
             ARGS, LatencyHint.FAST);
 
     public DescribeTableTool(CatalogProvider catalogs) {

@@ -32,7 +32,7 @@ public final class ExecuteTool extends SqlTool {
              "limit": {"type": "integer", "minimum": 1, "maximum": 10000, "default": 1000}}""");
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Execute query",
             "Use this when no metric answers: runs one read-only SELECT, rewritten to your access, returns rows. "
-                    + "Use get_metric instead when a metric fits (list_metrics); validate_query checks first.",
+                    + "Use get_metric instead when a metric fits. After describe_table.",
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
 
     public ExecuteTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {

@@ -56,7 +56,7 @@ public final class GetMetricTool extends CatalogTool {
     private static final ArgSchema ARGS = arguments();
     private static final ToolSpec SPEC = new ToolSpec(NAME, "Get metric",
             "Use this when the user wants a number: compiles a metric to read-only SQL, runs it, returns rows. "
-                    + "Use list_metrics instead to find one; describe_entity has the columns to group by.",
+                    + "Use find_relevant_metrics instead to find one; describe_entity has the columns to group by.",
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW,
             new ToolSpec.RetryRule(Set.of("filters", "group_by", "time_grain", "time_dimension", "via"), "list_metrics"));
 

@@ -76,8 +76,8 @@ final class ListSemanticTool<T> extends CatalogTool {
 
     static ListSemanticTool<Metric> metrics(CatalogProvider catalogs) {
         return new ListSemanticTool<>(ToolSpec.storeReader(METRICS, "List metrics",
-                "Use this when the user wants a number and you need the metric that computes it and its dimensions. "
-                        + "Use get_metric instead to compute one. Then: describe_entity, get_metric.",
+                "Use this when you want every metric, a page at a time, with its measure and entity. Use "
+                        + "find_relevant_metrics instead to search in words. Then: get_metric.",
                 ARGS, LatencyHint.FAST), catalogs, "metrics", SemanticModel::metrics, Metric::name, Metric::origin,
                 served -> {
                     DimensionReplies dimensions = new DimensionReplies(served);

@@ -503,8 +503,10 @@ final class SqlGate {
     private static Envelope guardRefusal(String tool, Refusal r) {
         String message = r.message() + " (" + r.reason().wireName() + ")";
         return switch (r.reason()) {
-            case UNKNOWN_NAME -> Envelope.error(ToolError.of(ErrorKind.UNKNOWN_NAME, message,
-                    Recovery.call("find_relevant_tables", Map.of()).withFuzzyMatches(
+            // The next call that works: the closest table described, or a search (its arguments must be valid).
+            case UNKNOWN_NAME -> Envelope.error(ToolError.of(ErrorKind.UNKNOWN_NAME, message, (r.suggestions().isEmpty()
+                    ? Recovery.call("find_relevant_tables", Map.of("query", "*"))
+                    : Recovery.call("describe_table", Map.of("qualified_name", r.suggestions().get(0)))).withFuzzyMatches(
                             r.suggestions().subList(0, Math.min(3, r.suggestions().size())))),
                     List.of("find_relevant_tables", "describe_table"));
             case AMBIGUOUS_NAME, SYNTAX_ERROR -> Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, message,

@@ -39,9 +39,8 @@ public final class SuggestJoinsTool extends CatalogTool {
               "max_hops": {"type": "integer", "minimum": 1, "maximum": 10, "default": 6}
             }""");
     private static final ToolSpec SPEC = ToolSpec.storeReader(NAME, "Suggest joins",
-            "Use this when you need how two or more tables connect: the shortest foreign-key paths (and joins seen in the"
-                    + " query log where no key connects). Use describe_table instead for one table's keys. After"
-                    + " find_relevant_tables; then get_example_queries.",
+            "Use this when you need how two or more tables connect: the shortest foreign-key paths, or joins seen in the"
+                    + " query log. Use describe_table instead for one table's keys. Then: execute.",
             ARGS, LatencyHint.FAST);
 
     public SuggestJoinsTool(CatalogProvider catalogs) {

@@ -12,8 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which groups of the standard tools a server serves ({@code serve --tools}), for clients that want fewer tools in
- * their context. tools/list, the prompts (each needs all its tools) and the instructions follow the tools served.
+ * Which groups of the standard tools a server serves ({@code serve --tools}). The default, {@code core}, is the
+ * find → describe → compute path an agent needs for most questions, in a tools/list of at most 8,000 bytes; the
+ * other tools are groups to add ({@code all} serves every tool). tools/list, the prompts (each needs all its tools),
+ * the instructions and the tools an answer points to follow the tools served.
  */
 public record ToolGroups(Set<String> groups) {
 
@@ -28,10 +30,36 @@ public record ToolGroups(Set<String> groups) {
                 "resolve_join", "list_metrics", "find_relevant_metrics", "get_metric"));
         g.put("sql", List.of("validate_query", "execute"));
         g.put("examples", List.of("get_example_queries"));
+        // The default: search, describe, relate, compute a governed metric, and SQL when no metric answers.
+        g.put("core", List.of("find_relevant_tables", "describe_table", "suggest_joins", "list_metrics",
+                "find_relevant_metrics", "describe_entity", "get_metric", "execute"));
         GROUPS = java.util.Collections.unmodifiableMap(g);
     }
 
+    /** Every group: each of the standard tools. */
     public static final ToolGroups ALL = new ToolGroups(GROUPS.keySet());
+
+    /** What {@code serve} serves without {@code --tools}. */
+    public static final ToolGroups DEFAULT = new ToolGroups(Set.of("core"));
+
+    /**
+     * The tool an answer points to instead of one that is not served, and the arguments it needs when the answer's
+     * own do not fit it: a hint or recovery naming an absent tool would send the agent to "unknown tool".
+     */
+    static final Map<String, StandIn> STAND_INS = Map.of(
+            "list_indexed_schemas", new StandIn("find_relevant_tables", Map.of("query", "*")),
+            "describe_column", new StandIn("describe_table", Map.of()),
+            "list_entities", new StandIn("find_relevant_entities", Map.of("query", "*")),
+            "find_relevant_entities", new StandIn("find_relevant_tables", Map.of()),
+            "list_joins", new StandIn("describe_entity", Map.of()),
+            "resolve_join", new StandIn("describe_entity", Map.of()),
+            "list_metrics", new StandIn("find_relevant_metrics", Map.of("query", "*")),
+            "find_relevant_metrics", new StandIn("list_metrics", Map.of()),
+            "validate_query", new StandIn("execute", Map.of()));
+
+    /** {@code tool}, and the arguments to suggest with it when the original's do not fit. */
+    record StandIn(String tool, Map<String, Object> arguments) {
+    }
 
     public ToolGroups {
         groups = Set.copyOf(groups);
@@ -53,10 +81,14 @@ public record ToolGroups(Set<String> groups) {
         Set<String> out = new LinkedHashSet<>();
         for (String part : list.split(",", -1)) {
             String name = part.strip().toLowerCase(Locale.ROOT);
+            if (name.equals("all")) {
+                out.addAll(GROUPS.keySet());
+                continue;
+            }
             if (!GROUPS.containsKey(name)) {
                 throw new Unknown("--tools " + (name.isEmpty() ? "has an empty group" : "names no group '"
                         + dev.schemabrain.mcp.server.ReadableText.clean(name) + "'") + "; the groups are "
-                        + String.join(", ", GROUPS.keySet()) + " (comma-separated, default all).");
+                        + String.join(", ", GROUPS.keySet()) + " and all (comma-separated, default core).");
             }
             out.add(name);
         }
@@ -73,6 +105,22 @@ public record ToolGroups(Set<String> groups) {
                 kept.add(t);
             }
         }
-        return ToolRegistry.of(kept);
+        return ToolRegistry.of(kept).pointingWithin(ToolGroups::standIn);
+    }
+
+    /** The served tool that stands in for {@code absent}, following stand-ins until one is served; empty if none. */
+    static java.util.Optional<ToolRegistry.Pointer> standIn(String absent, java.util.function.Predicate<String> served) {
+        String name = absent;
+        Map<String, Object> arguments = null;
+        for (int hop = 0; hop < STAND_INS.size() && !served.test(name); hop++) {
+            StandIn next = STAND_INS.get(name);
+            if (next == null) {
+                return java.util.Optional.empty();
+            }
+            name = next.tool();
+            // A hop without arguments of its own keeps the last ones (list_entities' query "*" fits find_relevant_tables).
+            arguments = next.arguments().isEmpty() && arguments != null ? arguments : next.arguments();
+        }
+        return served.test(name) ? java.util.Optional.of(new ToolRegistry.Pointer(name, arguments)) : java.util.Optional.empty();
     }
 }

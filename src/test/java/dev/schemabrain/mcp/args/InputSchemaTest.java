@@ -17,7 +17,7 @@ class InputSchemaTest {
     static final ObjectMapper JSON = new ObjectMapper();
 
     static String inputSchema(String declaration) throws Exception {
-        return JSON.writeValueAsString(ArgSchema.parse(declaration).toInputSchema());
+        return JSON.writeValueAsString(ArgSchema.parse(declaration).toStrictSchema());
     }
 
     @Test
@@ -78,14 +78,14 @@ class InputSchemaTest {
     @Test
     void noArgumentsIsAnEmptyObject() throws Exception {
         assertEquals("{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}",
-                JSON.writeValueAsString(ArgSchema.empty().toInputSchema()));
+                JSON.writeValueAsString(ArgSchema.empty().toStrictSchema()));
     }
 
     @Test
     void eachCallGivesAFreshMap() {
         ArgSchema schema = ArgSchema.parse(SeedSchemas.DIRECT);
-        schema.toInputSchema().put("type", "changed");
-        assertEquals("object", schema.toInputSchema().get("type"));
+        schema.toStrictSchema().put("type", "changed");
+        assertEquals("object", schema.toStrictSchema().get("type"));
     }
 
     /*
@@ -98,7 +98,7 @@ class InputSchemaTest {
     void outputKeepsTheJsonSchemaRulesForItsKeywords() {
         for (String declaration : List.of(SeedSchemas.DIRECT, SeedSchemas.LEVELS, SeedSchemas.IS_ARRAY, NestedArgsTest.FILTERS,
                 "{\"e\": {\"type\": \"enum\", \"enum\": [1, 2.5], \"default\": 1}, \"d\": {\"type\": \"boolean\", \"description\": \"x\"}}")) {
-            checkObject(ArgSchema.parse(declaration).toInputSchema());
+            checkObject(ArgSchema.parse(declaration).toStrictSchema());
         }
     }
 
@@ -139,5 +139,20 @@ class InputSchemaTest {
                 default -> fail("unexpected keyword " + key);
             }
         });
+    }
+
+    @Test
+    void thePublishedFormLeavesOutWhatTheValidatorEnforcesItself() throws Exception {
+        ArgSchema schema = ArgSchema.parse("""
+                {"type": "object", "properties": {
+                  "q": {"type": "string", "minLength": 3, "maxLength": 64, "description": "Query."},
+                  "tags": {"type": "array", "maxItems": 4, "items": {"type": "string", "minLength": 2}},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}},
+                 "required": ["q"]}""");
+        assertEquals("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\",\"description\":\"Query.\"},"
+                + "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"limit\":{\"type\":\"integer\","
+                + "\"minimum\":1,\"maximum\":100,\"default\":10}},\"required\":[\"q\"]}", JSON.writeValueAsString(schema.toInputSchema()));
+        // ...and the validator still holds every limit the published form left out.
+        assertEquals("argument 'q' string length must be >= 3", schema.validate(Map.of("q", "ab")).firstMessage());
     }
 }

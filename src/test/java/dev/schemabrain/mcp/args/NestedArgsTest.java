@@ -80,10 +80,10 @@ class NestedArgsTest {
                 + "\"op\":{\"type\":\"string\",\"enum\":[\"eq\",\"in\",\"is_null\"]},"
                 + "\"value\":{\"anyOf\":[" + scalar + ",{\"type\":\"array\",\"items\":{\"anyOf\":[" + scalar + "]}}]}},"
                 + "\"required\":[\"column\",\"op\"],\"additionalProperties\":false}}",
-                JSON.writeValueAsString(((Map<?, ?>) SCHEMA.toInputSchema().get("properties")).get("filters")));
+                JSON.writeValueAsString(((Map<?, ?>) SCHEMA.toStrictSchema().get("properties")).get("filters")));
         assertEquals("{\"type\":\"object\",\"properties\":{\"direction\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],"
                         + "\"default\":\"asc\"}},\"additionalProperties\":false}",
-                JSON.writeValueAsString(((Map<?, ?>) SCHEMA.toInputSchema().get("properties")).get("sort")));
+                JSON.writeValueAsString(((Map<?, ?>) SCHEMA.toStrictSchema().get("properties")).get("sort")));
     }
 
     static Stream<Arguments> badCalls() {
@@ -168,7 +168,7 @@ class NestedArgsTest {
     @SuppressWarnings("unchecked")
     void theSdksValidatorAgreesWithOursOnEveryCase() throws Exception {
         JsonSchemaValidator sdk = new DefaultJsonSchemaValidator();
-        Map<String, Object> schema = SCHEMA.toInputSchema();
+        Map<String, Object> schema = SCHEMA.toStrictSchema();
         List<Map<String, Object>> calls = new ArrayList<>(goodCalls().toList());
         // Not the million-element list (the SDK's run would be slow), nor the 100,000-deep value and the million-character
         // name, beyond what Jackson reads (nesting 1000, names 50,000): through MCP those never reach the validator.

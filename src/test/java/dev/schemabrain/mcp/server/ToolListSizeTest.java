@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.ToolGroups;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import org.junit.jupiter.api.Test;
 
@@ -21,20 +22,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ToolListSizeTest {
 
     /** Raised from 12,000 and 10,200 by issue 30: find_relevant_metrics and the listings' limit and cursor (about 1,100 bytes). */
-    static final int FULL_CEILING = 15_000;   // get_metric's segments and column comparisons; issue 35 trims the list
+    static final int FULL_CEILING = 14_000;   // issue 35: 14,951 before lengths and additionalProperties left the schemas
     /** Raised by 1,500 each by issue 34: validate_query and execute, about 700 bytes each (most of it the annotations and schema). */
-    static final int COMPACT_CEILING = 13_000;
+    static final int COMPACT_CEILING = 12_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** SPEC §11.6: what {@code serve} lists without {@code --tools}. */
+    static final int DEFAULT_CEILING = 8_000;
+
     static byte[] served(ToolListing listing) {
-        ToolRegistry registry = StandardTools.registry(Optional::empty, Optional.empty());
+        return served(listing, ToolGroups.ALL);
+    }
+
+    static byte[] served(ToolListing listing, ToolGroups groups) {
+        ToolRegistry registry = groups.select(StandardTools.registry(Optional::empty, Optional.empty()));
         return new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), new JacksonMcpJsonMapper(JSON)).bytes("v");
+    }
+
+    @Test
+    void theDefaultListIsAtMost8000Bytes() throws Exception {
+        byte[] bytes = served(ToolListing.FULL, ToolGroups.DEFAULT);
+        System.out.println(breakdown("default", bytes));
+        assertTrue(bytes.length <= DEFAULT_CEILING, "the default tools/list is " + bytes.length + " bytes, over " + DEFAULT_CEILING);
     }
 
     @Test
     void theFullListFitsItsCeiling() throws Exception {
         byte[] bytes = served(ToolListing.FULL);
         System.out.println(breakdown("full", bytes));
+        if (System.getProperty("schemabrain.toollist.dump") != null) {
+            java.nio.file.Files.write(java.nio.file.Path.of(System.getProperty("schemabrain.toollist.dump")), bytes);
+        }
         assertTrue(bytes.length <= FULL_CEILING, "tools/list is " + bytes.length + " bytes, over " + FULL_CEILING);
     }
 

@@ -43,10 +43,34 @@ class ServeToolsTest {
     }
 
     @Test
+    void withoutToolsTheServerListsTheCoreInAtMost8000Bytes() throws Exception {
+        Path store = dir.resolve("core.db");
+        Files.copy(HttpFixture.pristineDemoStore(), store);
+        List<String> command = new java.util.ArrayList<>(McpStdio.serveCommand(store));
+        command.subList(command.size() - 2, command.size()).clear();   // no --tools: what a user's client gets
+        StringBuffer stderr = new StringBuffer();
+        McpSyncClient client = McpStdio.client(io.modelcontextprotocol.client.transport.ServerParameters.builder(command.get(0))
+                .args(command.subList(1, command.size()).toArray(String[]::new)).build(), stderr);
+        try {
+            McpSchema.ListToolsResult listed = client.listTools();
+            assertEquals(List.of("find_relevant_tables", "describe_table", "suggest_joins", "describe_entity", "list_metrics",
+                    "find_relevant_metrics", "get_metric", "execute"), listed.tools().stream().map(McpSchema.Tool::name).toList());
+            int bytes = McpStdio.JSON.writeValueAsString(java.util.Map.of("tools", listed.tools())).getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8).length;
+            assertTrue(bytes <= 8_000, "the default tools/list is " + bytes + " bytes");
+            // An answer of the core points only at core tools: describe_column's stand-in is describe_table.
+            McpSchema.CallToolResult described = McpStdio.call(client, "describe_table", Map.of("qualified_name", "main.invoices"));
+            assertEquals(List.of("describe_table", "suggest_joins"), ((Map<?, ?>) described.structuredContent()).get("follow_up_hints"));
+        } finally {
+            McpStdio.stop(client);
+        }
+    }
+
+    @Test
     void anUnknownGroupIsOneSentenceAndExitTwo() {
         InProcessCli.Result r = InProcessCli.run("--store", dir.resolve("none.db").toString(), "serve", "--tools", "catalog,metrics");
         assertEquals(2, r.exitCode(), r.stderr());
-        assertEquals("schemabrain: --tools names no group 'metrics'; the groups are catalog, semantic, sql, examples"
-                + " (comma-separated, default all).", r.stderr().strip());
+        assertEquals("schemabrain: --tools names no group 'metrics'; the groups are catalog, semantic, sql, examples,"
+                + " core and all (comma-separated, default core).", r.stderr().strip());
     }
 }
