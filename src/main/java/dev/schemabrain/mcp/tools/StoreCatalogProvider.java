@@ -237,20 +237,66 @@ public final class StoreCatalogProvider implements CatalogProvider {
     }
 
     /**
-     * The catalog version through one kept read-only connection. Synchronized: a JDBC connection serves one
-     * thread at a time, and the question takes microseconds.
+     * The catalog version, read through one kept read-only connection only when the store's files say something
+     * may have changed. A call's check is two file stats and a volatile read, with no lock: the version's SQL
+     * (synchronized, as a JDBC connection serves one thread at a time) ran on every call and was a quarter of the
+     * native time of a describe_table over HTTP and most of the lock waits at high concurrency. A file whose stats
+     * did not move is still re-read once a second, as a commit can leave the WAL's size and coarse mtime as they were.
      */
     private static final class VersionProbe {
+        private static final long RECHECK_NANOS = 1_000_000_000L;
+
+        /** What the files looked like when the version was read, and the version read. */
+        private record Seen(List<Object> files, long readAt, Optional<String> version) {
+        }
+
         private final Path store;
+        private final Path wal;
+        private volatile Seen seen;
         private Connection connection;
         private Object openedOn;
 
         VersionProbe(Path store) {
             this.store = store;
+            this.wal = store.resolveSibling(store.getFileName() + "-wal");
+        }
+
+        Optional<String> version() {
+            List<Object> files = files();
+            Seen s = seen;
+            if (s != null && s.files.equals(files) && System.nanoTime() - s.readAt < RECHECK_NANOS) {
+                return s.version;
+            }
+            return read(files);
+        }
+
+        /** The store's and its WAL's identity, size and modification time; nulls for a file that is not there. */
+        private List<Object> files() {
+            List<Object> out = new ArrayList<>(6);
+            for (Path p : new Path[] {store, wal}) {
+                try {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                    out.add(Objects.requireNonNullElse(a.fileKey(), a.isRegularFile()));
+                    out.add(a.size());
+                    out.add(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS));
+                } catch (IOException gone) {
+                    out.add(null);
+                    out.add(-1L);
+                    out.add(-1L);
+                }
+            }
+            return java.util.Collections.unmodifiableList(out);
+        }
+
+        private synchronized Optional<String> read(List<Object> files) {
+            long at = System.nanoTime();
+            Optional<String> version = versionNow();
+            seen = new Seen(files, at, version);
+            return version;
         }
 
         /** Empty when there is nothing to read: no store, an empty file, or one older than V4. */
-        synchronized Optional<String> version() {
+        private Optional<String> versionNow() {
             BasicFileAttributes now;
             try {
                 now = Files.readAttributes(store, BasicFileAttributes.class);
