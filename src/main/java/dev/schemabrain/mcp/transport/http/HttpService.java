@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.transport.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.EnvelopeOutputCheck;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
@@ -161,6 +162,7 @@ public final class HttpService implements AutoCloseable {
                         (context, request) -> completions.answer(request, RequestScope.of(context).access(policy)))).toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
+                .jsonSchemaValidator(new EnvelopeOutputCheck())
                 .tools(StatelessTools.specifications(registry, dispatcher, observability, policy))
                 .build();
 

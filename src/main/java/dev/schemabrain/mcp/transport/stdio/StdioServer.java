@@ -4,6 +4,7 @@ import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ChangedLine;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.EnvelopeOutputCheck;
 import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
@@ -143,6 +144,7 @@ public final class StdioServer {
                         .toList())
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
+                .jsonSchemaValidator(new EnvelopeOutputCheck())
                 .tools(StdioTools.specifications(registry, dispatcher, listing, access))
                 .build();
         Thread reader = new Thread(guard, "schemabrain-stdin");
