@@ -21,14 +21,23 @@ import java.util.Optional;
         mixinStandardHelpOptions = true,
         versionProvider = Main.VersionProvider.class,
         description = "The trust boundary between AI agents and SQL databases: index a database, then serve it over MCP.",
-        subcommands = {IndexCommand.class, ServeCommand.class, EvalCommand.class, ApplyCommand.class, DiffCommand.class,
-                ExportCommand.class, SemanticListing.Entities.class, SemanticListing.Joins.class, SemanticListing.Metrics.class,
-                ImportCommand.class, PolicyCommand.class, AuditCommand.class, LintCommand.class, DemoCommand.class,
-                TokenCommand.class, StoreCommand.class, LlmCommand.class, ProbeCommand.class, SweepCommand.class,
-                MineQueriesCommand.class, InitCommand.class, DoctorCommand.class, CheckCommand.class, TestCommand.class,
-                CommandLine.HelpCommand.class},
         usageHelpAutoWidth = true)
 public final class Main implements Runnable {
+
+    /**
+     * The subcommands, in --help's order. Registered by {@link #commandLine}: only the one a command line names, as
+     * picocli builds (and instantiates) every registered command up front, which was 200 ms of each start.
+     */
+    static final List<Class<?>> SUBCOMMANDS = List.of(IndexCommand.class, ServeCommand.class, EvalCommand.class,
+            ApplyCommand.class, DiffCommand.class, ExportCommand.class, SemanticListing.Entities.class,
+            SemanticListing.Joins.class, SemanticListing.Metrics.class, ImportCommand.class, PolicyCommand.class,
+            AuditCommand.class, LintCommand.class, DemoCommand.class, TokenCommand.class, StoreCommand.class,
+            LlmCommand.class, ProbeCommand.class, SweepCommand.class, MineQueriesCommand.class, InitCommand.class,
+            DoctorCommand.class, CheckCommand.class, TestCommand.class, CommandLine.HelpCommand.class);
+
+    /** The global options that take a value: the word after one is not a subcommand. */
+    private static final java.util.Set<String> VALUED = java.util.Set.of("--store", "--store-schema", "--store-url-env",
+            "--audit-log");
 
     /** Exit code of a command line picocli refuses and of a bug (the SPEC's error code); the root's comes from its kind. */
     public static final int EXIT_FAILURE = 2;
@@ -142,12 +151,44 @@ public final class Main implements Runnable {
 
     /** Runs the CLI on this process's streams and environment and returns the exit code, without exiting. */
     public static int execute(String... args) {
-        return execute(new CommandLine(new Main()), args);
+        return execute(commandLine(new Main(), args), args);
     }
 
     /** Runs the CLI in process on the given writers and environment (tests call this); serve's frames still use stdout. */
     public static int execute(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
-        return execute(new CommandLine(new Main(env)).setOut(out).setErr(err), args);
+        return execute(commandLine(new Main(env), args).setOut(out).setErr(err), args);
+    }
+
+    /** The command line for {@code args}: the subcommand they name alone, or every one (for help and mistakes). */
+    static CommandLine commandLine(Main main, String... args) {
+        CommandLine cli = new CommandLine(main);
+        Optional<Class<?>> named = named(args).filter(c -> c != CommandLine.HelpCommand.class);   // help shows them all
+        if (named.isPresent()) {
+            cli.addSubcommand(named.get());
+        } else {
+            SUBCOMMANDS.forEach(cli::addSubcommand);
+        }
+        return cli;
+    }
+
+    /** The subcommand the first word after the global options names, if it names one. */
+    private static Optional<Class<?>> named(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (VALUED.contains(arg)) {
+                i++;
+            } else if (!arg.startsWith("-")) {
+                return SUBCOMMANDS.stream().filter(c -> names(c).contains(arg)).findFirst();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> names(Class<?> command) {
+        Command c = command.getAnnotation(Command.class);
+        List<String> names = new java.util.ArrayList<>(List.of(c.aliases()));
+        names.add(c.name());
+        return names;
     }
 
     private static int execute(CommandLine cli, String... args) {

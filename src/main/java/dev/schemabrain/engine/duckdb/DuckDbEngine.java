@@ -13,7 +13,6 @@ import dev.schemabrain.engine.SourceUrl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
@@ -57,6 +56,14 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
     }
 
     /** The purpose changes nothing: the database itself is attached read-only, and there is no session to name. */
+    /**
+     * The driver, used directly: the packaged jar does not list it for DriverManager, whose first use would otherwise
+     * load it (and the Flight Recorder it starts) in every process, DuckDB source or not.
+     */
+    private static final class Driver {
+        static final java.sql.Driver INSTANCE = new org.duckdb.DuckDBDriver();
+    }
+
     @Override
     public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
         // Checked first: read-only never creates a file, but the driver's words for a missing one are vague.
@@ -65,7 +72,7 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
         }
         Properties props = new Properties();
         props.setProperty("duckdb.read_only", "true");
-        return DriverManager.getConnection("jdbc:duckdb:" + url.path(), props);
+        return Driver.INSTANCE.connect("jdbc:duckdb:" + url.path(), props);
     }
 
     /** The database is attached read-only; no transaction is needed to keep it so. */
