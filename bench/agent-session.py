@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""An agent's session over stdio, from a fresh process: initialize, then a cycle of the calls an agent makes
+(search, describe, relate, find a metric, compute it, run a SELECT), GAP ms apart, N calls in all. Prints the p50,
+p95 and p99 of the calls (each timed from request to answer) and the same per tool. Run it in a directory holding
+the demo store (`schemabrain demo` writes schemabrain.demo.db and schemabrain-demo.sqlite):
+
+    python3 bench/agent-session.py
+    SB=/other/checkout/schemabrain N=400 GAP=20 python3 bench/agent-session.py
+
+SB names the launcher (default: this repository's ./schemabrain); TOOLS the --tools groups (default all; empty
+for a server without the option). An answer that is not success or empty stops the
+run, so a wrong argument cannot pass for a fast call.
+"""
+import json, os, subprocess, sys, time
+
+here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+n = int(os.environ.get("N", "200"))
+gap = float(os.environ.get("GAP", "50")) / 1000.0
+store = os.environ.get("STORE", "schemabrain.demo.db")
+source = os.environ.get("SOURCE", "sqlite:" + os.path.abspath("schemabrain-demo.sqlite"))
+CYCLE = [
+    ("find_relevant_tables", {"query": "revenue by customer country"}),
+    ("describe_table", {"qualified_name": "main.invoices"}),
+    ("suggest_joins", {"tables": ["main.invoices", "main.organizations"]}),
+    ("list_metrics", {}),
+    ("get_metric", {"name": "invoices_count", "time_grain": "month"}),
+    ("describe_table", {"qualified_name": "main.payments"}),
+    ("execute", {"sql": "SELECT status, count(*) AS n FROM main.invoices GROUP BY status"}),
+    ("find_relevant_tables", {"query": "failed payments"}),
+]
+tools = os.environ.get("TOOLS", "all")   # TOOLS= (empty) for a server from before --tools
+p = subprocess.Popen([os.environ.get("SB", os.path.join(here, "schemabrain")), "--store", store, "serve"]
+                     + (["--tools", tools] if tools else []) + ["--source", source, "--metric-rate-limit", "off", "--catalog-rate-limit", "off"]
+                     + sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=-1)
+
+
+def call(o):
+    p.stdin.write((json.dumps(o) + "\n").encode())
+    p.stdin.flush()
+    return json.loads(p.stdout.readline()) if "id" in o else None
+
+
+call({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+      "clientInfo": {"name": "agent-session", "version": "1"}}})
+call({"jsonrpc": "2.0", "method": "notifications/initialized"})
+times = {}
+every = []
+for i in range(n):
+    tool, args = CYCLE[i % len(CYCLE)]
+    t = time.perf_counter()
+    answer = call({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": tool, "arguments": args}})
+    ms = (time.perf_counter() - t) * 1000
+    status = (answer.get("result", {}).get("structuredContent") or {}).get("status")
+    if status not in ("success", "empty", "partial"):
+        p.kill()
+        sys.exit(f"{tool} answered {json.dumps(answer)[:400]}")
+    times.setdefault(tool, []).append(ms)
+    every.append(ms)
+    time.sleep(gap)
+p.stdin.close()
+p.wait()
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+print(f"{n} calls, {gap * 1000:.0f} ms apart: p50 {pct(every, .5):.2f} ms, p95 {pct(every, .95):.2f} ms, "
+      f"p99 {pct(every, .99):.2f} ms, max {max(every):.1f} ms")
+for tool, xs in times.items():
+    print(f"  {tool:22} n={len(xs):4} p50 {pct(xs, .5):7.2f}  p99 {pct(xs, .99):7.2f}  first {xs[0]:7.1f} ms")
