@@ -109,7 +109,7 @@ public record ToolGroups(Set<String> groups) {
     }
 
     /** The served tool that stands in for {@code absent}, following stand-ins until one is served; empty if none. */
-    static java.util.Optional<ToolRegistry.Pointer> standIn(String absent, java.util.function.Predicate<String> served) {
+    public static java.util.Optional<ToolRegistry.Pointer> standIn(String absent, java.util.function.Predicate<String> served) {
         String name = absent;
         Map<String, Object> arguments = null;
         for (int hop = 0; hop < STAND_INS.size() && !served.test(name); hop++) {

@@ -51,6 +51,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <p>Measured 2026-11-26 before the tools/list diet (top-1/top-3 of 50): FULL bm25 23/35, embedding 18/33, rrf 25/37;
  * COMPACT bm25 17/32, embedding 21/32, rrf 21/34. The 8-tool core group (19 questions have no acceptable tool in
  * it and count as misses): FULL 11/22, 15/24, 14/25; COMPACT 11/20, 15/25, 16/26.
+ *
+ * <p>After the diet (published schemas without lengths and strictness, five descriptions pointing at core tools):
+ * FULL 23/35, 18/33, 25/37 and COMPACT 17/32, 21/32, 21/34, unchanged. The default core
+ * ({@code -Dschemabrain.toolchoice.tools=core}): FULL 11/22, 15/24, 14/25; with stand-ins (a question whose tools
+ * are absent accepts what the server's answers point to instead, 3 left with none) 14/30, 19/35, 20/35.
  */
 class ToolChoiceFigures {
 
@@ -73,6 +78,18 @@ class ToolChoiceFigures {
                 String label = listing.name() + (subset.isEmpty() ? "" : " subset " + subset);
                 List<Tool> tools = tools(ToolListSizeTest.served(listing), subset);
                 report.set(label, score(label, tools, questions, embedder, out));
+                if (!subset.isEmpty()) {
+                    // What the served list offers instead: a question whose tools are absent accepts their stand-ins,
+                    // the tools the server's answers point to in their place (ToolGroups).
+                    Set<String> served = new LinkedHashSet<>();
+                    tools.forEach(t -> served.add(t.name()));
+                    List<Question> standIns = questions.stream().map(q -> q.acceptable().stream().anyMatch(served::contains) ? q
+                            : new Question(q.id(), q.text(), q.acceptable().stream()
+                                    .flatMap(a -> dev.schemabrain.mcp.tools.ToolGroups.standIn(a, served::contains).stream())
+                                    .map(dev.schemabrain.mcp.tool.ToolRegistry.Pointer::tool)
+                                    .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)))).toList();
+                    report.set(label + " with stand-ins", score(label + " with stand-ins", tools, standIns, embedder, out));
+                }
             }
         }
         System.out.println(out);
@@ -272,6 +289,9 @@ class ToolChoiceFigures {
 
     private static Set<String> subset() {
         String tools = System.getProperty("schemabrain.toolchoice.tools", "").trim();
+        if (tools.equals("core")) {   // the default of serve: ToolGroups.DEFAULT
+            return new LinkedHashSet<>(dev.schemabrain.mcp.tools.ToolGroups.GROUPS.get("core"));
+        }
         return tools.isEmpty() ? Set.of() : new LinkedHashSet<>(List.of(tools.split("\\s*,\\s*")));
     }
 }
