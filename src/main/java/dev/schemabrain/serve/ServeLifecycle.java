@@ -102,13 +102,13 @@ public final class ServeLifecycle implements AutoCloseable {
         CatalogProvider catalogs = settings.hasStore()
                 ? new StoreCatalogProvider(settings.store(), settings.blockList()) : Optional::empty;
         this.catalogs = catalogs;
-        // First: the catalog loads on its own thread while the audit chain is checked and the server is built.
-        startWarmUp(catalogs);
         ExampleQueries examples = ExampleQueries.in(settings.store());
         if (settings.hasStore()) {
             audit = AuditLog.open(settings.store(), settings.auditKey().get(), settings.witness(), settings.auditFsync());
             rowsBefore = audit.head().count();
         }
+        // After the audit log opens: a start refused there must leave no thread reading the store behind it.
+        startWarmUp(catalogs);
         AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
                 executor.map(QueryExecutor::sourceId).orElse(null));
         ToolRegistry all = settings.tools().select(StandardTools.registry(catalogs, executor, settings.minGroupSize(),
