@@ -41,6 +41,41 @@ final class SqlAnswers {
         return rows;
     }
 
+    /**
+     * Indexes {@code url} into {@code store} and serves the standard tools over {@code executor}, adding to {@code left}
+     * the fingerprint of each statement about to leave for the database (the audit's before-SQL hook).
+     */
+    static ToolRegistry servedAndAudited(dev.schemabrain.engine.SourceUrl url, java.nio.file.Path store,
+                                         dev.schemabrain.execute.QueryExecutor executor, List<String> left) throws Exception {
+        try (dev.schemabrain.engine.SchemaSource source = dev.schemabrain.source.Sources.open(url)) {
+            new dev.schemabrain.index.Indexer().run(url, source, store, false, dev.schemabrain.index.IndexListener.SILENT);
+        }
+        return StandardTools.registry(new StoreCatalogProvider(store), java.util.Optional.of(executor))
+                .audited(new dev.schemabrain.mcp.tool.CallAudit() {
+                    @Override
+                    public void beforeSql(dev.schemabrain.mcp.tool.ToolCall call, String fingerprint) {
+                        left.add(fingerprint);
+                    }
+
+                    @Override
+                    public void completed(dev.schemabrain.mcp.tool.ToolCall call, dev.schemabrain.mcp.envelope.Envelope result) {
+                    }
+                });
+    }
+
+    /** Every row of {@code rs}, numbers in their shortest form, as {@link #rows(JsonNode)} reads an answer's. */
+    static List<List<String>> rows(java.sql.ResultSet rs) throws java.sql.SQLException {
+        List<List<String>> rows = new ArrayList<>();
+        while (rs.next()) {
+            List<String> row = new ArrayList<>();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                row.add(DataSubjectsTest.plain(rs.getObject(i)));
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
     /** The rows SQLite itself answers for {@code sql} on {@code file}, numbers in their shortest form. */
     static List<List<String>> sqliteRows(java.nio.file.Path file, String sql) throws java.sql.SQLException {
         List<List<String>> rows = new ArrayList<>();
