@@ -120,7 +120,10 @@ class SqlGuardTest {
             new Object[] {Refusal.Reason.NOT_A_SINGLE_SELECT, "ATTACH DATABASE '/tmp/x.db' AS x"},
             new Object[] {Refusal.Reason.NOT_A_SINGLE_SELECT, "SET ROLE postgres"},
             new Object[] {Refusal.Reason.LOCKING_CLAUSE, "SELECT * FROM customers FOR UPDATE SKIP LOCKED"},
-            new Object[] {Refusal.Reason.UNKNOWN_NAME, "SELECT c FROM customers c"});
+            new Object[] {Refusal.Reason.UNKNOWN_NAME, "SELECT c FROM customers c"},
+            // JSqlParser keeps MySQL's PROCEDURE ANALYSE as a clause of its own, which MariaDB runs.
+            new Object[] {Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT status FROM orders PROCEDURE ANALYSE()"},
+            new Object[] {Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT count(*) FROM orders o PROCEDURE ANALYSE(10, 100)"});
 
     @ParameterizedTest
     @EnumSource(SqlEngine.class)
