@@ -132,6 +132,8 @@ class SqlToolsMariaDbTest {
         m.put("SELECT * FROM invoice PROCEDURE ANALYSE()", "function_not_allowed");
         m.put("SELECT name FROM genre PROCEDURE ANALYSE()", "function_not_allowed");
         m.put("SELECT * FROM seq_1_to_10", "unknown_name");
+        m.put("SELECT count(*) FROM invoice FOR SYSTEM_TIME AS OF (SELECT SLEEP(5))", "unsupported_construct");
+        m.put("SELECT count(*) FROM invoice FOR SYSTEM_TIME AS OF TIMESTAMP '2020-01-01'", "unsupported_construct");
         m.put("SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (x INT PATH '$')) t", "function_not_allowed");
         m.put("SELECT CAST(total AS BINARY) FROM invoice", "function_not_allowed");
         // The parser reads CONVERT's type as a column: refused, if not for the best reason.
