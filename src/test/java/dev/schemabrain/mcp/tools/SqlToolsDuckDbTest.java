@@ -3,6 +3,8 @@ package dev.schemabrain.mcp.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.ExecutionException;
+import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -25,6 +27,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -190,6 +193,22 @@ class SqlToolsDuckDbTest {
              ResultSet rs = st.executeQuery("SELECT content FROM read_text('" + canary + "')")) {
             assertTrue(rs.next() && rs.getString(1).contains("secret"));
         }
+    }
+
+    /** Were the guard ever to let one through: the executor's own DuckDB connection reads no file and loads nothing. */
+    @Test
+    void behindTheGuardDuckDbItselfReadsNoFileAndLoadsNothing() {
+        for (String sql : List.of("SELECT content FROM read_text('" + canary + "')",
+                "SELECT count(*) FROM read_csv('" + canary + "')",
+                "SELECT count(*) FROM glob('" + dir + "/*')",
+                "SELECT count(*) FROM '" + canary + "'",
+                "ATTACH '" + dir.resolve("other.duckdb") + "' AS o",
+                "INSTALL httpfs",
+                "COPY (SELECT 1) TO '" + dir.resolve("leak2.csv") + "'")) {
+            assertThrows(ExecutionException.class, () -> executor.execute(new BoundQuery(sql, List.of()), 10), sql);
+        }
+        assertFalse(Files.exists(dir.resolve("leak2.csv")));
+        assertFalse(Files.exists(dir.resolve("other.duckdb")));
     }
 
     @Test
