@@ -72,6 +72,8 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
         }
         Properties props = new Properties();
         props.setProperty("duckdb.read_only", "true");
+        // Behind the SQL guard, the engine's own lock: no file readers, COPY, ATTACH, INSTALL or LOAD, whatever passes.
+        props.setProperty("enable_external_access", "false");
         return Driver.INSTANCE.connect("jdbc:duckdb:" + url.path(), props);
     }
 

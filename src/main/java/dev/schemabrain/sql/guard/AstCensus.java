@@ -10,6 +10,7 @@ import net.sf.jsqlparser.expression.VariableAssignment;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.ForMode;
 import net.sf.jsqlparser.statement.select.ForUpdateClause;
+import net.sf.jsqlparser.statement.select.MySqlProcedureAnalyse;
 import net.sf.jsqlparser.statement.select.MySqlSelectIntoClause;
 import net.sf.jsqlparser.statement.select.Select;
 
@@ -123,6 +124,11 @@ final class AstCensus {
         if (node instanceof MySqlSelectIntoClause) {
             throw Binder.refuse(Refusal.Reason.INTO_OUTFILE,
                     "SELECT ... INTO writes the result into a file or variable; remove the INTO clause.");
+        }
+        if (node instanceof MySqlProcedureAnalyse) {
+            // MariaDB still runs it: the rows become each output's minimum, maximum and common values, unseen by lineage.
+            throw Binder.refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, "PROCEDURE ANALYSE replaces the result with"
+                    + " statistics of its columns' values; remove the PROCEDURE clause.");
         }
         if (node instanceof UserVariable || node instanceof VariableAssignment || node instanceof NextValExpression) {
             throw Binder.refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED,

@@ -463,6 +463,13 @@ final class Binder {
             throw refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, "FROM " + table.getName()
                     + " names a file or a quoted string, not a catalog table; read catalog tables only.");
         }
+        if (table.getTimeTravel() != null || table.getTimeTravelStrAfterAlias() != null) {
+            // JSqlParser keeps the clause as raw text no check reads (SLEEP, LOAD_FILE and subqueries pass through it),
+            // and MariaDB's FOR SYSTEM_TIME reads rows deleted since, which row filters and erasure do not expect.
+            throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "A time-travel clause (FOR SYSTEM_TIME, AT, BEFORE,"
+                    + " VERSION AS OF) on " + table.getFullyQualifiedName() + " reads other rows than the current"
+                    + " ones; remove it.");
+        }
         String alias = table.getAlias() != null ? table.getAlias().getUnquotedName() : name;
         if (table.getAlias() != null) {
             seen.add(table.getAlias());

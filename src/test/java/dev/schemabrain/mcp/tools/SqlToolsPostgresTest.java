@@ -74,17 +74,9 @@ class SqlToolsPostgresTest {
     }
 
     static List<List<String>> bare(String sql) throws Exception {
-        List<List<String>> rows = new ArrayList<>();
         try (Connection c = TestPostgres.connect(DB); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                List<String> row = new ArrayList<>();
-                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                    row.add(DataSubjectsTest.plain(rs.getObject(i)));
-                }
-                rows.add(row);
-            }
+            return SqlAnswers.rows(rs);
         }
-        return rows;
     }
 
     static List<List<String>> rows(JsonNode answer) {

@@ -120,7 +120,17 @@ class SqlGuardTest {
             new Object[] {Refusal.Reason.NOT_A_SINGLE_SELECT, "ATTACH DATABASE '/tmp/x.db' AS x"},
             new Object[] {Refusal.Reason.NOT_A_SINGLE_SELECT, "SET ROLE postgres"},
             new Object[] {Refusal.Reason.LOCKING_CLAUSE, "SELECT * FROM customers FOR UPDATE SKIP LOCKED"},
-            new Object[] {Refusal.Reason.UNKNOWN_NAME, "SELECT c FROM customers c"});
+            new Object[] {Refusal.Reason.UNKNOWN_NAME, "SELECT c FROM customers c"},
+            // JSqlParser keeps MySQL's PROCEDURE ANALYSE as a clause of its own, which MariaDB runs.
+            new Object[] {Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT status FROM orders PROCEDURE ANALYSE()"},
+            new Object[] {Refusal.Reason.FUNCTION_NOT_ALLOWED, "SELECT count(*) FROM orders o PROCEDURE ANALYSE(10, 100)"},
+            // ... and a time-travel clause as raw text, which MariaDB evaluates (and reads deleted rows through).
+            new Object[] {Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT count(*) FROM orders FOR SYSTEM_TIME AS OF (SELECT sleep(5))"},
+            new Object[] {Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT count(*) FROM orders o FOR SYSTEM_TIME AS OF load_file('/etc/passwd')"},
+            new Object[] {Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT count(*) FROM orders FOR SYSTEM_TIME AS OF TIMESTAMP '2020-01-01'"},
+            new Object[] {Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT count(*) FROM orders AT(TIMESTAMP => sleep(5))"},
+            new Object[] {Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT count(*) FROM orders BEFORE(STATEMENT => 'x')"},
+            new Object[] {Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT count(*) FROM orders VERSION AS OF 5"});
 
     @ParameterizedTest
     @EnumSource(SqlEngine.class)
