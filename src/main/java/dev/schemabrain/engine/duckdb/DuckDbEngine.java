@@ -55,7 +55,6 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
         return new DuckDbSource(url);
     }
 
-    /** The purpose changes nothing: the database itself is attached read-only, and there is no session to name. */
     /**
      * The driver, used directly: the packaged jar does not list it for DriverManager, whose first use would otherwise
      * load it (and the Flight Recorder it starts) in every process, DuckDB source or not.
@@ -64,6 +63,7 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
         static final java.sql.Driver INSTANCE = new org.duckdb.DuckDBDriver();
     }
 
+    /** The purpose changes nothing: the database itself is attached read-only, and there is no session to name. */
     @Override
     public Connection connect(SourceUrl url, Purpose purpose) throws SQLException {
         // Checked first: read-only never creates a file, but the driver's words for a missing one are vague.
