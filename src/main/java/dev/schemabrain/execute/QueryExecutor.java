@@ -62,14 +62,21 @@ public final class QueryExecutor implements AutoCloseable {
     });
 
     public QueryExecutor(SourceUrl url, ExecutorSettings settings) {
+        this(url, settings, IDLE_MS);
+    }
+
+    /** @param idleMs how long a session is kept unused; 0 keeps none (a new connection per call, for figures) */
+    QueryExecutor(SourceUrl url, ExecutorSettings settings, long idleMs) {
         this.engine = Engines.of(url.kind()).orElseThrow(() -> new IllegalArgumentException("get_metric cannot run against a "
                 + url.kind().name().toLowerCase() + " source; serve with a " + String.join(", ", Engines.urlForms()).replace(":FILE", ":") + " source."));
         this.url = url;
         this.settings = settings;
         this.slots = new Semaphore(settings.maxConcurrent(), true);
         this.sourceId = url.sourceId();
-        this.pool = new SessionPool(engine, url, Purpose.query(settings.statementTimeoutMs()), IDLE_MS);
-        watchdog.scheduleWithFixedDelay(pool::evictIdle, IDLE_MS / 2, IDLE_MS / 2, TimeUnit.MILLISECONDS);
+        this.pool = new SessionPool(engine, url, Purpose.query(settings.statementTimeoutMs()), idleMs);
+        if (idleMs > 0) {
+            watchdog.scheduleWithFixedDelay(pool::evictIdle, idleMs / 2, idleMs / 2, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** The session pool, for tests that look at what a session kept. */

@@ -60,7 +60,7 @@ final class SessionPool implements AutoCloseable {
     /** Takes back {@code lease}: reset and kept if its call left it sound, otherwise closed. */
     void giveBack(Lease lease) {
         Connection c = lease.connection();
-        boolean keep = !lease.spoiled();
+        boolean keep = !lease.spoiled() && idleNanos > 0;
         if (keep) {
             try {
                 keep = engine.resetSession(c, url, purpose);
