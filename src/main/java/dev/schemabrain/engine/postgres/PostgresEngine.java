@@ -109,8 +109,9 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         }
         c.setAutoCommit(true);
         try (Statement st = c.createStatement()) {
-            st.execute("DISCARD ALL");   // refused inside a transaction block: one left open by text closes the session
-            st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = " + purpose.statementTimeoutMs());
+            // One round trip. DISCARD ALL is refused inside a transaction block: one left open by text closes the session.
+            st.execute("DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = "
+                    + purpose.statementTimeoutMs());
         }
         c.setAutoCommit(false);
         return true;
