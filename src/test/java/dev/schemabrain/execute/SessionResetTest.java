@@ -147,6 +147,37 @@ class SessionResetTest {
         }
     }
 
+    @Test
+    void thePoolNeverOpensMoreSessionsThanMaxConcurrentAndClosesIdleOnes() throws Exception {
+        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(TestPostgres.url("sb_pool")),
+                new ExecutorSettings(5_000, 100, 3, 60_000, null), 200)) {
+            java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(12);
+            List<java.util.concurrent.Future<List<Object>>> answers = new java.util.ArrayList<>();
+            for (int i = 0; i < 120; i++) {
+                answers.add(callers.submit(() -> row(ex, "SELECT pg_backend_pid(), pg_sleep(0.005)")));
+            }
+            java.util.Set<Object> backends = new java.util.HashSet<>();
+            for (var answer : answers) {
+                backends.add(answer.get().get(0));
+            }
+            callers.shutdown();
+            assertTrue(ex.pool().opened() <= 3, "opened " + ex.pool().opened());
+            assertEquals(ex.pool().opened(), backends.size());
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (ex.pool().idleCount() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(0, ex.pool().idleCount(), "sessions unused for longer than the idle limit are closed");
+            long left;
+            do {
+                Thread.sleep(50);   // a backend exits a moment after its client closed the connection
+                left = TestPostgres.count("postgres", "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = 'sb_pool'"
+                        + " AND application_name = 'schemabrain'");
+            } while (left > 0 && System.nanoTime() < deadline);
+            assertEquals(0, left, "and their backends are gone");
+        }
+    }
+
     private static final String MARIA_PROBE = "SELECT CONNECTION_ID(), @@session.tx_read_only, @@session.max_statement_time,"
             + " @@session.time_zone, @@session.sql_mode, @@session.autocommit, @planted, DATABASE(), IS_USED_LOCK('sb_pool_planted_lock'),"
             + " @@session.character_set_client, @@session.collation_connection";
