@@ -45,6 +45,16 @@ public interface Engine extends Dialect {
      */
     Connection connect(SourceUrl url, Purpose purpose) throws SQLException;
 
+    /**
+     * Returns a query session whose call is over to the state {@link #connect} left it in, so the executor may lend
+     * it to the next call: the transaction rolled back, and no temporary object, prepared statement, cursor, variable,
+     * setting, lock or subscription of the call left; the read-only default and statement limit asserted again.
+     * False where the engine cannot promise that: the session is then closed, and the next call opens a new one.
+     */
+    default boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
+        return false;
+    }
+
     /** The statement that starts the read-only transaction a query runs in (ended by a rollback), or null. */
     String beginReadOnly();
 

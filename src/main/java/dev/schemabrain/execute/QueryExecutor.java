@@ -30,9 +30,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The only path by which SQL reaches a source (SPEC §7). Each call opens a fresh connection whose
- * session is read-only and time-limited, runs one statement in a read-only transaction, and rolls it
- * back; no session state survives a call. At most {@code maxConcurrent} statements run at once: a call
+ * The only path by which SQL reaches a source (SPEC §7). Each call borrows a session that is read-only and
+ * time-limited, runs one statement in a read-only transaction, and rolls it back. Sessions are pooled (at most
+ * {@code maxConcurrent}, idle ones closed after {@link #IDLE_MS}); between calls the engine resets a session to the
+ * state a new connection has ({@link Engine#resetSession}), and a session whose call failed other than by a plain
+ * SQL error is closed, so no session state survives a call. At most {@code maxConcurrent} statements run at once: a call
  * that cannot get a slot in time is told {@code source_busy} instead of meeting the database's
  * connection limit. A watchdog cancels a statement that outlives its timeout, should the server's own
  * limit not fire.
@@ -44,12 +46,15 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     private static final long WATCHDOG_GRACE_MS = 1_000;
+    /** How long a session may sit unused before it is closed. */
+    static final long IDLE_MS = 30_000;
 
     private final Engine engine;
     private final SourceUrl url;
     private final ExecutorSettings settings;
     private final Semaphore slots;
     private final String sourceId;
+    private final SessionPool pool;
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "schemabrain-statement-watchdog");
         t.setDaemon(true);
@@ -57,12 +62,26 @@ public final class QueryExecutor implements AutoCloseable {
     });
 
     public QueryExecutor(SourceUrl url, ExecutorSettings settings) {
+        this(url, settings, IDLE_MS);
+    }
+
+    /** @param idleMs how long a session is kept unused; 0 keeps none (a new connection per call, for figures) */
+    QueryExecutor(SourceUrl url, ExecutorSettings settings, long idleMs) {
         this.engine = Engines.of(url.kind()).orElseThrow(() -> new IllegalArgumentException("get_metric cannot run against a "
                 + url.kind().name().toLowerCase() + " source; serve with a " + String.join(", ", Engines.urlForms()).replace(":FILE", ":") + " source."));
         this.url = url;
         this.settings = settings;
         this.slots = new Semaphore(settings.maxConcurrent(), true);
         this.sourceId = url.sourceId();
+        this.pool = new SessionPool(engine, url, Purpose.query(settings.statementTimeoutMs()), idleMs);
+        if (idleMs > 0) {
+            watchdog.scheduleWithFixedDelay(pool::evictIdle, idleMs / 2, idleMs / 2, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The session pool, for tests that look at what a session kept. */
+    SessionPool pool() {
+        return pool;
     }
 
     public Dialect dialect() {
@@ -84,7 +103,7 @@ public final class QueryExecutor implements AutoCloseable {
      */
     public Result execute(BoundQuery query, int rowLimit) throws ExecutionException {
         int cap = Math.max(1, Math.min(rowLimit, settings.maxRows()));
-        return withSession(c -> {
+        return withSession((c, lease) -> {
             if (settings.costCap() != null) {
                 Explain estimate = explain(c, query);
                 if (estimate.totalCost() != null && estimate.totalCost() > settings.costCap()) {
@@ -126,7 +145,10 @@ public final class QueryExecutor implements AutoCloseable {
                     }
                     throw e;
                 } finally {
-                    guard.cancel(false);
+                    if (!guard.cancel(false)) {
+                        // The watchdog fired: a late cancel could reach this session's next statement.
+                        lease.spoil();
+                    }
                 }
             }
         });
@@ -134,7 +156,7 @@ public final class QueryExecutor implements AutoCloseable {
 
     /** The database's plan and estimate for {@code query}; nothing is executed. */
     public Explain explain(BoundQuery query) throws ExecutionException {
-        return withSession(c -> explain(c, query));
+        return withSession((c, lease) -> explain(c, query));
     }
 
     private Explain explain(Connection c, BoundQuery query) throws SQLException {
@@ -144,7 +166,7 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     private interface Work<T> {
-        T run(Connection connection) throws SQLException, ExecutionException;
+        T run(Connection connection, SessionPool.Lease lease) throws SQLException, ExecutionException;
     }
 
     private <T> T withSession(Work<T> work) throws ExecutionException {
@@ -158,21 +180,79 @@ public final class QueryExecutor implements AutoCloseable {
         if (!acquired) {
             throw busy();
         }
-        try (Connection c = engine.connect(url, Purpose.query(settings.statementTimeoutMs()))) {
+        try {
+            SessionPool.Lease lease = begin();
             try {
-                if (engine.beginReadOnly() != null) {
-                    try (java.sql.Statement st = c.createStatement()) {
-                        st.execute(engine.beginReadOnly());
-                    }
+                return work.run(lease.connection(), lease);
+            } catch (SQLException e) {
+                if (!plainError(lease.connection(), e)) {
+                    lease.spoil();
                 }
-                return work.run(c);
+                throw e;
+            } catch (ExecutionException e) {
+                if (e.kind() != ErrorKind.COST_CAP_EXCEEDED) {
+                    lease.spoil();
+                }
+                throw e;
+            } catch (RuntimeException | Error e) {
+                lease.spoil();
+                throw e;
             } finally {
-                rollbackQuietly(c);
+                pool.giveBack(lease);
             }
         } catch (SQLException e) {
             throw translate(e);
         } finally {
             slots.release();
+        }
+    }
+
+    /**
+     * A session with its read-only transaction begun. A pooled session is not pinged before use: if it died while idle
+     * (server restart, a killed backend), its first statement fails before any of the call's SQL was sent, and a new
+     * session takes its place once.
+     */
+    private SessionPool.Lease begin() throws SQLException {
+        for (SessionPool.Lease lease = pool.borrow(); ; lease = pool.fresh()) {
+            try {
+                startTransaction(lease.connection());
+                return lease;
+            } catch (SQLException e) {
+                lease.spoil();
+                pool.giveBack(lease);
+                // Only a pooled session is retried, and only once: a new one failing is the source's answer.
+                if (!lease.reused() || plainError(lease.connection(), e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void startTransaction(Connection c) throws SQLException {
+        if (engine.beginReadOnly() != null) {
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute(engine.beginReadOnly());
+            }
+        }
+    }
+
+    /**
+     * Whether {@code e} is the database refusing a statement on a session that is still sound: not a timeout, cancel,
+     * lost connection or unavailable server, whose session state nobody can vouch for.
+     */
+    private boolean plainError(Connection c, SQLException e) {
+        Failure failure = engine.classify(e);
+        if (failure != Failure.OTHER && failure != Failure.PERMISSION) {
+            return false;
+        }
+        String state = Failure.state(e);
+        if (state.startsWith("08") || state.startsWith("57") || state.startsWith("XX")) {
+            return false;
+        }
+        try {
+            return !c.isClosed();
+        } catch (SQLException closed) {
+            return false;
         }
     }
 
@@ -235,16 +315,6 @@ public final class QueryExecutor implements AutoCloseable {
         }
     }
 
-    private static void rollbackQuietly(Connection c) {
-        try {
-            if (!c.getAutoCommit()) {
-                c.rollback();
-            }
-        } catch (SQLException ignored) {
-            // The connection is closed next anyway.
-        }
-    }
-
     static Object value(Object v) {
         if (v == null || v instanceof String || v instanceof Boolean || v instanceof BigDecimal || v instanceof Double) {
             return v;
@@ -276,5 +346,6 @@ public final class QueryExecutor implements AutoCloseable {
     @Override
     public void close() {
         watchdog.shutdownNow();
+        pool.close();
     }
 }

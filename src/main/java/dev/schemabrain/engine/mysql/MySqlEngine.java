@@ -86,27 +86,70 @@ public final class MySqlEngine implements Engine {
             // The driver's default emulates parameters by escaping values into the SQL text; server-side prepared
             // statements make MariaDB/MySQL bind them, so no value is ever parsed as SQL whatever the sql_mode.
             props.setProperty("useServerPrepStmts", "true");
+            // Connection.reset() sends COM_RESET_CONNECTION only when asked to (see resetSession).
+            props.setProperty("useResetConnection", "true");
         }
         Connection c = DriverManager.getConnection(jdbcUrl(url), props);
         try {
-            if (purpose.limited()) {
-                try (Statement st = c.createStatement()) {
-                    st.execute("SET SESSION TRANSACTION READ ONLY");
-                    boolean mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb");
-                    st.execute(mariadb ? "SET SESSION max_statement_time = " + Math.max(0.001, purpose.statementTimeoutMs() / 1000.0)
-                            : "SET SESSION max_execution_time = " + purpose.statementTimeoutMs());
-                }
-            }
-            // Say the session only reads, for servers and proxies that act on it.
-            c.setReadOnly(true);
-            if (purpose.limited()) {
-                c.setAutoCommit(false);
-            }
+            limit(c, purpose);
         } catch (SQLException e) {
             c.close();
             throw e;
         }
         return c;
+    }
+
+    /** Makes the session read-only (and, for a query session, time-limited and transactional). */
+    private static void limit(Connection c, Purpose purpose) throws SQLException {
+        if (purpose.limited()) {
+            try (Statement st = c.createStatement()) {
+                st.execute("SET SESSION TRANSACTION READ ONLY");
+                boolean mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb");
+                st.execute(mariadb ? "SET SESSION max_statement_time = " + Math.max(0.001, purpose.statementTimeoutMs() / 1000.0)
+                        : "SET SESSION max_execution_time = " + purpose.statementTimeoutMs());
+            }
+        }
+        // Say the session only reads, for servers and proxies that act on it.
+        c.setReadOnly(true);
+        if (purpose.limited()) {
+            c.setAutoCommit(false);
+        }
+    }
+
+    /**
+     * The driver's reset is the server's COM_RESET_CONNECTION: it rolls back, drops temporary tables, prepared
+     * statements, user variables and GET_LOCK locks, and sets session variables back to the global values (the
+     * driver forgets its cached statements too); the session is then limited again as {@link #connect} did. The
+     * driver sends it to MariaDB 10.3.13 and newer only: elsewhere the session is not reused. The reset keeps the
+     * current database and takes sql_mode to the global value, without the IGNORE_SPACE the driver's handshake
+     * asked for and the STRICT_TRANS_TABLES it adds: both are set back. A session of a URL without a database
+     * cannot return to having none, so it is not reused either.
+     */
+    @Override
+    public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
+        if (url.database() == null || !resets(c.getMetaData().getDatabaseProductVersion())) {
+            return false;
+        }
+        if (!c.getAutoCommit()) {
+            c.rollback();
+        }
+        c.unwrap(org.mariadb.jdbc.Connection.class).reset();
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION sql_mode = CONCAT(@@global.sql_mode, ',IGNORE_SPACE,STRICT_TRANS_TABLES')");
+            st.execute("USE " + quote(url.database()));
+        }
+        limit(c, purpose);
+        return true;
+    }
+
+    /** Whether the driver resets a session on this server with COM_RESET_CONNECTION ("10.11.19-MariaDB-0+deb12u1"). */
+    static boolean resets(String serverVersion) {
+        java.util.regex.Matcher v = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)").matcher(serverVersion);
+        if (!serverVersion.toLowerCase(Locale.ROOT).contains("mariadb") || !v.find()) {
+            return false;
+        }
+        int[] n = {Integer.parseInt(v.group(1)), Integer.parseInt(v.group(2)), Integer.parseInt(v.group(3))};
+        return n[0] > 10 || n[0] == 10 && (n[1] > 3 || n[1] == 3 && n[2] >= 13);
     }
 
     /** Host, port, database and pass-through options only: credentials never go into the URL string. */

@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -94,6 +95,26 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
             c.setAutoCommit(false);
         }
         return c;
+    }
+
+    /**
+     * DISCARD ALL drops what a session can hold (temporary tables, prepared statements, cursors, LISTEN, advisory
+     * locks, plans, sequences' state) and RESETs every setting to its connection-time value; the read-only default
+     * and statement_timeout are then set again, should a startup option not be where that value came from.
+     */
+    @Override
+    public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
+        if (!c.getAutoCommit()) {
+            c.rollback();
+        }
+        c.setAutoCommit(true);
+        try (Statement st = c.createStatement()) {
+            // One round trip. DISCARD ALL is refused inside a transaction block: one left open by text closes the session.
+            st.execute("DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = "
+                    + purpose.statementTimeoutMs());
+        }
+        c.setAutoCommit(false);
+        return true;
     }
 
     /** Host, port, database and pass-through options; credentials go in the connection properties. */

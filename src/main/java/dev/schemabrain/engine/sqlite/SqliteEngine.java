@@ -118,6 +118,27 @@ public final class SqliteEngine implements Engine {
         return time.toString().replace('T', ' ');
     }
 
+    /**
+     * A read-only connection keeps little: a SELECT can set no pragma (a pragma function with side effects does not
+     * exist) and creates nothing. What it could hold otherwise, a temporary object or an attached database, makes the
+     * session not reusable, and it is closed.
+     */
+    @Override
+    public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
+        if (!c.getAutoCommit()) {
+            return false;
+        }
+        try (java.sql.Statement st = c.createStatement()) {
+            st.execute("ROLLBACK");   // a BEGIN sent as text leaves the JDBC flag alone
+        } catch (SQLException none) {
+            // No transaction was open.
+        }
+        try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT (SELECT COUNT(*) FROM temp.sqlite_master)"
+                + " + (SELECT COUNT(*) FROM pragma_database_list WHERE name NOT IN ('main', 'temp'))")) {
+            return rs.next() && rs.getLong(1) == 0;
+        }
+    }
+
     /** The connection itself is read-only; no transaction is needed to keep it so. */
     @Override
     public String beginReadOnly() {

@@ -1,0 +1,150 @@
+package dev.schemabrain.execute;
+
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Purpose;
+import dev.schemabrain.engine.SourceUrl;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Query sessions kept open between calls. It never admits anyone: the executor's semaphore does, and every borrower
+ * holds a permit, so open connections (lent plus idle) never exceed {@code maxConcurrent}. A session comes back only
+ * after its engine reset it to the state {@link Engine#connect} left it in; anything else closes it. Idle sessions
+ * are closed after {@code idleMillis}; the newest is lent first, so a quiet server keeps only what it uses.
+ */
+final class SessionPool implements AutoCloseable {
+
+    private record Idle(Connection connection, long since) {
+    }
+
+    private final Engine engine;
+    private final SourceUrl url;
+    private final Purpose purpose;
+    private final long idleNanos;
+    private final Deque<Idle> idle = new ArrayDeque<>();
+    private final AtomicLong opened = new AtomicLong();
+    private boolean closed;
+
+    SessionPool(Engine engine, SourceUrl url, Purpose purpose, long idleMillis) {
+        this.engine = engine;
+        this.url = url;
+        this.purpose = purpose;
+        this.idleNanos = idleMillis * 1_000_000;
+    }
+
+    /** A session: the newest idle one that is still open, else a new one. */
+    Lease borrow() throws SQLException {
+        synchronized (this) {
+            for (Idle i; (i = idle.pollFirst()) != null; ) {
+                if (!i.connection().isClosed()) {
+                    return new Lease(i.connection(), true);
+                }
+            }
+        }
+        return fresh();
+    }
+
+    /** A new session, for a first use or to replace one found broken. */
+    Lease fresh() throws SQLException {
+        Connection c = engine.connect(url, purpose);
+        opened.incrementAndGet();
+        return new Lease(c, false);
+    }
+
+    /** Takes back {@code lease}: reset and kept if its call left it sound, otherwise closed. */
+    void giveBack(Lease lease) {
+        Connection c = lease.connection();
+        boolean keep = !lease.spoiled() && idleNanos > 0;
+        if (keep) {
+            try {
+                keep = engine.resetSession(c, url, purpose);
+            } catch (SQLException | RuntimeException e) {
+                keep = false;
+            }
+        }
+        if (keep) {
+            synchronized (this) {
+                if (!closed) {
+                    idle.addFirst(new Idle(c, System.nanoTime()));
+                    return;
+                }
+            }
+        }
+        closeQuietly(c);
+    }
+
+    /** Closes the sessions idle longer than the limit (run by the executor's timer). */
+    void evictIdle() {
+        List<Connection> expired = new ArrayList<>();
+        long now = System.nanoTime();
+        synchronized (this) {
+            while (!idle.isEmpty() && now - idle.peekLast().since() >= idleNanos) {
+                expired.add(idle.pollLast().connection());
+            }
+        }
+        expired.forEach(SessionPool::closeQuietly);
+    }
+
+    /** How many connections this pool ever opened (figures and tests). */
+    long opened() {
+        return opened.get();
+    }
+
+    synchronized int idleCount() {
+        return idle.size();
+    }
+
+    @Override
+    public void close() {
+        List<Connection> all = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            idle.forEach(i -> all.add(i.connection()));
+            idle.clear();
+        }
+        all.forEach(SessionPool::closeQuietly);
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException | RuntimeException ignored) {
+            // Gone either way.
+        }
+    }
+
+    /** One call's use of a session. {@code reused}: it served an earlier call, so it may have died while idle. */
+    static final class Lease {
+        private final Connection connection;
+        private final boolean reused;
+        private volatile boolean spoiled;
+
+        Lease(Connection connection, boolean reused) {
+            this.connection = connection;
+            this.reused = reused;
+        }
+
+        Connection connection() {
+            return connection;
+        }
+
+        boolean reused() {
+            return reused;
+        }
+
+        boolean spoiled() {
+            return spoiled;
+        }
+
+        /** The call failed in a way that leaves the session's state unknown: it is closed, never lent again. */
+        void spoil() {
+            spoiled = true;
+        }
+    }
+}
