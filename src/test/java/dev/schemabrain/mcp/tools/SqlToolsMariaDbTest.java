@@ -230,9 +230,19 @@ class SqlToolsMariaDbTest {
             log = ownLog(admin, since);
         }
         List<String> parsed = new ArrayList<>();
+        java.util.Map<Long, Boolean> readOnly = new java.util.HashMap<>();
         for (Logged l : log) {
             if (!List.of("Query", "Prepare", "Execute").contains(l.command())) {
                 continue;   // Connect, Quit, Close stmt
+            }
+            // Every statement of ours runs in a session limited to reading: a reset's READ WRITE is undone before it.
+            String text = l.argument().strip();
+            if (text.equalsIgnoreCase("SET SESSION TRANSACTION READ WRITE")) {
+                readOnly.put(l.thread(), false);
+            } else if (text.equalsIgnoreCase("SET SESSION TRANSACTION READ ONLY")) {
+                readOnly.put(l.thread(), true);
+            } else if (text.contains(MARKER)) {
+                assertTrue(readOnly.getOrDefault(l.thread(), false), () -> "a statement ran in a session not read-only: " + l);
             }
             for (String sql : refused) {
                 assertFalse(l.argument().contains(sql), () -> "refused text reached MariaDB: " + l);
@@ -266,7 +276,9 @@ class SqlToolsMariaDbTest {
     /** What the driver and the read-only session send around each statement. */
     private static final java.util.regex.Pattern SETUP = java.util.regex.Pattern.compile("(?is)set sql_mode=CONCAT\\(.*"
             + "|SET SESSION TRANSACTION READ ONLY|SET SESSION max_statement_time = [0-9.]+|set autocommit=[01]"
-            + "|START TRANSACTION READ ONLY|ROLLBACK|COMMIT");
+            + "|START TRANSACTION READ ONLY|ROLLBACK|COMMIT"
+            // A pooled session's reset: the driver's own state back (read-write, then limited again before any use).
+            + "|SET SESSION TRANSACTION READ WRITE|SET SESSION sql_mode = CONCAT\\(@@global\\.sql_mode, .*|USE `[^`]+`");
 
     private static String scalar(Statement st, String sql) throws Exception {
         try (ResultSet rs = st.executeQuery(sql)) {
