@@ -69,7 +69,8 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("%s the demo database %s; indexed %d tables, %d columns, %d foreign keys into %s in %.1f s"
                         + " (%d documents embedded).%n", created ? "Created" : "Using", database, result.tables(), result.columns(),
                 result.foreignKeys(), store, result.totalMillis() / 1000.0, result.documents().embedded());
-        out.println("What an agent gets, through the tools serve offers over MCP:");
+        out.println("What an agent gets through serve's MCP tools (list_indexed_schemas comes with 'serve --tools all';"
+                + " the others are in the default set):");
         Path auditDir = temporaryDirectory();
         boolean intact;
         try {

@@ -36,7 +36,9 @@ public record Envelope(@JsonProperty("status") Status status,
                        @JsonProperty("degradation_reason") DegradationReason degradationReason) {
 
     public static final String CHARTER_VERSION = "1.4";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    // Exact decimals: the default node factory strips a decimal's trailing zeros, turning a sum of 66900 into 6.69E+4.
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
     public Envelope {
         Objects.requireNonNull(status, "status");

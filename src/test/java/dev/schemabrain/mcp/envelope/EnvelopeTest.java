@@ -124,4 +124,15 @@ class EnvelopeTest {
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }
+
+    @Test
+    void aWholeDecimalStaysPlainInTheTreeAndItsText() {
+        // MariaDB's SUM of cents is a DECIMAL: 66900 was sent as 6.69E+4 once the tree stripped its zeros.
+        com.fasterxml.jackson.databind.node.ObjectNode data = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
+        data.putPOJO("sum", new java.math.BigDecimal("66900"));
+        data.putPOJO("avg", new java.math.BigDecimal("112.3"));
+        String text = Envelope.success(data, Confidence.HIGH, Provenance.schema(dev.schemabrain.catalog.InferenceMethod.FK_CONSTRAINT),
+                java.util.List.of("get_metric")).toTree().toString();
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains("\"sum\":66900,") && text.contains("\"avg\":112.3"), text);
+    }
 }
