@@ -74,16 +74,18 @@ public final class ExecuteTool extends SqlTool {
         }
         data.put("row_count", rows.size()).put("truncated", result.truncated());
         describe(data, plan, served);
-        long suppressed = suppressed(plan);
+        java.util.OptionalLong counted = suppressed(plan);
         if (plan.minGroupSize().isPresent()) {
-            data.put("suppressed_groups", suppressed);
+            // Unknown (null) when the count failed: never a 0 that would pass the answer off as complete.
+            data.putPOJO("suppressed_groups", counted.isPresent() ? counted.getAsLong() : null);
         }
-        if (suppressed > 0) {
+        if (counted.isEmpty() || counted.getAsLong() > 0) {
             // The withheld groups are not listed, only counted (SPEC §11.1).
             data.putObject("suppression").put("min_group_size", plan.minGroupSize().getAsInt())
-                    .put("suppressed_groups", suppressed).put("widening_hint", "Groups about fewer than "
-                            + plan.minGroupSize().getAsInt() + " distinct people are left out; group by fewer or"
-                            + " coarser columns, or widen the filters.");
+                    .putPOJO("suppressed_groups", counted.isPresent() ? counted.getAsLong() : null)
+                    .put("widening_hint", "Groups about fewer than " + plan.minGroupSize().getAsInt()
+                            + " distinct people are left out" + (counted.isPresent() ? "" : " (how many could not be counted)")
+                            + "; group by fewer or coarser columns, or widen the filters.");
             return new Envelope(Status.DEGRADED, data, null, PROVENANCE.confidence(), PROVENANCE,
                     List.of("validate_query", "list_metrics"), dev.schemabrain.error.DegradationReason.SMALL_GROUPS_SUPPRESSED);
         }
@@ -96,18 +98,19 @@ public final class ExecuteTool extends SqlTool {
 
     /**
      * How many groups the small-group rule left out, from the count statement derived from the audited one (same
-     * FROM, WHERE and GROUP BY); 0 when it fails, the answer still carries min_group_size.
+     * FROM, WHERE and GROUP BY): 0 without the rule, empty when the count failed (the answer then says some may be).
      */
-    private long suppressed(SqlGate.Plan plan) {
+    private java.util.OptionalLong suppressed(SqlGate.Plan plan) {
         if (plan.suppressedCount().isEmpty()) {
-            return 0;
+            return java.util.OptionalLong.of(0);
         }
         try {
             List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(plan.suppressedCount().get().sql(),
                     plan.suppressedCount().get().params()), 1).rows();
-            return !rows.isEmpty() && rows.get(0).get(0) instanceof Number n ? n.longValue() : 0;
+            return !rows.isEmpty() && rows.get(0).get(0) instanceof Number n ? java.util.OptionalLong.of(n.longValue())
+                    : java.util.OptionalLong.empty();
         } catch (ExecutionException e) {
-            return 0;
+            return java.util.OptionalLong.empty();
         }
     }
 }
