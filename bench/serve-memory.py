@@ -61,9 +61,12 @@ call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "client
 p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
 p.stdin.flush()
 words = []
-for schema in tool("list_indexed_schemas", {})["data"]["schemas"][:50]:
-    name = schema["schema"]
-    words.append(name.replace("_", " "))
+# The schemas' names from the tables find_relevant_tables lists for "*" (list_indexed_schemas is not in serve's
+# default tools).
+for hit in tool("find_relevant_tables", {"query": "*", "limit": 50})["data"].get("hits", []):
+    name = hit.get("qualified_name", "").split(".")[0]
+    if name and name.replace("_", " ") not in words:
+        words.append(name.replace("_", " "))
 if settle:
     tool("find_relevant_tables", {"query": "warm up", "limit": 10})
     time.sleep(settle)
