@@ -22,8 +22,8 @@ public record CallTarget(String tool, Map<String, Object> arguments) {
     }
 
     /**
-     * describe_table on the first table SchemaBrain's own tools name: the first indexed schema, then the first
-     * of its tables find_relevant_tables lists for "*". Another server needs --tool and --arguments.
+     * describe_table on the first table find_relevant_tables lists for "*". Another server needs --tool and
+     * --arguments.
      */
     public static CallTarget discover(McpHttpClient client) throws UserError {
         JsonNode tools = client.listTools().message().path("result").path("tools");
@@ -35,17 +35,12 @@ public record CallTarget(String tool, Map<String, Object> arguments) {
             throw new UserError("The server at " + client.display() + " has no " + DEFAULT_TOOL
                     + " tool; name the call to measure with --tool and --arguments.");
         }
-        JsonNode schemas = data(client, "list_indexed_schemas", Map.of()).path("schemas");
-        String schema = schemas.path(0).path("schema").asText("");
-        if (schema.isEmpty()) {
-            throw new UserError(Kind.UNAVAILABLE, "The server at " + client.display()
-                    + " has no indexed schema to describe; index one, or pass --tool and --arguments.");
-        }
-        String table = data(client, "find_relevant_tables", Map.of("query", "*", "schema", schema, "limit", 1))
+        // find_relevant_tables is in every server's default tools; list_indexed_schemas is not.
+        String table = data(client, "find_relevant_tables", Map.of("query", "*", "limit", 1))
                 .path("hits").path(0).path("qualified_name").asText("");
         if (table.isEmpty()) {
-            throw new UserError(Kind.UNAVAILABLE, "find_relevant_tables named no table in schema " + schema + " at "
-                    + client.display() + "; pass --tool and --arguments.");
+            throw new UserError(Kind.UNAVAILABLE, "The server at " + client.display()
+                    + " has no indexed table to describe; index one, or pass --tool and --arguments.");
         }
         return new CallTarget(DEFAULT_TOOL, Map.of("qualified_name", table));
     }

@@ -89,6 +89,17 @@ class LoadCommandsIT {
     }
 
     @Test
+    void probeFindsItsTableOnAServerOfTheDefaultTools() throws Exception {
+        // list_indexed_schemas is not among serve's default tools: discovery must not need it.
+        try (HttpFixture core = HttpFixture.start(HttpOptions.loopback(), dev.schemabrain.mcp.tools.ToolGroups.DEFAULT)) {
+            JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(core), "--calls", "5", "--warmup", "0"));
+            assertEquals("describe_table", report.path("call").path("tool").asText());
+            assertTrue(report.path("call").path("arguments").path("qualified_name").asText().startsWith("main."), report.toString());
+            assertEquals(0, report.path("sequential").path("errors").asInt(), report.toString());
+        }
+    }
+
+    @Test
     void probeReportsTheToolsListPayloadAndEveryTool() throws Exception {
         JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(served), "--calls", "5", "--warmup", "0"));
         assertEquals(served.registry.names().size(), report.path("tools").asInt());

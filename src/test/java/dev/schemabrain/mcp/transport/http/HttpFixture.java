@@ -98,15 +98,25 @@ public final class HttpFixture implements AutoCloseable {
         return start(options, audited, CallerRates.metricOnly(metricRate));
     }
 
+    /** A server of only {@code groups}' tools, as {@code serve --tools} (or its default) gives. */
+    public static HttpFixture start(HttpOptions options, dev.schemabrain.mcp.tools.ToolGroups groups) throws Exception {
+        return start(options, true, CallerRates.OFF, groups);
+    }
+
     private static HttpFixture start(HttpOptions options, boolean audited, CallerRates rates) throws Exception {
+        return start(options, audited, rates, dev.schemabrain.mcp.tools.ToolGroups.ALL);
+    }
+
+    private static HttpFixture start(HttpOptions options, boolean audited, CallerRates rates,
+                                     dev.schemabrain.mcp.tools.ToolGroups groups) throws Exception {
         Path store = demoStore();
         AuditKey key = AuditKey.of(new byte[AuditKey.MIN_BYTES]);
         AuditLog audit = AuditLog.open(store, key, Optional.empty());
         QueryExecutor executor = new QueryExecutor(SourceUrl.parse("sqlite:" + demoDatabase.toAbsolutePath()),
                 new ExecutorSettings(30_000, 10_000, 8, 2_000, null));
         Observability observability = new Observability();
-        ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
-                Optional.of(executor), 5).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
+        ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
+                Optional.of(executor), 5)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
                 : dev.schemabrain.mcp.tool.CallAudit.NONE));
         HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
                 "test", options, observability);
