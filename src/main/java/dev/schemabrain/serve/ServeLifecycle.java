@@ -39,8 +39,6 @@ import java.util.function.Supplier;
  */
 public final class ServeLifecycle implements AutoCloseable {
 
-    /** How long after the catalog the retriever is warmed (docs/operations.md: start-up). */
-    private static final long RETRIEVER_WARM_DELAY_MS = 0;
 
     /** The HTTP port could not be bound; the caller words the refusal. */
     public static final class CannotListen extends Exception {
@@ -137,12 +135,10 @@ public final class ServeLifecycle implements AutoCloseable {
         warm = new Thread(() -> catalogs.current().ifPresent(c -> {
             try {
                 dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.sql.guard.SqlEngine.SQLITE, c.catalog());
-                if (!stopping.await(RETRIEVER_WARM_DELAY_MS, TimeUnit.MILLISECONDS)) {
+                if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
                     c.retriever().warmUp(200, 1_000);
                     c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
                 // trace: the first search loads what it needs itself.

@@ -50,9 +50,6 @@ class ToolListSizeTest {
     void theFullListFitsItsCeiling() throws Exception {
         byte[] bytes = served(ToolListing.FULL);
         System.out.println(breakdown("full", bytes));
-        if (System.getProperty("schemabrain.toollist.dump") != null) {
-            java.nio.file.Files.write(java.nio.file.Path.of(System.getProperty("schemabrain.toollist.dump")), bytes);
-        }
         assertTrue(bytes.length <= FULL_CEILING, "tools/list is " + bytes.length + " bytes, over " + FULL_CEILING);
     }
 
