@@ -16,6 +16,7 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
@@ -24,6 +25,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * BM25 (Lucene's defaults, k1 1.2, b 0.75) over one document per table, in memory, plus a field of the table's
@@ -99,6 +101,11 @@ final class LexicalIndex {
 
     /** BM25 score of each document for {@code query} (0 for documents matching no term). */
     float[] scores(String query) {
+        return scores(query, Set.of(), 1);
+    }
+
+    /** As {@link #scores(String)}, with the analyzed terms in {@code lighter} weighted by {@code weight}. */
+    float[] scores(String query, Set<String> lighter, float weight) {
         float[] scores = new float[size];
         BooleanQuery.Builder q = new BooleanQuery.Builder();
         int clauses = 0;
@@ -106,9 +113,10 @@ final class LexicalIndex {
             if (clauses++ == IndexSearcher.getMaxClauseCount()) {
                 break;
             }
-            q.add(new TermQuery(new Term(FIELD, term)), BooleanClause.Occur.SHOULD);
+            float w = lighter.contains(term) ? weight : 1;
+            q.add(boosted(new TermQuery(new Term(FIELD, term)), w), BooleanClause.Occur.SHOULD);
             if (OWN_NAMES > 0 && clauses++ < IndexSearcher.getMaxClauseCount()) {
-                q.add(new BoostQuery(new TermQuery(new Term(NAMES, term)), OWN_NAMES), BooleanClause.Occur.SHOULD);
+                q.add(new BoostQuery(new TermQuery(new Term(NAMES, term)), OWN_NAMES * w), BooleanClause.Occur.SHOULD);
             }
         }
         if (clauses == 0 || size == 0) {
@@ -122,5 +130,9 @@ final class LexicalIndex {
             throw new UncheckedIOException(e);
         }
         return scores;
+    }
+
+    private static Query boosted(Query q, float weight) {
+        return weight == 1 ? q : new BoostQuery(q, weight);
     }
 }

@@ -18,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -49,6 +51,10 @@ public final class MetricSearch {
     static final double NO_MATCH_COSINE = 0.5;
     /** A metric this close to the question matches it fully: the golden set's answers lay between 0.48 and 0.78. */
     static final double FULL_MATCH_COSINE = 0.75;
+    /** How much a grouping word weighs in BM25 against a word of the measure. */
+    static final float GROUPING = 0.3f;
+    /** A grouping phrase: the two words after "by", "per", "each", "every" or "across". */
+    private static final Pattern GROUPED_BY = Pattern.compile("\\b(?:by|per|each|every|across)\\s+([a-z]+(?:\\s+[a-z]+)?)");
     private static final String NOT_MEASURED = "us my your they them their it its last past previous next this current";
 
     private final List<Metric> metrics;
@@ -102,7 +108,7 @@ public final class MetricSearch {
         }
         List<String> asked = questionTerms(query);
         double[] bm25 = new double[n];
-        float[] scores = lexical.scores(String.join(" ", asked));
+        float[] scores = lexical.scores(String.join(" ", asked), groupedBy(query), GROUPING);
         for (int i = 0; i < n; i++) {
             bm25[i] = scores[i];
         }
@@ -172,6 +178,26 @@ public final class MetricSearch {
         }
         double closeness = HybridRetriever.clamp((cosine - NO_MATCH_COSINE) / (FULL_MATCH_COSINE - NO_MATCH_COSINE));
         return HybridRetriever.COVERAGE_SHARE * coverage + (1 - HybridRetriever.COVERAGE_SHARE) * closeness;
+    }
+
+    /**
+     * The analyzed words that name what the answer is grouped by ("by country", "per clinic", "of each product"):
+     * a metric is found by what it measures, and the grouping is a dimension most metrics of the entity share.
+     */
+    private Set<String> groupedBy(String query) {
+        Set<String> out = new HashSet<>();
+        Matcher m = GROUPED_BY.matcher(query.toLowerCase(java.util.Locale.ROOT));
+        while (m.find()) {
+            List<String> words = lexical.analyze(m.group(1));
+            // The phrase ends at the first word that does not name a thing ("did", "last").
+            for (String w : words) {
+                if (HybridRetriever.QUESTION_WORDS.contains(w) || notMeasured.contains(w)) {
+                    break;
+                }
+                out.add(w);
+            }
+        }
+        return out;
     }
 
     private List<String> questionTerms(String query) {

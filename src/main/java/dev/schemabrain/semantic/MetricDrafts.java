@@ -52,6 +52,8 @@ final class MetricDrafts {
     private final List<RowSignals.Exclusion> exclusions = new ArrayList<>();
     private final Optional<String> currency;
     private final Optional<String> onlyCurrency;
+    /** What a line with a price sells: its parents' entities other than the rows it is a line of ("track"). */
+    private final List<String> sold;
     private final List<Metric> out = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
 
@@ -76,6 +78,11 @@ final class MetricDrafts {
                 .or(() -> parentCurrency(tables, entities));
         this.currency = money.flatMap(RowSignals::currency);
         this.onlyCurrency = money.flatMap(RowSignals::onlyCurrency);
+        Set<String> headers = new HashSet<>();
+        axis.candidates().forEach(c -> headers.add(c.entity()));
+        this.sold = table.foreignKeys().stream().map(fk -> entities.get(fk.target())).filter(e -> e != null)
+                .map(Entity::name).filter(e -> !e.equals(entity.name()) && !headers.contains(e)).distinct()
+                .map(e -> e.replace('_', ' ')).toList();
     }
 
     /**
@@ -122,7 +129,7 @@ final class MetricDrafts {
         String key = countedColumn();
         add("count", "Number of " + things + " rows", Measure.of(Aggregation.COUNT, key), Kind.COUNT, false);
         Optional<String> revenue = revenue();
-        revenue.ifPresent(expression -> add("revenue", "Revenue of " + things + " rows (" + expression.replace("*", "×")
+        revenue.ifPresent(expression -> add("revenue", "Sales revenue of " + things + " rows (" + expression.replace("*", "×")
                 + ") summed", new Measure(Aggregation.SUM, null, expression), Kind.FLOW, true));
         for (Column c : table.columns()) {
             String words = c.name().replace('_', ' ');
@@ -131,7 +138,9 @@ final class MetricDrafts {
             switch (MeasureMeaning.of(table, c)) {
                 case ADDITIVE -> {
                     Kind kind = MeasureMeaning.isReceivable(c) ? Kind.RECEIVABLE : Kind.FLOW;
-                    add(id + "_sum", "Sum of " + words + " over " + things + " rows", Measure.of(Aggregation.SUM, c.name()), kind, money);
+                    add(id + "_sum", unitsSold(c) ? "Units sold: sum of " + words + " over " + things + " rows, the units of "
+                                    + (sold.isEmpty() ? "what they sell" : String.join(" and ", sold) + " they sell")
+                                    : "Sum of " + words + " over " + things + " rows", Measure.of(Aggregation.SUM, c.name()), kind, money);
                     if (MeasureMeaning.isMoneyTotal(c)) {
                         add(id + "_avg", "Average " + words + " per " + things + " row", Measure.of(Aggregation.AVG, c.name()), kind, money);
                     }
@@ -160,6 +169,12 @@ final class MetricDrafts {
                 }
             }
         }
+    }
+
+    /** A quantity beside a price is how many units the line sold: the words a question about sales uses. */
+    private boolean unitsSold(Column c) {
+        return MeasureMeaning.isQuantity(c) && table.columns().stream()
+                .anyMatch(p -> MeasureMeaning.isPrice(p) && MeasureMeaning.of(table, p) == MeasureMeaning.AVERAGED);
     }
 
     /** What a count counts: an identity column that is not a date (Pagila's payment key leads with payment_date). */

@@ -59,6 +59,18 @@ class MetricSearchTest {
     }
 
     @Test
+    void theWordsAnAnswerIsGroupedByWeighLessThanTheWordsOfWhatItMeasures() {
+        List<Metric> metrics = List.of(
+                simple("depots_count", "Depots, each with its drivers.", "depots", Aggregation.COUNT, null, null),
+                simple("fuel_litres_sum", "Fuel bought, in litres.", "fuel_purchases", Aggregation.SUM, "litres",
+                        "fuel_purchases.bought_at"));
+        MetricSearch search = new MetricSearch(metrics, Map.of(), null, null);
+        // Without the grouping rule "depot" (twice in the depots' document) outweighs "fuel".
+        assertEquals("fuel_litres_sum", search.search("Fuel per depot depots", 2).get(0).metric().name());
+        assertEquals("depots_count", search.search("Depots", 2).get(0).metric().name(), "alone, the word still finds its metric");
+    }
+
+    @Test
     void aPronounMatchesNothing() {
         assertEquals(List.of(), search().search("Who works for us?", 3), "'handed to us' is no answer");
     }

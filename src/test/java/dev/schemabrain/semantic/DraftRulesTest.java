@@ -88,6 +88,23 @@ class DraftRulesTest {
     }
 
     @Test
+    void aQuantityBesideAPriceIsUnitsSoldOfWhatTheLineRefersToAndAQuantityBesideACostIsNot() {
+        Table orders = table("s.orders").columns("id", "order_date:date").pk("id").build();
+        Table products = table("s.products").columns("id", "name:text").pk("id").build();
+        Table lines = required(table("s.order_lines").columns("id", "order_id", "product_id", "unit_price:numeric", "quantity")
+                .pk("id").fk("l_o", "order_id", "s.orders", "id").fk("l_p", "product_id", "s.products", "id").build());
+        Table receipts = required(table("s.receipt_lines").columns("id", "product_id", "unit_cost:numeric", "quantity")
+                .pk("id").fk("r_p", "product_id", "s.products", "id").build());
+        SemanticModel model = new SemanticInference(n -> null).infer(new Catalog(List.of(required(orders), products, lines, receipts)));
+        String sold = model.metric("order_lines_quantity_sum").orElseThrow().description();
+        assertTrue(sold.startsWith("Units sold: sum of quantity over order lines rows, the units of products they sell"), sold);
+        assertFalse(sold.contains("units of orders"), "the order is what the line belongs to, not what it sells: " + sold);
+        String received = model.metric("receipt_lines_quantity_sum").orElseThrow().description();
+        assertTrue(received.startsWith("Sum of quantity over receipt lines rows"), "a cost is paid, not charged: " + received);
+        assertTrue(model.metric("order_lines_revenue").orElseThrow().description().startsWith("Sales revenue of order lines rows"));
+    }
+
+    @Test
     void aLineTakesItsParentsEventTimeWithTheJoinAndTheOthersListed() {
         Catalog catalog = shop(false);
         SemanticModel model = new SemanticInference(n -> null).infer(catalog);
