@@ -59,6 +59,9 @@ class MetricRetrievalEvalTest {
      */
     private static final double FERRY_FLOOR = 1.0;
 
+    /** The utility set's floor: its first score (13 of 14; the same with grouping words at full weight). */
+    private static final double UTILITY_FLOOR = 13 / 14.0;
+
     @TempDir
     Path dir;
 
@@ -96,6 +99,17 @@ class MetricRetrievalEvalTest {
         Score score = score("golden-blind-ferry.json", tools, "metrics-retrieval-blind-ferry.txt", FERRY_FLOOR);
         assertTrue(score.questions() >= 12, "at least 12 questions");
         assertTrue(score.recall3() >= FERRY_FLOOR - 1e-9, score.report());
+    }
+
+    /** A third blind set: the utility's drafted metrics, questions written before any score on its schema. */
+    @Test
+    void utilityBlindSetHoldsItsFloor() throws Exception {
+        TestPostgres.createDatabase("t30_utility_metrics");
+        TestPostgres.psql("t30_utility_metrics", Path.of("src", "test", "resources", "blind-drafts", "utility.sql"));
+        Map<String, ToolRegistry> tools = Map.of("utility", served(TestPostgres.url("t30_utility_metrics"), "utility"));
+        Score score = score("golden-blind-utility.json", tools, "metrics-retrieval-blind-utility.txt", UTILITY_FLOOR);
+        assertTrue(score.questions() >= 12, "at least 12 questions");
+        assertTrue(score.recall3() >= UTILITY_FLOOR - 1e-9, score.report());
     }
 
     private record Score(int questions, int schemas, double recall3, String report) {
