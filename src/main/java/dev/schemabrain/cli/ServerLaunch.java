@@ -39,8 +39,11 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
         return new ServerLaunch(javaOfThisJvm(), args, env);
     }
 
-    /** C1 only, and a heap that follows the catalog (at most 20% free, a young generation of at most 128 MB). */
-    static final List<String> STDIO_SERVER = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+    /**
+     * C1 only, and a heap that follows the catalog: it starts at 16 MB (the JVM's default start is 1/64 of the
+     * machine's memory, which the young generation then fills), at most 20% free, a young generation of at most 128 MB.
+     */
+    static final List<String> STDIO_SERVER = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms16m",
             "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20", "-XX:MaxNewSize=128m");
 
     /**
