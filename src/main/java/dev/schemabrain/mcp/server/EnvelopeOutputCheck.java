@@ -31,6 +31,9 @@ public final class EnvelopeOutputCheck implements JsonSchemaValidator {
     }
 
     private static List<String> missing(Object content) {
+        if (content instanceof SerializedEnvelope serialized) {
+            return missing(serialized.tree());
+        }
         if (content instanceof JsonNode node && node.isObject()) {
             return REQUIRED.stream().filter(key -> !node.has(key)).toList();
         }

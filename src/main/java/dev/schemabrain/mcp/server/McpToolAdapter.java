@@ -54,13 +54,13 @@ public final class McpToolAdapter {
 
     /** The envelope as structuredContent, the same JSON as content[0].text, isError for error and refused. */
     public static CallToolResult result(Envelope envelope) {
-        // One serialization: the tree is the structuredContent, its text the content (the SDK writes the tree as is).
         JsonNode tree = envelope.toTree();
         // The one way out of every tool over stdio and HTTP: no answer echoes control or bidi characters.
         ReadableText.cleanEnvelope(tree);
+        // One serialisation: the text is the content, and the response writes the same characters as structuredContent.
         String text = tree.toString();
         return CallToolResult.builder()
-                .structuredContent(tree)
+                .structuredContent(new SerializedEnvelope(tree, text))
                 .content(List.of(TextContent.builder(text).build()))
                 .isError(envelope.isError())
                 .build();
