@@ -12,7 +12,7 @@ every server, the servers interleaved, and /proc/loadavg printed before and afte
   5. describe_table over HTTP against a bare Jetty (bench/JettyEcho.java, the Jetty serve embeds) answering the same
      bytes.
 
-    createdb chinook && psql -d chinook -f bench/sampledbs/chinook.sql   # the file creates and connects to chinook
+    psql -d postgres -f bench/sampledbs/chinook.sql   # the file drops, creates and connects to database chinook
     python3 bench/peers.py
     CHINOOK_URL=postgresql://postgres@127.0.0.1:5432/mydb RUNS=9 python3 bench/peers.py
     DBHUB="node /opt/peers/node_modules/@bytebase/dbhub/dist/index.js" python3 bench/peers.py
@@ -21,8 +21,9 @@ Peers: DBHUB and PG_MCP are command lines (without their database arguments); by
 `npx -y` and then run as `node BIN`, so npx's own start is not counted. DBHUB_DSN overrides the DSN given to DBHub
 (default: CHINOOK_URL as postgres://...?sslmode=disable). Knobs: RUNS (5), N (200 calls a session), GAP (50 ms),
 SESSIONS (3 of each), CALLS (2000), IDLE (5 s), WARMUP (20 s of wrk before the timed runs), DURATION (15 s),
-CONCURRENCY (8), ROUNDS (2), FIGURES (1,2,3,4,5), SB_METRIC and HTTP_METRIC (get_metric's arguments). Output and
-the servers' logs land in target/bench-peers/ (OUT). Needs wrk for 4 and 5, java for 5, node/npx for the peers.
+CONCURRENCY (8), ROUNDS (2), FIGURES (1,2,3,4,5), SB_METRIC and HTTP_METRIC (get_metric's arguments). The store,
+the servers' logs, wrk's reports and each session's per-tool lines land in target/bench-peers/ (OUT). Needs wrk for
+4 and 5, java for 5, node/npx for the peers.
 """
 import atexit, json, os, re, shlex, shutil, signal, statistics, subprocess, sys, time, urllib.request
 
@@ -223,6 +224,8 @@ if 2 in figures:
             e = {"N": n, "GAP": gap, "CYCLE": os.path.join(out, "cycle-%s.json" % name), "STORE": store,
                  "SOURCE": url, "SB": sb[0]}
             text = run("agent-session.py", commands[name], e)
+            with open(os.path.join(out, "session-%s-%d.txt" % (name, s + 1)), "w") as f:
+                f.write(text + "\n")   # the per-tool lines, with each tool's first call
             found[name].append((number(r"p50 ([\d.]+) ms", text), number(r"p99 ([\d.]+) ms", text)))
             print("  %-12s %s" % (name, text.splitlines()[0]), flush=True)
         load("after")
