@@ -6,12 +6,15 @@ the demo store (`schemabrain demo` writes schemabrain.demo.db and schemabrain-de
 
     python3 bench/agent-session.py
     SB=/other/checkout/schemabrain N=400 GAP=20 python3 bench/agent-session.py
+    CYCLE=cycle.json python3 bench/agent-session.py -- node .../dbhub/dist/index.js --transport stdio --dsn ...
 
 SB names the launcher (default: this repository's ./schemabrain); TOOLS the --tools groups (default all; empty
-for a server without the option). An answer that is not success or empty stops the
-run, so a wrong argument cannot pass for a fast call.
+for a server without the option). CYCLE names a JSON file of [tool, arguments] pairs to cycle through instead of
+the demo's; a command line after `--` is run instead of SchemaBrain (a peer such as DBHub, with its own cycle).
+An answer that is not success or empty stops the run, so a wrong argument cannot pass for a fast call.
 """
 import json, os, subprocess, sys, time
+from mcpcheck import failure
 
 here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 n = int(os.environ.get("N", "200"))
@@ -28,16 +31,26 @@ CYCLE = [
     ("execute", {"sql": "SELECT status, count(*) AS n FROM main.invoices GROUP BY status"}),
     ("find_relevant_tables", {"query": "failed payments"}),
 ]
+if os.environ.get("CYCLE"):
+    with open(os.environ["CYCLE"]) as f:
+        CYCLE = [tuple(pair) for pair in json.load(f)]
 tools = os.environ.get("TOOLS", "all")   # TOOLS= (empty) for a server from before --tools
-p = subprocess.Popen([os.environ.get("SB", os.path.join(here, "schemabrain")), "--store", store, "serve"]
-                     + (["--tools", tools] if tools else []) + ["--source", source, "--metric-rate-limit", "off", "--catalog-rate-limit", "off"]
-                     + sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=-1)
+if sys.argv[1:2] == ["--"]:
+    command = sys.argv[2:]
+else:
+    command = ([os.environ.get("SB", os.path.join(here, "schemabrain")), "--store", store, "serve"]
+               + (["--tools", tools] if tools else []) + ["--source", source, "--metric-rate-limit", "off",
+                                                          "--catalog-rate-limit", "off"] + sys.argv[1:])
+p = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=-1)
 
 
 def call(o):
     p.stdin.write((json.dumps(o) + "\n").encode())
     p.stdin.flush()
-    return json.loads(p.stdout.readline()) if "id" in o else None
+    while "id" in o:   # a server's notifications in between are skipped
+        answer = json.loads(p.stdout.readline() or sys.exit("the server closed stdout"))
+        if answer.get("id") == o["id"]:
+            return answer
 
 
 call({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -50,10 +63,10 @@ for i in range(n):
     t = time.perf_counter()
     answer = call({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": {"name": tool, "arguments": args}})
     ms = (time.perf_counter() - t) * 1000
-    status = (answer.get("result", {}).get("structuredContent") or {}).get("status")
-    if status not in ("success", "empty", "partial"):
+    why = failure(answer)
+    if why:
         p.kill()
-        sys.exit(f"{tool} answered {json.dumps(answer)[:400]}")
+        sys.exit(f"{tool} failed: {why}")
     times.setdefault(tool, []).append(ms)
     every.append(ms)
     time.sleep(gap)

@@ -7,10 +7,16 @@ VmRSS and VmHWM from /proc, wait IDLE seconds, and read VmRSS again (a server sh
     CALLS=1000 IDLE=60 python3 bench/serve-memory.py java -jar target/schemabrain.jar serve --store scale.db
     JCMD="GC.heap_info,VM.native_memory summary" python3 bench/serve-memory.py java -XX:NativeMemoryTracking=summary ...
     SETTLE=90 python3 bench/serve-memory.py ./schemabrain serve --store scale1m.db   # time calls after the table graph is built
+    TOOL=search_objects ARGS='{"object_type":"table","pattern":"%{word}%"}' WORDS=album,artist \
+      python3 bench/serve-memory.py node .../dbhub/dist/index.js --transport stdio --dsn ...   # a peer's lookup
+
+TOOL and ARGS replace find_relevant_tables for a server without it: each call's ARGS has {word} replaced by the next
+of WORDS (comma-separated; default: the schema names, read with find_relevant_tables '*').
 
 Prints one line: RSS after the calls, peak RSS, RSS after the idle wait, and the p50/p95 of the calls in ms.
 """
 import json, os, subprocess, sys, time
+from mcpcheck import failure
 
 cmd = sys.argv[1:]
 if not cmd:
@@ -51,30 +57,43 @@ def status():
 
 def tool(name, arguments):
     result = call("tools/call", {"name": name, "arguments": arguments})
-    envelope = json.loads(result["content"][0]["text"])
-    if envelope["status"] != "success":
-        sys.exit("%s did not succeed: %s" % (name, json.dumps(envelope)[:300]))
-    return envelope
+    why = failure({"result": result}, ok=("success",))
+    if why:
+        sys.exit("%s did not succeed: %s" % (name, why))
+    return json.loads(result["content"][0]["text"])
 
 
 call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "serve-memory", "version": "1"}})
 p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
 p.stdin.flush()
-words = []
-# The schemas' names from the tables find_relevant_tables lists for "*" (list_indexed_schemas is not in serve's
-# default tools).
-for hit in tool("find_relevant_tables", {"query": "*", "limit": 50})["data"].get("hits", []):
-    name = hit.get("qualified_name", "").split(".")[0]
-    if name and name.replace("_", " ") not in words:
-        words.append(name.replace("_", " "))
+words = [w for w in os.environ.get("WORDS", "").split(",") if w]
+peer_tool = os.environ.get("TOOL")
+if peer_tool:
+    template = os.environ.get("ARGS", "{}")
+
+
+    def one_call(k):
+        word = json.dumps(words[k % len(words)] if words else "customer")[1:-1]
+        tool(peer_tool, json.loads(template.replace("{word}", word)))
+else:
+    # The schemas' names from the tables find_relevant_tables lists for "*" (list_indexed_schemas is not in serve's
+    # default tools).
+    for hit in [] if words else tool("find_relevant_tables", {"query": "*", "limit": 50})["data"].get("hits", []):
+        name = hit.get("qualified_name", "").split(".")[0]
+        if name and name.replace("_", " ") not in words:
+            words.append(name.replace("_", " "))
+
+
+    def one_call(k):
+        question = "which %s records changed last week %d" % (words[k % len(words)] if words else "customer", k)
+        tool("find_relevant_tables", {"query": question, "limit": 10})
 if settle:
-    tool("find_relevant_tables", {"query": "warm up", "limit": 10})
+    one_call(0)
     time.sleep(settle)
 lat = []
 for k in range(calls):
-    question = "which %s records changed last week %d" % (words[k % len(words)] if words else "customer", k)
     t = time.perf_counter()
-    tool("find_relevant_tables", {"query": question, "limit": 10})
+    one_call(k)
     lat.append((time.perf_counter() - t) * 1000)
 after = status()
 if os.environ.get("JCMD"):   # the command must be java itself, so that the child is the JVM
@@ -86,5 +105,5 @@ later = status()
 p.stdin.close()
 p.wait(timeout=60)
 lat.sort()
-print("RSS after %d calls %s (peak %s); after %d s idle %s; find p50 %.1f ms, p95 %.1f ms" % (
-    calls, after["VmRSS"], after["VmHWM"], idle, later["VmRSS"], lat[len(lat) // 2], lat[int(len(lat) * 0.95)]))
+print("RSS after %d calls %s (peak %s); after %d s idle %s; %s p50 %.1f ms, p95 %.1f ms" % (
+    calls, after["VmRSS"], after["VmHWM"], idle, later["VmRSS"], peer_tool or "find", lat[len(lat) // 2], lat[int(len(lat) * 0.95)]))

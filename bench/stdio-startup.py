@@ -9,6 +9,7 @@ call at once, and time until the call's answer arrives. Run it in a directory ho
       python3 bench/stdio-startup.py node .../dbhub/dist/index.js --transport stdio --dsn sqlite:///path/demo.sqlite
 """
 import json, os, subprocess, sys, time
+from mcpcheck import failure
 
 cmd = sys.argv[1:]
 if not cmd:
@@ -34,8 +35,9 @@ def once():
         if answer.get("id") == 1:
             break
     elapsed = time.perf_counter() - started
-    if "error" in answer or answer["result"].get("isError"):
-        sys.exit("the call failed, so the time would not be a start-up: %s" % line[:300])
+    why = failure(answer)
+    if why:
+        sys.exit("the call failed, so the time would not be a start-up: %s" % why)
     p.stdin.close()
     p.wait()
     return elapsed
