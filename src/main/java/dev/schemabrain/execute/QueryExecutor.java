@@ -154,6 +154,14 @@ public final class QueryExecutor implements AutoCloseable {
         });
     }
 
+    /**
+     * Opens one session and leaves it idle in the pool, so a session's first query does not pay for the connection
+     * (its handshake and setup statements); nothing runs on it but the engine's setup and reset.
+     */
+    public void openIdleSession() throws ExecutionException {
+        withSession((c, lease) -> null);
+    }
+
     /** The database's plan and estimate for {@code query}; nothing is executed. */
     public Explain explain(BoundQuery query) throws ExecutionException {
         return withSession((c, lease) -> explain(c, query));

@@ -119,6 +119,18 @@ class SessionResetTest {
     }
 
     @Test
+    void aSessionOpenedAheadIsTheOneTheFirstQueryUsesAndItIsReadOnly() throws Exception {
+        try (QueryExecutor ex = single(TestPostgres.url("sb_pool"))) {
+            ex.openIdleSession();
+            assertEquals(1L, ex.pool().opened());
+            assertEquals(1, ex.pool().idleCount(), "left idle in the pool");
+            List<Object> first = row(ex, PG_PROBE);
+            assertEquals(1L, ex.pool().opened(), "the first query opened no connection of its own");
+            assertEquals("on", first.get(1), "its transaction is read-only");
+        }
+    }
+
+    @Test
     void aPostgresSessionKilledWhileIdleIsReplacedAndTheNextCallSucceeds() throws Exception {
         try (QueryExecutor ex = single(TestPostgres.url("sb_pool"))) {
             Object pid = row(ex, "SELECT pg_backend_pid()").get(0);

@@ -242,6 +242,27 @@ public final class ServedCatalog {
         return new DataSubjects(people, organisations, policy.subjectOf(), policy.personKeys());
     }
 
+    /**
+     * Computes what the first list_metrics and get_metric of a session would otherwise compute (each entity's
+     * dimensions and time axes, the data subjects) and compiles one metric, so the compiler's path is loaded.
+     */
+    public void warmUp(dev.schemabrain.engine.Dialect dialect) {
+        semantic.entities().forEach(e -> {
+            dimensions(e.name());
+            timeAxis(e.name());
+        });
+        subjectGraph();
+        semantic.metrics().stream().filter(dev.schemabrain.semantic.model.Metric::isSimple).findFirst().ifPresent(m -> {
+            try {
+                new dev.schemabrain.semantic.compile.MetricCompiler(catalog, compilable).compile(
+                        new dev.schemabrain.semantic.compile.MetricRequest(m.name(), List.of(), List.of(), null, null,
+                                List.of(), List.of(), 10), dialect, new dev.schemabrain.semantic.compile.SmallCells(5, subjectGraph()));
+            } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                // A metric that does not compile says so to its caller; warming needs none in particular.
+            }
+        });
+    }
+
     /** An entity's groupable dimensions, walked once per served catalog (not once per list_metrics call). */
     public List<Dimensions.Dimension> dimensions(String entity) {
         return dimensions.computeIfAbsent(entity, e -> Dimensions.of(catalog, semantic, e));
