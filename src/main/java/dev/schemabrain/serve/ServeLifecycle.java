@@ -105,12 +105,12 @@ public final class ServeLifecycle implements AutoCloseable {
             audit = AuditLog.open(settings.store(), settings.auditKey().get(), settings.witness(), settings.auditFsync());
             rowsBefore = audit.head().count();
         }
-        // After the audit log opens: a start refused there must leave no thread reading the store behind it.
-        startWarmUp(catalogs);
-        AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
-                executor.map(QueryExecutor::sourceId).orElse(null));
         ToolRegistry all = settings.tools().select(StandardTools.registry(catalogs, executor, settings.minGroupSize(),
                 examples));
+        // After the audit log opens: a start refused there must leave no thread reading the store behind it.
+        startWarmUp(catalogs, all);
+        AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
+                executor.map(QueryExecutor::sourceId).orElse(null));
         if (settings.http().isEmpty()) {
             tools = audited == null ? all : all.audited(audited);
             return;
@@ -133,18 +133,29 @@ public final class ServeLifecycle implements AutoCloseable {
     // ahead on its own thread), and the embedding model and search index (650 ms on a first search). An
     // agent's first call is most often a search: waiting a second before the model (as before) kept a first
     // describe_table 20 ms faster and made a first find_relevant_tables pay the whole load.
-    private void startWarmUp(CatalogProvider catalogs) {
+    private void startWarmUp(CatalogProvider catalogs, ToolRegistry unaudited) {
         warm = new Thread(() -> catalogs.current().ifPresent(c -> {
             try {
                 dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.sql.guard.SqlEngine.SQLITE, c.catalog());
                 try {
-                    c.warmUp(executor.map(QueryExecutor::dialect).orElse(dev.schemabrain.engine.Engines.POSTGRESQL));
+                    c.warmUp(executor.map(e -> (dev.schemabrain.engine.Engine) e.dialect()).orElse(dev.schemabrain.engine.Engines.POSTGRESQL));
                 } catch (RuntimeException e) {
                     // What failed here fails again at the call that needs it, with its reason; the search warms still.
                 }
+                // One call of each tool that reads only the store, on the registry without the audit: these are not
+                // a caller's calls, and none reaches the source. A first describe_table otherwise costs 30-47 ms.
+                c.catalog().tables().stream().findFirst().ifPresent(t -> {
+                    warmCall(unaudited, "describe_table", Map.of("qualified_name", t.name().toString()));
+                    warmCall(unaudited, "suggest_joins", Map.of("tables", List.of(t.name().toString())));
+                });
+                warmCall(unaudited, "list_metrics", Map.of("limit", 5));
+                c.semantic().entities().stream().findFirst()
+                        .ifPresent(e -> warmCall(unaudited, "describe_entity", Map.of("name", e.name())));
                 if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
                     c.retriever().warmUp(200, 1_000);
                     c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
+                    warmCall(unaudited, "find_relevant_tables", Map.of("query", "warm up"));
+                    warmCall(unaudited, "find_relevant_metrics", Map.of("query", "warm up"));
                 }
             } catch (RuntimeException e) {
                 // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
@@ -164,6 +175,17 @@ public final class ServeLifecycle implements AutoCloseable {
             connect.setDaemon(true);
             connect.start();
         });
+    }
+
+    /** One call to warm a tool's path; a tool not served, or any failure, is skipped. */
+    private static void warmCall(ToolRegistry tools, String tool, Map<String, Object> arguments) {
+        if (tools.names().contains(tool)) {
+            try {
+                tools.call(tool, arguments);
+            } catch (RuntimeException e) {
+                // The caller's first call meets the same failure and says it.
+            }
+        }
     }
 
     /** A first query's connection opened ahead; a source that cannot be reached now says so at its first call. */

@@ -244,9 +244,11 @@ public final class ServedCatalog {
 
     /**
      * Computes what the first list_metrics and get_metric of a session would otherwise compute (each entity's
-     * dimensions and time axes, the data subjects) and compiles one metric, so the compiler's path is loaded.
+     * dimensions and time axes, the data subjects), compiles one metric and checks one grouped statement through
+     * execute's gate, so the compiler's and the gate's paths are loaded. Nothing reaches the database.
      */
-    public void warmUp(dev.schemabrain.engine.Dialect dialect) {
+    public void warmUp(dev.schemabrain.engine.Engine engine) {
+        dev.schemabrain.engine.Dialect dialect = engine;
         semantic.entities().forEach(e -> {
             dimensions(e.name());
             timeAxis(e.name());
@@ -260,6 +262,12 @@ public final class ServedCatalog {
             } catch (dev.schemabrain.semantic.compile.CompileException e) {
                 // A metric that does not compile says so to its caller; warming needs none in particular.
             }
+        });
+        catalog.tables().stream().filter(t -> !t.columns().isEmpty()).findFirst().ifPresent(t -> {
+            String table = engine.quote(t.name().schema()) + "." + engine.quote(t.name().table());
+            String column = engine.quote(t.columns().get(0).name());
+            SqlGate.check("execute", "SELECT " + column + ", COUNT(*) FROM " + table + " GROUP BY " + column,
+                    SqlGate.engine(engine.kind()), engine::quote, this, Access.UNRESTRICTED, 5, 10);
         });
     }
 
