@@ -5,6 +5,7 @@ import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.transport.http.HttpService;
 import dev.schemabrain.mcp.transport.http.Observability;
 import dev.schemabrain.mcp.server.AuditedCalls;
@@ -128,34 +129,22 @@ public final class ServeLifecycle implements AutoCloseable {
     }
 
     // Load the catalog while the client initializes, so the first tool call does not pay for it; then the SQL
-    // parser (100 ms on a first execute), the metrics' dimensions, time axes and data subjects and one compile (a
-    // first get_metric 195-252 -> 48-87 ms, list_metrics 75-121 -> 37-82 on Chinook, with the session opened
-    // ahead on its own thread), and the embedding model and search index (650 ms on a first search). An
+    // parser (100 ms on a first execute), the embedding model and search index (650 ms on a first search), then
+    // the first calls of the other tools (warmFirstCalls; with the source session opened ahead on its own thread,
+    // a Chinook agent session's p99 went from 195-252 to 91-98 ms). An
     // agent's first call is most often a search: waiting a second before the model (as before) kept a first
     // describe_table 20 ms faster and made a first find_relevant_tables pay the whole load.
     private void startWarmUp(CatalogProvider catalogs, ToolRegistry unaudited) {
         warm = new Thread(() -> catalogs.current().ifPresent(c -> {
             try {
                 dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.sql.guard.SqlEngine.SQLITE, c.catalog());
-                try {
-                    c.warmUp(executor.map(e -> (dev.schemabrain.engine.Engine) e.dialect()).orElse(dev.schemabrain.engine.Engines.POSTGRESQL));
-                } catch (RuntimeException e) {
-                    // What failed here fails again at the call that needs it, with its reason; the search warms still.
-                }
-                // One call of each tool that reads only the store, on the registry without the audit: these are not
-                // a caller's calls, and none reaches the source. A first describe_table otherwise costs 30-47 ms.
-                c.catalog().tables().stream().findFirst().ifPresent(t -> {
-                    warmCall(unaudited, "describe_table", Map.of("qualified_name", t.name().toString()));
-                    warmCall(unaudited, "suggest_joins", Map.of("tables", List.of(t.name().toString())));
-                });
-                warmCall(unaudited, "list_metrics", Map.of("limit", 5));
-                c.semantic().entities().stream().findFirst()
-                        .ifPresent(e -> warmCall(unaudited, "describe_entity", Map.of("name", e.name())));
                 if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
                     c.retriever().warmUp(200, 1_000);
                     c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
                     warmCall(unaudited, "find_relevant_tables", Map.of("query", "warm up"));
                     warmCall(unaudited, "find_relevant_metrics", Map.of("query", "warm up"));
+                    // After the model: done before it, on two cores, this delayed a first describe_table by ~500 ms.
+                    warmFirstCalls(c, unaudited);
                 }
             } catch (RuntimeException e) {
                 // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
@@ -175,6 +164,26 @@ public final class ServeLifecycle implements AutoCloseable {
             connect.setDaemon(true);
             connect.start();
         });
+    }
+
+    /**
+     * What a session's first list_metrics, get_metric and execute would compute (dimensions, time axes, data subjects,
+     * one compile, one gate check), and one call of each tool that reads only the store, on the registry without the
+     * audit: these are not a caller's calls, and none reaches the source.
+     */
+    private void warmFirstCalls(ServedCatalog c, ToolRegistry unaudited) {
+        try {
+            c.warmUp(executor.map(e -> (dev.schemabrain.engine.Engine) e.dialect()).orElse(dev.schemabrain.engine.Engines.POSTGRESQL));
+        } catch (RuntimeException e) {
+            // What failed here fails again at the call that needs it, with its reason.
+        }
+        c.catalog().tables().stream().findFirst().ifPresent(t -> {
+            warmCall(unaudited, "describe_table", Map.of("qualified_name", t.name().toString()));
+            warmCall(unaudited, "suggest_joins", Map.of("tables", List.of(t.name().toString())));
+        });
+        warmCall(unaudited, "list_metrics", Map.of("limit", 5));
+        c.semantic().entities().stream().findFirst()
+                .ifPresent(e -> warmCall(unaudited, "describe_entity", Map.of("name", e.name())));
     }
 
     /** One call to warm a tool's path; a tool not served, or any failure, is skipped. */
