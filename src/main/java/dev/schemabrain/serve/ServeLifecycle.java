@@ -4,6 +4,8 @@ import dev.schemabrain.access.Access;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Engines;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.transport.http.HttpService;
@@ -173,7 +175,7 @@ public final class ServeLifecycle implements AutoCloseable {
      */
     private void warmFirstCalls(ServedCatalog c, ToolRegistry unaudited) {
         try {
-            c.warmUp(executor.map(e -> (dev.schemabrain.engine.Engine) e.dialect()).orElse(dev.schemabrain.engine.Engines.POSTGRESQL));
+            c.warmUp(executor.map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL));
         } catch (RuntimeException e) {
             // What failed here fails again at the call that needs it, with its reason.
         }

@@ -93,23 +93,24 @@ class MetricRetrievalEvalTest {
     /** A second blind set: the ferry operator's drafted metrics (no project), questions written before any score. */
     @Test
     void ferryBlindSetHoldsItsFloor() throws Exception {
-        TestPostgres.createDatabase("t30_ferry_metrics");
-        TestPostgres.psql("t30_ferry_metrics", Path.of("src", "test", "resources", "blind-drafts", "ferry.sql"));
-        Map<String, ToolRegistry> tools = Map.of("ferry", served(TestPostgres.url("t30_ferry_metrics"), "ferry"));
-        Score score = score("golden-blind-ferry.json", tools, "metrics-retrieval-blind-ferry.txt", FERRY_FLOOR);
-        assertTrue(score.questions() >= 12, "at least 12 questions");
-        assertTrue(score.recall3() >= FERRY_FLOOR - 1e-9, score.report());
+        draftedBlindSet("ferry", FERRY_FLOOR);
     }
 
     /** A third blind set: the utility's drafted metrics, questions written before any score on its schema. */
     @Test
     void utilityBlindSetHoldsItsFloor() throws Exception {
-        TestPostgres.createDatabase("t30_utility_metrics");
-        TestPostgres.psql("t30_utility_metrics", Path.of("src", "test", "resources", "blind-drafts", "utility.sql"));
-        Map<String, ToolRegistry> tools = Map.of("utility", served(TestPostgres.url("t30_utility_metrics"), "utility"));
-        Score score = score("golden-blind-utility.json", tools, "metrics-retrieval-blind-utility.txt", UTILITY_FLOOR);
+        draftedBlindSet("utility", UTILITY_FLOOR);
+    }
+
+    /** blind-drafts/NAME.sql on PostgreSQL, its drafts served, scored on golden-blind-NAME.json and held to {@code floor}. */
+    private void draftedBlindSet(String name, double floor) throws Exception {
+        String database = "t30_" + name + "_metrics";
+        TestPostgres.createDatabase(database);
+        TestPostgres.psql(database, Path.of("src", "test", "resources", "blind-drafts", name + ".sql"));
+        Map<String, ToolRegistry> tools = Map.of(name, served(TestPostgres.url(database), name));
+        Score score = score("golden-blind-" + name + ".json", tools, "metrics-retrieval-blind-" + name + ".txt", floor);
         assertTrue(score.questions() >= 12, "at least 12 questions");
-        assertTrue(score.recall3() >= UTILITY_FLOOR - 1e-9, score.report());
+        assertTrue(score.recall3() >= floor - 1e-9, score.report());
     }
 
     private record Score(int questions, int schemas, double recall3, String report) {

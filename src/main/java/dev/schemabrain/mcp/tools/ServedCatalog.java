@@ -12,7 +12,12 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.SubjectClass;
 import dev.schemabrain.pii.SubjectClasses;
 import dev.schemabrain.pii.SubjectPolicy;
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.DataSubjects;
+import dev.schemabrain.semantic.compile.MetricCompiler;
+import dev.schemabrain.semantic.compile.MetricRequest;
+import dev.schemabrain.semantic.compile.SmallCells;
 import dev.schemabrain.semantic.compile.SubjectGraph;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.retrieve.MetricSearch;
@@ -24,6 +29,7 @@ import dev.schemabrain.semantic.QueryLogJoin;
 import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Join;
+import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SchemaSummary;
 
@@ -242,24 +248,25 @@ public final class ServedCatalog {
         return new DataSubjects(people, organisations, policy.subjectOf(), policy.personKeys());
     }
 
+    /** Any K above 1 takes the suppression path a warm-up should load; the answer is discarded. */
+    private static final int WARM_GROUP_SIZE = 5;
+
     /**
      * Computes what the first list_metrics and get_metric of a session would otherwise compute (each entity's
      * dimensions and time axes, the data subjects), compiles one metric and checks one grouped statement through
      * execute's gate, so the compiler's and the gate's paths are loaded. Nothing reaches the database.
      */
-    public void warmUp(dev.schemabrain.engine.Engine engine) {
-        dev.schemabrain.engine.Dialect dialect = engine;
+    public void warmUp(Engine engine) {
         semantic.entities().forEach(e -> {
             dimensions(e.name());
             timeAxis(e.name());
         });
         subjectGraph();
-        semantic.metrics().stream().filter(dev.schemabrain.semantic.model.Metric::isSimple).findFirst().ifPresent(m -> {
+        semantic.metrics().stream().filter(Metric::isSimple).findFirst().ifPresent(m -> {
             try {
-                new dev.schemabrain.semantic.compile.MetricCompiler(catalog, compilable).compile(
-                        new dev.schemabrain.semantic.compile.MetricRequest(m.name(), List.of(), List.of(), null, null,
-                                List.of(), List.of(), 10), dialect, new dev.schemabrain.semantic.compile.SmallCells(5, subjectGraph()));
-            } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                new MetricCompiler(catalog, compilable).compile(new MetricRequest(m.name(), List.of(), List.of(), null, null,
+                        List.of(), List.of(), 10), engine, new SmallCells(WARM_GROUP_SIZE, subjectGraph()));
+            } catch (CompileException e) {
                 // A metric that does not compile says so to its caller; warming needs none in particular.
             }
         });
@@ -267,7 +274,7 @@ public final class ServedCatalog {
             String table = engine.quote(t.name().schema()) + "." + engine.quote(t.name().table());
             String column = engine.quote(t.columns().get(0).name());
             SqlGate.check("execute", "SELECT " + column + ", COUNT(*) FROM " + table + " GROUP BY " + column,
-                    SqlGate.engine(engine.kind()), engine::quote, this, Access.UNRESTRICTED, 5, 10);
+                    SqlGate.engine(engine.kind()), engine::quote, this, Access.UNRESTRICTED, WARM_GROUP_SIZE, 10);
         });
     }
 
