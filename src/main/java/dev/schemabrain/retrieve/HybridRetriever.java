@@ -220,8 +220,14 @@ public final class HybridRetriever implements TableRetriever {
      * the JIT has compiled the ranking path before the first caller is timed or served.
      */
     public void warmUp(int searches, long maxMillis) {
+        warmUp(searches, maxMillis, () -> { });
+    }
+
+    /** As above, running {@code between} before each search (a server's warm-up gives way to its callers there). */
+    public void warmUp(int searches, long maxMillis, Runnable between) {
         long deadline = System.nanoTime() + maxMillis * 1_000_000L;
         for (int i = 0; i < searches && !tables.isEmpty() && System.nanoTime() < deadline; i++) {
+            between.run();
             search(tables.get(i % tables.size()).name().table().replace('_', ' '), 10, Optional.empty());
         }
     }

@@ -36,6 +36,8 @@ public final class ToolRegistry {
     private final Map<String, Tool> tools;
     private final CallRecorder recorder;
     private final StandIns standIns;
+    /** The callers' calls in flight through this registry, or null when nothing counts them. */
+    private final CallsInFlight inFlight;
 
     /** A tool an answer may point to, and the arguments to suggest with it (null: keep the answer's own if they fit). */
     public record Pointer(String tool, Map<String, Object> arguments) {
@@ -49,15 +51,21 @@ public final class ToolRegistry {
         Optional<Pointer> standIn(String absent, java.util.function.Predicate<String> served);
     }
 
-    private ToolRegistry(Map<String, Tool> tools, CallAudit audit, StandIns standIns) {
+    private ToolRegistry(Map<String, Tool> tools, CallAudit audit, StandIns standIns, CallsInFlight inFlight) {
         this.tools = tools;
         this.recorder = new CallRecorder(audit);
         this.standIns = standIns;
+        this.inFlight = inFlight;
     }
 
     /** Every call is recorded in {@code audit} before its answer is returned. */
     public ToolRegistry audited(CallAudit audit) {
-        return new ToolRegistry(tools, audit, standIns);
+        return new ToolRegistry(tools, audit, standIns, inFlight);
+    }
+
+    /** This registry, its calls counted in {@code inFlight} while they run. */
+    public ToolRegistry counted(CallsInFlight inFlight) {
+        return new ToolRegistry(tools, recorder.audit(), standIns, inFlight);
     }
 
     /**
@@ -65,7 +73,7 @@ public final class ToolRegistry {
      * replaced by its stand-in, or dropped (a hint list left empty names the tool that answered).
      */
     public ToolRegistry pointingWithin(StandIns standIns) {
-        return new ToolRegistry(tools, recorder.audit(), standIns);
+        return new ToolRegistry(tools, recorder.audit(), standIns, inFlight);
     }
 
     /** Where this registry's calls, and the calls the edge refuses or turns away, are recorded. */
@@ -80,7 +88,7 @@ public final class ToolRegistry {
                 throw new IllegalArgumentException("two tools are named " + tool.spec().name());
             }
         }
-        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE, StandIns.NONE);
+        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE, StandIns.NONE, null);
     }
 
     public Collection<Tool> tools() {
@@ -117,7 +125,15 @@ public final class ToolRegistry {
         }
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         ToolCall call = new ToolCall(name, caller, given, recorder.audit(), access);
-        return recorder.completed(call, withinServed(name, answer(tool, given, call)));
+        if (inFlight == null) {
+            return recorder.completed(call, withinServed(name, answer(tool, given, call)));
+        }
+        inFlight.enter();
+        try {
+            return recorder.completed(call, withinServed(name, answer(tool, given, call)));
+        } finally {
+            inFlight.exit();
+        }
     }
 
     private Envelope withinServed(String answering, Envelope envelope) {

@@ -138,6 +138,7 @@ public final class HttpService implements AutoCloseable {
                                     Supplier<String> catalogVersion, Optional<AccessPolicySource> policy,
                                     CatalogProvider catalogs) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        McpToolAdapter.warmCodecAside(json);
         Prompts prompts = Prompts.forTools(registry.names());
         Completions completions = new Completions(catalogs, prompts);
         ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);

@@ -147,6 +147,7 @@ public final class StdioServer {
                 .jsonSchemaValidator(new EnvelopeOutputCheck())
                 .tools(StdioTools.specifications(registry, dispatcher, listing, access))
                 .build();
+        McpToolAdapter.warmCodecAside(json);
         Thread reader = new Thread(guard, "schemabrain-stdin");
         reader.setDaemon(true);
         reader.start();
