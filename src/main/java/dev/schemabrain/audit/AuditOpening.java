@@ -36,7 +36,7 @@ final class AuditOpening {
 
     /** The store's audit file opened for appending under {@code key}, and started. */
     static AuditLog forAppend(StoreLocation.SqliteFile location, AuditKey key, Optional<WitnessFile> witnessFile,
-                              Clock clock, AuditDurability durability) throws AuditException {
+                              Clock clock, AuditDurability durability, Runnable historyPace) throws AuditException {
         Path file = location.auditFile();
         prepareFile(file);
         if (witnessFile.isPresent()) {
@@ -48,7 +48,7 @@ final class AuditOpening {
             Object identity = fileKey(file);
             AuditSchema.Meta meta = metaForAppend(c, file, key);
             ChainStore chain = new SqliteChain(file, location.path(), c, identity, ChainWitnesses.WITNESS_BUSY_MILLIS);
-            return AuditLog.started(chain, clock, key, meta, witnessFile, durability);
+            return AuditLog.started(chain, clock, key, meta, witnessFile, durability, historyPace);
         } catch (SQLException | AuditException | RuntimeException e) {
             closeQuietly(c);
             if (e instanceof AuditException ae) {
@@ -105,7 +105,7 @@ final class AuditOpening {
 
     /** The chain tables of a PostgreSQL store opened for appending under {@code key}, and started. */
     static AuditLog forAppend(StoreLocation.PostgresSchema location, AuditKey key, Optional<WitnessFile> witnessFile,
-                              AuditDurability durability) throws AuditException {
+                              AuditDurability durability, Runnable historyPace) throws AuditException {
         if (witnessFile.isPresent()) {
             witnessFile.get().prepare();
         }
@@ -123,7 +123,7 @@ final class AuditOpening {
                         + meta.keyId() + "; this key's id is " + key.id() + "); every instance on one store needs the same"
                         + " key: pass it with --audit-key FILE or " + AuditKey.ENV + ".", null);
             }
-            return AuditLog.started(chain, Clock.systemUTC(), key, meta, witnessFile, durability);
+            return AuditLog.started(chain, Clock.systemUTC(), key, meta, witnessFile, durability, historyPace);
         } catch (SQLException | AuditException | RuntimeException e) {
             chain.close();
             if (e instanceof AuditException ae) {

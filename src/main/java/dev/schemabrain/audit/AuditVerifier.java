@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -27,10 +28,25 @@ import java.util.TreeMap;
  */
 public final class AuditVerifier {
 
-    /** What to verify against; an empty key is only enough for a log written without one. */
+    /**
+     * What to verify against; an empty key is only enough for a log written without one. {@code pace} runs after every
+     * {@link #PACE_ROWS} rows read (a server's background check gives way there).
+     */
     public record Options(Optional<AuditKey> key, Optional<WitnessFile> witnessFile, Optional<Head> expectHead,
-                          OptionalLong since) {
+                          OptionalLong since, Runnable pace) {
+
+        public Options {
+            Objects.requireNonNull(pace, "pace");
+        }
+
+        public Options(Optional<AuditKey> key, Optional<WitnessFile> witnessFile, Optional<Head> expectHead,
+                       OptionalLong since) {
+            this(key, witnessFile, expectHead, since, () -> { });
+        }
     }
+
+    /** How many rows are checked between two runs of {@link Options#pace}. */
+    static final int PACE_ROWS = 1_000;
 
     /** A head some witness claims, and which witness. */
     private record Claim(String where, String hash) {
@@ -184,14 +200,16 @@ public final class AuditVerifier {
                             + " the first keyed row after them covers their chain");
                 }
             }
-            return scan(log, key, meta == null ? Long.MAX_VALUE : meta.legacyRows(), mark, claims, o.since(), warnings);
+            return scan(log, key, meta == null ? Long.MAX_VALUE : meta.legacyRows(), mark, claims, o.since(), warnings,
+                    o.pace());
         } catch (SQLException e) {
             throw new AuditException("The audit log cannot be read (" + e.getMessage() + ").", e);
         }
     }
 
     private static VerifyResult scan(AuditLog log, AuditKey key, long legacyRows, KeyedMark mark, TreeMap<Long, List<Claim>> claims,
-                                     OptionalLong since, List<String> warnings) throws AuditException, SQLException {
+                                     OptionalLong since, List<String> warnings, Runnable pace)
+            throws AuditException, SQLException {
         long from = since.isPresent() ? Math.max(1, since.getAsLong()) : 1;
         Optional<String> before = log.storedHash(from - 1);
         if (before.isEmpty()) {
@@ -219,6 +237,9 @@ public final class AuditVerifier {
                 return false;
             }
             checked[0]++;
+            if (checked[0] % PACE_ROWS == 0) {
+                pace.run();
+            }
             if (unreadable != null) {
                 bad[0] = VerifyResult.broken(checked[0], r.id(), unreadable);
                 return false;

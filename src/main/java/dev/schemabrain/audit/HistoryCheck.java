@@ -26,12 +26,15 @@ final class HistoryCheck {
     }
 
     /** Starts checking {@code location}'s chain under {@code key}; {@code stop} receives the reason when it is broken. */
-    static HistoryCheck start(StoreLocation location, String name, AuditKey key, Consumer<AuditException> stop) {
+    static HistoryCheck start(StoreLocation location, String name, AuditKey key, Consumer<AuditException> stop,
+                              Runnable pace) {
         Thread t = new Thread(() -> {
             try {
+                pace.run();
                 // Only the store's witness: the witness file's newest lines may cover rows written after this snapshot.
                 VerifyResult r = AuditVerifier.verify(location,
-                        new AuditVerifier.Options(Optional.of(key), Optional.empty(), Optional.empty(), OptionalLong.empty()));
+                        new AuditVerifier.Options(Optional.of(key), Optional.empty(), Optional.empty(), OptionalLong.empty(),
+                                pace));
                 if (!r.intact()) {
                     AuditException broken = new AuditException("The audit log " + name + " does not verify (" + r.problem()
                             + (r.firstBadId().isPresent() ? ", at row " + r.firstBadId().getAsLong() : "")

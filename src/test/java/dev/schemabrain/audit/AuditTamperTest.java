@@ -150,6 +150,49 @@ class AuditTamperTest {
     }
 
     @Test
+    void theHistoryCheckWaitsForItsPaceAndStillStopsALogEditedBeforeTheWitness() throws Exception {
+        Path store = served("paced-history");
+        covertly(AuditLog.fileFor(store), "UPDATE audit_log SET caller = 'mallory' WHERE id = 2");
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger paced = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable pace = () -> {
+            paced.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try (AuditLog log = AuditLog.open(new dev.schemabrain.store.StoreLocation.SqliteFile(store), KEY, Optional.empty(),
+                AuditDurability.EVERY_ROW, pace)) {
+            // A server's start goes first: held by its pace, the check has read nothing yet.
+            assertFalse(log.awaitHistoryCheck(300));
+            assertEquals(1, paced.get());
+            log.append(entry(1000));
+            release.countDown();
+            assertTrue(log.awaitHistoryCheck(30_000));
+            AuditException refused = org.junit.jupiter.api.Assertions.assertThrows(AuditException.class,
+                    () -> log.append(entry(1001)));
+            assertTrue(refused.getMessage().contains("at row 2"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aVerificationRunsItsPaceAfterEveryThousandRows() throws Exception {
+        Path store = migratedStore("pace-rows");
+        try (AuditLog log = AuditLog.open(store, KEY, Optional.empty(), AuditDurability.STARTED_ROWS)) {
+            for (int i = 1; i <= 2_500; i++) {
+                log.append(entry(i));
+            }
+        }
+        java.util.concurrent.atomic.AtomicInteger paced = new java.util.concurrent.atomic.AtomicInteger();
+        VerifyResult r = AuditVerifier.verify(store, new AuditVerifier.Options(Optional.of(KEY), Optional.empty(),
+                Optional.empty(), OptionalLong.empty(), paced::incrementAndGet));
+        assertTrue(r.intact(), r.toString());
+        assertEquals(2, paced.get(), "after rows 1,000 and 2,000 of " + r.rowsChecked());
+    }
+
+    @Test
     void aLogOfAnEarlierBuildIsMarkedOnItsFirstServeAndStillVerifies() throws Exception {
         Path store = migratedStore("earlier");
         Path log = AuditLog.fileFor(store);
