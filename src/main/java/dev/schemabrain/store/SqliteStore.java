@@ -1,5 +1,6 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.engine.sqlite.SqliteLibrary;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.files.PrivateFiles;
 import dev.schemabrain.error.UnsafeFileException;
@@ -171,6 +172,7 @@ public final class SqliteStore implements Store {
      * opened immutable instead, which needs none.
      */
     public static Connection readOnlyConnection(Path path, SQLiteConfig config) throws SQLException {
+        SqliteLibrary.load();
         config.resetOpenMode(SQLiteOpenMode.CREATE);
         config.setReadOnly(true);
         Path wal = Path.of(path + "-wal");
@@ -256,6 +258,7 @@ public final class SqliteStore implements Store {
         // Deleted content is overwritten, not left in free pages: samples dropped when a column becomes
         // tagged must not linger in the file.
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
+        SqliteLibrary.load();
         try {
             Connection connection = DriverManager.getConnection("jdbc:sqlite:" + path, config.toProperties());
             return new SqliteStore(path, connection, false);
