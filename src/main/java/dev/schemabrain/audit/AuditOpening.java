@@ -224,11 +224,15 @@ final class AuditOpening {
         // NORMAL: a commit survives a killed process; the fsync that makes it survive a power cut is the
         // log's own (AuditFlusher), so a started row waits for it and other rows share one after they return.
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-        // The write lock is taken at BEGIN: two appenders queue instead of both reading the same head.
-        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         config.setBusyTimeout(10_000);
         if (readOnly) {
+            // A reader's transactions stay DEFERRED: its snapshot then takes no lock, and a server appending to the
+            // log meanwhile is never held up by it (IMMEDIATE here held the write lock for a whole scan: a history
+            // check or an audit verify of a large log stopped every call's row for seconds).
             config.resetOpenMode(SQLiteOpenMode.CREATE);
+        } else {
+            // The write lock is taken at BEGIN: two appenders queue instead of both reading the same head.
+            config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         }
         try {
             return DriverManager.getConnection("jdbc:sqlite:" + file, config.toProperties());
