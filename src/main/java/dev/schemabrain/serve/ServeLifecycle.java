@@ -19,6 +19,7 @@ import dev.schemabrain.mcp.tools.CatalogProvider;
 import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.retrieve.HybridRetriever;
 
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -164,15 +165,18 @@ public final class ServeLifecycle implements AutoCloseable {
         try {
             dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.sql.guard.SqlEngine.SQLITE, c.catalog());
             if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
+                HybridRetriever retriever = c.retriever();   // the model: an agent's first call is most often a search
+                // The other tools' first calls next, then the search path's JIT: an agent's calls after its first
+                // search are describe, relate, list and compute, which otherwise met a cold list_metrics (40-54 ms).
+                // After the model: done before it, on two cores, this delayed a first describe_table by ~500 ms.
+                warmFirstCalls(c, unaudited);
                 // Each step gives way to the callers' calls in flight: on two cores a warm-up search beside a
                 // session's first calls made each 25-30 ms slower.
-                c.retriever().warmUp(200, 1_000, inFlight::giveWay);
+                retriever.warmUp(200, 1_000, inFlight::giveWay);
                 inFlight.giveWay();
                 c.metricSearch();   // the metrics' texts embedded before the first find_relevant_metrics
                 warmCall(unaudited, "find_relevant_tables", Map.of("query", "warm up"));
                 warmCall(unaudited, "find_relevant_metrics", Map.of("query", "warm up"));
-                // After the model: done before it, on two cores, this delayed a first describe_table by ~500 ms.
-                warmFirstCalls(c, unaudited);
             }
         } catch (RuntimeException e) {
             // A stop while warming closes the model under it: nothing to say then. Otherwise one line, no
