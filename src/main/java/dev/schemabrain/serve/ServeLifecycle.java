@@ -138,11 +138,11 @@ public final class ServeLifecycle implements AutoCloseable {
     }
 
     // Load the catalog while the client initializes, so the first tool call does not pay for it; then the SQL
-    // parser (100 ms on a first execute), the embedding model and search index (650 ms on a first search), then
-    // the first calls of the other tools (warmFirstCalls; with the source session opened ahead on its own thread,
-    // a Chinook agent session's p99 went from 195-252 to 91-98 ms). An
-    // agent's first call is most often a search: waiting a second before the model (as before) kept a first
-    // describe_table 20 ms faster and made a first find_relevant_tables pay the whole load.
+    // parser (100 ms on a first execute), the embedding model and search index (a first search waits for them), the
+    // first calls of the other tools (warmFirstCalls; with the source session opened ahead on its own thread), and
+    // the search path's JIT last (see warm). An agent's first call is most often a search: waiting a second before
+    // the model (as before) kept a first describe_table 20 ms faster and made a first find_relevant_tables pay the
+    // whole load. When it ends, the audit log's history check may start (paceHistoryCheck).
     private void startWarmUp(CatalogProvider catalogs, ToolRegistry unaudited) {
         warm = new Thread(() -> {
             try {
