@@ -27,8 +27,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
 
 /**
- * bge-small-en-v1.5 (int8-quantized ONNX, 384 dimensions) running in-process from the langchain4j jar: no
- * network, no files. Queries get the model's instruction prefix, passages none.
+ * bge-small-en-v1.5 (int8-quantized, 384 dimensions) running in-process: langchain4j's ONNX file, converted by the
+ * build into onnxruntime's own format ({@link ModelConversion}) and read from the class path; no network, no files.
+ * Queries get the model's instruction prefix, passages none.
  *
  * <p>Two ONNX sessions over the same model, each tuned for its job (measured on 2 cores, see EmbedBenchmark):
  * <ul>
