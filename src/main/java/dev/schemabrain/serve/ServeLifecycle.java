@@ -24,6 +24,7 @@ import dev.schemabrain.retrieve.HybridRetriever;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,11 @@ public final class ServeLifecycle implements AutoCloseable {
     private final CallsInFlight inFlight = new CallsInFlight();
     /** Counted down when the warm-up has ended (or failed). */
     private final CountDownLatch warmed = new CountDownLatch(1);
+    /**
+     * The history check gives way to calls for 5 s in all, then runs at full speed: under a constant load it would
+     * otherwise crawl, holding its read snapshot (and the audit WAL's growth) for minutes on a large log.
+     */
+    private final Runnable historyGivesWay = inFlight.givingWayFor(Duration.ofSeconds(5));
     private final AtomicBoolean saidStopped = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held while closing, by the serving thread (finish) or by a signal's hook (stopNow): never both at once. */
@@ -191,8 +197,8 @@ public final class ServeLifecycle implements AutoCloseable {
 
     /**
      * The audit log's background history check waits for the warm-up (at most 10 s) and then gives way to the calls
-     * in flight between its batches of rows: on two cores, checking an 18,000-row log beside the start made the first
-     * answer about 300 ms later. A stop interrupts the wait, and the check with it.
+     * in flight between its batches of rows, for 5 s in all: on two cores, checking an 18,000-row log beside the start
+     * made the first answer about 300 ms later. A stop interrupts the wait, and the check with it.
      */
     private void paceHistoryCheck() {
         try {
@@ -202,7 +208,7 @@ public final class ServeLifecycle implements AutoCloseable {
             Thread.currentThread().interrupt();
             return;
         }
-        inFlight.giveWay();
+        historyGivesWay.run();
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.schemabrain.mcp.tool;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -30,9 +32,30 @@ public final class CallsInFlight {
 
     /** Waits, in steps of a millisecond, while a call is in flight (at most 200 ms: a stuck call holds nothing up). */
     public void giveWay() {
-        long deadline = System.nanoTime() + MAX_WAIT_NANOS;
+        giveWay(MAX_WAIT_NANOS);
+    }
+
+    private long giveWay(long maxNanos) {
+        long start = System.nanoTime();
+        long deadline = start + maxNanos;
         while (any() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
+        return System.nanoTime() - start;
+    }
+
+    /**
+     * A {@link #giveWay} that stops waiting once it has waited {@code total} in all: for work that must not be put
+     * off for good under a constant load (the audit history check holds a read snapshot while it waits, and the
+     * log's WAL cannot be checkpointed past it meanwhile).
+     */
+    public Runnable givingWayFor(Duration total) {
+        AtomicLong left = new AtomicLong(total.toNanos());
+        return () -> {
+            long budget = left.get();
+            if (budget > 0) {
+                left.addAndGet(-giveWay(Math.min(MAX_WAIT_NANOS, budget)));
+            }
+        };
     }
 }

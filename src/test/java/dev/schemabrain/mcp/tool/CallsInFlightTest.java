@@ -83,4 +83,20 @@ class CallsInFlightTest {
         long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertTrue(waited >= 150 && waited < 2_000, "waited " + waited + " ms");
     }
+
+    @Test
+    void aBudgetedGiveWayStopsWaitingOnceItHasWaitedItsBudget() {
+        CallsInFlight calls = new CallsInFlight();
+        calls.enter();   // a load that never ends
+        Runnable pace = calls.givingWayFor(java.time.Duration.ofMillis(300));
+        long[] waited = new long[3];
+        for (int i = 0; i < 3; i++) {
+            long start = System.nanoTime();
+            pace.run();
+            waited[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        }
+        assertTrue(waited[0] >= 150 && waited[0] < 1_000, "a step waits up to 200 ms: " + waited[0]);
+        assertTrue(waited[1] >= 50 && waited[1] < 1_000, "then what is left of the 300 ms: " + waited[1]);
+        assertTrue(waited[2] < 20, "then not at all: " + waited[2]);
+    }
 }
