@@ -10,14 +10,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -30,10 +25,10 @@ public final class EnglishVocabulary {
 
     public static final String TOKENIZER_RESOURCE = "/bge-small-en-v1.5-q-tokenizer.json";
     /**
-     * The same words, one a line, written by the build ({@link #main}): a server's start reads them in a fraction of
+     * The same words, one a line, written by the build ({@code embed.ModelResources}): a server's start reads them in a fraction of
      * the time the tokenizer's JSON takes (about 70 ms of the catalog load before the JIT has compiled anything).
      */
-    static final String WORDS_RESOURCE = "/english-words.txt";
+    public static final String WORDS_RESOURCE = "/english-words.txt";
     private static final Pattern WORD = Pattern.compile("[a-z]{3,}");
 
     private EnglishVocabulary() {
@@ -60,7 +55,7 @@ public final class EnglishVocabulary {
     }
 
     /** The words as the tokenizer has them (a class path the build did not prepare, and the build step itself). */
-    static Set<String> fromTokenizer() {
+    public static Set<String> fromTokenizer() {
         try (InputStream in = EnglishVocabulary.class.getResourceAsStream(TOKENIZER_RESOURCE)) {
             if (in == null) {
                 throw new IllegalStateException("the tokenizer " + TOKENIZER_RESOURCE + " is missing from the class path");
@@ -84,38 +79,6 @@ public final class EnglishVocabulary {
             throw new IOException("the word list is empty");
         }
         return out;
-    }
-
-    /**
-     * Build step (Maven, process-classes): writes the tokenizer's words to OUT, one a line, sorted, unless OUT is
-     * newer than every INPUT. Usage: {@code EnglishVocabulary OUT [INPUT...]}.
-     */
-    public static void main(String[] args) throws IOException {
-        if (args.length < 1) {
-            System.err.println("usage: EnglishVocabulary OUT [INPUT...]");
-            System.exit(2);
-        }
-        Path out = Path.of(args[0]);
-        if (Files.isRegularFile(out) && Files.size(out) > 0) {
-            boolean fresh = true;
-            for (int i = 1; i < args.length; i++) {
-                fresh &= Files.getLastModifiedTime(Path.of(args[i])).compareTo(Files.getLastModifiedTime(out)) < 0;
-            }
-            if (fresh) {
-                return;
-            }
-        }
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Path partial = Files.createTempFile(out.toAbsolutePath().getParent(), "words", ".txt");
-        try {
-            Files.write(partial, new TreeSet<>(fromTokenizer()), StandardCharsets.US_ASCII);
-            if (Files.getFileStore(partial).supportsFileAttributeView("posix")) {
-                Files.setPosixFilePermissions(partial, PosixFilePermissions.fromString("rw-r--r--"));
-            }
-            Files.move(partial, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(partial);
-        }
     }
 
     /** Streams to model.vocab (a 30,522-entry object of token to id) instead of building a 700 KB tree. */

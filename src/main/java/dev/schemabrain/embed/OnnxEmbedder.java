@@ -28,7 +28,7 @@ import java.util.function.Supplier;
 
 /**
  * bge-small-en-v1.5 (int8-quantized, 384 dimensions) running in-process: langchain4j's ONNX file, converted by the
- * build into onnxruntime's own format ({@link ModelConversion}) and read from the class path; no network, no files.
+ * build into onnxruntime's own format ({@link ModelResources}) and read from the class path; no network, no files.
  * Queries get the model's instruction prefix, passages none.
  *
  * <p>Two ONNX sessions over the same model, each tuned for its job (measured on 2 cores, see EmbedBenchmark):
@@ -55,7 +55,7 @@ public final class OnnxEmbedder implements Embedder {
     /** The model as langchain4j ships it. */
     static final String ONNX_RESOURCE = "/bge-small-en-v1.5-q.onnx";
     /**
-     * The same model in onnxruntime's own format, converted by the build ({@link ModelConversion}): its sessions
+     * The same model in onnxruntime's own format, converted by the build ({@link ModelResources}): its sessions
      * take the weights from our buffer instead of copying them, and start without optimising the graph again.
      */
     static final String ORT_RESOURCE = "/bge-small-en-v1.5-q.ort";
@@ -237,8 +237,8 @@ public final class OnnxEmbedder implements Embedder {
             // Idle intra-op threads keep onnxruntime's default spin-wait: without it ("session.intra_op.
             // allow_spinning" = "0") a query used ~20% less CPU but its p50 was 0.5-1.5 ms slower.
             if (model.format() == ModelBytes.Format.ORT) {
-                // The weights stay in our buffer instead of a copy per session (about 36 MB less resident memory,
-                // docs/operations.md); the graph was optimised when the build converted it.
+                // The weights stay in our buffer instead of a copy per session (the load's peak RSS 241-252 against
+                // 226 MB, docs/operations.md); the graph was optimised when the build converted it.
                 options.addConfigEntry("session.use_ort_model_bytes_directly", "1");
                 options.addConfigEntry("session.use_ort_model_bytes_for_initializers", "1");
             }

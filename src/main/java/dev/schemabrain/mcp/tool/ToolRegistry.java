@@ -36,7 +36,7 @@ public final class ToolRegistry {
     private final Map<String, Tool> tools;
     private final CallRecorder recorder;
     private final StandIns standIns;
-    /** The callers' calls in flight through this registry, or null when nothing counts them. */
+    /** The callers' calls in flight through this registry (its own, read by nobody, unless {@link #counted}). */
     private final CallsInFlight inFlight;
 
     /** A tool an answer may point to, and the arguments to suggest with it (null: keep the answer's own if they fit). */
@@ -88,7 +88,7 @@ public final class ToolRegistry {
                 throw new IllegalArgumentException("two tools are named " + tool.spec().name());
             }
         }
-        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE, StandIns.NONE, null);
+        return new ToolRegistry(Collections.unmodifiableMap(byName), CallAudit.NONE, StandIns.NONE, new CallsInFlight());
     }
 
     public Collection<Tool> tools() {
@@ -125,9 +125,6 @@ public final class ToolRegistry {
         }
         Map<String, Object> given = arguments == null ? Map.of() : arguments;
         ToolCall call = new ToolCall(name, caller, given, recorder.audit(), access);
-        if (inFlight == null) {
-            return recorder.completed(call, withinServed(name, answer(tool, given, call)));
-        }
         inFlight.enter();
         try {
             return recorder.completed(call, withinServed(name, answer(tool, given, call)));

@@ -13,11 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The model the build converts to ORT format answers as langchain4j's ONNX file does. */
-class ModelConversionTest {
+class ModelResourcesTest {
 
     @Test
     void theBuildPutsTheConvertedModelOnTheClassPathAndTheEmbedderUsesIt() {
-        // Without it the embedder falls back to the ONNX file: right answers, 36 MB more memory. Fail instead.
+        // Without it the embedder falls back to the ONNX file: right answers, a slower load and a copy of the weights per session. Fail instead.
         assertNotNull(OnnxEmbedder.class.getResource(OnnxEmbedder.ORT_RESOURCE),
                 "the build's ort-model step (process-classes) did not write " + OnnxEmbedder.ORT_RESOURCE);
     }
@@ -45,24 +45,29 @@ class ModelConversionTest {
     }
 
     @Test
-    void aConversionWritesAModelThatLoadsAndAFreshOutputIsLeftAlone(@TempDir Path dir) throws Exception {
-        Path out = dir.resolve("m.ort");
-        ModelConversion.convert(out);
-        long size = Files.size(out);
-        assertTrue(size > 30_000_000L, "the converted model holds the weights: " + size + " bytes");
-        try (var stream = Files.list(dir)) {
-            assertEquals(List.of(out), stream.toList(), "no partial file is left behind");
-        }
+    void theBuildStepWritesTheModelAndTheWordsLeavesFreshOnesAloneAndRewritesStaleOnes(@TempDir Path dir)
+            throws Exception {
+        Path model = dir.resolve(OnnxEmbedder.ORT_RESOURCE.substring(1));
+        Path words = dir.resolve(dev.schemabrain.catalog.EnglishVocabulary.WORDS_RESOURCE.substring(1));
         Path input = Files.writeString(dir.resolve("pom.xml"), "x");
-        Files.setLastModifiedTime(out, Files.getLastModifiedTime(input));
-        Files.writeString(out, "stale");
-        Files.setLastModifiedTime(out, java.nio.file.attribute.FileTime.fromMillis(
-                Files.getLastModifiedTime(input).toMillis() + 10_000));
-        ModelConversion.main(new String[] {out.toString(), input.toString()});
-        assertEquals("stale", Files.readString(out), "newer than its inputs: not converted again");
+        Files.setLastModifiedTime(input, java.nio.file.attribute.FileTime.fromMillis(0));
+        ModelResources.main(new String[] {dir.toString(), input.toString()});
+        long size = Files.size(model);
+        assertTrue(size > 30_000_000L, "the converted model holds the weights: " + size + " bytes");
+        assertEquals(dev.schemabrain.catalog.EnglishVocabulary.fromTokenizer().size(), Files.readAllLines(words).size());
+        try (var stream = Files.list(dir)) {
+            assertEquals(List.of(), stream.filter(p -> p.toString().endsWith(".partial")).toList(),
+                    "no partial file is left behind");
+        }
+        Files.writeString(model, "stale");
+        Files.writeString(words, "stale");
+        ModelResources.main(new String[] {dir.toString(), input.toString()});
+        assertEquals("stale", Files.readString(model), "newer than its inputs: not converted again");
+        assertEquals("stale", Files.readString(words), "newer than its inputs: not written again");
         Files.setLastModifiedTime(input, java.nio.file.attribute.FileTime.fromMillis(
-                Files.getLastModifiedTime(out).toMillis() + 10_000));
-        ModelConversion.main(new String[] {out.toString(), input.toString()});
-        assertEquals(size, Files.size(out), "an input newer than the output: converted again");
+                Files.getLastModifiedTime(model).toMillis() + 10_000));
+        ModelResources.main(new String[] {dir.toString(), input.toString()});
+        assertEquals(size, Files.size(model), "an input newer than the output: converted again");
+        assertTrue(Files.readAllLines(words).size() > 20_000, "an input newer than the output: written again");
     }
 }
