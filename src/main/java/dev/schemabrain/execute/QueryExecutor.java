@@ -159,7 +159,7 @@ public final class QueryExecutor implements AutoCloseable {
      * (its handshake and setup statements); nothing runs on it but the engine's setup and reset.
      */
     public void openIdleSession() throws ExecutionException {
-        withSession((c, lease) -> null);
+        withSession((c, lease) -> null, false);
     }
 
     /** The database's plan and estimate for {@code query}; nothing is executed. */
@@ -178,6 +178,11 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     private <T> T withSession(Work<T> work) throws ExecutionException {
+        return withSession(work, true);
+    }
+
+    /** @param resetLater reset the session after returning (a call's answer); false: it is idle again on return */
+    private <T> T withSession(Work<T> work, boolean resetLater) throws ExecutionException {
         boolean acquired;
         try {
             acquired = slots.tryAcquire(settings.acquireWaitMs(), TimeUnit.MILLISECONDS);
@@ -188,6 +193,7 @@ public final class QueryExecutor implements AutoCloseable {
         if (!acquired) {
             throw busy();
         }
+        boolean handedOver = false;
         try {
             SessionPool.Lease lease = begin();
             try {
@@ -206,12 +212,20 @@ public final class QueryExecutor implements AutoCloseable {
                 lease.spoil();
                 throw e;
             } finally {
-                pool.giveBack(lease);
+                if (resetLater) {
+                    // Reset after the answer; the slot stays taken until the session is idle again.
+                    pool.giveBackLater(lease, slots::release);
+                    handedOver = true;
+                } else {
+                    pool.giveBack(lease);
+                }
             }
         } catch (SQLException e) {
             throw translate(e);
         } finally {
-            slots.release();
+            if (!handedOver) {
+                slots.release();
+            }
         }
     }
 

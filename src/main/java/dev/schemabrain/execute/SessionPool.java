@@ -10,13 +10,19 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Query sessions kept open between calls. It never admits anyone: the executor's semaphore does, and every borrower
  * holds a permit, so open connections (lent plus idle) never exceed {@code maxConcurrent}. A session comes back only
  * after its engine reset it to the state {@link Engine#connect} left it in; anything else closes it. Idle sessions
- * are closed after {@code idleMillis}; the newest is lent first, so a quiet server keeps only what it uses.
+ * are closed after {@code idleMillis}; the newest is lent first, so a quiet server keeps only what it uses. A call's
+ * session is reset after its answer has left ({@link #giveBackLater}): the reset's round trips (a rollback, then
+ * {@code DISCARD ALL} and the settings on PostgreSQL) cost an agent's execute about 1.2 ms after an idle gap.
  */
 final class SessionPool implements AutoCloseable {
 
@@ -29,6 +35,13 @@ final class SessionPool implements AutoCloseable {
     private final long idleNanos;
     private final Deque<Idle> idle = new ArrayDeque<>();
     private final AtomicLong opened = new AtomicLong();
+    private final ExecutorService resets = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "schemabrain-session-reset");
+        thread.setDaemon(true);
+        return thread;
+    });
+    /** Sessions being reset: a borrower waits for one rather than open a connection beside it. Under this. */
+    private int resetting;
     private boolean closed;
 
     SessionPool(Engine engine, SourceUrl url, Purpose purpose, long idleMillis) {
@@ -38,23 +51,69 @@ final class SessionPool implements AutoCloseable {
         this.idleNanos = idleMillis * 1_000_000;
     }
 
-    /** A session: the newest idle one that is still open, else a new one. */
+    /**
+     * A session: the newest idle one that is still open, else one being reset (waited for, at most
+     * {@link #RESET_WAIT_MS}: a connection costs more than a reset), else a new one.
+     */
     Lease borrow() throws SQLException {
         synchronized (this) {
-            for (Idle i; (i = idle.pollFirst()) != null; ) {
-                if (!i.connection().isClosed()) {
-                    return new Lease(i.connection(), true);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RESET_WAIT_MS);
+            while (true) {
+                for (Idle i; (i = idle.pollFirst()) != null; ) {
+                    if (!i.connection().isClosed()) {
+                        return new Lease(i.connection(), true);
+                    }
+                }
+                long left = deadline - System.nanoTime();
+                if (resetting == 0 || left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
                 }
             }
         }
         return fresh();
     }
 
+    /** How long a borrower waits for a session being reset before it opens one of its own. */
+    static final long RESET_WAIT_MS = 1_000;
+
     /** A new session, for a first use or to replace one found broken. */
     Lease fresh() throws SQLException {
         Connection c = engine.connect(url, purpose);
         opened.incrementAndGet();
         return new Lease(c, false);
+    }
+
+    /**
+     * Takes back {@code lease} as {@link #giveBack} does, on a thread of the pool's own, so the call answers without
+     * waiting for the reset; {@code then} runs when the session is idle again or closed (the executor's slot is
+     * released there, so open sessions never exceed its limit).
+     */
+    void giveBackLater(Lease lease, Runnable then) {
+        synchronized (this) {
+            resetting++;
+        }
+        Runnable task = () -> {
+            try {
+                giveBack(lease);
+            } finally {
+                synchronized (this) {
+                    resetting--;
+                    notifyAll();
+                }
+                then.run();
+            }
+        };
+        try {
+            resets.execute(task);
+        } catch (RejectedExecutionException closing) {
+            task.run();
+        }
     }
 
     /** Takes back {@code lease}: reset and kept if its call left it sound, otherwise closed. */
@@ -108,6 +167,7 @@ final class SessionPool implements AutoCloseable {
             idle.forEach(i -> all.add(i.connection()));
             idle.clear();
         }
+        resets.shutdown();   // a reset still running closes its session: the pool is closed
         all.forEach(SessionPool::closeQuietly);
     }
 

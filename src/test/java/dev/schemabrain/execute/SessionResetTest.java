@@ -190,6 +190,22 @@ class SessionResetTest {
         }
     }
 
+    @Test
+    void callsInARowShareOneSessionThoughEachIsResetAfterItsAnswer() throws Exception {
+        // With room for three, a call arriving while the last one's session is still being reset waits for it
+        // instead of opening a second connection, and it finds that session reset.
+        try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(TestPostgres.url("sb_pool")),
+                new ExecutorSettings(5_000, 100, 3, 2_000, null))) {
+            String probe = "SELECT pg_backend_pid(), current_setting('application_name')";
+            List<Object> fresh = row(ex, probe);
+            for (int i = 0; i < 50; i++) {
+                plant(ex, true, "SET application_name = 'planted'");
+                assertEquals(fresh, row(ex, probe));
+            }
+            assertEquals(1L, ex.pool().opened());
+        }
+    }
+
     private static final String MARIA_PROBE = "SELECT CONNECTION_ID(), @@session.tx_read_only, @@session.max_statement_time,"
             + " @@session.time_zone, @@session.sql_mode, @@session.autocommit, @planted, DATABASE(), IS_USED_LOCK('sb_pool_planted_lock'),"
             + " @@session.character_set_client, @@session.collation_connection";

@@ -86,6 +86,9 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         Properties props = url.credentials();
         props.setProperty("connectTimeout", Integer.toString(purpose.connectTimeoutSeconds()));
         props.setProperty("ApplicationName", Purpose.APPLICATION_NAME);
+        // The name goes in the startup packet (the driver sends a SET after login to a server it assumes older than
+        // 9.0), so DISCARD ALL between calls resets it to schemabrain, not to an empty name in pg_stat_activity.
+        props.setProperty("assumeMinServerVersion", "12");
         props.setProperty("readOnly", "true");
         props.setProperty("options", "-c default_transaction_read_only=on"
                 + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
