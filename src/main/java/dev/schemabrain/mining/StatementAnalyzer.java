@@ -8,6 +8,7 @@ import dev.schemabrain.mining.SearchPaths.Resolution;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
 import dev.schemabrain.mining.StatementAnalysis.Filter;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.sql.guard.Parsing;
 import dev.schemabrain.mining.StatementAnalysis.Kind;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.BinaryExpression;
@@ -32,7 +33,6 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.parser.Node;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
@@ -107,7 +107,7 @@ public final class StatementAnalyzer {
     Optional<StatementAnalysis> analyze(String text, Context context, List<String> literals) {
         Statement statement;
         try {
-            statement = CCJSqlParserUtil.parse(text);
+            statement = Parsing.statement(text);
         } catch (JSQLParserException | RuntimeException | StackOverflowError e) {
             return Optional.empty();
         }

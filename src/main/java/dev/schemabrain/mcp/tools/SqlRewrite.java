@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.sql.guard.Parsing;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
@@ -79,7 +80,10 @@ final class SqlRewrite {
     static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters, String having,
                              int limit) throws Unsafe {
         // A marker no caller text holds: named parameters carry the filter values' slots through rendering.
-        String nonce = "sbrf" + HexFormat.of().formatHex(RANDOM.generateSeed(6)) + "_";
+        // nextBytes, not generateSeed: the latter reads the kernel's seed source on every call.
+        byte[] marker = new byte[6];
+        RANDOM.nextBytes(marker);
+        String nonce = "sbrf" + HexFormat.of().formatHex(marker) + "_";
         if (rendered.contains(nonce)) {
             throw new Unsafe("marker collision");
         }
@@ -115,7 +119,7 @@ final class SqlRewrite {
 
     private static Select parse(String sql) throws Unsafe {
         try {
-            if (CCJSqlParserUtil.parse(sql) instanceof Select s) {
+            if (Parsing.statement(sql) instanceof Select s) {
                 return s;
             }
         } catch (JSQLParserException | RuntimeException e) {
@@ -228,7 +232,7 @@ final class SqlRewrite {
             String sql = "SELECT * FROM " + quote.apply(q.schema()) + "." + quote.apply(q.table()) + " WHERE " + where;
             Select inner;
             try {
-                inner = (Select) CCJSqlParserUtil.parse(sql);
+                inner = (Select) Parsing.statement(sql);
             } catch (JSQLParserException e) {
                 throw new IllegalStateException("a filtered subselect must parse", e);
             }

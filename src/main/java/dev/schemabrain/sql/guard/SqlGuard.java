@@ -2,15 +2,12 @@ package dev.schemabrain.sql.guard;
 
 import dev.schemabrain.catalog.Catalog;
 import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The entry point: one SQL text, the engine it is meant for and the catalog in, a {@link BoundSelect} or a
@@ -21,16 +18,6 @@ public final class SqlGuard {
 
     /** Longer texts are refused before parsing: no analyst query needs this much, a parser bomb might. */
     public static final int MAX_LENGTH = 100_000;
-
-    /**
-     * JSqlParser runs each parse on an executor so that it can stop one that runs too long; its one-argument entry
-     * point makes and drops a thread per call, which cost the p99. One shared pool of daemon threads instead.
-     */
-    private static final ExecutorService PARSER = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "sql-guard-parse");
-        thread.setDaemon(true);
-        return thread;
-    });
 
     private SqlGuard() {
     }
@@ -49,7 +36,7 @@ public final class SqlGuard {
         }
         Statement statement;
         try {
-            Statements statements = CCJSqlParserUtil.parseStatements(sql, PARSER, parser -> { });
+            Statements statements = Parsing.statements(sql);
             List<Statement> list = statements == null ? List.of() : statements;
             if (list.size() != 1) {
                 return Refusal.of(Refusal.Reason.NOT_A_SINGLE_SELECT,
