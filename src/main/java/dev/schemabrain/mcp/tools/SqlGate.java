@@ -217,7 +217,8 @@ final class SqlGate {
         SqlRewrite.Rewritten rewritten;
         Optional<SqlRewrite.Rewritten> suppressedCount = Optional.empty();
         try {
-            rewritten = SqlRewrite.rewrite(bound.ast().toString(), quote, filters, having, limit);
+            rewritten = filters.isEmpty() && having == null ? SqlRewrite.limited(bound.ast(), limit)
+                    : SqlRewrite.rewrite(bound.ast().toString(), quote, filters, having, limit);
             if (having != null) {
                 // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
                 SqlRewrite.Rewritten left = SqlRewrite.rewrite(bound.ast().toString(), quote, filters,
