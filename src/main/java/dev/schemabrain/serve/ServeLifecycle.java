@@ -171,11 +171,20 @@ public final class ServeLifecycle implements AutoCloseable {
         try {
             dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.sql.guard.SqlEngine.SQLITE, c.catalog());
             if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
+                // The other tools' first calls beside the model's load: an agent's calls after its first search are
+                // describe, relate, list and compute. Warmed after the load, they ran beside those calls and a
+                // session's third and fourth call (suggest_joins, list_metrics) took 40-70 ms; before it, on the same
+                // thread, they delayed a first search by their time. The model's load is mostly one native thread.
+                Thread firstCalls = new Thread(() -> warmFirstCalls(c, unaudited), "schemabrain-warm-calls");
+                firstCalls.setDaemon(true);
+                firstCalls.start();
                 HybridRetriever retriever = c.retriever();   // the model: an agent's first call is most often a search
-                // The other tools' first calls next, then the search path's JIT: an agent's calls after its first
-                // search are describe, relate, list and compute, which otherwise met a cold list_metrics (40-54 ms).
-                // After the model: done before it, on two cores, this delayed a first describe_table by ~500 ms.
-                warmFirstCalls(c, unaudited);
+                try {
+                    firstCalls.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
                 // Each step gives way to the callers' calls in flight: on two cores a warm-up search beside a
                 // session's first calls made each 25-30 ms slower.
                 retriever.warmUp(200, 1_000, inFlight::giveWay);
