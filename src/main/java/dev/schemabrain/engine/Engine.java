@@ -55,6 +55,15 @@ public interface Engine extends Dialect {
         return false;
     }
 
+    /**
+     * Whether a session lives on a server, so that its reset (or close) is round trips the executor runs after the
+     * call has answered. False for an in-process engine: its reset is cheap, and a connection it closes must be gone
+     * before the call answers, as the caller may open the same file next (DuckDB refuses a second configuration).
+     */
+    default boolean sessionsOnAServer() {
+        return false;
+    }
+
     /** The statement that starts the read-only transaction a query runs in (ended by a rollback), or null. */
     String beginReadOnly();
 

@@ -90,11 +90,20 @@ final class SessionPool implements AutoCloseable {
     }
 
     /**
-     * Takes back {@code lease} as {@link #giveBack} does, on a thread of the pool's own, so the call answers without
-     * waiting for the reset; {@code then} runs when the session is idle again or closed (the executor's slot is
-     * released there, so open sessions never exceed its limit).
+     * Takes back {@code lease} as {@link #giveBack} does: for a session on a server ({@link Engine#sessionsOnAServer})
+     * on a thread of the pool's own, so the call answers without waiting for the reset's round trips; otherwise at
+     * once. {@code then} runs when the session is idle again or closed (the executor's slot is released there, so
+     * open sessions never exceed its limit).
      */
     void giveBackLater(Lease lease, Runnable then) {
+        if (!engine.sessionsOnAServer()) {
+            try {
+                giveBack(lease);
+            } finally {
+                then.run();
+            }
+            return;
+        }
         synchronized (this) {
             resetting++;
         }

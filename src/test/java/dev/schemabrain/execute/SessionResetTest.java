@@ -206,6 +206,24 @@ class SessionResetTest {
         }
     }
 
+    @Test
+    void anInProcessEnginesConnectionIsClosedBeforeTheCallAnswers() throws Exception {
+        // DuckDB keeps no session between calls; its file must be free when the answer is back, or the caller's own
+        // connection with another configuration is refused. Repeated: a close after the answer loses this race often.
+        Path duck = dir.resolve("closed.duckdb");
+        try (Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + duck); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t AS SELECT 1 AS x");
+        }
+        try (QueryExecutor ex = single("duckdb:" + duck)) {
+            for (int i = 0; i < 20; i++) {
+                assertEquals(List.of(1L), row(ex, "SELECT x FROM t"));
+                try (Connection mine = java.sql.DriverManager.getConnection("jdbc:duckdb:" + duck)) {
+                    assertTrue(mine.isValid(1));
+                }
+            }
+        }
+    }
+
     private static final String MARIA_PROBE = "SELECT CONNECTION_ID(), @@session.tx_read_only, @@session.max_statement_time,"
             + " @@session.time_zone, @@session.sql_mode, @@session.autocommit, @planted, DATABASE(), IS_USED_LOCK('sb_pool_planted_lock'),"
             + " @@session.character_set_client, @@session.collation_connection";

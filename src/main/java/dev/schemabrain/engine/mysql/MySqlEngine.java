@@ -126,6 +126,11 @@ public final class MySqlEngine implements Engine {
      * cannot return to having none, so it is not reused either.
      */
     @Override
+    public boolean sessionsOnAServer() {
+        return true;
+    }
+
+    @Override
     public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
         if (url.database() == null || !resets(c.getMetaData().getDatabaseProductVersion())) {
             return false;

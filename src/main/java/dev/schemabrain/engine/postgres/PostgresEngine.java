@@ -106,6 +106,11 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
      * and statement_timeout are then set again, should a startup option not be where that value came from.
      */
     @Override
+    public boolean sessionsOnAServer() {
+        return true;
+    }
+
+    @Override
     public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
         if (!c.getAutoCommit()) {
             c.rollback();
