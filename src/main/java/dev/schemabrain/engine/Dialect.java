@@ -1,5 +1,7 @@
 package dev.schemabrain.engine;
 
+import dev.schemabrain.catalog.QualifiedName;
+
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 
@@ -13,6 +15,11 @@ public interface Dialect {
     /** A quoted identifier (ANSI double quotes unless the engine says otherwise); callers pass names from the catalog only. */
     default String quote(String identifier) {
         return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    /** A table's quoted, schema-qualified name. SQLite's schema is the attached database's name ("main"), which it accepts too. */
+    default String qualified(QualifiedName name) {
+        return quote(name.schema()) + "." + quote(name.table());
     }
 
     /** The date of {@code x} (a quoted column). */

@@ -60,7 +60,7 @@ public final class RowSampler {
             return table;
         }
         String sql = Purpose.STATEMENT_MARKER + "SELECT " + sampled.stream().map(c -> dialect.quote(c.name())).collect(Collectors.joining(", "))
-                + " FROM " + dialect.quote(table.name().schema()) + "." + dialect.quote(table.name().table())
+                + " FROM " + dialect.qualified(table.name())
                 + " LIMIT " + ValuePolicy.ROWS_READ;
         List<List<String>> values = new ArrayList<>();
         sampled.forEach(c -> values.add(new ArrayList<>()));

@@ -20,9 +20,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Query sessions kept open between calls. It never admits anyone: the executor's semaphore does, and every borrower
  * holds a permit, so open connections (lent plus idle) never exceed {@code maxConcurrent}. A session comes back only
  * after its engine reset it to the state {@link Engine#connect} left it in; anything else closes it. Idle sessions
- * are closed after {@code idleMillis}; the newest is lent first, so a quiet server keeps only what it uses. A call's
- * session is reset after its answer has left ({@link #giveBackLater}): the reset's round trips (a rollback, then
- * {@code DISCARD ALL} and the settings on PostgreSQL) cost an agent's execute about 1.2 ms after an idle gap.
+ * are closed after {@code idleMillis}; the newest is lent first, so a quiet server keeps only what it uses. A session on
+ * a server ({@link Engine#sessionsOnAServer}) is reset after its call's answer has left ({@link #giveBackLater}): the
+ * reset's round trips (a rollback, then {@code DISCARD ALL} and the settings on PostgreSQL) cost an agent's execute
+ * about 1.2 ms after an idle gap. An in-process engine's session is reset before the answer, because DuckDB refuses
+ * another configuration's connection to its file while ours is open.
  */
 final class SessionPool implements AutoCloseable {
 

@@ -296,18 +296,14 @@ public final class ServedCatalog {
     java.util.Optional<String> warmStatement(Engine engine) {
         return catalog.tables().stream().filter(t -> !t.columns().isEmpty()).findFirst().map(t -> {
             String column = "a." + engine.quote(t.columns().get(0).name());
-            String from = qualified(engine, t.name()) + " AS a" + t.foreignKeys().stream()
+            String from = engine.qualified(t.name()) + " AS a" + t.foreignKeys().stream()
                     .filter(fk -> fk.columns().size() == 1 && catalog.table(fk.target()).isPresent()).findFirst()
-                    .map(fk -> " JOIN " + qualified(engine, fk.target()) + " AS b ON b." + engine.quote(fk.targetColumns().get(0))
+                    .map(fk -> " JOIN " + engine.qualified(fk.target()) + " AS b ON b." + engine.quote(fk.targetColumns().get(0))
                             + " = a." + engine.quote(fk.columns().get(0)) + " WHERE a." + engine.quote(fk.columns().get(0))
                             + " IS NOT NULL")
                     .orElse("");
             return "SELECT " + column + ", COUNT(*) AS n FROM " + from + " GROUP BY " + column + " ORDER BY n DESC LIMIT 5";
         });
-    }
-
-    private static String qualified(Engine engine, QualifiedName name) {
-        return engine.quote(name.schema()) + "." + engine.quote(name.table());
     }
 
     /** An entity's groupable dimensions, walked once per served catalog (not once per list_metrics call). */

@@ -465,11 +465,6 @@ public final class MetricCompiler {
         };
     }
 
-    static String qualified(Dialect dialect, QualifiedName name) {
-        // SQLite's schema is the attached database's name ("main"), which it also accepts as a qualifier.
-        return dialect.quote(name.schema()) + "." + dialect.quote(name.table());
-    }
-
     Entity entity(String name) throws CompileException {
         return model.entity(name).orElseThrow(() -> drift("entity " + name));
     }

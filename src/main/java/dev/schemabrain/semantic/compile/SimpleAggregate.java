@@ -142,7 +142,7 @@ final class SimpleAggregate {
         Set<String> needed = refs.entities();
         needed.remove(base.name());
         List<PathFinder.Step> steps = compiler.paths().plan(base.name(), needed, via);
-        From from = new From(new StringBuilder(" FROM ").append(MetricCompiler.qualified(dialect, baseTable.name()))
+        From from = new From(new StringBuilder(" FROM ").append(dialect.qualified(baseTable.name()))
                 .append(" AS ").append(q("t0")), new LinkedHashMap<>(), new HashMap<>(), new ArrayList<>(), new ArrayList<>());
         from.alias().put(base.name(), "t0");
         from.reachedByFanOut().put(base.name(), false);
@@ -170,7 +170,7 @@ final class SimpleAggregate {
         }
         StringBuilder sql = from.sql();
         if (step.join().bridge() == null) {
-            sql.append(kind).append(MetricCompiler.qualified(dialect, toTable.name())).append(" AS ").append(q(toAlias))
+            sql.append(kind).append(dialect.qualified(toTable.name())).append(" AS ").append(q(toAlias))
                     .append(" ON ").append(on(fromAlias, fromTable, toAlias, toTable, step.pairs(), touched));
             return;
         }
@@ -178,9 +178,9 @@ final class SimpleAggregate {
         Table link = compiler.catalog().table(bridge.table())
                 .orElseThrow(() -> MetricCompiler.drift("the link table " + bridge.table()));
         String linkAlias = toAlias + "_link";
-        sql.append(kind).append(MetricCompiler.qualified(dialect, link.name())).append(" AS ").append(q(linkAlias))
+        sql.append(kind).append(dialect.qualified(link.name())).append(" AS ").append(q(linkAlias))
                 .append(" ON ").append(on(fromAlias, fromTable, linkAlias, link, bridge.sourceOn(), touched))
-                .append(kind).append(MetricCompiler.qualified(dialect, toTable.name())).append(" AS ").append(q(toAlias))
+                .append(kind).append(dialect.qualified(toTable.name())).append(" AS ").append(q(toAlias))
                 .append(" ON ").append(on(linkAlias, link, toAlias, toTable, bridge.targetOn(), touched));
     }
 

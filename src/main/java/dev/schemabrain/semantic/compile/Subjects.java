@@ -59,7 +59,7 @@ final class Subjects {
             for (int i = 0; i + 1 < hops.size(); i++) {
                 SubjectGraph.Hop hop = hops.get(i);
                 String next = "s" + (i + 1);
-                joins.append(" LEFT JOIN ").append(MetricCompiler.qualified(dialect, tables.of(entity(hop.to())).name())).append(" AS ")
+                joins.append(" LEFT JOIN ").append(dialect.qualified(tables.of(entity(hop.to())).name())).append(" AS ")
                         .append(dialect.quote(next)).append(" ON ");
                 List<String> terms = new ArrayList<>();
                 for (ColumnPair p : hop.on()) {
