@@ -31,7 +31,7 @@ public record Purpose(String name, int connectTimeoutSeconds, int statementTimeo
      */
     public static final String STATEMENT_MARKER = "/* schemabrain */ ";
 
-    /** A query session: time-limited, and its work runs in a transaction. */
+    /** A query session: time-limited, and its work runs in a read-only transaction. */
     public boolean limited() {
         return statementTimeoutMs > 0;
     }

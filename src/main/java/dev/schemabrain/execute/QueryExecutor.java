@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The only path by which SQL reaches a source (SPEC §7). Each call borrows a session that is read-only and
- * time-limited, runs one statement in a read-only transaction, and rolls it back. Sessions are pooled (at most
+ * time-limited and runs one statement in a read-only transaction: begun and rolled back where the engine has one
+ * ({@link Engine#beginReadOnly}), or the statement's own where every transaction of the session is read-only by its
+ * default (PostgreSQL: one round trip per call instead of three). Sessions are pooled (at most
  * {@code maxConcurrent}, idle ones closed after {@link #IDLE_MS}); between calls the engine resets a session to the
  * state a new connection has ({@link Engine#resetSession}), and a session whose call failed other than by a plain
  * SQL error is closed, so no session state survives a call. At most {@code maxConcurrent} statements run at once: a call
@@ -238,15 +240,21 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     /**
-     * A session with its read-only transaction begun. A pooled session is not pinged before use: if it died while idle
-     * (server restart, a killed backend), its first statement fails before any of the call's SQL was sent, and a new
-     * session takes its place once.
+     * A session ready for the call's statements: its read-only transaction begun where the engine has one. A pooled
+     * session is not pinged before each use: if it died while idle (server restart, a killed backend), the statement
+     * that begins its transaction fails before any of the call's SQL was sent, and a new session takes its place once.
+     * An engine whose statements are read-only without a transaction (PostgreSQL's session default) sends nothing
+     * before the call's SQL, so a session idle for longer than {@link #ALIVE_WITHOUT_CHECK_MS} is checked with the
+     * driver's own ping ({@link Connection#isValid}); one used more recently is trusted, as a connection pool trusts it.
      */
     private SessionPool.Lease begin() throws SQLException {
         for (SessionPool.Lease lease = pool.borrow(); ; lease = pool.fresh()) {
             try {
-                startTransaction(lease.connection());
-                return lease;
+                if (ready(lease)) {
+                    return lease;
+                }
+                lease.spoil();
+                pool.giveBack(lease);
             } catch (SQLException e) {
                 lease.spoil();
                 pool.giveBack(lease);
@@ -256,6 +264,24 @@ public final class QueryExecutor implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * How long a pooled session on a server may sit idle and still be lent without a ping, where no statement begins
+     * its call (HikariCP's default bypass window is 500 ms). Under load a session is back within milliseconds.
+     */
+    static final long ALIVE_WITHOUT_CHECK_MS = 1_000;
+
+    /** Begins the call's transaction, or checks a session idle long enough to have died; false: it is dead. */
+    private boolean ready(SessionPool.Lease lease) throws SQLException {
+        Connection c = lease.connection();
+        if (engine.beginReadOnly() != null) {
+            startTransaction(c);
+            return true;
+        }
+        return !lease.reused() || !engine.sessionsOnAServer()
+                || lease.idleNanos() < TimeUnit.MILLISECONDS.toNanos(ALIVE_WITHOUT_CHECK_MS)
+                || c.isValid(Math.max(1, (int) (settings.acquireWaitMs() / 1000)));
     }
 
     private void startTransaction(Connection c) throws SQLException {

@@ -63,7 +63,7 @@ final class SessionPool implements AutoCloseable {
             while (true) {
                 for (Idle i; (i = idle.pollFirst()) != null; ) {
                     if (!i.connection().isClosed()) {
-                        return new Lease(i.connection(), true);
+                        return new Lease(i.connection(), System.nanoTime() - i.since());
                     }
                 }
                 long left = deadline - System.nanoTime();
@@ -88,7 +88,7 @@ final class SessionPool implements AutoCloseable {
     Lease fresh() throws SQLException {
         Connection c = engine.connect(url, purpose);
         opened.incrementAndGet();
-        return new Lease(c, false);
+        return new Lease(c, -1);
     }
 
     /**
@@ -190,15 +190,18 @@ final class SessionPool implements AutoCloseable {
         }
     }
 
-    /** One call's use of a session. {@code reused}: it served an earlier call, so it may have died while idle. */
+    /**
+     * One call's use of a session. {@code idleNanos}: how long it sat idle since an earlier call (it may have died
+     * meanwhile), or -1 for a new connection.
+     */
     static final class Lease {
         private final Connection connection;
-        private final boolean reused;
+        private final long idleNanos;
         private volatile boolean spoiled;
 
-        Lease(Connection connection, boolean reused) {
+        Lease(Connection connection, long idleNanos) {
             this.connection = connection;
-            this.reused = reused;
+            this.idleNanos = idleNanos;
         }
 
         Connection connection() {
@@ -206,7 +209,12 @@ final class SessionPool implements AutoCloseable {
         }
 
         boolean reused() {
-            return reused;
+            return idleNanos >= 0;
+        }
+
+        /** How long the session was idle before this call, or -1 if it is new. */
+        long idleNanos() {
+            return idleNanos;
         }
 
         boolean spoiled() {

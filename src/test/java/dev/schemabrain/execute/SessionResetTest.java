@@ -134,13 +134,56 @@ class SessionResetTest {
     void aPostgresSessionKilledWhileIdleIsReplacedAndTheNextCallSucceeds() throws Exception {
         try (QueryExecutor ex = single(TestPostgres.url("sb_pool"))) {
             Object pid = row(ex, "SELECT pg_backend_pid()").get(0);
-            try (Connection admin = TestPostgres.connect("postgres"); Statement st = admin.createStatement()) {
-                st.execute("SELECT pg_terminate_backend(" + pid + ")");
-            }
+            kill(pid);
+            Thread.sleep(QueryExecutor.ALIVE_WITHOUT_CHECK_MS + 200);   // idle long enough to be pinged before use
             Object next = row(ex, "SELECT pg_backend_pid()").get(0);
             assertNotEquals(pid, next);
             assertEquals(2L, ex.pool().opened());
             assertEquals(next, row(ex, "SELECT pg_backend_pid()").get(0), "the replacement is pooled in turn");
+        }
+    }
+
+    @Test
+    void aPostgresSessionKilledJustAfterItsCallFailsTheNextCallClearlyAndIsNeverLentAgain() throws Exception {
+        // Within the window a session is lent unpinged: the call it meets fails as a lost connection, not with rows.
+        try (QueryExecutor ex = single(TestPostgres.url("sb_pool"))) {
+            Object pid = row(ex, "SELECT pg_backend_pid()").get(0);
+            kill(pid);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> row(ex, "SELECT pg_backend_pid()"));
+            assertEquals(ErrorKind.SOURCE_UNAVAILABLE, e.kind(), e.getMessage());
+            assertTrue(e.getMessage().contains("retry"), e.getMessage());
+            Object next = row(ex, "SELECT pg_backend_pid()").get(0);
+            assertNotEquals(pid, next);
+            assertEquals(2L, ex.pool().opened());
+        }
+    }
+
+    @Test
+    void aPostgresStatementCannotMakeItsOwnOrTheNextCallsTransactionReadWrite() throws Exception {
+        try (Connection admin = TestPostgres.connect("sb_pool"); Statement st = admin.createStatement()) {
+            st.execute("CREATE SEQUENCE IF NOT EXISTS sb_pool_seq");
+        }
+        try (QueryExecutor ex = single(TestPostgres.url("sb_pool"))) {
+            Object pid = row(ex, "SELECT pg_backend_pid()").get(0);
+            ExecutionException own = assertThrows(ExecutionException.class,
+                    () -> row(ex, "SELECT set_config('transaction_read_only', 'off', true), nextval('sb_pool_seq')"));
+            assertTrue(own.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read"), own.getMessage());
+            ExecutionException same = assertThrows(ExecutionException.class,
+                    () -> row(ex, "SELECT set_config('default_transaction_read_only', 'off', false), nextval('sb_pool_seq')"));
+            assertTrue(same.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read-only"), same.getMessage());
+            // Set for the session by one call (it commits: nothing written), it is gone by the next.
+            assertEquals(List.of("off"), row(ex, "SELECT set_config('default_transaction_read_only', 'off', false)"));
+            ExecutionException next = assertThrows(ExecutionException.class, () -> row(ex, "SELECT nextval('sb_pool_seq')"));
+            assertTrue(next.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read-only"), next.getMessage());
+            assertEquals(pid, row(ex, "SELECT pg_backend_pid()").get(0), "all on the one pooled session");
+        }
+        assertEquals(1L, TestPostgres.count("sb_pool", "SELECT last_value FROM sb_pool_seq"));
+        assertEquals(0L, TestPostgres.count("sb_pool", "SELECT CASE WHEN is_called THEN 1 ELSE 0 END FROM sb_pool_seq"));
+    }
+
+    private static void kill(Object pid) throws SQLException {
+        try (Connection admin = TestPostgres.connect("postgres"); Statement st = admin.createStatement()) {
+            st.execute("SELECT pg_terminate_backend(" + pid + ")");
         }
     }
 

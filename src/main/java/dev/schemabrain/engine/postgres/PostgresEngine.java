@@ -94,8 +94,9 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
                 + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
         Connection c = DriverManager.getConnection(jdbcUrl(url), props);
         if (purpose.limited()) {
+            // Autocommit: each statement is its own transaction, read-only by the session's default above. BEGIN and
+            // ROLLBACK around it were two round trips per call that kept nothing safer.
             c.setReadOnly(true);
-            c.setAutoCommit(false);
         }
         return c;
     }
@@ -121,7 +122,6 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
             st.execute("DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = "
                     + purpose.statementTimeoutMs());
         }
-        c.setAutoCommit(false);
         return true;
     }
 
@@ -148,9 +148,14 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         return "CAST(" + sql + " AS " + type + ")";
     }
 
+    /**
+     * None: a query session's every transaction is read-only by default_transaction_read_only, given in the startup
+     * packet and set again by each reset, so a statement runs read-only in its own transaction. A statement cannot
+     * turn that off for itself: transaction_read_only cannot be changed once a query of the transaction has run.
+     */
     @Override
     public String beginReadOnly() {
-        return "SET TRANSACTION READ ONLY";
+        return null;
     }
 
     @Override
@@ -185,8 +190,9 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         if (state.equals("3D000")) {
             return Failure.UNKNOWN_DATABASE;
         }
-        if (state.equals("57P03")) {
-            return Failure.UNREACHABLE;   // the server is starting up or shutting down
+        if (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+            // The server ended the session (an administrator, a crash) or is starting up or shutting down.
+            return Failure.UNREACHABLE;
         }
         if (state.equals("42501")) {
             return Failure.PERMISSION;
