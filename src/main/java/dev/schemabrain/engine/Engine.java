@@ -64,7 +64,10 @@ public interface Engine extends Dialect {
         return false;
     }
 
-    /** The statement that starts the read-only transaction a query runs in (ended by a rollback), or null. */
+    /**
+     * The statement that starts the read-only transaction a query runs in (ended by a rollback), or null where no
+     * statement is needed: the driver begins it (PostgreSQL), or the connection itself is read-only (SQLite, DuckDB).
+     */
     String beginReadOnly();
 
     String explain(String sql);

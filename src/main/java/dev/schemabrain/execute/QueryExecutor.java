@@ -31,9 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The only path by which SQL reaches a source (SPEC §7). Each call borrows a session that is read-only and
- * time-limited and runs one statement in a read-only transaction: begun and rolled back where the engine has one
- * ({@link Engine#beginReadOnly}), or the statement's own where every transaction of the session is read-only by its
- * default (PostgreSQL: one round trip per call instead of three). Sessions are pooled (at most
+ * time-limited and runs one statement in a read-only transaction, rolled back by the reset: begun by a statement of
+ * the engine's ({@link Engine#beginReadOnly}), or by the driver with the call's first statement (PostgreSQL: no
+ * round trip before the call's SQL). Sessions are pooled (at most
  * {@code maxConcurrent}, idle ones closed after {@link #IDLE_MS}); between calls the engine resets a session to the
  * state a new connection has ({@link Engine#resetSession}), and a session whose call failed other than by a plain
  * SQL error is closed, so no session state survives a call. At most {@code maxConcurrent} statements run at once: a call
@@ -243,8 +243,8 @@ public final class QueryExecutor implements AutoCloseable {
      * A session ready for the call's statements: its read-only transaction begun where the engine has one. A pooled
      * session is not pinged before each use: if it died while idle (server restart, a killed backend), the statement
      * that begins its transaction fails before any of the call's SQL was sent, and a new session takes its place once.
-     * An engine whose statements are read-only without a transaction (PostgreSQL's session default) sends nothing
-     * before the call's SQL, so a session idle for longer than {@link #ALIVE_WITHOUT_CHECK_MS} is checked with the
+     * Where the driver begins the transaction with the call's first statement (PostgreSQL) nothing goes before the
+     * call's SQL, so a session idle for longer than {@link #ALIVE_WITHOUT_CHECK_MS} is checked with the
      * driver's own ping ({@link Connection#isValid}); one used more recently is trusted, as a connection pool trusts it.
      */
     private SessionPool.Lease begin() throws SQLException {

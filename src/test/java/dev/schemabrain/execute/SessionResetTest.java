@@ -181,6 +181,33 @@ class SessionResetTest {
         assertEquals(0L, TestPostgres.count("sb_pool", "SELECT CASE WHEN is_called THEN 1 ELSE 0 END FROM sb_pool_seq"));
     }
 
+    @Test
+    void aPostgresCallsTransactionIsReadOnlyEvenWhereTheSessionsDefaultIsNot() throws Exception {
+        // Behind a pooler that drops startup options or moves session settings between server sessions, the session's
+        // default may be read-write: the transaction a call's statement runs in is READ ONLY all the same.
+        try (Connection admin = TestPostgres.connect("sb_pool"); Statement st = admin.createStatement()) {
+            st.execute("CREATE SEQUENCE IF NOT EXISTS sb_pool_seq2");
+        }
+        SourceUrl url = SourceUrl.parse(TestPostgres.url("sb_pool"));
+        dev.schemabrain.engine.Engine engine = dev.schemabrain.engine.Engines.of(url.kind()).orElseThrow();
+        try (Connection c = engine.connect(url, dev.schemabrain.engine.Purpose.query(5_000));
+             Statement st = c.createStatement()) {
+            st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
+            c.commit();
+            try (var rs = st.executeQuery("SELECT current_setting('default_transaction_read_only'),"
+                    + " current_setting('transaction_read_only')")) {
+                rs.next();
+                assertEquals("off", rs.getString(1), "the session's default is read-write");
+                assertEquals("on", rs.getString(2), "the call's transaction is not");
+            }
+            c.rollback();
+            SQLException write = assertThrows(SQLException.class, () -> st.executeQuery("SELECT nextval('sb_pool_seq2')"));
+            assertEquals("25006", write.getSQLState(), write.getMessage());   // read_only_sql_transaction
+            c.rollback();
+        }
+        assertEquals(0L, TestPostgres.count("sb_pool", "SELECT CASE WHEN is_called THEN 1 ELSE 0 END FROM sb_pool_seq2"));
+    }
+
     private static void kill(Object pid) throws SQLException {
         try (Connection admin = TestPostgres.connect("postgres"); Statement st = admin.createStatement()) {
             st.execute("SELECT pg_terminate_backend(" + pid + ")");

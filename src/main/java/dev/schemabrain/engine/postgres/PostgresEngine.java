@@ -92,11 +92,14 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         props.setProperty("readOnly", "true");
         props.setProperty("options", "-c default_transaction_read_only=on"
                 + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
+        // A read-only connection without autocommit: the driver begins each call's transaction as BEGIN READ ONLY, sent
+        // with the call's first statement (one round trip). That transaction is read-only whatever the session's
+        // default says, so it holds behind a pooler that drops startup options or moves session settings.
+        props.setProperty("readOnlyMode", "transaction");
         Connection c = DriverManager.getConnection(jdbcUrl(url), props);
         if (purpose.limited()) {
-            // Autocommit: each statement is its own transaction, read-only by the session's default above. BEGIN and
-            // ROLLBACK around it were two round trips per call that kept nothing safer.
             c.setReadOnly(true);
+            c.setAutoCommit(false);
         }
         return c;
     }
@@ -113,14 +116,14 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
 
     @Override
     public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
-        if (!c.getAutoCommit()) {
-            c.rollback();
-        }
-        c.setAutoCommit(true);
         try (Statement st = c.createStatement()) {
-            // One round trip. DISCARD ALL is refused inside a transaction block: one left open by text closes the session.
-            st.execute("DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = "
+            // One round trip: the call's transaction rolled back (never committed: setAutoCommit(true) would), then the
+            // reset. Should a transaction block survive the ROLLBACK, DISCARD ALL is refused and the session closed.
+            st.execute("ROLLBACK; DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = "
                     + purpose.statementTimeoutMs());
+        }
+        if (c.getAutoCommit()) {
+            c.setAutoCommit(false);
         }
         return true;
     }
@@ -149,9 +152,9 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
     }
 
     /**
-     * None: a query session's every transaction is read-only by default_transaction_read_only, given in the startup
-     * packet and set again by each reset, so a statement runs read-only in its own transaction. A statement cannot
-     * turn that off for itself: transaction_read_only cannot be changed once a query of the transaction has run.
+     * None to send: the driver begins each call's transaction as BEGIN READ ONLY together with its first statement
+     * ({@link #connect}), where a SET TRANSACTION READ ONLY of our own was a round trip before the call's SQL. A
+     * statement cannot make that transaction read-write: transaction_read_only cannot change once a query has run.
      */
     @Override
     public String beginReadOnly() {
