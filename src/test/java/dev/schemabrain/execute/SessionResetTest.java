@@ -171,7 +171,7 @@ class SessionResetTest {
             ExecutionException same = assertThrows(ExecutionException.class,
                     () -> row(ex, "SELECT set_config('default_transaction_read_only', 'off', false), nextval('sb_pool_seq')"));
             assertTrue(same.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read-only"), same.getMessage());
-            // Set for the session by one call (it commits: nothing written), it is gone by the next.
+            // Set for the session by one call, it is gone by the next (rolled back with its call, and reset besides).
             assertEquals(List.of("off"), row(ex, "SELECT set_config('default_transaction_read_only', 'off', false)"));
             ExecutionException next = assertThrows(ExecutionException.class, () -> row(ex, "SELECT nextval('sb_pool_seq')"));
             assertTrue(next.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read-only"), next.getMessage());
