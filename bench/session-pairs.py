@@ -4,7 +4,7 @@ in turn (bench/agent-session.py, a fresh process each), then the median over the
 p99, of each tool's first call and of each tool's p50. Run it where agent-session.py would run (a directory holding
 the store), with its STORE, SOURCE, CYCLE, N and GAP:
 
-    VARIANTS='[["before", "/wt-before/schemabrain", ""], ["after", "./schemabrain", ""],
+    VARIANTS='[["before", "../before/schemabrain", ""], ["after", "./schemabrain", ""],
                ["after+flag", "./schemabrain", "-XX:CompileThresholdScaling=0.1"]]' K=7 \\
     STORE=chinook.db SOURCE=postgresql://localhost/chinook CYCLE=cycle.json python3 bench/session-pairs.py
 

@@ -275,21 +275,16 @@ public final class QueryExecutor implements AutoCloseable {
     /** Begins the call's transaction, or checks a session idle long enough to have died; false: it is dead. */
     private boolean ready(SessionPool.Lease lease) throws SQLException {
         Connection c = lease.connection();
-        if (engine.beginReadOnly() != null) {
-            startTransaction(c);
+        String begin = engine.beginReadOnly();
+        if (begin != null) {
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute(begin);
+            }
             return true;
         }
         return !lease.reused() || !engine.sessionsOnAServer()
                 || lease.idleNanos() < TimeUnit.MILLISECONDS.toNanos(ALIVE_WITHOUT_CHECK_MS)
                 || c.isValid(Math.max(1, (int) (settings.acquireWaitMs() / 1000)));
-    }
-
-    private void startTransaction(Connection c) throws SQLException {
-        if (engine.beginReadOnly() != null) {
-            try (java.sql.Statement st = c.createStatement()) {
-                st.execute(engine.beginReadOnly());
-            }
-        }
     }
 
     /**

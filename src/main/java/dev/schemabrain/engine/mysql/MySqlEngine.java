@@ -116,6 +116,11 @@ public final class MySqlEngine implements Engine {
         }
     }
 
+    @Override
+    public boolean sessionsOnAServer() {
+        return true;
+    }
+
     /**
      * The driver's reset is the server's COM_RESET_CONNECTION: it rolls back, drops temporary tables, prepared
      * statements, user variables and GET_LOCK locks, and sets session variables back to the global values (the
@@ -125,11 +130,6 @@ public final class MySqlEngine implements Engine {
      * asked for and the STRICT_TRANS_TABLES it adds: both are set back. A session of a URL without a database
      * cannot return to having none, so it is not reused either.
      */
-    @Override
-    public boolean sessionsOnAServer() {
-        return true;
-    }
-
     @Override
     public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
         if (url.database() == null || !resets(c.getMetaData().getDatabaseProductVersion())) {

@@ -104,16 +104,16 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         return c;
     }
 
-    /**
-     * DISCARD ALL drops what a session can hold (temporary tables, prepared statements, cursors, LISTEN, advisory
-     * locks, plans, sequences' state) and RESETs every setting to its connection-time value; the read-only default
-     * and statement_timeout are then set again, should a startup option not be where that value came from.
-     */
     @Override
     public boolean sessionsOnAServer() {
         return true;
     }
 
+    /**
+     * DISCARD ALL drops what a session can hold (temporary tables, prepared statements, cursors, LISTEN, advisory
+     * locks, plans, sequences' state) and RESETs every setting to its connection-time value; the read-only default
+     * and statement_timeout are then set again, should a startup option not be where that value came from.
+     */
     @Override
     public boolean resetSession(Connection c, SourceUrl url, Purpose purpose) throws SQLException {
         try (Statement st = c.createStatement()) {
