@@ -70,6 +70,14 @@ public interface Engine extends Dialect {
      */
     String beginReadOnly();
 
+    /**
+     * How the guard reads and writes SQL for this engine (SPEC §12.1); empty where nobody has written them down, and
+     * then agent SQL is refused there rather than checked by another engine's rules.
+     */
+    default Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
+        return Optional.empty();
+    }
+
     String explain(String sql);
 
     Explain readExplain(ResultSet rs) throws SQLException;

@@ -169,7 +169,8 @@ public final class ServeLifecycle implements AutoCloseable {
 
     private void warm(ServedCatalog c, ToolRegistry unaudited) {
         try {
-            dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.sql.guard.SqlEngine.SQLITE, c.catalog());
+            dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.engine.Engines.SQLITE.sqlRules().orElseThrow(),
+                    c.catalog());
             if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
                 // The other tools' first calls beside the model's load: an agent's calls after its first search are
                 // describe, relate, list and compute. Warmed after the load, they ran beside those calls and a

@@ -127,4 +127,9 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
         }
         return Failure.OTHER;
     }
+
+    @Override
+    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
+        return java.util.Optional.of(DuckDbSqlRules.INSTANCE);
+    }
 }

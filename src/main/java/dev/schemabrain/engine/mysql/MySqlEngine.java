@@ -29,6 +29,9 @@ import java.util.Set;
  */
 public final class MySqlEngine implements Engine {
 
+    /** The sql_mode flags a query session always has: the lexical rules of {@link MySqlSqlRules}. */
+    static final String PINNED_SQL_MODE = "NO_BACKSLASH_ESCAPES,ANSI_QUOTES";
+
     private static final int DEFAULT_PORT = 3306;
     /** URL parameters that hold no secret: shown and stored; every other one only reaches the driver. */
     private static final Set<String> DISPLAYED = DisplayedParameters.of("sslMode", "useSSL", "requireSSL", "verifyServerCertificate",
@@ -104,6 +107,9 @@ public final class MySqlEngine implements Engine {
         if (purpose.limited()) {
             try (Statement st = c.createStatement()) {
                 st.execute("SET SESSION TRANSACTION READ ONLY");
+                // The lexical rules the guard assumes (SPEC §12.1): a backslash in '...' is an ordinary character and
+                // "name" is a name, whatever the server's default sql_mode.
+                st.execute("SET SESSION sql_mode = CONCAT(@@session.sql_mode, '," + PINNED_SQL_MODE + "')");
                 boolean mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb");
                 st.execute(mariadb ? "SET SESSION max_statement_time = " + Math.max(0.001, purpose.statementTimeoutMs() / 1000.0)
                         : "SET SESSION max_execution_time = " + purpose.statementTimeoutMs());
@@ -273,5 +279,10 @@ public final class MySqlEngine implements Engine {
             return Failure.UNREACHABLE;
         }
         return Failure.OTHER;
+    }
+
+    @Override
+    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
+        return java.util.Optional.of(MySqlSqlRules.INSTANCE);
     }
 }

@@ -90,7 +90,8 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         // 9.0), so DISCARD ALL between calls resets it to schemabrain, not to an empty name in pg_stat_activity.
         props.setProperty("assumeMinServerVersion", "12");
         props.setProperty("readOnly", "true");
-        props.setProperty("options", "-c default_transaction_read_only=on"
+        // standard_conforming_strings: a backslash in '...' is an ordinary character, as the guard reads it (SPEC §12.1).
+        props.setProperty("options", "-c default_transaction_read_only=on -c standard_conforming_strings=on"
                 + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
         // A read-only connection without autocommit: the driver begins each call's transaction as BEGIN READ ONLY, sent
         // with the call's first statement (one round trip). That transaction is read-only whatever the session's
@@ -119,8 +120,8 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         try (Statement st = c.createStatement()) {
             // One round trip: the call's transaction rolled back (never committed: setAutoCommit(true) would), then the
             // reset. Should a transaction block survive the ROLLBACK, DISCARD ALL is refused and the session closed.
-            st.execute("ROLLBACK; DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = "
-                    + purpose.statementTimeoutMs());
+            st.execute("ROLLBACK; DISCARD ALL; SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY;"
+                    + " SET standard_conforming_strings = on; SET statement_timeout = " + purpose.statementTimeoutMs());
         }
         if (c.getAutoCommit()) {
             c.setAutoCommit(false);
@@ -201,5 +202,10 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
             return Failure.PERMISSION;
         }
         return Failure.OTHER;
+    }
+
+    @Override
+    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
+        return java.util.Optional.of(PostgresSqlRules.INSTANCE);
     }
 }

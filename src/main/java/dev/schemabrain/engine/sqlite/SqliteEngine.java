@@ -186,4 +186,9 @@ public final class SqliteEngine implements Engine {
         }
         return Failure.OTHER;
     }
+
+    @Override
+    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
+        return java.util.Optional.of(SqliteSqlRules.INSTANCE);
+    }
 }

@@ -284,8 +284,8 @@ public final class ServedCatalog {
         List.<Object>of(1L, java.math.BigDecimal.ONE, 1.5d, true, "x").forEach(row::addPOJO);
         row.addNull();
         dev.schemabrain.mcp.envelope.Envelope.success(rows, null, null, List.of("execute"));
-        warmStatement(engine).ifPresent(sql -> SqlGate.check("execute", sql, SqlGate.engine(engine.kind()), engine::quote,
-                this, Access.UNRESTRICTED, WARM_GROUP_SIZE, 10));
+        engine.sqlRules().ifPresent(rules -> warmStatement(engine).ifPresent(sql -> SqlGate.check("execute", sql, rules,
+                rules::quote, this, Access.UNRESTRICTED, WARM_GROUP_SIZE, 10)));
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.schemabrain.access.BoundRowFilter;
 import dev.schemabrain.access.RowFilter;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
-import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -21,7 +20,7 @@ import dev.schemabrain.sql.guard.ColumnRef;
 import dev.schemabrain.sql.guard.GuardResult;
 import dev.schemabrain.sql.guard.OutputColumn;
 import dev.schemabrain.sql.guard.Refusal;
-import dev.schemabrain.sql.guard.SqlEngine;
+import dev.schemabrain.sql.guard.SqlRules;
 import dev.schemabrain.sql.guard.SqlGuard;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.FromItem;
@@ -81,17 +80,7 @@ final class SqlGate {
     private SqlGate() {
     }
 
-    /** The guard's engine for a source kind: MariaDB speaks MySQL's dialect. */
-    static SqlEngine engine(SourceKind kind) {
-        return switch (kind.wireName()) {
-            case "mysql", "mariadb" -> SqlEngine.MYSQL;
-            case "sqlite" -> SqlEngine.SQLITE;
-            case "duckdb" -> SqlEngine.DUCKDB;
-            default -> SqlEngine.POSTGRESQL;
-        };
-    }
-
-    static Outcome check(String tool, String sql, SqlEngine engine, UnaryOperator<String> quote, ServedCatalog served,
+    static Outcome check(String tool, String sql, SqlRules engine, UnaryOperator<String> quote, ServedCatalog served,
                          Access access, int serverMinGroupSize, int limit) {
         if (access.denial().isPresent()) {
             return refused(ErrorKind.ALLOWLIST_VIOLATION, "This caller reaches no tables: " + access.denial().get()
@@ -192,6 +181,9 @@ final class SqlGate {
         if (pii.isPresent()) {
             return new Outcome(null, pii.get());
         }
+        if (bound.unrendered().isPresent()) {
+            return new Outcome(null, guardRefusal(tool, bound.unrendered().get()));
+        }
         int k = access.minGroupSize().orElse(serverMinGroupSize);
         String having = null;
         java.util.OptionalInt shownK = java.util.OptionalInt.empty();
@@ -232,6 +224,14 @@ final class SqlGate {
                     + " FROM or JOIN.", "SELECT ... FROM table AS t JOIN other AS o ON ... (no table references"
                     + " outside FROM and JOIN)", null);
         }
+        // What runs is what was checked: the engine's lexer must read our text as we wrote it (SPEC §12.1).
+        for (SqlRewrite.Rewritten text : suppressedCount.isPresent() ? List.of(rewritten, suppressedCount.get())
+                : List.of(rewritten)) {
+            Optional<Refusal> unreadable = dev.schemabrain.sql.guard.WrittenSql.check(text.sql(), engine, bound.literals());
+            if (unreadable.isPresent()) {
+                return new Outcome(null, guardRefusal(tool, unreadable.get()));
+            }
+        }
         Set<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
         for (OutputColumn o : bound.outputs()) {
             o.lineage().forEach(c -> propagated.addAll(served.pii().tag(c.table(), c.column()).categories()));
@@ -244,8 +244,8 @@ final class SqlGate {
     }
 
     /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
-    private static SqlNormalizer.Dialect dialect(SqlEngine engine) {
-        return engine == SqlEngine.MYSQL ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
+    private static SqlNormalizer.Dialect dialect(SqlRules engine) {
+        return engine.lexical().hashComments() ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
     }
 
     /** Claim values in the column's type (the engine compares an integer with text only in SQLite); empty if one is not. */
@@ -524,7 +524,7 @@ final class SqlGate {
      * describe_table refuses it. A bare name stays unknown_name among the visible tables, which says nothing of
      * what else is indexed.
      */
-    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlEngine engine, ServedCatalog served,
+    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlRules engine, ServedCatalog served,
                                                                  Access access) {
         if (!(SqlGuard.check(sql, engine, served.whole().catalog()) instanceof BoundSelect whole)) {
             return Optional.empty();

@@ -43,8 +43,16 @@ abstract class SqlTool extends CatalogTool {
 
     SqlGate.Outcome gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit) {
         Engine engine = engine();
-        return SqlGate.check(spec().name(), arguments.string("sql").orElse(""), SqlGate.engine(engine.kind()),
-                engine::quote, served, call.access(), minGroupSize, limit);
+        Optional<dev.schemabrain.sql.guard.SqlRules> rules = engine.sqlRules();
+        if (rules.isEmpty()) {
+            // Fail closed: another engine's rules would check text this engine reads differently.
+            return new SqlGate.Outcome(null, Envelope.error(ToolError.of(ErrorKind.POLICY_BLOCKED, spec().name()
+                    + " cannot check SQL for " + engine.title() + ": SchemaBrain has no SQL rules for that engine,"
+                    + " so no agent SQL runs there; use get_metric with a metric from list_metrics.",
+                    Recovery.call("list_metrics", Map.of())), List.of("list_metrics")));
+        }
+        return SqlGate.check(spec().name(), arguments.string("sql").orElse(""), rules.get(),
+                rules.get()::quote, served, call.access(), minGroupSize, limit);
     }
 
     static Envelope noSource(String tool) {

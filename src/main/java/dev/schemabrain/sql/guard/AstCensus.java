@@ -59,6 +59,14 @@ final class AstCensus {
     };
 
     static void check(Statement root, Set<Object> seen) {
+        for (Object node : nodes(root)) {
+            inspect(node, seen);
+        }
+    }
+
+    /** Every JSqlParser node reachable from {@code root} through fields, collections, maps and arrays, each once. */
+    static List<Object> nodes(Object root) {
+        List<Object> nodes = new ArrayList<>();
         Set<Object> visited = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Object> todo = new ArrayDeque<>();
         todo.push(root);
@@ -88,20 +96,72 @@ final class AstCensus {
             if (!type.startsWith("net.sf.jsqlparser.") || type.startsWith("net.sf.jsqlparser.parser.")) {
                 continue;
             }
-            inspect(node, seen);
+            nodes.add(node);
             if (node.getClass().isEnum()) {
                 continue;
             }
             for (Field f : FIELDS.get(node.getClass())) {
-                try {
-                    push(todo, f.get(node));
-                } catch (IllegalAccessException e) {
-                    throw Binder.refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
-                            "The statement could not be inspected in full; simplify it.");
-                }
+                push(todo, read(f, node));
             }
         }
+        return nodes;
     }
+
+    /** The texts a node holds itself: its String fields and the strings of its collections and arrays. */
+    static List<String> texts(Object node) {
+        List<String> texts = new ArrayList<>();
+        if (node.getClass().isEnum()) {
+            return texts;
+        }
+        for (Field f : TEXTS.get(node.getClass())) {
+            Object value = read(f, node);
+            if (value instanceof String s) {
+                texts.add(s);
+            } else if (value instanceof Collection<?> c) {
+                c.forEach(o -> {
+                    if (o instanceof String s) {
+                        texts.add(s);
+                    }
+                });
+            } else if (value instanceof String[] array) {
+                texts.addAll(java.util.Arrays.asList(array));
+            }
+        }
+        return texts;
+    }
+
+    private static Object read(Field f, Object node) {
+        try {
+            return f.get(node);
+        } catch (IllegalAccessException e) {
+            throw Binder.refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
+                    "The statement could not be inspected in full; simplify it.");
+        }
+    }
+
+    /** A node's fields that can hold text: strings, and collections or arrays (which may hold strings). */
+    private static final ClassValue<List<Field>> TEXTS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> type) {
+            List<Field> fields = new ArrayList<>();
+            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+                if (!c.getName().startsWith("net.sf.jsqlparser.")) {
+                    continue;
+                }
+                for (Field f : c.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
+                        continue;
+                    }
+                    if (f.getType() == String.class || Collection.class.isAssignableFrom(f.getType())
+                            || f.getType() == String[].class) {
+                        f.setAccessible(true);
+                        fields.add(f);
+                    }
+                }
+            }
+            return List.copyOf(fields);
+        }
+    };
 
     private static void push(Deque<Object> todo, Object o) {
         if (o != null) {

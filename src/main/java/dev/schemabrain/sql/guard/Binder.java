@@ -130,21 +130,20 @@ final class Binder {
         }
     }
 
-    private static final Set<String> SYSTEM_SCHEMAS = Set.of(
-            "pg_catalog", "information_schema", "pg_toast", "mysql", "performance_schema", "sys", "temp",
-            "sqlite_temp", "duckdb", "system");
     private static final Set<String> TIME_KEYS = Set.of(
             "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP");
 
-    private final SqlEngine engine;
+    private final SqlRules rules;
     private final Catalog catalog;
     final Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
     final SortedSet<QualifiedName> tables = new TreeSet<>();
     final SortedSet<ColumnRef> filters = new TreeSet<>();
     final SortedSet<ColumnRef> shaping = new TreeSet<>();
+    /** Each table reference bound to the catalog, by node: the rendering writes it under its catalog name. */
+    final Map<net.sf.jsqlparser.schema.Table, QualifiedName> bound = new IdentityHashMap<>();
 
-    Binder(SqlEngine engine, Catalog catalog) {
-        this.engine = engine;
+    Binder(SqlRules rules, Catalog catalog) {
+        this.rules = rules;
         this.catalog = catalog;
     }
 
@@ -211,7 +210,7 @@ final class Binder {
                 }).toList();
         Select body = item.getSelect().getSelect();
         // SQLite makes a compound CTE recursive without the keyword: there its own name inside means itself.
-        if ((recursive || engine == SqlEngine.SQLITE) && body instanceof SetOperationList set) {
+        if ((recursive || rules.compoundCtesRecurse()) && body instanceof SetOperationList set) {
             // The recursive branch reads the CTE itself: start from the anchor and grow to a fixed point.
             List<RelColumn> anchor = rename(bindSelect(set.getSelects().get(0), scope), columnNames);
             scope.ctes.put(name.toLowerCase(Locale.ROOT), anchor);
@@ -486,6 +485,7 @@ final class Binder {
         }
         Table found = lookupTable(schema, name, table.getFullyQualifiedName());
         tables.add(found.name());
+        bound.put(table, found.name());
         List<RelColumn> columns = new ArrayList<>();
         for (Column c : found.columns()) {
             columns.add(new RelColumn(c.name(), Deriv.of(new ColumnRef(found.name(), c.name()))));
@@ -494,7 +494,8 @@ final class Binder {
     }
 
     private boolean isSystem(String schema, String name) {
-        if (schema != null && SYSTEM_SCHEMAS.contains(schema.toLowerCase(Locale.ROOT))) {
+        if (schema != null && (rules.systemSchemas().contains(schema.toLowerCase(Locale.ROOT))
+                || SqlRules.SYSTEM_SCHEMAS_ANYWHERE.contains(schema.toLowerCase(Locale.ROOT)))) {
             return true;
         }
         String n = name.toLowerCase(Locale.ROOT);
@@ -721,7 +722,7 @@ final class Binder {
             }
         }
         String written = column.getColumnName();
-        if (engine.doubleQuotedStrings() && written.startsWith("\"")) {
+        if (rules.doubleQuotedStrings() && written.startsWith("\"")) {
             return null;   // what SQLite and MySQL read as a string literal
         }
         if (written.equalsIgnoreCase("true") || written.equalsIgnoreCase("false")) {
@@ -834,9 +835,9 @@ final class Binder {
                 throw refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, "The function " + String.join(".", parts)
                         + " is schema-qualified; call allowed functions by their plain name.");
             }
-            if (name == null || !Functions.allowed(engine, unquote(name))) {
+            if (name == null || !Functions.allowed(rules, unquote(name))) {
                 throw refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, "The function " + name + " is not on the "
-                        + engine.name().toLowerCase(Locale.ROOT) + " allow-list (aggregates, math, string and date"
+                        + rules.title() + " allow-list (aggregates, math, string and date"
                         + " functions); rewrite the query without it.");
             }
         }

@@ -14,15 +14,22 @@ import java.util.SortedSet;
  * @param filters columns read by WHERE, HAVING, QUALIFY, JOIN ON/USING and FILTER clauses, and everything a
  *                subquery inside them reads: a filter reveals facts about them without showing them
  * @param shaping columns that order, group or partition rows (GROUP BY, ORDER BY, PARTITION BY)
- * @param ast     the parsed statement, for the rewriting step; not to be changed by callers
+ * @param ast     the checked statement with its literals and names in the engine's canonical forms, for the
+ *                rewriting step; not to be changed by callers
+ * @param literals the values of the string literals the rendering writes, for {@link WrittenSql} to compare with
+ *                what the engine's lexer reads in the text that runs
+ * @param unrendered why the statement could not be written back in canonical form, if it could not: it must not
+ *                run, but the caller may first give a more useful refusal (a PII rule) than this one
  */
 public record BoundSelect(SortedSet<QualifiedName> tables, List<OutputColumn> outputs, SortedSet<ColumnRef> filters,
-                          SortedSet<ColumnRef> shaping, Select ast) implements GuardResult {
+                          SortedSet<ColumnRef> shaping, Select ast, List<String> literals,
+                          java.util.Optional<Refusal> unrendered) implements GuardResult {
 
     public BoundSelect {
         tables = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(tables));
         outputs = List.copyOf(outputs);
         filters = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(filters));
         shaping = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(shaping));
+        literals = List.copyOf(literals);
     }
 }

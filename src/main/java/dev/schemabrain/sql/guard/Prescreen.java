@@ -20,7 +20,7 @@ final class Prescreen {
     /** Deeper nesting of parentheses than any analyst writes; JSqlParser takes seconds on a few thousand levels. */
     static final int MAX_DEPTH = 64;
 
-    static Optional<Refusal> check(String sql, SqlEngine engine) {
+    static Optional<Refusal> check(String sql, SqlRules.Lexical engine) {
         for (int i = 0; i < sql.length(); i++) {
             char c = sql.charAt(i);
             if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
@@ -42,7 +42,7 @@ final class Prescreen {
         }
     }
 
-    private static Optional<Refusal> read(String sql, SqlEngine engine, boolean backslashEscapes) {
+    private static Optional<Refusal> read(String sql, SqlRules.Lexical engine, boolean backslashEscapes) {
         List<String> words = new ArrayList<>();
         boolean ended = false;   // a ';' was seen: from here on only blanks, comments and ';' may follow
         int depth = 0;
@@ -65,13 +65,13 @@ final class Prescreen {
                     i = close;
                 } else if (c == '-' && next == '-') {
                     char after = i + 2 < n ? sql.charAt(i + 2) : ' ';
-                    if (engine == SqlEngine.MYSQL && !Character.isWhitespace(after)) {
+                    if (engine.dashDashNeedsSpace() && !Character.isWhitespace(after)) {
                         return Optional.of(Refusal.of(Refusal.Reason.EXECUTABLE_COMMENT,
                                 "MySQL reads '--' without a following space as two minus signs, not a comment;"
                                         + " put a space after '--' or remove it."));
                     }
                     i = lineEnd(sql, i);
-                } else if (c == '#' && engine == SqlEngine.MYSQL) {
+                } else if (c == '#' && engine.hashComments()) {
                     return Optional.of(Refusal.of(Refusal.Reason.EXECUTABLE_COMMENT,
                             "MySQL '#' comments are not accepted; use '-- ' comments instead."));
                 } else if (ended) {
@@ -86,12 +86,12 @@ final class Prescreen {
                     i++;
                 } else if (c == '\'') {
                     i = string(sql, i + 1, backslashEscapes);
-                } else if ((c == 'E' || c == 'e') && next == '\'' && engine == SqlEngine.POSTGRESQL
+                } else if ((c == 'E' || c == 'e') && next == '\'' && engine.escapeStrings()
                         && (i == 0 || !isWordPart(sql.charAt(i - 1)))) {
                     i = string(sql, i + 2, true);
                 } else if (c == '"' || c == '`') {
                     i = quoted(sql, i + 1, c);
-                } else if (c == '$' && (engine == SqlEngine.POSTGRESQL || engine == SqlEngine.DUCKDB)
+                } else if (c == '$' && engine.dollarQuotes()
                         && (i == 0 || !isWordPart(sql.charAt(i - 1)))) {
                     i = dollar(sql, i);
                 } else if (c == '(' || c == ')') {
@@ -157,7 +157,7 @@ final class Prescreen {
     }
 
     /** The index after the comment starting at {@code start}, or -1 when it is executable or holds another opener. */
-    private static int blockComment(String sql, int start, SqlEngine engine) {
+    private static int blockComment(String sql, int start, SqlRules.Lexical engine) {
         int i = start + 2;
         if (sql.startsWith("!", i) || sql.startsWith("M!", i) || sql.startsWith("+", i)) {
             return -1;   // executable, or an optimizer hint: MySQL's SET_VAR hint changes session settings

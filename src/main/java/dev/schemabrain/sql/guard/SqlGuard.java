@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * The entry point: one SQL text, the engine it is meant for and the catalog in, a {@link BoundSelect} or a
  * {@link Refusal} out. Order: the raw-text screen, the parse (exactly one statement, a SELECT), the bind with
- * lineage, then the census of the whole tree. Stateless and thread-safe.
+ * lineage, the census of the whole tree, then its rendering: literals and names rewritten in the engine's canonical
+ * forms (SPEC §12.1), so what runs is SchemaBrain's text, never the caller's. Stateless and thread-safe.
  */
 public final class SqlGuard {
 
@@ -22,7 +23,7 @@ public final class SqlGuard {
     private SqlGuard() {
     }
 
-    public static GuardResult check(String sql, SqlEngine engine, Catalog catalog) {
+    public static GuardResult check(String sql, SqlRules engine, Catalog catalog) {
         if (sql == null || sql.isBlank()) {
             return Refusal.of(Refusal.Reason.NOT_A_SINGLE_SELECT, "The SQL is empty; send one SELECT.");
         }
@@ -30,7 +31,7 @@ public final class SqlGuard {
             return Refusal.of(Refusal.Reason.SYNTAX_ERROR, "The SQL is longer than " + MAX_LENGTH
                     + " characters; send a shorter query.");
         }
-        Optional<Refusal> screened = Prescreen.check(sql, engine);
+        Optional<Refusal> screened = Prescreen.check(sql, engine.lexical());
         if (screened.isPresent()) {
             return screened.get();
         }
@@ -47,7 +48,7 @@ public final class SqlGuard {
             return tooDeep();
         } catch (JSQLParserException | RuntimeException e) {
             return Refusal.of(Refusal.Reason.SYNTAX_ERROR, "The SQL could not be parsed as "
-                    + engine.name().toLowerCase(java.util.Locale.ROOT) + " SELECT syntax; check it near "
+                    + engine.title() + " SELECT syntax; check it near "
                     + where(e) + ".");
         }
         if (!(statement instanceof Select select)) {
@@ -65,7 +66,15 @@ public final class SqlGuard {
         try {
             List<OutputColumn> outputs = binder.bindTop(select);
             AstCensus.check(select, binder.seen);
-            return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select);
+            Rendering.Literals literals;
+            try {
+                literals = Rendering.canonicalize(select, engine, binder.bound);
+            } catch (Binder.Refused refused) {
+                return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select, List.of(),
+                        Optional.of(refused.refusal));
+            }
+            return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select, literals.values(),
+                    Optional.empty());
         } catch (Binder.Refused refused) {
             return refused.refusal;
         } catch (StackOverflowError e) {

@@ -28,7 +28,7 @@ class ServedCatalogWarmUpTest {
         var engine = Engines.SQLITE;
         String sql = served.warmStatement(engine).orElseThrow();
         assertTrue(sql.contains(" JOIN ") && sql.contains(" ORDER BY "), sql);
-        SqlGate.Outcome outcome = SqlGate.check("execute", sql, SqlGate.engine(engine.kind()), engine::quote, served,
+        SqlGate.Outcome outcome = SqlGate.check("execute", sql, engine.sqlRules().orElseThrow(), engine::quote, served,
                 Access.UNRESTRICTED, 5, 10);
         assertNotNull(outcome.plan(), () -> sql + " was refused: " + outcome.refusal());
         served.warmUp(engine);   // and the whole warm-up runs on it without a failure

@@ -278,7 +278,9 @@ class SqlToolsMariaDbTest {
             + "|SET SESSION TRANSACTION READ ONLY|SET SESSION max_statement_time = [0-9.]+|set autocommit=[01]"
             + "|START TRANSACTION READ ONLY|ROLLBACK|COMMIT"
             // A pooled session's reset: the driver's own state back (read-write, then limited again before any use).
-            + "|SET SESSION TRANSACTION READ WRITE|SET SESSION sql_mode = CONCAT\\(@@global\\.sql_mode, .*|USE `[^`]+`");
+            + "|SET SESSION TRANSACTION READ WRITE|SET SESSION sql_mode = CONCAT\\(@@global\\.sql_mode, .*|USE `[^`]+`"
+            // The guard's lexical rules pinned on every query session (SPEC §12.1).
+            + "|SET SESSION sql_mode = CONCAT\\(@@session\\.sql_mode, ',NO_BACKSLASH_ESCAPES,ANSI_QUOTES'\\)");
 
     private static String scalar(Statement st, String sql) throws Exception {
         try (ResultSet rs = st.executeQuery(sql)) {

@@ -63,7 +63,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ParserChoiceFigures {
 
     /** One analyst query: its catalog, dialect, text and, when labelled, each output's source columns. */
-    record Query(String db, SqlEngine engine, String sql, String label) {
+    record Query(String db, TestEngine engine, String sql, String label) {
     }
 
     static final List<Query> ANALYST = List.of(
@@ -179,11 +179,11 @@ class ParserChoiceFigures {
             my("SELECT TIMESTAMPDIFF(DAY, birth_date, hire_date) AS days FROM employee", null));
 
     private static Query pg(String db, String sql, String label) {
-        return new Query(db, SqlEngine.POSTGRESQL, sql, label);
+        return new Query(db, TestEngine.POSTGRESQL, sql, label);
     }
 
     private static Query my(String sql, String label) {
-        return new Query("chinook", SqlEngine.MYSQL, sql, label);
+        return new Query("chinook", TestEngine.MYSQL, sql, label);
     }
 
     /** A tally of one library on one slice of the corpus. */
@@ -226,15 +226,15 @@ class ParserChoiceFigures {
                 continue;
             }
             Catalog catalog = spider.computeIfAbsent(db, ParserChoiceFigures::spiderCatalog);
-            Query query = new Query(db, SqlEngine.SQLITE, q.get("query").asText(), null);
+            Query query = new Query(db, TestEngine.SQLITE, q.get("query").asText(), null);
             run("spider/sqlite", query, catalog, jsql, calcite);
             deparse(query, catalog, jsql.get("spider/sqlite"));
         }
         // (b) the analyst corpus, the PostgreSQL texts run again as DuckDB.
         for (Query q : ANALYST) {
             run("analyst/" + q.engine().name().toLowerCase(Locale.ROOT), q, catalogs.get(q.db()), jsql, calcite);
-            if (q.engine() == SqlEngine.POSTGRESQL) {
-                run("analyst/duckdb", new Query(q.db(), SqlEngine.DUCKDB, q.sql(), q.label()), catalogs.get(q.db()), jsql, calcite);
+            if (q.engine() == TestEngine.POSTGRESQL) {
+                run("analyst/duckdb", new Query(q.db(), TestEngine.DUCKDB, q.sql(), q.label()), catalogs.get(q.db()), jsql, calcite);
             }
         }
 
@@ -336,7 +336,7 @@ class ParserChoiceFigures {
         } catch (Exception e) {
             // counted as not parsed
         }
-        GuardResult result = SqlGuard.check(q.sql(), q.engine(), catalog);
+        GuardResult result = SqlGuard.check(q.sql(), q.engine().rules(), catalog);
         List<Set<String>> jsqlLineage = null;
         if (result instanceof Refusal r) {
             j.fail(r.reason().wireName() + ": " + r.message());
@@ -400,7 +400,7 @@ class ParserChoiceFigures {
 
     /** Runs the original text and JSqlParser's rendering of the bound AST on SQLite and compares the rows. */
     private static void deparse(Query q, Catalog catalog, Tally tally) {
-        if (!(SqlGuard.check(q.sql(), q.engine(), catalog) instanceof BoundSelect bound)) {
+        if (!(SqlGuard.check(q.sql(), q.engine().rules(), catalog) instanceof BoundSelect bound)) {
             return;
         }
         tally.deparsed++;
@@ -427,8 +427,8 @@ class ParserChoiceFigures {
         int bound = 0;
         int same = 0;
         for (Query q : ANALYST) {
-            if (q.engine() != SqlEngine.POSTGRESQL
-                    || !(SqlGuard.check(q.sql(), q.engine(), catalogs.get(q.db())) instanceof BoundSelect b)) {
+            if (q.engine() != TestEngine.POSTGRESQL
+                    || !(SqlGuard.check(q.sql(), q.engine().rules(), catalogs.get(q.db())) instanceof BoundSelect b)) {
                 continue;
             }
             bound++;
@@ -481,7 +481,7 @@ class ParserChoiceFigures {
 
     // ---- Calcite ------------------------------------------------------------------------------------------------
 
-    static FrameworkConfig calciteConfig(SqlEngine engine, Catalog catalog) {
+    static FrameworkConfig calciteConfig(TestEngine engine, Catalog catalog) {
         SqlParser.Config parser = SqlParser.config()
                 .withParserFactory(SqlBabelParserImpl.FACTORY)
                 .withConformance(SqlConformanceEnum.BABEL)
@@ -597,7 +597,7 @@ class ParserChoiceFigures {
 
     static boolean once(Lib lib, Query q, Catalog catalog) {
         if (lib == Lib.JSQL) {
-            GuardResult r = SqlGuard.check(q.sql(), q.engine(), catalog);
+            GuardResult r = SqlGuard.check(q.sql(), q.engine().rules(), catalog);
             return r instanceof BoundSelect;
         }
         try {
@@ -612,7 +612,7 @@ class ParserChoiceFigures {
     }
 
     private static Timing timing(Lib lib, Catalog chinook) {
-        List<Query> queries = ANALYST.stream().filter(q -> q.db().equals("chinook") && q.engine() == SqlEngine.POSTGRESQL).toList();
+        List<Query> queries = ANALYST.stream().filter(q -> q.db().equals("chinook") && q.engine() == TestEngine.POSTGRESQL).toList();
         for (int round = 0; round < WARMUP; round++) {
             for (Query q : queries) {
                 once(lib, q, chinook);

@@ -1,0 +1,74 @@
+package dev.schemabrain.engine.postgres;
+
+import dev.schemabrain.sql.guard.SqlRules;
+
+import java.util.Set;
+
+/**
+ * PostgreSQL's SQL for the guard. Sessions run with {@code standard_conforming_strings = on} (see
+ * {@link PostgresEngine#connect}), so a backslash in {@code '...'} is an ordinary character; {@code E'...'} and
+ * dollar quotes exist and block comments nest.
+ */
+final class PostgresSqlRules implements SqlRules {
+
+    static final PostgresSqlRules INSTANCE = new PostgresSqlRules();
+
+    private static final Lexical LEXICAL = new Lexical(false, true, true, true, false, false, false, false, '"', true);
+
+    private static final Set<String> SCALARS = SqlRules.union(COMMON_SCALARS, Set.of(
+            "trunc", "div", "cbrt", "width_bucket", "random",
+            "btrim", "format", "md5", "regexp_replace", "regexp_match", "regexp_matches", "to_char", "to_number",
+            "translate", "starts_with", "string_to_array", "array_to_string", "array_length", "cardinality", "unnest",
+            "date_trunc", "date_part", "extract", "now", "age", "to_date", "to_timestamp", "make_date",
+            "make_timestamp", "make_interval", "justify_days", "justify_hours", "justify_interval", "isfinite",
+            "json_build_object", "jsonb_build_object", "json_extract_path_text", "jsonb_extract_path_text",
+            "clock_timestamp", "statement_timestamp", "transaction_timestamp", "date_bin"));
+
+    private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max", "string_agg",
+            "array_agg", "json_agg", "jsonb_agg", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop",
+            "var_samp", "corr", "covar_pop", "covar_samp", "regr_slope", "regr_intercept", "regr_count", "regr_r2",
+            "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "mode", "percentile_cont",
+            "percentile_disc", "any_value");
+
+    private PostgresSqlRules() {
+    }
+
+    @Override
+    public String title() {
+        return "PostgreSQL";
+    }
+
+    @Override
+    public Lexical lexical() {
+        return LEXICAL;
+    }
+
+    @Override
+    public Set<String> scalars() {
+        return SCALARS;
+    }
+
+    @Override
+    public Set<String> aggregates() {
+        return AGGREGATES;
+    }
+
+    @Override
+    public Set<String> systemSchemas() {
+        return Set.of("pg_catalog", "information_schema", "pg_toast");
+    }
+
+    /** A value with a backslash as an escape string: {@code E'a\\b'} reads as {@code a\b} whatever the settings. */
+    @Override
+    public java.util.Optional<String> string(String value) {
+        if (value.indexOf('\\') < 0) {
+            return java.util.Optional.of("'" + value.replace("'", "''") + "'");
+        }
+        return java.util.Optional.of("E'" + value.replace("\\", "\\\\").replace("'", "''") + "'");
+    }
+
+    @Override
+    public boolean wholeRowReferences() {
+        return true;
+    }
+}

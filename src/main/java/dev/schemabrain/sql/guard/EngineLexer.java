@@ -1,0 +1,92 @@
+package dev.schemabrain.sql.guard;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads a statement SchemaBrain wrote as the engine's lexer would, under {@link SqlRules.Lexical}: the string
+ * literals it holds, or empty when it holds anything SchemaBrain never writes (a comment, a statement end, a
+ * dollar quote, an identifier in a quote other than the engine's canonical one, a bracket SQLite reads as a name,
+ * a control character) or a literal that does not close.
+ */
+final class EngineLexer {
+
+    private EngineLexer() {
+    }
+
+    static Optional<List<String>> strings(String sql, SqlRules.Lexical lexical, boolean backslashEscapes) {
+        List<String> strings = new ArrayList<>();
+        int n = sql.length();
+        int i = 0;
+        while (i < n) {
+            char c = sql.charAt(i);
+            char next = i + 1 < n ? sql.charAt(i + 1) : '\0';
+            boolean wordBefore = i > 0 && isWordPart(sql.charAt(i - 1));
+            if (c < 0x20 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return Optional.empty();
+            } else if (c == '\'') {
+                int end = literal(sql, i + 1, backslashEscapes, strings);
+                if (end < 0) {
+                    return Optional.empty();
+                }
+                i = end;
+            } else if ((c == 'E' || c == 'e') && next == '\'' && lexical.escapeStrings() && !wordBefore) {
+                int end = literal(sql, i + 2, true, strings);
+                if (end < 0) {
+                    return Optional.empty();
+                }
+                i = end;
+            } else if (c == lexical.identifierQuote()) {
+                int end = sql.indexOf(c, i + 1);
+                while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
+                    end = sql.indexOf(c, end + 2);
+                }
+                if (end < 0) {
+                    return Optional.empty();
+                }
+                i = end + 1;
+            } else if (c == '"' || c == '`' || c == '$' || c == ';' || c == '\\'
+                    || c == '[' && lexical.bracketIdentifiers()
+                    || c == '#' && lexical.hashComments()
+                    || c == '-' && next == '-'
+                    || c == '/' && next == '*'
+                    || c == '*' && next == '/') {
+                return Optional.empty();
+            } else {
+                i++;
+            }
+        }
+        return Optional.of(strings);
+    }
+
+    /** Reads a literal's body from {@code i} (after its opening quote), adds its value, returns the index after it. */
+    private static int literal(String sql, int i, boolean backslashEscapes, List<String> out) {
+        int start = i;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\\' && backslashEscapes) {
+                i += 2;
+            } else if (c == '\'') {
+                if (i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
+                    i += 2;
+                } else {
+                    String raw = sql.substring(start, i);
+                    try {
+                        out.add(backslashEscapes ? Rendering.unescape(raw) : raw.replace("''", "'"));
+                    } catch (Binder.Refused e) {
+                        return -1;
+                    }
+                    return i + 1;
+                }
+            } else {
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isWordPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+}
