@@ -117,10 +117,14 @@ class LexicalEscapeTest {
     /** The red team's classes, as an attacker writes them: the checked reading is a string, the engine's a subquery. */
     static final List<String> ESCAPES = List.of(
             // E-string: the parser ends the literal at \' (then '' is a doubled quote), PostgreSQL and DuckDB do not.
+            "SELECT E'\\'', (SELECT ssn FROM person LIMIT 1) AS x -- ' AS y",
+            "SELECT E'\\'', (SELECT string_agg(email, ',') FROM person) AS x -- ' AS y",
             "SELECT E'\\'', (SELECT ssn FROM person LIMIT 1) AS x, ' AS y -- '",
             "SELECT E'\\'', (SELECT string_agg(ssn, ',') FROM person) AS x, ' AS y -- '",
             "SELECT count(*) AS n FROM visit WHERE E'\\'' = '' OR (SELECT ssn FROM person LIMIT 1) IS NOT NULL OR ' ' = ' -- '",
             // A backslash in a standard string: MySQL's default sql_mode reads it as an escape.
+            "SELECT '\\'', (SELECT ssn FROM person LIMIT 1) AS x -- ' AS y",
+            "SELECT '\\'', (SELECT group_concat(ssn) FROM person) AS x -- ' AS y",
             "SELECT '\\'', (SELECT ssn FROM person LIMIT 1) AS x, ' AS y -- '",
             "SELECT '\\'', (SELECT group_concat(email) FROM person) AS x, ' AS y -- '",
             "SELECT 'a\\' AS a, (SELECT email FROM person LIMIT 1) AS b, '' AS c",
