@@ -36,7 +36,8 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
-                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; pg_stat_statements or"
+                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; the database wall: no"
+                + " superuser or server-file power, the columns serve withholds refused; pg_stat_statements or"
                 + " performance_schema) and the MCP clients' entries.",
                 "Exit 0 all pass, 1 warnings, 2 failures."})
 final class DoctorCommand implements Callable<Integer> {
@@ -317,7 +318,8 @@ final class DoctorCommand implements Callable<Integer> {
                         + " reaches every column; as an administrator:");
                 broad.forEach(b -> detail.add(b.revoke()));
             }
-            detail.add("-- then leave it SELECT on the served columns only (REVOKE, then GRANT SELECT (columns)):");
+            detail.add((broad.isEmpty() ? "-- as an administrator, leave" : "-- then leave") + " it SELECT on the served"
+                    + " columns only (REVOKE, then GRANT SELECT (columns)):");
             detail.add(grantsCommand);
             out.add(new Check(Status.WARN, "wall: " + user + " can read " + readable.get(0)
                     + (readable.size() > 1 ? " and " + (readable.size() - 1) + " more withheld column"
