@@ -36,9 +36,6 @@ public interface ColumnGrants {
      */
     String grantee(String role);
 
-    /** How {@code --role} is written for this engine, for help and messages ("NAME", "NAME[@HOST]"). */
-    String roleForm();
-
     /**
      * The statements that leave {@code grantee} reading exactly {@code granted}: first a REVOKE of SELECT on every
      * table of {@code revoked} (which on these engines takes the column privileges with it, so a rerun after a policy

@@ -57,11 +57,6 @@ final class MySqlGrants implements ColumnGrants {
     }
 
     @Override
-    public String roleForm() {
-        return "NAME[@HOST]";
-    }
-
-    @Override
     public List<String> statements(String grantee, List<QualifiedName> revoked, List<TableColumns> granted) {
         List<String> out = new ArrayList<>();
         for (QualifiedName t : revoked) {

@@ -64,11 +64,6 @@ final class PostgresGrants implements ColumnGrants {
     }
 
     @Override
-    public String roleForm() {
-        return "NAME";
-    }
-
-    @Override
     public List<String> statements(String grantee, List<QualifiedName> revoked, List<TableColumns> granted) {
         List<String> out = new ArrayList<>();
         for (QualifiedName t : revoked) {
