@@ -3,6 +3,7 @@ package dev.schemabrain.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.engine.ColumnGrants;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
@@ -35,7 +36,8 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
-                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; pg_stat_statements or"
+                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; the database wall: no"
+                + " superuser or server-file power, the columns serve withholds refused; pg_stat_statements or"
                 + " performance_schema) and the MCP clients' entries.",
                 "Exit 0 all pass, 1 warnings, 2 failures."})
 final class DoctorCommand implements Callable<Integer> {
@@ -66,6 +68,12 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--access-policy", paramLabel = "FILE", description = "The access policy serve is given: checked"
             + " (private, valid) and each role's tables matched against the store.")
     Path accessPolicy;
+
+    @Mixin
+    BlockListOptions block;
+
+    /** At most this many withheld columns are tried on the source: enough to find a wall with a gap, quick on any. */
+    private static final int TRIED = 50;
 
     @Override
     public Integer call() {
@@ -251,6 +259,10 @@ final class DoctorCommand implements Callable<Integer> {
         }
         try (Connection c = engine.get().connect(url, Purpose.introspection())) {
             out.add(role(url, roles.get().check(c, url)));
+            Optional<ColumnGrants> grants = engine.get().columnGrants();
+            if (grants.isPresent()) {
+                out.addAll(wall(url, engine.get(), grants.get(), c));
+            }
             Optional<QueryLog> log = engine.get().queryLog();
             if (log.isPresent()) {
                 out.add(queryLog(log.get(), c));
@@ -258,6 +270,97 @@ final class DoctorCommand implements Callable<Integer> {
         } catch (SQLException e) {
             out.add(new Check(Status.WARN, "role: the privileges could not be read (SQLSTATE " + e.getSQLState()
                     + "); rerun with -v, or check them by hand."));
+        }
+        return out;
+    }
+
+    /**
+     * The database's own wall behind the gate (SPEC §12.1): the serving role holds no power that reads past column
+     * privileges, and the database refuses it the columns serve withholds, tried with a query that reads no row.
+     */
+    private List<Check> wall(SourceUrl url, Engine engine, ColumnGrants grants, Connection c) {
+        String user = url.user() == null ? "the connecting role" : "role '" + url.user() + "'";
+        String grantsCommand = "schemabrain grants --url-env VAR" + (url.user() == null ? " --role NAME" : "")
+                + " --apply --admin-url-env ADMIN_VAR";
+        List<Check> out = new ArrayList<>();
+        try {
+            List<ColumnGrants.Power> powers = grants.powers(c);
+            if (!powers.isEmpty()) {
+                List<String> detail = new ArrayList<>(List.of("-- as an administrator:"));
+                powers.forEach(p -> detail.add(p.revoke()));
+                out.add(new Check(Status.WARN, "wall: " + user + " holds " + String.join(", ", powers.stream()
+                        .map(ColumnGrants.Power::what).toList()) + (powers.size() == 1 ? ", which reads" : ", which read")
+                        + " past any column privilege; the serving role should hold none of it.", detail));
+            }
+            Optional<ServedColumns> served = served(url);
+            if (served.isEmpty()) {
+                out.add(new Check(Status.SKIP, "wall: the store holds no catalog of this source, so no withheld column is"
+                        + " known to try."));
+                return out;
+            }
+            List<ServedColumns.Withheld> withheld = served.get().blocked();
+            if (withheld.isEmpty()) {
+                out.add(new Check(Status.OK, "wall: no indexed column is blocked, so column privileges have nothing to"
+                        + " keep out"));
+                return out;
+            }
+            List<ServedColumns.Withheld> tried = withheld.subList(0, Math.min(TRIED, withheld.size()));
+            List<ServedColumns.Withheld> readable = readable(engine, grants, c, tried);
+            if (readable.isEmpty()) {
+                out.add(new Check(Status.OK, "wall: " + user + " is refused by the database itself the " + tried.size()
+                        + " withheld column" + (tried.size() == 1 ? "" : "s") + " doctor tried"));
+                return out;
+            }
+            List<String> detail = new ArrayList<>();
+            List<ColumnGrants.Power> broad = grants.broadReads(c);
+            if (!broad.isEmpty()) {
+                detail.add("-- " + String.join(", ", broad.stream().map(ColumnGrants.Power::what).toList())
+                        + " reaches every column; as an administrator:");
+                broad.forEach(b -> detail.add(b.revoke()));
+            }
+            detail.add((broad.isEmpty() ? "-- as an administrator, leave" : "-- then leave") + " it SELECT on the served"
+                    + " columns only (REVOKE, then GRANT SELECT (columns)):");
+            detail.add(grantsCommand);
+            out.add(new Check(Status.WARN, "wall: " + user + " can read " + readable.get(0)
+                    + (readable.size() > 1 ? " and " + (readable.size() - 1) + " more withheld column"
+                    + (readable.size() > 2 ? "s" : "") : "") + "; the gate refuses it, but SQL the gate never saw"
+                    + " would be answered.", detail));
+        } catch (SQLException e) {
+            out.add(new Check(Status.WARN, "wall: the role's privileges could not be read (SQLSTATE " + e.getSQLState()
+                    + "); rerun with -v, or check them by hand."));
+        }
+        return out;
+    }
+
+    /** What serve withholds of this source, or empty when the store holds no catalog of it. */
+    private Optional<ServedColumns> served(SourceUrl url) {
+        try {
+            Optional<dev.schemabrain.access.AccessPolicy> policy = accessPolicy == null ? Optional.empty()
+                    : Optional.of(dev.schemabrain.access.AccessPolicyFile.read(accessPolicy));
+            return Optional.of(ServedColumns.read(main.store(), url, block.blockList(), policy));
+        } catch (SchemaBrainException e) {
+            return Optional.empty();   // the store and access policy lines already say what is wrong
+        }
+    }
+
+    /** The columns of {@code tried} the connected role can read: a query of no row, refused by a working wall. */
+    private static List<ServedColumns.Withheld> readable(Engine engine, ColumnGrants grants, Connection c,
+                                                         List<ServedColumns.Withheld> tried) throws SQLException {
+        List<ServedColumns.Withheld> out = new ArrayList<>();
+        for (ServedColumns.Withheld w : tried) {
+            String sql = "SELECT " + engine.quote(w.column()) + " FROM " + engine.qualified(w.table()) + " WHERE 1 = 0";
+            try (java.sql.Statement st = c.createStatement()) {
+                st.executeQuery(sql).close();
+                out.add(w);
+            } catch (SQLException e) {
+                if (!c.getAutoCommit()) {
+                    c.rollback();   // PostgreSQL: a failed statement ends the transaction's use
+                }
+                if (!grants.denied(e) && engine.classify(e).unavailable()) {
+                    throw e;
+                }
+                // Refused is the wall working; any other failure (a table dropped since the index) proves nothing.
+            }
         }
         return out;
     }

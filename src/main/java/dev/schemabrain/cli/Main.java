@@ -33,7 +33,7 @@ public final class Main implements Runnable {
             SemanticListing.Joins.class, SemanticListing.Metrics.class, ImportCommand.class, PolicyCommand.class,
             AuditCommand.class, LintCommand.class, DemoCommand.class, TokenCommand.class, StoreCommand.class,
             LlmCommand.class, ProbeCommand.class, SweepCommand.class, MineQueriesCommand.class, InitCommand.class,
-            DoctorCommand.class, CheckCommand.class, TestCommand.class, CommandLine.HelpCommand.class);
+            DoctorCommand.class, GrantsCommand.class, CheckCommand.class, TestCommand.class, CommandLine.HelpCommand.class);
 
     /** The global options that take a value: the word after one is not a subcommand. */
     private static final java.util.Set<String> VALUED = java.util.Set.of("--store", "--store-schema", "--store-url-env",

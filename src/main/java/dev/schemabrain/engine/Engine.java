@@ -94,6 +94,11 @@ public interface Engine extends Dialect {
         return Optional.empty();
     }
 
+    /** The column privileges {@code grants} writes and doctor checks; empty for a file with no roles. */
+    default Optional<ColumnGrants> columnGrants() {
+        return Optional.empty();
+    }
+
     /** What doctor says of an engine without roles. */
     default String withoutRoles() {
         return "the " + title() + " file is opened read-only; nothing can write through it.";

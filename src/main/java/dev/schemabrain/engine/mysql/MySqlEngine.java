@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.mysql;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.engine.ColumnGrants;
 import dev.schemabrain.engine.DisplayedParameters;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.SchemaSource;
@@ -72,6 +73,11 @@ public final class MySqlEngine implements Engine {
     @Override
     public Optional<QueryLog> queryLog() {
         return Optional.of(new MySqlQueryLog());
+    }
+
+    @Override
+    public Optional<ColumnGrants> columnGrants() {
+        return Optional.of(new MySqlGrants(this));
     }
 
     @Override
@@ -164,7 +170,7 @@ public final class MySqlEngine implements Engine {
     }
 
     /** Host, port, database and pass-through options only: credentials never go into the URL string. */
-    private static String jdbcUrl(SourceUrl url) {
+    static String jdbcUrl(SourceUrl url) {
         StringBuilder jdbc = new StringBuilder("jdbc:mariadb://").append(server(url)).append('/');
         if (url.database() != null) {
             jdbc.append(url.database());

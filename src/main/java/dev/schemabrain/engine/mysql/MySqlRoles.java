@@ -21,7 +21,7 @@ public final class MySqlRoles {
             + " 'CREATE VIEW', 'TRIGGER', 'CREATE ROUTINE', 'ALTER ROUTINE', 'EVENT', 'SUPER', 'FILE', 'CREATE USER',"
             + " 'GRANT OPTION', 'LOCK TABLES', 'CREATE TEMPORARY TABLES')";
     /** information_schema's GRANTEE for the current account: 'user'@'host'. */
-    private static final String ME = "CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''',"
+    static final String ME = "CONCAT('''', SUBSTRING_INDEX(CURRENT_USER(), '@', 1), '''@''',"
             + " SUBSTRING_INDEX(CURRENT_USER(), '@', -1), '''')";
 
     private static final String WRITABLE = "SELECT CONCAT(PRIVILEGE_TYPE, ' on *.*') FROM information_schema.USER_PRIVILEGES"

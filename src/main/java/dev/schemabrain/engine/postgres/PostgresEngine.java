@@ -2,6 +2,7 @@ package dev.schemabrain.engine.postgres;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.engine.DisplayedParameters;
+import dev.schemabrain.engine.ColumnGrants;
 import dev.schemabrain.engine.DateTruncDialect;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.SchemaSource;
@@ -77,6 +78,11 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
     }
 
     @Override
+    public Optional<ColumnGrants> columnGrants() {
+        return Optional.of(new PostgresGrants(this));
+    }
+
+    @Override
     public Optional<Roles> roles() {
         return Optional.of((c, url) -> PostgresRoles.check(c));
     }
@@ -130,7 +136,7 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
     }
 
     /** Host, port, database and pass-through options; credentials go in the connection properties. */
-    private static String jdbcUrl(SourceUrl url) {
+    static String jdbcUrl(SourceUrl url) {
         return "jdbc:postgresql://" + url.host() + (url.port() >= 0 ? ":" + url.port() : "")
                 + "/" + (url.database() == null ? "" : url.database())
                 + (url.query().isEmpty() ? "" : "?" + url.query());
