@@ -186,8 +186,17 @@ final class SqlGate {
         }
         int k = access.minGroupSize().orElse(serverMinGroupSize);
         String having = null;
+        List<String> subjectJoins = List.of();
         java.util.OptionalInt shownK = java.util.OptionalInt.empty();
         List<QualifiedName> people = bound.tables().stream().filter(t -> subjectOf(served, t).isPresent()).toList();
+        Optional<ColumnRef> picking = bound.aggregatePredicates().stream()
+                .filter(c -> personKeys(served).contains(c)).findFirst();
+        if (picking.isPresent() && k > 1) {
+            return refused(ErrorKind.PII_BLOCKED, "The query tests " + picking.get() + ", which identifies a person,"
+                    + " inside an aggregate (CASE WHEN, FILTER or a comparison), so one group's number could be one"
+                    + " person's; filter in WHERE instead, where groups about fewer than " + k + " people are left out.",
+                    null, null);
+        }
         if (!people.isEmpty()) {
             if (!aggregated(bound)) {
                 QualifiedName t = people.get(0);
@@ -195,14 +204,19 @@ final class SqlGate {
                         + " person; ask for an aggregate instead.", aggregateRewrite(served, t, quote), null);
             }
             if (k > 1) {
-                Optional<String> subject = subjectKey((PlainSelect) bound.ast(), served, quote);
-                if (subject.isEmpty()) {
-                    return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people ("
-                            + people.get(0) + "), but the people in each group cannot be counted from its top-level"
-                            + " FROM, so small groups could not be left out; use get_metric or join the person's table"
-                            + " at the top level.", aggregateRewrite(served, people.get(0), quote), null);
+                Subjects subjects = subjectKeys((PlainSelect) bound.ast(), served, quote);
+                if (subjects.keys().isEmpty() || subjects.uncounted().isPresent()) {
+                    QualifiedName t = subjects.uncounted().orElse(people.get(0));
+                    return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people (" + t + "), but"
+                            + " the people in each group cannot be counted from its top-level FROM, so small groups"
+                            + " could not be left out; use get_metric or join the person's table at the top level.",
+                            null, null);
                 }
-                having = "count(DISTINCT " + subject.get() + ") >= " + k;
+                // Every person the rows are about is counted: a group passes only if each kind of person in it
+                // (both sides of a self-join, the customer and the employee of a sale) numbers at least k.
+                having = String.join(" AND ", subjects.keys().stream()
+                        .map(key -> "count(DISTINCT " + key + ") >= " + k).toList());
+                subjectJoins = subjects.joins();
                 shownK = java.util.OptionalInt.of(k);
             }
         }
@@ -210,10 +224,10 @@ final class SqlGate {
         Optional<SqlRewrite.Rewritten> suppressedCount = Optional.empty();
         try {
             rewritten = filters.isEmpty() && having == null ? SqlRewrite.limited(bound.ast(), limit)
-                    : SqlRewrite.rewrite(bound.ast().toString(), quote, filters, having, limit);
+                    : SqlRewrite.rewrite(bound.ast().toString(), quote, filters, subjectJoins, having, limit);
             if (having != null) {
                 // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
-                SqlRewrite.Rewritten left = SqlRewrite.rewrite(bound.ast().toString(), quote, filters,
+                SqlRewrite.Rewritten left = SqlRewrite.rewrite(bound.ast().toString(), quote, filters, subjectJoins,
                         "NOT (" + having + ")", limit);
                 suppressedCount = Optional.of(new SqlRewrite.Rewritten("SELECT count(*) FROM (" + left.sql()
                         + ") sb_suppressed", left.params()));
@@ -296,32 +310,120 @@ final class SqlGate {
     }
 
     /**
-     * {@code alias.key} of the first top-level FROM item whose rows carry a person's key: a table that is a person
-     * entity or whose subject is one hop away, or a CTE or subquery over such a table that selects the key (by
-     * name or with *), counted through the name it has outside.
+     * The people a grouped statement's rows are about: one {@code alias.key} per top-level FROM item whose rows carry
+     * a person's key (a person entity by its identity, a fact by its key one hop away, a CTE or subquery over such a
+     * table that selects the key), and for a fact whose person is further away, the key reached through LEFT JOINs
+     * SchemaBrain adds along the many-to-one path (each to a unique key, so no row is repeated or dropped).
+     * {@code uncounted} names a top-level table about people whose people could not be reached.
      */
-    private static Optional<String> subjectKey(PlainSelect plain, ServedCatalog served, UnaryOperator<String> quote) {
+    record Subjects(List<String> keys, List<String> joins, Optional<QualifiedName> uncounted) {
+    }
+
+    private static Subjects subjectKeys(PlainSelect plain, ServedCatalog served, UnaryOperator<String> quote) {
         List<FromItem> items = new ArrayList<>();
         items.add(plain.getFromItem());
         if (plain.getJoins() != null) {
             plain.getJoins().stream().map(Join::getFromItem).forEach(items::add);
         }
+        List<String> keys = new ArrayList<>();
+        List<String> joins = new ArrayList<>();
+        Optional<QualifiedName> uncounted = Optional.empty();
         for (FromItem item : items) {
             Optional<String> column = Optional.empty();
             String alias = item == null || item.getAlias() == null ? null : item.getAlias().getName();
             if (item instanceof Table t) {
                 alias = alias != null ? alias : t.getName();
                 Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte = cte(plain, t);
-                column = cte.isPresent() ? keyThrough(cte.get().getSelect().getSelect(), served)
-                        : keyOf(SqlRewrite.unquote(t.getName()), served).map(quote);
+                if (cte.isPresent()) {
+                    column = keyThrough(cte.get().getSelect().getSelect(), served);
+                } else {
+                    String table = SqlRewrite.unquote(t.getName());
+                    column = keyOf(table, served).map(quote);
+                    if (column.isEmpty() && aboutPeople(table, served)) {
+                        Optional<String> joined = pathKey(table, alias, served, quote, joins);
+                        if (joined.isPresent()) {
+                            keys.add(joined.get());
+                        } else {
+                            uncounted = uncounted.or(() -> tableNamed(table, served));
+                        }
+                        continue;
+                    }
+                }
             } else if (item instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect sub && alias != null) {
                 column = keyThrough(sub.getSelect(), served);
             }
-            if (column.isPresent() && alias != null) {
-                return Optional.of(alias + "." + column.get());
+            if (column.isPresent() && alias != null && !keys.contains(alias + "." + column.get())) {
+                keys.add(alias + "." + column.get());
             }
         }
+        return new Subjects(List.copyOf(keys), List.copyOf(joins), uncounted);
+    }
+
+    private static boolean aboutPeople(String table, ServedCatalog served) {
+        return tableNamed(table, served).flatMap(q -> subjectOf(served, q)).isPresent();
+    }
+
+    private static Optional<QualifiedName> tableNamed(String table, ServedCatalog served) {
+        return served.semantic().entities().stream().map(Entity::table)
+                .filter(q -> q.table().equalsIgnoreCase(table)).findFirst();
+    }
+
+    /**
+     * The person's key of a fact two or more many-to-one steps from its person, reached through LEFT JOINs added to
+     * {@code joins} (aliases {@code sb_pN}); empty when a step is not one column onto a unique key of its target.
+     */
+    private static Optional<String> pathKey(String table, String alias, ServedCatalog served, UnaryOperator<String> quote,
+                                            List<String> joins) {
+        for (Entity e : served.semantic().entities()) {
+            if (!e.table().table().equalsIgnoreCase(table)) {
+                continue;
+            }
+            Optional<SubjectGraph.Path> path = served.subjectGraph().subjectOf(e.name());
+            if (path.isEmpty() || path.get().hops().size() < 2) {
+                continue;
+            }
+            List<String> added = new ArrayList<>();
+            String from = alias;
+            List<SubjectGraph.Hop> hops = path.get().hops();
+            for (int i = 0; i < hops.size() - 1; i++) {
+                SubjectGraph.Hop hop = hops.get(i);
+                Optional<Entity> target = served.semantic().entities().stream()
+                        .filter(x -> x.name().equals(hop.to())).findFirst();
+                if (hop.on().size() != 1 || target.isEmpty() || !served.catalog().table(target.get().table())
+                        .map(t -> t.isUnique(List.of(hop.on().get(0).target()))).orElse(false)) {
+                    return Optional.empty();
+                }
+                String next = "sb_p" + (joins.size() + added.size() + 1);
+                added.add("LEFT JOIN " + quote.apply(target.get().table().schema()) + "."
+                        + quote.apply(target.get().table().table()) + " " + next + " ON " + next + "."
+                        + quote.apply(hop.on().get(0).target()) + " = " + from + "." + quote.apply(hop.on().get(0).source()));
+                from = next;
+            }
+            SubjectGraph.Hop last = hops.get(hops.size() - 1);
+            if (last.on().size() != 1) {
+                return Optional.empty();
+            }
+            joins.addAll(added);
+            return Optional.of(from + "." + quote.apply(last.keyColumn()));
+        }
         return Optional.empty();
+    }
+
+    /** The columns that identify a person: a person entity's identity, and each fact's key one step from its person. */
+    private static Set<ColumnRef> personKeys(ServedCatalog served) {
+        Set<ColumnRef> keys = new java.util.HashSet<>();
+        for (Entity e : served.semantic().entities()) {
+            Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
+            if (p.isEmpty()) {
+                continue;
+            }
+            if (p.get().hops().isEmpty()) {
+                e.identity().forEach(c -> keys.add(new ColumnRef(e.table(), c)));
+            } else {
+                keys.add(new ColumnRef(e.table(), p.get().hops().get(0).keyColumn()));
+            }
+        }
+        return keys;
     }
 
     private static Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte(PlainSelect plain, Table t) {

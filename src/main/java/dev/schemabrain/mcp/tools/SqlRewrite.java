@@ -79,6 +79,15 @@ final class SqlRewrite {
      */
     static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters, String having,
                              int limit) throws Unsafe {
+        return rewrite(rendered, quote, filters, List.of(), having, limit);
+    }
+
+    /**
+     * @param joins LEFT JOINs (our text, catalog names quoted) added to the top-level FROM to reach the people a
+     *              grouped statement's rows are about
+     */
+    static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters, List<String> joins,
+                             String having, int limit) throws Unsafe {
         // A marker no caller text holds: named parameters carry the filter values' slots through rendering.
         // nextBytes, not generateSeed: the latter reads the kernel's seed source on every call.
         byte[] marker = new byte[6];
@@ -92,12 +101,24 @@ final class SqlRewrite {
         if (!filters.isEmpty()) {
             new Filtering(filters, quote, nonce, values).apply(select);
         }
+        if (!joins.isEmpty()) {
+            if (!(select instanceof PlainSelect plain) || plain.getFromItem() == null) {
+                throw new Unsafe("a path to the people on a statement without a plain FROM");
+            }
+            Select carrier = parse("SELECT 1 FROM sb_carrier " + String.join(" ", joins));
+            List<Join> added = ((PlainSelect) carrier).getJoins();
+            List<Join> all = new ArrayList<>(plain.getJoins() == null ? List.of() : plain.getJoins());
+            all.addAll(added);
+            plain.setJoins(all);
+        }
         if (having != null) {
             if (!(select instanceof PlainSelect plain)) {
                 throw new Unsafe("small-cell rule on a set operation");
             }
             Expression condition = expression(having);
-            plain.setHaving(plain.getHaving() == null ? condition : new AndExpression(plain.getHaving(), condition));
+            // The caller's own HAVING in parentheses: "HAVING a OR b AND rule" would let a escape the rule.
+            plain.setHaving(plain.getHaving() == null ? condition
+                    : new AndExpression(new net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<>(plain.getHaving()), condition));
         }
         Limit own = select.getLimit();
         if (own == null) {

@@ -66,6 +66,15 @@ final class AstCensus {
 
     /** Every JSqlParser node reachable from {@code root} through fields, collections, maps and arrays, each once. */
     static List<Object> nodes(Object root) {
+        return nodes(root, false);
+    }
+
+    /** The nodes of an expression, not entering the queries inside it (they have scopes of their own). */
+    static List<Object> nodesOutsideQueries(Object root) {
+        return nodes(root, true);
+    }
+
+    private static List<Object> nodes(Object root, boolean stopAtQueries) {
         List<Object> nodes = new ArrayList<>();
         Set<Object> visited = Collections.newSetFromMap(new IdentityHashMap<>());
         Deque<Object> todo = new ArrayDeque<>();
@@ -97,7 +106,7 @@ final class AstCensus {
                 continue;
             }
             nodes.add(node);
-            if (node.getClass().isEnum()) {
+            if (node.getClass().isEnum() || stopAtQueries && node instanceof Select) {
                 continue;
             }
             for (Field f : FIELDS.get(node.getClass())) {

@@ -139,6 +139,8 @@ final class Binder {
     final SortedSet<QualifiedName> tables = new TreeSet<>();
     final SortedSet<ColumnRef> filters = new TreeSet<>();
     final SortedSet<ColumnRef> shaping = new TreeSet<>();
+    /** Columns read by a condition inside an aggregate (CASE WHEN, FILTER, a comparison): also in {@link #filters}. */
+    final SortedSet<ColumnRef> aggregatePredicates = new TreeSet<>();
     /** Each table reference bound to the catalog, by node: the rendering writes it under its catalog name. */
     final Map<net.sf.jsqlparser.schema.Table, QualifiedName> bound = new IdentityHashMap<>();
 
@@ -215,13 +217,25 @@ final class Binder {
             List<RelColumn> anchor = rename(bindSelect(set.getSelects().get(0), scope), columnNames);
             scope.ctes.put(name.toLowerCase(Locale.ROOT), anchor);
             List<RelColumn> current = anchor;
-            for (int round = 0; round < 8; round++) {
+            // A true fixed point: each round's lineage is added to the last, until a round adds nothing. The sets only
+            // grow and are bounded by the catalog's columns, so this ends (and no fixed count of rounds can stop early).
+            while (true) {
                 List<RelColumn> next = rename(bindSelect(body, scope), columnNames);
                 boolean grew = false;
-                for (int i = 0; i < next.size() && i < current.size(); i++) {
-                    grew |= !current.get(i).deriv().all().containsAll(next.get(i).deriv().all());
+                List<RelColumn> merged = new ArrayList<>();
+                for (int i = 0; i < next.size(); i++) {
+                    Deriv d = new Deriv();
+                    if (i < current.size()) {
+                        d.add(current.get(i).deriv());
+                    }
+                    int values = d.values.size();
+                    int derived = d.derived.size();
+                    boolean aggregate = d.aggregate;
+                    d.add(next.get(i).deriv());
+                    grew |= d.values.size() != values || d.derived.size() != derived || d.aggregate != aggregate;
+                    merged.add(new RelColumn(next.get(i).name(), d));
                 }
-                current = next;
+                current = merged;
                 scope.ctes.put(name.toLowerCase(Locale.ROOT), current);
                 if (!grew) {
                     break;
@@ -266,6 +280,15 @@ final class Binder {
                 for (int i = 0; i < columns.size(); i++) {
                     merged.get(i).deriv().add(columns.get(i).deriv());
                 }
+            }
+        }
+        // INTERSECT, EXCEPT and UNION's de-duplication compare whole rows across branches: each operand tests
+        // membership, so every column of every branch is read as a filter is. Only UNION ALL keeps rows as they are.
+        boolean membership = set.getOperations().stream().anyMatch(op -> !(op instanceof net.sf.jsqlparser.statement
+                .select.UnionOp union && union.isAll()));
+        if (membership) {
+            for (RelColumn c : merged) {
+                filters.addAll(c.deriv().all());
             }
         }
         shapeOrderBy(set.getOrderByElements(), scope, merged);
@@ -721,6 +744,16 @@ final class Binder {
                 return output.deriv();
             }
         }
+        if (rules.wholeRowReferences()) {
+            // PostgreSQL and DuckDB read a bare name that is no column but a FROM item's name as its whole row
+            // (c::text, row_to_json-like casts): every column of the row is shown.
+            Source whole = source(scope, name, null);
+            if (whole != null) {
+                Deriv d = new Deriv();
+                whole.columns().forEach(rc -> d.add(rc.deriv()));
+                return d;
+            }
+        }
         String written = column.getColumnName();
         if (rules.doubleQuotedStrings() && written.startsWith("\"")) {
             return null;   // what SQLite and MySQL read as a string literal
@@ -775,6 +808,16 @@ final class Binder {
             this.scope = scope;
         }
 
+        /**
+         * A subquery's value: its lineage counts, but an aggregate inside it is computed per outer row (a correlated
+         * count), so it does not make the outer expression an aggregate.
+         */
+        private void subquery(Deriv inner) {
+            boolean aggregate = deriv.aggregate;
+            deriv.add(inner);
+            deriv.aggregate = aggregate;
+        }
+
         private Deriv sub(Expression e) {
             return e == null ? new Deriv() : expression(e, scope);
         }
@@ -804,6 +847,11 @@ final class Binder {
                 throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The call to " + function.getName()
                         + " uses a form the checker cannot follow; call it with plain arguments.");
             }
+            if (function.getParameters() != null && Functions.aggregate(function.getName()) != Functions.Aggregate.NONE) {
+                for (Object p : function.getParameters()) {
+                    predicatesInAggregate((Expression) p);
+                }
+            }
             if (function.getOrderByElements() != null) {
                 for (OrderByElement o : function.getOrderByElements()) {
                     seen.add(o);
@@ -814,6 +862,34 @@ final class Binder {
             }
             merge(function.getName(), args);
             return null;
+        }
+
+        /**
+         * A condition inside an aggregate's argument (CASE WHEN, a comparison, LIKE, IN, BETWEEN, IS NULL) decides
+         * which rows count: it filters as WHERE does, but inside one group, where the small-group rule cannot see it.
+         * Its columns are filters, and kept apart so the gate can refuse one that picks out a person.
+         */
+        private void predicatesInAggregate(Expression arg) {
+            if (arg == null) {
+                return;
+            }
+            for (Object node : AstCensus.nodesOutsideQueries(arg)) {
+                Expression predicate = node instanceof WhenClause when ? when.getWhenExpression()
+                        : node instanceof net.sf.jsqlparser.expression.operators.relational.ComparisonOperator
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.LikeExpression
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.InExpression
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.Between
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.IsNullExpression
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.IsBooleanExpression
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.SimilarToExpression
+                        || node instanceof net.sf.jsqlparser.expression.operators.relational.RegExpMatchOperator
+                        ? (Expression) node : null;
+                if (predicate != null) {
+                    Set<ColumnRef> read = expression(predicate, scope).all();
+                    filters.addAll(read);
+                    aggregatePredicates.addAll(read);
+                }
+            }
         }
 
         private void merge(String name, Deriv args) {
@@ -892,7 +968,12 @@ final class Binder {
             }
             shaping.addAll(window.all());
             if (analytic.getFilterExpression() != null) {
-                filters.addAll(sub(analytic.getFilterExpression()).all());
+                Set<ColumnRef> read = sub(analytic.getFilterExpression()).all();
+                filters.addAll(read);
+                aggregatePredicates.addAll(read);
+            }
+            if (Functions.aggregate(name) != Functions.Aggregate.NONE) {
+                predicatesInAggregate(analytic.getExpression());
             }
             String n = name.toLowerCase(Locale.ROOT);
             if (Functions.VALUE_WINDOWS.contains(n)) {
@@ -937,7 +1018,7 @@ final class Binder {
         public <S> Void visit(ParenthesedSelect select, S context) {
             seen.add(select);
             for (RelColumn c : bindSelect(select.getSelect(), scope)) {
-                deriv.add(c.deriv());
+                subquery(c.deriv());
             }
             shapeOrderBy(select.getOrderByElements(), scope, List.of());
             return null;
@@ -946,7 +1027,7 @@ final class Binder {
         @Override
         public <S> Void visit(Select select, S context) {
             for (RelColumn c : bindSelect(select, scope)) {
-                deriv.add(c.deriv());
+                subquery(c.deriv());
             }
             return null;
         }

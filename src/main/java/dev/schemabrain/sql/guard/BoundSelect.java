@@ -14,6 +14,8 @@ import java.util.SortedSet;
  * @param filters columns read by WHERE, HAVING, QUALIFY, JOIN ON/USING and FILTER clauses, and everything a
  *                subquery inside them reads: a filter reveals facts about them without showing them
  * @param shaping columns that order, group or partition rows (GROUP BY, ORDER BY, PARTITION BY)
+ * @param aggregatePredicates columns read by a condition inside an aggregate (CASE WHEN, FILTER, a comparison),
+ *                which decides which rows of a group count: also in {@code filters}
  * @param ast     the checked statement with its literals and names in the engine's canonical forms, for the
  *                rewriting step; not to be changed by callers
  * @param literals the values of the string literals the rendering writes, for {@link WrittenSql} to compare with
@@ -22,7 +24,7 @@ import java.util.SortedSet;
  *                run, but the caller may first give a more useful refusal (a PII rule) than this one
  */
 public record BoundSelect(SortedSet<QualifiedName> tables, List<OutputColumn> outputs, SortedSet<ColumnRef> filters,
-                          SortedSet<ColumnRef> shaping, Select ast, List<String> literals,
+                          SortedSet<ColumnRef> shaping, SortedSet<ColumnRef> aggregatePredicates, Select ast, List<String> literals,
                           java.util.Optional<Refusal> unrendered) implements GuardResult {
 
     public BoundSelect {
@@ -31,5 +33,6 @@ public record BoundSelect(SortedSet<QualifiedName> tables, List<OutputColumn> ou
         filters = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(filters));
         shaping = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(shaping));
         literals = List.copyOf(literals);
+        aggregatePredicates = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(aggregatePredicates));
     }
 }

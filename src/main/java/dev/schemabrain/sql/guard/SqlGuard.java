@@ -70,10 +70,10 @@ public final class SqlGuard {
             try {
                 literals = Rendering.canonicalize(select, engine, binder.bound);
             } catch (Binder.Refused refused) {
-                return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select, List.of(),
+                return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, binder.aggregatePredicates, select, List.of(),
                         Optional.of(refused.refusal));
             }
-            return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, select, literals.values(),
+            return new BoundSelect(binder.tables, outputs, binder.filters, binder.shaping, binder.aggregatePredicates, select, literals.values(),
                     Optional.empty());
         } catch (Binder.Refused refused) {
             return refused.refusal;
