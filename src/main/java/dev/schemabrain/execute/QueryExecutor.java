@@ -293,7 +293,7 @@ public final class QueryExecutor implements AutoCloseable {
      */
     private boolean plainError(Connection c, SQLException e) {
         Failure failure = engine.classify(e);
-        if (failure != Failure.OTHER && failure != Failure.PERMISSION) {
+        if (failure.unavailable() || failure == Failure.TIMEOUT || failure == Failure.BUSY || failure == Failure.CORRUPT) {
             return false;
         }
         String state = Failure.state(e);
@@ -330,12 +330,12 @@ public final class QueryExecutor implements AutoCloseable {
             return busy();
         }
         if (failure.unavailable()) {
+            // Not even a connection error's text: a driver may quote a host, a user or the statement.
             return new ExecutionException(ErrorKind.SOURCE_UNAVAILABLE, "The source database cannot be reached or "
-                    + "refused the login (" + firstLine(e.getMessage()) + "); check that it is up and the server's credentials, then retry.");
+                    + "refused the login (" + StatementFailures.code(e) + "); check that it is up and the server's"
+                    + " credentials, then retry.");
         }
-        // Our own statement failed: say what the database said, never our connection details.
-        return new ExecutionException(ErrorKind.INTERNAL_ERROR, "The database refused the compiled query ("
-                + firstLine(e.getMessage()) + "); check the metric's definition with list_metrics.");
+        return StatementFailures.of(failure, e);
     }
 
     private ExecutionException timeout() {
@@ -347,14 +347,6 @@ public final class QueryExecutor implements AutoCloseable {
     private ExecutionException busy() {
         return new ExecutionException(ErrorKind.SOURCE_BUSY, "The source is busy: " + settings.maxConcurrent()
                 + " queries are already running; retry in a moment.");
-    }
-
-    /** Passwords never appear in driver messages we pass on: only the first line, and the URL's user at most. */
-    private static String firstLine(String message) {
-        String text = message == null ? "no detail" : message.strip();
-        int newline = text.indexOf('\n');
-        text = newline < 0 ? text : text.substring(0, newline);
-        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
     }
 
     private static void cancel(PreparedStatement st, AtomicBoolean timedOut) {
