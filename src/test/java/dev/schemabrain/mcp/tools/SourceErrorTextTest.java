@@ -91,6 +91,22 @@ class SourceErrorTextTest {
         assertFalse(answer.path("error").path("recovery").path("suggested_tool").isMissingNode(), answer::toString);
     }
 
+    static Stream<String> urls() {
+        return Stream.of(TestPostgres.url("sb_errtext"), TestMariaDb.url(maria), "sqlite:" + dir.resolve("note.sqlite"),
+                "duckdb:" + dir.resolve("note.duckdb"));
+    }
+
+    /** A ';' inside a string literal is data, not a second statement: the query runs (it was internal_error). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("urls")
+    void aSemicolonInAStringLiteralIsData(String url) throws Exception {
+        ToolRegistry tools = served(url);
+        JsonNode answer = tools.call("execute", Map.of("sql", "SELECT count(*) AS n FROM note WHERE label = 'a;b' OR label = '"
+                + PLANTED + "'"), "attacker", Access.UNRESTRICTED).toTree();
+        assertEquals("success", answer.path("status").asText(), answer::toString);
+        assertEquals(3, answer.path("data").path("rows").get(0).get(0).asInt(), answer::toString);
+    }
+
     private static ToolRegistry served(String url) throws Exception {
         SourceUrl source = SourceUrl.parse(url);
         Path store = Indexed.store(source, dir.resolve(source.kind().name().toLowerCase() + "-" + OPEN.size() + ".db"));
