@@ -201,6 +201,8 @@ public final class Main implements Runnable {
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
         // The MariaDB driver logs failed logins itself; SchemaBrain says it once, in its own words.
         System.setProperty("org.slf4j.simpleLogger.log.org.mariadb.jdbc", verbose ? "debug" : "off");
+        // The MCP SDK's debug lines hold whole messages, a tool's arguments (execute's SQL) included: -v stops short of them.
+        System.setProperty("org.slf4j.simpleLogger.log.io.modelcontextprotocol", verbose ? "info" : "warn");
         // The tokenizer warns about its default length on every load; SchemaBrain's documents are short.
         System.setProperty("org.slf4j.simpleLogger.log.ai.djl", verbose ? "debug" : "error");
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {

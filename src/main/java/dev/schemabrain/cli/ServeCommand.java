@@ -63,6 +63,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "Return at most this many rows; more makes the answer partial (default: ${DEFAULT-VALUE}).")
     int maxRows;
 
+    @Option(names = "--max-result-bytes", defaultValue = "4194304", paramLabel = "BYTES",
+            description = "Return at most this many bytes of cell data in one execute or get_metric answer; rows past it"
+                    + " are left out and the answer is partial, saying where it was cut (default: ${DEFAULT-VALUE}).")
+    long maxResultBytes;
+
     @Option(names = "--max-concurrent-queries", defaultValue = "8", paramLabel = "N",
             description = "Metric queries running at once; twice as many more wait, and calls past that are told"
                     + " source_busy at once (default: ${DEFAULT-VALUE}).")
@@ -433,8 +438,9 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     private Optional<QueryExecutor> executor(Optional<SourceUrl> source) throws UserError {
-        if (statementTimeoutMs < 1 || maxRows < 1 || maxConcurrent < 1 || minGroupSize < 1 || (costCap != null && costCap <= 0)) {
-            throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-concurrent-queries, --min-group-size and "
+        if (statementTimeoutMs < 1 || maxRows < 1 || maxResultBytes < 1 || maxConcurrent < 1 || minGroupSize < 1
+                || (costCap != null && costCap <= 0)) {
+            throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-result-bytes, --max-concurrent-queries, --min-group-size and "
                     + "--explain-cost-cap must be positive numbers.");
         }
         if (source.isEmpty()) {
@@ -443,7 +449,7 @@ final class ServeCommand implements Callable<Integer> {
         SourceUrl url = source.get();
         try {
             return Optional.of(new QueryExecutor(url, new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent,
-                    2_000, costCap)));
+                    2_000, costCap, maxResultBytes)));
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }

@@ -43,8 +43,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class QueryExecutor implements AutoCloseable {
 
-    /** The rows of a statement, values as JSON-friendly Java: Long, BigDecimal, Double, Boolean, ISO text. */
-    public record Result(List<String> labels, List<List<Object>> rows, boolean truncated, long millis) {
+    /**
+     * The rows of a statement, values as JSON-friendly Java: Long, BigDecimal, Double, Boolean, ISO text.
+     * {@code truncated}: more rows were there; {@code cutAtBytes}: the byte budget cut them there (0: it did not).
+     */
+    public record Result(List<String> labels, List<List<Object>> rows, boolean truncated, long millis, long cutAtBytes) {
+
+        public Result(List<String> labels, List<List<Object>> rows, boolean truncated, long millis) {
+            this(labels, rows, truncated, millis, 0);
+        }
+
+        /** The sentence that says the answer was cut at its byte budget, and how to ask for less; empty if it was not. */
+        public java.util.Optional<String> byteCut() {
+            return cutAtBytes == 0 ? java.util.Optional.empty() : java.util.Optional.of("The answer was cut at " + cutAtBytes
+                    + " bytes of cell data (the server's --max-result-bytes) after " + rows.size() + " rows; select fewer"
+                    + " or shorter columns (left(), length()), aggregate, or filter to fewer rows.");
+        }
     }
 
     private static final long WATCHDOG_GRACE_MS = 1_000;
@@ -136,15 +150,24 @@ public final class QueryExecutor implements AutoCloseable {
                 }
                 List<List<Object>> rows = new ArrayList<>();
                 boolean more = false;
+                long bytes = 0;
                 while (rs.next()) {
                     if (rows.size() == cap) {
                         more = true;
                         break;
                     }
                     List<Object> row = new ArrayList<>(labels.size());
+                    long rowBytes = 0;
                     for (int i = 1; i <= labels.size(); i++) {
-                        row.add(value(rs.getObject(i)));
+                        Object v = value(rs.getObject(i));
+                        rowBytes += AnswerBytes.of(v);
+                        row.add(v);
                     }
+                    if (bytes + rowBytes > settings.maxBytes()) {
+                        // The row that passes the budget is left out whole, and no further row is read.
+                        return new Result(labels, rows, true, (System.nanoTime() - start) / 1_000_000, settings.maxBytes());
+                    }
+                    bytes += rowBytes;
                     rows.add(row);
                 }
                 return new Result(labels, rows, more, (System.nanoTime() - start) / 1_000_000);
@@ -293,7 +316,7 @@ public final class QueryExecutor implements AutoCloseable {
      */
     private boolean plainError(Connection c, SQLException e) {
         Failure failure = engine.classify(e);
-        if (failure != Failure.OTHER && failure != Failure.PERMISSION) {
+        if (failure.unavailable() || failure == Failure.TIMEOUT || failure == Failure.BUSY || failure == Failure.CORRUPT) {
             return false;
         }
         String state = Failure.state(e);
@@ -330,12 +353,12 @@ public final class QueryExecutor implements AutoCloseable {
             return busy();
         }
         if (failure.unavailable()) {
+            // Not even a connection error's text: a driver may quote a host, a user or the statement.
             return new ExecutionException(ErrorKind.SOURCE_UNAVAILABLE, "The source database cannot be reached or "
-                    + "refused the login (" + firstLine(e.getMessage()) + "); check that it is up and the server's credentials, then retry.");
+                    + "refused the login (" + StatementFailures.code(e) + "); check that it is up and the server's"
+                    + " credentials, then retry.");
         }
-        // Our own statement failed: say what the database said, never our connection details.
-        return new ExecutionException(ErrorKind.INTERNAL_ERROR, "The database refused the compiled query ("
-                + firstLine(e.getMessage()) + "); check the metric's definition with list_metrics.");
+        return StatementFailures.of(failure, e);
     }
 
     private ExecutionException timeout() {
@@ -347,14 +370,6 @@ public final class QueryExecutor implements AutoCloseable {
     private ExecutionException busy() {
         return new ExecutionException(ErrorKind.SOURCE_BUSY, "The source is busy: " + settings.maxConcurrent()
                 + " queries are already running; retry in a moment.");
-    }
-
-    /** Passwords never appear in driver messages we pass on: only the first line, and the URL's user at most. */
-    private static String firstLine(String message) {
-        String text = message == null ? "no detail" : message.strip();
-        int newline = text.indexOf('\n');
-        text = newline < 0 ? text : text.substring(0, newline);
-        return text.length() > 300 ? text.substring(0, 300) + "…" : text;
     }
 
     private static void cancel(PreparedStatement st, AtomicBoolean timedOut) {

@@ -21,9 +21,6 @@ import java.util.Optional;
  */
 public final class MetricTestRunner {
 
-    private static final String QUERY_FAILED = "The database refused the compiled query (";
-    private static final String QUERY_FAILED_END = "); check the metric's definition with list_metrics.";
-
     private final MetricCompiler compiler;
     private final QueryExecutor executor;
 
@@ -131,8 +128,9 @@ public final class MetricTestRunner {
      */
     private String sentence(ExecutionException e) {
         String message = e.getMessage();
-        if (e.kind() == ErrorKind.INTERNAL_ERROR && message.startsWith(QUERY_FAILED) && message.endsWith(QUERY_FAILED_END)) {
-            return message.substring(QUERY_FAILED.length(), message.length() - QUERY_FAILED_END.length());
+        if (e.engineDetail().isPresent()) {
+            // The operator's own database, on the operator's terminal: its own words say most.
+            return e.engineDetail().get();
         }
         if (e.kind() == ErrorKind.STATEMENT_TIMEOUT) {
             return "it ran longer than " + executor.settings().statementTimeoutMs() + " ms and was stopped (--statement-timeout-ms)";

@@ -131,7 +131,15 @@ class EngineTest {
                         "SELECT COUNT(*) FROM seq_1_to_100000 a, seq_1_to_100000 b", Failure.TIMEOUT),
                 Arguments.of("sqlite:" + dir.resolve("missing.sqlite"), "SELECT 1", Failure.UNREACHABLE),
                 Arguments.of("sqlite:" + notADatabase, "SELECT * FROM sqlite_master", Failure.NOT_A_DATABASE),
-                Arguments.of("sqlite:" + sqlite, "SELECT * FROM no_such_table", Failure.OTHER));
+                Arguments.of("sqlite:" + sqlite, "SELECT * FROM no_such_table", Failure.UNDEFINED_NAME),
+                Arguments.of("sqlite:" + sqlite, "SELECT json_extract('{}', 'not a path')", Failure.INVALID_VALUE),
+                Arguments.of("postgresql://postgres@" + pg + "/sb_engine", "SELECT CAST('x' AS int)", Failure.INVALID_VALUE),
+                Arguments.of("postgresql://postgres@" + pg + "/sb_engine", "SELECT 1 / 0", Failure.DIVISION_BY_ZERO),
+                Arguments.of("postgresql://postgres@" + pg + "/sb_engine", "SELECT no_such_column FROM pg_class",
+                        Failure.UNDEFINED_NAME),
+                Arguments.of("mariadb://root@" + TestMariaDb.SERVER + "/" + maria, "SELECT * FROM no_such_table",
+                        Failure.UNDEFINED_NAME),
+                Arguments.of("mariadb://root@" + TestMariaDb.SERVER + "/" + maria, "SELEC 1", Failure.SYNTAX));
     }
 
     @ParameterizedTest(name = "{0}: {2}")

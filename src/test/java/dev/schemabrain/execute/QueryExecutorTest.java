@@ -119,7 +119,7 @@ class QueryExecutorTest {
         try (QueryExecutor ex = executor(url, ExecutorSettings.defaults())) {
             ExecutionException e = assertThrows(ExecutionException.class,
                     () -> ex.execute(new BoundQuery(write, List.of()), 10), url + " " + write);
-            assertEquals(ErrorKind.INTERNAL_ERROR, e.kind(), url + " " + write + ": " + e.getMessage());
+            assertEquals(ErrorKind.STATEMENT_FAILED, e.kind(), url + " " + write + ": " + e.getMessage());
             QueryExecutor.Result count = ex.execute(new BoundQuery("SELECT COUNT(*), MIN(name) FROM item", List.of()), 1);
             assertEquals(50L, count.rows().get(0).get(0), url + ": nothing was written");
             assertEquals("item 1", count.rows().get(0).get(1), url);

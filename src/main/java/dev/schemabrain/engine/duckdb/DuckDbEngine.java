@@ -125,7 +125,31 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
                 && message.startsWith("io error")) {
             return Failure.UNREACHABLE;
         }
-        return Failure.OTHER;
+        return statement(errorType(message), message);
+    }
+
+    /**
+     * A failed statement by the type DuckDB names first ("Conversion Error: Could not convert string '…' to INT32"):
+     * its driver gives no SQLSTATE, and the rest of the message may quote a value, so it is never passed on.
+     */
+    private static Failure statement(String type, String message) {
+        return switch (type) {
+            case "conversion error", "invalid input error" -> Failure.INVALID_VALUE;
+            case "out of range error" -> message.contains("division by zero") ? Failure.DIVISION_BY_ZERO : Failure.OUT_OF_RANGE;
+            case "parser error", "syntax error" -> Failure.SYNTAX;
+            case "catalog error", "binder error" -> message.contains("function") || message.contains("operator")
+                    ? Failure.UNDEFINED_FUNCTION : Failure.UNDEFINED_NAME;
+            case "out of memory error" -> Failure.RESOURCES;
+            case "permission error" -> Failure.PERMISSION;
+            default -> Failure.OTHER;
+        };
+    }
+
+    /** "conversion error" of "Conversion Error: …", after the driver's "java.sql.SQLException: " if any; else "". */
+    private static String errorType(String message) {
+        String text = message.startsWith("java.sql.sqlexception: ") ? message.substring(23) : message;
+        int colon = text.indexOf(':');
+        return colon < 0 ? "" : text.substring(0, colon).strip();
     }
 
     @Override

@@ -284,7 +284,27 @@ public final class MySqlEngine implements Engine {
         if (code == 2002 || code == 2003 || code == 2013) {
             return Failure.UNREACHABLE;
         }
-        return Failure.OTHER;
+        return statement(code);
+    }
+
+    /**
+     * A failed statement by MariaDB's and MySQL's error code (their SQLSTATEs are too coarse: 42000 is both a
+     * syntax error and a denied privilege). Any other code is OTHER, whose words are not passed on either: 1062 in a
+     * SELECT (a grouping key that collided, GROUP BY over RAND()) quotes the key's value.
+     */
+    static Failure statement(int code) {
+        return switch (code) {
+            case 1292, 1366, 1367, 1411, 1525, 3140, 4036, 4037, 4038, 4042, 1139 -> Failure.INVALID_VALUE;
+            case 1365 -> Failure.DIVISION_BY_ZERO;
+            case 1690, 1264, 1406, 1441 -> Failure.OUT_OF_RANGE;
+            case 1146, 1054, 1109, 1051 -> Failure.UNDEFINED_NAME;
+            case 1305, 1582, 1583, 1630 -> Failure.UNDEFINED_FUNCTION;
+            case 1064, 1149 -> Failure.SYNTAX;
+            case 1792, 1290, 1836 -> Failure.READ_ONLY;
+            case 1142, 1143, 1227 -> Failure.PERMISSION;
+            case 1037, 1038, 1041, 1104, 1114, 1135, 1206, 3170 -> Failure.RESOURCES;
+            default -> Failure.OTHER;
+        };
     }
 
     @Override

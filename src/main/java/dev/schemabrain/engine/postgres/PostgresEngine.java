@@ -204,10 +204,9 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
             // The server ended the session (an administrator, a crash) or is starting up or shutting down.
             return Failure.UNREACHABLE;
         }
-        if (state.equals("42501")) {
-            return Failure.PERMISSION;
-        }
-        return Failure.OTHER;
+        // PostgreSQL's states are the standard's: a conversion error is class 22, whose message quotes the value.
+        Failure statement = Failure.ofState(state);
+        return statement == null ? Failure.OTHER : statement;
     }
 
     @Override

@@ -184,6 +184,36 @@ public final class SqliteEngine implements Engine {
                 || message.contains("database is locked") || message.contains("busy")) {
             return Failure.BUSY;
         }
+        return statement(code, message);
+    }
+
+    /**
+     * A failed statement: SQLite gives most of them one code (SQLITE_ERROR), so its own message is read, never passed
+     * on (a JSON path error quotes the path, which may be a value the statement read).
+     */
+    private static Failure statement(int code, String message) {
+        if (code == SQLiteErrorCode.SQLITE_READONLY.code) {
+            return Failure.READ_ONLY;
+        }
+        if (code == SQLiteErrorCode.SQLITE_NOMEM.code || code == SQLiteErrorCode.SQLITE_FULL.code
+                || code == SQLiteErrorCode.SQLITE_TOOBIG.code) {
+            return Failure.RESOURCES;
+        }
+        if (code == SQLiteErrorCode.SQLITE_MISMATCH.code || message.contains("json") || message.contains("malformed")) {
+            return Failure.INVALID_VALUE;
+        }
+        if (message.contains("integer overflow") || message.contains("too big") || message.contains("too large")) {
+            return Failure.OUT_OF_RANGE;
+        }
+        if (message.contains("no such table") || message.contains("no such column") || message.contains("ambiguous column")) {
+            return Failure.UNDEFINED_NAME;
+        }
+        if (message.contains("no such function") || message.contains("wrong number of arguments")) {
+            return Failure.UNDEFINED_FUNCTION;
+        }
+        if (message.contains("syntax error") || message.contains("incomplete input")) {
+            return Failure.SYNTAX;
+        }
         return Failure.OTHER;
     }
 

@@ -62,6 +62,9 @@ public final class CallGate {
         if (unreadable != null) {
             return new Refusal(JsonRpcFrames.METHOD_NOT_FOUND, unreadable);
         }
+        if (!message.has("id") && message.path("method").isTextual()) {
+            return Notifications.forwarded(message.path("method").asText()) ? null : Notifications.DROPPED;
+        }
         if (!isToolCall(message)) {
             return null;
         }

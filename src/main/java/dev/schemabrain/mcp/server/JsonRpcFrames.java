@@ -21,6 +21,18 @@ public final class JsonRpcFrames {
     private JsonRpcFrames() {
     }
 
+    /** What a message whose id is neither a string nor an integer is told (it is answered with a null id). */
+    public static final String BAD_ID = "Invalid Request: a JSON-RPC id must be a string or an integer.";
+
+    /**
+     * Whether {@code message} has an id MCP does not allow (an object, an array, a boolean, a fraction, null): the SDK
+     * would fail on it with its exception, stack trace and all, so the transports answer it before.
+     */
+    public static boolean badId(JsonNode message) {
+        JsonNode id = message.get("id");
+        return id != null && !(id.isTextual() || id.isIntegralNumber());
+    }
+
     /** An error frame; {@code id} null when the request had none that can be echoed. */
     public static byte[] error(JsonNode id, int code, String message) {
         ObjectNode frame = JSON.createObjectNode().put("jsonrpc", "2.0");

@@ -73,6 +73,7 @@ public final class ExecuteTool extends SqlTool {
             row.forEach(out::addPOJO);
         }
         data.put("row_count", rows.size()).put("truncated", result.truncated());
+        result.byteCut().ifPresent(sentence -> data.put("cut_at_bytes", result.cutAtBytes()).put("truncation", sentence));
         describe(data, plan, served);
         java.util.OptionalLong counted = suppressed(plan);
         if (plan.minGroupSize().isPresent()) {
@@ -89,7 +90,8 @@ public final class ExecuteTool extends SqlTool {
             return new Envelope(Status.DEGRADED, data, null, PROVENANCE.confidence(), PROVENANCE,
                     List.of("validate_query", "list_metrics"), dev.schemabrain.error.DegradationReason.SMALL_GROUPS_SUPPRESSED);
         }
-        if (rows.isEmpty()) {
+        if (rows.isEmpty() && !result.truncated()) {
+            // Not empty when the byte budget left out a first row too large to return: that answer is partial.
             return new Envelope(Status.EMPTY, data, null, PROVENANCE.confidence(), PROVENANCE,
                     List.of("validate_query", "describe_table"), null);
         }

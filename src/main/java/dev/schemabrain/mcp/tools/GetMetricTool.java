@@ -166,6 +166,7 @@ public final class GetMetricTool extends CatalogTool {
             // The row past the limit may itself have been a suppressed group: then nothing shown was cut.
             boolean truncated = counts.isPresent() && compiled.suppresses() ? rows.size() < counts.get()[0] - counts.get()[1] : cut;
             data.put("row_count", rows.size()).put("truncated", truncated);
+            result.byteCut().ifPresent(sentence -> data.put("cut_at_bytes", result.cutAtBytes()).put("truncation", sentence));
             if (compiled.groupCount().isPresent()) {
                 if (!truncated) {
                     data.put("total_groups", rows.size());

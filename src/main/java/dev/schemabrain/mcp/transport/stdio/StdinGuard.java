@@ -158,6 +158,11 @@ final class StdinGuard implements Runnable {
             reply(replyId, JsonRpcFrames.INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
             return;
         }
+        if (JsonRpcFrames.badId(message)) {
+            gate.recordMalformed(message, StdioServer.CALLER);
+            reply(null, JsonRpcFrames.INVALID_REQUEST, JsonRpcFrames.BAD_ID);
+            return;
+        }
         if (modern != null && ModernEra.claims(message, ModernEra.Headers.NONE)) {
             answerModern(message);
             return;
