@@ -1,5 +1,6 @@
 package dev.schemabrain.llm;
 
+import dev.schemabrain.catalog.InjectionScreen;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;

@@ -1,5 +1,6 @@
 package dev.schemabrain.llm;
 
+import dev.schemabrain.catalog.InjectionScreen;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.schemabrain.pii;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.InjectionScreen;
 import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;
 
@@ -15,7 +16,8 @@ import java.util.Set;
  * stored, described, embedded or sent to a model, and again when a store is served (a store written before this
  * rule still holds what it withheld).
  * <ul>
- * <li>comments of tables and columns are redacted as samples are ({@code <email>}, {@code <national id>}, …);</li>
+ * <li>comments of tables and columns are redacted as samples are ({@code <email>}, {@code <national id>}, …), and
+ *     one that reads as instructions to an agent is withheld whole, as a model's description would be;</li>
  * <li>an untagged free-text column ({@link FreeText}) keeps no samples unless allowed {@code samples}, and no
  *     value-index entries unless allowed {@code value_index};</li>
  * <li>a table the subject classifier drafts as a person keeps no value-index entries for its text columns, except
@@ -71,8 +73,14 @@ public final class ChannelPolicy {
         return out;
     }
 
-    /** A comment as it may be kept: every identifier shape replaced by its placeholder. */
+    /** What stands for a comment that reads as instructions: agents read comments as trusted catalog text. */
+    public static final String WITHHELD = "<comment withheld: it reads as instructions, not as a description of data>";
+
+    /** A comment as it may be kept: every identifier shape replaced by its placeholder; instructions withheld. */
     public static String redact(String comment) {
-        return comment == null || comment.isBlank() ? comment : SamplePolicy.redactText(comment);
+        if (comment == null || comment.isBlank()) {
+            return comment;
+        }
+        return InjectionScreen.reason(comment).isPresent() ? WITHHELD : SamplePolicy.redactText(comment);
     }
 }

@@ -1,5 +1,6 @@
 package dev.schemabrain.llm;
 
+import dev.schemabrain.catalog.InjectionScreen;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.SecurityFigures;
 import org.junit.jupiter.api.AfterEach;

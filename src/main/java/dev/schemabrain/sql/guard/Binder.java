@@ -507,6 +507,14 @@ final class Binder {
             }
         }
         Table found = lookupTable(schema, name, table.getFullyQualifiedName());
+        if (found.kind() == dev.schemabrain.catalog.TableKind.VIEW
+                || found.kind() == dev.schemabrain.catalog.TableKind.MATERIALIZED_VIEW) {
+            // The catalog keeps no view's definition, so its columns' lineage, tags and the row filters of the tables
+            // it reads are unknown: a view could show a tagged column under an innocent name.
+            throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The table " + found.name() + " is a view, whose"
+                    + " definition SchemaBrain does not read, so what its columns show is unknown; query the tables it"
+                    + " reads instead.");
+        }
         tables.add(found.name());
         bound.put(table, found.name());
         List<RelColumn> columns = new ArrayList<>();

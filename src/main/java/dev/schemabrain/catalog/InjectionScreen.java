@@ -1,4 +1,4 @@
-package dev.schemabrain.llm;
+package dev.schemabrain.catalog;
 
 import java.text.Normalizer;
 import java.util.List;
@@ -8,13 +8,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Refuses a model's description that reads as instructions rather than as a description of data: text that
- * overrides instructions, addresses an agent or assistant, or tells the reader to call tools. Descriptions are
+ * Tells text that reads as instructions rather than as a description of data (a model's description, a table or
+ * column comment): text that overrides instructions, addresses an agent or assistant, or tells the reader to call
+ * tools. Descriptions and comments are
  * served to agents as trusted catalog text, so an injection planted in a comment or a sample value (and
  * repeated by the model) would reach them with SchemaBrain's authority. A description of data never needs any
  * of these; a refused answer keeps the offline text.
  */
-final class InjectionScreen {
+public final class InjectionScreen {
 
     private static final List<Pattern> PATTERNS = List.of(
             // Overriding what the reader was told.
@@ -41,7 +42,7 @@ final class InjectionScreen {
     }
 
     /** What made {@code text} read as instructions (the matched words, at most 60 characters), or empty. */
-    static Optional<String> reason(String text) {
+    public static Optional<String> reason(String text) {
         String folded = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT)
                 .replaceAll("[\\p{Cntrl}\\p{Cf}]", "").replaceAll("\\s+", " ");
         for (Pattern p : PATTERNS) {
