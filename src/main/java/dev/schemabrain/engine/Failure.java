@@ -66,7 +66,7 @@ public enum Failure {
             case "42P01", "42S02", "42703", "42S22", "3F000" -> UNDEFINED_NAME;
             case "42883" -> UNDEFINED_FUNCTION;
             case "42601" -> SYNTAX;
-            case "25006" -> READ_ONLY;
+            case "25006", "25001" -> READ_ONLY;   // 25001: a transaction's mode set after its first query
             case "42501" -> PERMISSION;
             default -> state.startsWith("22") ? INVALID_VALUE
                     : state.startsWith("53") || state.startsWith("54") ? RESOURCES : null;
