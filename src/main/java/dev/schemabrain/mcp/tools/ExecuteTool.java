@@ -103,16 +103,19 @@ public final class ExecuteTool extends SqlTool {
      * FROM, WHERE and GROUP BY): 0 without the rule, empty when the count failed (the answer then says some may be).
      */
     private java.util.OptionalLong suppressed(SqlGate.Plan plan) {
-        if (plan.suppressedCount().isEmpty()) {
-            return java.util.OptionalLong.of(0);
+        long total = 0;
+        for (dev.schemabrain.mcp.tools.SqlRewrite.Rewritten count : plan.suppressedCount()) {
+            try {
+                List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(count.sql(), count.params()), 1)
+                        .rows();
+                if (rows.isEmpty() || !(rows.get(0).get(0) instanceof Number n)) {
+                    return java.util.OptionalLong.empty();
+                }
+                total += n.longValue();
+            } catch (ExecutionException e) {
+                return java.util.OptionalLong.empty();
+            }
         }
-        try {
-            List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(plan.suppressedCount().get().sql(),
-                    plan.suppressedCount().get().params()), 1).rows();
-            return !rows.isEmpty() && rows.get(0).get(0) instanceof Number n ? java.util.OptionalLong.of(n.longValue())
-                    : java.util.OptionalLong.empty();
-        } catch (ExecutionException e) {
-            return java.util.OptionalLong.empty();
-        }
+        return java.util.OptionalLong.of(total);
     }
 }

@@ -68,7 +68,7 @@ final class SqlGate {
     /** What would run, and what the checks found. */
     record Plan(BoundSelect bound, String sql, List<Object> params, List<String> piiCategories,
                 java.util.OptionalInt minGroupSize, List<String> rowFilters, String fingerprint,
-                Optional<SqlRewrite.Rewritten> suppressedCount) {
+                List<SqlRewrite.Rewritten> suppressedCount) {
     }
 
     /** A plan, or the envelope that refuses. */
@@ -185,8 +185,7 @@ final class SqlGate {
             return new Outcome(null, guardRefusal(tool, bound.unrendered().get()));
         }
         int k = access.minGroupSize().orElse(serverMinGroupSize);
-        String having = null;
-        List<String> subjectJoins = List.of();
+        List<SqlRewrite.Grouping> groupings = new ArrayList<>();
         java.util.OptionalInt shownK = java.util.OptionalInt.empty();
         List<QualifiedName> people = bound.tables().stream().filter(t -> subjectOf(served, t).isPresent()).toList();
         Optional<ColumnRef> picking = bound.aggregatePredicates().stream()
@@ -198,39 +197,49 @@ final class SqlGate {
                     null, null);
         }
         if (!people.isEmpty()) {
-            if (!aggregated(bound)) {
-                QualifiedName t = people.get(0);
-                return refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is about one"
-                        + " person; ask for an aggregate instead.", aggregateRewrite(served, t, quote), null);
+            // Where the rows become groups: the statement itself, or the grouped CTEs and subqueries its rows are read
+            // from (a running total over monthly sums, a ratio of two grouped CTEs).
+            List<Level> levels;
+            if (aggregated(bound)) {
+                levels = List.of(new Level(null, null, (PlainSelect) bound.ast()));
+            } else {
+                Optional<List<Level>> grouped = groupedSources(bound.ast(), served);
+                if (grouped.isEmpty()) {
+                    QualifiedName t = people.get(0);
+                    return refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is about"
+                            + " one person; ask for an aggregate instead (GROUP BY, or a grouped CTE the query reads).",
+                            aggregateRewrite(served, t, quote), null);
+                }
+                levels = grouped.get();
             }
             if (k > 1) {
-                Subjects subjects = subjectKeys((PlainSelect) bound.ast(), served, quote);
-                if (subjects.keys().isEmpty() || subjects.uncounted().isPresent()) {
-                    QualifiedName t = subjects.uncounted().orElse(people.get(0));
-                    return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people (" + t + "), but"
-                            + " the people in each group cannot be counted from its top-level FROM, so small groups"
-                            + " could not be left out; use get_metric or join the person's table at the top level.",
-                            null, null);
+                for (Level level : levels) {
+                    Subjects subjects = subjectKeys(level.plain(), served, quote);
+                    if (subjects.keys().isEmpty() || subjects.uncounted().isPresent()) {
+                        QualifiedName t = subjects.uncounted().orElse(people.get(0));
+                        return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people (" + t + "), but"
+                                + " the people in each group cannot be counted from the FROM where it groups, so small"
+                                + " groups could not be left out; use get_metric, or join the person's table there.",
+                                null, null);
+                    }
+                    // Every person the rows are about is counted: a group passes only if each kind of person in it
+                    // (both sides of a self-join, the customer and the employee of a sale) numbers at least k.
+                    groupings.add(new SqlRewrite.Grouping(level.cte(), level.derived(), subjects.joins(),
+                            String.join(" AND ", subjects.keys().stream()
+                                    .map(key -> "count(DISTINCT " + key + ") >= " + k).toList())));
                 }
-                // Every person the rows are about is counted: a group passes only if each kind of person in it
-                // (both sides of a self-join, the customer and the employee of a sale) numbers at least k.
-                having = String.join(" AND ", subjects.keys().stream()
-                        .map(key -> "count(DISTINCT " + key + ") >= " + k).toList());
-                subjectJoins = subjects.joins();
                 shownK = java.util.OptionalInt.of(k);
             }
         }
         SqlRewrite.Rewritten rewritten;
-        Optional<SqlRewrite.Rewritten> suppressedCount = Optional.empty();
+        List<SqlRewrite.Rewritten> suppressedCount = new ArrayList<>();
         try {
-            rewritten = filters.isEmpty() && having == null ? SqlRewrite.limited(bound.ast(), limit)
-                    : SqlRewrite.rewrite(bound.ast().toString(), quote, filters, subjectJoins, having, limit);
-            if (having != null) {
+            String text = bound.ast().toString();
+            rewritten = filters.isEmpty() && groupings.isEmpty() ? SqlRewrite.limited(bound.ast(), limit)
+                    : SqlRewrite.rewrite(text, quote, filters, groupings, limit);
+            for (SqlRewrite.Grouping g : groupings) {
                 // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
-                SqlRewrite.Rewritten left = SqlRewrite.rewrite(bound.ast().toString(), quote, filters, subjectJoins,
-                        "NOT (" + having + ")", limit);
-                suppressedCount = Optional.of(new SqlRewrite.Rewritten("SELECT count(*) FROM (" + left.sql()
-                        + ") sb_suppressed", left.params()));
+                suppressedCount.add(SqlRewrite.leftOut(text, quote, filters, groupings, g));
             }
         } catch (SqlRewrite.Unsafe e) {
             return refused(ErrorKind.POLICY_BLOCKED, "The query could not be rewritten to apply this caller's row"
@@ -239,8 +248,9 @@ final class SqlGate {
                     + " outside FROM and JOIN)", null);
         }
         // What runs is what was checked: the engine's lexer must read our text as we wrote it (SPEC §12.1).
-        for (SqlRewrite.Rewritten text : suppressedCount.isPresent() ? List.of(rewritten, suppressedCount.get())
-                : List.of(rewritten)) {
+        List<SqlRewrite.Rewritten> texts = new ArrayList<>(suppressedCount);
+        texts.add(0, rewritten);
+        for (SqlRewrite.Rewritten text : texts) {
             Optional<Refusal> unreadable = dev.schemabrain.sql.guard.WrittenSql.check(text.sql(), engine, bound.literals());
             if (unreadable.isPresent()) {
                 return new Outcome(null, guardRefusal(tool, unreadable.get()));
@@ -254,7 +264,7 @@ final class SqlGate {
         String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(rewritten.sql(),
                 dialect(engine), name -> true));
         return new Outcome(new Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
-                fingerprint, suppressedCount), null);
+                fingerprint, List.copyOf(suppressedCount)), null);
     }
 
     /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
@@ -284,10 +294,56 @@ final class SqlGate {
         return Optional.of(out);
     }
 
+    /** A level where rows become groups: the top ({@code cte} and {@code derived} null), a WITH item or a subquery. */
+    private record Level(String cte, String derived, PlainSelect plain) {
+    }
+
+    /**
+     * The grouped CTEs and top-level FROM subqueries a statement that lists rows reads, when its rows are all groups:
+     * each top-level FROM item is such a level or a table whose rows are about no one. Empty otherwise.
+     */
+    private static Optional<List<Level>> groupedSources(net.sf.jsqlparser.statement.select.Select ast,
+                                                        ServedCatalog served) {
+        if (!(ast instanceof PlainSelect top) || top.getFromItem() == null) {
+            return Optional.empty();
+        }
+        List<FromItem> items = new ArrayList<>();
+        items.add(top.getFromItem());
+        if (top.getJoins() != null) {
+            top.getJoins().stream().map(Join::getFromItem).forEach(items::add);
+        }
+        List<Level> levels = new ArrayList<>();
+        for (FromItem item : items) {
+            if (item instanceof Table t) {
+                Optional<net.sf.jsqlparser.statement.select.WithItem<?>> cte = cte(top, t);
+                if (cte.isPresent()) {
+                    if (!(cte.get().getSelect().getSelect() instanceof PlainSelect body) || body.getGroupBy() == null) {
+                        return Optional.empty();
+                    }
+                    String name = cte.get().getAlias().getName();
+                    if (levels.stream().noneMatch(l -> name.equals(l.cte()))) {
+                        levels.add(new Level(name, null, body));
+                    }
+                } else if (aboutPeople(SqlRewrite.unquote(t.getName()), served)) {
+                    return Optional.empty();
+                }
+            } else if (item instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect sub && sub.getAlias() != null
+                    && sub.getSelect() instanceof PlainSelect body && body.getGroupBy() != null) {
+                levels.add(new Level(null, sub.getAlias().getName(), body));
+            } else {
+                return Optional.empty();
+            }
+        }
+        return levels.isEmpty() ? Optional.empty() : Optional.of(levels);
+    }
+
     /** Whether the statement answers with groups (GROUP BY, or only aggregates) rather than rows. */
     static boolean aggregated(BoundSelect bound) {
         if (!(bound.ast() instanceof PlainSelect plain)) {
             return false;
+        }
+        if (plain.getGroupBy() != null) {
+            return true;   // a window over grouped rows (a running total by month) still answers one row per group
         }
         for (SelectItem<?> item : plain.getSelectItems()) {
             if (OVER.matcher(String.valueOf(item)).find()) {

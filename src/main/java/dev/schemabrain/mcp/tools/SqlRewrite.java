@@ -55,6 +55,21 @@ final class SqlRewrite {
     record Hop(String column, QualifiedName target, String targetColumn) {
     }
 
+    /**
+     * Where the small-group rule applies and how: the top level ({@code cte} and {@code derived} both null), the body
+     * of the top-level WITH item named {@code cte}, or the top-level FROM subquery aliased {@code derived}; with the
+     * LEFT JOINs that reach the people and the condition ANDed into that level's HAVING.
+     */
+    record Grouping(String cte, String derived, List<String> joins, String having) {
+        Grouping {
+            joins = List.copyOf(joins);
+        }
+
+        Grouping inverted() {
+            return new Grouping(cte, derived, joins, "NOT (" + having + ")");
+        }
+    }
+
     /** The SQL to run with its parameters in placeholder order. */
     record Rewritten(String sql, List<Object> params) {
     }
@@ -72,22 +87,63 @@ final class SqlRewrite {
     }
 
     /**
+     * The statement with row filters, the small-group rule at each {@code groupings} level, and the LIMIT.
+     *
      * @param rendered the guard's rendering of the caller's statement
      * @param quote    the engine's identifier quoting
-     * @param having   a condition ANDed into the top-level HAVING (small cells), or null
      * @param limit    rows to fetch at most; the statement's own smaller LIMIT is kept
      */
-    static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters, String having,
-                             int limit) throws Unsafe {
-        return rewrite(rendered, quote, filters, List.of(), having, limit);
+    static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters,
+                             List<Grouping> groupings, int limit) throws Unsafe {
+        Prepared p = prepare(rendered, quote, filters, groupings);
+        Select select = p.select();
+        Limit own = select.getLimit();
+        if (own == null) {
+            select.setLimit(new Limit().withRowCount(new LongValue(limit + 1L)));
+        } else if (own.getRowCount() instanceof LongValue n && n.getValue() > limit + 1L) {
+            own.setRowCount(new LongValue(limit + 1L));
+        }   // any other LIMIT expression is the statement's own; the executor's row cap still holds
+        return p.render(select.toString());
     }
 
     /**
-     * @param joins LEFT JOINs (our text, catalog names quoted) added to the top-level FROM to reach the people a
-     *              grouped statement's rows are about
+     * How many groups the small-group rule leaves out at {@code grouping}: the same statement with that level's
+     * condition inverted, its groups counted (the level's own rows, before anything above it reads them).
      */
-    static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters, List<String> joins,
-                             String having, int limit) throws Unsafe {
+    static Rewritten leftOut(String rendered, UnaryOperator<String> quote, List<TableFilter> filters,
+                             List<Grouping> groupings, Grouping grouping) throws Unsafe {
+        List<Grouping> inverted = groupings.stream().map(g -> g == grouping ? g.inverted() : g).toList();
+        Prepared p = prepare(rendered, quote, filters, inverted);
+        if (grouping.cte() == null && grouping.derived() == null) {
+            return p.render("SELECT count(*) FROM (" + p.select() + ") sb_suppressed");
+        }
+        PlainSelect top = (PlainSelect) p.select();
+        String counted = grouping.cte() != null ? "SELECT count(*) FROM " + grouping.cte()
+                : "SELECT count(*) FROM (" + level(top, grouping) + ") sb_suppressed";
+        Select count = parse(counted);
+        if (top.getWithItemsList() != null) {
+            count.setWithItemsList(top.getWithItemsList());
+        }
+        return p.render(count.toString());
+    }
+
+    /** A parsed statement with filters and groupings applied, and the filter values its markers stand for. */
+    private record Prepared(Select select, String nonce, List<Object> values) {
+        Rewritten render(String text) {
+            Matcher m = Pattern.compile(":" + nonce + "(\\d+)").matcher(text);
+            List<Object> params = new ArrayList<>();
+            StringBuilder out = new StringBuilder();
+            while (m.find()) {
+                params.add(values.get(Integer.parseInt(m.group(1))));
+                m.appendReplacement(out, "?");
+            }
+            m.appendTail(out);
+            return new Rewritten(out.toString(), params);
+        }
+    }
+
+    private static Prepared prepare(String rendered, UnaryOperator<String> quote, List<TableFilter> filters,
+                                    List<Grouping> groupings) throws Unsafe {
         // A marker no caller text holds: named parameters carry the filter values' slots through rendering.
         // nextBytes, not generateSeed: the latter reads the kernel's seed source on every call.
         byte[] marker = new byte[6];
@@ -101,41 +157,56 @@ final class SqlRewrite {
         if (!filters.isEmpty()) {
             new Filtering(filters, quote, nonce, values).apply(select);
         }
-        if (!joins.isEmpty()) {
-            if (!(select instanceof PlainSelect plain) || plain.getFromItem() == null) {
-                throw new Unsafe("a path to the people on a statement without a plain FROM");
-            }
-            Select carrier = parse("SELECT 1 FROM sb_carrier " + String.join(" ", joins));
-            List<Join> added = ((PlainSelect) carrier).getJoins();
-            List<Join> all = new ArrayList<>(plain.getJoins() == null ? List.of() : plain.getJoins());
-            all.addAll(added);
-            plain.setJoins(all);
-        }
-        if (having != null) {
-            if (!(select instanceof PlainSelect plain)) {
+        for (Grouping g : groupings) {
+            if (!(level(select, g) instanceof PlainSelect plain) || plain.getFromItem() == null) {
                 throw new Unsafe("small-cell rule on a set operation");
             }
-            Expression condition = expression(having);
+            if (!g.joins().isEmpty()) {
+                Select carrier = parse("SELECT 1 FROM sb_carrier " + String.join(" ", g.joins()));
+                List<Join> all = new ArrayList<>(plain.getJoins() == null ? List.of() : plain.getJoins());
+                all.addAll(((PlainSelect) carrier).getJoins());
+                plain.setJoins(all);
+            }
+            Expression condition = expression(g.having());
             // The caller's own HAVING in parentheses: "HAVING a OR b AND rule" would let a escape the rule.
             plain.setHaving(plain.getHaving() == null ? condition
-                    : new AndExpression(new net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<>(plain.getHaving()), condition));
+                    : new AndExpression(new net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<>(
+                            plain.getHaving()), condition));
         }
-        Limit own = select.getLimit();
-        if (own == null) {
-            select.setLimit(new Limit().withRowCount(new LongValue(limit + 1L)));
-        } else if (own.getRowCount() instanceof LongValue n && n.getValue() > limit + 1L) {
-            own.setRowCount(new LongValue(limit + 1L));
-        }   // any other LIMIT expression is the statement's own; the executor's row cap still holds
-        String text = select.toString();
-        Matcher m = Pattern.compile(":" + nonce + "(\\d+)").matcher(text);
-        List<Object> params = new ArrayList<>();
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            params.add(values.get(Integer.parseInt(m.group(1))));
-            m.appendReplacement(out, "?");
+        return new Prepared(select, nonce, values);
+    }
+
+    /** The query a grouping names in {@code select}, or null. */
+    private static Select level(Select select, Grouping g) {
+        if (g.cte() == null && g.derived() == null) {
+            return select;
         }
-        m.appendTail(out);
-        return new Rewritten(out.toString(), params);
+        if (!(select instanceof PlainSelect top)) {
+            return null;
+        }
+        if (g.cte() != null) {
+            if (top.getWithItemsList() == null) {
+                return null;
+            }
+            for (net.sf.jsqlparser.statement.select.WithItem<?> w : top.getWithItemsList()) {
+                if (w.getAlias() != null && unquote(w.getAlias().getName()).equalsIgnoreCase(unquote(g.cte()))) {
+                    return w.getSelect() == null ? null : w.getSelect().getSelect();
+                }
+            }
+            return null;
+        }
+        List<FromItem> items = new ArrayList<>();
+        items.add(top.getFromItem());
+        if (top.getJoins() != null) {
+            top.getJoins().forEach(j -> items.add(j.getFromItem()));
+        }
+        for (FromItem item : items) {
+            if (item instanceof ParenthesedSelect sub && sub.getAlias() != null
+                    && unquote(sub.getAlias().getName()).equalsIgnoreCase(unquote(g.derived()))) {
+                return sub.getSelect();
+            }
+        }
+        return null;
     }
 
     /**

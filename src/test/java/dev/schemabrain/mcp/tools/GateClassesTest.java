@@ -233,6 +233,63 @@ class GateClassesTest {
         assertTrue(text.contains("The registered company name"), "an honest comment stays: " + text);
     }
 
+    private static Map<String, String> rows(JsonNode answer) {
+        Map<String, String> got = new TreeMap<>();
+        answer.path("data").path("rows").forEach(r -> {
+            List<String> rest = new ArrayList<>();
+            for (int i = 1; i < r.size(); i++) {
+                rest.add(new java.math.BigDecimal(r.get(i).asText()).stripTrailingZeros().toPlainString());
+            }
+            got.put(r.get(0).asText(), String.join("|", rest));
+        });
+        return got;
+    }
+
+    private static Map<String, String> handWritten(String sql) throws Exception {
+        Map<String, String> expected = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> rest = new ArrayList<>();
+                for (int i = 2; i <= n; i++) {
+                    rest.add(new java.math.BigDecimal(rs.getString(i)).stripTrailingZeros().toPlainString());
+                }
+                expected.put(rs.getString(1), String.join("|", rest));
+            }
+        }
+        return expected;
+    }
+
+    @Test
+    void aRunningTotalByMonthIsAnAggregateWithAWindowOverItsGroups() throws Exception {
+        String month = "strftime('%Y-%m', v.visited_on)";
+        JsonNode answer = execute("SELECT " + month + " AS month, sum(v.amount) AS total, sum(sum(v.amount)) OVER"
+                + " (ORDER BY " + month + ") AS running FROM visit v GROUP BY " + month);
+        assertTrue(answer.path("status").asText().matches("success|degraded"), answer::toString);
+        Map<String, String> expected = handWritten("SELECT " + month + ", sum(v.amount), sum(sum(v.amount)) OVER"
+                + " (ORDER BY " + month + ") FROM visit v GROUP BY " + month + " HAVING count(DISTINCT v.person_id) >= 5");
+        assertEquals(expected, rows(answer), answer::toString);
+        assertTrue(answer.path("data").path("suppressed_groups").asInt() > 0, "some months have fewer than five people");
+    }
+
+    @Test
+    void aRunningTotalOverAGroupedCteLeavesOutTheCtesSmallGroups() throws Exception {
+        String cte = "WITH m AS (SELECT strftime('%Y-%m', visited_on) AS month, sum(amount) AS total FROM visit"
+                + " GROUP BY strftime('%Y-%m', visited_on){having}) ";
+        String outer = "SELECT month, total, sum(total) OVER (ORDER BY month) AS running FROM m";
+        JsonNode answer = execute(cte.replace("{having}", "") + outer);
+        assertTrue(answer.path("status").asText().matches("success|degraded"), answer::toString);
+        Map<String, String> expected = handWritten(cte.replace("{having}", " HAVING count(DISTINCT person_id) >= 5") + outer);
+        assertEquals(expected, rows(answer), answer::toString);
+        assertEquals(handWritten("SELECT count(*), 0 FROM (SELECT 1 FROM visit GROUP BY strftime('%Y-%m', visited_on)"
+                + " HAVING count(DISTINCT person_id) < 5) x").keySet().iterator().next(),
+                answer.path("data").path("suppressed_groups").asText(), answer::toString);
+        // A CTE that lists people's rows is no level: the statement still lists rows about people.
+        JsonNode listing = execute("WITH p AS (SELECT id, country FROM person) SELECT country, id FROM p");
+        assertEquals("pii_blocked", kind(listing), listing::toString);
+    }
+
     @Test
     void unitsByProductWhosePeopleAreTwoStepsAwayAreAnsweredWithSmallGroupsLeftOut() throws Exception {
         JsonNode answer = execute("SELECT i.product, sum(i.qty) AS units FROM visit_item i GROUP BY i.product"

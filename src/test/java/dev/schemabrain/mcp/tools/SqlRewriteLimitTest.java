@@ -24,7 +24,7 @@ class SqlRewriteLimitTest {
                 "SELECT \"a\".\"b\", sum(\"c\") AS \"s\" FROM \"public\".\"t\" AS \"a\" WHERE \"a\".\"d\" IN (1, 2) GROUP BY \"a\".\"b\" HAVING sum(\"c\") > 3")) {
             Select tree = (Select) Parsing.statement(sql);
             String before = tree.toString();
-            SqlRewrite.Rewritten full = SqlRewrite.rewrite(before, s -> "\"" + s + "\"", List.of(), null, 100);
+            SqlRewrite.Rewritten full = SqlRewrite.rewrite(before, s -> "\"" + s + "\"", List.of(), List.of(), 100);
             SqlRewrite.Rewritten shortcut = SqlRewrite.limited(tree, 100);
             assertEquals(full.sql(), shortcut.sql(), sql);
             assertEquals(List.of(), shortcut.params());
