@@ -141,7 +141,7 @@ class GetMetricSafetyTest {
             boolean setup = q.equals("SET TRANSACTION READ ONLY") || q.equals("BEGIN READ ONLY") || q.equals("ROLLBACK")
                     || q.equals("SET application_name = 'schemabrain'") || q.startsWith("SELECT pg_stat_statements_reset")
                     // The reset of a pooled session between calls.
-                    || q.equals("DISCARD ALL") || q.equals("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+                    || q.equals("DISCARD ALL") || q.equals("SET standard_conforming_strings = on") || q.equals("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
                     || q.matches("SET statement_timeout = \\d+");
             assertTrue(compiled || setup, "unexpected statement: " + q);
             for (String marker : List.of("DROP", "DELETE", "pg_sleep", ";", "--", "/*", "OR 1=1")) {
