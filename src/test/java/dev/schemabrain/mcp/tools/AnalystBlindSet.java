@@ -50,7 +50,12 @@ final class AnalystBlindSet {
 
     /** What became of one statement. */
     record Outcome(Item item, boolean validateAllowed, String validateKind, String executeStatus, String refusal,
-                   boolean correct, String wrong, boolean suppressionMatters, String detail) {
+                   boolean correct, String wrong, boolean suppressionMatters, boolean ruleApplied, String detail) {
+
+        /** A statement about people answered without the small-group rule (correct only if no group was small). */
+        boolean unguarded() {
+            return item.expect().equals("subject") && !refused() && !ruleApplied;
+        }
 
         boolean refused() {
             return refusal != null;
@@ -147,15 +152,16 @@ final class AnalystBlindSet {
                 Access.UNRESTRICTED).toTree();
         String status = e.path("status").asText();
         if (e.path("error").isObject() || List.of("refused", "error").contains(status)) {
-            return new Outcome(item, allowed, validateKind, status, refusalKey(e), false, null, matters,
+            return new Outcome(item, allowed, validateKind, status, refusalKey(e), false, null, matters, false,
                     e.path("error").path("message").asText());
         }
+        boolean ruled = e.path("data").has("min_group_size");
         List<List<String>> got = SqlAnswers.rows(e);
         if (same(got, expected)) {
-            return new Outcome(item, allowed, validateKind, status, null, true, null, matters, "");
+            return new Outcome(item, allowed, validateKind, status, null, true, null, matters, ruled, "");
         }
         String wrong = matters && same(got, plain) ? "small groups shown" : "other rows";
-        return new Outcome(item, allowed, validateKind, status, null, false, wrong, matters,
+        return new Outcome(item, allowed, validateKind, status, null, false, wrong, matters, ruled,
                 "got " + head(got) + " expected " + head(expected));
     }
 
@@ -216,24 +222,26 @@ final class AnalystBlindSet {
             bySchema.computeIfAbsent(o.item().schema(), k -> new ArrayList<>()).add(o);
         }
         bySchema.put("total", outcomes);
-        StringBuilder s = new StringBuilder(String.format("%-9s %10s %8s %8s %8s %8s %14s %s%n", "schema", "statements",
-                "(rule)", "allowed", "correct", "refused", "wrong+success", "refused by kind"));
+        StringBuilder s = new StringBuilder(String.format("%-9s %10s %8s %8s %8s %8s %14s %10s %s%n", "schema", "statements",
+                "(rule)", "allowed", "correct", "refused", "wrong+success", "unguarded", "refused by kind"));
         for (Map.Entry<String, List<Outcome>> e : bySchema.entrySet()) {
             List<Outcome> os = e.getValue();
             Map<String, Integer> kinds = new TreeMap<>();
             os.stream().filter(Outcome::refused).forEach(o -> kinds.merge(o.refusal(), 1, Integer::sum));
-            s.append(String.format("%-9s %10d %8d %8d %8d %8d %14d %s%n", e.getKey(), os.size(),
+            s.append(String.format("%-9s %10d %8d %8d %8d %8d %14d %10d %s%n", e.getKey(), os.size(),
                     os.stream().filter(Outcome::suppressionMatters).count(),
                     os.stream().filter(Outcome::validateAllowed).count(), os.stream().filter(Outcome::correct).count(),
                     os.stream().filter(Outcome::refused).count(), os.stream().filter(Outcome::wrongWithSuccess).count(),
-                    kinds));
+                    os.stream().filter(Outcome::unguarded).count(), kinds));
         }
-        s.append("(rule) = statements whose expected answer differs from the plain one because a small group is left out\n");
+        s.append("(rule) = statements whose expected answer differs from the plain one because a small group is left out\n"
+                + "unguarded = statements about people answered without the small-group rule (no min_group_size)\n");
         for (Outcome o : outcomes) {
-            if (!o.correct() || !o.validateAllowed()) {
+            if (!o.correct() || !o.validateAllowed() || o.unguarded()) {
                 s.append(String.format("  %s %-7s validate=%s execute=%s%s: %s%n    %s%n", o.item().id(), o.item().expect(),
                         o.validateAllowed() ? "allowed" : o.validateKind(), o.executeStatus(),
-                        o.refused() ? " " + o.refusal() : o.wrong() != null ? " WRONG (" + o.wrong() + ")" : "",
+                        o.refused() ? " " + o.refusal() : o.wrong() != null ? " WRONG (" + o.wrong() + ")"
+                                : o.unguarded() ? " correct but unguarded" : "",
                         o.item().question(), o.detail().length() > 400 ? o.detail().substring(0, 400) : o.detail()));
             }
         }
