@@ -75,8 +75,6 @@ final class SqlGate {
     record Outcome(Plan plan, Envelope refusal) {
     }
 
-    private static final Pattern OVER = Pattern.compile("(?i)\\bOVER\\b");
-
     private SqlGate() {
     }
 
@@ -187,7 +185,7 @@ final class SqlGate {
         int k = access.minGroupSize().orElse(serverMinGroupSize);
         List<SqlRewrite.Grouping> groupings = new ArrayList<>();
         java.util.OptionalInt shownK = java.util.OptionalInt.empty();
-        List<QualifiedName> people = bound.tables().stream().filter(t -> subjectOf(served, t).isPresent()).toList();
+        List<QualifiedName> people = bound.tables().stream().filter(t -> aboutPeople(t, served)).toList();
         Optional<ColumnRef> picking = bound.aggregatePredicates().stream()
                 .filter(c -> personKeys(served).contains(c)).findFirst();
         if (picking.isPresent() && k > 1) {
@@ -199,11 +197,15 @@ final class SqlGate {
         if (!people.isEmpty()) {
             // Where the rows become groups: the statement itself, or the grouped CTEs and subqueries its rows are read
             // from (a running total over monthly sums, a ratio of two grouped CTEs).
+            // An aggregate that can count its people at the top is ruled there (patients by how many prescriptions
+            // each has, over a per-patient CTE); one that cannot (the average month) where its sources group.
             List<Level> levels;
-            if (aggregated(bound)) {
+            Optional<List<Level>> grouped = groupedSources(bound.ast(), served);
+            boolean topCounts = aggregated(bound) && !subjectKeys((PlainSelect) bound.ast(), served, quote).keys().isEmpty()
+                    && subjectKeys((PlainSelect) bound.ast(), served, quote).uncounted().isEmpty();
+            if (aggregated(bound) && (topCounts || grouped.isEmpty())) {
                 levels = List.of(new Level(null, null, (PlainSelect) bound.ast()));
             } else {
-                Optional<List<Level>> grouped = groupedSources(bound.ast(), served);
                 if (grouped.isEmpty()) {
                     QualifiedName t = people.get(0);
                     return refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is about"
@@ -248,12 +250,13 @@ final class SqlGate {
                     + " outside FROM and JOIN)", null);
         }
         // What runs is what was checked: the engine's lexer must read our text as we wrote it (SPEC §12.1).
-        List<SqlRewrite.Rewritten> texts = new ArrayList<>(suppressedCount);
-        texts.add(0, rewritten);
-        for (SqlRewrite.Rewritten text : texts) {
-            Optional<Refusal> unreadable = dev.schemabrain.sql.guard.WrittenSql.check(text.sql(), engine, bound.literals());
-            if (unreadable.isPresent()) {
-                return new Outcome(null, guardRefusal(tool, unreadable.get()));
+        List<Optional<Refusal>> unreadable = new ArrayList<>();
+        unreadable.add(dev.schemabrain.sql.guard.WrittenSql.check(rewritten.sql(), engine, bound.literals()));
+        suppressedCount.forEach(c -> unreadable.add(dev.schemabrain.sql.guard.WrittenSql.checkPart(c.sql(), engine,
+                bound.literals())));
+        for (Optional<Refusal> r : unreadable) {
+            if (r.isPresent()) {
+                return new Outcome(null, guardRefusal(tool, r.get()));
             }
         }
         Set<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
@@ -337,6 +340,19 @@ final class SqlGate {
         return levels.isEmpty() ? Optional.empty() : Optional.of(levels);
     }
 
+    /** Whether an expression holds a window function (OVER), outside the subqueries in it. */
+    private static boolean windowed(net.sf.jsqlparser.expression.Expression e) {
+        boolean[] found = {false};
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.expression.AnalyticExpression a, S context) {
+                found[0] |= a.getType() != net.sf.jsqlparser.expression.AnalyticType.FILTER_ONLY;
+                return super.visit(a, context);
+            }
+        }, null);
+        return found[0];
+    }
+
     /** Whether the statement answers with groups (GROUP BY, or only aggregates) rather than rows. */
     static boolean aggregated(BoundSelect bound) {
         if (!(bound.ast() instanceof PlainSelect plain)) {
@@ -346,7 +362,7 @@ final class SqlGate {
             return true;   // a window over grouped rows (a running total by month) still answers one row per group
         }
         for (SelectItem<?> item : plain.getSelectItems()) {
-            if (OVER.matcher(String.valueOf(item)).find()) {
+            if (windowed(item.getExpression())) {
                 return false;   // a window keeps one row per input row
             }
         }
@@ -416,12 +432,42 @@ final class SqlGate {
     }
 
     private static boolean aboutPeople(String table, ServedCatalog served) {
-        return tableNamed(table, served).flatMap(q -> subjectOf(served, q)).isPresent();
+        return tableNamed(table, served).filter(q -> aboutPeople(q, served)).isPresent();
+    }
+
+    /** Whether a table's rows are about people: through the semantic layer's subject path, or its own foreign key. */
+    private static boolean aboutPeople(QualifiedName table, ServedCatalog served) {
+        return subjectOf(served, table).isPresent() || foreignPersonKey(table, served).isPresent();
     }
 
     private static Optional<QualifiedName> tableNamed(String table, ServedCatalog served) {
-        return served.semantic().entities().stream().map(Entity::table)
+        return served.catalog().tables().stream().map(dev.schemabrain.catalog.Table::name)
                 .filter(q -> q.table().equalsIgnoreCase(table)).findFirst();
+    }
+
+    /**
+     * For a table the semantic layer has no entity for (a purchase or visit history without a primary key), the
+     * column of its own single-column foreign key onto a person entity's identity: its rows are that person's.
+     */
+    private static Optional<String> foreignPersonKey(QualifiedName table, ServedCatalog served) {
+        if (served.semantic().entities().stream().anyMatch(e -> e.table().equals(table))) {
+            return Optional.empty();
+        }
+        List<dev.schemabrain.catalog.ForeignKey> fks = served.catalog().table(table)
+                .map(dev.schemabrain.catalog.Table::foreignKeys).orElse(List.of());
+        for (dev.schemabrain.catalog.ForeignKey fk : fks) {
+            if (fk.columns().size() != 1) {
+                continue;
+            }
+            for (Entity e : served.semantic().entities()) {
+                Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
+                if (e.table().equals(fk.target()) && p.isPresent() && p.get().hops().isEmpty()
+                        && e.identity().equals(fk.targetColumns())) {
+                    return Optional.of(fk.columns().get(0));
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -479,6 +525,9 @@ final class SqlGate {
                 keys.add(new ColumnRef(e.table(), p.get().hops().get(0).keyColumn()));
             }
         }
+        for (dev.schemabrain.catalog.Table t : served.catalog().tables()) {
+            foreignPersonKey(t.name(), served).ifPresent(c -> keys.add(new ColumnRef(t.name(), c)));
+        }
         return keys;
     }
 
@@ -529,7 +578,7 @@ final class SqlGate {
                 return Optional.of(p.get().hops().get(0).keyColumn());
             }
         }
-        return Optional.empty();
+        return tableNamed(table, served).flatMap(q -> foreignPersonKey(q, served));
     }
 
     /** The first column whose lineage meets a disclosure rule, as a pii_blocked refusal. */

@@ -46,6 +46,8 @@ class GateClassesTest {
                     + " visited_on DATE)",
             "CREATE TABLE visit_item (id INTEGER PRIMARY KEY, visit_id INTEGER REFERENCES visit(id),"
                     + " product VARCHAR(20), qty INTEGER)",
+            // A history without a primary key: the semantic layer drafts no entity for it, its rows are still people's.
+            "CREATE TABLE purchase_log (person_id INTEGER REFERENCES person(id), bought_on DATE, spent INTEGER)",
             "CREATE TABLE vendor (id INTEGER PRIMARY KEY, company_name VARCHAR(80), contact_email VARCHAR(80),"
                     + " founder_birth_date DATE)"};
 
@@ -72,6 +74,7 @@ class GateClassesTest {
             all.add("INSERT INTO visit_item VALUES (" + i + ", " + i + ", '" + (i <= 3 ? "rare" : i % 2 == 0 ? "tea"
                     : "cake") + "', " + (1 + i % 4) + ")");
             all.add("INSERT INTO visit_item VALUES (" + (100 + i) + ", " + (100 + i) + ", 'tea', 2)");
+            all.add("INSERT INTO purchase_log VALUES (" + i + ", '2024-0" + (1 + i % 3) + "-05', " + (i * 3) + ")");
             all.add("INSERT INTO vendor VALUES (" + i + ", 'Vendor " + i + " Ltd', 'sales" + i + "@vendor" + i
                     + ".example', '1970-02-" + (10 + i % 18) + "')");
         }
@@ -221,6 +224,16 @@ class GateClassesTest {
             assertEquals("policy_blocked", kind(answer), answer::toString);
             assertTrue(answer.path("error").path("message").asText().contains("is a view"), answer::toString);
         }
+    }
+
+    @Test
+    void aHistoryWithoutAPrimaryKeyIsAboutThePersonItsForeignKeyNames() throws Exception {
+        JsonNode listing = execute("SELECT bought_on, spent FROM purchase_log WHERE person_id = 5");
+        assertEquals("pii_blocked", kind(listing), listing::toString);
+        JsonNode byMonth = execute("SELECT bought_on, sum(spent) AS total FROM purchase_log GROUP BY bought_on");
+        assertEquals(5, byMonth.path("data").path("min_group_size").asInt(), byMonth::toString);
+        assertEquals(handWritten("SELECT bought_on, sum(spent) FROM purchase_log GROUP BY bought_on"
+                + " HAVING count(DISTINCT person_id) >= 5"), rows(byMonth), byMonth::toString);
     }
 
     @Test
