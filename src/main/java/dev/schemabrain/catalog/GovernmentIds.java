@@ -23,10 +23,11 @@ import java.util.regex.Pattern;
  *   <li>{@code CHECKED}, a check digit a random number passes 1 time in 10 or 11: three values, 80% of the column,
  *       and values spread over several leading digits (consecutive numbers share them);</li>
  *   <li>{@code WEAK}, validity rules only (an SSN's area, group and serial, which nine random digits pass nine times
- *       in ten): as {@code CHECKED}, and besides no value of the shape may fail the rules (one in fifty may: a
- *       typing error), the column's name must not say it is something else ({@code ticket_no}, {@code order_ref}),
- *       and a column whose values are all bank routing numbers is not one of SSNs. Read over the hundred rows
- *       sampling reads, nine random digits pass this about once in a hundred thousand tries.</li>
+ *       in ten, SSN or ITIN): as {@code CHECKED}, and besides no value of the shape may fail the rules (one in a
+ *       hundred may: a typing error), the column's name must not say it is something else ({@code ticket_no},
+ *       {@code order_ref}), and a column whose values are all bank routing numbers is not one of SSNs. Five random
+ *       nine-digit numbers pass about two times in three (nothing tells them from SSNs; tagging them only withholds
+ *       them); a hundred, as sampling reads them, fewer than one time in a hundred.</li>
  * </ul>
  * Left out on purpose: a US EIN names a business; a UK UTR (ten digits) and a US state's licence of seven to nine
  * digits are no different from any other number of that length, so only their column names tag them.
@@ -117,7 +118,7 @@ public final class GovernmentIds {
             if (f.strength() != Strength.STRONG && !spread(passing)) {
                 continue;
             }
-            if (f.strength() == Strength.WEAK && shaped.size() - passing.size() > values.size() / 50) {
+            if (f.strength() == Strength.WEAK && shaped.size() - passing.size() > values.size() / 100) {
                 continue;
             }
             if (f.column().test(passing)) {
