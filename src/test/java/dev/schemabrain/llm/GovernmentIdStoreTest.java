@@ -104,7 +104,7 @@ class GovernmentIdStoreTest {
         List<String> leaked = new ArrayList<>();
         for (String value : planted) {
             String bare = value.replaceAll("[ -]", "");
-            for (String form : List.of(value, bare)) {
+            for (String form : new java.util.LinkedHashSet<>(List.of(value, bare))) {
                 if (all.contains(form)) {
                     leaked.add(form);
                 }
