@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
  * digits that merely has the right length is not taken for one. Formats: US SSN, UK National Insurance number,
  * Spanish DNI and NIE, French INSEE number, Italian codice fiscale, Brazilian CPF, Nordic personal numbers
  * (Swedish personnummer with its Luhn digit, Danish CPR, Finnish HETU with its check character), Singapore NRIC/FIN,
- * Indian Aadhaar (grouped) and PAN, Mexican CURP, UK driving licence, Australian TFN (grouped, with its check) and
- * Polish PESEL.
+ * Indian Aadhaar (grouped) and PAN, Mexican CURP, UK driving licence, Australian TFN (grouped, with its check),
+ * Polish PESEL, French NIR without spaces (with its key), Chinese resident id and Florida driver's licence (dashed).
+ * Numbers that only a column of them shows to be identifiers (nine digits) are {@link GovernmentIds}'.
  */
 final class NationalIds {
 
@@ -34,11 +35,17 @@ final class NationalIds {
             new Format(Pattern.compile("[A-Z]{3}[ABCFGHLJPT][A-Z]\\d{4}[A-Z]"), v -> true),
             new Format(Pattern.compile("[A-Z]{4}\\d{6}[HMX][A-Z]{5}[0-9A-Z]\\d"), v -> true),
             new Format(Pattern.compile("[A-Z9]{5}\\d[0156]\\d{4}[A-Z9]{2}\\d[A-Z]{2}"), v -> true),
-            new Format(Pattern.compile("\\d{3} \\d{3} \\d{3}"), NationalIds::tfn));
+            new Format(Pattern.compile("\\d{3} \\d{3} \\d{3}"), NationalIds::tfn),
+            // Florida driver's licence as the state prints it: a letter, then 3-3-2-3-1 digits.
+            new Format(Pattern.compile("[A-Z]\\d{3}-\\d{3}-\\d{2}-\\d{3}-\\d"),
+                    v -> IdCheckDigits.usFloridaLicence(v.replace("-", ""))));
     /** Formats only recognised as a whole value: in text, a run of digits is too often something else. */
     private static final List<Format> WHOLE_ONLY = List.of(
             new Format(Pattern.compile("\\d{8}-?[A-Z]"), v -> true),
-            new Format(Pattern.compile("\\d{11}"), NationalIds::pesel));
+            new Format(Pattern.compile("\\d{11}"), NationalIds::pesel),
+            // Long enough, and checked enough, to be one alone: a French NIR with its key, a Chinese resident id.
+            new Format(Pattern.compile("[12]\\d{4}(?:\\d{2}|2A|2B)\\d{8}"), IdCheckDigits::frNir),
+            new Format(Pattern.compile("\\d{17}[\\dX]"), IdCheckDigits::cnResident));
     private static final Pattern IN_TEXT;
 
     static {

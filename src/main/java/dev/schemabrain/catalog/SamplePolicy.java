@@ -63,6 +63,24 @@ public final class SamplePolicy {
 
     /** Up to five distinct, redacted, truncated, non-blank values, in first-seen order. */
     public static List<String> pick(Iterable<String> rawValues) {
+        List<String> all = new ArrayList<>();
+        rawValues.forEach(all::add);
+        return pick(null, all);
+    }
+
+    /**
+     * As {@link #pick(Iterable)}, but a column whose values read together are government identifiers
+     * ({@link GovernmentIds#column}: nine digits without dashes under {@code col7}) keeps only the placeholder, even
+     * where no single value would be redacted; {@code columnName} (may be null) says when they are something else.
+     */
+    public static List<String> pick(String columnName, List<String> rawValues) {
+        if (GovernmentIds.column(columnName, rawValues).isPresent()) {
+            return List.of(ValueShape.NATIONAL_ID.placeholder());
+        }
+        return pickEach(rawValues);
+    }
+
+    private static List<String> pickEach(Iterable<String> rawValues) {
         Set<String> picked = new LinkedHashSet<>();
         for (String raw : rawValues) {
             if (raw == null || raw.isBlank()) {

@@ -43,6 +43,20 @@ public final class ValuePolicy {
 
     /** The values to keep from the raw values read, in first-seen order; empty for long free text. */
     public static List<String> pick(Iterable<String> rawValues) {
+        List<String> all = new ArrayList<>();
+        rawValues.forEach(all::add);
+        return pick(null, all);
+    }
+
+    /** As {@link #pick(Iterable)}; none of a column whose values are government identifiers ({@link GovernmentIds}). */
+    public static List<String> pick(String columnName, List<String> rawValues) {
+        if (GovernmentIds.column(columnName, rawValues).isPresent()) {
+            return List.of();
+        }
+        return pickEach(rawValues);
+    }
+
+    private static List<String> pickEach(Iterable<String> rawValues) {
         Set<String> kept = new LinkedHashSet<>();
         int read = 0;
         int tooLong = 0;

@@ -63,7 +63,10 @@ public enum ValueShape {
     PAYMENT_CARD("<card number>") {
         @Override
         public boolean test(String v) {
-            return CARD_PATTERN.matcher(v).matches() && card(v.replaceAll("[ .-]", ""));
+            String digits = v.replaceAll("[ .-]", "");
+            // Some Chinese resident ids pass Luhn with a card's prefix; their own check and birth date say what they are.
+            return CARD_PATTERN.matcher(v).matches() && card(digits)
+                    && !(digits.length() == 18 && IdCheckDigits.cnResident(digits));
         }
 
         @Override

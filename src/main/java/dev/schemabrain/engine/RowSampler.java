@@ -1,10 +1,12 @@
 package dev.schemabrain.engine;
 
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.GovernmentIds;
 import dev.schemabrain.catalog.SamplePolicy;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.catalog.ValuePolicy;
+import dev.schemabrain.catalog.ValueShape;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,10 +95,13 @@ public final class RowSampler {
         Map<String, List<String>> indexed = new java.util.HashMap<>();
         for (int i = 0; i < read.size(); i++) {
             List<String> column = values.get(i);
-            samples.put(read.get(i), SamplePolicy.pick(column.subList(0, Math.min(ROWS_READ, column.size()))));
+            // Whether the column holds government ids is read from every value read, not only the sampled hundred.
+            samples.put(read.get(i), GovernmentIds.column(read.get(i), column).isPresent()
+                    ? List.of(ValueShape.NATIONAL_ID.placeholder())
+                    : SamplePolicy.pick(read.get(i), column.subList(0, Math.min(ROWS_READ, column.size()))));
             Column c = table.column(read.get(i)).orElseThrow();
             if (ValuePolicy.mayIndex(c.name(), c.dataType())) {
-                indexed.put(c.name(), ValuePolicy.pick(column));
+                indexed.put(c.name(), ValuePolicy.pick(c.name(), column));
             }
         }
         return table.withColumns(table.columns().stream()

@@ -1,5 +1,6 @@
 package dev.schemabrain.pii;
 
+import dev.schemabrain.catalog.GovernmentIds;
 import dev.schemabrain.catalog.ValueShape;
 
 import java.util.List;
@@ -31,9 +32,22 @@ final class ContentRules {
     }
 
     static void apply(List<String> values, Set<PiiCategory> categories, Set<String> reasons) {
+        apply(null, values, categories, reasons);
+    }
+
+    /**
+     * @param columnName the column's name, or null: it may say that numbers which read together as government
+     *                   identifiers are something else ({@code ticket_no}); see {@link GovernmentIds}
+     */
+    static void apply(String columnName, List<String> values, Set<PiiCategory> categories, Set<String> reasons) {
         if (values.isEmpty()) {
             return;
         }
+        // Values no single one of which is an identifier (nine digits) but which together are: col7, ref, field_3.
+        GovernmentIds.column(columnName, values).ifPresent(format -> {
+            categories.add(PiiCategory.GOVERNMENT_ID);
+            reasons.add("content:" + format);
+        });
         for (Map.Entry<ValueShape, PiiCategory> shape : ANY.entrySet()) {
             if (values.stream().anyMatch(shape.getKey()::occursIn)) {
                 categories.add(shape.getValue());

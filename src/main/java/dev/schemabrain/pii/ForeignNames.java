@@ -62,7 +62,8 @@ final class ForeignNames {
             rule(PiiCategory.GOVERNMENT_ID, "pasaporte", "passeport", "passaporto", "passaporte",
                     "numero_seguridad_social", "seguridad_social", "numero_securite_sociale", "nss", "tessera_sanitaria",
                     "carta_identita", "carte_identite", "cedula", "cni", "numero_documento", "num_documento",
-                    "carnet_conducir", "permis_conduire"),
+                    "carnet_conducir", "permis_conduire", "numero_permis", "steuerliche_idnr",
+                    "steuer_idnr", "sv_nummer", "sv_nr", "codice_fiscale", "cod_fisc", "cod_fiscale"),
             rule(PiiCategory.CREDENTIAL, "passwort", "kennwort", "contrasena", "mot_passe", "senha", "parola_ordine"),
             rule(PiiCategory.ONLINE_IDENTIFIER, "nombre_usuario", "nom_utilisateur", "nome_utente", "nome_usuario",
                     "direccion_ip", "adresse_ip", "indirizzo_ip", "endereco_ip", "ip_adresse", "benutzername"))
@@ -79,7 +80,7 @@ final class ForeignNames {
             rule(PiiCategory.HEALTH, "krankheit", "erkrankung", "diagnose", "medikament", "allergie", "blutgruppe",
                     "behandlung", "schwangerschaft", "versichertennummer", "arbeitsunfahigkeit"),
             rule(PiiCategory.GOVERNMENT_ID, "personalausweis", "ausweisnummer", "reisepass", "fuhrerschein",
-                    "fuehrerschein", "sozialversicherung"),
+                    "fuehrerschein", "sozialversicherung", "burgerservicenummer", "sofinummer"),
             rule(PiiCategory.CREDENTIAL, "passwort", "kennwort"))
             .flatMap(List::stream).toList();
 
@@ -129,6 +130,25 @@ final class ForeignNames {
         }
         List<String> parts = new ArrayList<>(PersonRoles.parts(folded));
         parts.removeIf(SMALL_WORDS::contains);
+        // A document's number (reisepass_nr, sv_nr) is the document's; a person's number (patienten_nr) is a key.
+        boolean numbered = parts.size() > 1 && parts.get(parts.size() - 1).equals("nr");
+        if (numbered) {
+            List<String> document = parts.subList(0, parts.size() - 1);
+            List<Phrase> ids = PHRASES.stream().filter(p -> p.category() == PiiCategory.GOVERNMENT_ID).toList();
+            EnumSet<PiiCategory> found = EnumSet.noneOf(PiiCategory.class);
+            List<String> why = new ArrayList<>();
+            match(parts, ids, new boolean[parts.size()], found, why);
+            match(document, ids, new boolean[document.size()], found, why);
+            for (Phrase stem : STEMS) {
+                if (stem.category() == PiiCategory.GOVERNMENT_ID
+                        && document.stream().anyMatch(p -> p.contains(stem.parts().get(0)))) {
+                    found.add(stem.category());
+                    why.add("name:" + stem.parts().get(0));
+                }
+            }
+            categories.addAll(found);
+            reasons.addAll(why);
+        }
         if (parts.isEmpty() || parts.size() > 1 && (ABOUT_FIRST.contains(parts.get(0))
                 || Set.of("id", "fk", "nr").contains(parts.get(parts.size() - 1)))) {
             return;

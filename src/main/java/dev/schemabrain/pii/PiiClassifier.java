@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 public final class PiiClassifier {
 
     /** Bump when a rule changes: it is part of the index change token, so every column is classified again. */
-    public static final String VERSION = "6";
+    public static final String VERSION = "7";
 
     private record Rule(PiiCategory category, List<String> words) {
         Rule {
@@ -108,7 +108,13 @@ public final class PiiClassifier {
                 "egn", "oib", "jmbg", "mykad", "hkid", "emirates_id", "iqama", "my_number", "personal_identity_number",
                 "personal_id_number", "personal_number", "identity_number", "identity_card", "id_card",
                 "resident_registration_number", "citizen_id", "known_traveler_number", "known_traveller_number",
-                "redress_number", "travel_document", "id_document", "identity_document"),
+                "redress_number", "travel_document", "id_document", "identity_document",
+                // abbreviations of licence, passport, tax and social-security references (issue 51)
+                "dl_number", "drv_lic", "drv_license", "drv_licence", "driver_lic", "drivers_lic", "lic_number",
+                "soc_sec", "soc_sec_number", "soc_ins", "social_insurance", "social_insurance_number", "ni_number",
+                "tax_ref", "tax_reference", "tax_reference_number", "utr", "unique_taxpayer_reference", "itin", "ptin",
+                "voter_reg", "voter_registration", "pp_number", "passport_id", "shenfenzheng", "sfz", "sfzh",
+                "zhengjian_haoma", "shenfenzheng_haoma", "permis"),
         rule(PiiCategory.DEMOGRAPHIC_PROTECTED, "gender", "sex", "race", "ethnicity", "ethnic", "religion", "religious",
                 "sexual_orientation", "disability", "disabilities", "date_of_birth", "birth_date", "birthdate", "dob",
                 "birthday", "age", "marital_status", "nationality", "political", "political_party", "citizenship",
@@ -302,7 +308,7 @@ public final class PiiClassifier {
         ForeignNames.apply(columnName, tableName, type, categories, reasons);
         NameContext.apply(words, table, type, values, categories, reasons);
         cardExpiry(words, table, categories, reasons);
-        ContentRules.apply(values, categories, reasons);
+        ContentRules.apply(columnName, values, categories, reasons);
         personNames(columnName, words, type, values, categories, reasons);
         if (context != null && !categories.isEmpty() && reasons.stream().allMatch(PiiClassifier::personNameReason)
                 && (context.publicFigures || context.works && PersonRoles.parts(columnName).stream()
