@@ -727,17 +727,33 @@ final class SqlGate {
     }
 
     /**
-     * A table outside the caller's role that the query names as {@code schema.table}: refused by name, as
-     * describe_table refuses it. A bare name stays unknown_name among the visible tables, which says nothing of
-     * what else is indexed.
+     * A {@code schema.table} the query names outside the caller's role: refused by name as describe_table refuses it,
+     * whether or not the table exists, so the answer says nothing of what is indexed (a hidden table and a missing one
+     * answer alike). A bare name stays unknown_name among the visible tables.
      */
     private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlRules engine, ServedCatalog served,
                                                                  Access access) {
-        if (!(SqlGuard.check(sql, engine, served.whole().catalog()) instanceof BoundSelect whole)) {
+        net.sf.jsqlparser.statement.Statement statement;
+        try {
+            statement = dev.schemabrain.sql.guard.Parsing.statement(sql);
+        } catch (net.sf.jsqlparser.JSQLParserException | RuntimeException e) {
             return Optional.empty();
         }
-        String text = sql.toLowerCase(java.util.Locale.ROOT).replaceAll("[\"`\\[\\]\\s]", "");
-        return whole.tables().stream().filter(t -> !access.sees(t))
-                .filter(t -> text.contains((t.schema() + "." + t.table()).toLowerCase(java.util.Locale.ROOT))).findFirst();
+        List<QualifiedName> named = new ArrayList<>();
+        new net.sf.jsqlparser.util.TablesNamesFinder<Void>() {
+            {
+                init(false);
+            }
+
+            @Override
+            public <S> Void visit(Table table, S context) {
+                if (table.getSchemaName() != null && table.getName() != null) {
+                    named.add(new QualifiedName(SqlRewrite.unquote(table.getSchemaName()),
+                            SqlRewrite.unquote(table.getName())));
+                }
+                return super.visit(table, context);
+            }
+        }.getTables(statement);
+        return named.stream().filter(q -> !access.sees(q)).findFirst();
     }
 }

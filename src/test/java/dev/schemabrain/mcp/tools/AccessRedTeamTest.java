@@ -187,6 +187,20 @@ class AccessRedTeamTest {
         assertFalse(country.contains("\"FR\""), country);
     }
 
+    @Test
+    void aHiddenTableAndAMissingOneAnswerAlikeInAgentSql() {
+        Access narrow = access(List.of("organizations"), List.of(), "US");
+        for (String tool : List.of("validate_query", "execute")) {
+            Envelope hidden = tools.call(tool, Map.of("sql", "SELECT count(*) FROM main.users"), "t", narrow);
+            Envelope missing = tools.call(tool, Map.of("sql", "SELECT count(*) FROM main.usersx"), "t", narrow);
+            assertEquals(ErrorKind.ALLOWLIST_VIOLATION, kind(hidden), hidden.toJson());
+            assertEquals(kind(hidden), kind(missing), missing.toJson());
+            assertEquals(hidden.error().message().replace("main.users", "main.usersx"), missing.error().message());
+            assertEquals(hidden.toJson().replace("main.users", "main.usersx").replace("users\"", "usersx\""),
+                    missing.toJson(), "the whole answer, hint included, is the same but for the name");
+        }
+    }
+
     private static Access access(List<String> allow, List<RowFilter> filters, String claim) {
         Role role = new Role("r", allow.stream().map(t -> new TablePattern("main", t)).toList(), Optional.empty(), filters,
                 Set.of(), OptionalInt.empty(), Optional.empty());
