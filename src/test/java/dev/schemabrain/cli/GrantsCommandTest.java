@@ -118,6 +118,14 @@ class GrantsCommandTest {
             SQLException denied = assertThrows(SQLException.class, () -> st.executeQuery("SELECT ssn FROM customers").close());
             assertEquals("42501", denied.getSQLState(), denied.getMessage());
             assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM customers").close());
+            // The red team's escapes sent as the caller wrote them, as if the gate were bypassed: the database refuses.
+            for (String bypass : java.util.List.of("SELECT E'\\'', (SELECT ssn FROM customers LIMIT 1) AS x -- ' AS y",
+                    "SELECT c::text FROM customers c", "SELECT count(*) FROM customers WHERE ssn LIKE '1%'",
+                    "WITH RECURSIVE r(n, v) AS (SELECT 1, ssn FROM customers UNION ALL SELECT n + 1, v FROM r WHERE n < 3)"
+                            + " SELECT v FROM r")) {
+                SQLException wall = assertThrows(SQLException.class, () -> st.executeQuery(bypass).close(), bypass);
+                assertEquals("42501", wall.getSQLState(), bypass + ": " + wall.getMessage());
+            }
             try (ResultSet rs = st.executeQuery("SELECT email FROM customers ORDER BY id")) {
                 assertTrue(rs.next());
                 assertEquals("a@example.com", rs.getString(1));
