@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
@@ -42,14 +43,14 @@ public final class ExecuteTool extends SqlTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = arguments.integer("limit");
-        SqlGate.Outcome outcome = gate(arguments, served, call, limit);
-        if (outcome.refusal() != null) {
-            return outcome.refusal();
+        dev.schemabrain.gate.SqlDecision decision = gate(arguments, served, call, limit);
+        if (decision instanceof dev.schemabrain.gate.SqlRefusal refusal) {
+            return refused(refusal);
         }
         if (executor.isEmpty()) {
             return noSource(NAME);
         }
-        SqlGate.Plan plan = outcome.plan();
+        SqlGate.Plan plan = (SqlGate.Plan) decision;
         try {
             call.beforeSql(plan.fingerprint());
         } catch (CallAudit.AuditUnavailable e) {
@@ -104,7 +105,7 @@ public final class ExecuteTool extends SqlTool {
      */
     private java.util.OptionalLong suppressed(SqlGate.Plan plan) {
         long total = 0;
-        for (dev.schemabrain.mcp.tools.SqlRewrite.Rewritten count : plan.suppressedCount()) {
+        for (dev.schemabrain.gate.SqlRewrite.Rewritten count : plan.suppressedCount()) {
             try {
                 List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(count.sql(), count.params()), 1)
                         .rows();

@@ -48,7 +48,7 @@ import java.util.function.Supplier;
  * (merged; tables keep their own schema names), the tables' descriptions and vectors, the columns'
  * PII tags with the block list in force, and the structures derived from them, built on first use and shared by every call until the store changes.
  */
-public final class ServedCatalog {
+public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
 
     private final List<SchemaSummary> schemas;
     private final Catalog catalog;
@@ -188,8 +188,14 @@ public final class ServedCatalog {
     }
 
     /** The whole catalog behind a caller's view (itself when it is the whole): to tell hidden from absent. */
-    ServedCatalog whole() {
+    @Override
+    public ServedCatalog whole() {
         return whole == null ? this : whole;
+    }
+
+    @Override
+    public java.util.Set<dev.schemabrain.catalog.QualifiedName> rowFiltered(Access access) {
+        return ScopedView.rowFiltered(this, access);
     }
 
     /** A view of this catalog made of {@code scoped}'s parts, for {@link ScopedView}. */
@@ -284,7 +290,7 @@ public final class ServedCatalog {
         List.<Object>of(1L, java.math.BigDecimal.ONE, 1.5d, true, "x").forEach(row::addPOJO);
         row.addNull();
         dev.schemabrain.mcp.envelope.Envelope.success(rows, null, null, List.of("execute"));
-        engine.sqlRules().ifPresent(rules -> warmStatement(engine).ifPresent(sql -> SqlGate.check("execute", sql, rules,
+        engine.sqlRules().ifPresent(rules -> warmStatement(engine).ifPresent(sql -> dev.schemabrain.gate.SqlGate.check("execute", sql, rules,
                 rules::quote, this, Access.UNRESTRICTED, WARM_GROUP_SIZE, 10)));
     }
 

@@ -7,6 +7,9 @@ import dev.schemabrain.engine.Engines;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.gate.SqlDecision;
+import dev.schemabrain.gate.SqlGate;
+import dev.schemabrain.gate.SqlRefusal;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -41,18 +44,24 @@ abstract class SqlTool extends CatalogTool {
         return executor.map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL);
     }
 
-    SqlGate.Outcome gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit) {
+    SqlDecision gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit) {
         Engine engine = engine();
         Optional<dev.schemabrain.sql.guard.SqlRules> rules = engine.sqlRules();
         if (rules.isEmpty()) {
             // Fail closed: another engine's rules would check text this engine reads differently.
-            return new SqlGate.Outcome(null, Envelope.error(ToolError.of(ErrorKind.POLICY_BLOCKED, spec().name()
-                    + " cannot check SQL for " + engine.title() + ": SchemaBrain has no SQL rules for that engine,"
-                    + " so no agent SQL runs there; use get_metric with a metric from list_metrics.",
-                    Recovery.call("list_metrics", Map.of())), List.of("list_metrics")));
+            return new SqlRefusal(ErrorKind.POLICY_BLOCKED, spec().name() + " cannot check SQL for " + engine.title()
+                    + ": SchemaBrain has no SQL rules for that engine, so no agent SQL runs there; use get_metric with a"
+                    + " metric from list_metrics.", "list_metrics", Map.of(), List.of(), null, null, List.of(),
+                    List.of("list_metrics"));
         }
         return SqlGate.check(spec().name(), arguments.string("sql").orElse(""), rules.get(),
                 rules.get()::quote, served, call.access(), minGroupSize, limit);
+    }
+
+    /** The gate's refusal as the error envelope the tools answer with. */
+    static Envelope refused(SqlRefusal r) {
+        Recovery recovery = new Recovery(r.tool(), r.args(), r.fuzzyMatches(), r.rewrite(), r.widening());
+        return Envelope.error(new ToolError(r.kind(), r.message(), recovery, r.piiCategories()), r.followUps());
     }
 
     static Envelope noSource(String tool) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
@@ -40,11 +41,11 @@ public final class ValidateQueryTool extends SqlTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = executor.map(e -> e.settings().maxRows()).orElse(ExecuteTool.DEFAULT_LIMIT);
-        SqlGate.Outcome outcome = gate(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
-        if (outcome.refusal() != null) {
-            return outcome.refusal();
+        dev.schemabrain.gate.SqlDecision decision = gate(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
+        if (decision instanceof dev.schemabrain.gate.SqlRefusal refusal) {
+            return refused(refusal);
         }
-        SqlGate.Plan plan = outcome.plan();
+        SqlGate.Plan plan = (SqlGate.Plan) decision;
         ObjectNode data = Replies.object();
         data.put("allowed", true);
         describe(data, plan, served);

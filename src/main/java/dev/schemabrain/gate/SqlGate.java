@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.gate;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.access.BoundRowFilter;
@@ -6,9 +6,6 @@ import dev.schemabrain.access.RowFilter;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.error.ErrorKind;
-import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.Recovery;
-import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mining.SqlNormalizer;
 import dev.schemabrain.pii.MetricPiiCheck;
 import dev.schemabrain.pii.PiiCategory;
@@ -63,22 +60,18 @@ import java.util.regex.Pattern;
  *     get_metric.</li>
  * </ul>
  */
-final class SqlGate {
+public final class SqlGate {
 
     /** What would run, and what the checks found. */
-    record Plan(BoundSelect bound, String sql, List<Object> params, List<String> piiCategories,
+    public record Plan(BoundSelect bound, String sql, List<Object> params, List<String> piiCategories,
                 java.util.OptionalInt minGroupSize, List<String> rowFilters, String fingerprint,
-                List<SqlRewrite.Rewritten> suppressedCount) {
-    }
-
-    /** A plan, or the envelope that refuses. */
-    record Outcome(Plan plan, Envelope refusal) {
+                List<SqlRewrite.Rewritten> suppressedCount) implements SqlDecision {
     }
 
     private SqlGate() {
     }
 
-    static Outcome check(String tool, String sql, SqlRules engine, UnaryOperator<String> quote, ServedCatalog served,
+    public static SqlDecision check(String tool, String sql, SqlRules engine, UnaryOperator<String> quote, SqlView served,
                          Access access, int serverMinGroupSize, int limit) {
         if (access.denial().isPresent()) {
             return refused(ErrorKind.ALLOWLIST_VIOLATION, "This caller reaches no tables: " + access.denial().get()
@@ -93,7 +86,7 @@ final class SqlGate {
                         + " role does not allow; query only the tables find_relevant_tables shows.", null,
                         access.wideningHint(named.get()));
             }
-            return new Outcome(null, guardRefusal(tool, r));
+            return guardRefusal(tool, r);
         }
         BoundSelect bound = (BoundSelect) checked;
         for (QualifiedName t : bound.tables()) {
@@ -112,7 +105,7 @@ final class SqlGate {
         access.missingClaims().forEach(f -> Optional.ofNullable(entityTables.get(f.entity())).ifPresent(own::add));
         Set<QualifiedName> belonging = new java.util.LinkedHashSet<>();
         if (access.restricted() && (!access.rowFilters().isEmpty() || !access.missingClaims().isEmpty())) {
-            Set<QualifiedName> limited = ScopedView.rowFiltered(served.whole(), access);
+            Set<QualifiedName> limited = served.whole().rowFiltered(access);
             for (QualifiedName t : bound.tables()) {
                 if (limited.contains(t) && !own.contains(t)) {
                     if (!access.missingClaims().isEmpty()) {
@@ -175,12 +168,12 @@ final class SqlGate {
                 return belongingRefusal(b);
             }
         }
-        Optional<Envelope> pii = piiRefusal(bound, served);
+        Optional<SqlRefusal> pii = piiRefusal(bound, served);
         if (pii.isPresent()) {
-            return new Outcome(null, pii.get());
+            return pii.get();
         }
         if (bound.unrendered().isPresent()) {
-            return new Outcome(null, guardRefusal(tool, bound.unrendered().get()));
+            return guardRefusal(tool, bound.unrendered().get());
         }
         int k = access.minGroupSize().orElse(serverMinGroupSize);
         List<SqlRewrite.Grouping> groupings = new ArrayList<>();
@@ -256,7 +249,7 @@ final class SqlGate {
                 bound.literals())));
         for (Optional<Refusal> r : unreadable) {
             if (r.isPresent()) {
-                return new Outcome(null, guardRefusal(tool, r.get()));
+                return guardRefusal(tool, r.get());
             }
         }
         Set<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
@@ -266,8 +259,8 @@ final class SqlGate {
         List<String> categories = propagated.stream().sorted().map(PiiCategory::wireName).toList();
         String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(rewritten.sql(),
                 dialect(engine), name -> true));
-        return new Outcome(new Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
-                fingerprint, List.copyOf(suppressedCount)), null);
+        return new Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
+                fingerprint, List.copyOf(suppressedCount));
     }
 
     /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
@@ -276,7 +269,7 @@ final class SqlGate {
     }
 
     /** Claim values in the column's type (the engine compares an integer with text only in SQLite); empty if one is not. */
-    private static Optional<List<Object>> typed(ServedCatalog served, QualifiedName table, String column, List<String> values) {
+    private static Optional<List<Object>> typed(SqlView served, QualifiedName table, String column, List<String> values) {
         String type = served.catalog().table(table).flatMap(t -> t.column(column)).map(Column::dataType).orElse("")
                 .toLowerCase(java.util.Locale.ROOT);
         List<Object> out = new ArrayList<>();
@@ -306,7 +299,7 @@ final class SqlGate {
      * each top-level FROM item is such a level or a table whose rows are about no one. Empty otherwise.
      */
     private static Optional<List<Level>> groupedSources(net.sf.jsqlparser.statement.select.Select ast,
-                                                        ServedCatalog served) {
+                                                        SqlView served) {
         if (!(ast instanceof PlainSelect top) || top.getFromItem() == null) {
             return Optional.empty();
         }
@@ -369,7 +362,7 @@ final class SqlGate {
         return plain.getGroupBy() != null || bound.outputs().stream().allMatch(OutputColumn::aggregate);
     }
 
-    private static Optional<SubjectGraph.Path> subjectOf(ServedCatalog served, QualifiedName table) {
+    private static Optional<SubjectGraph.Path> subjectOf(SqlView served, QualifiedName table) {
         for (Entity e : served.semantic().entities()) {
             if (e.table().equals(table)) {
                 Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
@@ -391,7 +384,7 @@ final class SqlGate {
     record Subjects(List<String> keys, List<String> joins, Optional<QualifiedName> uncounted) {
     }
 
-    private static Subjects subjectKeys(PlainSelect plain, ServedCatalog served, UnaryOperator<String> quote) {
+    private static Subjects subjectKeys(PlainSelect plain, SqlView served, UnaryOperator<String> quote) {
         List<FromItem> items = new ArrayList<>();
         items.add(plain.getFromItem());
         if (plain.getJoins() != null) {
@@ -431,16 +424,16 @@ final class SqlGate {
         return new Subjects(List.copyOf(keys), List.copyOf(joins), uncounted);
     }
 
-    private static boolean aboutPeople(String table, ServedCatalog served) {
+    private static boolean aboutPeople(String table, SqlView served) {
         return tableNamed(table, served).filter(q -> aboutPeople(q, served)).isPresent();
     }
 
     /** Whether a table's rows are about people: through the semantic layer's subject path, or its own foreign key. */
-    private static boolean aboutPeople(QualifiedName table, ServedCatalog served) {
+    private static boolean aboutPeople(QualifiedName table, SqlView served) {
         return subjectOf(served, table).isPresent() || foreignPersonKey(table, served).isPresent();
     }
 
-    private static Optional<QualifiedName> tableNamed(String table, ServedCatalog served) {
+    private static Optional<QualifiedName> tableNamed(String table, SqlView served) {
         return served.catalog().tables().stream().map(dev.schemabrain.catalog.Table::name)
                 .filter(q -> q.table().equalsIgnoreCase(table)).findFirst();
     }
@@ -449,7 +442,7 @@ final class SqlGate {
      * For a table the semantic layer has no entity for (a purchase or visit history without a primary key), the
      * column of its own single-column foreign key onto a person entity's identity: its rows are that person's.
      */
-    private static Optional<String> foreignPersonKey(QualifiedName table, ServedCatalog served) {
+    private static Optional<String> foreignPersonKey(QualifiedName table, SqlView served) {
         if (served.semantic().entities().stream().anyMatch(e -> e.table().equals(table))) {
             return Optional.empty();
         }
@@ -474,7 +467,7 @@ final class SqlGate {
      * The person's key of a fact two or more many-to-one steps from its person, reached through LEFT JOINs added to
      * {@code joins} (aliases {@code sb_pN}); empty when a step is not one column onto a unique key of its target.
      */
-    private static Optional<String> pathKey(String table, String alias, ServedCatalog served, UnaryOperator<String> quote,
+    private static Optional<String> pathKey(String table, String alias, SqlView served, UnaryOperator<String> quote,
                                             List<String> joins) {
         for (Entity e : served.semantic().entities()) {
             if (!e.table().table().equalsIgnoreCase(table)) {
@@ -512,7 +505,7 @@ final class SqlGate {
     }
 
     /** The columns that identify a person: a person entity's identity, and each fact's key one step from its person. */
-    private static Set<ColumnRef> personKeys(ServedCatalog served) {
+    private static Set<ColumnRef> personKeys(SqlView served) {
         Set<ColumnRef> keys = new java.util.HashSet<>();
         for (Entity e : served.semantic().entities()) {
             Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
@@ -543,7 +536,7 @@ final class SqlGate {
     }
 
     /** The output name under which a plain SELECT over a person-keyed table passes the key on, as written. */
-    private static Optional<String> keyThrough(net.sf.jsqlparser.statement.select.Select inner, ServedCatalog served) {
+    private static Optional<String> keyThrough(net.sf.jsqlparser.statement.select.Select inner, SqlView served) {
         if (!(inner instanceof PlainSelect p) || !(p.getFromItem() instanceof Table t) || p.getJoins() != null
                 && !p.getJoins().isEmpty()) {
             return Optional.empty();
@@ -565,7 +558,7 @@ final class SqlGate {
     }
 
     /** The column of {@code table}'s rows that names their person: its identity, or its key one hop away. */
-    private static Optional<String> keyOf(String table, ServedCatalog served) {
+    private static Optional<String> keyOf(String table, SqlView served) {
         for (Entity e : served.semantic().entities()) {
             if (!e.table().table().equalsIgnoreCase(table)) {
                 continue;
@@ -582,7 +575,7 @@ final class SqlGate {
     }
 
     /** The first column whose lineage meets a disclosure rule, as a pii_blocked refusal. */
-    private static Optional<Envelope> piiRefusal(BoundSelect bound, ServedCatalog served) {
+    private static Optional<SqlRefusal> piiRefusal(BoundSelect bound, SqlView served) {
         Set<PiiCategory> blockList = served.blockList().categories();
         for (OutputColumn o : bound.outputs()) {
             for (ColumnRef c : o.lineage()) {
@@ -629,12 +622,11 @@ final class SqlGate {
         return String.join(", ", new TreeSet<>(categories.stream().map(PiiCategory::wireName).toList()));
     }
 
-    private static Envelope pii(ServedCatalog served, ColumnRef c, Set<PiiCategory> categories, String why) {
-        ToolError error = new ToolError(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that"
-                + " leaves the column out.", new Recovery("describe_table", Map.of("qualified_name", c.table().toString()),
-                List.of(), aggregateRewrite(served, c.table(), SqlGate::ansi), null),
-                categories.stream().map(PiiCategory::wireName).sorted().toList());
-        return Envelope.error(error, List.of("describe_table", "list_metrics"));
+    private static SqlRefusal pii(SqlView served, ColumnRef c, Set<PiiCategory> categories, String why) {
+        return new SqlRefusal(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that leaves the column"
+                + " out.", "describe_table", Map.of("qualified_name", c.table().toString()), List.of(),
+                aggregateRewrite(served, c.table(), SqlGate::ansi), null,
+                categories.stream().map(PiiCategory::wireName).sorted().toList(), List.of("describe_table", "list_metrics"));
     }
 
     private static String ansi(String identifier) {
@@ -642,7 +634,7 @@ final class SqlGate {
     }
 
     /** An aggregate instead of a list: count(*) by the table's first untagged, non-key column. */
-    static String aggregateRewrite(ServedCatalog served, QualifiedName table, UnaryOperator<String> quote) {
+    public static String aggregateRewrite(SqlView served, QualifiedName table, UnaryOperator<String> quote) {
         String from = quote.apply(table.schema()) + "." + quote.apply(table.table());
         Optional<String> by = served.catalog().table(table).flatMap(t -> t.columns().stream()
                 .filter(c -> !t.isPrimaryKey(c.name()) && !served.pii().tag(table, c.name()).tagged())
@@ -652,7 +644,7 @@ final class SqlGate {
                 .orElse("SELECT count(*) FROM " + from) + " (or get_metric with a metric from list_metrics)";
     }
 
-    private static Outcome belongingRefusal(QualifiedName t) {
+    private static SqlRefusal belongingRefusal(QualifiedName t) {
         return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + t + ", whose rows this caller's role limits"
                 + " through a row filter on a table they belong to, and no single chain of one-column foreign keys"
                 + " leads there; ask with get_metric, which applies it through joins.", null, null);
@@ -701,28 +693,28 @@ final class SqlGate {
                 fk.targetColumns().get(0))).toList(), false);
     }
 
-    private static Outcome refused(ErrorKind kind, String message, String rewrite, String widening) {
-        Recovery recovery = new Recovery("list_metrics", Map.of(), List.of(), rewrite, widening);
-        return new Outcome(null, Envelope.error(new ToolError(kind, message, recovery, List.of()),
-                List.of("list_metrics", "find_relevant_tables")));
+    private static SqlRefusal refused(ErrorKind kind, String message, String rewrite, String widening) {
+        return new SqlRefusal(kind, message, "list_metrics", Map.of(), List.of(), rewrite, widening, List.of(),
+                List.of("list_metrics", "find_relevant_tables"));
     }
 
     /** The guard's reason as an error kind: names and syntax are the caller's to fix, the rest is policy. */
-    private static Envelope guardRefusal(String tool, Refusal r) {
+    private static SqlRefusal guardRefusal(String tool, Refusal r) {
         String message = r.message() + " (" + r.reason().wireName() + ")";
         return switch (r.reason()) {
             // The next call that works: the closest table described, or a search (its arguments must be valid).
-            case UNKNOWN_NAME -> Envelope.error(ToolError.of(ErrorKind.UNKNOWN_NAME, message, (r.suggestions().isEmpty()
-                    ? Recovery.call("find_relevant_tables", Map.of("query", "*"))
-                    : Recovery.call("describe_table", Map.of("qualified_name", r.suggestions().get(0)))).withFuzzyMatches(
-                            r.suggestions().subList(0, Math.min(3, r.suggestions().size())))),
-                    List.of("find_relevant_tables", "describe_table"));
-            case AMBIGUOUS_NAME, SYNTAX_ERROR -> Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, message,
-                    Recovery.call("describe_table", Map.of())), List.of("describe_table", "validate_query"));
-            default -> Envelope.error(new ToolError(ErrorKind.POLICY_BLOCKED, message,
-                    new Recovery("list_metrics", Map.of(), List.of(), "one plain SELECT over catalog tables (WITH"
-                            + " allowed), or get_metric with a metric from list_metrics", null), List.of()),
-                    List.of("list_metrics", "describe_table"));
+            case UNKNOWN_NAME -> r.suggestions().isEmpty()
+                    ? new SqlRefusal(ErrorKind.UNKNOWN_NAME, message, "find_relevant_tables", Map.of("query", "*"),
+                            List.of(), null, null, List.of(), List.of("find_relevant_tables", "describe_table"))
+                    : new SqlRefusal(ErrorKind.UNKNOWN_NAME, message, "describe_table",
+                            Map.of("qualified_name", r.suggestions().get(0)),
+                            r.suggestions().subList(0, Math.min(3, r.suggestions().size())), null, null, List.of(),
+                            List.of("find_relevant_tables", "describe_table"));
+            case AMBIGUOUS_NAME, SYNTAX_ERROR -> new SqlRefusal(ErrorKind.INVALID_ARGUMENT, message, "describe_table",
+                    Map.of(), List.of(), null, null, List.of(), List.of("describe_table", "validate_query"));
+            default -> new SqlRefusal(ErrorKind.POLICY_BLOCKED, message, "list_metrics", Map.of(), List.of(),
+                    "one plain SELECT over catalog tables (WITH allowed), or get_metric with a metric from list_metrics",
+                    null, List.of(), List.of("list_metrics", "describe_table"));
         };
     }
 
@@ -731,7 +723,7 @@ final class SqlGate {
      * whether or not the table exists, so the answer says nothing of what is indexed (a hidden table and a missing one
      * answer alike). A bare name stays unknown_name among the visible tables.
      */
-    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlRules engine, ServedCatalog served,
+    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlRules engine, SqlView served,
                                                                  Access access) {
         net.sf.jsqlparser.statement.Statement statement;
         try {

@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.gate;
 
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.sql.guard.Parsing;
@@ -34,25 +34,25 @@ import java.util.regex.Pattern;
  * of our own, with each reference to a row-filtered table replaced by a filtered subselect under the same alias,
  * a HAVING that leaves out small groups, and the LIMIT. Filter values become bound parameters, never text.
  */
-final class SqlRewrite {
+public final class SqlRewrite {
 
     /**
      * One table's row filter: keep rows whose {@code column} equals one of {@code values}. With a {@code chain},
      * {@code table} is one whose rows belong to the filtered table {@code chain}'s last target through many-to-one
      * foreign keys, and {@code column} is that target's: rows are kept whose key leads, hop by hop, to a kept row.
      */
-    record TableFilter(QualifiedName table, String column, List<Object> values, List<Hop> chain) {
-        TableFilter(QualifiedName table, String column, List<Object> values) {
+    public record TableFilter(QualifiedName table, String column, List<Object> values, List<Hop> chain) {
+        public TableFilter(QualifiedName table, String column, List<Object> values) {
             this(table, column, values, List.of());
         }
 
-        TableFilter {
+        public TableFilter {
             chain = List.copyOf(chain);
         }
     }
 
     /** One many-to-one step: the referencing table's {@code column} points at {@code target}'s {@code targetColumn}. */
-    record Hop(String column, QualifiedName target, String targetColumn) {
+    public record Hop(String column, QualifiedName target, String targetColumn) {
     }
 
     /**
@@ -71,7 +71,7 @@ final class SqlRewrite {
     }
 
     /** The SQL to run with its parameters in placeholder order. */
-    record Rewritten(String sql, List<Object> params) {
+    public record Rewritten(String sql, List<Object> params) {
     }
 
     /** A rewrite that could not be made safely: the statement must not run. */
@@ -93,7 +93,7 @@ final class SqlRewrite {
      * @param quote    the engine's identifier quoting
      * @param limit    rows to fetch at most; the statement's own smaller LIMIT is kept
      */
-    static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters,
+    public static Rewritten rewrite(String rendered, UnaryOperator<String> quote, List<TableFilter> filters,
                              List<Grouping> groupings, int limit) throws Unsafe {
         Prepared p = prepare(rendered, quote, filters, groupings);
         Select select = p.select();
@@ -214,7 +214,7 @@ final class SqlRewrite {
      * re-parse {@link #rewrite} needs for a tree it may change (a parse is 0.5 ms hot and several ms in a session's
      * first calls). The tree is left as it was.
      */
-    static Rewritten limited(Select select, int limit) {
+    public static Rewritten limited(Select select, int limit) {
         Limit own = select.getLimit();
         if (own == null) {
             select.setLimit(new Limit().withRowCount(new LongValue(limit + 1L)));

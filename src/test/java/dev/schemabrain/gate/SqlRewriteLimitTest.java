@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.gate;
 
 import dev.schemabrain.sql.guard.Parsing;
 import net.sf.jsqlparser.statement.select.Select;
