@@ -62,11 +62,6 @@ import java.util.regex.Pattern;
  */
 public final class SqlGate {
 
-    /** What would run, and what the checks found. */
-    public record Plan(BoundSelect bound, String sql, List<Object> params, List<String> piiCategories,
-                java.util.OptionalInt minGroupSize, List<String> rowFilters, String fingerprint,
-                List<SqlRewrite.Rewritten> suppressedCount) implements SqlDecision {
-    }
 
     private SqlGate() {
     }
@@ -168,7 +163,7 @@ public final class SqlGate {
                 return belongingRefusal(b);
             }
         }
-        Optional<SqlRefusal> pii = piiRefusal(bound, served);
+        Optional<SqlDecision.Refused> pii = piiRefusal(bound, served);
         if (pii.isPresent()) {
             return pii.get();
         }
@@ -259,7 +254,7 @@ public final class SqlGate {
         List<String> categories = propagated.stream().sorted().map(PiiCategory::wireName).toList();
         String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(rewritten.sql(),
                 dialect(engine), name -> true));
-        return new Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
+        return new SqlDecision.Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
                 fingerprint, List.copyOf(suppressedCount));
     }
 
@@ -575,7 +570,7 @@ public final class SqlGate {
     }
 
     /** The first column whose lineage meets a disclosure rule, as a pii_blocked refusal. */
-    private static Optional<SqlRefusal> piiRefusal(BoundSelect bound, SqlView served) {
+    private static Optional<SqlDecision.Refused> piiRefusal(BoundSelect bound, SqlView served) {
         Set<PiiCategory> blockList = served.blockList().categories();
         for (OutputColumn o : bound.outputs()) {
             for (ColumnRef c : o.lineage()) {
@@ -622,8 +617,8 @@ public final class SqlGate {
         return String.join(", ", new TreeSet<>(categories.stream().map(PiiCategory::wireName).toList()));
     }
 
-    private static SqlRefusal pii(SqlView served, ColumnRef c, Set<PiiCategory> categories, String why) {
-        return new SqlRefusal(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that leaves the column"
+    private static SqlDecision.Refused pii(SqlView served, ColumnRef c, Set<PiiCategory> categories, String why) {
+        return new SqlDecision.Refused(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that leaves the column"
                 + " out.", "describe_table", Map.of("qualified_name", c.table().toString()), List.of(),
                 aggregateRewrite(served, c.table(), SqlGate::ansi), null,
                 categories.stream().map(PiiCategory::wireName).sorted().toList(), List.of("describe_table", "list_metrics"));
@@ -644,7 +639,7 @@ public final class SqlGate {
                 .orElse("SELECT count(*) FROM " + from) + " (or get_metric with a metric from list_metrics)";
     }
 
-    private static SqlRefusal belongingRefusal(QualifiedName t) {
+    private static SqlDecision.Refused belongingRefusal(QualifiedName t) {
         return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + t + ", whose rows this caller's role limits"
                 + " through a row filter on a table they belong to, and no single chain of one-column foreign keys"
                 + " leads there; ask with get_metric, which applies it through joins.", null, null);
@@ -693,26 +688,26 @@ public final class SqlGate {
                 fk.targetColumns().get(0))).toList(), false);
     }
 
-    private static SqlRefusal refused(ErrorKind kind, String message, String rewrite, String widening) {
-        return new SqlRefusal(kind, message, "list_metrics", Map.of(), List.of(), rewrite, widening, List.of(),
+    private static SqlDecision.Refused refused(ErrorKind kind, String message, String rewrite, String widening) {
+        return new SqlDecision.Refused(kind, message, "list_metrics", Map.of(), List.of(), rewrite, widening, List.of(),
                 List.of("list_metrics", "find_relevant_tables"));
     }
 
     /** The guard's reason as an error kind: names and syntax are the caller's to fix, the rest is policy. */
-    private static SqlRefusal guardRefusal(String tool, Refusal r) {
+    private static SqlDecision.Refused guardRefusal(String tool, Refusal r) {
         String message = r.message() + " (" + r.reason().wireName() + ")";
         return switch (r.reason()) {
             // The next call that works: the closest table described, or a search (its arguments must be valid).
             case UNKNOWN_NAME -> r.suggestions().isEmpty()
-                    ? new SqlRefusal(ErrorKind.UNKNOWN_NAME, message, "find_relevant_tables", Map.of("query", "*"),
+                    ? new SqlDecision.Refused(ErrorKind.UNKNOWN_NAME, message, "find_relevant_tables", Map.of("query", "*"),
                             List.of(), null, null, List.of(), List.of("find_relevant_tables", "describe_table"))
-                    : new SqlRefusal(ErrorKind.UNKNOWN_NAME, message, "describe_table",
+                    : new SqlDecision.Refused(ErrorKind.UNKNOWN_NAME, message, "describe_table",
                             Map.of("qualified_name", r.suggestions().get(0)),
                             r.suggestions().subList(0, Math.min(3, r.suggestions().size())), null, null, List.of(),
                             List.of("find_relevant_tables", "describe_table"));
-            case AMBIGUOUS_NAME, SYNTAX_ERROR -> new SqlRefusal(ErrorKind.INVALID_ARGUMENT, message, "describe_table",
+            case AMBIGUOUS_NAME, SYNTAX_ERROR -> new SqlDecision.Refused(ErrorKind.INVALID_ARGUMENT, message, "describe_table",
                     Map.of(), List.of(), null, null, List.of(), List.of("describe_table", "validate_query"));
-            default -> new SqlRefusal(ErrorKind.POLICY_BLOCKED, message, "list_metrics", Map.of(), List.of(),
+            default -> new SqlDecision.Refused(ErrorKind.POLICY_BLOCKED, message, "list_metrics", Map.of(), List.of(),
                     "one plain SELECT over catalog tables (WITH allowed), or get_metric with a metric from list_metrics",
                     null, List.of(), List.of("list_metrics", "describe_table"));
         };

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.args.ArgSchema;
@@ -43,14 +44,14 @@ public final class ExecuteTool extends SqlTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = arguments.integer("limit");
-        dev.schemabrain.gate.SqlDecision decision = gate(arguments, served, call, limit);
-        if (decision instanceof dev.schemabrain.gate.SqlRefusal refusal) {
+        SqlDecision decision = gate(arguments, served, call, limit);
+        if (decision instanceof SqlDecision.Refused refusal) {
             return refused(refusal);
         }
         if (executor.isEmpty()) {
             return noSource(NAME);
         }
-        SqlGate.Plan plan = (SqlGate.Plan) decision;
+        SqlDecision.Plan plan = (SqlDecision.Plan) decision;
         try {
             call.beforeSql(plan.fingerprint());
         } catch (CallAudit.AuditUnavailable e) {
@@ -103,7 +104,7 @@ public final class ExecuteTool extends SqlTool {
      * How many groups the small-group rule left out, from the count statement derived from the audited one (same
      * FROM, WHERE and GROUP BY): 0 without the rule, empty when the count failed (the answer then says some may be).
      */
-    private java.util.OptionalLong suppressed(SqlGate.Plan plan) {
+    private java.util.OptionalLong suppressed(SqlDecision.Plan plan) {
         long total = 0;
         for (dev.schemabrain.gate.SqlRewrite.Rewritten count : plan.suppressedCount()) {
             try {

@@ -9,7 +9,6 @@ import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
-import dev.schemabrain.gate.SqlRefusal;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -49,7 +48,7 @@ abstract class SqlTool extends CatalogTool {
         Optional<dev.schemabrain.sql.guard.SqlRules> rules = engine.sqlRules();
         if (rules.isEmpty()) {
             // Fail closed: another engine's rules would check text this engine reads differently.
-            return new SqlRefusal(ErrorKind.POLICY_BLOCKED, spec().name() + " cannot check SQL for " + engine.title()
+            return new SqlDecision.Refused(ErrorKind.POLICY_BLOCKED, spec().name() + " cannot check SQL for " + engine.title()
                     + ": SchemaBrain has no SQL rules for that engine, so no agent SQL runs there; use get_metric with a"
                     + " metric from list_metrics.", "list_metrics", Map.of(), List.of(), null, null, List.of(),
                     List.of("list_metrics"));
@@ -59,7 +58,7 @@ abstract class SqlTool extends CatalogTool {
     }
 
     /** The gate's refusal as the error envelope the tools answer with. */
-    static Envelope refused(SqlRefusal r) {
+    static Envelope refused(SqlDecision.Refused r) {
         Recovery recovery = new Recovery(r.tool(), r.args(), r.fuzzyMatches(), r.rewrite(), r.widening());
         return Envelope.error(new ToolError(r.kind(), r.message(), recovery, r.piiCategories()), r.followUps());
     }
@@ -79,7 +78,7 @@ abstract class SqlTool extends CatalogTool {
     }
 
     /** The plan's facts every answer carries: tables, outputs with their PII roles, the SQL that runs, its fingerprint. */
-    static void describe(ObjectNode data, SqlGate.Plan plan, ServedCatalog served) {
+    static void describe(ObjectNode data, SqlDecision.Plan plan, ServedCatalog served) {
         data.set("tables", Replies.strings(plan.bound().tables().stream().map(Object::toString).toList()));
         ArrayNode outputs = data.putArray("outputs");
         for (OutputColumn o : plan.bound().outputs()) {

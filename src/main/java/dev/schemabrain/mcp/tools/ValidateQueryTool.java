@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.args.ArgSchema;
@@ -41,11 +42,11 @@ public final class ValidateQueryTool extends SqlTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = executor.map(e -> e.settings().maxRows()).orElse(ExecuteTool.DEFAULT_LIMIT);
-        dev.schemabrain.gate.SqlDecision decision = gate(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
-        if (decision instanceof dev.schemabrain.gate.SqlRefusal refusal) {
+        SqlDecision decision = gate(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
+        if (decision instanceof SqlDecision.Refused refusal) {
             return refused(refusal);
         }
-        SqlGate.Plan plan = (SqlGate.Plan) decision;
+        SqlDecision.Plan plan = (SqlDecision.Plan) decision;
         ObjectNode data = Replies.object();
         data.put("allowed", true);
         describe(data, plan, served);

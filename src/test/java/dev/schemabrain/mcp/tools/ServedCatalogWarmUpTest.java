@@ -30,7 +30,7 @@ class ServedCatalogWarmUpTest {
         assertTrue(sql.contains(" JOIN ") && sql.contains(" ORDER BY "), sql);
         dev.schemabrain.gate.SqlDecision decision = dev.schemabrain.gate.SqlGate.check("execute", sql,
                 engine.sqlRules().orElseThrow(), engine::quote, served, Access.UNRESTRICTED, 5, 10);
-        assertInstanceOf(dev.schemabrain.gate.SqlGate.Plan.class, decision, () -> sql + " was refused: " + decision);
+        assertInstanceOf(dev.schemabrain.gate.SqlDecision.Plan.class, decision, () -> sql + " was refused: " + decision);
         served.warmUp(engine);   // and the whole warm-up runs on it without a failure
     }
 }
