@@ -36,4 +36,12 @@ class AnalystBlindFigures {
         System.out.println("Analyst blind set through validate_query and execute (SQLite, K = 5)\n"
                 + AnalystBlindSet.table(outcomes));
     }
+
+    @Test
+    void secondAnalystBlindSet() throws Exception {
+        List<AnalystBlindSet.Outcome> outcomes = AnalystBlindSet.scoreAll(Files.createTempDirectory("analyst-blind2"),
+                AnalystBlindSet.SECOND);
+        System.out.println("Second analyst blind set through validate_query and execute (SQLite, K = 5)\n"
+                + AnalystBlindSet.table(outcomes));
+    }
 }
