@@ -31,13 +31,15 @@ final class AnalystBlindData {
             "Jensen", "Kovac", "Lind", "Moreau", "Novak", "Olsen", "Petrov", "Quist", "Rossi", "Sandberg", "Tanaka",
             "Ulrich", "Varga", "Weber", "Yilmaz", "Zeller"};
 
-    /** The DDL and the rows of {@code schema} ("pharmacy" or "wineclub"), in order. */
+    /** The DDL and the rows of {@code schema} ("pharmacy", "wineclub"; the second set's in {@link AnalystBlindData2}), in order. */
     static List<String> statements(String schema) throws IOException {
         List<String> out = new ArrayList<>(ddl(schema));
         out.add("BEGIN");
         switch (schema) {
             case "pharmacy" -> pharmacy(out);
             case "wineclub" -> wineclub(out);
+            case "bikeshare" -> AnalystBlindData2.bikeshare(out);
+            case "skiresort" -> AnalystBlindData2.skiresort(out);
             default -> throw new IllegalArgumentException(schema);
         }
         out.add("COMMIT");

@@ -27,6 +27,22 @@ import java.util.List;
  * </pre>
  * All refusals before and in the blind run were pii_blocked. "unguarded": a statement about people answered without
  * the small-group rule (right only because its groups happened to be large).
+ *
+ * <p>The second set ({@link AnalystBlindSet#SECOND}: bikeshare, skiresort; 53 statements, 12 plain, 20 with a small
+ * group the rule must leave out), written and committed (81795c4) before it was first scored, after the first set had
+ * been used to fix the gate: blind to the gate as it is (00f9fee). Measured 2026-11-28, SQLite, K = 5; the "before"
+ * column is the same harness copied, uncommitted, onto fd533e8 (where the first set gives 31 / 17 / 1, as above).
+ * <pre>
+ *            stmts | before (fd533e8)                          | blind, gate of 00f9fee
+ *                  | allowed correct refused wrong unguarded    | allowed correct refused error wrong unguarded
+ * bikeshare    27  |    20      19       7     1     2        |    26      26       1     0     0     0
+ * skiresort    26  |    13      11      13     2     2        |    21      17       5     1     3     0
+ * total        53  |    33      30      20     3     4        |    47      43       6     1     3     0
+ * </pre>
+ * Wrong with success in the blind run: sk07, sk21, sk24 (status degraded, zero rows): the catalogue pass_product is
+ * taken for a table about people because its column age_band is tagged demographic_protected, so every group of
+ * products also needs five distinct products. Before: bs17, sk15 (small groups shown, a history without a primary
+ * key), sk21 (zero rows). {@link AnalystBlindSecondTest} pins the blind run.
  */
 class AnalystBlindFigures {
 
@@ -34,6 +50,14 @@ class AnalystBlindFigures {
     void analystBlindSet() throws Exception {
         List<AnalystBlindSet.Outcome> outcomes = AnalystBlindSet.scoreAll(Files.createTempDirectory("analyst-blind"));
         System.out.println("Analyst blind set through validate_query and execute (SQLite, K = 5)\n"
+                + AnalystBlindSet.table(outcomes));
+    }
+
+    @Test
+    void secondAnalystBlindSet() throws Exception {
+        List<AnalystBlindSet.Outcome> outcomes = AnalystBlindSet.scoreAll(Files.createTempDirectory("analyst-blind2"),
+                AnalystBlindSet.SECOND);
+        System.out.println("Second analyst blind set through validate_query and execute (SQLite, K = 5)\n"
                 + AnalystBlindSet.table(outcomes));
     }
 }

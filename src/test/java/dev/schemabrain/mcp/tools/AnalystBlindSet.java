@@ -44,6 +44,12 @@ final class AnalystBlindSet {
 
     static final List<String> SCHEMAS = List.of("pharmacy", "wineclub");
 
+    /**
+     * The second set (bikeshare, skiresort; {@link AnalystBlindData2}): 53 statements written and committed before it
+     * was first scored, after the first set had been used to fix the gate, so it measures the gate as it was then.
+     */
+    static final List<String> SECOND = List.of("bikeshare", "skiresort");
+
     /** One statement of the set: its expectation is "plain" (no person) or "subject" (the small-group rule applies). */
     record Item(String schema, String id, String expect, String question, String sql, String expectedSql) {
     }
@@ -202,10 +208,15 @@ final class AnalystBlindSet {
         }
     }
 
-    /** Every statement of every schema, scored. */
+    /** Every statement of every schema of the first set, scored. */
     static List<Outcome> scoreAll(Path dir) throws Exception {
+        return scoreAll(dir, SCHEMAS);
+    }
+
+    /** Every statement of every one of {@code schemas}, scored. */
+    static List<Outcome> scoreAll(Path dir, List<String> schemas) throws Exception {
         List<Outcome> out = new ArrayList<>();
-        for (String schema : SCHEMAS) {
+        for (String schema : schemas) {
             try (Served served = serve(schema, dir)) {
                 for (Item item : items(schema)) {
                     out.add(score(served, item));
