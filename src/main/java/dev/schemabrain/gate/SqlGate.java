@@ -192,7 +192,7 @@ public final class SqlGate {
             boolean topCounts = aggregated(bound) && !subjectKeys((PlainSelect) bound.ast(), served, quote).keys().isEmpty()
                     && subjectKeys((PlainSelect) bound.ast(), served, quote).uncounted().isEmpty();
             if (aggregated(bound) && (topCounts || grouped.isEmpty())) {
-                levels = List.of(new Level(null, null, (PlainSelect) bound.ast()));
+                levels = List.of(new Level(null, null, -1, (PlainSelect) bound.ast()));
             } else {
                 if (grouped.isEmpty()) {
                     QualifiedName t = people.get(0);
@@ -214,7 +214,7 @@ public final class SqlGate {
                     }
                     // Every person the rows are about is counted: a group passes only if each kind of person in it
                     // (both sides of a self-join, the customer and the employee of a sale) numbers at least k.
-                    groupings.add(new SqlRewrite.Grouping(level.cte(), level.derived(), subjects.joins(),
+                    groupings.add(new SqlRewrite.Grouping(level.cte(), level.derived(), level.branch(), subjects.joins(),
                             String.join(" AND ", subjects.keys().stream()
                                     .map(key -> "count(DISTINCT " + key + ") >= " + k).toList())));
                 }
@@ -286,7 +286,7 @@ public final class SqlGate {
     }
 
     /** A level where rows become groups: the top ({@code cte} and {@code derived} null), a WITH item or a subquery. */
-    private record Level(String cte, String derived, PlainSelect plain) {
+    private record Level(String cte, String derived, int branch, PlainSelect plain) {
     }
 
     /**
@@ -295,6 +295,19 @@ public final class SqlGate {
      */
     private static Optional<List<Level>> groupedSources(net.sf.jsqlparser.statement.select.Select ast,
                                                         SqlView served) {
+        if (ast instanceof net.sf.jsqlparser.statement.select.SetOperationList set) {
+            // UNION ALL of aggregates (this month's count beside last month's): each branch is a level of its own.
+            boolean all = set.getOperations().stream().allMatch(op -> op instanceof net.sf.jsqlparser.statement.select
+                    .UnionOp union && union.isAll());
+            List<Level> branches = new ArrayList<>();
+            for (int i = 0; all && i < set.getSelects().size(); i++) {
+                if (!(set.getSelects().get(i) instanceof PlainSelect branch) || !grouping(branch)) {
+                    return Optional.empty();
+                }
+                branches.add(new Level(null, null, i, branch));
+            }
+            return all ? Optional.of(branches) : Optional.empty();
+        }
         if (!(ast instanceof PlainSelect top) || top.getFromItem() == null) {
             return Optional.empty();
         }
@@ -313,19 +326,30 @@ public final class SqlGate {
                     }
                     String name = cte.get().getAlias().getName();
                     if (levels.stream().noneMatch(l -> name.equals(l.cte()))) {
-                        levels.add(new Level(name, null, body));
+                        levels.add(new Level(name, null, -1, body));
                     }
                 } else if (aboutPeople(SqlRewrite.unquote(t.getName()), served)) {
                     return Optional.empty();
                 }
             } else if (item instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect sub && sub.getAlias() != null
                     && sub.getSelect() instanceof PlainSelect body && body.getGroupBy() != null) {
-                levels.add(new Level(null, sub.getAlias().getName(), body));
+                levels.add(new Level(null, sub.getAlias().getName(), -1, body));
             } else {
                 return Optional.empty();
             }
         }
         return levels.isEmpty() ? Optional.empty() : Optional.of(levels);
+    }
+
+    /** Whether a branch answers with groups: GROUP BY, or only plain aggregate calls (an ungrouped total). */
+    private static boolean grouping(PlainSelect branch) {
+        if (branch.getGroupBy() != null) {
+            return true;
+        }
+        return branch.getSelectItems().stream().allMatch(item -> item.getExpression() instanceof
+                net.sf.jsqlparser.expression.Function f && f.getName() != null
+                && Set.of("count", "sum", "avg", "min", "max", "total").contains(f.getName().toLowerCase(java.util.Locale.ROOT))
+                && !windowed(f));
     }
 
     /** Whether an expression holds a window function (OVER), outside the subqueries in it. */
@@ -473,28 +497,32 @@ public final class SqlGate {
                 continue;
             }
             List<String> added = new ArrayList<>();
-            String from = alias;
             List<SubjectGraph.Hop> hops = path.get().hops();
+            if (hops.get(0).on().size() != 1 || hops.get(hops.size() - 1).on().size() != 1) {
+                return Optional.empty();
+            }
+            String from = alias + "." + quote.apply(hops.get(0).on().get(0).source());
             for (int i = 0; i < hops.size() - 1; i++) {
                 SubjectGraph.Hop hop = hops.get(i);
+                SubjectGraph.Hop onward = hops.get(i + 1);
                 Optional<Entity> target = served.semantic().entities().stream()
                         .filter(x -> x.name().equals(hop.to())).findFirst();
-                if (hop.on().size() != 1 || target.isEmpty() || !served.catalog().table(target.get().table())
+                if (hop.on().size() != 1 || onward.on().size() != 1 || target.isEmpty()
+                        || !served.catalog().table(target.get().table())
                         .map(t -> t.isUnique(List.of(hop.on().get(0).target()))).orElse(false)) {
                     return Optional.empty();
                 }
+                // A subquery that shows only the step's two columns, under names of ours: the caller's unqualified
+                // column names cannot become ambiguous with the joined table's.
                 String next = "sb_p" + (joins.size() + added.size() + 1);
-                added.add("LEFT JOIN " + quote.apply(target.get().table().schema()) + "."
-                        + quote.apply(target.get().table().table()) + " " + next + " ON " + next + "."
-                        + quote.apply(hop.on().get(0).target()) + " = " + from + "." + quote.apply(hop.on().get(0).source()));
-                from = next;
-            }
-            SubjectGraph.Hop last = hops.get(hops.size() - 1);
-            if (last.on().size() != 1) {
-                return Optional.empty();
+                added.add("LEFT JOIN (SELECT " + quote.apply(hop.on().get(0).target()) + " AS sb_k, "
+                        + quote.apply(onward.on().get(0).source()) + " AS sb_v FROM "
+                        + quote.apply(target.get().table().schema()) + "." + quote.apply(target.get().table().table())
+                        + ") " + next + " ON " + next + ".sb_k = " + from);
+                from = next + ".sb_v";
             }
             joins.addAll(added);
-            return Optional.of(from + "." + quote.apply(last.keyColumn()));
+            return Optional.of(from);
         }
         return Optional.empty();
     }

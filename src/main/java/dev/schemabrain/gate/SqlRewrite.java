@@ -56,17 +56,18 @@ public final class SqlRewrite {
     }
 
     /**
-     * Where the small-group rule applies and how: the top level ({@code cte} and {@code derived} both null), the body
-     * of the top-level WITH item named {@code cte}, or the top-level FROM subquery aliased {@code derived}; with the
+     * Where the small-group rule applies and how: the top level ({@code cte} and {@code derived} both null, {@code branch}
+     * -1), the body of the top-level WITH item named {@code cte}, the top-level FROM subquery aliased {@code derived}, or
+     * the {@code branch}th branch of a top-level UNION ALL; with the
      * LEFT JOINs that reach the people and the condition ANDed into that level's HAVING.
      */
-    record Grouping(String cte, String derived, List<String> joins, String having) {
+    record Grouping(String cte, String derived, int branch, List<String> joins, String having) {
         Grouping {
             joins = List.copyOf(joins);
         }
 
         Grouping inverted() {
-            return new Grouping(cte, derived, joins, "NOT (" + having + ")");
+            return new Grouping(cte, derived, branch, joins, "NOT (" + having + ")");
         }
     }
 
@@ -114,8 +115,13 @@ public final class SqlRewrite {
                              List<Grouping> groupings, Grouping grouping) throws Unsafe {
         List<Grouping> inverted = groupings.stream().map(g -> g == grouping ? g.inverted() : g).toList();
         Prepared p = prepare(rendered, quote, filters, inverted);
-        if (grouping.cte() == null && grouping.derived() == null) {
+        if (grouping.cte() == null && grouping.derived() == null && grouping.branch() < 0) {
             return p.render("SELECT count(*) FROM (" + p.select() + ") sb_suppressed");
+        }
+        if (grouping.branch() >= 0) {
+            Select count = parse("SELECT count(*) FROM (" + level(p.select(), grouping) + ") sb_suppressed");
+            count.setWithItemsList(p.select().getWithItemsList());
+            return p.render(count.toString());
         }
         PlainSelect top = (PlainSelect) p.select();
         String counted = grouping.cte() != null ? "SELECT count(*) FROM " + grouping.cte()
@@ -178,6 +184,10 @@ public final class SqlRewrite {
 
     /** The query a grouping names in {@code select}, or null. */
     private static Select level(Select select, Grouping g) {
+        if (g.branch() >= 0) {
+            return select instanceof net.sf.jsqlparser.statement.select.SetOperationList set
+                    && g.branch() < set.getSelects().size() ? set.getSelects().get(g.branch()) : null;
+        }
         if (g.cte() == null && g.derived() == null) {
             return select;
         }

@@ -24,9 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * which no group of products (one product per group, or at most three) meets; every group is left out.</li>
  * </ul>
  * Not wrong but not answered: sk02 and sk06 (plain, catalogue only) and sk18, sk22 (about guests) refused for the same
- * age_band tag; bs22 and sk23 (UNION ALL of two grouped aggregates, one branch over a history table without a primary
- * key) refused as listing rows; sk26 (a total over lift_scan, two steps from a guest, with an unqualified
- * {@code purchase_id}) fails with schema_drift because the join added to count guests makes the column ambiguous.
+ * age_band tag. Fixed after the blind run (so no longer blind for them): bs22 and sk23 (UNION ALL of two grouped
+ * aggregates, refused as listing rows: each branch is now a level of the small-group rule) and sk26 (a total two steps
+ * from a guest failed with schema_drift, as the table joined to count guests made an unqualified column ambiguous: the
+ * path is now joined as a subquery showing only two columns of its own names), 43 -> 46 correct.
  *
  * <p>A ratchet: a new wrong answer, a statement answered correctly no longer so, or one about people answered without
  * the small-group rule fails; a statement fixed fails too, so that the pin and this comment are brought up to date.
@@ -34,8 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AnalystBlindSecondTest {
 
     static final Set<String> WRONG_AS_MEASURED = Set.of("sk07", "sk21", "sk24");
-    static final Set<String> NOT_CORRECT_AS_MEASURED = Set.of("sk07", "sk21", "sk24", "sk02", "sk06", "sk18", "sk22",
-            "bs22", "sk23", "sk26");
+    static final Set<String> NOT_CORRECT_AS_MEASURED = Set.of("sk07", "sk21", "sk24", "sk02", "sk06", "sk18", "sk22");
 
     @TempDir
     static Path dir;
@@ -51,7 +51,7 @@ class AnalystBlindSecondTest {
         Set<String> notCorrect = outcomes.stream().filter(o -> !o.correct())
                 .map(o -> o.item().id()).collect(Collectors.toCollection(TreeSet::new));
         assertTrue(NOT_CORRECT_AS_MEASURED.containsAll(notCorrect), () -> "newly not correct: " + notCorrect + "\n" + table);
-        assertEquals(43, outcomes.stream().filter(AnalystBlindSet.Outcome::correct).count(), table);
+        assertEquals(46, outcomes.stream().filter(AnalystBlindSet.Outcome::correct).count(), table);
         assertEquals(0, outcomes.stream().filter(AnalystBlindSet.Outcome::unguarded).count(), table);
     }
 }
