@@ -198,7 +198,7 @@ public final class SqlGate {
                     QualifiedName t = people.get(0);
                     return refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is about"
                             + " one person; ask for an aggregate instead (GROUP BY, or a grouped CTE the query reads).",
-                            aggregateRewrite(served, t, quote), null);
+                            listingRewrite(bound, served).orElse(aggregateRewrite(served, t, quote)), null);
                 }
                 levels = grouped.get();
             }
@@ -657,6 +657,57 @@ public final class SqlGate {
     }
 
     /** An aggregate instead of a list: count(*) by the table's first untagged, non-key column. */
+    /**
+     * The caller's listing asked as an aggregate, so the suggestion answers the same question: the same FROM and
+     * WHERE, each shown number summed, each other shown column (not a key, not tagged) a group, and a count of rows.
+     * Empty when the statement is not one plain SELECT of plain columns, or nothing would be left to group or sum.
+     */
+    private static Optional<String> listingRewrite(BoundSelect bound, SqlView served) {
+        if (!(bound.ast() instanceof PlainSelect listing) || listing.getWithItemsList() != null) {
+            return Optional.empty();
+        }
+        PlainSelect plain;
+        try {
+            plain = (PlainSelect) dev.schemabrain.sql.guard.Parsing.statement(listing.toString());
+        } catch (net.sf.jsqlparser.JSQLParserException | RuntimeException e) {
+            return Optional.empty();
+        }
+        Set<ColumnRef> keys = personKeys(served);
+        List<String> groups = new ArrayList<>();
+        List<String> sums = new ArrayList<>();
+        for (int i = 0; i < plain.getSelectItems().size() && i < bound.outputs().size(); i++) {
+            OutputColumn out = bound.outputs().get(i);
+            if (!(plain.getSelectItems().get(i).getExpression() instanceof net.sf.jsqlparser.schema.Column column)
+                    || out.values().size() != 1) {
+                return Optional.empty();
+            }
+            ColumnRef source = out.values().first();
+            Optional<Column> c = served.catalog().table(source.table()).flatMap(t -> t.column(source.column()));
+            boolean key = keys.contains(source) || served.catalog().table(source.table())
+                    .map(t -> t.isPrimaryKey(source.column()) || t.foreignKeys().stream()
+                            .anyMatch(fk -> fk.columns().contains(source.column()))).orElse(false);
+            if (c.isEmpty() || key || served.pii().tag(source.table(), source.column()).tagged()) {
+                continue;
+            }
+            if (dev.schemabrain.catalog.TypeClass.of(c.get()) == dev.schemabrain.catalog.TypeClass.NUMBER) {
+                sums.add("sum(" + column + ") AS " + column.getColumnName());
+            } else {
+                groups.add(column.toString());
+            }
+        }
+        if (groups.isEmpty() && sums.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> items = new ArrayList<>(groups);
+        items.add("count(*) AS n");
+        items.addAll(sums);
+        String from = plain.getFromItem() + (plain.getJoins() == null ? "" : " " + plain.getJoins().stream()
+                .map(Object::toString).collect(java.util.stream.Collectors.joining(" ")));
+        return Optional.of("SELECT " + String.join(", ", items) + " FROM " + from
+                + (plain.getWhere() == null ? "" : " WHERE " + plain.getWhere())
+                + (groups.isEmpty() ? "" : " GROUP BY " + String.join(", ", groups)));
+    }
+
     public static String aggregateRewrite(SqlView served, QualifiedName table, UnaryOperator<String> quote) {
         String from = quote.apply(table.schema()) + "." + quote.apply(table.table());
         Optional<String> by = served.catalog().table(table).flatMap(t -> t.columns().stream()

@@ -261,6 +261,12 @@ class GateClassesTest {
         for (ToolRegistry r : engines().values()) {
             JsonNode listing = call(r, "SELECT bought_on, spent FROM purchase_log WHERE person_id = 5");
             assertEquals("pii_blocked", kind(listing), listing::toString);
+            // The suggestion answers the same question as an aggregate, and passes the gate itself.
+            String rewrite = listing.path("error").path("recovery").path("suggested_rewrite").asText();
+            assertTrue(rewrite.contains("sum(spent)") && rewrite.contains("GROUP BY bought_on")
+                    && rewrite.contains("person_id = 5"), rewrite);
+            JsonNode suggested = call(r, rewrite);
+            assertTrue(suggested.path("status").asText().matches("success|degraded|empty"), suggested::toString);
         }
         JsonNode byMonth = execute("SELECT bought_on, sum(spent) AS total FROM purchase_log GROUP BY bought_on");
         assertEquals(5, byMonth.path("data").path("min_group_size").asInt(), byMonth::toString);
