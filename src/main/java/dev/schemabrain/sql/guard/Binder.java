@@ -199,7 +199,7 @@ final class Binder {
             throw refuse(Refusal.Reason.DML_IN_STATEMENT,
                     "The CTE " + item.getAliasName() + " holds INSERT, UPDATE or DELETE; only SELECT is allowed.");
         }
-        String name = item.getAlias() == null ? null : item.getAlias().getUnquotedName();
+        String name = item.getAlias() == null ? null : plain(item.getAlias().getName());
         if (name == null) {
             throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "A CTE without a name is not supported; name it.");
         }
@@ -385,9 +385,9 @@ final class Binder {
         if (e instanceof AllTableColumns all) {
             seen.add(all);
             seen.add(all.getTable());
-            Source source = source(scope, all.getTable().getUnquotedName(), all.getTable().getUnquotedSchemaName());
+            Source source = source(scope, plain(all.getTable().getName()), plain(all.getTable().getSchemaName()));
             if (source == null) {
-                throw unknown("table " + all.getTable().getFullyQualifiedName(), all.getTable().getUnquotedName(),
+                throw unknown("table " + all.getTable().getFullyQualifiedName(), plain(all.getTable().getName()),
                         scope.sources.stream().map(Source::alias).toList());
             }
             outputs.addAll(source.columns());
@@ -410,8 +410,8 @@ final class Binder {
             return;
         }
         Deriv d = expression(e, scope);
-        String name = item.getAlias() != null ? item.getAlias().getUnquotedName()
-                : e instanceof net.sf.jsqlparser.schema.Column c ? c.getUnquotedColumnName() : e.toString();
+        String name = item.getAlias() != null ? plain(item.getAlias().getName())
+                : e instanceof net.sf.jsqlparser.schema.Column c ? plain(c.getColumnName()) : e.toString();
         if (item.getAlias() != null) {
             seen.add(item.getAlias());
         }
@@ -429,7 +429,7 @@ final class Binder {
             // A derived table sees the levels around this one (and, when LATERAL, the FROM items before it).
             List<RelColumn> columns = bindSelect(sub.getSelect(), scope);
             shapeOrderBy(sub.getOrderByElements(), scope, columns);
-            String alias = sub.getAlias() == null ? "" : sub.getAlias().getUnquotedName();
+            String alias = sub.getAlias() == null ? "" : plain(sub.getAlias().getName());
             return List.of(new Source(alias, null, rename(columns, aliasColumns(sub.getAlias()))));
         }
         if (item instanceof ParenthesedFromItem group) {
@@ -454,7 +454,7 @@ final class Binder {
         }
         if (item instanceof Values values) {
             List<RelColumn> columns = bindValues(values, scope);
-            String alias = values.getAlias() == null ? "" : values.getAlias().getUnquotedName();
+            String alias = values.getAlias() == null ? "" : plain(values.getAlias().getName());
             return List.of(new Source(alias, null, rename(columns, aliasColumns(values.getAlias()))));
         }
         throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
@@ -474,9 +474,9 @@ final class Binder {
 
     private Source table(net.sf.jsqlparser.schema.Table table, Scope scope) {
         seen.add(table);
-        String name = table.getUnquotedName();
-        String schema = table.getUnquotedSchemaName();
-        if (table.getUnquotedDatabaseName() != null && !table.getUnquotedDatabaseName().isEmpty() && schema != null) {
+        String name = plain(table.getName());
+        String schema = plain(table.getSchemaName());
+        if (plain(table.getDatabaseName()) != null && !plain(table.getDatabaseName()).isEmpty() && schema != null) {
             throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The three-part name " + table.getFullyQualifiedName()
                     + " reaches another database; name tables as schema.table.");
         }
@@ -492,7 +492,7 @@ final class Binder {
                     + " VERSION AS OF) on " + table.getFullyQualifiedName() + " reads other rows than the current"
                     + " ones; remove it.");
         }
-        String alias = table.getAlias() != null ? table.getAlias().getUnquotedName() : name;
+        String alias = table.getAlias() != null ? plain(table.getAlias().getName()) : name;
         if (table.getAlias() != null) {
             seen.add(table.getAlias());
         }
@@ -585,7 +585,7 @@ final class Binder {
         if (join.getUsingColumns() != null) {
             for (net.sf.jsqlparser.schema.Column c : join.getUsingColumns()) {
                 seen.add(c);
-                String name = c.getUnquotedColumnName();
+                String name = plain(c.getColumnName());
                 boolean inLeft = usingSide(left, name);
                 boolean inRight = usingSide(right, name);
                 if (!inLeft || !inRight) {
@@ -703,13 +703,13 @@ final class Binder {
     /** The derivation of a column reference, or null when it names nothing (a double-quoted string, perhaps). */
     private Deriv column(net.sf.jsqlparser.schema.Column column, Scope scope) {
         seen.add(column);
-        String name = column.getUnquotedColumnName();
+        String name = plain(column.getColumnName());
         net.sf.jsqlparser.schema.Table qualifier = column.getTable();
         if (qualifier != null && qualifier.getName() != null) {
             seen.add(qualifier);
-            Source source = source(scope, qualifier.getUnquotedName(), qualifier.getUnquotedSchemaName());
+            Source source = source(scope, plain(qualifier.getName()), plain(qualifier.getSchemaName()));
             if (source == null) {
-                throw unknown("table or alias " + qualifier.getFullyQualifiedName(), qualifier.getUnquotedName(),
+                throw unknown("table or alias " + qualifier.getFullyQualifiedName(), plain(qualifier.getName()),
                         allAliases(scope));
             }
             RelColumn found = find(source.columns(), name);
@@ -797,6 +797,30 @@ final class Binder {
             s.sources.forEach(source -> names.add(source.alias()));
         }
         return names;
+    }
+
+    /**
+     * A name as the engine reads it: one pair of double quotes, back quotes or brackets taken off, a doubled quote
+     * inside read as one; a plain word as written. JSqlParser's own unquoting drops a bracket or quote at either end
+     * on its own, which the engine does not, so what was bound and what runs could differ.
+     */
+    static String plain(String written) {
+        if (written == null || written.length() < 2) {
+            return written;
+        }
+        char first = written.charAt(0);
+        char last = written.charAt(written.length() - 1);
+        String inner = written.substring(1, written.length() - 1);
+        if (first == '"' && last == '"') {
+            return inner.replace("\"\"", "\"");
+        }
+        if (first == '`' && last == '`') {
+            return inner.replace("``", "`");
+        }
+        if (first == '[' && last == ']') {
+            return inner;
+        }
+        return written;
     }
 
     private static String unquote(String name) {
