@@ -15,8 +15,7 @@ final class IdCheckDigits {
 
     /** US SSN: no area 000, 666 or 900-999, no group 00, no serial 0000. */
     static boolean usSsn(String d) {
-        int area = Integer.parseInt(d.substring(0, 3));
-        return area != 0 && area != 666 && area < 900 && !d.startsWith("00", 3) && !d.endsWith("0000");
+        return TextIdentifiers.ssn(d);
     }
 
     /** US ITIN: area 9xx and a group of 50-65, 70-88, 90-92 or 94-99 (the IRS's ranges). */

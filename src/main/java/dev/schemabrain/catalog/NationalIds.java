@@ -77,21 +77,7 @@ final class NationalIds {
     }
 
     private static boolean cpf(String v) {
-        String d = v.replaceAll("\\D", "");
-        if (d.chars().distinct().count() == 1) {
-            return false;
-        }
-        for (int k = 9; k <= 10; k++) {
-            int sum = 0;
-            for (int i = 0; i < k; i++) {
-                sum += (d.charAt(i) - '0') * (k + 1 - i);
-            }
-            int check = sum * 10 % 11 % 10;
-            if (check != d.charAt(k) - '0') {
-                return false;
-            }
-        }
-        return true;
+        return IdCheckDigits.brCpf(v.replaceAll("\\D", ""));
     }
 
     /** Swedish personnummer (Luhn over ten digits) or Danish CPR (a valid day and month first). */

@@ -174,8 +174,8 @@ public final class SqlGate {
         List<SqlRewrite.Grouping> groupings = new ArrayList<>();
         java.util.OptionalInt shownK = java.util.OptionalInt.empty();
         List<QualifiedName> people = bound.tables().stream().filter(t -> aboutPeople(t, served)).toList();
-        Optional<ColumnRef> picking = bound.aggregatePredicates().stream()
-                .filter(c -> personKeys(served).contains(c)).findFirst();
+        Set<ColumnRef> personKeys = bound.aggregatePredicates().isEmpty() ? Set.of() : personKeys(served);
+        Optional<ColumnRef> picking = bound.aggregatePredicates().stream().filter(personKeys::contains).findFirst();
         if (picking.isPresent() && k > 1) {
             return refused(ErrorKind.PII_BLOCKED, "The query tests " + picking.get() + ", which identifies a person,"
                     + " inside an aggregate (CASE WHEN, FILTER or a comparison), so one group's number could be one"
@@ -189,9 +189,10 @@ public final class SqlGate {
             // each has, over a per-patient CTE); one that cannot (the average month) where its sources group.
             List<Level> levels;
             Optional<List<Level>> grouped = groupedSources(bound.ast(), served);
-            boolean topCounts = aggregated(bound) && !subjectKeys((PlainSelect) bound.ast(), served, quote).keys().isEmpty()
-                    && subjectKeys((PlainSelect) bound.ast(), served, quote).uncounted().isEmpty();
-            if (aggregated(bound) && (topCounts || grouped.isEmpty())) {
+            boolean aggregated = aggregated(bound);
+            Subjects top = aggregated ? subjectKeys((PlainSelect) bound.ast(), served, quote) : null;
+            boolean topCounts = aggregated && !top.keys().isEmpty() && top.uncounted().isEmpty();
+            if (aggregated && (topCounts || grouped.isEmpty())) {
                 levels = List.of(new Level(null, null, -1, (PlainSelect) bound.ast()));
             } else {
                 if (grouped.isEmpty()) {
@@ -204,7 +205,8 @@ public final class SqlGate {
             }
             if (k > 1) {
                 for (Level level : levels) {
-                    Subjects subjects = subjectKeys(level.plain(), served, quote);
+                    Subjects subjects = top != null && level.plain() == bound.ast() ? top
+                            : subjectKeys(level.plain(), served, quote);
                     if (subjects.keys().isEmpty() || subjects.uncounted().isPresent()) {
                         QualifiedName t = subjects.uncounted().orElse(people.get(0));
                         return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people (" + t + "), but"

@@ -8,13 +8,12 @@ import java.util.Set;
  * DuckDB's SQL for the guard: standard strings, {@code E'...'} escape strings and dollar quotes as in PostgreSQL,
  * nested block comments, identifiers in double quotes; every aggregate the guard classifies exists.
  */
-final class DuckDbSqlRules implements SqlRules {
+final class DuckDbSqlRules {
 
-    static final DuckDbSqlRules INSTANCE = new DuckDbSqlRules();
+    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
+            false, true, true, true, false, false, false, false, '"', false);
 
-    private static final Lexical LEXICAL = new Lexical(false, true, true, true, false, false, false, false, '"', false);
-
-    private static final Set<String> SCALARS = SqlRules.union(COMMON_SCALARS, Set.of(
+    private static final Set<String> SCALARS = SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
             "trunc", "even", "gcd", "lcm", "random", "isnan", "isinf",
             "ifnull", "if", "format", "printf", "md5", "regexp_replace", "regexp_matches", "regexp_extract",
             "string_split", "str_split", "contains", "starts_with", "ends_with", "prefix", "suffix", "strip_accents",
@@ -25,41 +24,10 @@ final class DuckDbSqlRules implements SqlRules {
             "epoch", "epoch_ms", "to_timestamp", "last_day", "monthname", "dayname", "yearweek", "isodow", "age",
             "time_bucket", "date_bin", "try_cast", "json_extract", "json_extract_string"));
 
+    static final SqlRules INSTANCE = new SqlRules("DuckDB", LEXICAL, SCALARS, Set.of(),
+            Set.of("information_schema", "pg_catalog", "duckdb", "system", "temp"),
+            java.util.EnumSet.of(SqlRules.Reading.ALL_AGGREGATES, SqlRules.Reading.WHOLE_ROW_REFERENCES));
+
     private DuckDbSqlRules() {
-    }
-
-    @Override
-    public String title() {
-        return "DuckDB";
-    }
-
-    @Override
-    public Lexical lexical() {
-        return LEXICAL;
-    }
-
-    @Override
-    public Set<String> scalars() {
-        return SCALARS;
-    }
-
-    @Override
-    public Set<String> aggregates() {
-        return Set.of();
-    }
-
-    @Override
-    public boolean allAggregates() {
-        return true;
-    }
-
-    @Override
-    public Set<String> systemSchemas() {
-        return Set.of("information_schema", "pg_catalog", "duckdb", "system", "temp");
-    }
-
-    @Override
-    public boolean wholeRowReferences() {
-        return true;
     }
 }

@@ -10,13 +10,12 @@ import java.util.Set;
  * ordinary character and {@code "name"} is an identifier. Identifiers are written with back quotes, which every
  * sql_mode reads as one. {@code #} starts a comment, and {@code --} does only before a blank.
  */
-final class MySqlSqlRules implements SqlRules {
+final class MySqlSqlRules {
 
-    static final MySqlSqlRules INSTANCE = new MySqlSqlRules();
+    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
+            false, false, false, false, true, true, false, true, '`', true);
 
-    private static final Lexical LEXICAL = new Lexical(false, false, false, false, true, true, false, true, '`', true);
-
-    private static final Set<String> SCALARS = SqlRules.union(COMMON_SCALARS, Set.of(
+    private static final Set<String> SCALARS = SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
             "truncate", "div", "rand", "conv", "crc32",
             "ifnull", "if", "isnull", "char", "locate", "mid", "space", "strcmp", "field", "find_in_set", "elt",
             "format", "hex", "unhex", "md5", "sha1", "sha2", "regexp_replace", "regexp_substr", "regexp_like",
@@ -32,31 +31,10 @@ final class MySqlSqlRules implements SqlRules {
             "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "bit_and", "bit_or", "bit_xor",
             "json_arrayagg", "any_value");
 
+    static final SqlRules INSTANCE = new SqlRules("MySQL", LEXICAL, SCALARS, AGGREGATES,
+            Set.of("information_schema", "mysql", "performance_schema", "sys"),
+            java.util.EnumSet.noneOf(SqlRules.Reading.class));
+
     private MySqlSqlRules() {
-    }
-
-    @Override
-    public String title() {
-        return "MySQL";
-    }
-
-    @Override
-    public Lexical lexical() {
-        return LEXICAL;
-    }
-
-    @Override
-    public Set<String> scalars() {
-        return SCALARS;
-    }
-
-    @Override
-    public Set<String> aggregates() {
-        return AGGREGATES;
-    }
-
-    @Override
-    public Set<String> systemSchemas() {
-        return Set.of("information_schema", "mysql", "performance_schema", "sys");
     }
 }

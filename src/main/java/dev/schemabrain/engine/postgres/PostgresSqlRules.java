@@ -9,13 +9,12 @@ import java.util.Set;
  * {@link PostgresEngine#connect}), so a backslash in {@code '...'} is an ordinary character; {@code E'...'} and
  * dollar quotes exist and block comments nest.
  */
-final class PostgresSqlRules implements SqlRules {
+final class PostgresSqlRules {
 
-    static final PostgresSqlRules INSTANCE = new PostgresSqlRules();
+    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
+            false, true, true, true, false, false, false, false, '"', true);
 
-    private static final Lexical LEXICAL = new Lexical(false, true, true, true, false, false, false, false, '"', true);
-
-    private static final Set<String> SCALARS = SqlRules.union(COMMON_SCALARS, Set.of(
+    private static final Set<String> SCALARS = SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
             "trunc", "div", "cbrt", "width_bucket", "random",
             "btrim", "format", "md5", "regexp_replace", "regexp_match", "regexp_matches", "to_char", "to_number",
             "translate", "starts_with", "string_to_array", "array_to_string", "array_length", "cardinality", "unnest",
@@ -30,45 +29,10 @@ final class PostgresSqlRules implements SqlRules {
             "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "mode", "percentile_cont",
             "percentile_disc", "any_value");
 
+    static final SqlRules INSTANCE = new SqlRules("PostgreSQL", LEXICAL, SCALARS, AGGREGATES,
+            Set.of("pg_catalog", "information_schema", "pg_toast"),
+            java.util.EnumSet.of(SqlRules.Reading.WHOLE_ROW_REFERENCES));
+
     private PostgresSqlRules() {
-    }
-
-    @Override
-    public String title() {
-        return "PostgreSQL";
-    }
-
-    @Override
-    public Lexical lexical() {
-        return LEXICAL;
-    }
-
-    @Override
-    public Set<String> scalars() {
-        return SCALARS;
-    }
-
-    @Override
-    public Set<String> aggregates() {
-        return AGGREGATES;
-    }
-
-    @Override
-    public Set<String> systemSchemas() {
-        return Set.of("pg_catalog", "information_schema", "pg_toast");
-    }
-
-    /** A value with a backslash as an escape string: {@code E'a\\b'} reads as {@code a\b} whatever the settings. */
-    @Override
-    public java.util.Optional<String> string(String value) {
-        if (value.indexOf('\\') < 0) {
-            return java.util.Optional.of("'" + value.replace("'", "''") + "'");
-        }
-        return java.util.Optional.of("E'" + value.replace("\\", "\\\\").replace("'", "''") + "'");
-    }
-
-    @Override
-    public boolean wholeRowReferences() {
-        return true;
     }
 }

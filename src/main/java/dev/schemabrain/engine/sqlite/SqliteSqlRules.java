@@ -9,11 +9,10 @@ import java.util.Set;
  * {@code [} the guard reads as anything else is refused), block comments that do not nest, and a compound CTE that
  * refers to itself without RECURSIVE.
  */
-final class SqliteSqlRules implements SqlRules {
+final class SqliteSqlRules {
 
-    static final SqliteSqlRules INSTANCE = new SqliteSqlRules();
-
-    private static final Lexical LEXICAL = new Lexical(false, false, false, false, false, false, true, true, '"', false);
+    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
+            false, false, false, false, false, false, true, true, '"', false);
 
     /** The common scalars SQLite does not have. */
     private static final Set<String> MISSING = Set.of("greatest", "least", "concat_ws", "left", "right", "lpad",
@@ -22,7 +21,7 @@ final class SqliteSqlRules implements SqlRules {
     private static final Set<String> SCALARS;
 
     static {
-        java.util.Set<String> all = new java.util.HashSet<>(SqlRules.union(COMMON_SCALARS, Set.of(
+        java.util.Set<String> all = new java.util.HashSet<>(SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
                 "ifnull", "iif", "typeof", "instr", "printf", "format", "hex", "unicode", "char", "quote", "glob",
                 "like", "soundex", "likely", "unlikely",
                 "date", "time", "datetime", "julianday", "unixepoch", "strftime", "timediff",
@@ -34,41 +33,10 @@ final class SqliteSqlRules implements SqlRules {
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "total", "min", "max", "group_concat",
             "string_agg", "json_group_array");
 
+    static final SqlRules INSTANCE = new SqlRules("SQLite", LEXICAL, SCALARS, AGGREGATES,
+            Set.of("temp", "sqlite_temp"),
+            java.util.EnumSet.of(SqlRules.Reading.COMPOUND_CTES_RECURSE, SqlRules.Reading.DOUBLE_QUOTED_STRINGS));
+
     private SqliteSqlRules() {
-    }
-
-    @Override
-    public String title() {
-        return "SQLite";
-    }
-
-    @Override
-    public Lexical lexical() {
-        return LEXICAL;
-    }
-
-    @Override
-    public Set<String> scalars() {
-        return SCALARS;
-    }
-
-    @Override
-    public Set<String> aggregates() {
-        return AGGREGATES;
-    }
-
-    @Override
-    public Set<String> systemSchemas() {
-        return Set.of("temp", "sqlite_temp");
-    }
-
-    @Override
-    public boolean compoundCtesRecurse() {
-        return true;
-    }
-
-    @Override
-    public boolean doubleQuotedStrings() {
-        return true;
     }
 }

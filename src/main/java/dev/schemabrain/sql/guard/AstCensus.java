@@ -38,23 +38,34 @@ final class AstCensus {
     private AstCensus() {
     }
 
-    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+    /** A node class's fields: those that may hold nodes (to walk), and those that may hold text (to screen). */
+    private record Fields(List<Field> nodes, List<Field> texts) {
+    }
+
+    private static final ClassValue<Fields> FIELDS = new ClassValue<>() {
         @Override
-        protected List<Field> computeValue(Class<?> type) {
-            List<Field> fields = new ArrayList<>();
+        protected Fields computeValue(Class<?> type) {
+            List<Field> nodes = new ArrayList<>();
+            List<Field> texts = new ArrayList<>();
             for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
                 if (!c.getName().startsWith("net.sf.jsqlparser.")) {
                     continue;
                 }
                 for (Field f : c.getDeclaredFields()) {
-                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive() || f.getType() == String.class) {
+                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
                         continue;
                     }
                     f.setAccessible(true);
-                    fields.add(f);
+                    boolean text = f.getType() == String.class;
+                    if (!text) {
+                        nodes.add(f);
+                    }
+                    if (text || Collection.class.isAssignableFrom(f.getType()) || f.getType() == String[].class) {
+                        texts.add(f);
+                    }
                 }
             }
-            return List.copyOf(fields);
+            return new Fields(List.copyOf(nodes), List.copyOf(texts));
         }
     };
 
@@ -109,7 +120,7 @@ final class AstCensus {
             if (node.getClass().isEnum() || stopAtQueries && node instanceof Select) {
                 continue;
             }
-            for (Field f : FIELDS.get(node.getClass())) {
+            for (Field f : FIELDS.get(node.getClass()).nodes()) {
                 push(todo, read(f, node));
             }
         }
@@ -122,7 +133,7 @@ final class AstCensus {
         if (node.getClass().isEnum()) {
             return texts;
         }
-        for (Field f : TEXTS.get(node.getClass())) {
+        for (Field f : FIELDS.get(node.getClass()).texts()) {
             Object value = read(f, node);
             if (value instanceof String s) {
                 texts.add(s);
@@ -148,29 +159,6 @@ final class AstCensus {
         }
     }
 
-    /** A node's fields that can hold text: strings, and collections or arrays (which may hold strings). */
-    private static final ClassValue<List<Field>> TEXTS = new ClassValue<>() {
-        @Override
-        protected List<Field> computeValue(Class<?> type) {
-            List<Field> fields = new ArrayList<>();
-            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-                if (!c.getName().startsWith("net.sf.jsqlparser.")) {
-                    continue;
-                }
-                for (Field f : c.getDeclaredFields()) {
-                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) {
-                        continue;
-                    }
-                    if (f.getType() == String.class || Collection.class.isAssignableFrom(f.getType())
-                            || f.getType() == String[].class) {
-                        f.setAccessible(true);
-                        fields.add(f);
-                    }
-                }
-            }
-            return List.copyOf(fields);
-        }
-    };
 
     private static void push(Deque<Object> todo, Object o) {
         if (o != null) {
