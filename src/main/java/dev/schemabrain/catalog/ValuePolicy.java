@@ -34,6 +34,18 @@ public final class ValuePolicy {
     private ValuePolicy() {
     }
 
+    /**
+     * A status or currency column: which of its values exist decides which rows a drafted metric counts (the sold
+     * statuses, whether amounts are in one currency), so all its distinct values are read, not those of the first
+     * rows (an updated row moves to the end of a PostgreSQL heap: the first thousand shipments were all undelivered).
+     */
+    public static boolean readsAllValues(String columnName) {
+        String words = Identifiers.toSnakeCase(columnName).toLowerCase(Locale.ROOT);
+        return ALL_VALUES.matcher(words).find();
+    }
+
+    private static final Pattern ALL_VALUES = Pattern.compile("(^|_)(status|state|stage|currency|ccy)(_|$)");
+
     /** Whether a column's values may be indexed at all: a text type whose name may be sampled. */
     public static boolean mayIndex(String columnName, String dataType) {
         String type = dataType == null ? "" : dataType.toLowerCase(Locale.ROOT);

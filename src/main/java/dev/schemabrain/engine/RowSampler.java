@@ -80,7 +80,45 @@ public final class RowSampler {
             LOG.debug("no samples for {}: {}", table.name(), e.getMessage());
             return table;
         }
-        return withData(table, sampled.stream().map(Column::name).toList(), values);
+        Table read = withData(table, sampled.stream().map(Column::name).toList(), values);
+        return withAllValues(connection, read);
+    }
+
+    /**
+     * Status and currency columns ({@link ValuePolicy#readsAllValues}) with every distinct value the table holds,
+     * most frequent first, when there are at most {@link ValuePolicy#MAX_PER_COLUMN}; a column with more, or one that
+     * cannot be read in time, keeps the values of the rows read.
+     */
+    private Table withAllValues(Connection connection, Table table) {
+        List<Column> columns = new ArrayList<>(table.columns());
+        boolean changed = false;
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
+            if (!ValuePolicy.readsAllValues(c.name()) || !ValuePolicy.mayIndex(c.name(), c.dataType()) || c.values().isEmpty()) {
+                continue;
+            }
+            String column = dialect.quote(c.name());
+            String sql = Purpose.STATEMENT_MARKER + "SELECT " + column + " FROM " + dialect.qualified(table.name())
+                    + " WHERE " + column + " IS NOT NULL GROUP BY " + column + " ORDER BY COUNT(*) DESC LIMIT "
+                    + (ValuePolicy.MAX_PER_COLUMN + 1);
+            List<String> distinct = new ArrayList<>();
+            try (Statement st = connection.createStatement()) {
+                st.setQueryTimeout(TIMEOUT_SECONDS);
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    while (rs.next()) {
+                        distinct.add(readText(rs, 1));
+                    }
+                }
+            } catch (SQLException e) {
+                LOG.debug("no distinct values of {}.{}: {}", table.name(), c.name(), e.getMessage());
+                continue;
+            }
+            if (distinct.size() <= ValuePolicy.MAX_PER_COLUMN) {
+                columns.set(i, c.withValues(ValuePolicy.pick(c.name(), distinct)));
+                changed = true;
+            }
+        }
+        return changed ? table.withColumns(columns) : table;
     }
 
     /**

@@ -11,7 +11,12 @@ import java.util.Locale;
 public enum DegradationReason {
     FAN_OUT_JOIN, MISSING_ORDER_BY_WITH_LIMIT, TIME_DIMENSION_UNAVAILABLE,
     /** Charter 1.4: groups about fewer than K people were left out of the answer (SPEC §11.1). */
-    SMALL_GROUPS_SUPPRESSED;
+    SMALL_GROUPS_SUPPRESSED,
+    /**
+     * A filter on an entity reached one-to-many (payments filtered on their refunds' dates) keeps the rows that have at
+     * least one matching related row: the number answers "rows with such a related row", not a plain filter.
+     */
+    FILTERED_THROUGH_RELATED_ROWS;
 
     @JsonValue
     public String wireName() {

@@ -88,7 +88,8 @@ public final class EventTime {
             return OptionalInt.empty();
         }
         String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
-        if (PERSONAL.matcher(name).find() || BOOKKEEPING.matcher(name).find()) {
+        // When a row stopped being in use (delisted_at, offboarded_at) says nothing of when it happened.
+        if (PERSONAL.matcher(name).find() || BOOKKEEPING.matcher(name).find() || RowSignals.endsLife(c.name())) {
             return OptionalInt.empty();
         }
         if (LATER_WORD.matcher(name).find()) {

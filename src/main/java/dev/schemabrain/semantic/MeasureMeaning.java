@@ -41,7 +41,8 @@ public enum MeasureMeaning {
                     + "|latency|temperature)(_|$)");
     private static final Pattern ADDITIVE_WORD = Pattern.compile(
             "(^|_)(revenue|sales|cost|costs|fee|fees|charge|charges|payment|payments|paid|freight|balance|value|spend|tax"
-                    + "|taxes|cents|due|profit|income|refund|refunded|quantity|qty|units|seats|volume)(_|$)");
+                    + "|taxes|cents|due|profit|income|refund|refunded|quantity|qty|units|seats|volume|tip|tips|gratuity"
+                    + "|rent|rents)(_|$)");
     /** Identifiers, codes, years, positions, limits and flags: numbers that are not measurements. */
     private static final Pattern NOT_A_MEASURE = Pattern.compile(
             "(^|_)(id|ids|code|no|num|number|year|yr|zip|postal|phone|ext|extension|version|seq|sequence|ordinal|position"
@@ -99,14 +100,15 @@ public enum MeasureMeaning {
     /** Money rather than a count of things: the amounts whose average is also worth a metric (average order value). */
     public static boolean isMoneyTotal(Column c) {
         String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
-        return Pattern.compile("(^|_)(amount|amt|total|subtotal)(_|$)").matcher(name).find()
+        // Rent and salary are money totals too: an average rent per lease, an average salary per employee.
+        return Pattern.compile("(^|_)(amount|amt|total|subtotal|rent|rents|salary)(_|$)").matcher(name).find()
                 && !Pattern.compile("(^|_)(due|tax|taxes|qty|quantity|units)(_|$)").matcher(name).find();
     }
 
     private static final Pattern MONEY = Pattern.compile(
             "(^|_)(amount|amt|total|subtotal|revenue|sales|cost|costs|fee|fees|charge|charges|payment|payments|paid|freight"
                     + "|balance|value|spend|tax|taxes|cents|due|profit|income|refund|refunded|price|prices|fare|fares|wage|wages"
-                    + "|salary|mrr|arr|gross|net|rate|rates|cash|principal|deposit|deposits)(_|$)");
+                    + "|salary|mrr|arr|gross|net|rate|rates|cash|principal|deposit|deposits|tip|tips|gratuity|rent|rents)(_|$)");
     private static final Pattern NOT_MONEY = Pattern.compile(
             "(^|_)(qty|quantity|units|seats|volume|pct|percent|percentage|ratio|count|days|hours|minutes|seconds)(_|$)"
                     + "|(^|_)(tax|discount|interest|conversion|churn|growth|error|success|failure|bounce|retention)_rates?(_|$)");
@@ -116,6 +118,17 @@ public enum MeasureMeaning {
         String name = Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT);
         return MONEY.matcher(name).find() && !NOT_MONEY.matcher(name).find();
     }
+
+    /**
+     * A physical or working-time extent (weight, distance, hours): averaged on a thing (a parcel's weight), but on a dated
+     * fact it also adds up (the weight shipped in a month, the hours driven).
+     */
+    public static boolean isExtent(Column c) {
+        return EXTENT.matcher(Identifiers.toSnakeCase(c.name()).toLowerCase(Locale.ROOT)).find();
+    }
+
+    private static final Pattern EXTENT = Pattern.compile(
+            "(^|_)(weight|kg|kilograms|lbs|pounds|tons|tonnes|distance|km|miles|mileage|hours)(_|$)");
 
     /** What is still owed rather than what was paid: a settled-status filter would make it zero. */
     public static boolean isReceivable(Column c) {

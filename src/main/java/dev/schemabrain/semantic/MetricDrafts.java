@@ -73,11 +73,18 @@ final class MetricDrafts {
                 .forEach(e -> structure.entity(e).map(Entity::table).map(tables::get)
                         .ifPresent(t -> signals.add(RowSignals.of(e, t))));
         signals.forEach(s -> exclusions.addAll(s.exclusions()));
-        this.status = signals.stream().flatMap(s -> s.status().stream()).findFirst();
-        Optional<RowSignals> money = signals.stream().filter(s -> s.currency().isPresent()).findFirst()
-                .or(() -> parentCurrency(tables, entities));
-        this.currency = money.flatMap(RowSignals::currency);
-        this.onlyCurrency = money.flatMap(RowSignals::onlyCurrency);
+        testParents(structure, tables).forEach(x -> {
+            if (exclusions.stream().noneMatch(e -> e.filter().equals(x.filter()))) {
+                exclusions.add(x);
+            }
+        });
+        // A level read at a moment is not undone by what its header's status says now (a lease ended since).
+        this.status = (snapshot.isPresent() ? signals.subList(0, 1) : signals).stream().flatMap(s -> s.status().stream()).findFirst();
+        Optional<AmountCurrency> money = signals.stream().filter(s -> s.currency().isPresent()).findFirst()
+                .map(s -> new AmountCurrency(s.currency().get(), s.onlyCurrency(), s.currencies()))
+                .or(() -> AmountCurrency.ofParent(structure, q -> Optional.ofNullable(tables.get(q)), entity.name()));
+        this.currency = money.map(AmountCurrency::reference);
+        this.onlyCurrency = money.flatMap(AmountCurrency::only);
         Set<String> headers = new HashSet<>();
         axis.candidates().forEach(c -> headers.add(c.entity()));
         this.sold = table.foreignKeys().stream().map(fk -> entities.get(fk.target())).filter(e -> e != null)
@@ -108,20 +115,23 @@ final class MetricDrafts {
     record Drafted(List<Metric> metrics, Optional<Segment> live) {
     }
 
-    /** A row that cannot exist without its parent (a refund's payment) is in the parent's currency. */
-    private Optional<RowSignals> parentCurrency(Map<QualifiedName, Table> tables, Map<QualifiedName, Entity> entities) {
-        for (ForeignKey fk : table.foreignKeys()) {
-            boolean required = fk.columns().stream().allMatch(k -> table.column(k).map(c -> !c.nullable()).orElse(false));
-            Table parent = tables.get(fk.target());
-            Entity parentEntity = entities.get(fk.target());
-            if (required && parent != null && parentEntity != null && !parent.name().equals(table.name())) {
-                RowSignals s = RowSignals.of(parentEntity.name(), parent);
-                if (s.currency().isPresent()) {
-                    return Optional.of(s);
-                }
+    /**
+     * The test flags of the rows this entity's rows cannot exist without: each parent reached by one shortest path of
+     * many-to-one steps whose keys are NOT NULL (a refund's order's restaurant). A test restaurant's orders, their
+     * lines, refunds and reviews are not real either. A nullable reference is not followed (an order without a courier
+     * would be dropped by the join), nor an ambiguous one (the filter could not say which path it means).
+     */
+    private List<RowSignals.Exclusion> testParents(SemanticModel structure, Map<QualifiedName, Table> tables) {
+        List<RowSignals.Exclusion> out = new ArrayList<>();
+        for (Parents.Reached r : Parents.of(structure, entity.name())) {
+            if (r.distance() == 0 || r.ambiguous()
+                    || !Parents.required(structure, q -> Optional.ofNullable(tables.get(q)), entity.name(), r.joins())) {
+                continue;
             }
+            structure.entity(r.entity()).map(Entity::table).map(tables::get).ifPresent(t ->
+                    RowSignals.of(r.entity(), t).exclusions().stream().filter(RowSignals.Exclusion::test).forEach(out::add));
         }
-        return Optional.empty();
+        return out;
     }
 
     private void draft() {
@@ -146,7 +156,13 @@ final class MetricDrafts {
                     }
                 }
                 case AVERAGED -> {
-                    if (revenue.isEmpty() || !MeasureMeaning.isPrice(c)) {   // a line's price is in its revenue
+                    if (time != null && !money && MeasureMeaning.isExtent(c)) {
+                        // On a dated fact an extent flows, counted over the rows that went through, like an amount.
+                        add(id + "_sum", "Total " + words + " over " + things + " rows", Measure.of(Aggregation.SUM, c.name()),
+                                Kind.FLOW, false);
+                        add(id + "_avg", "Average " + words + " per " + things + " row", Measure.of(Aggregation.AVG, c.name()),
+                                Kind.FLOW, false);
+                    } else if (revenue.isEmpty() || !MeasureMeaning.isPrice(c)) {   // a line's price is in its revenue
                         add(id + "_avg", "Average " + words + " over " + things + " rows", Measure.of(Aggregation.AVG, c.name()),
                                 Kind.ATTRIBUTE, money);
                     }

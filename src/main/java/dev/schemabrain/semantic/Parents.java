@@ -1,6 +1,9 @@
 package dev.schemabrain.semantic;
 
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
 import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.SemanticModel;
 
@@ -9,6 +12,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The entities an entity's rows belong to: those reached from it along joins walked towards "one" (many_to_one,
@@ -68,5 +73,31 @@ public final class Parents {
             ring = List.copyOf(next.keySet());
         }
         return List.copyOf(reached.values());
+    }
+
+    /**
+     * Whether each step of {@code joins}, walked from {@code base}, is taken by key columns that are never null: every
+     * {@code base} row then has its partner at the end (a refund's order's restaurant), and an inner join drops none.
+     */
+    public static boolean required(SemanticModel model, Function<QualifiedName, Optional<Table>> tables, String base,
+                                   List<String> joins) {
+        String at = base;
+        for (String name : joins) {
+            Optional<Join> join = model.join(name);
+            Optional<Table> from = model.entity(at).map(Entity::table).flatMap(tables);
+            if (join.isEmpty() || from.isEmpty() || join.get().bridge() != null) {
+                return false;
+            }
+            Join j = join.get();
+            boolean forward = j.sourceEntity().equals(at);
+            for (var pair : j.on()) {
+                String key = forward ? pair.source() : pair.target();
+                if (from.get().column(key).map(c -> c.nullable()).orElse(true)) {
+                    return false;
+                }
+            }
+            at = j.other(at);
+        }
+        return true;
     }
 }

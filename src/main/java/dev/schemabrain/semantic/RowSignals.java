@@ -26,9 +26,10 @@ import java.util.regex.Pattern;
  * @param exclusions  default filters every metric of the entity carries (test rows, soft-deleted rows)
  * @param currency    {@code entity.column} of the currency beside its amounts, if any
  * @param onlyCurrency the one currency the column is known to hold, if it holds exactly one
+ * @param currencies  how many currencies the column is known to hold (0 when its values are unknown)
  */
 record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclusions, Optional<String> currency,
-                  Optional<String> onlyCurrency) {
+                  Optional<String> onlyCurrency, int currencies) {
 
     RowSignals {
         exclusions = List.copyOf(exclusions);
@@ -54,23 +55,32 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
         }
     }
 
-    /** A default filter and how a description says it: "test rows (bookings.is_test)". */
-    record Exclusion(Filter filter, String phrase) {
+    /**
+     * A default filter and how a description says it: "test rows (bookings.is_test)".
+     *
+     * @param test whether it leaves out test rows, which make every row under them not real too (a retired unit's
+     *             past leases stay real: only a test flag travels to the rows that reference it)
+     */
+    record Exclusion(Filter filter, String phrase, boolean test) {
     }
 
     private static final Pattern STATUS_NAME = Pattern.compile("(^|_)status(_|$)");
     /** Names that are a status only when their values say so (a customer's state is a region). */
     private static final Pattern MAYBE_STATUS_NAME = Pattern.compile("(^|_)(state|stage|outcome|result|disposition)(_|$)");
+    /** The words of a status whose rows went through: paid, completed, and for goods shipped and on their way. */
     private static final Set<String> SETTLED = Set.of("paid", "settled", "complete", "completed", "succeeded", "success",
-            "successful", "captured", "confirmed", "fulfilled", "delivered", "posted", "cleared", "collected", "processed");
+            "successful", "captured", "confirmed", "fulfilled", "delivered", "posted", "cleared", "collected", "processed",
+            "shipped", "transit", "dispatched", "won");
     /** A word that undoes a settled one: "payment_failed", "not_paid", "refund_completed". */
     private static final Set<String> UNSETTLED = Set.of("failed", "fail", "failure", "void", "voided", "refund", "refunded",
             "reversed", "reversal", "cancelled", "canceled", "declined", "not", "pending", "draft", "error", "rejected",
-            "chargeback", "disputed", "expired", "unpaid", "partially", "partial");
+            "chargeback", "disputed", "expired", "unpaid", "partially", "partial", "lost", "returned", "abandoned");
     private static final Set<String> LIVE = Set.of("active", "live", "current");
     private static final Pattern TEST_FLAG = Pattern.compile("(^|_)(test|testing|sandbox|demo|dummy|fake)(_|$)");
     private static final Pattern LIVE_FLAG = Pattern.compile("^(is_)?live(_?mode)?$");
-    private static final Pattern DELETED = Pattern.compile("(^|_)(deleted|removed|deletion)(_|$)");
+    /** A row that is no longer in use: deleted, or retired, delisted, offboarded, archived (its own count leaves it out). */
+    private static final Pattern NO_LONGER = Pattern.compile(
+            "(^|_)(deleted|removed|deletion|retired|delisted|offboarded|archived|deactivated|decommissioned)(_|$)");
     private static final Pattern CURRENCY = Pattern.compile("(^|_)(currency|ccy)(_|$)");
 
     static RowSignals of(String entity, Table t) {
@@ -78,6 +88,7 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
         List<Exclusion> exclusions = new ArrayList<>();
         Optional<String> currency = Optional.empty();
         Optional<String> onlyCurrency = Optional.empty();
+        int currencies = 0;
         for (Column c : t.columns()) {
             String name = words(c.name());
             String ref = entity + "." + c.name();
@@ -90,9 +101,10 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
                 currency = Optional.of(ref);
                 List<String> known = known(c);
                 onlyCurrency = known.size() == 1 ? Optional.of(known.get(0)) : Optional.empty();
+                currencies = known.size();
             }
         }
-        return new RowSignals(entity, status, exclusions, currency, onlyCurrency);
+        return new RowSignals(entity, status, exclusions, currency, onlyCurrency, currencies);
     }
 
     private static Optional<Status> status(String ref, String name, Column c) {
@@ -121,19 +133,21 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
     private static Optional<Exclusion> exclusion(String ref, String name, Column c) {
         TypeClass type = TypeClass.of(c);
         boolean flag = type == TypeClass.BOOLEAN || type == TypeClass.NUMBER && name.startsWith("is_");
-        if (DELETED.matcher(name).find()) {
+        var ended = NO_LONGER.matcher(name);
+        if (ended.find()) {
+            String what = ended.group(2).equals("deleted") || ended.group(2).equals("deletion") ? "soft-deleted" : ended.group(2);
             if (type == TypeClass.TEMPORAL) {
-                return Optional.of(new Exclusion(new Filter(ref, FilterOp.IS_NULL, null), "soft-deleted rows (" + ref + " set)"));
+                return Optional.of(new Exclusion(new Filter(ref, FilterOp.IS_NULL, null), what + " rows (" + ref + " set)", false));
             }
             if (flag) {
-                return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, false)), "soft-deleted rows (" + ref + ")"));
+                return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, false)), what + " rows (" + ref + ")", false));
             }
         }
         if (flag && TEST_FLAG.matcher(name).find()) {
-            return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, false)), "test rows (" + ref + ")"));
+            return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, false)), "test rows (" + ref + ")", true));
         }
         if (flag && LIVE_FLAG.matcher(name).find()) {
-            return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, true)), "test-mode rows (" + ref + " false)"));
+            return Optional.of(new Exclusion(new Filter(ref, FilterOp.EQ, no(type, true)), "test-mode rows (" + ref + " false)", true));
         }
         return Optional.empty();
     }
@@ -157,6 +171,11 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
 
     private static boolean isReference(Table t, Column c) {
         return t.foreignKeys().stream().anyMatch(fk -> fk.columns().contains(c.name()));
+    }
+
+    /** A column that says when a row stopped being in use (deleted_at, retired_at): never the time a row happened. */
+    static boolean endsLife(String columnName) {
+        return NO_LONGER.matcher(words(columnName)).find();
     }
 
     static String words(String name) {

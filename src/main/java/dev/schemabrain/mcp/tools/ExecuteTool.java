@@ -78,6 +78,7 @@ public final class ExecuteTool extends SqlTool {
         result.byteCut().ifPresent(sentence -> data.put("cut_at_bytes", result.cutAtBytes()).put("truncation", sentence));
         describe(data, plan, served);
         java.util.OptionalLong counted = suppressed(plan);
+        data.set("assumptions", assumptions(plan, limit, counted));
         if (plan.minGroupSize().isPresent()) {
             // Unknown (null) when the count failed: never a 0 that would pass the answer off as complete.
             data.putPOJO("suppressed_groups", counted.isPresent() ? counted.getAsLong() : null);
@@ -98,6 +99,33 @@ public final class ExecuteTool extends SqlTool {
                     List.of("validate_query", "describe_table"), null);
         }
         return answered(result.truncated() ? Status.PARTIAL : Status.SUCCESS, data);
+    }
+
+    /**
+     * What an execute answer assumed: nothing about the rows it counts (no status, test-row or currency rule: the SQL
+     * says what it counts), the role's row filters, the small-group rule, the row limit; and that the statement ran
+     * as the gate wrote it again.
+     */
+    private static ObjectNode assumptions(SqlDecision.Plan plan, int limit, java.util.OptionalLong suppressed) {
+        ObjectNode node = Replies.object();
+        List<String> sentence = new java.util.ArrayList<>(List.of("The statement ran as SchemaBrain wrote it again from its"
+                + " checked form; no metric definition applies here, so no status, test-row, soft-delete or currency rule"
+                + " was added: the SQL alone says which rows count"));
+        node.put("definition", "the caller's SQL");
+        node.set("row_filters", Replies.strings(plan.rowFilters()));
+        if (!plan.rowFilters().isEmpty()) {
+            sentence.add("your role's row filters applied (" + String.join(", ", plan.rowFilters()) + ")");
+        }
+        plan.minGroupSize().ifPresent(k -> {
+            String left = "groups of fewer than " + k + " distinct people are left out"
+                    + (suppressed.isPresent() ? " (" + suppressed.getAsLong() + " here)" : "");
+            node.put("suppression", left);
+            sentence.add(left);
+        });
+        node.put("row_limit", limit);
+        sentence.add("at most " + limit + " rows are returned");
+        node.put("sentence", String.join("; ", sentence) + ".");
+        return node;
     }
 
     /**

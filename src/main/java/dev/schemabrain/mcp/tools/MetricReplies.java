@@ -39,7 +39,10 @@ final class MetricReplies {
             case SCHEMA_DRIFT -> Recovery.call("list_indexed_schemas", Map.of());
             // Which value was wrong is the caller's to fix (fuzzy_matches has the domain's nearest values); a retry
             // without the offending filter would be a different question's number.
-            case INVALID_ARGUMENT -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)));
+            case INVALID_ARGUMENT -> e.suggestedArgs().isEmpty()
+                    ? Recovery.call(DescribeEntityTool.NAME, Map.of("name", entityOf(e, metricEntity)))
+                    : retry(request, e.suggestedArgs().keySet().iterator().next(), e.suggestedArgs().values().iterator().next(),
+                    metricEntity);   // the same question asked so it has one right answer (grouped by currency)
             default -> Recovery.call("list_metrics", Map.of());   // the compiler raises none other today
         };
         return Envelope.error(ToolError.of(kind, e.getMessage(), recovery.withFuzzyMatches(e.candidates().stream().limit(3).toList())),

@@ -163,7 +163,11 @@ final class Combinations {
         List<Filter> rows = new ArrayList<>();
         List<Filter> buckets = new ArrayList<>();
         List<Ref> bucketRefs = new ArrayList<>();
-        for (Filter f : all) {
+        for (Filter written : all) {
+            // metric_time is the running total's own axis.
+            Filter f = MetricCompiler.isMetricTime(written.column()) && !written.comparesColumns()
+                    ? new Filter(axis.get().entity().name() + "." + axis.get().column().name(), written.op(), written.value())
+                    : written;
             Ref r = compiler.reference(f.column(), ErrorKind.UNKNOWN_FILTER_COLUMN, "filter");
             boolean onAxis = !f.comparesColumns() && r.table().name().equals(axis.get().table().name())
                     && r.column().name().equals(axis.get().column().name());

@@ -25,11 +25,12 @@ import java.util.OptionalInt;
  * @param subjects      whom suppression counts per group (distinct people): each person entity, with the path to it
  * @param groupCount    for a grouped metric, the statement that counts its groups (no LIMIT), run when the limit cut
  *                      the answer so it can say "10 of 83"
+ * @param assumed       what each simple metric it is built of assumed, for the answer's assumptions
  */
 public record CompiledMetric(Metric metric, String sql, List<Object> params, List<String> columns, int limit,
                              List<String> requiredJoins, List<String> fanOutJoins, Optional<DegradationReason> degradation,
                              List<ColumnRef> touched, OptionalInt minGroupSize, List<String> subjects,
-                             Optional<Count> groupCount) {
+                             Optional<Count> groupCount, List<Assumed> assumed) {
 
     public CompiledMetric {
         params = List.copyOf(params);
@@ -38,6 +39,7 @@ public record CompiledMetric(Metric metric, String sql, List<Object> params, Lis
         fanOutJoins = List.copyOf(fanOutJoins);
         touched = List.copyOf(touched);
         subjects = List.copyOf(subjects);
+        assumed = List.copyOf(assumed);
     }
 
     /** Whether the SELECT carries the suppression flag column. */

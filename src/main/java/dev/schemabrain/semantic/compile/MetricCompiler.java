@@ -60,6 +60,10 @@ public final class MetricCompiler {
     private final List<RowScope> rowScopes;
     /** The row filters the statements compiled so far carried, for the audit row; one compiler serves one call. */
     private final Set<String> applied = new LinkedHashSet<>();
+    /** Whether the current compile only checks that a metric compiles (apply, reach): no request-time rule applies. */
+    private boolean checking;
+    /** What each simple metric of the current compile assumed, in the order they were built. */
+    private final List<Assumed> assumed = new ArrayList<>();
     /** Row scopes applied to every aggregate of the current compile: a join path of the first plan reached them. */
     private final Set<RowScope> forced = new LinkedHashSet<>();
 
@@ -101,12 +105,13 @@ public final class MetricCompiler {
         forced.clear();
         while (true) {
             applied.clear();
+            assumed.clear();
             Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
             // A join path may pass through an entity whose rows reach a filtered one (tracks grouped by billing
             // country join invoice lines and invoices, which belong to customers): plan again with that filter.
             List<RowScope> reached = reachedThrough(built.requiredJoins());
             if (reached.isEmpty()) {
-                return render(metric, request, built, dialect, cells);
+                return render(metric, request, built, dialect, cells, assumed);
             }
             forced.addAll(reached);
         }
@@ -139,7 +144,7 @@ public final class MetricCompiler {
      * value replaced inside the database), ordered, limited one past the limit; and the group count beside it.
      */
     private static CompiledMetric render(Metric metric, MetricRequest request, Aggregate built, Dialect dialect,
-                                         SmallCells cells) throws CompileException {
+                                         SmallCells cells, List<Assumed> assumed) throws CompileException {
         List<String> keys = new ArrayList<>(built.keys());
         keys.add(metric.name());
         boolean suppresses = built.suppresses();
@@ -151,7 +156,7 @@ public final class MetricCompiler {
         return new CompiledMetric(metric, sql.sql(), sql.params(), keys, request.limit(), built.requiredJoins(),
                 built.fanOut(), built.degradation(), built.touched(),
                 suppresses ? OptionalInt.of(cells.minGroupSize()) : OptionalInt.empty(), built.subjects(),
-                groupCount(dialect, built));
+                groupCount(dialect, built), assumed);
     }
 
     /** The result columns {@code "c0"…}: the keys, the value, and under suppression the flag. */
@@ -194,7 +199,14 @@ public final class MetricCompiler {
         within.addLast(metric.name());
         try {
             if (metric.isSimple()) {
-                return new SimpleAggregate(this, dialect).build(metric, request, filters(metric, request), grain, cells);
+                List<Filter> filters = filters(metric, request);
+                // Applying a project checks that a metric compiles, not how a caller will ask it.
+                Optional<String> currency = checking ? Optional.empty()
+                        : CurrencyRule.check(metric, request, filters, model, catalog);
+                assumed.add(new Assumed(metric.name(), metric.entity(), metric.filters(), segments(metric, request), currency,
+                        request.timeDimension() != null ? request.timeDimension().strip() : metric.timeDimension(),
+                        statuses(metric, filters)));
+                return new SimpleAggregate(this, dialect).build(metric, request, filters, grain, cells);
             }
             return new Combinations(this, dialect).build(metric, request, grain, cells, within);
         } finally {
@@ -207,7 +219,11 @@ public final class MetricCompiler {
         List<Filter> filters = new ArrayList<>(metric.filters());
         Entity base = entity(metric.entity());
         if (request.defaultSegments()) {
-            base.defaultSegments().forEach(s -> filters.addAll(s.filters()));
+            // A caller who filters a column a default segment filters asked for those rows (a test restaurant's
+            // orders): the caller's filter replaces the default one on that column.
+            base.defaultSegments().forEach(s -> s.filters().stream()
+                    .filter(f -> request.filters().stream().noneMatch(c -> c.column().strip().equalsIgnoreCase(f.column())))
+                    .forEach(filters::add));
         }
         for (String written : request.segments()) {
             Segment segment = segment(written, base);
@@ -215,7 +231,9 @@ public final class MetricCompiler {
                 filters.addAll(segment.filters());
             }
         }
-        filters.addAll(request.filters());
+        for (Filter f : request.filters()) {
+            filters.add(isMetricTime(f.column()) ? onOwnTimeAxis(f, metric, request, base) : f);
+        }
         // After the caller's filters and ANDed with them: a caller's own filter can only narrow what the role allows.
         for (RowScope scope : rowScopes) {
             if (!forced.contains(scope) && !reaches(base, scope.entity(), filters, request)) {
@@ -229,6 +247,60 @@ public final class MetricCompiler {
             applied.add(scope.label());
         }
         return filters;
+    }
+
+    /** Which statuses the rows were counted at: those a filter kept, or every value the status column holds. */
+    private Optional<String> statuses(Metric metric, List<Filter> filters) {
+        Optional<dev.schemabrain.semantic.StatusColumn> status = dev.schemabrain.semantic.StatusColumn.of(model, catalog::table,
+                metric.entity());
+        if (status.isEmpty()) {
+            return Optional.empty();
+        }
+        String ref = status.get().reference();
+        List<String> kept = filters.stream().filter(f -> f.column().strip().equalsIgnoreCase(ref))
+                .map(f -> f.column().strip() + " " + f.op().wireName().replace('_', ' ') + " " + f.value()).toList();
+        if (!kept.isEmpty()) {
+            return Optional.of("counts only rows where " + String.join(" and ", kept));
+        }
+        return Optional.of("counts rows of every " + ref + (status.get().values().isEmpty() ? ""
+                : " (" + String.join(", ", status.get().values()) + ")") + ": filter " + ref + " to count fewer");
+    }
+
+    /** The name a filter gives the time axis of whichever metric it applies to (MetricFlow's metric_time). */
+    public static final String METRIC_TIME = "metric_time";
+
+    static boolean isMetricTime(String column) {
+        return column != null && column.strip().equalsIgnoreCase(METRIC_TIME);
+    }
+
+    /**
+     * A filter on metric_time as a filter on this simple metric's own time axis: the parts of "net cash" (payments by
+     * attempted_at, refunds by refunded_at) are each restricted to the range on their own dates.
+     */
+    private Filter onOwnTimeAxis(Filter f, Metric metric, MetricRequest request, Entity base) throws CompileException {
+        if (f.comparesColumns()) {
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "A metric_time filter compares the time axis with a"
+                    + " value (a date), not with another column.", List.of());
+        }
+        Optional<Ref> axis = timeDimension(request.timeDimension(), metric, base);
+        if (axis.isEmpty()) {
+            throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Metric " + metric.name() + " has no time axis, so"
+                    + " metric_time cannot restrict it; filter one of its date columns instead.", temporalColumns(base));
+        }
+        return new Filter(axis.get().entity().name() + "." + axis.get().column().name(), f.op(), f.value());
+    }
+
+    /** The segments a simple metric's filters took: its entity's defaults (unless opted out), then those named. */
+    private List<Segment> segments(Metric metric, MetricRequest request) throws CompileException {
+        Entity base = entity(metric.entity());
+        List<Segment> out = new ArrayList<>(request.defaultSegments() ? base.defaultSegments() : List.of());
+        for (String written : request.segments()) {
+            Segment segment = segment(written, base);
+            if (!out.contains(segment)) {
+                out.add(segment);
+            }
+        }
+        return out;
     }
 
     /**
@@ -290,12 +362,15 @@ public final class MetricCompiler {
     }
 
     public Optional<String> check(Metric metric) {
+        checking = true;
         try {
             compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null, List.of(), List.of(), 1),
                     FilterValues.CHECKING);
             return Optional.empty();
         } catch (CompileException e) {
             return Optional.of(e.getMessage());
+        } finally {
+            checking = false;
         }
     }
 
@@ -304,6 +379,7 @@ public final class MetricCompiler {
      * for deciding who may see it; empty when it does not compile, so a broken metric is not shown to a limited role.
      */
     public Optional<Set<QualifiedName>> reach(Metric metric) {
+        checking = true;
         try {
             CompiledMetric plain = compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null,
                     List.of(), List.of(), 1), FilterValues.CHECKING);
@@ -313,6 +389,8 @@ public final class MetricCompiler {
             return Optional.of(tables);
         } catch (CompileException e) {
             return Optional.empty();
+        } finally {
+            checking = false;
         }
     }
 

@@ -108,8 +108,12 @@ final class SimpleAggregate {
                 ? nested(metric, base, baseTable, from.alias(), keys.exprs(), argument, counted, from.sql(), where, dedupe,
                         snapshot, grain, touched, cells)
                 : flat(measure.agg(), keys.exprs(), argument, counted, from.sql(), where, cells);
+        // A filter on rows reached one-to-many keeps the metric's rows that have a matching related row: not a plain filter.
+        Optional<DegradationReason> degradation = refs.degradation().or(() -> refs.filters().stream()
+                .anyMatch(f -> from.reachedByFanOut().getOrDefault(f.entity().name(), false))
+                ? Optional.of(DegradationReason.FILTERED_THROUGH_RELATED_ROWS) : Optional.empty());
         return new Aggregate(select, keys.names(), grain != null && refs.time().isPresent(), !counted.isEmpty(),
-                from.requiredJoins(), from.fanOut(), refs.degradation(), touched, subjects);
+                from.requiredJoins(), from.fanOut(), degradation, touched, subjects);
     }
 
     /** The group_by, filter, time and measure-parent columns, resolved in that order. */

@@ -45,7 +45,10 @@ public final class SubjectGraph {
             "agent", "clerk", "cashier", "seller", "salesperson", "salesman", "sales", "approver", "approved", "created",
             "updated", "modified", "assigned", "assignee", "handled", "handler", "processed", "manager", "supervisor",
             "reviewer", "reviewed", "operator", "recorded", "entered", "issued", "signed", "booked", "teller",
-            "dispatcher", "courier", "by");
+            "dispatcher", "courier", "by",
+            // Occupations whose holders serve the fact's subject: a shipment's driver, a patient's nurse.
+            "driver", "pilot", "technician", "mechanic", "inspector", "nurse", "doctor", "physician", "clinician",
+            "therapist", "instructor", "teacher", "tutor", "advisor", "adviser", "consultant", "broker", "installer");
     private static final Set<String> KEY_SUFFIXES = Set.of("id", "ref", "key", "no", "num", "number", "code", "nr");
 
     /** One many-to-one step: {@code on} pairs the {@code from} entity's columns with the {@code to} entity's. */

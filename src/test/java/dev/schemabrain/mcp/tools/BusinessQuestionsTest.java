@@ -385,6 +385,20 @@ class BusinessQuestionsTest {
     static Outcome ask(Q q, List<String> calls) throws Exception {
         DataSubjectsTest.Served s = served(q.schema());
         JsonNode metric = pick(s, q);
+        if (metric == null && q.expected().equals(PROTECTED)) {
+            // No metric to ask: the agent falls back to execute with the SQL it would write (the hand SQL).
+            calls.add(q.schema() + " | " + q.question() + " | execute " + q.hand());
+            JsonNode answer = json(s.tools().call("execute", Map.of("sql", q.hand())));
+            String status = answer.path("status").asText();
+            int shown = answer.path("data").path("rows").size();
+            if (status.equals("refused") || shown == 0 && answer.path("data").path("suppressed_groups").asInt(0) > 0) {
+                return new Outcome(PROTECTED_OK, "execute: " + (status.equals("refused") ? "refused "
+                        + answer.path("error").path("kind").asText() : "all " + answer.path("data").path("suppressed_groups").asInt()
+                        + " groups suppressed"));
+            }
+            return shown == 0 ? new Outcome(NOT_ANSWERABLE, "execute -> " + status + ": " + answer.path("error").path("message").asText())
+                    : new Outcome(LEAK, "execute -> " + status + " with " + shown + " rows shown");
+        }
         if (metric == null) {
             calls.add(q.question() + ": no metric");
             return new Outcome(NOT_ANSWERABLE, "no drafted " + q.agg() + " of " + q.entity() + "." + q.column() + " in list_metrics");
@@ -395,6 +409,26 @@ class BusinessQuestionsTest {
         q.args().forEach((k, v) -> args.put(k, substitute(v, name)));
         calls.add(q.schema() + " | " + q.question() + " | " + args);
         JsonNode answer = json(s.tools().call("get_metric", args));
+        // An invalid_argument whose recovery is the same metric asked another way (amounts grouped by currency) is
+        // followed once, as an agent does; the outcome's detail says so.
+        JsonNode recovery = answer.path("error").path("recovery");
+        String followed = "";
+        List<String> added = new ArrayList<>();
+        if (answer.path("error").path("kind").asText().equals("invalid_argument")
+                && recovery.path("suggested_tool").asText().equals("get_metric")
+                && recovery.path("suggested_args").path("name").asText().equals(name)) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> retry = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(
+                    recovery.path("suggested_args"), Map.class);
+            calls.add(q.schema() + " | " + q.question() + " | recovery " + retry);
+            answer = json(s.tools().call("get_metric", retry));
+            followed = " (after the refusal's recovery)";
+            // The columns the recovery grouped by besides the caller's: compared by the caller's keys, one row each.
+            if (retry.get("group_by") instanceof List<?> by) {
+                by.stream().map(String::valueOf).filter(g -> !(args.get("group_by") instanceof List<?> mine && mine.contains(g)))
+                        .forEach(added::add);
+            }
+        }
         String status = answer.path("status").asText();
         JsonNode data = answer.path("data");
         // Older code listed a suppressed group as a row flagged "suppressed" with a null value: counted, not shown.
@@ -409,7 +443,7 @@ class BusinessQuestionsTest {
         }
         int suppressed = Math.max(data.path("suppressed_groups").asInt(0), flagged);
         String older = flagged > 0 ? " (as " + flagged + " rows flagged suppressed, keys listed, values null)" : "";
-        String call = name + " " + q.args();
+        String call = name + " " + q.args() + followed;
         if (status.equals("refused") || status.equals("error")) {
             String why = status + " " + answer.path("error").path("kind").asText() + ": " + answer.path("error").path("message").asText();
             return q.expected().equals(PROTECTED) && status.equals("refused")
@@ -422,7 +456,9 @@ class BusinessQuestionsTest {
                     + (System.getProperty("questions.debug") != null ? " " + answer : ""));
         }
         if (q.expected().equals(PROTECTED)) {
-            return new Outcome(LEAK, call + " -> " + status + " with " + rows.size() + " rows shown: " + rows);
+            // No row at all says no number about anyone; it is not counted as protected either.
+            return rows.isEmpty() ? new Outcome(NOT_ANSWERABLE, call + " -> " + status + " with no rows")
+                    : new Outcome(LEAK, call + " -> " + status + " with " + rows.size() + " rows shown: " + rows);
         }
         // Compare every shown row with the hand SQL, keyed by its group values.
         Map<String, String> hand = new LinkedHashMap<>();
@@ -437,14 +473,23 @@ class BusinessQuestionsTest {
         }
         List<String> problems = new ArrayList<>();
         List<String> shown = new ArrayList<>();
+        // The recovery's extra keys are compared away only where the hand SQL does not group by them too.
+        int handWidth = s.hand(q.hand()).stream().findFirst().map(r -> r.size() - 1).orElse(0);
+        int answerWidth = data.path("columns").size() - 1;
+        if (answerWidth <= handWidth) {
+            added.clear();
+        }
         for (JsonNode row : rows) {
             TreeSet<String> key = new TreeSet<>();
             row.fieldNames().forEachRemaining(f -> {
-                if (!f.equals(name) && !f.equals("suppressed")) {
+                if (!f.equals(name) && !f.equals("suppressed") && !added.contains(f)) {
                     key.add(norm(row.get(f)));
                 }
             });
             String got = norm(row.get(name));
+            if (shown.contains(key.toString())) {
+                problems.add("group " + key + " comes back in several rows (" + added + ")");
+            }
             shown.add(key.toString());
             if (!hand.containsKey(key.toString())) {
                 problems.add("extra group " + key + " = " + got);
@@ -472,10 +517,10 @@ class BusinessQuestionsTest {
             if (!said.equals("small_groups_suppressed") && flagged == 0) {
                 return new Outcome(WRONG, call + " -> " + status + ", " + suppressed + " groups left out, degradation_reason '" + said + "'");
             }
-            return new Outcome(WITHHELD, name + ": " + rows.size() + " of " + expectedKeys.size() + " groups shown, " + suppressed + " withheld, all exact" + older);
+            return new Outcome(WITHHELD, name + ": " + rows.size() + " of " + expectedKeys.size() + " groups shown, " + suppressed + " withheld, all exact" + older + followed);
         }
         String reason = answer.path("degradation_reason").asText("");
-        return new Outcome(ANSWERED, name + ": " + rows.size() + " rows exact (" + status + (reason.isEmpty() || reason.equals("null") ? "" : ": " + reason) + ")");
+        return new Outcome(ANSWERED, name + ": " + rows.size() + " rows exact (" + status + (reason.isEmpty() || reason.equals("null") ? "" : ": " + reason) + ")" + followed);
     }
 
     @Test

@@ -1,0 +1,63 @@
+package dev.schemabrain.semantic;
+
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Identifiers;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.SemanticModel;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The currency an entity's amounts are in: a currency column of its own table ({@code invoice.currency}), else of a
+ * row it cannot exist without ({@code credit_note} → {@code invoice.currency}). Amounts in different currencies
+ * never add up; the compiler refuses a sum or an average that would add them ({@code semantic.compile}).
+ *
+ * @param reference {@code entity.column} of the currency
+ * @param only      the one currency the column holds, when the catalog knows it holds exactly one
+ * @param known     how many currencies the catalog knows the column holds (0 when its values were not read)
+ */
+public record AmountCurrency(String reference, Optional<String> only, int known) {
+
+    /** Codes a column name states its currency by ({@code label_cost_usd}): that amount has one currency whatever the row's. */
+    private static final Set<String> CODES = Set.of("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "nzd", "cny", "hkd",
+            "sgd", "sek", "nok", "dkk", "pln", "czk", "huf", "inr", "brl", "mxn", "zar", "krw", "ils", "aed", "sar", "ron");
+
+    /** The currency of {@code entity}'s amounts, if a currency column says it. */
+    public static Optional<AmountCurrency> of(SemanticModel model, Function<QualifiedName, Optional<Table>> tables, String entity) {
+        Optional<Table> table = model.entity(entity).map(Entity::table).flatMap(tables);
+        if (table.isEmpty()) {
+            return Optional.empty();
+        }
+        RowSignals own = RowSignals.of(entity, table.get());
+        if (own.currency().isPresent()) {
+            return Optional.of(new AmountCurrency(own.currency().get(), own.onlyCurrency(), own.currencies()));
+        }
+        return ofParent(model, tables, entity);
+    }
+
+    /** The currency of the nearest row {@code entity}'s rows cannot exist without (a refund is in its payment's currency). */
+    static Optional<AmountCurrency> ofParent(SemanticModel model, Function<QualifiedName, Optional<Table>> tables, String entity) {
+        for (Parents.Reached r : Parents.of(model, entity)) {
+            if (r.distance() != 1 || r.ambiguous() || !Parents.required(model, tables, entity, r.joins())) {
+                continue;
+            }
+            Optional<Table> parent = model.entity(r.entity()).map(Entity::table).flatMap(tables);
+            if (parent.isPresent()) {
+                RowSignals s = RowSignals.of(r.entity(), parent.get());
+                if (s.currency().isPresent()) {
+                    return Optional.of(new AmountCurrency(s.currency().get(), s.onlyCurrency(), s.currencies()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the column's name states the currency its amounts are in ({@code amount_usd}). */
+    public static boolean namesItsCurrency(Column c) {
+        return Identifiers.words(c.name()).stream().anyMatch(CODES::contains);
+    }
+}
