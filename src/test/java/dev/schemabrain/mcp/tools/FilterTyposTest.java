@@ -2,6 +2,12 @@ package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.access.Access;
+import dev.schemabrain.access.AccessPolicy;
+import dev.schemabrain.access.Caller;
+import dev.schemabrain.access.Role;
+import dev.schemabrain.access.RowFilter;
+import dev.schemabrain.access.TablePattern;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
@@ -32,6 +38,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -247,6 +255,30 @@ class FilterTyposTest {
                 assertFalse(text.contains("female") || text.contains("diverse") || text.contains("\"male"), text);
                 assertNotEquals("invalid_argument", pii.path("error").path("kind").asText(), text);
             }
+        }
+    }
+
+    /**
+     * Under a row filter the indexed values may be other callers' rows: the caller's view holds none, so a value near
+     * one of them is neither suggested nor probed, and the call answers as before.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb", "sqlite"})
+    void aRowFilteredCallerIsShownNoOtherRowsValues(String engine) throws Exception {
+        Served s = served(engine);
+        ServedCatalog catalog = new StoreCatalogProvider(s.store()).current().orElseThrow();
+        String schema = catalog.catalog().tables().get(0).name().schema();
+        Role role = new Role("r", List.of(new TablePattern(schema, "customer"), new TablePattern(schema, "food_order")),
+                Optional.empty(), List.of(new RowFilter(s.customer(), s.customer() + ".customer_id", RowFilter.Op.IN, "ids")),
+                Set.of(), OptionalInt.empty(), Optional.empty());
+        Access own = new AccessPolicy(Map.of("r", role), Optional.empty())
+                .resolve(new Caller("token:typo", Optional.of("r"), Map.of("ids", "7")));
+        try (QueryExecutor executor = new QueryExecutor(SourceUrl.parse(s.url()), ExecutorSettings.defaults())) {
+            ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(s.store()), Optional.of(executor));
+            Map<String, Object> args = Map.of("name", s.metric(), "filters", List.of(filter(s.order() + ".carrier", "eq", "parcelforc")));
+            assertTrue(tools.call("get_metric", args).toJson().contains("invalid_argument"), "unrestricted, it is a typo");
+            String answer = tools.call("get_metric", args, "t", own).toJson();
+            assertFalse(answer.contains("invalid_argument") || answer.contains("\"parcelforce\""), answer);
         }
     }
 }
