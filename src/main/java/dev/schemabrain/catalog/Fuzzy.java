@@ -215,8 +215,8 @@ public final class Fuzzy {
         return 2.0 * common / (a.length + b.length);
     }
 
-    /** Damerau–Levenshtein distance, optimal-string-alignment variant (adjacent transpositions cost 1). */
-    static int osaDistance(String a, String b) {
+    /** Damerau–Levenshtein distance, optimal-string-alignment variant (adjacent transpositions cost 1); case-sensitive. */
+    public static int osaDistance(String a, String b) {
         int n = a.length();
         int m = b.length();
         int[] prevPrev = new int[m + 1];

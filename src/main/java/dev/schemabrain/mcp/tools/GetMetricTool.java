@@ -130,6 +130,10 @@ public final class GetMetricTool extends CatalogTool {
         } catch (CallAudit.AuditUnavailable e) {
             return CallRecorder.unavailable(NAME);
         }
+        Optional<Envelope> typo = FilterTypoReplies.refusal(request, compiler, source, served);
+        if (typo.isPresent()) {
+            return typo.get();
+        }
         ObjectNode data = Replies.object();
         data.set("columns", Replies.strings(compiled.columns()));
         try {
