@@ -63,14 +63,23 @@ class MetricRetrievalEvalTest {
     private static final double UTILITY_FLOOR = 13 / 14.0;
 
     /**
-     * The issue 46 blind sets' floors (blind-drafts/cinema.sql, brewery.sql, school.sql and their golden-blind-*.json,
-     * written before any score): their first scores, taken on this code before any rule change. Before: cinema
-     * recall@1 0.800 recall@3 0.867 (13 of 15), brewery 0.857 / 0.929 (13 of 14), school 0.857 / 0.929 (13 of 14);
-     * the three together 36 and 39 of 43. Top-N questions ("top beers by units sold") found the units sold third.
+     * The issue 46 blind sets (blind-drafts/cinema.sql, brewery.sql, school.sql and their golden-blind-*.json: 43
+     * questions written before any score), held at recall@3 and recall@1. Before any rule change (f01d2a5): cinema
+     * recall@1 0.800 recall@3 0.867, brewery 0.857 / 0.929, school 0.857 / 0.929; together 36 and 39 of 43, the
+     * units sold of "top beers by units sold" third. After the measure words are read (a ranking's "by" names the
+     * measure, units said or sold answered by a sum of units, money by a total that is not of units): cinema 0.867 /
+     * 0.867, brewery 0.929 / 0.929, school 0.929 / 1.000; together 39 and 40 of 43. The same change on the other sets
+     * (recall@1 / recall@3, before → after): golden 0.712 / 0.933 → 0.731 / 0.933, HR 0.848 / 0.970 unchanged, ferry
+     * 0.583 / 1.000 → 0.667 / 1.000, utility 0.857 / 0.929 → 0.929 / 0.929. Reproduce:
+     * {@code mvn -B -q -o test -Dtest=MetricRetrievalEvalTest -Dsurefire.failIfNoSpecifiedTests=false}
+     * (figures in target/eval/metrics-retrieval*.txt).
      */
     private static final double CINEMA_FLOOR = 13 / 15.0;
+    private static final double CINEMA_FLOOR_1 = 13 / 15.0;
     private static final double BREWERY_FLOOR = 13 / 14.0;
-    private static final double SCHOOL_FLOOR = 13 / 14.0;
+    private static final double BREWERY_FLOOR_1 = 13 / 14.0;
+    private static final double SCHOOL_FLOOR = 1.0;
+    private static final double SCHOOL_FLOOR_1 = 13 / 14.0;
 
     @TempDir
     Path dir;
@@ -115,23 +124,28 @@ class MetricRetrievalEvalTest {
     /** Issue 46: a cinema chain's drafts; its concession lines hold both units sold and an average unit price. */
     @Test
     void cinemaBlindSetHoldsItsFloor() throws Exception {
-        draftedBlindSet("cinema", CINEMA_FLOOR);
+        draftedBlindSet("cinema", CINEMA_FLOOR, CINEMA_FLOOR_1);
     }
 
     /** Issue 46: a craft brewery's drafts. */
     @Test
     void breweryBlindSetHoldsItsFloor() throws Exception {
-        draftedBlindSet("brewery", BREWERY_FLOOR);
+        draftedBlindSet("brewery", BREWERY_FLOOR, BREWERY_FLOOR_1);
     }
 
     /** Issue 46: a language school's drafts. */
     @Test
     void schoolBlindSetHoldsItsFloor() throws Exception {
-        draftedBlindSet("school", SCHOOL_FLOOR);
+        draftedBlindSet("school", SCHOOL_FLOOR, SCHOOL_FLOOR_1);
     }
 
     /** blind-drafts/NAME.sql on PostgreSQL, its drafts served, scored on golden-blind-NAME.json and held to {@code floor}. */
     private void draftedBlindSet(String name, double floor) throws Exception {
+        draftedBlindSet(name, floor, 0);
+    }
+
+    /** As above, recall@1 held to {@code floor1} too. */
+    private void draftedBlindSet(String name, double floor, double floor1) throws Exception {
         String database = "t30_" + name + "_metrics";
         TestPostgres.createDatabase(database);
         TestPostgres.psql(database, Path.of("src", "test", "resources", "blind-drafts", name + ".sql"));
@@ -139,9 +153,10 @@ class MetricRetrievalEvalTest {
         Score score = score("golden-blind-" + name + ".json", tools, "metrics-retrieval-blind-" + name + ".txt", floor);
         assertTrue(score.questions() >= 12, "at least 12 questions");
         assertTrue(score.recall3() >= floor - 1e-9, score.report());
+        assertTrue(score.recall1() >= floor1 - 1e-9, score.report());
     }
 
-    private record Score(int questions, int schemas, double recall3, String report) {
+    private record Score(int questions, int schemas, double recall1, double recall3, String report) {
     }
 
     /** Scores one golden file over its stores and writes the figures and misses to target/eval/{@code out}. */
@@ -185,7 +200,7 @@ class MetricRetrievalEvalTest {
         Files.createDirectories(path.getParent());
         Files.writeString(path, report);
         System.out.println(report);
-        return new Score(all.size(), recall3.size(), overall, report.toString());
+        return new Score(all.size(), recall3.size(), mean(recall1), overall, report.toString());
     }
 
     private ToolRegistry served(String url, String name) throws Exception {
