@@ -2,7 +2,6 @@ package dev.schemabrain.retrieve;
 
 import dev.schemabrain.describe.Words;
 import dev.schemabrain.embed.Vectors;
-import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.Metric;
@@ -27,7 +26,8 @@ import java.util.stream.IntStream;
  * signals: BM25 over one document per metric (what it computes in words, its name, description and its entity's
  * description) with the metric's own names boosted; the cosine between the question and that document plus the best
  * cosine among its parts (the measure in words, the description, the entity's description), so a short question
- * meets a short part a long document dilutes; the aggregation the question asks for ({@link AggregationWords}); and,
+ * meets a short part a long document dilutes; the aggregation and measure the question asks for ("average", "units
+ * sold", "revenue": {@link AggregationWords}); and,
  * for a question bounded in time ("last month", "per week"), whether the metric has a time axis to answer it by.
  * The first two are min-max normalized. A metric sharing no word with the question and far from it in meaning is no
  * match. Built once per served catalog, when the documents are embedded; a question is embedded once per search.
@@ -55,6 +55,13 @@ public final class MetricSearch {
     static final float GROUPING = 0.3f;
     /** A grouping phrase: the two words after "by", "per", "each", "every" or "across". */
     private static final Pattern GROUPED_BY = Pattern.compile("\\b(?:by|per|each|every|across)\\s+([a-z]+(?:\\s+[a-z]+)?)");
+    /**
+     * A ranking: "top products by units sold", "rank clinics by revenue". The words after its "by" say what is
+     * measured; the one or two words before it are the grouping. Not "highest" or "most": "highest revenue by
+     * store" names the measure first.
+     */
+    private static final Pattern RANKED_BY = Pattern.compile(
+            "\\b(?:top|bottom|best|worst|rank|ranked|ranking)(?:\\s+\\d+)?\\s+([a-z]+(?:\\s+[a-z]+)?)\\s+(by)\\b");
     private static final String NOT_MEASURED = "us my your they them their it its last past previous next this current";
 
     private final List<Metric> metrics;
@@ -127,12 +134,13 @@ public final class MetricSearch {
         }
         double[] lex = HybridRetriever.minmax(bm25);
         double[] dense = HybridRetriever.minmax(meaning);
-        Optional<Aggregation> wanted = AggregationWords.asked(query);
+        AggregationWords.Ask wanted = AggregationWords.ask(query);
         boolean inTime = AggregationWords.inTime(query);
         Optional<AggregationWords.Shape> shape = AggregationWords.shape(query);
         double[] fused = new double[n];
         for (int i = 0; i < n; i++) {
-            fused[i] = LEXICAL * lex[i] + DENSE * dense[i] + AGGREGATION * (fit(wanted, metrics.get(i)) + shapeFit(shape, metrics.get(i)))
+            fused[i] = LEXICAL * lex[i] + DENSE * dense[i]
+                    + AGGREGATION * (fit(wanted, metrics.get(i)) + shapeFit(shape, metrics.get(i)))
                     + (inTime && dated(metrics.get(i)) ? DATED : 0);
         }
         List<Integer> matches = IntStream.range(0, n)
@@ -160,8 +168,8 @@ public final class MetricSearch {
         return m.timeDimension() != null || !m.timeGrains().isEmpty();
     }
 
-    private static double fit(Optional<Aggregation> wanted, Metric m) {
-        return m.isSimple() ? wanted.map(w -> AggregationWords.fit(w, m.measure().agg())).orElse(0.0) : 0.0;
+    private static double fit(AggregationWords.Ask wanted, Metric m) {
+        return m.isSimple() ? wanted.fit(m.measure()) : 0.0;
     }
 
     /** 1 when the metric has the shape asked for: a ratio for a share, a cumulative metric for a running total. */
@@ -182,22 +190,36 @@ public final class MetricSearch {
 
     /**
      * The analyzed words that name what the answer is grouped by ("by country", "per clinic", "of each product"):
-     * a metric is found by what it measures, and the grouping is a dimension most metrics of the entity share.
+     * a metric is found by what it measures, and the grouping is a dimension most metrics of the entity share. In a
+     * ranking ("top products by units sold") the grouping comes before "by" and the measure after it.
      */
     private Set<String> groupedBy(String query) {
         Set<String> out = new HashSet<>();
-        Matcher m = GROUPED_BY.matcher(query.toLowerCase(java.util.Locale.ROOT));
+        String q = query.toLowerCase(java.util.Locale.ROOT);
+        Set<Integer> rankedBy = new HashSet<>();
+        Matcher r = RANKED_BY.matcher(q);
+        while (r.find()) {
+            rankedBy.add(r.start(2));
+            groupingWords(r.group(1), out);
+        }
+        Matcher m = GROUPED_BY.matcher(q);
         while (m.find()) {
-            List<String> words = lexical.analyze(m.group(1));
-            // The phrase ends at the first word that does not name a thing ("did", "last").
-            for (String w : words) {
-                if (HybridRetriever.QUESTION_WORDS.contains(w) || notMeasured.contains(w)) {
-                    break;
-                }
-                out.add(w);
+            if (!rankedBy.contains(m.start())) {
+                groupingWords(m.group(1), out);
             }
         }
         return out;
+    }
+
+    /** Adds a grouping phrase's analyzed words, up to the first that does not name a thing. */
+    private void groupingWords(String phrase, Set<String> out) {
+        // The phrase ends at the first word that does not name a thing ("did", "last").
+        for (String w : lexical.analyze(phrase)) {
+            if (HybridRetriever.QUESTION_WORDS.contains(w) || notMeasured.contains(w)) {
+                break;
+            }
+            out.add(w);
+        }
     }
 
     private List<String> questionTerms(String query) {

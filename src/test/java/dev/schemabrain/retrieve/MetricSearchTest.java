@@ -74,4 +74,21 @@ class MetricSearchTest {
     void aPronounMatchesNothing() {
         assertEquals(List.of(), search().search("Who works for us?", 3), "'handed to us' is no answer");
     }
+
+    @Test
+    void unitsSoldFindTheSumOfQuantityAndARankingsByNamesTheMeasure() {
+        List<Metric> metrics = List.of(
+                simple("order_lines_quantity_sum", "Units sold: sum of quantity over order lines rows, the units of products they sell.",
+                        "order_lines", Aggregation.SUM, "quantity", "orders.placed_at"),
+                simple("order_lines_unit_price_avg", "Average unit price over order lines rows.", "order_lines",
+                        Aggregation.AVG, "unit_price", "orders.placed_at"),
+                simple("products_count", "Number of products rows.", "products", Aggregation.COUNT, null, null),
+                simple("products_units_in_stock_sum", "Current total of units in stock over products rows.", "products",
+                        Aggregation.SUM, "units_in_stock", null));
+        MetricSearch search = new MetricSearch(metrics, Map.of(), null, null);
+        assertEquals("order_lines_quantity_sum", search.search("Top products by units sold", 3).get(0).metric().name());
+        assertEquals("order_lines_quantity_sum", search.search("How many products did we sell?", 3).get(0).metric().name());
+        assertEquals("order_lines_unit_price_avg", search.search("Average unit price of products sold", 3).get(0).metric().name());
+        assertEquals("products_units_in_stock_sum", search.search("How many units are in stock?", 3).get(0).metric().name());
+    }
 }
