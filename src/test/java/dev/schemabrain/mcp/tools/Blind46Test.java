@@ -13,6 +13,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,8 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The blind sets of issue 46, not part of the suite:
- * {@code mvn -B test -Dtest='Blind46Figures' -Dsurefire.failIfNoSpecifiedTests=false}. Three schemas from domains the
+ * The blind sets of issue 46, kept as a test of the floor they reached:
+ * {@code mvn -B test -Dtest='Blind46Test' -Dsurefire.failIfNoSpecifiedTests=false}. Three schemas from domains the
  * repository had not seen (src/test/resources/blind46: a food-delivery platform, a property-management company, a
  * B2B freight forwarder), each with generated data carrying the traps real data has, and 17 questions each with
  * hand-written SQL. Each schema is loaded into the test PostgreSQL, indexed and served with the default K = 5; each
@@ -48,8 +51,25 @@ import java.util.Optional;
  * the two keyless tables), an ambiguous join path, or a B2B figure fully suppressed (fr-08, fr-11); leak: none.
  * First-try correct (right1st + withheld) 8 of 42 legitimate questions; per-person 5 of 9 refused, the other 4 had no
  * metric to ask. The per-question detail is in target/questions/blind46.txt.
+ *
+ * <p>"After" figures, on the issue 46 rules (test flags travel to the rows beneath, statuses and currencies read whole,
+ * sold statuses, the currency rule, extents on dated facts, drivers as agents), 2026-11-28, same harness; a refusal
+ * whose recovery is the same metric asked another way (grouped by currency) is followed once, as an agent does, and
+ * a per-person question with no metric falls back to execute with the hand SQL:
+ * <pre>
+ * schema        questions   answer right1st withheld  refused    wrong    n/a  leak
+ * fooddelivery         17       14       12        1        3        0      1     0
+ * property             17       14       14        0        2        0      1     0
+ * freight              17       14        9        0        3        5      0     0
+ * total                51       42       35        1        8        5      2     0
+ * </pre>
+ * First-try correct 36 of 42 (86%). Left: fd-08 (two equally short paths to city: ambiguous_path, whose recovery asks
+ * for via); fr-05 (a count of every shipment status asked as "shipped shipments"; the answer says it counts every
+ * status); fr-06 to fr-09 (this set calls issued or paid invoices billed; the draft counts paid invoices, money in, as
+ * the utility hold-out's written rule does, and says so in every answer); pm-15 answers empty (tenant 12's lease is in
+ * the demo building), counted as not answered.
  */
-class Blind46Figures {
+class Blind46Test {
 
     static final List<String> SCHEMAS = List.of("fooddelivery", "property", "freight");
 
@@ -62,7 +82,7 @@ class Blind46Figures {
     }
 
     static String resource(String name) throws Exception {
-        return Files.readString(Path.of(Blind46Figures.class.getResource("/blind46/" + name).toURI()));
+        return Files.readString(Path.of(Blind46Test.class.getResource("/blind46/" + name).toURI()));
     }
 
     /** Blocks separated by blank lines; "key: value" lines, a line starting with blanks continues the last key. */
@@ -194,5 +214,10 @@ class Blind46Figures {
         Files.writeString(out.resolve("blind46.txt"), detail + "\n" + table + legend);
         Files.writeString(out.resolve("blind46-calls.txt"), String.join("\n", calls) + "\n");
         System.out.println(detail + "\n" + table + legend);
+        // The floor this code holds (see the figures above): never a leak, and no fewer right answers than measured.
+        assertEquals(0, total[7], "a per-person question was answered:\n" + detail);
+        assertTrue(total[2] + total[3] >= 36, "fewer than 36 of 42 legitimate questions right on the first try:\n" + table);
+        assertTrue(total[5] <= 5, "more than 5 silently wrong:\n" + detail);
+        assertTrue(total[4] >= 8, "fewer than 8 of 9 per-person questions refused or suppressed:\n" + detail);
     }
 }
