@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticProject;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -13,7 +14,8 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain diff [DIR]}: what apply would change; exit 0 in sync, 1 drift, 2 error. */
 @Command(name = "diff", mixinStandardHelpOptions = true,
         description = {"Compare the YAML semantic project with the store's applied objects without writing anything.",
-                "Prints '+ kind name' (apply would add), '~' (change) and '-' (remove). Exit 0 in sync, 1 drift, 2 error."})
+                "Prints '+ kind name' (apply would add, or make an edited or confirmed draft yours), '~' (change) and"
+                        + " '-' (remove); a draft left as exported is no difference. Exit 0 in sync, 1 drift, 2 error."})
 final class DiffCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -27,9 +29,10 @@ final class DiffCommand implements Callable<Integer> {
     public Integer call() throws SchemaBrainException {
         SemanticStore.State state = SemanticStore.read(main.store());
         SemanticProject.Loaded project = ApplyCommand.load(dir);
-        ApplyCommand.failOnProblems(SemanticProject.check(SemanticProject.merge(state.stored(), project.model()),
+        SemanticModel resolved = SemanticProject.resolve(state.stored(), project.model());
+        ApplyCommand.failOnProblems(SemanticProject.check(SemanticProject.merge(state.stored(), resolved),
                 state.catalog(), project), "the project cannot be applied");
-        List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), project.model());
+        List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), resolved);
         if (changes.isEmpty()) {
             main.out().println("In sync: the store holds every object of " + dir + " as it is written.");
             return 0;

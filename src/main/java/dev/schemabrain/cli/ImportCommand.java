@@ -45,7 +45,7 @@ final class ImportCommand extends CommandGroup {
         return 0;
     }
 
-    /** An import replaces drafts and the previous import; objects applied from YAML win. */
+    /** An import replaces drafts and the previous import; objects the operator authored or confirmed win. */
     private static <T> List<T> merge(List<T> stored, List<T> imported, Function<T, String> name, Function<T, Origin> origin) {
         Map<String, T> out = new LinkedHashMap<>();
         for (T s : stored) {
@@ -55,7 +55,7 @@ final class ImportCommand extends CommandGroup {
         }
         for (T i : imported) {
             T existing = out.get(name.apply(i));
-            if (existing == null || !origin.apply(existing).equals(Origin.AUTHORED)) {
+            if (existing == null || !origin.apply(existing).reviewed()) {
                 out.put(name.apply(i), i);
             }
         }

@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.semantic.model.MetricReview;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.error.StoreException;
@@ -30,9 +31,14 @@ final class SemanticStore {
     }
 
     static void replace(StoreLocation store, SemanticModel model) throws StoreException {
+        replace(store, model, null);
+    }
+
+    /** @param review stamped on the objects the operator confirmed or authored that this write changes; null for none */
+    static void replace(StoreLocation store, SemanticModel model, MetricReview review) throws StoreException {
         try (Store s = Stores.open(store)) {
             s.write(c -> {
-                SemanticLayer.replace(c, model);
+                SemanticLayer.replace(c, model, review);
                 return null;
             });
         }

@@ -1,7 +1,7 @@
 package dev.schemabrain.store;
 
 import dev.schemabrain.error.SemanticProjectException;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.schemabrain.catalog.Catalog;
@@ -18,6 +18,7 @@ import dev.schemabrain.semantic.SemanticInference;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricReview;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticCodec;
@@ -30,6 +31,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -123,7 +125,17 @@ public final class SemanticLayer {
 
     /** Makes the stored layer exactly {@code model}; call inside {@link SqliteStore#write}. */
     public static void replace(Connection c, SemanticModel model) throws SQLException {
-        List<StoredObject> wanted = encode(model);
+        replace(c, model, null);
+    }
+
+    /**
+     * Makes the stored layer exactly {@code model}, stamping {@code review} on each object the operator confirmed or
+     * authored that this write changes (an unchanged row keeps the review it had); call inside {@link SqliteStore#write}.
+     */
+    public static void replace(Connection c, SemanticModel model, MetricReview review) throws SQLException {
+        List<StoredObject> wanted = encode(model).stream().map(o -> review != null && origin(o).reviewed()
+                ? new StoredObject(o.kind(), o.name(), o.definition(), o.inferenceMethod(), o.validationState(),
+                review.by(), review.at()) : o).toList();
         Set<String> keys = new HashSet<>();
         wanted.forEach(o -> keys.add(o.kind() + "/" + o.name()));
         SemanticRepository.delete(c, SemanticRepository.load(c).stream()
@@ -139,7 +151,9 @@ public final class SemanticLayer {
         return out;
     }
 
-    private static StoredObject stored(String kind, String name, JsonNode definition, Origin origin) {
+    private static StoredObject stored(String kind, String name, ObjectNode definition, Origin origin) {
+        // The state is the row's own column; out of the definition, a confirmation leaves the definition as it was.
+        definition.remove(SemanticCodec.VALIDATION_STATE);
         try {
             return new StoredObject(kind, name, JSON.writeValueAsString(definition), origin.method().wireName(),
                     origin.state().wireName());
@@ -152,7 +166,11 @@ public final class SemanticLayer {
         List<Entity> entities = new ArrayList<>();
         List<Join> joins = new ArrayList<>();
         List<Metric> metrics = new ArrayList<>();
+        Map<String, MetricReview> reviews = new HashMap<>();
         for (StoredObject o : stored) {
+            if (o.kind().equals(METRIC) && o.reviewedBy() != null && o.reviewedAt() != null) {
+                reviews.put(o.name(), new MetricReview(o.reviewedBy(), o.reviewedAt()));
+            }
             String where = "the store's " + o.kind() + " " + o.name();
             try {
                 Origin origin = origin(o);
@@ -166,7 +184,7 @@ public final class SemanticLayer {
                 LOG.warn("skipping {}: {}", where, e.getMessage());
             }
         }
-        return new SemanticModel(entities, joins, metrics);
+        return new SemanticModel(entities, joins, metrics, reviews);
     }
 
     static Origin origin(StoredObject o) {

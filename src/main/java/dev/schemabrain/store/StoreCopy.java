@@ -66,8 +66,9 @@ public final class StoreCopy {
             new Table("catalog_foreign_keys", List.of("table_id", "constraint_name", "columns", "target_schema",
                     "target_table", "target_columns"), "rowid"),
             new Table("catalog_unique_constraints", List.of("table_id", "constraint_name", "columns"), "rowid"),
+            // Who reviewed an object travels with it (V14).
             new Table("semantic_objects", List.of("kind", "name", "definition", "inference_method", "validation_state",
-                    "updated_at"), null),
+                    "updated_at", "reviewed_by", "reviewed_at"), null, Map.of("reviewed_by", "NULL", "reviewed_at", "NULL")),
             new Table("pii_tags", List.of("source_id", "schema_name", "table_name", "column_name", "sensitivity",
                     "categories", "reasons"), null),
             new Table("pii_overrides", List.of("schema_name", "table_name", "column_name", "sensitivity", "categories"), null),

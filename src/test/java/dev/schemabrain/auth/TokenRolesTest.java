@@ -71,6 +71,8 @@ class TokenRolesTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE auth_tokens DROP COLUMN claims");
             st.execute("ALTER TABLE auth_tokens DROP COLUMN role");
+            st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_by");   // and V14's, which came after
+            st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_at");
             st.execute("PRAGMA user_version = 12");
         }
         assertEquals(List.of("old"), store.list().stream().map(TokenEntry::name).toList());
@@ -97,6 +99,8 @@ class TokenRolesTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + from); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE auth_tokens DROP COLUMN claims");
             st.execute("ALTER TABLE auth_tokens DROP COLUMN role");
+            st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_by");   // and V14's, which came after
+            st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_at");
             st.execute("PRAGMA user_version = 12");
         }
         InProcessCli.Result old = InProcessCli.run("store", "copy", "--from", from.toString(), "--to",

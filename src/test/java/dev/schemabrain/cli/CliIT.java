@@ -181,8 +181,12 @@ class CliIT {
         Cli.Result export = Cli.run(dir, "export", "--store", store, "proj");
         assertEquals(0, export.exitCode(), export.stderr());
         assertTrue(Files.exists(dir.resolve("proj/metrics/invoices_count.yaml")), export.stdout());
+        Cli.Result untouched = Cli.run(dir, "diff", "--store", store, "proj");
+        assertEquals(0, untouched.exitCode(), "drafts left as exported are no drift: " + untouched.stdout() + untouched.stderr());
+        Path file = dir.resolve("proj/metrics/invoices_count.yaml");
+        Files.writeString(file, Files.readString(file).replace("validation_state: draft", "validation_state: confirmed"));
         Cli.Result drift = Cli.run(dir, "diff", "--store", store, "proj");
-        assertEquals(1, drift.exitCode(), "exported drafts are not applied yet: " + drift.stdout() + drift.stderr());
+        assertEquals(1, drift.exitCode(), "a confirmed draft is not applied yet: " + drift.stdout() + drift.stderr());
         assertTrue(drift.stdout().contains("+ metric invoices_count"), drift.stdout());
         Cli.Result apply = Cli.run(dir, "apply", "--store", store, "proj");
         assertEquals(0, apply.exitCode(), apply.stderr());
@@ -190,7 +194,7 @@ class CliIT {
         assertEquals(0, inSync.exitCode(), inSync.stdout() + inSync.stderr());
         Cli.Result metrics = Cli.run(dir, "metrics", "list", "--json", "--store", store);
         assertEquals(0, metrics.exitCode(), metrics.stderr());
-        assertTrue(metrics.stdout().contains("\"name\":\"invoices_count\"") && metrics.stdout().contains("\"validation_state\":\"applied\""),
+        assertTrue(metrics.stdout().contains("\"name\":\"invoices_count\"") && metrics.stdout().contains("\"validation_state\":\"confirmed\""),
                 metrics.stdout());
         Files.writeString(dir.resolve("proj/metrics/invoices_count.yaml"), "\nbogus: 1\n", java.nio.file.StandardOpenOption.APPEND);
         byte[] before = Files.readAllBytes(dir.resolve("semantic.db"));

@@ -250,7 +250,10 @@ class ObservedSegmentsMiningTest {
         assertEquals(3, row.path("observed").path("statements").asInt(), row.toString());
     }
 
-    /** export writes where a draft segment came from; apply makes it the operator's; diff is then in sync. */
+    /**
+     * export writes where a draft segment came from; applied back untouched it stays a proposal; confirmed, the
+     * operator's; diff is then in sync.
+     */
     @Test
     void exportApplyAndDiffRoundTripAnObservedSegment() throws Exception {
         Source s = source("postgresql");
@@ -275,9 +278,15 @@ class ObservedSegmentsMiningTest {
             }
         }
         ok(mined.cli("apply", project.toString()));
+        assertNotNull(entity(mined.semanticLayer(), "invoices").segment("status_paid").orElseThrow().observed(),
+                "applied untouched: still a proposal");
+        Path invoices = project.resolve("entities/invoices.yaml");
+        Files.writeString(invoices, Files.readString(invoices).replace("validation_state: draft", "validation_state: confirmed"));
+        ok(mined.cli("apply", project.toString()));
         assertEquals(0, mined.cli("diff", project.toString()).exitCode(), "in sync after apply");
         Entity accepted = entity(mined.semanticLayer(), "invoices");
-        assertEquals("manually_authored", accepted.origin().method().wireName());
+        assertEquals("heuristic", accepted.origin().method().wireName());
+        assertEquals("confirmed", accepted.origin().state().wireName());
         Segment paid = accepted.segment("status_paid").orElseThrow();
         assertNull(paid.observed(), "accepted: the operator's now");
 

@@ -160,7 +160,8 @@ final class ScopedView {
                 listed.add(shown);
             }
         }
-        return new Models(new SemanticModel(entities, joins, listed), new SemanticModel(entities, joins, compilable));
+        return new Models(new SemanticModel(entities, joins, listed, model.reviews()),
+                new SemanticModel(entities, joins, compilable, model.reviews()));
     }
 
     /**

@@ -38,4 +38,9 @@ public record Entity(String name, String description, QualifiedName table, List<
     public List<Segment> defaultSegments() {
         return segments.stream().filter(Segment::isDefault).toList();
     }
+
+    /** The same entity, from another origin. */
+    public Entity withOrigin(Origin origin) {
+        return new Entity(name, description, table, identity, group, origin, segments);
+    }
 }

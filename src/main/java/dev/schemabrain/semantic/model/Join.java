@@ -31,4 +31,9 @@ public record Join(String name, String sourceEntity, String targetEntity, List<C
     public String other(String entity) {
         return sourceEntity.equals(entity) ? targetEntity : sourceEntity;
     }
+
+    /** The same join, from another origin. */
+    public Join withOrigin(Origin origin) {
+        return new Join(name, sourceEntity, targetEntity, on, bridge, cardinality, origin);
+    }
 }

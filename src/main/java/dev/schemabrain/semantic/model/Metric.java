@@ -36,4 +36,9 @@ public record Metric(String name, String description, String entity, Measure mea
     public boolean isSimple() {
         return kind instanceof MetricKind.Simple;
     }
+
+    /** The same metric, from another origin. */
+    public Metric withOrigin(Origin origin) {
+        return new Metric(name, description, entity, measure, timeDimension, timeGrains, filters, origin, kind);
+    }
 }

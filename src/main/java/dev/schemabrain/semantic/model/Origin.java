@@ -29,4 +29,17 @@ public record Origin(InferenceMethod method, ValidationState state) {
                 && (method == InferenceMethod.HEURISTIC || method == InferenceMethod.FK_CONSTRAINT
                 || method == InferenceMethod.OBSERVED_IN_QUERY_LOG);
     }
+
+    /**
+     * The operator's through {@code apply}: an object they wrote or changed, or one they confirmed. The project
+     * holds these, so an apply without its file removes it.
+     */
+    public boolean reviewed() {
+        return method == InferenceMethod.MANUALLY_AUTHORED || state == ValidationState.CONFIRMED;
+    }
+
+    /** This origin, confirmed by the operator. */
+    public Origin confirmed() {
+        return new Origin(method, ValidationState.CONFIRMED);
+    }
 }

@@ -20,6 +20,8 @@ public final class SemanticModel {
     private final List<Entity> entities;
     private final List<Join> joins;
     private final List<Metric> metrics;
+    /** Who reviewed each reviewed metric, by name; bookkeeping beside the definitions, so not part of equality. */
+    private final Map<String, MetricReview> reviews;
     private volatile Index index;
 
     /** The first of equal names wins, as a search of the sorted lists would find. */
@@ -46,6 +48,12 @@ public final class SemanticModel {
     }
 
     public SemanticModel(List<Entity> entities, List<Join> joins, List<Metric> metrics) {
+        this(entities, joins, metrics, Map.of());
+    }
+
+    /** @param reviews the review of each metric the operator confirmed or authored, by metric name */
+    public SemanticModel(List<Entity> entities, List<Join> joins, List<Metric> metrics, Map<String, MetricReview> reviews) {
+        this.reviews = Map.copyOf(reviews);
         this.entities = entities.stream().sorted(Comparator.comparing(Entity::name)).toList();
         this.joins = joins.stream().sorted(Comparator.comparing(Join::name)).toList();
         this.metrics = metrics.stream().sorted(Comparator.comparing(Metric::name)).toList();
@@ -82,6 +90,16 @@ public final class SemanticModel {
 
     public Optional<Metric> metric(String name) {
         return Optional.ofNullable(index().metrics().get(name));
+    }
+
+    /** Who reviewed the metric {@code name} and when; empty for a draft, an import, or a metric this model lacks. */
+    public Optional<MetricReview> review(String name) {
+        return metric(name).isPresent() ? Optional.ofNullable(reviews.get(name)) : Optional.empty();
+    }
+
+    /** Every metric's review, by name, for a model cut from this one. */
+    public Map<String, MetricReview> reviews() {
+        return reviews;
     }
 
     /** The joins with {@code entity} at either end, sorted by name. */

@@ -3,6 +3,7 @@ package dev.schemabrain.semantic.project;
 import dev.schemabrain.error.SemanticProjectException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Bridge;
 import dev.schemabrain.semantic.model.Cardinality;
@@ -49,6 +50,8 @@ public final class SemanticCodec {
     public static final String ENTITY = "entity";
     public static final String JOIN = "join";
     public static final String METRIC = "metric";
+    /** The key of an object's validation state in its file; the store keeps the state in its own column. */
+    public static final String VALIDATION_STATE = "validation_state";
 
     /** What the text being read is: a project's YAML file, or the JSON the store keeps. */
     public enum Format { YAML, JSON }
@@ -67,14 +70,14 @@ public final class SemanticCodec {
                         filterFiles(g.filters()), g.observed() == null ? null : OBSERVED,
                         g.observed() == null ? null : new ObservedFile(g.observed().statements(), g.observed().observations(),
                                 g.observed().lastSeen()))).toList(),
-                e.origin().method().wireName()));
+                e.origin().method().wireName(), e.origin().state().wireName()));
     }
 
     public static ObjectNode encode(Join j) {
         Bridge b = j.bridge();
         return tree(new JoinFile(VERSION, j.name(), j.sourceEntity(), j.targetEntity(), pairs(b == null ? j.on() : b.sourceOn()),
                 b == null ? null : b.table().toString(), b == null ? null : pairs(b.targetOn()), j.cardinality().wireName(),
-                j.origin().method().wireName()));
+                j.origin().method().wireName(), j.origin().state().wireName()));
     }
 
     public static ObjectNode encode(Metric m) {
@@ -101,7 +104,7 @@ public final class SemanticCodec {
         return tree(new MetricFile(VERSION, m.name(), m.description(), type, m.entity(), measureFile, numerator, denominator,
                 expression, base, window, toDate, m.timeDimension(),
                 m.timeGrains().stream().map(TimeGrain::wireName).toList(), filterFiles(m.filters()),
-                m.origin().method().wireName()));
+                m.origin().method().wireName(), m.origin().state().wireName()));
     }
 
     private static NonAdditiveFile nonAdditive(NonAdditive n) {
@@ -167,12 +170,12 @@ public final class SemanticCodec {
                     observed(b, at, g, format)));
         }
         return new Entity(name, optional(f.description()), QualifiedName.of(table.substring(0, dot), table.substring(dot + 1)),
-                identity, optional(f.group()), origin, segments);
+                identity, optional(f.group()), claimed(b, origin, format), segments);
     }
 
     /**
-     * A segment's query-log marker: kept from the store; in a project's file only checked, since applying the file
-     * is how an operator accepts the segment as theirs.
+     * A segment's query-log marker: kept from the store; in a project's file only checked, since the store's entity
+     * is what apply keeps while the file leaves it as it is.
      */
     private static Segment.Observed observed(Bound<EntityFile> b, String at, SegmentFile g, Format format)
             throws SemanticProjectException {
@@ -211,7 +214,7 @@ public final class SemanticCodec {
             if (f.throughOn() != null) {
                 throw b.fail("through_on", "needs 'through', the link table");
             }
-            return new Join(name, source, target, on, null, cardinality, origin);
+            return new Join(name, source, target, on, null, cardinality, claimed(b, origin, format));
         }
         int dot = through.indexOf('.');
         if (dot <= 0 || dot == through.length() - 1) {
@@ -220,7 +223,7 @@ public final class SemanticCodec {
         List<ColumnPair> throughOn = pairs(b, "through_on", f.throughOn());
         return new Join(name, source, target, List.of(),
                 new Bridge(QualifiedName.of(through.substring(0, dot), through.substring(dot + 1)), on, throughOn),
-                cardinality, origin);
+                cardinality, claimed(b, origin, format));
     }
 
     public static Metric decodeMetric(String text, String where, Format format, Origin origin) throws SemanticProjectException {
@@ -280,10 +283,24 @@ public final class SemanticCodec {
             grains.add(enumValue(b, "time_grains[" + i + "]", grainNames.get(i), TimeGrain::fromWire, GRAINS));
         }
         return new Metric(name, optional(f.description()), entity, measure, optional(f.timeDimension()), grains,
-                filters(b, "filters", f.filters()), origin, kind);
+                filters(b, "filters", f.filters()), claimed(b, origin, format), kind);
     }
 
     private static final String GRAINS = "day, week, month, quarter, year";
+
+    /**
+     * {@code origin}, confirmed when a project's file says {@code validation_state: confirmed} (the operator's review);
+     * any other state a file gives is checked and left to apply, and the store's row has its own columns.
+     */
+    private static Origin claimed(Bound<? extends ObjectFile> b, Origin origin, Format format) throws SemanticProjectException {
+        String state = b.value().validationState();
+        if (format == Format.JSON || state == null) {
+            return origin;
+        }
+        ValidationState claimed = enumValue(b, VALIDATION_STATE, state,
+                v -> ValidationState.valueOf(v.toUpperCase(java.util.Locale.ROOT)), "draft, applied, confirmed");
+        return claimed == ValidationState.CONFIRMED ? origin.confirmed() : origin;
+    }
 
     private static Measure measure(Bound<MetricFile> b, MeasureFile m) throws SemanticProjectException {
         if (m == null) {

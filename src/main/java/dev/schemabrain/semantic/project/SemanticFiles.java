@@ -16,24 +16,31 @@ final class SemanticFiles {
     private SemanticFiles() {
     }
 
-    /** What every object file has: its format version and its name. */
+    /**
+     * What every object file has: its format version and its name, and where it came from as export wrote it
+     * ({@code origin}, the inference method, and {@code validation_state}). Of the two, apply reads only a
+     * {@code validation_state} of confirmed; the store decides the rest by comparing the definition with its own.
+     */
     interface ObjectFile {
         Object version();
 
         String name();
+
+        String validationState();
     }
 
     // version is Object so that 'version: two' says "must be 1" rather than a type error.
-    @JsonPropertyOrder({"version", "name", "description", "table", "identity", "group", "segments", "origin"})
+    @JsonPropertyOrder({"version", "name", "description", "table", "identity", "group", "segments", "origin",
+            "validation_state"})
     record EntityFile(Object version, String name, String description, String table, List<String> identity,
                       String group, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SegmentFile> segments,
-                      String origin) implements ObjectFile {
+                      String origin, String validationState) implements ObjectFile {
     }
 
     /**
      * {@code default} is Object so that 'default: maybe' says "must be true or false". {@code origin} and
-     * {@code observed} say where a draft segment came from (the query log, how often); applying the file makes the
-     * segment the operator's, so they are read only from the store.
+     * {@code observed} say where a draft segment came from (the query log, how often); a file's are only checked:
+     * apply keeps the store's while the entity is unchanged, and editing or confirming it makes the segment the operator's.
      */
     @JsonPropertyOrder({"name", "description", "default", "filters", "origin", "observed"})
     record SegmentFile(String name, @JsonInclude(JsonInclude.Include.NON_NULL) String description,
@@ -48,13 +55,15 @@ final class SemanticFiles {
     }
 
     @JsonPropertyOrder({"version", "name", "source_entity", "target_entity", "on", "through", "through_on",
-            "cardinality", "origin"})
+            "cardinality", "origin", "validation_state"})
     record JoinFile(Object version, String name, String sourceEntity, String targetEntity, List<PairFile> on,
-                    String through, List<PairFile> throughOn, String cardinality, String origin) implements ObjectFile {
+                    String through, List<PairFile> throughOn, String cardinality, String origin,
+                    String validationState) implements ObjectFile {
     }
 
     @JsonPropertyOrder({"version", "name", "description", "type", "entity", "measure", "numerator", "denominator",
-            "expression", "metric", "window", "grain_to_date", "time_dimension", "time_grains", "filters", "origin"})
+            "expression", "metric", "window", "grain_to_date", "time_dimension", "time_grains", "filters", "origin",
+            "validation_state"})
     record MetricFile(Object version, String name, String description,
                       @JsonInclude(JsonInclude.Include.NON_NULL) String type, String entity,
                       @JsonInclude(JsonInclude.Include.NON_NULL) MeasureFile measure,
@@ -66,7 +75,7 @@ final class SemanticFiles {
                       @JsonInclude(JsonInclude.Include.NON_NULL) String grainToDate, String timeDimension,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> timeGrains,
                       @JsonInclude(JsonInclude.Include.NON_EMPTY) List<FilterFile> filters,
-                      String origin) implements ObjectFile {
+                      String origin, String validationState) implements ObjectFile {
     }
 
     /** A cumulative metric's trailing window: the last {@code count} buckets of {@code grain}. */

@@ -8,6 +8,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
+import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.FilterValues;
 import dev.schemabrain.semantic.compile.MeasureExpression;
@@ -18,6 +19,7 @@ import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticCodec.Format;
 
@@ -33,6 +35,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -64,7 +68,10 @@ public final class SemanticProject {
     private SemanticProject() {
     }
 
-    /** Reads every YAML file of the project; the objects are manually authored and applied. */
+    /**
+     * Reads every YAML file of the project; the objects are manually authored (confirmed where a file says so) until
+     * {@link #resolve} compares them with the store.
+     */
     public static Loaded read(Path dir) throws SemanticProjectException {
         if (!Files.isDirectory(dir)) {
             throw new SemanticProjectException("There is no semantic project at " + dir
@@ -109,7 +116,7 @@ public final class SemanticProject {
         return new Loaded(new SemanticModel(entities, joins, metrics), files);
     }
 
-    private static <T> String add(List<T> list, T object, java.util.function.Function<T, String> name) {
+    private static <T> String add(List<T> list, T object, Function<T, String> name) {
         list.add(object);
         return name.apply(object);
     }
@@ -160,22 +167,59 @@ public final class SemanticProject {
     }
 
     /**
-     * The stored layer after applying {@code project}: the project's objects replace stored objects of the
-     * same name (drafts included); manually authored objects the project no longer has are dropped;
-     * drafts and imports of other names stay.
+     * The project's objects with the origin applying them gives, decided against the stored layer and never taken
+     * from a file's {@code origin}: an object whose definition is the stored one stays what it was (a draft keeps
+     * its inference method and state); one the operator added or changed is manually authored. Either is confirmed
+     * when its file says {@code validation_state: confirmed}.
      */
-    public static SemanticModel merge(SemanticModel stored, SemanticModel project) {
+    public static SemanticModel resolve(SemanticModel stored, SemanticModel project) {
         return new SemanticModel(
-                merge(stored.entities(), project.entities(), Entity::name, Entity::origin),
-                merge(stored.joins(), project.joins(), Join::name, Join::origin),
-                merge(stored.metrics(), project.metrics(), Metric::name, Metric::origin));
+                resolve(stored.entities(), project.entities(), Entity::name, Entity::origin, SemanticCodec::encode,
+                        SemanticProject::withOrigin),
+                resolve(stored.joins(), project.joins(), Join::name, Join::origin, SemanticCodec::encode, Join::withOrigin),
+                resolve(stored.metrics(), project.metrics(), Metric::name, Metric::origin, SemanticCodec::encode,
+                        Metric::withOrigin));
     }
 
-    private static <T> List<T> merge(List<T> stored, List<T> project, java.util.function.Function<T, String> name,
-                                     java.util.function.Function<T, Origin> origin) {
+    private static <T> List<T> resolve(List<T> stored, List<T> project, Function<T, String> name, Function<T, Origin> origin,
+                                       Function<T, ObjectNode> encode, BiFunction<T, Origin, T> withOrigin) {
+        Map<String, T> before = byName(stored, name);
+        List<T> out = new ArrayList<>();
+        for (T p : project) {
+            T s = before.get(name.apply(p));
+            boolean confirmed = origin.apply(p).state() == ValidationState.CONFIRMED;
+            if (s != null && definition(encode.apply(s)).equals(definition(encode.apply(p)))) {
+                out.add(confirmed ? withOrigin.apply(s, origin.apply(s).confirmed()) : s);
+            } else {
+                out.add(withOrigin.apply(p, origin.apply(p)));
+            }
+        }
+        return out;
+    }
+
+    /** An entity from another origin; the operator's entity's segments are theirs too, no longer query-log proposals. */
+    private static Entity withOrigin(Entity e, Origin origin) {
+        return new Entity(e.name(), e.description(), e.table(), e.identity(), e.group(), origin, !origin.reviewed()
+                ? e.segments() : e.segments().stream().map(g -> new Segment(g.name(), g.description(), g.filters(),
+                g.isDefault(), null)).toList());
+    }
+
+    /**
+     * The stored layer after applying {@code resolved} (the project's objects, {@link #resolve resolved}): they
+     * replace stored objects of the same name; objects the operator confirmed or authored that the project no
+     * longer has are dropped; drafts and imports of other names stay.
+     */
+    public static SemanticModel merge(SemanticModel stored, SemanticModel resolved) {
+        return new SemanticModel(
+                merge(stored.entities(), resolved.entities(), Entity::name, Entity::origin),
+                merge(stored.joins(), resolved.joins(), Join::name, Join::origin),
+                merge(stored.metrics(), resolved.metrics(), Metric::name, Metric::origin));
+    }
+
+    private static <T> List<T> merge(List<T> stored, List<T> project, Function<T, String> name, Function<T, Origin> origin) {
         Map<String, T> out = new LinkedHashMap<>();
         for (T s : stored) {
-            if (!origin.apply(s).equals(Origin.AUTHORED)) {
+            if (!origin.apply(s).reviewed()) {
                 out.put(name.apply(s), s);
             }
         }
@@ -183,42 +227,55 @@ public final class SemanticProject {
         return new ArrayList<>(out.values());
     }
 
-    /** What applying {@code project} would change among the store's applied objects. */
-    public static List<Change> diff(SemanticModel stored, SemanticModel project) {
+    /**
+     * What applying {@code resolved} would change among the objects the operator confirmed or authored: + one becomes
+     * theirs (added, or a draft edited or confirmed), ~ one of theirs changes, - one of theirs is gone from the project.
+     * A draft the project leaves as it is changes nothing.
+     */
+    public static List<Change> diff(SemanticModel stored, SemanticModel resolved) {
         List<Change> changes = new ArrayList<>();
-        diff(changes, SemanticCodec.ENTITY, stored.entities(), project.entities(), Entity::name, Entity::origin, SemanticCodec::encode);
-        diff(changes, SemanticCodec.JOIN, stored.joins(), project.joins(), Join::name, Join::origin, SemanticCodec::encode);
-        diff(changes, SemanticCodec.METRIC, stored.metrics(), project.metrics(), Metric::name, Metric::origin, SemanticCodec::encode);
+        diff(changes, SemanticCodec.ENTITY, stored.entities(), resolved.entities(), Entity::name, Entity::origin, SemanticCodec::encode);
+        diff(changes, SemanticCodec.JOIN, stored.joins(), resolved.joins(), Join::name, Join::origin, SemanticCodec::encode);
+        diff(changes, SemanticCodec.METRIC, stored.metrics(), resolved.metrics(), Metric::name, Metric::origin, SemanticCodec::encode);
         return changes;
     }
 
     private static <T> void diff(List<Change> changes, String kind, List<T> stored, List<T> project,
-                                 java.util.function.Function<T, String> name, java.util.function.Function<T, Origin> origin,
-                                 java.util.function.Function<T, JsonNode> encode) {
-        Map<String, T> before = new HashMap<>();
-        stored.forEach(s -> before.put(name.apply(s), s));
+                                 Function<T, String> name, Function<T, Origin> origin, Function<T, ObjectNode> encode) {
+        Map<String, T> before = byName(stored, name);
         for (T p : project) {
             T s = before.get(name.apply(p));
-            if (s == null || !origin.apply(s).equals(Origin.AUTHORED)) {
+            if (s == null || !origin.apply(s).reviewed() && origin.apply(p).reviewed()) {
                 changes.add(new Change('+', kind, name.apply(p)));
-            } else if (!comparable(encode.apply(s)).equals(comparable(encode.apply(p)))) {
+            } else if (origin.apply(s).reviewed() && !encode.apply(s).equals(encode.apply(p))) {
                 changes.add(new Change('~', kind, name.apply(p)));
             }
         }
         List<String> names = project.stream().map(name).toList();
         for (T s : stored) {
-            if (origin.apply(s).equals(Origin.AUTHORED) && !names.contains(name.apply(s))) {
+            if (origin.apply(s).reviewed() && !names.contains(name.apply(s))) {
                 changes.add(new Change('-', kind, name.apply(s)));
             }
         }
     }
 
-    private static JsonNode comparable(JsonNode n) {
-        ObjectNode copy = n.deepCopy();
-        copy.remove("origin");
-        return copy;
+    private static <T> Map<String, T> byName(List<T> objects, Function<T, String> name) {
+        Map<String, T> out = new HashMap<>();
+        objects.forEach(o -> out.put(name.apply(o), o));
+        return out;
     }
 
+    /**
+     * An object's definition: its file without where it and its segments came from. A segment's query-log marker
+     * is the store's to keep, so a file that drops it alone leaves the draft as it is; confirming accepts it.
+     */
+    private static JsonNode definition(ObjectNode n) {
+        ObjectNode copy = n.deepCopy();
+        copy.remove("origin");
+        copy.remove(SemanticCodec.VALIDATION_STATE);
+        copy.path("segments").forEach(g -> ((ObjectNode) g).remove(List.of("origin", "observed")));
+        return copy;
+    }
     /**
      * Problems of the objects in {@code check} against the catalog and the rest of the model: tables and
      * columns that do not exist, entities a join or metric names that do not exist, a time dimension

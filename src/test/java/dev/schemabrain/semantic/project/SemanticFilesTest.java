@@ -81,7 +81,7 @@ class SemanticFilesTest {
                         name: x
                         tabel: main.users
                         identity: [id]
-                        """, "entities/x.yaml:3: 'tabel' is not a known key; the keys are description, group, identity, name, origin, segments, table, version."),
+                        """, "entities/x.yaml:3: 'tabel' is not a known key; the keys are description, group, identity, name, origin, segments, table, validation_state, version."),
                 Arguments.of("joins/j.yaml", """
                         version: 2
                         name: j
@@ -142,7 +142,7 @@ class SemanticFilesTest {
                         name: y
                         identity: [id]
                         """, "entities/x.yaml:4: 'name' is given twice (first on line 2); keep one of them."),
-                Arguments.of("entities/x.yaml", "- version: 1\n", "entities/x.yaml:1: the file must be a mapping with the keys version, name, description, table, identity, group, segments, origin."),
+                Arguments.of("entities/x.yaml", "- version: 1\n", "entities/x.yaml:1: the file must be a mapping with the keys version, name, description, table, identity, group, segments, origin, validation_state."),
                 Arguments.of("metrics/m.yaml", """
                         version: 1
                         name: m
@@ -225,6 +225,7 @@ class SemanticFilesTest {
                 - column: orders.note
                   op: is_null
                 origin: manually_authored
+                validation_state: applied
                 """, Files.readString(dir.resolve("out/metrics/net.yaml")));
         assertEquals("""
                 version: 1
@@ -240,6 +241,7 @@ class SemanticFilesTest {
                   target: id
                 cardinality: many_to_many
                 origin: manually_authored
+                validation_state: applied
                 """, Files.readString(dir.resolve("out/joins/orders_tags.yaml")));
         assertEquals(model, SemanticProject.read(dir.resolve("out")).model());
     }
@@ -315,7 +317,7 @@ class SemanticFilesTest {
         assertEquals(0, Canary.MADE.get());
     }
 
-    /** The query-log marker of a segment: kept from the store, dropped from a file (applying it is accepting it). */
+    /** The query-log marker of a segment: kept from the store, dropped from a file (apply keeps the store's). */
     @Test
     void anObservedSegmentKeepsItsMarkerInTheStoreAndLosesItInAFile() throws Exception {
         Segment observed = new Segment("status_paid", "Where x.status = paid", List.of(new Filter("x.status", FilterOp.EQ, "paid")),
@@ -336,7 +338,7 @@ class SemanticFilesTest {
         SemanticProjectException e = assertThrows(SemanticProjectException.class, () -> SemanticCodec.decodeEntity(
                 "{\"version\":1,\"name\":\"x\",\"table\":\"main.users\",\"identity\":[\"id\"],\"colour\":\"red\"}",
                 "the store's entity x", Format.JSON, Origin.AUTHORED));
-        assertEquals("the store's entity x: 'colour' is not a known key; the keys are description, group, identity, name, origin, segments, table, version.",
+        assertEquals("the store's entity x: 'colour' is not a known key; the keys are description, group, identity, name, origin, segments, table, validation_state, version.",
                 e.getMessage());
     }
 }
