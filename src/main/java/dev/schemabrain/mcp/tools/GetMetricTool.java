@@ -362,7 +362,7 @@ public final class GetMetricTool extends CatalogTool {
     /** Degraded wins over partial: a wrong-looking number matters more than a cut-off list (truncated says so too). */
     private static Envelope answered(Status status, ObjectNode data, CompiledMetric compiled, ServedCatalog served,
                                      Suppression suppression) {
-        data.set("assumptions", MetricAssumptions.of(compiled, suppression));
+        data.set("assumptions", MetricAssumptions.of(compiled, suppression, served.semantic().review(compiled.metric().name())));
         List<Origin> origins = new ArrayList<>(List.of(compiled.metric().origin()));
         for (String name : compiled.requiredJoins()) {
             served.semantic().join(name).map(Join::origin).ifPresent(origins::add);

@@ -27,11 +27,14 @@ final class MetricAssumptions {
     }
 
     /** @param suppression the groups left out, or null when none were */
-    static ObjectNode of(CompiledMetric compiled, GetMetricTool.Suppression suppression) {
+    /** @param review who made the metric's definition theirs and when, if anyone did */
+    static ObjectNode of(CompiledMetric compiled, GetMetricTool.Suppression suppression,
+                         java.util.Optional<dev.schemabrain.semantic.model.MetricReview> review) {
         ObjectNode node = Replies.object();
         List<String> sentence = new ArrayList<>();
         Origin origin = compiled.metric().origin();
-        String definition = definition(origin);
+        String definition = definition(origin) + review.map(r -> ", reviewed by " + r.by() + " at " + r.at()).orElse("");
+        review.ifPresent(r -> node.putObject("review").put("by", r.by()).put("at", r.at()));
         node.put("definition", definition);
         sentence.add(capitalised(compiled.metric().name() + " is " + definition));
 
