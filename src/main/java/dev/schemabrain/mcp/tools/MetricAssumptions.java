@@ -36,7 +36,7 @@ final class MetricAssumptions {
         String definition = definition(origin) + review.map(r -> ", reviewed by " + r.by() + " at " + r.at()).orElse("");
         review.ifPresent(r -> node.putObject("review").put("by", r.by()).put("at", r.at()));
         node.put("definition", definition);
-        sentence.add(capitalised(compiled.metric().name() + " is " + definition));
+        sentence.add("The metric " + compiled.metric().name() + " is " + definition);
 
         Set<String> statuses = new LinkedHashSet<>();
         Set<String> counted = new LinkedHashSet<>();
@@ -117,10 +117,6 @@ final class MetricAssumptions {
             case IN, NOT_IN -> f.column() + " " + f.op().wireName().replace('_', ' ') + " " + value;
             default -> f.column() + " " + f.op().wireName() + " " + value;
         };
-    }
-
-    private static String capitalised(String s) {
-        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static String lowerFirst(String s) {

@@ -258,7 +258,8 @@ public final class MetricCompiler {
         }
         String ref = status.get().reference();
         List<String> kept = filters.stream().filter(f -> f.column().strip().equalsIgnoreCase(ref))
-                .map(f -> f.column().strip() + " " + f.op().wireName().replace('_', ' ') + " " + f.value()).toList();
+                .map(f -> f.column().strip() + " " + f.op().wireName().replace('_', ' ') + " " + (f.value() instanceof List<?> list
+                        ? "(" + String.join(", ", list.stream().map(String::valueOf).toList()) + ")" : f.value())).toList();
         if (!kept.isEmpty()) {
             return Optional.of("counts only rows where " + String.join(" and ", kept));
         }
