@@ -47,7 +47,10 @@ public final class SubjectClassifier {
             "subscriber", "worker", "volunteer", "donor", "resident", "traveller", "traveler", "citizen", "beneficiary",
             "claimant", "policyholder", "learner", "pupil", "guardian", "individual", "consumer", "shopper", "buyer",
             "borrower", "lender", "investor", "voter", "tenant", "physician", "doctor", "nurse", "teacher", "instructor",
-            "agent", "clerk", "cashier", "salesperson", "recipient", "mitarbeiter", "kunde", "cliente", "empleado");
+            "agent", "clerk", "cashier", "salesperson", "recipient", "mitarbeiter", "kunde", "cliente", "empleado",
+            // People who come, sign up or answer: a visitor's row with an e-mail is a person's.
+            "visitor", "attendee", "participant", "respondent", "prospect", "lead", "player", "athlete", "reader",
+            "viewer", "listener", "rider", "courier", "author");
     private static final Set<String> ORG_TABLES = Set.of("company", "supplier", "vendor", "shipper", "carrier", "store",
             "shop", "branch", "office", "warehouse", "organisation", "organization", "merchant", "partner", "agency",
             "bank", "department", "team", "site", "manufacturer", "distributor", "publisher", "label", "brand", "firm",

@@ -59,6 +59,14 @@ class SubjectClassifierTest {
     }
 
     @Test
+    void visitorsWithAnEmailArePeople() {
+        assertEquals(SubjectClass.PERSON, draft(TestCatalogs.table("web.site_visitors").columns("visitor_id", "email:text",
+                "first_seen_at:timestamp").pk("visitor_id").build()), "a visitor's row with an e-mail is a person's");
+        assertEquals(SubjectClass.PERSON, draft(TestCatalogs.table("events.attendees").columns("attendee_id", "email:text",
+                "ticket_type:text").pk("attendee_id").build()));
+    }
+
+    @Test
     void factsAboutPeopleAreNotPeople() {
         assertEquals(SubjectClass.NONE, draft(TestCatalogs.table("hr.payslip").columns("payslip_id", "employee_id",
                 "pay_year", "gross_salary:numeric").pk("payslip_id").build()), "a payslip's id is not a person");
