@@ -78,9 +78,12 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
     private static final Set<String> LIVE = Set.of("active", "live", "current");
     private static final Pattern TEST_FLAG = Pattern.compile("(^|_)(test|testing|sandbox|demo|dummy|fake)(_|$)");
     private static final Pattern LIVE_FLAG = Pattern.compile("^(is_)?live(_?mode)?$");
-    /** A row that is no longer in use: deleted, or retired, delisted, offboarded, archived (its own count leaves it out). */
+    /**
+     * A row that is no longer in use: deleted, or retired, delisted, offboarded (its own count leaves it out). Archived
+     * is not among them: an archived tariff or project is history that still counts (the utility hold-out's rule).
+     */
     private static final Pattern NO_LONGER = Pattern.compile(
-            "(^|_)(deleted|removed|deletion|retired|delisted|offboarded|archived|deactivated|decommissioned)(_|$)");
+            "(^|_)(deleted|removed|deletion|retired|delisted|offboarded|deactivated|decommissioned)(_|$)");
     private static final Pattern CURRENCY = Pattern.compile("(^|_)(currency|ccy)(_|$)");
 
     static RowSignals of(String entity, Table t) {
