@@ -58,6 +58,12 @@ public record AmountCurrency(String reference, Optional<String> only, int known)
 
     /** Whether the column's name states the currency its amounts are in ({@code amount_usd}). */
     public static boolean namesItsCurrency(Column c) {
-        return Identifiers.words(c.name()).stream().anyMatch(CODES::contains);
+        return named(c).isPresent();
+    }
+
+    /** The currency the column's name states, upper case ({@code label_cost_usd} → USD). */
+    public static Optional<String> named(Column c) {
+        return Identifiers.words(c.name()).stream().map(w -> w.toLowerCase(java.util.Locale.ROOT)).filter(CODES::contains)
+                .findFirst().map(w -> w.toUpperCase(java.util.Locale.ROOT));
     }
 }

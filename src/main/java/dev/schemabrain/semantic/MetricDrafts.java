@@ -142,9 +142,10 @@ final class MetricDrafts {
         revenue.ifPresent(expression -> add("revenue", "Sales revenue of " + things + " rows (" + expression.replace("*", "×")
                 + ") summed", new Measure(Aggregation.SUM, null, expression), Kind.FLOW, true));
         for (Column c : table.columns()) {
-            String words = c.name().replace('_', ' ');
+            // An amount whose name states its currency (label_cost_usd) is in that currency, not the row's.
+            String words = c.name().replace('_', ' ') + AmountCurrency.named(c).map(code -> " (in " + code + ")").orElse("");
             String id = SemanticInference.identifier(c.name());
-            boolean money = MeasureMeaning.isMoney(c);
+            boolean money = MeasureMeaning.isMoney(c) && AmountCurrency.named(c).isEmpty();
             switch (MeasureMeaning.of(table, c)) {
                 case ADDITIVE -> {
                     Kind kind = MeasureMeaning.isReceivable(c) ? Kind.RECEIVABLE : Kind.FLOW;
