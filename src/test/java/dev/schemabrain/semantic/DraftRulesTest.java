@@ -192,6 +192,12 @@ class DraftRulesTest {
         String sql = new MetricCompiler(catalog, model).compile(new MetricRequest("invoice_lines_amount_sum", List.of("invoices.currency"),
                 List.of(), null, null, List.of(), List.of(), 10), Engines.POSTGRESQL).sql();
         assertTrue(sql.contains("\"is_test\" = ?") && sql.contains("\"deleted_at\" IS NULL") && sql.contains("\"status\" IN (?)"), sql);
+        // invoices.currency is known to hold three currencies: asked without it, the sum is refused, retried per currency.
+        CompileException mixed = assertThrows(CompileException.class, () -> new MetricCompiler(catalog, model).compile(
+                new MetricRequest("invoice_lines_amount_sum", List.of(), List.of(), null, null, List.of(), List.of(), 10),
+                Engines.POSTGRESQL));
+        assertEquals(ErrorKind.INVALID_ARGUMENT, mixed.problem());
+        assertEquals(Map.of("group_by", List.of("invoices.currency")), mixed.suggestedArgs());
     }
 
     @Test

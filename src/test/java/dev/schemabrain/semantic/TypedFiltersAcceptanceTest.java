@@ -236,6 +236,15 @@ public class TypedFiltersAcceptanceTest {
         return s;
     }
 
+    /**
+     * An invoice's rows joined up to its account, which a drafted entity's default segment reaches: a test account's
+     * invoices and payments are not real (the test flag travels down the required keys).
+     */
+    static String toAccount(Source s) {
+        return " JOIN " + s.t("subscriptions") + " su ON su.subscription_id = i.subscription_id JOIN " + s.t("accounts")
+                + " a ON a.account_id = su.account_id";
+    }
+
     static MetricRequest request(String metric, List<String> groupBy, List<Filter> filters) {
         return new MetricRequest(metric, groupBy, filters, null, null, List.of(), List.of(), 10_000);
     }
@@ -288,8 +297,9 @@ public class TypedFiltersAcceptanceTest {
         Source s = source(engine);
         String invoice = s.entity("invoices");
         CompiledMetric m = assertSameRows(s, request("typed_paid_amount", List.of(invoice + ".currency"), List.of()),
-                "SELECT currency, SUM(amount_cents) FROM " + s.t("invoices") + " WHERE status = 'paid' GROUP BY currency ORDER BY currency");
-        assertEquals(List.of("paid", 10_001), m.params());
+                "SELECT i.currency, SUM(i.amount_cents) FROM " + s.t("invoices") + " i" + toAccount(s)
+                        + " WHERE i.status = 'paid' AND a.is_test = FALSE GROUP BY i.currency ORDER BY i.currency");
+        assertEquals(List.of("paid", engine.equals("postgresql") ? false : 0, 10_001), m.params());
         assertEquals(engine.equals("postgresql"), m.sql().contains("CAST(? AS \"billing\".\"invoice_status\")"), m.sql());
     }
 
@@ -298,16 +308,18 @@ public class TypedFiltersAcceptanceTest {
     void anInListGroupedByTheEnumAnswersAsHandWrittenSql(String engine) throws Exception {
         Source s = source(engine);
         String invoice = s.entity("invoices");
-        // Case does not matter to the caller; the declared spelling is bound.
-        CompiledMetric m = assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".status"),
+        // Case does not matter to the caller; the declared spelling is bound. Amounts add up per currency.
+        CompiledMetric m = assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".status", invoice + ".currency"),
                         List.of(new Filter(invoice + ".status", FilterOp.IN, List.of("paid", "Open", "VOID")))),
-                "SELECT status, SUM(amount_cents) FROM " + s.t("invoices")
-                        + " WHERE status IN ('paid', 'open', 'void') GROUP BY status ORDER BY status");
-        assertEquals(List.of("paid", "open", "void"), m.params().subList(0, 3));
-        assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".status"),
+                "SELECT i.status, i.currency, SUM(i.amount_cents) FROM " + s.t("invoices") + " i" + toAccount(s)
+                        + " WHERE a.is_test = FALSE AND i.status IN ('paid', 'open', 'void') GROUP BY i.status, i.currency"
+                        + " ORDER BY i.status, i.currency");
+        assertEquals(List.of("paid", "open", "void"), m.params().subList(1, 4), "after the default segment's flag");
+        assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".status", invoice + ".currency"),
                         List.of(new Filter(invoice + ".status", FilterOp.NOT_IN, List.of("draft", "void")))),
-                "SELECT status, SUM(amount_cents) FROM " + s.t("invoices")
-                        + " WHERE status NOT IN ('draft', 'void') GROUP BY status ORDER BY status");
+                "SELECT i.status, i.currency, SUM(i.amount_cents) FROM " + s.t("invoices") + " i" + toAccount(s)
+                        + " WHERE a.is_test = FALSE AND i.status NOT IN ('draft', 'void') GROUP BY i.status, i.currency"
+                        + " ORDER BY i.status, i.currency");
     }
 
     @ParameterizedTest
@@ -317,11 +329,12 @@ public class TypedFiltersAcceptanceTest {
         String invoice = s.entity("invoices");
         String plan = s.entity("plans");
         String subscription = s.entity("subscriptions");
+        // One currency, so the amounts add up.
         assertSameRows(s, request("typed_invoice_amount", List.of(plan + ".billing_interval", subscription + ".status"),
-                        List.of(new Filter(invoice + ".status", FilterOp.NE, "void"))),
-                "SELECT p.billing_interval, su.status, SUM(i.amount_cents) FROM " + s.t("invoices") + " i JOIN "
-                        + s.t("subscriptions") + " su ON su.subscription_id = i.subscription_id JOIN " + s.t("plans")
-                        + " p ON p.plan_id = su.plan_id WHERE i.status <> 'void'"
+                        List.of(new Filter(invoice + ".status", FilterOp.NE, "void"), new Filter(invoice + ".currency", FilterOp.EQ, "USD"))),
+                "SELECT p.billing_interval, su.status, SUM(i.amount_cents) FROM " + s.t("invoices") + " i" + toAccount(s)
+                        + " JOIN " + s.t("plans") + " p ON p.plan_id = su.plan_id"
+                        + " WHERE i.status <> 'void' AND i.currency = 'USD' AND a.is_test = FALSE"
                         + " GROUP BY p.billing_interval, su.status ORDER BY p.billing_interval, su.status");
     }
 
@@ -330,17 +343,19 @@ public class TypedFiltersAcceptanceTest {
     void aBooleanFilterAnswersAsHandWrittenSql(String engine) throws Exception {
         Source s = source(engine);
         String account = s.entity("accounts");
-        String hand = "SELECT SUM(i.amount_cents) FROM " + s.t("invoices") + " i JOIN " + s.t("subscriptions")
-                + " su ON su.subscription_id = i.subscription_id JOIN " + s.t("accounts") + " a ON a.account_id = su.account_id"
-                + " WHERE a.is_test = %s";
+        String invoice = s.entity("invoices");
+        // The caller's filter on is_test replaces the default segment's: "yes" answers the test accounts' invoices.
+        String hand = "SELECT i.currency, SUM(i.amount_cents) FROM " + s.t("invoices") + " i" + toAccount(s)
+                + " WHERE a.is_test = %s GROUP BY i.currency ORDER BY i.currency";
         for (Object value : List.of(false, "false", "no", 0)) {
-            CompiledMetric m = assertSameRows(s, request("typed_invoice_amount", List.of(),
+            CompiledMetric m = assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".currency"),
                     List.of(new Filter(account + ".is_test", FilterOp.EQ, value))), hand.formatted("FALSE"));
             // tinyint(1) and a 0/1 CHECK hold numbers, a PostgreSQL boolean a boolean.
             assertEquals(engine.equals("postgresql") ? false : 0, m.params().get(0), "bound as " + m.params());
         }
-        assertSameRows(s, request("typed_invoice_amount", List.of(), List.of(new Filter(account + ".is_test", FilterOp.EQ, "yes"))),
-                hand.formatted("TRUE"));
+        CompiledMetric test = assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".currency"),
+                List.of(new Filter(account + ".is_test", FilterOp.EQ, "yes"))), hand.formatted("TRUE"));
+        assertEquals(1, test.sql().split("is_test", -1).length - 1, "one is_test filter, the caller's: " + test.sql());
     }
 
     @ParameterizedTest
@@ -351,9 +366,10 @@ public class TypedFiltersAcceptanceTest {
         CompiledMetric m = assertSameRows(s, request("typed_payment_count", List.of(payment + ".status"),
                         List.of(new Filter(payment + ".status", FilterOp.IN, List.of("succeeded", "refunded")))),
                 // By hand on PostgreSQL too the domain needs a cast: a plain IN finds no = for it.
-                "SELECT status, COUNT(payment_id) FROM " + s.t("payments") + " WHERE "
-                        + (engine.equals("postgresql") ? "CAST(status AS text)" : "status")
-                        + " IN ('succeeded', 'refunded') GROUP BY status ORDER BY status");
+                "SELECT p.status, COUNT(p.payment_id) FROM " + s.t("payments") + " p JOIN " + s.t("invoices")
+                        + " i ON i.invoice_id = p.invoice_id" + toAccount(s) + " WHERE a.is_test = FALSE AND "
+                        + (engine.equals("postgresql") ? "CAST(p.status AS text)" : "p.status")
+                        + " IN ('succeeded', 'refunded') GROUP BY p.status ORDER BY p.status");
         assertEquals(engine.equals("postgresql"), m.sql().contains("CAST(\"t0\".\"status\" AS \"billing\".\"payment_status\") IN (CAST(? AS \"billing\".\"payment_status\")"), m.sql());
     }
 
@@ -363,11 +379,31 @@ public class TypedFiltersAcceptanceTest {
         String invoice = s.entity("invoices");
         CompiledMetric m = assertSameRows(s, request("typed_invoice_amount", List.of(invoice + ".currency"),
                         List.of(new Filter(invoice + ".currency", FilterOp.IN, List.of("eur", "GBP")))),
-                "SELECT currency, SUM(amount_cents) FROM billing.invoices WHERE currency IN ('EUR', 'GBP') GROUP BY currency ORDER BY currency");
-        assertEquals(List.of("EUR", "GBP"), m.params().subList(0, 2), "the declared spelling is bound");
+                "SELECT i.currency, SUM(i.amount_cents) FROM billing.invoices i" + toAccount(s)
+                        + " WHERE a.is_test = FALSE AND i.currency IN ('EUR', 'GBP') GROUP BY i.currency ORDER BY i.currency");
+        assertEquals(List.of("EUR", "GBP"), m.params().subList(1, 3), "the declared spelling is bound");
         assertEquals("EUR", assertThrows(CompileException.class, () -> new MetricCompiler(s.catalog(), s.model()).compile(
                 request("typed_invoice_amount", List.of(), List.of(new Filter(invoice + ".currency", FilterOp.EQ, "EUT"))),
                 dev.schemabrain.engine.Engines.POSTGRESQL)).candidates().get(0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql", "mariadb", "sqlite"})
+    void amountsInSeveralKnownCurrenciesAreNeverAddedUp(String engine) throws Exception {
+        Source s = source(engine);
+        String invoice = s.entity("invoices");
+        MetricRequest plain = request("typed_invoice_amount", List.of(), List.of());
+        if (engine.equals("postgresql")) {
+            // The domain's CHECK says USD, EUR, GBP: refused, and the retry is the same call grouped by the currency.
+            CompileException e = assertThrows(CompileException.class, () -> new MetricCompiler(s.catalog(), s.model())
+                    .compile(plain, dev.schemabrain.engine.Engines.POSTGRESQL));
+            assertEquals(ErrorKind.INVALID_ARGUMENT, e.problem());
+            assertEquals(Map.of("group_by", List.of(invoice + ".currency")), e.suggestedArgs());
+        } else {
+            // Indexed without samples, a CHAR(3) says no value: the compiler cannot know it mixes, so it answers.
+            assertSameRows(s, plain, "SELECT SUM(i.amount_cents) FROM " + s.t("invoices") + " i" + toAccount(s)
+                    + " WHERE a.is_test = FALSE");
+        }
     }
 
     @ParameterizedTest
@@ -377,18 +413,21 @@ public class TypedFiltersAcceptanceTest {
         String invoice = s.entity("invoices");
         MetricCompiler compiler = new MetricCompiler(s.catalog(), s.model());
         try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(s.url()), ExecutorSettings.defaults())) {
+            // Grouped by currency, so the amounts add up and the typo is what is refused.
+            List<String> perCurrency = List.of(invoice + ".currency");
             CompileException e = assertThrows(CompileException.class, () -> compiler.compile(request("typed_invoice_amount",
-                    List.of(), List.of(new Filter(invoice + ".status", FilterOp.EQ, "pais"))), ex.dialect()));
+                    perCurrency, List.of(new Filter(invoice + ".status", FilterOp.EQ, "pais"))), ex.dialect()));
             assertEquals(ErrorKind.INVALID_ARGUMENT, e.problem());
             assertEquals("paid", e.candidates().get(0), e.candidates().toString());
             assertEquals("The filter value 'pais' is not one of the values " + invoice + ".status allows: "
                     + String.join(", ", INVOICE_STATUSES) + ".", e.getMessage());
             CompileException inList = assertThrows(CompileException.class, () -> compiler.compile(request("typed_invoice_amount",
-                    List.of(), List.of(new Filter(invoice + ".status", FilterOp.NOT_IN, List.of("paid", "voided")))), ex.dialect()));
+                    perCurrency, List.of(new Filter(invoice + ".status", FilterOp.NOT_IN, List.of("paid", "voided")))), ex.dialect()));
             assertEquals(List.of("void"), inList.candidates().subList(0, 1), "every value of a list is checked");
             CompileException flag = assertThrows(CompileException.class, () -> compiler.compile(request("typed_invoice_amount",
-                    List.of(), List.of(new Filter(s.entity("accounts") + ".is_test", FilterOp.EQ, "maybe"))), ex.dialect()));
+                    perCurrency, List.of(new Filter(s.entity("accounts") + ".is_test", FilterOp.EQ, "maybe"))), ex.dialect()));
             assertEquals(ErrorKind.INVALID_ARGUMENT, flag.problem());
+            assertTrue(flag.getMessage().contains("maybe"), flag.getMessage());
         }
     }
 
@@ -490,15 +529,17 @@ public class TypedFiltersAcceptanceTest {
 
         String invoice = s.entity("invoices");
         String metricName = s.inferred().metrics().stream().filter(m -> m.entity().equals(invoice)).findFirst().orElseThrow().name();
+        // In one currency, so the amounts add up and the typo is what is refused.
+        Map<String, Object> usd = Map.of("column", invoice + ".currency", "op", "eq", "value", "USD");
         Envelope typo = tools.call("get_metric", Map.of("name", metricName,
-                "filters", List.of(Map.of("column", invoice + ".status", "op", "eq", "value", "pais"))));
+                "filters", List.of(usd, Map.of("column", invoice + ".status", "op", "eq", "value", "pais"))));
         JsonNode error = json.valueToTree(typo).path("error");
         assertEquals("invalid_argument", error.path("kind").asText(), error.toString());
         assertEquals("paid", error.path("recovery").path("fuzzy_matches").path(0).asText(), error.toString());
         // Not a retry without the filter (another question, answered with success): the entity and its values.
         assertEquals("describe_entity", error.path("recovery").path("suggested_tool").asText(), error.toString());
 
-        List<Map<String, Object>> filters = List.of(Map.of("column", invoice + ".status", "op", "in", "value", List.of("paid", "open")));
+        List<Map<String, Object>> filters = List.of(usd, Map.of("column", invoice + ".status", "op", "in", "value", List.of("paid", "open")));
         Envelope grain = tools.call("get_metric", Map.of("name", metricName, "filters", filters, "time_grain", "fortnight"));
         JsonNode recovery = json.valueToTree(grain).path("error").path("recovery");
         assertEquals("get_metric", recovery.path("suggested_tool").asText(), recovery.toString());
