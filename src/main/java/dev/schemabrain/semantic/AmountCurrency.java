@@ -7,6 +7,7 @@ import dev.schemabrain.catalog.Table;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.SemanticModel;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -25,6 +26,8 @@ public record AmountCurrency(String reference, Optional<String> only, int known)
     /** Codes a column name states its currency by ({@code label_cost_usd}): that amount has one currency whatever the row's. */
     private static final Set<String> CODES = Set.of("usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "nzd", "cny", "hkd",
             "sgd", "sek", "nok", "dkk", "pln", "czk", "huf", "inr", "brl", "mxn", "zar", "krw", "ils", "aed", "sar", "ron");
+
+    private static final Set<String> RATE_WORDS = Set.of("rate", "rates", "fx", "per", "to", "from");
 
     /** The currency of {@code entity}'s amounts, if a currency column says it. */
     public static Optional<AmountCurrency> of(SemanticModel model, Function<QualifiedName, Optional<Table>> tables, String entity) {
@@ -61,9 +64,16 @@ public record AmountCurrency(String reference, Optional<String> only, int known)
         return named(c).isPresent();
     }
 
-    /** The currency the column's name states, upper case ({@code label_cost_usd} → USD). */
+    /**
+     * The currency the column's name states, upper case ({@code label_cost_usd} → USD); none for a rate, whose name
+     * states one side of a conversion ({@code rate_to_eur} is EUR per unit of the row's currency).
+     */
     public static Optional<String> named(Column c) {
-        return Identifiers.words(c.name()).stream().map(w -> w.toLowerCase(java.util.Locale.ROOT)).filter(CODES::contains)
+        List<String> words = Identifiers.words(c.name());
+        if (words.stream().anyMatch(RATE_WORDS::contains)) {
+            return Optional.empty();
+        }
+        return words.stream().map(w -> w.toLowerCase(java.util.Locale.ROOT)).filter(CODES::contains)
                 .findFirst().map(w -> w.toUpperCase(java.util.Locale.ROOT));
     }
 }
