@@ -103,7 +103,7 @@ final class MetricAssumptions {
         }
         return "a draft nobody has reviewed, inferred from the "
                 + (origin.method() == InferenceMethod.OBSERVED_IN_QUERY_LOG ? "query log" : "schema and its data")
-                + ": check its description before relying on it";
+                + ", so check its description before relying on it";
     }
 
     /** {@code food_order.status in (delivered, in_transit)}. */
