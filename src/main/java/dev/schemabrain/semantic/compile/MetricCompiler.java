@@ -234,6 +234,13 @@ public final class MetricCompiler {
         for (Filter f : request.filters()) {
             filters.add(isMetricTime(f.column()) ? onOwnTimeAxis(f, metric, request, base) : f);
         }
+        if (request.defaultSegments()) {
+            for (Segment s : relatedDefaults(base, request)) {
+                s.filters().stream().filter(f -> !filters.contains(f))
+                        .filter(f -> request.filters().stream().noneMatch(c -> c.column().strip().equalsIgnoreCase(f.column())))
+                        .forEach(filters::add);
+            }
+        }
         // After the caller's filters and ANDed with them: a caller's own filter can only narrow what the role allows.
         for (RowScope scope : rowScopes) {
             if (!forced.contains(scope) && !reaches(base, scope.entity(), filters, request)) {
@@ -291,7 +298,7 @@ public final class MetricCompiler {
         return new Filter(axis.get().entity().name() + "." + axis.get().column().name(), f.op(), f.value());
     }
 
-    /** The segments a simple metric's filters took: its entity's defaults (unless opted out), then those named. */
+    /** The segments a simple metric's filters took: its entity's defaults (unless opted out), those named, related rows'. */
     private List<Segment> segments(Metric metric, MetricRequest request) throws CompileException {
         Entity base = entity(metric.entity());
         List<Segment> out = new ArrayList<>(request.defaultSegments() ? base.defaultSegments() : List.of());
@@ -300,6 +307,31 @@ public final class MetricCompiler {
             if (!out.contains(segment)) {
                 out.add(segment);
             }
+        }
+        if (request.defaultSegments()) {
+            relatedDefaults(base, request).stream().filter(s -> !out.contains(s)).forEach(out::add);
+        }
+        return out;
+    }
+
+    /**
+     * The default segments of the entities a caller's filter reaches one-to-many ("members with a completed booking"):
+     * the related rows that make a row count must be real rows themselves (not a test site's booking, not a deleted
+     * one). A parent reached many-to-one keeps its rows' history: its soft deletes never remove the facts under it.
+     */
+    private List<Segment> relatedDefaults(Entity base, MetricRequest request) {
+        List<Segment> out = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>();
+        for (Filter f : request.filters()) {
+            int dot = f.column() == null ? -1 : f.column().strip().indexOf('.');
+            if (dot <= 0) {
+                continue;
+            }
+            String related = f.column().strip().substring(0, dot);
+            if (related.equals(base.name()) || !seen.add(related) || paths.towardsOne(base.name(), related)) {
+                continue;
+            }
+            model.entity(related).ifPresent(e -> e.defaultSegments().forEach(out::add));
         }
         return out;
     }

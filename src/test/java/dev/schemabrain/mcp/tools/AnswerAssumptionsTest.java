@@ -79,6 +79,9 @@ class AnswerAssumptionsTest {
                 "INSERT INTO booking SELECT i, i % 6 + 1, i % 200 + 1, 'pending', CASE WHEN i % 6 + 1 IN (2, 5) THEN 'CHF' ELSE 'EUR' END,"
                         + " 10 + i % 37, TIMESTAMP '2025-01-01' + ((i * 7) % 360 || ' days')::interval FROM generate_series(1, 3000) i",
                 "UPDATE booking SET status = CASE WHEN booking_id % 9 = 0 THEN 'cancelled' ELSE 'completed' END WHERE booking_id % 10 <> 0",
+                // A member whose only completed booking is at the sandbox site: not a member with a real booking.
+                "INSERT INTO member VALUES (201, 'Only', 'Sandbox', 'm201@example.com', NULL)",
+                "INSERT INTO booking VALUES (3001, 6, 201, 'completed', 'EUR', 20, TIMESTAMP '2025-03-01')",
                 "INSERT INTO booking_refund SELECT booking_id, booking_id, amount / 2, booked_at + INTERVAL '40 days'"
                         + " FROM booking WHERE status = 'completed' AND booking_id % 11 = 0",
                 "ANALYZE");
@@ -196,6 +199,20 @@ class AnswerAssumptionsTest {
         assertEquals("filtered_through_related_rows", answer.path("degradation_reason").asText(), answer.toString());
         assertTrue(answer.path("data").path("assumptions").path("sentence").asText().contains("at least one matching"),
                 answer.toString());
+    }
+
+    /** "Members with a completed booking" counts a member only for a real booking: the bookings' defaults apply too. */
+    @Test
+    void aFilterOnRelatedRowsTakesThoseRowsDefaults() throws Exception {
+        JsonNode answer = call("get_metric", Map.of("name", "member_count", "filters",
+                List.of(Map.of("column", "booking.status", "op", "eq", "value", "completed"))));
+        assertEquals("filtered_through_related_rows", answer.path("degradation_reason").asText(), answer.toString());
+        BigDecimal expected = hand("SELECT 'x', COUNT(DISTINCT m.member_id) FROM member m JOIN booking b ON b.member_id = m.member_id"
+                + " JOIN site s ON s.site_id = b.site_id WHERE m.deleted_at IS NULL AND b.status = 'completed' AND NOT s.is_sandbox")
+                .values().iterator().next();
+        assertEquals(expected, answer.path("data").path("rows").get(0).path("member_count").decimalValue().stripTrailingZeros(),
+                answer.toString());
+        assertTrue(answer.path("data").path("assumptions").path("sentence").asText().contains("site.is_sandbox"), answer.toString());
     }
 
     /**
