@@ -51,7 +51,7 @@ final class ConsoleCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--audit-key", paramLabel = "FILE", description = "The audit chain's key file, as serve takes it"
-            + " (default: $" + AuditKey.ENV + ", else the key serve generated).")
+            + " (default: $" + AuditKey.ENV + ", else the file serve uses, generated on first use).")
     Path auditKey;
 
     @Override
@@ -67,8 +67,8 @@ final class ConsoleCommand implements Callable<Integer> {
             throw new UserError("There is no store at " + main.store() + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
-        AuditKey key = AuditKey.resolve(Optional.ofNullable(auditKey), main.env, false);
-        Console.Settings settings = new Console.Settings(main.store(), url, key, reviewer(), day(), host, port);
+        AuditKey key = AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
+        Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host, port);
         Console console;
         try {
             console = Console.start(settings);
@@ -96,13 +96,5 @@ final class ConsoleCommand implements Callable<Integer> {
         } catch (DateTimeParseException e) {
             throw new UserError("--as-of " + asOf + " is not a date; write it as 2025-01-01.");
         }
-    }
-
-    private String reviewer() throws UserError {
-        String name = reviewer != null ? reviewer.strip() : System.getProperty("user.name", "").strip();
-        if (name.isEmpty()) {
-            throw new UserError(SchemaBrainException.Kind.INPUT, "Who reviews is unknown; pass --reviewer NAME.");
-        }
-        return name;
     }
 }

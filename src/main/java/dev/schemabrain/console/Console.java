@@ -43,6 +43,8 @@ public final class Console implements AutoCloseable {
     private final Optional<QueryExecutor> executor;
     private final AuditLog audit;
     private final ConsoleServer server;
+    /** Ctrl-C's hook and the command's own close both come here: the chain is closed once. */
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Console(Optional<QueryExecutor> executor, AuditLog audit, ConsoleServer server) {
         this.executor = executor;
@@ -87,6 +89,9 @@ public final class Console implements AutoCloseable {
 
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         server.close();
         audit.close();
         executor.ifPresent(QueryExecutor::close);

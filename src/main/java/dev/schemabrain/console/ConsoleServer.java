@@ -1,14 +1,13 @@
 package dev.schemabrain.console;
 
 import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.mcp.transport.http.HttpOptions;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 
 /** The console's embedded Jetty: one servlet, on a loopback address only. */
 public final class ConsoleServer implements AutoCloseable {
@@ -25,16 +24,7 @@ public final class ConsoleServer implements AutoCloseable {
 
     /** Whether {@code host} is a loopback address: the only kind the console binds in this version. */
     public static boolean loopback(String host) {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(host)) {
-                if (!a.isLoopbackAddress()) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (UnknownHostException e) {
-            return false;
-        }
+        return HttpOptions.isLoopback(host);
     }
 
     static ConsoleServer start(String host, int port, ConsoleSessions sessions, DraftReview review, AuditTimeline audit,
