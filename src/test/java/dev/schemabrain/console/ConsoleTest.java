@@ -194,6 +194,19 @@ class ConsoleTest {
         assertEquals(ValidationState.DRAFT, stored().metric(UNTOUCHED).orElseThrow().origin().state());
     }
 
+    /** A rebound DNS name arrives with its own Host: refused before the session is even looked at. */
+    @Test
+    void aHostOtherThanLoopbackIsRefused() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", console.port())) {
+            socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: evil.example:" + console.port() + "\r\n" + "Cookie: "
+                    + cookie + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 403"), answer);
+            assertTrue(answer.contains("This Host is not the loopback address"), answer);
+            assertFalse(answer.contains("Drafts to review</h1>"), answer);
+        }
+    }
+
     @Test
     void theDraftsPageShowsAssumptionsTheAnswerAndTheSql() throws Exception {
         String page = get("/", cookie).body();
