@@ -46,7 +46,7 @@ final class ApplyCommand implements Callable<Integer> {
         SemanticModel merged = SemanticProject.merge(state.stored(), resolved);
         failOnProblems(SemanticProject.check(merged, state.catalog(), project), "nothing was applied");
         List<SemanticProject.Change> changes = SemanticProject.diff(state.stored(), resolved);
-        SemanticStore.replace(main.store(), merged, new MetricReview(reviewer(),
+        SemanticStore.replace(main.store(), merged, new MetricReview(reviewer(reviewer),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS).toString()));
         main.out().printf("Applied %s: %d entities, %d joins, %d metrics (%d added, %d changed, %d removed)%n", dir,
                 project.model().entities().size(), project.model().joins().size(), project.model().metrics().size(),
@@ -55,8 +55,9 @@ final class ApplyCommand implements Callable<Integer> {
         return 0;
     }
 
-    private String reviewer() throws UserError {
-        String name = reviewer != null ? reviewer.strip() : System.getProperty("user.name", "").strip();
+    /** {@code --reviewer NAME}, else the login user name; console signs its verdicts the same way. */
+    static String reviewer(String given) throws UserError {
+        String name = given != null ? given.strip() : System.getProperty("user.name", "").strip();
         if (name.isEmpty()) {
             throw new UserError(SchemaBrainException.Kind.INPUT, "Who reviews the project is unknown; pass --reviewer NAME.");
         }

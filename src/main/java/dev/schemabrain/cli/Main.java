@@ -31,7 +31,7 @@ public final class Main implements Runnable {
     static final List<Class<?>> SUBCOMMANDS = List.of(IndexCommand.class, ServeCommand.class, EvalCommand.class,
             ApplyCommand.class, DiffCommand.class, ExportCommand.class, SemanticListing.Entities.class,
             SemanticListing.Joins.class, SemanticListing.Metrics.class, ImportCommand.class, PolicyCommand.class,
-            AuditCommand.class, LintCommand.class, DemoCommand.class, TokenCommand.class, StoreCommand.class,
+            AuditCommand.class, LintCommand.class, DemoCommand.class, ConsoleCommand.class, TokenCommand.class, StoreCommand.class,
             LlmCommand.class, ProbeCommand.class, SweepCommand.class, MineQueriesCommand.class, InitCommand.class,
             DoctorCommand.class, GrantsCommand.class, CheckCommand.class, TestCommand.class, CommandLine.HelpCommand.class);
 

@@ -1,0 +1,42 @@
+package dev.schemabrain.console;
+
+import java.util.List;
+
+/** A bar chart as inline SVG: no script, readable as its title and the table printed beside it. */
+final class SvgChart {
+
+    /** One bar: its label and value. */
+    record Bar(String label, double value) {
+    }
+
+    private static final int HEIGHT = 120;
+    private static final int BAR = 28;
+    private static final int GAP = 6;
+
+    private SvgChart() {
+    }
+
+    /** Empty text for no bars or a negative value (a signed chart is for later; the table says it all). */
+    static String bars(String title, List<Bar> bars) {
+        if (bars.isEmpty() || bars.stream().anyMatch(b -> b.value() < 0 || Double.isNaN(b.value()))) {
+            return "";
+        }
+        double max = bars.stream().mapToDouble(Bar::value).max().orElse(0);
+        int width = bars.size() * (BAR + GAP);
+        StringBuilder svg = new StringBuilder("<svg role=\"img\" aria-label=\"" + Html.esc(title) + "\" width=\"" + width
+                + "\" height=\"" + (HEIGHT + 4) + "\" viewBox=\"0 0 " + width + " " + (HEIGHT + 4) + "\"><title>"
+                + Html.esc(title) + "</title>");
+        for (int i = 0; i < bars.size(); i++) {
+            Bar b = bars.get(i);
+            int h = max <= 0 ? 0 : (int) Math.round(b.value() / max * HEIGHT);
+            svg.append("<rect x=\"").append(i * (BAR + GAP)).append("\" y=\"").append(HEIGHT - h + 2).append("\" width=\"")
+                    .append(BAR).append("\" height=\"").append(h).append("\" fill=\"#3b6ea5\"><title>")
+                    .append(Html.esc(b.label())).append(": ").append(Html.esc(number(b.value()))).append("</title></rect>");
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}

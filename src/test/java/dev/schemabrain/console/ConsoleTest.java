@@ -1,0 +1,304 @@
+package dev.schemabrain.console;
+
+import dev.schemabrain.audit.ArgsHash;
+import dev.schemabrain.audit.AuditKey;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.AuditRecord;
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The console on the demo database (indexed for real, get_metric run on its SQLite file) driven over HTTP: no page
+ * without a session, a token that signs in once, forms refused without their token, verdicts written into the store and
+ * the audit chain under the reviewer's name, no value of a PII column on any page, and text escaped.
+ */
+class ConsoleTest {
+
+    private static final String REVIEWER = "alice";
+    /** A draft no test approves or rejects: the refused forms must leave it a draft. */
+    private static final String UNTOUCHED = "invoices_total_cents_sum";
+    private static final Pattern CSRF = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
+
+    @TempDir
+    static Path dir;
+
+    static Path database;
+    static StoreLocation store;
+    static AuditKey key;
+    static Console console;
+    static String token;
+    static String cookie;
+    static HttpClient http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        database = dir.resolve("demo.sqlite");
+        DemoDatabase.create(database);
+        SourceUrl url = SourceUrl.parse("sqlite:" + database);
+        Path storeFile = dir.resolve("store.db");
+        try (SchemaSource source = Sources.open(url)) {
+            new Indexer().run(url, source, storeFile, false, IndexListener.SILENT);
+        }
+        store = new StoreLocation.SqliteFile(storeFile);
+        byte[] raw = new byte[AuditKey.MIN_BYTES];
+        new SecureRandom().nextBytes(raw);
+        key = AuditKey.of(raw);
+        // The demo's data ends on 2025-01-01: its last 12 months have rows.
+        console = Console.start(new Console.Settings(store, Optional.of(url), key, REVIEWER, LocalDate.of(2025, 1, 1),
+                "127.0.0.1", 0));
+        String login = console.loginUrl();
+        token = login.substring(login.indexOf("token=") + "token=".length());
+        http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<String> signedIn = get("/login?token=" + token, null);
+        assertEquals(303, signedIn.statusCode(), signedIn.body());
+        String set = signedIn.headers().firstValue("Set-Cookie").orElseThrow();
+        assertTrue(set.contains("HttpOnly") && set.contains("SameSite=Strict"), set);
+        cookie = set.substring(0, set.indexOf(';'));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (console != null) {
+            console.close();
+        }
+    }
+
+    static HttpResponse<String> get(String path, String cookie) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path)).GET();
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<String> post(String path, String cookie, Map<String, String> form, String origin) throws Exception {
+        StringBuilder body = new StringBuilder();
+        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
+                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (cookie != null) {
+            b.header("Cookie", cookie);
+        }
+        if (origin != null) {
+            b.header("Origin", origin);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static String csrf() throws Exception {
+        Matcher m = CSRF.matcher(get("/", cookie).body());
+        assertTrue(m.find(), "the drafts page has a form token");
+        return m.group(1);
+    }
+
+    static SemanticModel stored() throws Exception {
+        try (Store s = Stores.open(store)) {
+            return s.read(SemanticLayer::stored);
+        }
+    }
+
+    static List<AuditRecord> auditRows() throws Exception {
+        try (AuditLog log = AuditLog.openExisting(store)) {
+            return log.list(10_000, OptionalLong.empty());
+        }
+    }
+
+    @Test
+    void noPageAndNoFormWithoutASession() throws Exception {
+        for (String path : List.of("/", "/audit", "/pii", "/audit?caller=alice", "/no-such-page")) {
+            for (String c : java.util.Arrays.asList(null, "schemabrain_console=forged")) {
+                HttpResponse<String> r = get(path, c);
+                assertEquals(401, r.statusCode(), path);
+                assertTrue(r.body().contains("name=\"token\""), path + ": the answer is the sign-in page");
+            }
+        }
+        for (String path : List.of("/approve", "/reject")) {
+            HttpResponse<String> r = post(path, null, Map.of("metric", UNTOUCHED, "csrf", "x"), null);
+            assertEquals(401, r.statusCode(), path);
+        }
+        assertEquals(ValidationState.DRAFT, stored().metric(UNTOUCHED).orElseThrow().origin().state());
+    }
+
+    @Test
+    void theTokenSignsInOnceAndAWrongOneNever() throws Exception {
+        for (HttpResponse<String> again : List.of(get("/login?token=" + token, null),
+                post("/login", null, Map.of("token", token), null), get("/login?token=wrong", null))) {
+            assertEquals(401, again.statusCode());
+            assertTrue(again.headers().firstValue("Set-Cookie").isEmpty());
+            assertTrue(again.body().contains("wrong or was already used"), again.body());
+        }
+        assertEquals(200, get("/", cookie).statusCode(), "the session it gave stays good");
+    }
+
+    @Test
+    void aFormWithoutItsTokenOrWithAWrongOneIsRefused() throws Exception {
+        for (Map<String, String> form : List.of(Map.of("metric", UNTOUCHED),
+                Map.of("metric", UNTOUCHED, "csrf", "not-the-token"))) {
+            for (String path : List.of("/approve", "/reject")) {
+                HttpResponse<String> r = post(path, cookie, form, null);
+                assertEquals(403, r.statusCode(), path + " " + form);
+                assertTrue(r.body().contains("This form&#39;s security token is missing or wrong"), r.body());
+                assertFalse(r.body().contains("Exception"), r.body());
+            }
+        }
+        assertEquals(ValidationState.DRAFT, stored().metric(UNTOUCHED).orElseThrow().origin().state());
+    }
+
+    @Test
+    void anotherOriginIsRefusedEvenWithTheToken() throws Exception {
+        HttpResponse<String> r = post("/approve", cookie, Map.of("metric", UNTOUCHED, "csrf", csrf()), "http://evil.example");
+        assertEquals(403, r.statusCode());
+        assertTrue(r.body().contains("another origin"), r.body());
+        assertEquals(ValidationState.DRAFT, stored().metric(UNTOUCHED).orElseThrow().origin().state());
+    }
+
+    /** A rebound DNS name arrives with its own Host: refused before the session is even looked at. */
+    @Test
+    void aHostOtherThanLoopbackIsRefused() throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", console.port())) {
+            socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: evil.example:" + console.port() + "\r\n" + "Cookie: "
+                    + cookie + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 403"), answer);
+            assertTrue(answer.contains("This Host is not the loopback address"), answer);
+            assertFalse(answer.contains("Drafts to review</h1>"), answer);
+        }
+    }
+
+    @Test
+    void theDraftsPageShowsAssumptionsTheAnswerAndTheSql() throws Exception {
+        String page = get("/", cookie).body();
+        assertTrue(page.contains("<h2 id=\"m-invoices_total_cents_sum\">invoices_total_cents_sum</h2>"), "a draft is listed");
+        assertTrue(page.contains("In plain words") && page.contains("a draft nobody has reviewed"), "its assumptions");
+        assertTrue(page.contains("by month from 2024-01-01 to 2024-12-31"), "its last 12 months");
+        assertTrue(page.contains("<svg role=\"img\""), "a chart");
+        assertTrue(page.contains("Compiled SQL") && page.contains("SELECT"), "its SQL");
+        assertTrue(page.contains("action=\"/approve\"") && page.contains("action=\"/reject\""), "its verdict forms");
+    }
+
+    @Test
+    void approvingWritesTheReviewerIntoTheStoreAndTheChain() throws Exception {
+        String metric = "users_count";
+        HttpResponse<String> r = post("/approve", cookie, Map.of("metric", metric, "csrf", csrf()), null);
+        assertEquals(200, r.statusCode(), r.body());
+        SemanticModel model = stored();
+        assertEquals(ValidationState.CONFIRMED, model.metric(metric).orElseThrow().origin().state());
+        assertEquals(REVIEWER, model.review(metric).orElseThrow().by());
+        assertFalse(model.review(metric).orElseThrow().at().isBlank());
+        assertTrue(auditRows().stream().anyMatch(row -> row.entry().tool().equals(DraftReview.APPROVE)
+                && REVIEWER.equals(row.entry().caller())
+                && ArgsHash.of(key, Map.of("name", metric)).equals(row.entry().argsHash())));
+        assertFalse(get("/", cookie).body().contains("id=\"m-" + metric + "\""), "no longer a draft to review");
+        String audit = get("/audit?caller=" + REVIEWER, cookie).body();
+        assertTrue(audit.contains(DraftReview.APPROVE) && audit.contains("Chain intact"), audit);
+        HttpResponse<String> twice = post("/approve", cookie, Map.of("metric", metric, "csrf", csrf()), null);
+        assertEquals(409, twice.statusCode());
+        assertTrue(twice.body().contains("is no longer a draft"), twice.body());
+    }
+
+    @Test
+    void rejectingTakesTheDraftOutAndRecordsTheReviewer() throws Exception {
+        // A simple draft other than those the other tests use, that no metric is built on.
+        SemanticModel before = stored();
+        String metric = before.metrics().stream().map(Metric::name)
+                .filter(n -> !n.equals(UNTOUCHED) && !n.equals("users_count"))
+                .filter(n -> before.metric(n).orElseThrow().origin().state() == ValidationState.DRAFT)
+                .filter(n -> before.metrics().stream().noneMatch(m -> !m.name().equals(n) && DraftReview.uses(m, n)))
+                .findFirst().orElseThrow();
+        HttpResponse<String> r = post("/reject", cookie, Map.of("metric", metric, "csrf", csrf()), null);
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(stored().metric(metric).isEmpty());
+        assertTrue(auditRows().stream().anyMatch(row -> row.entry().tool().equals(DraftReview.REJECT)
+                && REVIEWER.equals(row.entry().caller())
+                && ArgsHash.of(key, Map.of("name", metric)).equals(row.entry().argsHash())));
+    }
+
+    @Test
+    void noPageShowsAValueOfAPiiColumn() throws Exception {
+        List<String> values = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database); Statement st = c.createStatement()) {
+            for (String sql : List.of("SELECT email, phone_number, password_hash, first_name || ' ' || last_name FROM users",
+                    "SELECT card_number FROM payments", "SELECT ip_address FROM page_views")) {
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    while (rs.next()) {
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            String v = rs.getString(i);
+                            if (v != null && v.length() >= 6) {
+                                values.add(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(values.size() > 100, "the demo has personal values to look for");
+        String pii = get("/pii", cookie).body();
+        assertTrue(pii.contains("main.payments.card_number") && pii.contains("payment_card"), pii);
+        for (String path : List.of("/", "/audit", "/pii")) {
+            String page = get(path, cookie).body();
+            for (String v : values) {
+                assertFalse(page.contains(v) || page.contains(Html.esc(v)), path + " shows a personal value");
+            }
+        }
+    }
+
+    @Test
+    void aDescriptionIsEscaped() throws Exception {
+        String metric = "invoices_total_cents_sum";
+        try (Store s = Stores.open(store)) {
+            s.write(c -> {
+                SemanticModel model = SemanticLayer.stored(c);
+                List<Metric> metrics = model.metrics().stream().map(m -> !m.name().equals(metric) ? m
+                        : new Metric(m.name(), "<script>alert('x')</script> & more", m.entity(), m.measure(), m.timeDimension(),
+                        m.timeGrains(), m.filters(), m.origin(), m.kind())).toList();
+                SemanticLayer.replace(c, new SemanticModel(model.entities(), model.joins(), metrics, model.reviews()));
+                return null;
+            });
+        }
+        String page = get("/", cookie).body();
+        assertFalse(page.contains("<script>"), "no script tag reaches the page");
+        assertTrue(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"));
+    }
+}
