@@ -201,6 +201,31 @@ class DraftRulesTest {
     }
 
     @Test
+    void aCallersFilterOnTheStatusADraftGuessedReplacesItAndOnAReviewedOneMayOnlyNarrowIt() throws Exception {
+        Catalog catalog = billing();
+        SemanticModel model = new SemanticInference(n -> null).infer(catalog);
+        Filter billed = new Filter("invoices.status", FilterOp.IN, List.of("open", "paid"));
+        MetricRequest asked = new MetricRequest("invoices_total_sum", List.of("invoices.currency"), List.of(billed), null,
+                null, List.of(), List.of(), 10);
+        // ANDed with the draft's own "paid", open invoices would add nothing, under success.
+        var compiled = new MetricCompiler(catalog, model).compile(asked, Engines.POSTGRESQL);
+        assertTrue(compiled.params().containsAll(List.of("open", "paid")), compiled.params().toString());
+        assertEquals(1, compiled.sql().split("\"status\"", -1).length - 1, "one status filter: the caller's, " + compiled.sql());
+        // Reviewed, the definition is the operator's: narrowing to paid is fine, reaching open is refused.
+        List<dev.schemabrain.semantic.model.Metric> reviewed = model.metrics().stream()
+                .map(m -> m.name().equals("invoices_total_sum") ? m.withOrigin(m.origin().confirmed()) : m).toList();
+        SemanticModel confirmed = new SemanticModel(model.entities(), model.joins(), reviewed, model.reviews());
+        CompileException refused = assertThrows(CompileException.class,
+                () -> new MetricCompiler(catalog, confirmed).compile(asked, Engines.POSTGRESQL));
+        assertEquals(ErrorKind.INVALID_ARGUMENT, refused.problem());
+        assertTrue(refused.getMessage().contains("not reach open"), refused.getMessage());
+        var narrowed = new MetricCompiler(catalog, confirmed).compile(new MetricRequest("invoices_total_sum",
+                List.of("invoices.currency"), List.of(new Filter("invoices.status", FilterOp.EQ, "paid")), null, null,
+                List.of(), List.of(), 10), Engines.POSTGRESQL);
+        assertEquals(2, narrowed.sql().split("\"status\"", -1).length - 1, "both kept: " + narrowed.sql());
+    }
+
+    @Test
     void aSnapshotIsNeverSummedOverTimeAndCountsOnlyActiveRows() {
         SemanticModel model = new SemanticInference(n -> null).infer(billing());
         assertTrue(model.metric("subscriptions_mrr_sum").isEmpty(), "MRR summed over months multiplies it");

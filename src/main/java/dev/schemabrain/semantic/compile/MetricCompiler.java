@@ -216,7 +216,7 @@ public final class MetricCompiler {
 
     /** A simple metric's filters: its own defaults, its entity's default segments (unless opted out), named segments, the caller's. */
     List<Filter> filters(Metric metric, MetricRequest request) throws CompileException {
-        List<Filter> filters = new ArrayList<>(metric.filters());
+        List<Filter> filters = ownFilters(metric, request);
         Entity base = entity(metric.entity());
         if (request.defaultSegments()) {
             // A caller who filters a column a default segment filters asked for those rows (a test restaurant's
@@ -254,6 +254,51 @@ public final class MetricCompiler {
             applied.add(scope.label());
         }
         return filters;
+    }
+
+    /**
+     * The metric's own filters, as the caller's filters meet them. A draft's set of kept values (the statuses it
+     * guessed count) gives way to a caller who filters that column ("billed": issued or paid, where the draft kept
+     * paid), as a default segment does; ANDed, the two would answer issued invoices with nothing, under success. A
+     * reviewed definition is the operator's: a caller may narrow its set, and asking for values outside it is refused.
+     */
+    private static List<Filter> ownFilters(Metric metric, MetricRequest request) throws CompileException {
+        List<Filter> out = new ArrayList<>();
+        for (Filter own : metric.filters()) {
+            List<Filter> asked = request.filters().stream()
+                    .filter(c -> c.otherColumn() == null && c.column().strip().equalsIgnoreCase(own.column())).toList();
+            Optional<List<String>> kept = keptValues(own);
+            if (asked.isEmpty() || kept.isEmpty()) {
+                out.add(own);
+                continue;
+            }
+            if (metric.origin().inferred()) {
+                continue;
+            }
+            for (Filter c : asked) {
+                Optional<List<String>> wanted = keptValues(c);
+                if (wanted.isPresent() && !kept.get().containsAll(wanted.get())) {
+                    throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Metric " + metric.name() + " counts only rows"
+                            + " where " + own.column() + " is " + String.join(" or ", kept.get()) + ", as its reviewed"
+                            + " definition says; a filter on " + own.column() + " can narrow that set, not reach "
+                            + String.join(", ", wanted.get().stream().filter(v -> !kept.get().contains(v)).toList())
+                            + ": drop that filter, or use a metric defined over those values.", kept.get());
+                }
+            }
+            out.add(own);
+        }
+        return out;
+    }
+
+    /** The values an {@code eq} or {@code in} filter keeps, as text. */
+    private static Optional<List<String>> keptValues(Filter f) {
+        if (f.op() == FilterOp.EQ && f.value() != null) {
+            return Optional.of(List.of(String.valueOf(f.value())));
+        }
+        if (f.op() == FilterOp.IN && f.value() instanceof List<?> list) {
+            return Optional.of(list.stream().map(String::valueOf).toList());
+        }
+        return Optional.empty();
     }
 
     /** Which statuses the rows were counted at: those a filter kept, or every value the status column holds. */

@@ -167,6 +167,20 @@ class AnswerAssumptionsTest {
     }
 
     @Test
+    void aFilterOnTheStatusADraftGuessedAsksForThoseRowsAndTheAnswerSaysSo() throws Exception {
+        // The draft keeps completed bookings; a caller asking for pending ones gets them, not an empty success.
+        JsonNode pending = call("get_metric", Map.of("name", "booking_amount_sum", "group_by", List.of("booking.currency"),
+                "filters", List.of(Map.of("column", "booking.status", "op", "eq", "value", "pending"))));
+        assertEquals("success", pending.path("status").asText(), pending.toString());
+        assertEquals(hand("SELECT b.currency, SUM(b.amount) FROM booking b JOIN site s ON s.site_id = b.site_id"
+                        + " WHERE NOT s.is_sandbox AND b.status = 'pending' GROUP BY 1"),
+                rows(pending, "booking.currency", "booking_amount_sum"));
+        assertFalse(rows(pending, "booking.currency", "booking_amount_sum").isEmpty(), "the demo data has pending bookings");
+        String said = pending.path("data").path("assumptions").toString();
+        assertTrue(said.contains("counts only rows where booking.status eq pending"), said);
+    }
+
+    @Test
     void everyMetricAnswerSaysWhatItAssumedInOneSentence() {
         JsonNode answer = call("get_metric", Map.of("name", "booking_count", "group_by", List.of("booking.status")));
         JsonNode assumptions = answer.path("data").path("assumptions");
