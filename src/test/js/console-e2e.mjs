@@ -1,12 +1,13 @@
 // The reviewer's console driven in headless Chromium by playwright-core, as a person would use it.
 // Started by ConsoleBrowserIT with one argument, a JSON file:
 //   { "loginUrl": "...", "chromium": "/usr/bin/chromium", "screenshots": "DIR", "reviewer": "NAME",
-//     "approve": "METRIC", "reject": "METRIC" }
+//     "approve": "METRIC", "reject": "METRIC", "untouched": "METRIC" }
 // It asserts nothing itself: each step records what the browser saw (status codes, headings, table cells, the
 // pages' HTML) and the Java test asserts on the one JSON object printed on stdout. Steps are separate functions
 // run in order, each adding its own key to that object, so later steps can be appended to STEPS.
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -132,6 +133,30 @@ async function pii(s) {
   return { ...page, rows: await tableRows(s.page) };
 }
 
+/**
+ * Another page on this machine (127.0.0.1 on another port: the same site, so the SameSite=Strict cookie is sent)
+ * posts the approve form in the signed-in browser, without the form's token: refused, and the draft stays.
+ */
+async function crossSiteForm(s) {
+  const form = `<form id="f" method="post" action="${origin}/approve"><input name="metric" value="${config.untouched}">`
+    + `<input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`;
+  const attacker = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(form));
+  await new Promise(done => attacker.listen(0, '127.0.0.1', done));
+  try {
+    const [response] = await Promise.all([
+      s.page.waitForResponse(r => r.url() === origin + '/approve'),
+      s.page.goto(`http://127.0.0.1:${attacker.address().port}/`),
+    ]);
+    await s.page.waitForURL(origin + '/approve');
+    const answer = await seen(s.page, response);
+    await screenshot(s.page, 'cross-site-refused');
+    await s.page.goto(origin + '/');
+    return { ...answer, stillADraft: await s.page.locator(`h2#m-${config.untouched}`).count() > 0 };
+  } finally {
+    attacker.close();
+  }
+}
+
 /** A second browser with no cookie: every page is the sign-in page (401), and the spent token signs no one in. */
 async function withoutToken(s) {
   const context = await s.browser.newContext();
@@ -156,7 +181,7 @@ async function withoutToken(s) {
 }
 
 // Later steps (a status change with the number recomputed, a PII retag, a non-reviewer's 403) go here, in order.
-const STEPS = { signIn, drafts, approve, reject, audit, pii, withoutToken };
+const STEPS = { signIn, drafts, approve, reject, audit, pii, crossSiteForm, withoutToken };
 
 async function main() {
   const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: CHROMIUM_ARGS });

@@ -44,8 +44,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The console in a real headless Chromium, as a reviewer uses it: {@code schemabrain demo}, then the packaged jar's
  * {@code schemabrain console} on the demo database, then src/test/js/console-e2e.mjs (playwright-core) opens the printed
- * URL, reads the drafts, approves one, rejects another, reads the audit and PII pages, and tries a second browser with
- * no token. The script only records what the browser saw; this class asserts on it, on the store and on the demo
+ * URL, reads the drafts, approves one, rejects another, reads the audit and PII pages, lets another page on this machine
+ * post the approve form, and tries a second browser with no token. The script only records what the browser saw; this class asserts on it, on the store and on the demo
  * database, and the screenshots of each page land in target/console/ (linked from docs/console.md).
  */
 class ConsoleBrowserIT {
@@ -61,6 +61,8 @@ class ConsoleBrowserIT {
     static final String APPROVE = "invoices_total_cents_sum";
     /** Rejected in the browser: no metric is built on it. */
     static final String REJECT = "support_tickets_count";
+    /** Another page tries to approve it: it must stay a draft. */
+    static final String UNTOUCHED = "invoices_count";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LOGIN_URL = Pattern.compile("the console is at (http://127\\.0\\.0\\.1:\\d+/login\\?token=(\\S+))");
@@ -85,7 +87,8 @@ class ConsoleBrowserIT {
                 "--as-of", "2025-01-01", "--reviewer", REVIEWER, "--port", "0");
         Files.createDirectories(SCREENSHOTS);
         ObjectNode config = JSON.createObjectNode().put("loginUrl", loginUrl).put("chromium", CHROMIUM)
-                .put("screenshots", SCREENSHOTS.toString()).put("reviewer", REVIEWER).put("approve", APPROVE).put("reject", REJECT);
+                .put("screenshots", SCREENSHOTS.toString()).put("reviewer", REVIEWER).put("approve", APPROVE).put("reject", REJECT)
+                .put("untouched", UNTOUCHED);
         Path configFile = dir.resolve("console-e2e.json");
         JSON.writeValue(configFile.toFile(), config);
         // Beside node_modules, so its bare import resolves to the pinned playwright-core.
@@ -121,7 +124,8 @@ class ConsoleBrowserIT {
     void theDraftsPageShowsTheAssumptionsAndTheNumberTheDatabaseGives() throws Exception {
         JsonNode drafts = step("drafts");
         assertEquals(200, drafts.path("status").asInt());
-        assertTrue(texts(drafts.path("drafts")).containsAll(List.of(APPROVE, REJECT)), drafts.path("drafts")::toString);
+        assertTrue(texts(drafts.path("drafts")).containsAll(List.of(APPROVE, REJECT, UNTOUCHED)), drafts.path("drafts")::toString);
+        assertEquals(24, drafts.path("drafts").size(), "the demo's drafts, as docs/console.md says");
         JsonNode draft = drafts.path("approve");
         assertTrue(draft.path("plainWords").asText().contains("counts only rows where invoices.status in (paid)"), draft::toString);
         assertEquals(List.of("counts only rows where invoices.status in (paid)"), texts(draft.path("assumptions").path("Statuses counted")));
@@ -195,13 +199,22 @@ class ConsoleBrowserIT {
                     + "\") >= 6").keySet());
         }
         assertTrue(values.size() > 100, "the demo has personal values to look for: " + values.size());
-        for (String page : List.of("signIn", "drafts", "approve", "reject", "audit", "pii")) {
+        for (String page : List.of("signIn", "drafts", "approve", "reject", "audit", "pii", "crossSiteForm")) {
             String html = step(page).path("html").asText();
             assertFalse(html.isEmpty(), page);
             for (String v : values) {
                 assertFalse(html.contains(v) || html.contains(Html.esc(v)), page + " shows a value of a PII column");
             }
         }
+    }
+
+    @Test
+    void anotherPageOnThisMachineCannotApproveThroughTheSignedInBrowser() throws Exception {
+        JsonNode attack = step("crossSiteForm");
+        assertEquals(403, attack.path("status").asInt(), attack.path("alerts")::toString);
+        assertTrue(attack.path("alerts").toString().contains("another origin"), attack.path("alerts")::toString);
+        assertTrue(attack.path("stillADraft").asBoolean(), "still listed as a draft");
+        assertEquals(ValidationState.DRAFT, stored().metric(UNTOUCHED).orElseThrow().origin().state());
     }
 
     @Test
@@ -222,7 +235,7 @@ class ConsoleBrowserIT {
     @Test
     void eachPageHasAFullPageScreenshot() throws IOException {
         step("withoutToken");   // the last step: every screenshot is taken by then
-        for (String name : List.of("drafts", "approved", "rejected", "audit", "audit-reviewer", "pii", "signin")) {
+        for (String name : List.of("drafts", "approved", "rejected", "audit", "audit-reviewer", "pii", "cross-site-refused", "signin")) {
             Path png = SCREENSHOTS.resolve(name + ".png");
             assertTrue(Files.exists(png), png::toString);
             byte[] bytes = Files.readAllBytes(png);
