@@ -12,6 +12,9 @@ import { join } from 'node:path';
 
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const origin = new URL(config.loginUrl).origin;
+// Where the pages are: the login URL without /login (the origin itself, or a prefix where the console is served
+// beside other routes).
+const base = config.loginUrl.slice(0, config.loginUrl.lastIndexOf('/login'));
 
 // The flags this machine's Chromium needs: no sandbox as root, and no connection of its own to the closed network.
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -79,7 +82,7 @@ async function signIn(s) {
 
 /** The drafts page: the draft to approve, shown with its assumptions, its 12-month answer and its SQL. */
 async function drafts(s) {
-  const response = await s.page.goto(origin + '/');
+  const response = await s.page.goto(base + '/');
   const page = await seen(s.page, response);
   const ids = await s.page.locator('section.metric h2').evaluateAll(hs => hs.map(h => h.id.replace(/^m-/, '')));
   await screenshot(s.page, 'drafts');
@@ -88,14 +91,14 @@ async function drafts(s) {
 
 /** Clicks a draft's own button ("Approve NAME" / "Reject NAME") and records the answer page. */
 async function verdict(s, verb, metric, shot) {
-  await s.page.goto(origin + '/');
+  await s.page.goto(base + '/');
   const [response] = await Promise.all([
     s.page.waitForNavigation(),
     s.page.getByRole('button', { name: `${verb} ${metric}`, exact: true }).click(),
   ]);
   const answer = await seen(s.page, response);
   await screenshot(s.page, shot);
-  await s.page.goto(origin + '/');
+  await s.page.goto(base + '/');
   return { ...answer, stillADraft: await s.page.locator(`h2#m-${metric}`).count() > 0 };
 }
 
@@ -109,7 +112,7 @@ async function reject(s) {
 
 /** The audit page, then filtered to the reviewer with its own form (a GET, as a person picks the caller). */
 async function audit(s) {
-  const response = await s.page.goto(origin + '/audit');
+  const response = await s.page.goto(base + '/audit');
   const all = await seen(s.page, response);
   await screenshot(s.page, 'audit');
   await s.page.selectOption('select#caller', config.reviewer);
@@ -127,7 +130,7 @@ async function audit(s) {
 
 /** The PII page: every tagged column with its evidence, and (checked in Java) no value of any of them. */
 async function pii(s) {
-  const response = await s.page.goto(origin + '/pii');
+  const response = await s.page.goto(base + '/pii');
   const page = await seen(s.page, response);
   await screenshot(s.page, 'pii');
   return { ...page, rows: await tableRows(s.page) };
@@ -138,19 +141,19 @@ async function pii(s) {
  * posts the approve form in the signed-in browser, without the form's token: refused, and the draft stays.
  */
 async function crossSiteForm(s) {
-  const form = `<form id="f" method="post" action="${origin}/approve"><input name="metric" value="${config.untouched}">`
+  const form = `<form id="f" method="post" action="${base}/approve"><input name="metric" value="${config.untouched}">`
     + `<input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`;
   const attacker = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(form));
   await new Promise(done => attacker.listen(0, '127.0.0.1', done));
   try {
     const [response] = await Promise.all([
-      s.page.waitForResponse(r => r.url() === origin + '/approve'),
+      s.page.waitForResponse(r => r.url() === base + '/approve'),
       s.page.goto(`http://127.0.0.1:${attacker.address().port}/`),
     ]);
-    await s.page.waitForURL(origin + '/approve');
+    await s.page.waitForURL(base + '/approve');
     const answer = await seen(s.page, response);
     await screenshot(s.page, 'cross-site-refused');
-    await s.page.goto(origin + '/');
+    await s.page.goto(base + '/');
     return { ...answer, stillADraft: await s.page.locator(`h2#m-${config.untouched}`).count() > 0 };
   } finally {
     attacker.close();
@@ -165,11 +168,11 @@ async function withoutToken(s) {
     const page = await context.newPage();
     const pages = {};
     for (const path of ['/', '/audit', '/pii']) {
-      const r = await page.goto(origin + path);
+      const r = await page.goto(base + path);
       pages[path] = { status: r.status(), h1: (await page.locator('h1').first().textContent()).trim(),
         tokenField: await page.locator('input[name=token]').count() };
     }
-    await page.goto(origin + '/');
+    await page.goto(base + '/');
     await screenshot(page, 'signin');
     const again = await page.goto(config.loginUrl);
     const spent = await seen(page, again);
