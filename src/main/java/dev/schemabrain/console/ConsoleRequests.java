@@ -67,7 +67,11 @@ final class ConsoleRequests {
                 + ConsoleSessions.IDLE.toSeconds());
     }
 
-    /** A page: no script may run, no other page may frame it, nothing is cached, and no URL leaks in a Referer. */
+    /**
+     * A page: no script may run, no other page may frame it, nothing is cached, and no URL leaks in a Referer to
+     * another site. Not no-referrer: under it a browser sends its forms with {@code Origin: null}, which the Origin
+     * check must refuse; same-origin keeps the console's own origin on its forms.
+     */
     static void html(HttpServletResponse response, int status, String html) throws IOException {
         response.setStatus(status);
         response.setContentType("text/html; charset=utf-8");
@@ -75,7 +79,7 @@ final class ConsoleRequests {
                 + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
-        response.setHeader("Referrer-Policy", "no-referrer");
+        response.setHeader("Referrer-Policy", "same-origin");
         response.setHeader("Cache-Control", "no-store");
         byte[] body = html.getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);

@@ -1,0 +1,377 @@
+package dev.schemabrain.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
+import dev.schemabrain.testing.Cli;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The console in a real headless Chromium, as a reviewer uses it: {@code schemabrain demo}, then the packaged jar's
+ * {@code schemabrain console} on the demo database, then src/test/js/console-e2e.mjs (playwright-core) opens the printed
+ * URL, reads the drafts, approves one, rejects another, reads the audit and PII pages, lets another page on this machine
+ * post the approve form, and tries a second browser with no token. The script only records what the browser saw; this class asserts on it, on the store and on the demo
+ * database, and the screenshots of each page land in target/console/ (linked from docs/console.md).
+ */
+class ConsoleBrowserIT {
+
+    /** Pinned: the version checked against Debian's Chromium here; npm's cache makes a reinstall cheap. */
+    static final String PLAYWRIGHT_CORE = "1.64.1";
+    static final Path NODE_DIR = Path.of("target", "console-e2e").toAbsolutePath();
+    static final Path SCREENSHOTS = Path.of("target", "console").toAbsolutePath();
+    static final String CHROMIUM = System.getenv().getOrDefault("SCHEMABRAIN_CHROMIUM", "/usr/bin/chromium");
+
+    static final String REVIEWER = "dana";
+    /** Approved in the browser: it counts paid invoices only, an assumption the page must show. */
+    static final String APPROVE = "invoices_total_cents_sum";
+    /** Rejected in the browser: no metric is built on it. */
+    static final String REJECT = "support_tickets_count";
+    /** Another page tries to approve it: it must stay a draft. */
+    static final String UNTOUCHED = "invoices_count";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern LOGIN_URL = Pattern.compile("the console is at (http://127\\.0\\.0\\.1:\\d+/login\\?token=(\\S+))");
+
+    @TempDir
+    static Path dir;
+    static JsonNode result;
+    static Process console;
+    static String token;
+    static final List<String> consoleLog = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void driveTheConsoleInChromium() throws Exception {
+        if (!Files.isExecutable(Path.of(CHROMIUM))) {
+            fail("Chromium is not installed at " + CHROMIUM + ": run 'apt-get install -y chromium' (as .ci/run does), then rerun.");
+        }
+        installPlaywright();
+        // The walk-through of docs/console.md, with the demo's own file names.
+        Cli.Result demo = Cli.run(dir, "demo");
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        String loginUrl = startConsole("--store", "schemabrain.demo.db", "--source", "sqlite:schemabrain-demo.sqlite",
+                "--as-of", "2025-01-01", "--reviewer", REVIEWER, "--port", "0");
+        Files.createDirectories(SCREENSHOTS);
+        ObjectNode config = JSON.createObjectNode().put("loginUrl", loginUrl).put("chromium", CHROMIUM)
+                .put("screenshots", SCREENSHOTS.toString()).put("reviewer", REVIEWER).put("approve", APPROVE).put("reject", REJECT)
+                .put("untouched", UNTOUCHED);
+        Path configFile = dir.resolve("console-e2e.json");
+        JSON.writeValue(configFile.toFile(), config);
+        // Beside node_modules, so its bare import resolves to the pinned playwright-core.
+        Path script = NODE_DIR.resolve("console-e2e.mjs");
+        Files.copy(Path.of("src/test/js/console-e2e.mjs"), script, StandardCopyOption.REPLACE_EXISTING);
+        result = runNode(List.of(script.toString(), configFile.toString()));
+    }
+
+    @AfterAll
+    static void stopConsole() throws InterruptedException {
+        if (console != null) {
+            console.destroy();   // SIGTERM: its shutdown hook closes the store, as Ctrl-C does
+            if (!console.waitFor(30, TimeUnit.SECONDS)) {
+                console.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    void theTokenUrlSignsInAndLeavesTheAddressBar() {
+        JsonNode signIn = step("signIn");
+        assertEquals(200, signIn.path("status").asInt(), signIn::toString);
+        assertEquals("/", signIn.path("path").asText());
+        assertEquals("", signIn.path("query").asText(), "the token left the address bar");
+        assertEquals("Drafts to review", signIn.path("h1").asText());
+        JsonNode cookie = signIn.path("cookies").path(0);
+        assertEquals(1, signIn.path("cookies").size(), signIn.path("cookies")::toString);
+        assertTrue(cookie.path("httpOnly").asBoolean() && "Strict".equals(cookie.path("sameSite").asText()), cookie::toString);
+        assertTrue(consoleLog.stream().noneMatch(line -> line.contains(token)), "the token reached the console's log");
+    }
+
+    @Test
+    void theDraftsPageShowsTheAssumptionsAndTheNumberTheDatabaseGives() throws Exception {
+        JsonNode drafts = step("drafts");
+        assertEquals(200, drafts.path("status").asInt());
+        assertTrue(texts(drafts.path("drafts")).containsAll(List.of(APPROVE, REJECT, UNTOUCHED)), drafts.path("drafts")::toString);
+        assertEquals(24, drafts.path("drafts").size(), "the demo's drafts, as docs/console.md says");
+        JsonNode draft = drafts.path("approve");
+        assertTrue(draft.path("plainWords").asText().contains("counts only rows where invoices.status in (paid)"), draft::toString);
+        assertEquals(List.of("counts only rows where invoices.status in (paid)"), texts(draft.path("assumptions").path("Statuses counted")));
+        assertEquals(List.of(APPROVE + " is dated by invoices.issued_at"), texts(draft.path("assumptions").path("Time axis")));
+        assertEquals("Its answer by month from 2024-01-01 to 2024-12-31", draft.path("answerHeading").asText());
+        // The analyst's check: each month's number on the page is what hand-written SQL gives on the demo database.
+        Map<String, String> shown = new LinkedHashMap<>();
+        draft.path("rows").forEach(r -> shown.put(r.path(0).asText(), r.path(1).asText()));
+        Map<String, String> byHand = query("SELECT strftime('%Y-%m-01', issued_at), SUM(total_cents) FROM invoices"
+                + " WHERE status = 'paid' AND issued_at >= '2024-01-01' AND issued_at < '2025-01-01' GROUP BY 1 ORDER BY 1");
+        assertEquals(12, byHand.size(), byHand::toString);
+        assertEquals(byHand, shown);
+        assertEquals(1, draft.path("chart").asInt(), "a chart beside the table");
+        assertTrue(draft.path("sql").asText().startsWith("SELECT"), draft::toString);
+        assertEquals(List.of("Approve " + APPROVE, "Reject " + APPROVE), texts(draft.path("buttons")));
+    }
+
+    @Test
+    void approvingInTheBrowserConfirmsTheMetricUnderTheReviewersName() throws Exception {
+        JsonNode approve = step("approve");
+        assertEquals(200, approve.path("status").asInt(), approve.path("alerts")::toString);
+        assertEquals("Approved", approve.path("h1").asText());
+        assertTrue(approve.path("alerts").toString().contains("Approved " + APPROVE + ": it is now confirmed, reviewed by " + REVIEWER),
+                approve.path("alerts")::toString);
+        assertFalse(approve.path("stillADraft").asBoolean(), "no longer listed as a draft");
+        SemanticModel model = stored();
+        assertEquals(ValidationState.CONFIRMED, model.metric(APPROVE).orElseThrow().origin().state());
+        assertEquals(REVIEWER, model.review(APPROVE).orElseThrow().by());
+    }
+
+    @Test
+    void rejectingInTheBrowserTakesTheDraftOut() throws Exception {
+        JsonNode reject = step("reject");
+        assertEquals(200, reject.path("status").asInt(), reject.path("alerts")::toString);
+        assertEquals("Rejected", reject.path("h1").asText());
+        assertFalse(reject.path("stillADraft").asBoolean());
+        // Out of the served layer, or (once rejection is kept as a state) kept but neither a draft nor served as reviewed.
+        assertTrue(stored().metric(REJECT).map(m -> m.origin().state())
+                .filter(state -> state == ValidationState.DRAFT || state == ValidationState.CONFIRMED
+                        || state == ValidationState.APPLIED).isEmpty(), "agents no longer get it as it was");
+    }
+
+    @Test
+    void theAuditPageHasTheReviewersApprovalAndRejection() {
+        JsonNode audit = step("audit");
+        assertEquals(200, audit.path("status").asInt());
+        assertTrue(audit.path("alerts").toString().contains("Chain intact"), audit.path("alerts")::toString);
+        JsonNode mine = audit.path("reviewerPage");
+        assertEquals("?caller=" + REVIEWER, mine.path("query").asText(), "picked with the page's own form");
+        List<String> tools = new ArrayList<>();
+        for (JsonNode row : mine.path("rows")) {
+            // Row, When, Caller, Tool, Outcome, Refusal reasons, Role
+            assertEquals(REVIEWER, row.path(2).asText(), row::toString);
+            tools.add(row.path(3).asText() + " " + row.path(4).asText());
+        }
+        assertTrue(tools.contains(DraftReview.APPROVE + " success") && tools.contains(DraftReview.REJECT + " success"), tools::toString);
+    }
+
+    @Test
+    void thePiiPageListsTheTagsAndNoPageShowsAPersonalValue() throws Exception {
+        JsonNode pii = step("pii");
+        assertEquals(200, pii.path("status").asInt());
+        Map<String, JsonNode> tagged = new LinkedHashMap<>();
+        pii.path("rows").forEach(r -> tagged.put(r.path(0).asText(), r));
+        // Column, Sensitivity, Categories, Blocked, Tagged by, Evidence
+        JsonNode card = tagged.get("main.payments.card_number");
+        assertTrue(card != null && card.path(2).asText().contains("payment_card") && "yes".equals(card.path(3).asText()), tagged::toString);
+        assertTrue(tagged.containsKey("main.users.email") && tagged.containsKey("main.users.password_hash"), tagged::toString);
+        // Every value of every tagged column that is long enough to be telling, looked for in every page the browser read.
+        List<String> values = new ArrayList<>();
+        for (String column : tagged.keySet()) {
+            String[] parts = column.split("\\.");
+            values.addAll(query("SELECT DISTINCT \"" + parts[2] + "\" FROM \"" + parts[1] + "\" WHERE length(\"" + parts[2]
+                    + "\") >= 6").keySet());
+        }
+        assertTrue(values.size() > 100, "the demo has personal values to look for: " + values.size());
+        for (String page : List.of("signIn", "drafts", "approve", "reject", "audit", "pii", "crossSiteForm")) {
+            String html = step(page).path("html").asText();
+            assertFalse(html.isEmpty(), page);
+            for (String v : values) {
+                assertFalse(html.contains(v) || html.contains(Html.esc(v)), page + " shows a value of a PII column");
+            }
+        }
+    }
+
+    @Test
+    void anotherPageOnThisMachineCannotApproveThroughTheSignedInBrowser() throws Exception {
+        JsonNode attack = step("crossSiteForm");
+        assertEquals(403, attack.path("status").asInt(), attack.path("alerts")::toString);
+        assertTrue(attack.path("alerts").toString().contains("another origin"), attack.path("alerts")::toString);
+        assertTrue(attack.path("stillADraft").asBoolean(), "still listed as a draft");
+        assertEquals(ValidationState.DRAFT, stored().metric(UNTOUCHED).orElseThrow().origin().state());
+    }
+
+    @Test
+    void aBrowserWithoutTheTokenGetsTheSignInPage() {
+        JsonNode without = step("withoutToken");
+        without.path("pages").fields().forEachRemaining(p -> {
+            assertEquals(401, p.getValue().path("status").asInt(), p.getKey());
+            assertEquals("Sign in", p.getValue().path("h1").asText(), p.getKey());
+            assertEquals(1, p.getValue().path("tokenField").asInt(), p.getKey());
+        });
+        assertEquals(3, without.path("pages").size());
+        JsonNode spent = without.path("spentToken");
+        assertEquals(401, spent.path("status").asInt(), "the printed URL signs in once");
+        assertEquals(0, spent.path("cookies").asInt());
+        assertTrue(spent.path("alerts").toString().contains("wrong or was already used"), spent::toString);
+    }
+
+    @Test
+    void eachPageHasAFullPageScreenshot() throws IOException {
+        step("withoutToken");   // the last step: every screenshot is taken by then
+        for (String name : List.of("drafts", "approved", "rejected", "audit", "audit-reviewer", "pii", "cross-site-refused", "signin")) {
+            Path png = SCREENSHOTS.resolve(name + ".png");
+            assertTrue(Files.exists(png), png::toString);
+            byte[] bytes = Files.readAllBytes(png);
+            assertTrue(bytes.length > 5_000 && bytes[1] == 'P' && bytes[2] == 'N' && bytes[3] == 'G', name);
+        }
+        // Full page: the drafts page is far taller than the 900-pixel window (the PNG's height is at bytes 20..23).
+        byte[] drafts = Files.readAllBytes(SCREENSHOTS.resolve("drafts.png"));
+        int height = java.nio.ByteBuffer.wrap(drafts, 20, 4).getInt();
+        assertTrue(height > 5_000, "drafts.png is " + height + " pixels high");
+    }
+
+    // ---- helpers ----
+
+    /** A step's record, or a failure naming the step the script stopped at. */
+    static JsonNode step(String name) {
+        JsonNode failed = result.path("failed");
+        assertTrue(result.has(name), () -> "the browser script did not reach " + name
+                + (failed.isMissingNode() ? "" : ": step " + failed.path("step").asText() + " failed: " + failed.path("message").asText())
+                + "\nconsole log:\n" + String.join("\n", consoleLog));
+        return result.get(name);
+    }
+
+    /** playwright-core at its pinned version in target/console-e2e, unless it is already there. */
+    static void installPlaywright() throws Exception {
+        Path manifest = NODE_DIR.resolve("node_modules/playwright-core/package.json");
+        if (Files.exists(manifest) && PLAYWRIGHT_CORE.equals(JSON.readTree(manifest.toFile()).path("version").asText())) {
+            return;
+        }
+        Files.createDirectories(NODE_DIR);
+        Path log = NODE_DIR.resolve("npm-install.log");
+        Process npm;
+        try {
+            npm = new ProcessBuilder("npm", "install", "--no-audit", "--no-fund", "--save-exact", "--prefix", NODE_DIR.toString(),
+                    "playwright-core@" + PLAYWRIGHT_CORE).directory(NODE_DIR.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new AssertionError("npm is not installed: run 'apt-get install -y nodejs npm' (as .ci/run does), then rerun.", e);
+        }
+        if (!npm.waitFor(5, TimeUnit.MINUTES) || npm.exitValue() != 0) {
+            npm.destroyForcibly();
+            fail("npm could not install playwright-core@" + PLAYWRIGHT_CORE + " (it needs the npm registry): "
+                    + Files.readString(log, StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Starts the packaged jar's console in the demo's folder; returns the URL it printed. */
+    static String startConsole(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath().toString(), "console"));
+        command.addAll(List.of(args));
+        console = new ProcessBuilder(command).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        CompletableFuture<String> url = new CompletableFuture<>();
+        read(console.getInputStream(), line -> {
+            Matcher m = LOGIN_URL.matcher(line);
+            if (m.find()) {
+                token = m.group(2);
+                url.complete(m.group(1));
+            }
+        }, url);
+        read(console.getErrorStream(), consoleLog::add, url);
+        try {
+            return url.get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError("schemabrain console printed no URL: " + consoleLog, e);
+        }
+    }
+
+    private static void read(java.io.InputStream in, java.util.function.Consumer<String> onLine, CompletableFuture<String> url) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    onLine.accept(line);
+                }
+            } catch (IOException e) {
+                url.completeExceptionally(e);
+            }
+            url.completeExceptionally(new IllegalStateException("the console ended"));
+        }, "console-output");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Runs the script with the machine's Node.js; its one JSON line. */
+    static JsonNode runNode(List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("node"));
+        command.addAll(args);
+        Path out = dir.resolve("node.out");
+        Path err = dir.resolve("node.err");
+        Process node;
+        try {
+            node = new ProcessBuilder(command).directory(NODE_DIR.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        } catch (IOException e) {
+            throw new AssertionError("Node.js is not installed: run 'apt-get install -y nodejs npm' (as .ci/run does), then rerun.", e);
+        }
+        if (!node.waitFor(5, TimeUnit.MINUTES)) {
+            node.destroyForcibly();
+            fail("the browser script did not finish within 5 minutes: " + Files.readString(err, StandardCharsets.UTF_8));
+        }
+        String stdout = Files.readString(out, StandardCharsets.UTF_8).strip();
+        assertEquals(0, node.exitValue(), () -> "the browser script failed: " + read(err) + "\n" + stdout);
+        return JSON.readTree(stdout.substring(stdout.lastIndexOf('\n') + 1));
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    /** The store as the console left it. */
+    static SemanticModel stored() throws Exception {
+        try (Store s = Stores.open(new StoreLocation.SqliteFile(dir.resolve("schemabrain.demo.db")))) {
+            return s.read(SemanticLayer::stored);
+        }
+    }
+
+    /** Two columns of the demo database: the first as key, the second (if any) as value. */
+    static Map<String, String> query(String sql) throws Exception {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("schemabrain-demo.sqlite"));
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getMetaData().getColumnCount() > 1 ? rs.getString(2) : "");
+            }
+        }
+        return out;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}

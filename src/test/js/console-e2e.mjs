@@ -1,0 +1,212 @@
+// The reviewer's console driven in headless Chromium by playwright-core, as a person would use it.
+// Started by ConsoleBrowserIT with one argument, a JSON file:
+//   { "loginUrl": "...", "chromium": "/usr/bin/chromium", "screenshots": "DIR", "reviewer": "NAME",
+//     "approve": "METRIC", "reject": "METRIC", "untouched": "METRIC" }
+// It asserts nothing itself: each step records what the browser saw (status codes, headings, table cells, the
+// pages' HTML) and the Java test asserts on the one JSON object printed on stdout. Steps are separate functions
+// run in order, each adding its own key to that object, so later steps can be appended to STEPS.
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+
+const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const origin = new URL(config.loginUrl).origin;
+// Where the pages are: the login URL without /login (the origin itself, or a prefix where the console is served
+// beside other routes).
+const base = config.loginUrl.slice(0, config.loginUrl.lastIndexOf('/login'));
+
+// The flags this machine's Chromium needs: no sandbox as root, and no connection of its own to the closed network.
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** What a page shows: status, address (without its query), heading, alerts, and its HTML for the Java side. */
+async function seen(page, response) {
+  const url = new URL(page.url());
+  return {
+    status: response ? response.status() : null,
+    path: url.pathname,
+    query: url.search,
+    h1: (await page.locator('h1').first().textContent())?.trim() ?? '',
+    alerts: await page.locator('[role=alert], [role=status]').allTextContents(),
+    html: await page.content(),
+  };
+}
+
+async function screenshot(page, name) {
+  await page.screenshot({ path: join(config.screenshots, name + '.png'), fullPage: true });
+}
+
+/** The rows of the first table matching `selector`, as arrays of cell texts. */
+async function tableRows(page, selector = 'table') {
+  return page.locator(selector).first().locator('tbody tr').evaluateAll(rows =>
+    rows.map(r => Array.from(r.querySelectorAll('td')).map(td => td.textContent.trim())));
+}
+
+/** One draft's section: its assumptions as term -> values, its answer's rows, and its verdict buttons. */
+async function draftSection(page, metric) {
+  const section = page.locator('section.metric', { has: page.locator(`h2#m-${metric}`) });
+  if (await section.count() === 0) {
+    return null;
+  }
+  const assumptions = await section.locator('dl').first().evaluate(dl => {
+    const out = {};
+    let term = null;
+    for (const el of dl.children) {
+      if (el.tagName === 'DT') { term = el.textContent.trim(); out[term] = []; }
+      else if (el.tagName === 'DD' && term) { out[term].push(el.textContent.trim()); }
+    }
+    return out;
+  }).catch(() => ({}));
+  return {
+    plainWords: (await section.locator('h3:text-is("In plain words") + p').textContent().catch(() => '')) ?? '',
+    assumptions,
+    answerHeading: ((await section.locator('h3', { hasText: 'Its answer' }).first().textContent()) ?? '').trim(),
+    columns: await section.locator('table thead th').allTextContents(),
+    rows: await tableRows(section),
+    chart: await section.locator('svg[role=img]').count(),
+    sql: ((await section.locator('pre code').first().textContent().catch(() => '')) ?? '').trim(),
+    buttons: (await section.locator('button').allTextContents()).map(t => t.trim()),
+  };
+}
+
+// ---- steps: each takes the shared state and returns what it saw --------------------------------------------
+
+/** Opens the printed URL: the token is exchanged for a cookie and the browser lands on the drafts page. */
+async function signIn(s) {
+  const response = await s.page.goto(config.loginUrl);
+  const landed = await seen(s.page, response);
+  const cookies = (await s.context.cookies(origin)).map(c => ({ name: c.name, httpOnly: c.httpOnly, sameSite: c.sameSite }));
+  return { ...landed, cookies };
+}
+
+/** The drafts page: the draft to approve, shown with its assumptions, its 12-month answer and its SQL. */
+async function drafts(s) {
+  const response = await s.page.goto(base + '/');
+  const page = await seen(s.page, response);
+  const ids = await s.page.locator('section.metric h2').evaluateAll(hs => hs.map(h => h.id.replace(/^m-/, '')));
+  await screenshot(s.page, 'drafts');
+  return { ...page, drafts: ids, approve: await draftSection(s.page, config.approve), reject: await draftSection(s.page, config.reject) };
+}
+
+/** Clicks a draft's own button ("Approve NAME" / "Reject NAME") and records the answer page. */
+async function verdict(s, verb, metric, shot) {
+  await s.page.goto(base + '/');
+  const [response] = await Promise.all([
+    s.page.waitForNavigation(),
+    s.page.getByRole('button', { name: `${verb} ${metric}`, exact: true }).click(),
+  ]);
+  const answer = await seen(s.page, response);
+  await screenshot(s.page, shot);
+  await s.page.goto(base + '/');
+  return { ...answer, stillADraft: await s.page.locator(`h2#m-${metric}`).count() > 0 };
+}
+
+async function approve(s) {
+  return verdict(s, 'Approve', config.approve, 'approved');
+}
+
+async function reject(s) {
+  return verdict(s, 'Reject', config.reject, 'rejected');
+}
+
+/** The audit page, then filtered to the reviewer with its own form (a GET, as a person picks the caller). */
+async function audit(s) {
+  const response = await s.page.goto(base + '/audit');
+  const all = await seen(s.page, response);
+  await screenshot(s.page, 'audit');
+  await s.page.selectOption('select#caller', config.reviewer);
+  const [filtered] = await Promise.all([
+    s.page.waitForNavigation(),
+    s.page.getByRole('button', { name: 'Show' }).click(),
+  ]);
+  const mine = await seen(s.page, filtered);
+  await screenshot(s.page, 'audit-reviewer');
+  return {
+    ...all,
+    reviewerPage: { status: mine.status, query: mine.query, rows: await tableRows(s.page) },
+  };
+}
+
+/** The PII page: every tagged column with its evidence, and (checked in Java) no value of any of them. */
+async function pii(s) {
+  const response = await s.page.goto(base + '/pii');
+  const page = await seen(s.page, response);
+  await screenshot(s.page, 'pii');
+  return { ...page, rows: await tableRows(s.page) };
+}
+
+/**
+ * Another page on this machine (127.0.0.1 on another port: the same site, so the SameSite=Strict cookie is sent)
+ * posts the approve form in the signed-in browser, without the form's token: refused, and the draft stays.
+ */
+async function crossSiteForm(s) {
+  const form = `<form id="f" method="post" action="${base}/approve"><input name="metric" value="${config.untouched}">`
+    + `<input name="csrf" value="guessed"></form><script>document.getElementById('f').submit()</script>`;
+  const attacker = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(form));
+  await new Promise(done => attacker.listen(0, '127.0.0.1', done));
+  try {
+    const [response] = await Promise.all([
+      s.page.waitForResponse(r => r.url() === base + '/approve'),
+      s.page.goto(`http://127.0.0.1:${attacker.address().port}/`),
+    ]);
+    await s.page.waitForURL(base + '/approve');
+    const answer = await seen(s.page, response);
+    await screenshot(s.page, 'cross-site-refused');
+    await s.page.goto(base + '/');
+    return { ...answer, stillADraft: await s.page.locator(`h2#m-${config.untouched}`).count() > 0 };
+  } finally {
+    attacker.close();
+  }
+}
+
+/** A second browser with no cookie: every page is the sign-in page (401), and the spent token signs no one in. */
+async function withoutToken(s) {
+  const context = await s.browser.newContext();
+  context.setDefaultTimeout(15000);
+  try {
+    const page = await context.newPage();
+    const pages = {};
+    for (const path of ['/', '/audit', '/pii']) {
+      const r = await page.goto(base + path);
+      pages[path] = { status: r.status(), h1: (await page.locator('h1').first().textContent()).trim(),
+        tokenField: await page.locator('input[name=token]').count() };
+    }
+    await page.goto(base + '/');
+    await screenshot(page, 'signin');
+    const again = await page.goto(config.loginUrl);
+    const spent = await seen(page, again);
+    return { pages, spentToken: { status: spent.status, path: spent.path, alerts: spent.alerts,
+      cookies: (await context.cookies(origin)).length } };
+  } finally {
+    await context.close();
+  }
+}
+
+// Later steps (a status change with the number recomputed, a PII retag, a non-reviewer's 403) go here, in order.
+const STEPS = { signIn, drafts, approve, reject, audit, pii, crossSiteForm, withoutToken };
+
+async function main() {
+  const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: CHROMIUM_ARGS });
+  const result = {};
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(15000);   // a missing element fails the step in seconds, not Playwright's 30 s
+    const page = await context.newPage();
+    const state = { browser, context, page };
+    for (const [name, step] of Object.entries(STEPS)) {
+      try {
+        result[name] = await step(state);
+      } catch (e) {
+        // One failed step ends the run; the Java test names it.
+        result.failed = { step: name, message: String(e && e.message || e) };
+        break;
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+await main();
