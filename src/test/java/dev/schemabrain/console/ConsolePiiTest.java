@@ -5,11 +5,6 @@ import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
-import dev.schemabrain.demo.DemoDatabase;
-import dev.schemabrain.engine.SchemaSource;
-import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.index.IndexListener;
-import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
@@ -17,23 +12,16 @@ import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiPolicy;
 import dev.schemabrain.pii.SubjectClass;
 import dev.schemabrain.pii.SubjectClasses;
-import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.StoreLocation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,24 +55,16 @@ class ConsolePiiTest {
     static AuditKey key;
     static Console console;
     static String cookie;
-    static HttpClient http;
     /** A server's provider, warmed before any change: it must reload to see one. */
     static StoreCatalogProvider served;
     static ToolRegistry tools;
 
     @BeforeAll
     static void start() throws Exception {
-        database = dir.resolve("demo.sqlite");
-        DemoDatabase.create(database);
-        SourceUrl url = SourceUrl.parse("sqlite:" + database);
-        Path storeFile = dir.resolve("store.db");
-        try (SchemaSource source = Sources.open(url)) {
-            new Indexer().run(url, source, storeFile, false, IndexListener.SILENT);
-        }
-        store = new StoreLocation.SqliteFile(storeFile);
-        byte[] raw = new byte[AuditKey.MIN_BYTES];
-        new SecureRandom().nextBytes(raw);
-        key = AuditKey.of(raw);
+        DemoConsole.Indexed demo = DemoConsole.index(dir);
+        database = demo.database();
+        store = demo.store();
+        key = demo.key();
         policyFile = dir.resolve("schemabrain").resolve("pii_policy.yaml");
         Path access = dir.resolve("access.yaml");
         Files.writeString(access, """
@@ -101,14 +81,9 @@ class ConsolePiiTest {
                 default_role: none
                 """);
         Files.setPosixFilePermissions(access, PosixFilePermissions.fromString("rw-------"));
-        console = Console.start(new Console.Settings(store, Optional.of(url), key, REVIEWER, LocalDate.of(2025, 1, 1),
+        console = Console.start(new Console.Settings(store, Optional.of(demo.url()), key, REVIEWER, LocalDate.of(2025, 1, 1),
                 "127.0.0.1", 0, policyFile, Optional.of(access)));
-        String login = console.loginUrl();
-        http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-        HttpResponse<String> signedIn = get("/login?token=" + login.substring(login.indexOf("token=") + 6), null);
-        assertEquals(303, signedIn.statusCode(), signedIn.body());
-        String set = signedIn.headers().firstValue("Set-Cookie").orElseThrow();
-        cookie = set.substring(0, set.indexOf(';'));
+        cookie = DemoConsole.signIn(console, DemoConsole.token(console));
         served = new StoreCatalogProvider(store, Optional.empty());
         tools = StandardTools.registry(served);
         assertTrue(served.current().isPresent(), "the server's catalog is loaded before any change");
@@ -122,22 +97,11 @@ class ConsolePiiTest {
     }
 
     static HttpResponse<String> get(String path, String cookie) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path)).GET();
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return DemoConsole.get(console, path, cookie);
     }
 
     static HttpResponse<String> post(String path, Map<String, String> form) throws Exception {
-        StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Cookie", cookie)
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return DemoConsole.post(console, path, cookie, form, null);
     }
 
     /** The form as the PII page sends it, with the session's token. */
@@ -289,10 +253,8 @@ class ConsolePiiTest {
                 assertTrue(r.body().contains("security token is missing or wrong"), r.body());
             }
         }
-        HttpResponse<String> noSession = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port()
-                        + "/pii/untag")).header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("column=main.users.last_name&csrf=x")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> noSession = DemoConsole.post(console, "/pii/untag", null,
+                Map.of("column", "main.users.last_name", "csrf", "x"), null);
         assertEquals(401, noSession.statusCode());
         assertEquals(401, get("/roles", null).statusCode());
         assertEquals(before, policyText());
