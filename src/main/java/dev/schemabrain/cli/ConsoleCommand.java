@@ -75,14 +75,14 @@ final class ConsoleCommand implements Callable<Integer> {
         if (port < 0 || port > 65_535) {
             throw new UserError("--port " + port + " is not a port; use a number from 0 to 65535.");
         }
+        if (accessPolicy != null) {
+            AccessPolicyFile.read(accessPolicy);   // a broken policy is one sentence now, not a broken page later
+        }
         if (!Stores.exists(main.store())) {
             throw new UserError("There is no store at " + main.store() + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         AuditKey key = AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
-        if (accessPolicy != null) {
-            AccessPolicyFile.read(accessPolicy);   // a broken policy is one sentence now, not a broken page later
-        }
         Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host,
                 port, piiPolicy, Optional.ofNullable(accessPolicy));
         Console console;
