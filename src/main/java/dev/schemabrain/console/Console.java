@@ -28,8 +28,8 @@ public final class Console implements AutoCloseable {
     /**
      * What a console is started with.
      *
-     * @param source   the database get_metric runs on; without one each draft's answer says it needs it
-     * @param reviewer who signs the verdicts
+     * @param source       the database get_metric runs on; without one each draft's answer says it needs it
+     * @param reviewer     who signs the verdicts
      * @param asOf         the last-12-months answers end the day before this one
      * @param piiPolicy    the PII policy file the PII page writes, as {@code policy tag --file} writes it
      * @param accessPolicy the access policy the roles page explains (serve's --access-policy); empty: none
