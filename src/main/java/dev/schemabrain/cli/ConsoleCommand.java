@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.access.AccessPolicyFile;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.console.Console;
 import dev.schemabrain.console.ConsoleServer;
@@ -23,7 +24,8 @@ import java.util.concurrent.Callable;
 @Command(name = "console", mixinStandardHelpOptions = true,
         description = {"Start the reviewer's web console on this machine: draft metrics with their assumptions, a real"
                 + " answer for the last 12 months and the compiled SQL, each approved or rejected on its own; the audit"
-                + " chain; the tagged PII columns. It prints a URL with a one-time token: open it in a browser on this"
+                + " chain; the tagged PII columns and data subjects, confirmed, untagged or retagged into the PII policy"
+                + " file; what each role of the access policy reaches. It prints a URL with a one-time token: open it in a browser on this"
                 + " machine (the token signs in once). Stop it with Ctrl-C."})
 final class ConsoleCommand implements Callable<Integer> {
 
@@ -54,6 +56,16 @@ final class ConsoleCommand implements Callable<Integer> {
             + " (default: $" + AuditKey.ENV + ", else the file serve uses, generated on first use).")
     Path auditKey;
 
+    @Option(names = "--pii-policy", paramLabel = "FILE", defaultValue = "schemabrain/pii_policy.yaml",
+            description = "The PII policy file the PII page writes and applies, as policy tag --file does"
+                    + " (default: ${DEFAULT-VALUE}).")
+    Path piiPolicy;
+
+    @Option(names = "--access-policy", paramLabel = "FILE",
+            description = "The access policy serve --access-policy reads: the roles page shows what each role reaches"
+                    + " (default: none; the page then says every caller sees everything).")
+    Path accessPolicy;
+
     @Override
     public Integer call() throws Exception {
         if (!ConsoleServer.loopback(host)) {
@@ -63,12 +75,16 @@ final class ConsoleCommand implements Callable<Integer> {
         if (port < 0 || port > 65_535) {
             throw new UserError("--port " + port + " is not a port; use a number from 0 to 65535.");
         }
+        if (accessPolicy != null) {
+            AccessPolicyFile.read(accessPolicy);   // a broken policy is one sentence now, not a broken page later
+        }
         if (!Stores.exists(main.store())) {
             throw new UserError("There is no store at " + main.store() + "; run 'schemabrain index --source URL' first or pass --store PATH.");
         }
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         AuditKey key = AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
-        Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host, port);
+        Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host,
+                port, piiPolicy, Optional.ofNullable(accessPolicy));
         Console console;
         try {
             console = Console.start(settings);

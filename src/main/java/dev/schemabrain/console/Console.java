@@ -10,8 +10,10 @@ import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.pii.PiiPolicy;
 import dev.schemabrain.store.StoreLocation;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Objects;
@@ -26,17 +28,27 @@ public final class Console implements AutoCloseable {
     /**
      * What a console is started with.
      *
-     * @param source   the database get_metric runs on; without one each draft's answer says it needs it
-     * @param reviewer who signs the verdicts
-     * @param asOf     the last-12-months answers end the day before this one
+     * @param source       the database get_metric runs on; without one each draft's answer says it needs it
+     * @param reviewer     who signs the verdicts
+     * @param asOf         the last-12-months answers end the day before this one
+     * @param piiPolicy    the PII policy file the PII page writes, as {@code policy tag --file} writes it
+     * @param accessPolicy the access policy the roles page explains (serve's --access-policy); empty: none
      */
     public record Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
-                           String host, int port) {
+                           String host, int port, Path piiPolicy, Optional<Path> accessPolicy) {
         public Settings {
             Objects.requireNonNull(store, "store");
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(reviewer, "reviewer");
             Objects.requireNonNull(asOf, "asOf");
+            Objects.requireNonNull(piiPolicy, "piiPolicy");
+            Objects.requireNonNull(accessPolicy, "accessPolicy");
+        }
+
+        /** The policy files where the commands look for them: {@code schemabrain/pii_policy.yaml}, no access policy. */
+        public Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
+                        String host, int port) {
+            this(store, source, key, reviewer, asOf, host, port, PiiPolicy.DEFAULT_FILE, Optional.empty());
         }
     }
 
@@ -62,8 +74,10 @@ public final class Console implements AutoCloseable {
                     .audited(new AuditedCalls(audit, settings.key(), executor.map(QueryExecutor::sourceId).orElse(null)));
             DraftReview review = new DraftReview(settings.store(), tools, audit, settings.key(), settings.reviewer(),
                     settings.asOf(), Clock.systemUTC());
+            PolicyRoutes policies = new PolicyRoutes(new PiiReview(settings.store(), settings.piiPolicy(), catalogs, audit,
+                    settings.key()), settings.store(), settings.accessPolicy());
             ConsoleServer server = ConsoleServer.start(settings.host(), settings.port(), new ConsoleSessions(Clock.systemUTC()),
-                    review, new AuditTimeline(audit, settings.store(), settings.key()), catalogs);
+                    review, new AuditTimeline(audit, settings.store(), settings.key()), catalogs, policies);
             return new Console(executor, audit, server);
         } catch (Exception | Error e) {
             if (audit != null) {

@@ -28,7 +28,7 @@ public final class ConsoleServer implements AutoCloseable {
     }
 
     static ConsoleServer start(String host, int port, ConsoleSessions sessions, DraftReview review, AuditTimeline audit,
-                               CatalogProvider catalogs) throws Exception {
+                               CatalogProvider catalogs, PolicyRoutes policies) throws Exception {
         if (!loopback(host)) {
             throw new IllegalArgumentException("the console listens on loopback only");
         }
@@ -41,7 +41,7 @@ public final class ConsoleServer implements AutoCloseable {
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
-        context.addServlet(new ServletHolder(new ConsoleServlet(sessions, review, audit, catalogs)), "/*");
+        context.addServlet(new ServletHolder(new ConsoleServlet(sessions, review, audit, catalogs, policies)), "/*");
         jetty.setHandler(context);
         jetty.setStopTimeout(2_000);
         try {

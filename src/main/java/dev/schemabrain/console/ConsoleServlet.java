@@ -1,8 +1,6 @@
 package dev.schemabrain.console;
 
 import dev.schemabrain.mcp.tools.CatalogProvider;
-import dev.schemabrain.mcp.tools.ServedCatalog;
-import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.semantic.model.MetricReview;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -11,7 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,12 +23,15 @@ final class ConsoleServlet extends HttpServlet {
     private final transient DraftReview review;
     private final transient AuditTimeline audit;
     private final transient CatalogProvider catalogs;
+    private final transient PolicyRoutes policies;
 
-    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, CatalogProvider catalogs) {
+    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, CatalogProvider catalogs,
+                   PolicyRoutes policies) {
         this.sessions = sessions;
         this.review = review;
         this.audit = audit;
         this.catalogs = catalogs;
+        this.policies = policies;
     }
 
     @Override
@@ -74,6 +74,10 @@ final class ConsoleServlet extends HttpServlet {
                         "This form's security token is missing or wrong; reload the page and submit it again."));
                 return;
             }
+            if (path.startsWith("/pii/")) {
+                policies.post(path, request, response, session.get().csrf(), review.reviewer());
+                return;
+            }
             verdict(request, response, path);
             return;
         }
@@ -88,11 +92,8 @@ final class ConsoleServlet extends HttpServlet {
                 Optional<String> caller = Optional.ofNullable(request.getParameter("caller")).filter(c -> !c.isEmpty());
                 ConsoleRequests.html(response, 200, Pages.audit(audit.read(caller), caller));
             }
-            case "/pii" -> {
-                Optional<ServedCatalog> served = catalogs.current();
-                ConsoleRequests.html(response, 200, Pages.pii(served.map(s -> s.pii().tagged()).orElse(List.of()),
-                        served.map(ServedCatalog::blockList).orElse(BlockList.FLOOR)));
-            }
+            case "/pii" -> policies.piiPage(response, session.get().csrf());
+            case "/roles" -> policies.rolesPage(response);
             default -> ConsoleRequests.html(response, HttpServletResponse.SC_NOT_FOUND,
                     Pages.message("Not found", "There is no console page at this address."));
         }

@@ -3,8 +3,6 @@ package dev.schemabrain.console;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditRecord;
-import dev.schemabrain.pii.BlockList;
-import dev.schemabrain.pii.PiiTags;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -181,24 +179,6 @@ final class Pages {
         }
         b.append("</tbody></table>");
         return Html.page("Audit", true, b.toString());
-    }
-
-    /** Tags and their evidence only: the console never reads a column's values. */
-    static String pii(List<PiiTags.Entry> tagged, BlockList blocked) {
-        StringBuilder b = new StringBuilder("<p>Every column tagged as personal or sensitive, with why. Blocked categories"
-                + " never reach an answer: " + esc(String.join(", ", blocked.names())) + ". Changing a tag is done with"
-                + " <code>schemabrain policy</code> in this version.</p>");
-        b.append("<table><caption>Tagged columns</caption><thead><tr><th scope=\"col\">Column</th><th scope=\"col\">Sensitivity</th>"
-                + "<th scope=\"col\">Categories</th><th scope=\"col\">Blocked</th><th scope=\"col\">Tagged by</th>"
-                + "<th scope=\"col\">Evidence</th></tr></thead><tbody>");
-        for (PiiTags.Entry e : tagged.stream().sorted(java.util.Comparator.comparing(PiiTags.Entry::qualifiedColumn)).toList()) {
-            boolean isBlocked = e.tag().categories().stream().anyMatch(blocked::blocks);
-            b.append("<tr><td>").append(esc(e.qualifiedColumn())).append("</td><td>").append(esc(e.tag().sensitivity().wireName()))
-                    .append("</td><td>").append(esc(String.join(", ", e.tag().categoryNames()))).append("</td><td>")
-                    .append(isBlocked ? "yes" : "no").append("</td><td>").append(esc(e.origin().wireName())).append("</td><td>")
-                    .append(esc(String.join("; ", e.tag().reasons()))).append("</td></tr>");
-        }
-        return Html.page("PII", true, b.append("</tbody></table>").toString());
     }
 
 }

@@ -41,4 +41,17 @@ class ConsoleCommandTest {
         assertFalse(r[2].contains("\tat "), r[2]);
         assertFalse(r[1].contains("token="), "nothing was served, so no token was printed");
     }
+
+    @Test
+    void anUnreadableAccessPolicyIsOneSentence() throws Exception {
+        Path policy = dir.resolve("access.yaml");
+        java.nio.file.Files.writeString(policy, "version: 1\nroles:\n  analyst:\n    allow: [not a pattern]\n");
+        java.nio.file.Files.setPosixFilePermissions(policy, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        String[] r = run("console", "--store", dir.resolve("none.db").toString(), "--reviewer", "alice", "--port", "0",
+                "--access-policy", policy.toString());
+        assertNotEquals("0", r[0]);
+        assertTrue(r[2].contains(policy.toString()) && r[2].contains("schema.table"), r[2]);
+        assertFalse(r[2].contains("\tat "), r[2]);
+        assertFalse(r[1].contains("token="), "nothing was served, so no token was printed");
+    }
 }

@@ -5,14 +5,8 @@ import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.catalog.ValidationState;
-import dev.schemabrain.demo.DemoDatabase;
-import dev.schemabrain.engine.SchemaSource;
-import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.index.IndexListener;
-import dev.schemabrain.index.Indexer;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
@@ -22,20 +16,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,32 +52,18 @@ class ConsoleTest {
     static Console console;
     static String token;
     static String cookie;
-    static HttpClient http;
 
     @BeforeAll
     static void start() throws Exception {
-        database = dir.resolve("demo.sqlite");
-        DemoDatabase.create(database);
-        SourceUrl url = SourceUrl.parse("sqlite:" + database);
-        Path storeFile = dir.resolve("store.db");
-        try (SchemaSource source = Sources.open(url)) {
-            new Indexer().run(url, source, storeFile, false, IndexListener.SILENT);
-        }
-        store = new StoreLocation.SqliteFile(storeFile);
-        byte[] raw = new byte[AuditKey.MIN_BYTES];
-        new SecureRandom().nextBytes(raw);
-        key = AuditKey.of(raw);
+        DemoConsole.Indexed demo = DemoConsole.index(dir);
+        database = demo.database();
+        store = demo.store();
+        key = demo.key();
         // The demo's data ends on 2025-01-01: its last 12 months have rows.
-        console = Console.start(new Console.Settings(store, Optional.of(url), key, REVIEWER, LocalDate.of(2025, 1, 1),
+        console = Console.start(new Console.Settings(store, Optional.of(demo.url()), key, REVIEWER, LocalDate.of(2025, 1, 1),
                 "127.0.0.1", 0));
-        String login = console.loginUrl();
-        token = login.substring(login.indexOf("token=") + "token=".length());
-        http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-        HttpResponse<String> signedIn = get("/login?token=" + token, null);
-        assertEquals(303, signedIn.statusCode(), signedIn.body());
-        String set = signedIn.headers().firstValue("Set-Cookie").orElseThrow();
-        assertTrue(set.contains("HttpOnly") && set.contains("SameSite=Strict"), set);
-        cookie = set.substring(0, set.indexOf(';'));
+        token = DemoConsole.token(console);
+        cookie = DemoConsole.signIn(console, token);
     }
 
     @AfterAll
@@ -104,27 +74,11 @@ class ConsoleTest {
     }
 
     static HttpResponse<String> get(String path, String cookie) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path)).GET();
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return DemoConsole.get(console, path, cookie);
     }
 
     static HttpResponse<String> post(String path, String cookie, Map<String, String> form, String origin) throws Exception {
-        StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        if (origin != null) {
-            b.header("Origin", origin);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return DemoConsole.post(console, path, cookie, form, origin);
     }
 
     static String csrf() throws Exception {
@@ -257,30 +211,11 @@ class ConsoleTest {
 
     @Test
     void noPageShowsAValueOfAPiiColumn() throws Exception {
-        List<String> values = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database); Statement st = c.createStatement()) {
-            for (String sql : List.of("SELECT email, phone_number, password_hash, first_name || ' ' || last_name FROM users",
-                    "SELECT card_number FROM payments", "SELECT ip_address FROM page_views")) {
-                try (ResultSet rs = st.executeQuery(sql)) {
-                    while (rs.next()) {
-                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                            String v = rs.getString(i);
-                            if (v != null && v.length() >= 6) {
-                                values.add(v);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        assertTrue(values.size() > 100, "the demo has personal values to look for");
+        List<String> values = DemoPiiValues.of(database);
         String pii = get("/pii", cookie).body();
         assertTrue(pii.contains("main.payments.card_number") && pii.contains("payment_card"), pii);
         for (String path : List.of("/", "/audit", "/pii")) {
-            String page = get(path, cookie).body();
-            for (String v : values) {
-                assertFalse(page.contains(v) || page.contains(Html.esc(v)), path + " shows a personal value");
-            }
+            assertFalse(DemoPiiValues.shown(get(path, cookie).body(), values), path + " shows a personal value");
         }
     }
 
