@@ -221,7 +221,7 @@ class SemanticReviewTest {
         InProcessCli.Result r = cli("apply", project.toString());
         assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
         assertTrue(r.stderr().strip().matches("schemabrain: metrics/users_count\\.yaml:\\d+: 'validation_state' is 'reviewed';"
-                + " use one of draft, applied, confirmed\\."), r.stderr());
+                + " use one of draft, applied, confirmed, rejected\\."), r.stderr());
     }
 
     @Test
