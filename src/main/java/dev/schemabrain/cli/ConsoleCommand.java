@@ -50,6 +50,12 @@ final class ConsoleCommand implements Callable<Integer> {
             description = "The port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Option(names = "--project", paramLabel = "DIR",
+            description = "A semantic project directory: each verdict is also written there as"
+                    + " DIR/metrics/NAME.yaml, as export writes it, so the project can be kept in git"
+                    + " (default: the store only).")
+    Path project;
+
     @Option(names = "--audit-key", paramLabel = "FILE", description = "The audit chain's key file, as serve takes it"
             + " (default: $" + AuditKey.ENV + ", else the file serve uses, generated on first use).")
     Path auditKey;
@@ -68,7 +74,8 @@ final class ConsoleCommand implements Callable<Integer> {
         }
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         AuditKey key = AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
-        Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host, port);
+        Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host, port,
+                Optional.ofNullable(project));
         Console console;
         try {
             console = Console.start(settings);

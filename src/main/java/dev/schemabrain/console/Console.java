@@ -12,6 +12,7 @@ import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.mcp.tools.StoreCatalogProvider;
 import dev.schemabrain.store.StoreLocation;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Objects;
@@ -29,14 +30,22 @@ public final class Console implements AutoCloseable {
      * @param source   the database get_metric runs on; without one each draft's answer says it needs it
      * @param reviewer who signs the verdicts
      * @param asOf     the last-12-months answers end the day before this one
+     * @param project  the semantic project directory every verdict is also written into, as export writes it
      */
     public record Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
-                           String host, int port) {
+                           String host, int port, Optional<Path> project) {
         public Settings {
             Objects.requireNonNull(store, "store");
             Objects.requireNonNull(key, "key");
             Objects.requireNonNull(reviewer, "reviewer");
             Objects.requireNonNull(asOf, "asOf");
+            Objects.requireNonNull(project, "project");
+        }
+
+        /** Without a project: verdicts go to the store only. */
+        public Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
+                        String host, int port) {
+            this(store, source, key, reviewer, asOf, host, port, Optional.empty());
         }
     }
 
@@ -58,10 +67,12 @@ public final class Console implements AutoCloseable {
         try {
             audit = AuditLog.open(settings.store(), settings.key(), Optional.empty(), AuditDurability.EVERY_ROW);
             StoreCatalogProvider catalogs = new StoreCatalogProvider(settings.store(), Optional.empty());
-            ToolRegistry tools = StandardTools.registry(catalogs, executor)
-                    .audited(new AuditedCalls(audit, settings.key(), executor.map(QueryExecutor::sourceId).orElse(null)));
-            DraftReview review = new DraftReview(settings.store(), tools, audit, settings.key(), settings.reviewer(),
-                    settings.asOf(), Clock.systemUTC());
+            AuditLog chain = audit;
+            java.util.function.Function<dev.schemabrain.mcp.tools.CatalogProvider, ToolRegistry> tools =
+                    over -> StandardTools.registry(over, executor).audited(new AuditedCalls(chain, settings.key(),
+                            executor.map(QueryExecutor::sourceId).orElse(null)));
+            DraftReview review = new DraftReview(settings.store(), catalogs, tools, settings.project(), audit, settings.key(),
+                    settings.reviewer(), settings.asOf(), Clock.systemUTC());
             ConsoleServer server = ConsoleServer.start(settings.host(), settings.port(), new ConsoleSessions(Clock.systemUTC()),
                     review, new AuditTimeline(audit, settings.store(), settings.key()), catalogs);
             return new Console(executor, audit, server);
