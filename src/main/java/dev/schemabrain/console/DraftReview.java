@@ -212,8 +212,12 @@ final class DraftReview {
                 m.origin(), m.kind());
     }
 
-    /** The draft {@code name} and what it is, with its status column; refused when it is not a draft or has none. */
-    private Draft editable(String name, List<String> chosen) throws Refused, StoreException {
+    /** A draft whose statuses can be chosen, and its status column. */
+    private record Editable(Metric metric, Statuses statuses) {
+    }
+
+    /** The draft {@code name} with its status column; refused when it is not a draft, has none, or a value is foreign. */
+    private Editable editable(String name, List<String> chosen) throws Refused, StoreException {
         Metric m = stored().metric(name).filter(DraftReview::isDraft).orElseThrow(() -> new Refused("There is no draft"
                 + " metric named " + name + " in the store; reload the page."));
         Optional<Statuses> statuses = statuses(m, catalogs.current());
@@ -222,7 +226,7 @@ final class DraftReview {
                     + " cannot be chosen.");
         }
         withStatuses(m, statuses.get(), chosen);   // refuses a value outside the domain before anything runs
-        return new Draft(m, null, Map.of(), null, statuses);
+        return new Editable(m, statuses.get());
     }
 
     /**
@@ -231,12 +235,11 @@ final class DraftReview {
      * definition in place of the draft. Nothing is saved.
      */
     Comparison compare(String name, List<String> chosen) throws Refused, StoreException {
-        Draft d = editable(name, chosen);
-        Metric edited = withStatuses(d.metric(), d.statuses().orElseThrow(), chosen);
-        ToolRegistry over = toolsOver.apply(() -> catalogs.current().map(c -> c.withMetric(edited)));
-        Optional<ServedCatalog> served = catalogs.current();
-        return new Comparison(preview(d.metric(), tools, d.statuses()),
-                preview(edited, over, statuses(edited, served.map(c -> c.withMetric(edited)))), chosen);
+        Editable e = editable(name, chosen);
+        Metric edited = withStatuses(e.metric(), e.statuses(), chosen);
+        Optional<ServedCatalog> served = catalogs.current().map(c -> c.withMetric(edited));   // once: its parts are memoized
+        return new Comparison(preview(e.metric(), tools, Optional.of(e.statuses())),
+                preview(edited, toolsOver.apply(() -> served), statuses(edited, served)), chosen);
     }
 
     /**
@@ -245,12 +248,14 @@ final class DraftReview {
      * YAML file; the audit row's arguments hold the statuses chosen.
      */
     MetricReview approve(String name, List<String> chosen) throws Refused, StoreException {
-        Statuses statuses = editable(name, chosen).statuses().orElseThrow();
+        Statuses statuses = editable(name, chosen).statuses();
         MetricReview review = stamp();
         Metric[] written = new Metric[1];
         write(name, (model, draft) -> {
-            written[0] = withStatuses(draft, statuses, chosen)
-                    .withOrigin(new Origin(InferenceMethod.MANUALLY_AUTHORED, ValidationState.CONFIRMED));
+            Metric edited = withStatuses(draft, statuses, chosen);
+            // As apply decides: an unchanged definition keeps its inference method; a changed one is the reviewer's.
+            written[0] = edited.withOrigin(edited.filters().equals(draft.filters()) ? draft.origin().confirmed()
+                    : new Origin(InferenceMethod.MANUALLY_AUTHORED, ValidationState.CONFIRMED));
             return withMetric(model, written[0]);
         }, review);
         Map<String, Object> args = new LinkedHashMap<>();

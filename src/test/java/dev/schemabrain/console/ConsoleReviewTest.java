@@ -254,6 +254,17 @@ class ConsoleReviewTest {
     }
 
     @Test
+    void approvingTheStatusesItAlreadyCountsIsAPlainConfirmation() throws Exception {
+        String metric = "invoices_total_cents_avg";
+        Metric before = stored().metric(metric).orElseThrow();
+        HttpResponse<String> r = post("/approve-statuses", form(metric), List.of("paid"));
+        assertEquals(200, r.statusCode(), r.body());
+        Metric after = stored().metric(metric).orElseThrow();
+        assertEquals(before.origin().confirmed(), after.origin(), "as apply: an unchanged definition keeps its method");
+        assertEquals(before.filters(), after.filters());
+    }
+
+    @Test
     void aStatusOutsideTheDomainIsRefusedInOneSentence() throws Exception {
         for (String path : List.of("/preview", "/approve-statuses")) {
             HttpResponse<String> r = post(path, form("invoices_count"), List.of("paid", "' OR 1=1"));
