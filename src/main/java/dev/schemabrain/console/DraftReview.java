@@ -338,7 +338,8 @@ final class DraftReview {
         write(name, m -> m.origin().rejected(), "is not rejected", (model, rejected) -> {
             Origin was = rejected.origin();
             Origin back = new Origin(was.method(), ValidationState.DRAFT);
-            return withMetric(model, rejected.withOrigin(back.inferred() ? back : new Origin(was.method(), ValidationState.APPLIED)));
+            return withMetric(model, rejected.withOrigin(back.inferred() ? back
+                    : new Origin(was.method(), ValidationState.APPLIED)));
         }, null);
         record(RESTORE, name, Map.of("name", name));
         if (project.isPresent()) {

@@ -106,7 +106,8 @@ final class Pages {
         DraftReview.Statuses statuses = c.before().statuses().orElseThrow();
         StringBuilder b = new StringBuilder();
         b.append("<p role=\"status\">Nothing is saved yet. Counted now: ").append(esc(String.join(", ", statuses.counted())))
-                .append(". Chosen: ").append(esc(String.join(", ", statuses.values().stream().filter(c.chosen()::contains).toList())))
+                .append(". Chosen: ")
+                .append(esc(String.join(", ", statuses.values().stream().filter(c.chosen()::contains).toList())))
                 .append(".</p>");
         b.append("<h2>").append(esc(name)).append(' ').append(esc(c.before().period())).append("</h2>");
         List<String> errors = new ArrayList<>();
@@ -153,7 +154,8 @@ final class Pages {
                 rows.computeIfAbsent(key, k -> new String[2])[side] = r.path(value).isNull() ? "" : r.path(value).asText();
             }
         }
-        b.append("<table class=\"compare\"><caption>").append(esc(name)).append(": now and with the statuses chosen</caption><thead><tr>");
+        b.append("<table class=\"compare\"><caption>").append(esc(name))
+                .append(": now and with the statuses chosen</caption><thead><tr>");
         keys.forEach(k -> b.append("<th scope=\"col\">").append(esc(k)).append("</th>"));
         b.append("<th scope=\"col\">Now</th><th scope=\"col\">With the statuses chosen</th></tr></thead><tbody>");
         rows.forEach((key, v) -> {

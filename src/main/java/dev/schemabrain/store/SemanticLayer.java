@@ -146,7 +146,8 @@ public final class SemanticLayer {
      * {@link SqliteStore#write}.
      */
     public static void replace(Connection c, SemanticModel model, MetricReview review) throws SQLException {
-        List<StoredObject> wanted = encode(model).stream().map(o -> review != null && (origin(o).reviewed() || origin(o).rejected())
+        List<StoredObject> wanted = encode(model).stream()
+                .map(o -> review != null && (origin(o).reviewed() || origin(o).rejected())
                 ? new StoredObject(o.kind(), o.name(), o.definition(), o.inferenceMethod(), o.validationState(),
                 review.by(), review.at()) : o).toList();
         Set<String> keys = new HashSet<>();
