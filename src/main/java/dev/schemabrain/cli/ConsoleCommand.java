@@ -23,10 +23,11 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain console}: the reviewer's web console on loopback, for one person. */
 @Command(name = "console", mixinStandardHelpOptions = true,
         description = {"Start the reviewer's web console on this machine: draft metrics with their assumptions, a real"
-                + " answer for the last 12 months and the compiled SQL, each approved or rejected on its own; the audit"
-                + " chain; the tagged PII columns and data subjects, confirmed, untagged or retagged into the PII policy"
-                + " file; what each role of the access policy reaches. It prints a URL with a one-time token: open it in a browser on this"
-                + " machine (the token signs in once). Stop it with Ctrl-C."})
+                + " answer for the last 12 months and the compiled SQL, each approved (after choosing the statuses it"
+                + " counts, if need be) or rejected on its own; the audit chain; the tagged PII columns and data"
+                + " subjects, confirmed, untagged or retagged into the PII policy file; what each role of the access"
+                + " policy reaches. It prints a URL with a one-time token: open it in a browser on this machine (the"
+                + " token signs in once). Stop it with Ctrl-C."})
 final class ConsoleCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -51,6 +52,12 @@ final class ConsoleCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8765", paramLabel = "PORT",
             description = "The port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
+
+    @Option(names = "--project", paramLabel = "DIR",
+            description = "A semantic project directory: each verdict is also written there as"
+                    + " DIR/metrics/NAME.yaml, as export writes it, so the project can be kept in git"
+                    + " (default: the store only).")
+    Path project;
 
     @Option(names = "--audit-key", paramLabel = "FILE", description = "The audit chain's key file, as serve takes it"
             + " (default: $" + AuditKey.ENV + ", else the file serve uses, generated on first use).")
@@ -84,7 +91,7 @@ final class ConsoleCommand implements Callable<Integer> {
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         AuditKey key = AuditKey.resolve(Optional.ofNullable(auditKey), main.env, true);
         Console.Settings settings = new Console.Settings(main.store(), url, key, ApplyCommand.reviewer(reviewer), day(), host,
-                port, piiPolicy, Optional.ofNullable(accessPolicy));
+                port, piiPolicy, Optional.ofNullable(accessPolicy), Optional.ofNullable(project));
         Console console;
         try {
             console = Console.start(settings);

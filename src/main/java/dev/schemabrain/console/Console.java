@@ -33,9 +33,10 @@ public final class Console implements AutoCloseable {
      * @param asOf         the last-12-months answers end the day before this one
      * @param piiPolicy    the PII policy file the PII page writes, as {@code policy tag --file} writes it
      * @param accessPolicy the access policy the roles page explains (serve's --access-policy); empty: none
+     * @param project      the semantic project directory every verdict is also written into, as export writes it
      */
     public record Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
-                           String host, int port, Path piiPolicy, Optional<Path> accessPolicy) {
+                           String host, int port, Path piiPolicy, Optional<Path> accessPolicy, Optional<Path> project) {
         public Settings {
             Objects.requireNonNull(store, "store");
             Objects.requireNonNull(key, "key");
@@ -43,12 +44,13 @@ public final class Console implements AutoCloseable {
             Objects.requireNonNull(asOf, "asOf");
             Objects.requireNonNull(piiPolicy, "piiPolicy");
             Objects.requireNonNull(accessPolicy, "accessPolicy");
+            Objects.requireNonNull(project, "project");
         }
 
-        /** The policy files where the commands look for them: {@code schemabrain/pii_policy.yaml}, no access policy. */
+        /** The policy files where the commands look for them ({@code schemabrain/pii_policy.yaml}, no access policy), no project. */
         public Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
                         String host, int port) {
-            this(store, source, key, reviewer, asOf, host, port, PiiPolicy.DEFAULT_FILE, Optional.empty());
+            this(store, source, key, reviewer, asOf, host, port, PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.empty());
         }
     }
 
@@ -70,10 +72,12 @@ public final class Console implements AutoCloseable {
         try {
             audit = AuditLog.open(settings.store(), settings.key(), Optional.empty(), AuditDurability.EVERY_ROW);
             StoreCatalogProvider catalogs = new StoreCatalogProvider(settings.store(), Optional.empty());
-            ToolRegistry tools = StandardTools.registry(catalogs, executor)
-                    .audited(new AuditedCalls(audit, settings.key(), executor.map(QueryExecutor::sourceId).orElse(null)));
-            DraftReview review = new DraftReview(settings.store(), tools, audit, settings.key(), settings.reviewer(),
-                    settings.asOf(), Clock.systemUTC());
+            AuditLog chain = audit;
+            java.util.function.Function<dev.schemabrain.mcp.tools.CatalogProvider, ToolRegistry> tools =
+                    over -> StandardTools.registry(over, executor).audited(new AuditedCalls(chain, settings.key(),
+                            executor.map(QueryExecutor::sourceId).orElse(null)));
+            DraftReview review = new DraftReview(settings.store(), catalogs, tools, settings.project(), audit, settings.key(),
+                    settings.reviewer(), settings.asOf(), Clock.systemUTC());
             PolicyRoutes policies = new PolicyRoutes(new PiiReview(settings.store(), settings.piiPolicy(), catalogs, audit,
                     settings.key()), settings.store(), settings.accessPolicy());
             ConsoleServer server = ConsoleServer.start(settings.host(), settings.port(), new ConsoleSessions(Clock.systemUTC()),

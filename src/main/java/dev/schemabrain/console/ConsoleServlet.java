@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -87,7 +88,8 @@ final class ConsoleServlet extends HttpServlet {
             return;
         }
         switch (path) {
-            case "/" -> ConsoleRequests.html(response, 200, Pages.drafts(review.drafts(), review.reviewer(), session.get().csrf(), null));
+            case "/" -> ConsoleRequests.html(response, 200, Pages.drafts(review.drafts(), review.rejected(), review.reviewer(),
+                    session.get().csrf(), null));
             case "/audit" -> {
                 Optional<String> caller = Optional.ofNullable(request.getParameter("caller")).filter(c -> !c.isEmpty());
                 ConsoleRequests.html(response, 200, Pages.audit(audit.read(caller), caller));
@@ -118,7 +120,7 @@ final class ConsoleServlet extends HttpServlet {
 
     private void verdict(HttpServletRequest request, HttpServletResponse response, String path) throws Exception {
         String metric = request.getParameter("metric");
-        if (!path.equals("/approve") && !path.equals("/reject")) {
+        if (!List.of("/approve", "/reject", "/preview", "/approve-statuses", "/restore").contains(path)) {
             ConsoleRequests.html(response, HttpServletResponse.SC_NOT_FOUND, Pages.message("Not found",
                     "There is no console form at this address."));
             return;
@@ -128,14 +130,30 @@ final class ConsoleServlet extends HttpServlet {
                     "The form named no metric; reload the page and use a metric's own button."));
             return;
         }
-        if (path.equals("/approve")) {
+        // Checkboxes: each value chosen is one "status" field; none chosen sends none.
+        List<String> statuses = request.getParameterValues("status") == null ? List.of()
+                : List.of(request.getParameterValues("status"));
+        if (path.equals("/preview")) {
+            // The form's token was checked above: the page's own forms carry it on.
+            ConsoleRequests.html(response, 200, Pages.preview(review.compare(metric, statuses), request.getParameter("csrf")));
+        } else if (path.equals("/approve-statuses")) {
+            MetricReview r = review.approve(metric, statuses);
+            ConsoleRequests.html(response, 200, Pages.message("Approved", "Approved " + metric + " counting "
+                    + String.join(", ", statuses) + ": it is now the reviewer's, confirmed, reviewed by " + r.by() + " at "
+                    + r.at() + "."));
+        } else if (path.equals("/restore")) {
+            review.restore(metric);
+            ConsoleRequests.html(response, 200, Pages.message("Restored", "Restored " + metric + ": it is a draft to"
+                    + " review again, and agents get it as a draft."));
+        } else if (path.equals("/approve")) {
             MetricReview r = review.approve(metric);
             ConsoleRequests.html(response, 200, Pages.message("Approved", "Approved " + metric + ": it is now confirmed,"
                     + " reviewed by " + r.by() + " at " + r.at() + "."));
         } else {
             review.reject(metric);
-            ConsoleRequests.html(response, 200, Pages.message("Rejected", "Rejected " + metric + ": agents no longer get it;"
-                    + " the audit chain records that " + review.reviewer() + " rejected it."));
+            ConsoleRequests.html(response, 200, Pages.message("Rejected", "Rejected " + metric + ": agents no longer get it"
+                    + " and no index drafts it again; it is on the Rejected list, and the audit chain records that "
+                    + review.reviewer() + " rejected it."));
         }
     }
 }

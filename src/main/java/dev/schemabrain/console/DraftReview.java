@@ -6,10 +6,18 @@ import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.error.AuditException;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.mcp.tools.ServedCatalog;
+import dev.schemabrain.semantic.StatusColumn;
+import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.project.SemanticProject;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.MetricKind;
 import dev.schemabrain.semantic.model.MetricReview;
@@ -19,6 +27,9 @@ import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
@@ -27,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Reviewing drafts one metric at a time: what each draft answers (through get_metric itself, so row scopes,
@@ -38,9 +50,38 @@ final class DraftReview {
     /** The audit rows' tool names for a verdict. */
     static final String APPROVE = "approve_metric";
     static final String REJECT = "reject_metric";
+    static final String RESTORE = "restore_metric";
 
-    /** A draft and what get_metric answered for it over the last 12 months (or in all, without a time axis). */
-    record Draft(Metric metric, String period, Map<String, Object> request, JsonNode answer) {
+    /**
+     * A draft and what get_metric answered for it over the last 12 months (or in all, without a time axis).
+     *
+     * @param statuses its entity's status column, when it has one whose values are known and the draft's filter on it
+     *                 can be edited as a set of values
+     */
+    record Draft(Metric metric, String period, Map<String, Object> request, JsonNode answer, Optional<Statuses> statuses) {
+    }
+
+    /**
+     * A status column's domain and the values a metric counts now (all of them when it does not filter the column).
+     *
+     * @param reference {@code entity.column}
+     */
+    record Statuses(String reference, List<String> values, List<String> counted) {
+        Statuses {
+            values = List.copyOf(values);
+            counted = List.copyOf(counted);
+        }
+    }
+
+    /** A draft's answer now beside its answer with other statuses counted, before anything is saved. */
+    record Comparison(Draft before, Draft after, List<String> chosen) {
+        Comparison {
+            chosen = List.copyOf(chosen);
+        }
+    }
+
+    /** A metric a reviewer rejected, with who rejected it and when (null for a store that did not record it). */
+    record Rejected(Metric metric, MetricReview review) {
     }
 
     /** A verdict the store or the chain refused, as one sentence for the reviewer. */
@@ -52,6 +93,11 @@ final class DraftReview {
 
     private final StoreLocation store;
     private final ToolRegistry tools;
+    private final CatalogProvider catalogs;
+    /** The same tools over another catalog: a preview's, with the edited metric in place of the draft. */
+    private final Function<CatalogProvider, ToolRegistry> toolsOver;
+    /** Where each verdict is written as YAML, as export writes it; empty writes the store only. */
+    private final Optional<Path> project;
     private final AuditLog audit;
     private final AuditKey key;
     private final String reviewer;
@@ -59,14 +105,18 @@ final class DraftReview {
     private final Clock clock;
 
     /**
-     * @param tools    the registry get_metric is called through, audited into {@code audit}
-     * @param reviewer who signs the verdicts, as {@code apply --reviewer} does
-     * @param asOf     the day the 12 months end (exclusive)
+     * @param toolsOver the registry get_metric is called through over a catalog, audited into {@code audit}
+     * @param project   the semantic project directory each verdict is written into as YAML, if any
+     * @param reviewer  who signs the verdicts, as {@code apply --reviewer} does
+     * @param asOf      the day the 12 months end (exclusive)
      */
-    DraftReview(StoreLocation store, ToolRegistry tools, AuditLog audit, AuditKey key, String reviewer, LocalDate asOf,
-                Clock clock) {
+    DraftReview(StoreLocation store, CatalogProvider catalogs, Function<CatalogProvider, ToolRegistry> toolsOver,
+                Optional<Path> project, AuditLog audit, AuditKey key, String reviewer, LocalDate asOf, Clock clock) {
         this.store = store;
-        this.tools = tools;
+        this.catalogs = catalogs;
+        this.toolsOver = toolsOver;
+        this.tools = toolsOver.apply(catalogs);
+        this.project = project;
         this.audit = audit;
         this.key = key;
         this.reviewer = reviewer;
@@ -86,11 +136,134 @@ final class DraftReview {
     /** Every metric nobody has reviewed yet, by name, each with its answer. */
     List<Draft> drafts() throws StoreException {
         List<Draft> out = new ArrayList<>();
+        Optional<ServedCatalog> served = catalogs.current();
         for (Metric m : stored().metrics().stream().filter(DraftReview::isDraft)
                 .sorted(java.util.Comparator.comparing(Metric::name)).toList()) {
-            out.add(preview(m));
+            out.add(preview(m, tools, statuses(m, served)));
         }
         return out;
+    }
+
+    /** Every metric a reviewer rejected, by name: kept in the store, never served, restorable. */
+    List<Rejected> rejected() throws StoreException {
+        SemanticModel model = stored();
+        return model.metrics().stream().filter(m -> m.origin().rejected())
+                .sorted(java.util.Comparator.comparing(Metric::name))
+                .map(m -> new Rejected(m, model.review(m.name()).orElse(null))).toList();
+    }
+
+    /**
+     * The status column of a simple metric's entity, with every value of its domain and those the metric counts; empty
+     * when there is none, its values are unknown (a PII-tagged column has none in the served catalog), or the
+     * metric's own filter on it is not a set of values.
+     */
+    static Optional<Statuses> statuses(Metric m, Optional<ServedCatalog> served) {
+        if (!m.isSimple() || served.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<StatusColumn> column = StatusColumn.of(served.get().semantic(), served.get().catalog()::table, m.entity())
+                .filter(c -> !c.values().isEmpty());
+        if (column.isEmpty()) {
+            return Optional.empty();
+        }
+        String ref = column.get().reference();
+        List<String> counted = new ArrayList<>(column.get().values());
+        for (Filter f : m.filters()) {
+            if (!f.column().strip().equalsIgnoreCase(ref)) {
+                continue;
+            }
+            List<String> named = f.value() instanceof List<?> list ? list.stream().map(String::valueOf).toList()
+                    : f.value() == null ? null : List.of(String.valueOf(f.value()));
+            if (f.comparesColumns() || named == null) {
+                return Optional.empty();
+            }
+            switch (f.op()) {
+                case IN, EQ -> counted.retainAll(named);
+                case NOT_IN, NE -> counted.removeAll(named);
+                default -> {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.of(new Statuses(ref, column.get().values(), counted));
+    }
+
+    /**
+     * The draft {@code name} with {@code chosen} as the statuses it counts: its filters on the status column replaced
+     * by one {@code in} filter (none when every value is chosen). A value outside the column's domain is refused.
+     */
+    static Metric withStatuses(Metric m, Statuses statuses, List<String> chosen) throws Refused {
+        if (chosen.isEmpty()) {
+            throw new Refused("Choose at least one status for " + m.name() + " to count.");
+        }
+        for (String v : chosen) {
+            if (!statuses.values().contains(v)) {
+                throw new Refused("'" + (v.length() > 60 ? v.substring(0, 60) + "…" : v) + "' is not a value of "
+                        + statuses.reference() + "; choose among " + String.join(", ", statuses.values()) + ".");
+            }
+        }
+        List<String> kept = statuses.values().stream().filter(chosen::contains).toList();   // the domain's order, once each
+        List<Filter> filters = new ArrayList<>(m.filters().stream()
+                .filter(f -> !f.column().strip().equalsIgnoreCase(statuses.reference())).toList());
+        if (kept.size() < statuses.values().size()) {
+            filters.add(new Filter(statuses.reference(), FilterOp.IN, kept));
+        }
+        return new Metric(m.name(), m.description(), m.entity(), m.measure(), m.timeDimension(), m.timeGrains(), filters,
+                m.origin(), m.kind());
+    }
+
+    /** A draft whose statuses can be chosen, and its status column. */
+    private record Editable(Metric metric, Statuses statuses) {
+    }
+
+    /** The draft {@code name} with its status column; refused when it is not a draft, has none, or a value is foreign. */
+    private Editable editable(String name, List<String> chosen) throws Refused, StoreException {
+        Metric m = stored().metric(name).filter(DraftReview::isDraft).orElseThrow(() -> new Refused("There is no draft"
+                + " metric named " + name + " in the store; reload the page."));
+        Optional<Statuses> statuses = statuses(m, catalogs.current());
+        if (statuses.isEmpty()) {
+            throw new Refused("The metric " + name + " has no status column whose values are known, so its statuses"
+                    + " cannot be chosen.");
+        }
+        withStatuses(m, statuses.get(), chosen);   // refuses a value outside the domain before anything runs
+        return new Editable(m, statuses.get());
+    }
+
+    /**
+     * What the draft {@code name} answers now and with {@code chosen} as its statuses, through the same get_metric
+     * (compiler, executor, row scopes, small-cell suppression, PII rules) over the served catalog with the edited
+     * definition in place of the draft. Nothing is saved.
+     */
+    Comparison compare(String name, List<String> chosen) throws Refused, StoreException {
+        Editable e = editable(name, chosen);
+        Metric edited = withStatuses(e.metric(), e.statuses(), chosen);
+        Optional<ServedCatalog> served = catalogs.current().map(c -> c.withMetric(edited));   // once: its parts are memoized
+        return new Comparison(preview(e.metric(), tools, Optional.of(e.statuses())),
+                preview(edited, toolsOver.apply(() -> served), statuses(edited, served)), chosen);
+    }
+
+    /**
+     * Approves the draft {@code name} with {@code chosen} as its statuses: the edited definition is the reviewer's
+     * (manually authored, confirmed, stamped), written as {@code apply} would store it and, with a project, as its
+     * YAML file; the audit row's arguments hold the statuses chosen.
+     */
+    MetricReview approve(String name, List<String> chosen) throws Refused, StoreException {
+        Statuses statuses = editable(name, chosen).statuses();
+        MetricReview review = stamp();
+        Metric[] written = new Metric[1];
+        write(name, (model, draft) -> {
+            Metric edited = withStatuses(draft, statuses, chosen);
+            // As apply decides: an unchanged definition keeps its inference method; a changed one is the reviewer's.
+            written[0] = edited.withOrigin(edited.filters().equals(draft.filters()) ? draft.origin().confirmed()
+                    : new Origin(InferenceMethod.MANUALLY_AUTHORED, ValidationState.CONFIRMED));
+            return withMetric(model, written[0]);
+        }, review);
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("name", name);
+        args.put("statuses", statuses.values().stream().filter(chosen::contains).toList());
+        record(APPROVE, name, args);
+        writeFile(written[0]);
+        return review;
     }
 
     private static boolean isDraft(Metric m) {
@@ -101,7 +274,7 @@ final class DraftReview {
      * get_metric by month over the 12 months before {@code asOf}; a refusal whose recovery is another get_metric call
      * (amounts grouped by their currency) is followed once, as an agent would.
      */
-    private Draft preview(Metric m) {
+    private Draft preview(Metric m, ToolRegistry tools, Optional<Statuses> statuses) {
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("name", m.name());
         String period = "in all (the metric has no time axis)";
@@ -119,39 +292,87 @@ final class DraftReview {
             Map<String, Object> recovered = new LinkedHashMap<>(answer.error().recovery().suggestedArgs());
             Envelope second = tools.call("get_metric", recovered, caller());
             if (second.error() == null) {
-                return new Draft(m, period, recovered, second.toTree());
+                return new Draft(m, period, recovered, second.toTree(), statuses);
             }
         }
-        return new Draft(m, period, args, answer.toTree());
+        return new Draft(m, period, args, answer.toTree(), statuses);
     }
 
     /** Confirms the draft {@code name}: its definition unchanged, {@code confirmed}, stamped with this reviewer. */
     MetricReview approve(String name) throws Refused, StoreException {
-        MetricReview review = new MetricReview(reviewer, clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+        MetricReview review = stamp();
+        Metric[] written = new Metric[1];
         write(name, (model, draft) -> {
-            List<Metric> metrics = model.metrics().stream()
-                    .map(m -> m.name().equals(name) ? m.withOrigin(m.origin().confirmed()) : m).toList();
-            return new SemanticModel(model.entities(), model.joins(), metrics, model.reviews());
+            written[0] = draft.withOrigin(draft.origin().confirmed());
+            return withMetric(model, written[0]);
         }, review);
-        record(APPROVE, name);
+        record(APPROVE, name, Map.of("name", name));
+        writeFile(written[0]);
         return review;
     }
 
     /**
-     * Takes the draft {@code name} out of the served layer, so no agent gets its number. The store has no rejected
-     * state yet: the next index drafts it again, and the chain keeps who rejected it.
+     * Rejects the draft {@code name}: it stays in the store as {@code rejected}, stamped with this reviewer, so no agent
+     * gets its number and no index drafts it again. A metric another one is built on is refused.
      */
     void reject(String name) throws Refused, StoreException {
+        Metric[] written = new Metric[1];
         write(name, (model, draft) -> {
             for (Metric m : model.metrics()) {
-                if (!m.name().equals(name) && uses(m, name)) {
+                if (!m.name().equals(name) && !m.origin().rejected() && uses(m, name)) {
                     throw new Refused("The metric " + name + " is part of " + m.name() + "; review " + m.name() + " first.");
                 }
             }
-            List<Metric> metrics = model.metrics().stream().filter(m -> !m.name().equals(name)).toList();
-            return new SemanticModel(model.entities(), model.joins(), metrics, model.reviews());
+            written[0] = draft.withOrigin(draft.origin().asRejected());
+            return withMetric(model, written[0]);
+        }, stamp());
+        record(REJECT, name, Map.of("name", name));
+        writeFile(written[0]);
+    }
+
+    /**
+     * Takes back the rejection of {@code name}: it is a draft again (or applied, if it was never inferred), unstamped,
+     * served, and the project's file for it, if any, is removed.
+     */
+    void restore(String name) throws Refused, StoreException {
+        write(name, m -> m.origin().rejected(), "is not rejected", (model, rejected) -> {
+            Origin was = rejected.origin();
+            Origin back = new Origin(was.method(), ValidationState.DRAFT);
+            return withMetric(model, rejected.withOrigin(back.inferred() ? back
+                    : new Origin(was.method(), ValidationState.APPLIED)));
         }, null);
-        record(REJECT, name);
+        record(RESTORE, name, Map.of("name", name));
+        if (project.isPresent()) {
+            Path file = project.get().resolve("metrics").resolve(name + ".yaml");
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new Refused("The metric " + name + " is restored in the store, but " + file + " could not be removed ("
+                        + e.getMessage() + "); remove it by hand.");
+            }
+        }
+    }
+
+    private MetricReview stamp() {
+        return new MetricReview(reviewer, clock.instant().truncatedTo(ChronoUnit.SECONDS).toString());
+    }
+
+    private static SemanticModel withMetric(SemanticModel model, Metric metric) {
+        List<Metric> metrics = model.metrics().stream().map(m -> m.name().equals(metric.name()) ? metric : m).toList();
+        return new SemanticModel(model.entities(), model.joins(), metrics, model.reviews());
+    }
+
+    /** The verdict as the metric's YAML file in the project, as export writes it; nothing without a project. */
+    private void writeFile(Metric metric) throws Refused {
+        if (project.isEmpty()) {
+            return;
+        }
+        try {
+            SemanticProject.write(project.get(), new SemanticModel(List.of(), List.of(), List.of(metric)));
+        } catch (IOException e) {
+            throw new Refused("The verdict on " + metric.name() + " is in the store and the audit chain, but its file in "
+                    + project.get() + " could not be written (" + e.getMessage() + "); run 'schemabrain export' there.");
+        }
     }
 
     /** Whether {@code m} is built on the metric {@code name}. */
@@ -172,6 +393,12 @@ final class DraftReview {
 
     /** One store transaction: the metric must still be a draft there, whatever the page showed. */
     private void write(String name, Change change, MetricReview review) throws Refused, StoreException {
+        write(name, DraftReview::isDraft, "is no longer a draft", change, review);
+    }
+
+    /** One store transaction: the metric must still be as {@code expected} there, else refused with {@code otherwise}. */
+    private void write(String name, java.util.function.Predicate<Metric> expected, String otherwise, Change change,
+                       MetricReview review) throws Refused, StoreException {
         try (Store s = Stores.open(store)) {
             s.write(c -> {
                 SemanticModel model = SemanticLayer.stored(c);
@@ -179,8 +406,8 @@ final class DraftReview {
                 if (draft.isEmpty()) {
                     throw new RefusedInside("There is no metric named " + name + " in the store; reload the page.");
                 }
-                if (!isDraft(draft.get())) {
-                    throw new RefusedInside("The metric " + name + " is no longer a draft; reload the page.");
+                if (!expected.test(draft.get())) {
+                    throw new RefusedInside("The metric " + name + " " + otherwise + "; reload the page.");
                 }
                 try {
                     SemanticLayer.replace(c, change.apply(model, draft.get()), review);
@@ -201,11 +428,14 @@ final class DraftReview {
         }
     }
 
-    /** The verdict's audit row: the reviewer as caller, the metric's name only as the keyed hash every row uses. */
-    private void record(String tool, String name) throws Refused {
+    /**
+     * The verdict's audit row: the reviewer as caller, its arguments (the metric's name, the statuses chosen) only as
+     * the keyed hash every row uses.
+     */
+    private void record(String tool, String name, Map<String, Object> args) throws Refused {
         try {
             audit.append(new AuditEntry(null, reviewer, tool, AuditEntry.Phase.CALL, "success", null, List.of(),
-                    ArgsHash.of(key, Map.of("name", name)), null, null, null));
+                    ArgsHash.of(key, args), null, null, null));
         } catch (AuditException e) {
             throw new Refused("The verdict on " + name + " is in the store, but the audit chain did not record it ("
                     + e.getMessage() + ").");

@@ -28,7 +28,8 @@ final class Pages {
         return Html.page(title, true, "<p role=\"alert\">" + esc(sentence) + "</p><p><a href=\"/\">Back to the drafts</a></p>");
     }
 
-    static String drafts(List<DraftReview.Draft> drafts, String reviewer, String csrf, String notice) {
+    static String drafts(List<DraftReview.Draft> drafts, List<DraftReview.Rejected> rejected, String reviewer, String csrf,
+                         String notice) {
         StringBuilder b = new StringBuilder();
         if (notice != null) {
             b.append("<p role=\"status\">").append(esc(notice)).append("</p>");
@@ -44,7 +45,127 @@ final class Pages {
         for (DraftReview.Draft d : drafts) {
             metric(b, d, csrf);
         }
+        rejected(b, rejected, csrf);
         return Html.page("Drafts to review", true, b.toString());
+    }
+
+    /** The metrics reviewers rejected: kept so no index drafts them again, never served, each restorable. */
+    private static void rejected(StringBuilder b, List<DraftReview.Rejected> rejected, String csrf) {
+        b.append("<section class=\"metric\" aria-labelledby=\"rejected\"><h2 id=\"rejected\">Rejected</h2>");
+        if (rejected.isEmpty()) {
+            b.append("<p>No metric is rejected.</p></section>");
+            return;
+        }
+        b.append("<p>No agent gets these metrics and no index drafts them again. Restoring one makes it a draft to review"
+                + " again.</p><table><caption>Rejected metrics</caption><thead><tr><th scope=\"col\">Metric</th>"
+                + "<th scope=\"col\">Rejected by</th><th scope=\"col\">When</th><th scope=\"col\"></th></tr></thead><tbody>");
+        for (DraftReview.Rejected r : rejected) {
+            String name = r.metric().name();
+            b.append("<tr><td id=\"r-").append(esc(name)).append("\">").append(esc(name)).append("</td><td>")
+                    .append(esc(r.review() == null ? "" : r.review().by())).append("</td><td>")
+                    .append(esc(r.review() == null ? "" : r.review().at())).append("</td><td>");
+            form(b, "/restore", csrf, name);
+            b.append("<button type=\"submit\">Restore ").append(esc(name)).append("</button></form></td></tr>");
+        }
+        b.append("</tbody></table></section>");
+    }
+
+    /** A form's opening: posted to {@code action} with the session's token and the metric's name. */
+    private static void form(StringBuilder b, String action, String csrf, String metric) {
+        b.append("<form method=\"post\" action=\"").append(action).append("\" style=\"display:inline\">")
+                .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(esc(csrf)).append("\">")
+                .append("<input type=\"hidden\" name=\"metric\" value=\"").append(esc(metric)).append("\">");
+    }
+
+    /**
+     * The statuses form: every value of the status column's domain as a checkbox, {@code checked} ticked; Preview
+     * recomputes the answer without saving, the other button approves the metric counting the values ticked.
+     */
+    private static void statusForm(StringBuilder b, String name, DraftReview.Statuses statuses, List<String> checked,
+                                   String csrf) {
+        b.append("<h3>Edit the statuses counted</h3>");
+        form(b, "/preview", csrf, name);
+        b.append("<fieldset><legend>Count the rows of ").append(esc(name)).append(" whose ").append(esc(statuses.reference()))
+                .append(" is</legend>");
+        for (String v : statuses.values()) {
+            String id = "s-" + name + "-" + v;
+            b.append("<label for=\"").append(esc(id)).append("\"><input type=\"checkbox\" id=\"").append(esc(id))
+                    .append("\" name=\"status\" value=\"").append(esc(v)).append('"')
+                    .append(checked.contains(v) ? " checked" : "").append("> ").append(esc(v)).append("</label> ");
+        }
+        b.append("</fieldset><button type=\"submit\">Preview</button>")
+                .append("<button type=\"submit\" formaction=\"/approve-statuses\">Approve ").append(esc(name))
+                .append(" with these statuses</button></form>");
+    }
+
+    /** A draft's answer now beside its answer with the statuses chosen; nothing is saved until approved. */
+    static String preview(DraftReview.Comparison c, String csrf) {
+        String name = c.before().metric().name();
+        DraftReview.Statuses statuses = c.before().statuses().orElseThrow();
+        StringBuilder b = new StringBuilder();
+        b.append("<p role=\"status\">Nothing is saved yet. Counted now: ").append(esc(String.join(", ", statuses.counted())))
+                .append(". Chosen: ")
+                .append(esc(String.join(", ", statuses.values().stream().filter(c.chosen()::contains).toList())))
+                .append(".</p>");
+        b.append("<h2>").append(esc(name)).append(' ').append(esc(c.before().period())).append("</h2>");
+        List<String> errors = new ArrayList<>();
+        for (DraftReview.Draft d : List.of(c.before(), c.after())) {
+            JsonNode error = d.answer().path("error");
+            if (!error.isMissingNode() && !error.isNull()) {
+                errors.add("get_metric answered " + error.path("kind").asText() + ": " + error.path("message").asText());
+            }
+        }
+        if (!errors.isEmpty()) {
+            errors.forEach(e -> b.append("<p class=\"refused\">").append(esc(e)).append("</p>"));
+        } else {
+            sideBySide(b, name, c.before().answer().path("data"), c.after().answer().path("data"));
+        }
+        JsonNode after = c.after().answer().path("data");
+        if (after.has("sql")) {
+            b.append("<h3>Compiled SQL with the statuses chosen</h3><pre><code>").append(esc(after.path("sql").asText()))
+                    .append("</code></pre>");
+            if (!after.path("params").isEmpty()) {
+                b.append("<p class=\"note\">Bound values, in order: ").append(esc(String.join(", ", texts(after.path("params")))))
+                        .append("</p>");
+            }
+        }
+        statusForm(b, name, statuses, c.chosen(), csrf);
+        return Html.page("Preview of " + name, true, b.toString());
+    }
+
+    /** Both answers in one table: the same rows (by every column but the value), the value now and with the edit. */
+    private static void sideBySide(StringBuilder b, String name, JsonNode before, JsonNode after) {
+        List<String> columns = texts(before.path("columns"));
+        if (columns.isEmpty()) {
+            columns = texts(after.path("columns"));
+        }
+        if (columns.isEmpty()) {
+            b.append("<p>No rows.</p>");
+            return;
+        }
+        List<String> keys = columns.subList(0, columns.size() - 1);
+        String value = columns.get(columns.size() - 1);
+        java.util.Map<List<String>, String[]> rows = new java.util.LinkedHashMap<>();
+        for (int side = 0; side < 2; side++) {
+            for (JsonNode r : (side == 0 ? before : after).path("rows")) {
+                List<String> key = keys.stream().map(k -> r.path(k).isNull() ? "" : r.path(k).asText()).toList();
+                rows.computeIfAbsent(key, k -> new String[2])[side] = r.path(value).isNull() ? "" : r.path(value).asText();
+            }
+        }
+        b.append("<table class=\"compare\"><caption>").append(esc(name))
+                .append(": now and with the statuses chosen</caption><thead><tr>");
+        keys.forEach(k -> b.append("<th scope=\"col\">").append(esc(k)).append("</th>"));
+        b.append("<th scope=\"col\">Now</th><th scope=\"col\">With the statuses chosen</th></tr></thead><tbody>");
+        rows.forEach((key, v) -> {
+            b.append("<tr>");
+            key.forEach(k -> b.append("<td>").append(esc(k)).append("</td>"));
+            b.append("<td>").append(esc(v[0] == null ? "" : v[0])).append("</td><td>").append(esc(v[1] == null ? "" : v[1]))
+                    .append("</td></tr>");
+        });
+        b.append("</tbody></table>");
+        if (before.path("suppressed_groups").asInt(0) > 0 || after.path("suppressed_groups").asInt(0) > 0) {
+            b.append("<p class=\"note\">Groups about too few people are left out of either answer.</p>");
+        }
     }
 
     private static void metric(StringBuilder b, DraftReview.Draft d, String csrf) {
@@ -87,11 +208,11 @@ final class Pages {
                         .append("</p>");
             }
         }
+        d.statuses().ifPresent(st -> statusForm(b, name, st, st.counted(), csrf));
+        b.append("<h3>Verdict</h3>");
         for (String verdict : List.of("approve", "reject")) {
-            b.append("<form method=\"post\" action=\"/").append(verdict).append("\" style=\"display:inline\">")
-                    .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(esc(csrf)).append("\">")
-                    .append("<input type=\"hidden\" name=\"metric\" value=\"").append(esc(name)).append("\">")
-                    .append("<button type=\"submit\">").append(verdict.equals("approve") ? "Approve " : "Reject ")
+            form(b, "/" + verdict, csrf, name);
+            b.append("<button type=\"submit\">").append(verdict.equals("approve") ? "Approve " : "Reject ")
                     .append(esc(name)).append("</button></form>");
         }
         b.append("</section>");

@@ -20,7 +20,8 @@ final class Migrations {
     static final List<String> SCRIPTS = List.of("V1__catalog.sql", "V2__semantic.sql", "V3__pii.sql",
             "V4__audit_witness.sql", "V5__auth_tokens.sql", "V6__query_log.sql", "V7__audit_chain.sql",
             "V8__llm.sql", "V9__llm_provenance.sql", "V10__value_index.sql", "V11__column_domain.sql",
-            "V12__query_log_filters.sql", "V13__token_roles.sql", "V14__semantic_review.sql");
+            "V12__query_log_filters.sql", "V13__token_roles.sql", "V14__semantic_review.sql",
+            "V15__rejected_metrics.sql");
 
     static int latestVersion() {
         return SCRIPTS.size();

@@ -55,14 +55,26 @@ public final class SemanticLayer {
     private SemanticLayer() {
     }
 
-    /** The model to serve: the stored one, or, for a store indexed before the semantic layer existed, a fresh inference. */
+    /**
+     * The model to serve: the stored one without the metrics a reviewer rejected (no agent sees them), or, for a store
+     * indexed before the semantic layer existed, a fresh inference.
+     */
     public static SemanticModel load(Connection c, Catalog catalog, Function<QualifiedName, String> descriptions)
             throws SQLException {
         List<StoredObject> stored = SemanticRepository.load(c);
         if (stored.isEmpty()) {
             return new SemanticInference(descriptions).infer(catalog);
         }
-        return decode(stored);
+        return served(decode(stored));
+    }
+
+    /** {@code model} without its rejected metrics: what agents may be told about. */
+    public static SemanticModel served(SemanticModel model) {
+        if (model.metrics().stream().noneMatch(m -> m.origin().rejected())) {
+            return model;
+        }
+        return new SemanticModel(model.entities(), model.joins(),
+                model.metrics().stream().filter(m -> !m.origin().rejected()).toList(), model.reviews());
     }
 
     /** The stored model only (nothing inferred on the fly). */
@@ -129,11 +141,13 @@ public final class SemanticLayer {
     }
 
     /**
-     * Makes the stored layer exactly {@code model}, stamping {@code review} on each object the operator confirmed or
-     * authored that this write changes (an unchanged row keeps the review it had); call inside {@link SqliteStore#write}.
+     * Makes the stored layer exactly {@code model}, stamping {@code review} on each object the operator confirmed,
+     * authored or rejected that this write changes (an unchanged row keeps the review it had); call inside
+     * {@link SqliteStore#write}.
      */
     public static void replace(Connection c, SemanticModel model, MetricReview review) throws SQLException {
-        List<StoredObject> wanted = encode(model).stream().map(o -> review != null && origin(o).reviewed()
+        List<StoredObject> wanted = encode(model).stream()
+                .map(o -> review != null && (origin(o).reviewed() || origin(o).rejected())
                 ? new StoredObject(o.kind(), o.name(), o.definition(), o.inferenceMethod(), o.validationState(),
                 review.by(), review.at()) : o).toList();
         Set<String> keys = new HashSet<>();

@@ -82,7 +82,7 @@ class ConsolePiiTest {
                 """);
         Files.setPosixFilePermissions(access, PosixFilePermissions.fromString("rw-------"));
         console = Console.start(new Console.Settings(store, Optional.of(demo.url()), key, REVIEWER, LocalDate.of(2025, 1, 1),
-                "127.0.0.1", 0, policyFile, Optional.of(access)));
+                "127.0.0.1", 0, policyFile, Optional.of(access), Optional.empty()));
         cookie = DemoConsole.signIn(console, DemoConsole.token(console));
         served = new StoreCatalogProvider(store, Optional.empty());
         tools = StandardTools.registry(served);

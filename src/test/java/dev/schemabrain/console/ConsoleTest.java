@@ -2,7 +2,6 @@ package dev.schemabrain.console;
 
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditKey;
-import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.semantic.model.Metric;
@@ -23,7 +22,6 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -88,15 +86,11 @@ class ConsoleTest {
     }
 
     static SemanticModel stored() throws Exception {
-        try (Store s = Stores.open(store)) {
-            return s.read(SemanticLayer::stored);
-        }
+        return ConsoleStoreReads.stored(store);
     }
 
     static List<AuditRecord> auditRows() throws Exception {
-        try (AuditLog log = AuditLog.openExisting(store)) {
-            return log.list(10_000, OptionalLong.empty());
-        }
+        return ConsoleStoreReads.auditRows(store);
     }
 
     @Test
@@ -193,7 +187,7 @@ class ConsoleTest {
     }
 
     @Test
-    void rejectingTakesTheDraftOutAndRecordsTheReviewer() throws Exception {
+    void rejectingKeepsTheMetricRejectedAndRecordsTheReviewer() throws Exception {
         // A simple draft other than those the other tests use, that no metric is built on.
         SemanticModel before = stored();
         String metric = before.metrics().stream().map(Metric::name)
@@ -203,7 +197,8 @@ class ConsoleTest {
                 .findFirst().orElseThrow();
         HttpResponse<String> r = post("/reject", cookie, Map.of("metric", metric, "csrf", csrf()), null);
         assertEquals(200, r.statusCode(), r.body());
-        assertTrue(stored().metric(metric).isEmpty());
+        assertEquals(ValidationState.REJECTED, stored().metric(metric).orElseThrow().origin().state(), "kept, rejected");
+        assertEquals(REVIEWER, stored().review(metric).orElseThrow().by());
         assertTrue(auditRows().stream().anyMatch(row -> row.entry().tool().equals(DraftReview.REJECT)
                 && REVIEWER.equals(row.entry().caller())
                 && ArgsHash.of(key, Map.of("name", metric)).equals(row.entry().argsHash())));

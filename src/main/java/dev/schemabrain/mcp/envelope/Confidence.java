@@ -25,6 +25,7 @@ public enum Confidence {
             case CONFIRMED -> HIGH;
             case APPLIED -> method.trusted() ? HIGH : MEDIUM;
             case DRAFT -> method.trusted() ? MEDIUM : LOW;
+            case REJECTED -> LOW;   // never served; here for completeness
         };
     }
 

@@ -223,6 +223,21 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
         return semantic;
     }
 
+    /**
+     * The whole catalog with {@code metric}'s definition in place of the served one of its name (added when there is
+     * none): a reviewer's preview of an edited draft. Everything else (PII tags, block list, subject policy, so
+     * small-cell suppression) is this catalog's; each caller still gets its role's view of it.
+     */
+    public ServedCatalog withMetric(dev.schemabrain.semantic.model.Metric metric) {
+        ServedCatalog w = whole();
+        List<dev.schemabrain.semantic.model.Metric> metrics = new ArrayList<>(w.semantic.metrics().stream()
+                .filter(m -> !m.name().equals(metric.name())).toList());
+        metrics.add(metric);
+        SemanticModel edited = new SemanticModel(w.semantic.entities(), w.semantic.joins(), metrics, w.semantic.reviews());
+        return new ServedCatalog(w.schemas, w.catalog, w.documents, w.vectors, w.queryEmbedder, w.passageEmbedder, edited,
+                w.pii, w.blockList, w.subjectPolicy);
+    }
+
     /** Every entity's data-subject class (SPEC §11.1), drafted once per served catalog. */
     public List<SubjectClasses.Assigned> subjectClasses() {
         return subjectClasses.get();

@@ -25,7 +25,7 @@ public record Origin(InferenceMethod method, ValidationState state) {
      * anything else is the operator's.
      */
     public boolean inferred() {
-        return state != ValidationState.CONFIRMED
+        return state != ValidationState.CONFIRMED && state != ValidationState.REJECTED
                 && (method == InferenceMethod.HEURISTIC || method == InferenceMethod.FK_CONSTRAINT
                 || method == InferenceMethod.OBSERVED_IN_QUERY_LOG);
     }
@@ -36,6 +36,16 @@ public record Origin(InferenceMethod method, ValidationState state) {
      */
     public boolean reviewed() {
         return method == InferenceMethod.MANUALLY_AUTHORED || state == ValidationState.CONFIRMED;
+    }
+
+    /** Rejected by a reviewer: kept in the store so no index drafts it again, and never served. */
+    public boolean rejected() {
+        return state == ValidationState.REJECTED;
+    }
+
+    /** This origin, rejected by a reviewer. */
+    public Origin asRejected() {
+        return new Origin(method, ValidationState.REJECTED);
     }
 
     /** This origin, confirmed by the operator. */

@@ -170,7 +170,7 @@ public final class SemanticCodec {
                     observed(b, at, g, format)));
         }
         return new Entity(name, optional(f.description()), QualifiedName.of(table.substring(0, dot), table.substring(dot + 1)),
-                identity, optional(f.group()), claimed(b, origin, format), segments);
+                identity, optional(f.group()), claimed(b, origin, format, false), segments);
     }
 
     /**
@@ -214,7 +214,7 @@ public final class SemanticCodec {
             if (f.throughOn() != null) {
                 throw b.fail("through_on", "needs 'through', the link table");
             }
-            return new Join(name, source, target, on, null, cardinality, claimed(b, origin, format));
+            return new Join(name, source, target, on, null, cardinality, claimed(b, origin, format, false));
         }
         int dot = through.indexOf('.');
         if (dot <= 0 || dot == through.length() - 1) {
@@ -223,7 +223,7 @@ public final class SemanticCodec {
         List<ColumnPair> throughOn = pairs(b, "through_on", f.throughOn());
         return new Join(name, source, target, List.of(),
                 new Bridge(QualifiedName.of(through.substring(0, dot), through.substring(dot + 1)), on, throughOn),
-                cardinality, claimed(b, origin, format));
+                cardinality, claimed(b, origin, format, false));
     }
 
     public static Metric decodeMetric(String text, String where, Format format, Origin origin) throws SemanticProjectException {
@@ -283,23 +283,33 @@ public final class SemanticCodec {
             grains.add(enumValue(b, "time_grains[" + i + "]", grainNames.get(i), TimeGrain::fromWire, GRAINS));
         }
         return new Metric(name, optional(f.description()), entity, measure, optional(f.timeDimension()), grains,
-                filters(b, "filters", f.filters()), claimed(b, origin, format), kind);
+                filters(b, "filters", f.filters()), claimed(b, origin, format, true), kind);
     }
 
     private static final String GRAINS = "day, week, month, quarter, year";
 
     /**
-     * {@code origin}, confirmed when a project's file says {@code validation_state: confirmed} (the operator's review);
+     * {@code origin}, confirmed when a project's file says {@code validation_state: confirmed} (the operator's review),
+     * rejected when it says {@code validation_state: rejected};
      * any other state a file gives is checked and left to apply, and the store's row has its own columns.
      */
-    private static Origin claimed(Bound<? extends ObjectFile> b, Origin origin, Format format) throws SemanticProjectException {
+    private static Origin claimed(Bound<? extends ObjectFile> b, Origin origin, Format format, boolean metric)
+            throws SemanticProjectException {
         String state = b.value().validationState();
         if (format == Format.JSON || state == null) {
             return origin;
         }
+        // Only a metric can be rejected: entities and joins are what every metric stands on.
         ValidationState claimed = enumValue(b, VALIDATION_STATE, state,
-                v -> ValidationState.valueOf(v.toUpperCase(java.util.Locale.ROOT)), "draft, applied, confirmed");
-        return claimed == ValidationState.CONFIRMED ? origin.confirmed() : origin;
+                v -> {
+                    ValidationState parsed = ValidationState.valueOf(v.toUpperCase(java.util.Locale.ROOT));
+                    if (parsed == ValidationState.REJECTED && !metric) {
+                        throw new IllegalArgumentException("only a metric can be rejected");
+                    }
+                    return parsed;
+                }, metric ? "draft, applied, confirmed, rejected" : "draft, applied, confirmed");
+        return claimed == ValidationState.CONFIRMED ? origin.confirmed()
+                : claimed == ValidationState.REJECTED ? origin.asRejected() : origin;
     }
 
     private static Measure measure(Bound<MetricFile> b, MeasureFile m) throws SemanticProjectException {

@@ -170,7 +170,8 @@ public final class SemanticProject {
      * The project's objects with the origin applying them gives, decided against the stored layer and never taken
      * from a file's {@code origin}: an object whose definition is the stored one stays what it was (a draft keeps
      * its inference method and state); one the operator added or changed is manually authored. Either is confirmed
-     * when its file says {@code validation_state: confirmed}.
+     * when its file says {@code validation_state: confirmed}, and rejected (kept, never served) when it says
+     * {@code validation_state: rejected}.
      */
     public static SemanticModel resolve(SemanticModel stored, SemanticModel project) {
         return new SemanticModel(
@@ -187,9 +188,10 @@ public final class SemanticProject {
         List<T> out = new ArrayList<>();
         for (T p : project) {
             T s = before.get(name.apply(p));
-            boolean confirmed = origin.apply(p).state() == ValidationState.CONFIRMED;
+            ValidationState claimed = origin.apply(p).state();
             if (s != null && definition(encode.apply(s)).equals(definition(encode.apply(p)))) {
-                out.add(confirmed ? withOrigin.apply(s, origin.apply(s).confirmed()) : s);
+                out.add(claimed == ValidationState.CONFIRMED ? withOrigin.apply(s, origin.apply(s).confirmed())
+                        : claimed == ValidationState.REJECTED ? withOrigin.apply(s, origin.apply(s).asRejected()) : s);
             } else {
                 out.add(withOrigin.apply(p, origin.apply(p)));
             }

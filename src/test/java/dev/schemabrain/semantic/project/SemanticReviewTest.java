@@ -215,13 +215,32 @@ class SemanticReviewTest {
     }
 
     @Test
+    void aRejectedMetricFileKeepsTheMetricRejectedThroughApplyAndIndex() throws Exception {
+        indexAndExport("sqlite");
+        edit("metrics/users_count.yaml", "validation_state: draft", "validation_state: rejected");
+        ok("apply", project.toString(), "--reviewer", "carol");
+        assertEquals(new Origin(InferenceMethod.HEURISTIC, ValidationState.REJECTED), stored().metric("users_count")
+                .orElseThrow().origin());
+        assertEquals("carol", stored().review("users_count").orElseThrow().by());
+        assertFalse(cli("diff", project.toString()).stdout().contains("users_count"), "in sync");
+        ok("index", "--source", "sqlite:" + dir.resolve("demo.sqlite"));
+        assertEquals(ValidationState.REJECTED, stored().metric("users_count").orElseThrow().origin().state(),
+                "not drafted again");
+
+        edit("entities/users.yaml", "validation_state: draft", "validation_state: rejected");
+        InProcessCli.Result r = cli("apply", project.toString());
+        assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
+        assertTrue(r.stderr().contains("use one of draft, applied, confirmed."), "only a metric can be rejected: " + r.stderr());
+    }
+
+    @Test
     void anUnknownValidationStateIsOneSentence() throws Exception {
         indexAndExport("sqlite");
         edit("metrics/users_count.yaml", "validation_state: draft", "validation_state: reviewed");
         InProcessCli.Result r = cli("apply", project.toString());
         assertEquals(2, r.exitCode(), r.stdout() + r.stderr());
         assertTrue(r.stderr().strip().matches("schemabrain: metrics/users_count\\.yaml:\\d+: 'validation_state' is 'reviewed';"
-                + " use one of draft, applied, confirmed\\."), r.stderr());
+                + " use one of draft, applied, confirmed, rejected\\."), r.stderr());
     }
 
     @Test
