@@ -101,6 +101,20 @@ public final class AuthFilter implements Filter {
         }
     }
 
+    /**
+     * The credential a sign-in form carried (the console's), checked exactly as a request's header is: its
+     * identity, roles and claims when valid; empty when unknown, revoked, expired, badly signed, for another
+     * server or without the required scope.
+     *
+     * @throws SchemaBrainException when the token source cannot be read (nobody is let in then)
+     */
+    public Optional<Credential> accept(String presented) throws SchemaBrainException {
+        if (presented == null || presented.isBlank()) {
+            return Optional.empty();
+        }
+        return verdict(presented.strip()) instanceof Verdict.Caller caller ? Optional.of(caller.credential()) : Optional.empty();
+    }
+
     /** Checks one credential: a SchemaBrain token by its prefix, anything else as a JWT. */
     Verdict verdict(String credential) throws SchemaBrainException {
         if (credential.startsWith(Tokens.PREFIX)) {

@@ -12,7 +12,11 @@ import java.util.Optional;
 
 import static dev.schemabrain.console.Html.esc;
 
-/** The console's pages as HTML; every value from the store, the chain or an answer goes through {@link Html#esc}. */
+/**
+ * The console's pages as HTML; every value from the store, the chain or an answer goes through {@link Html#esc}. Links
+ * and form actions are relative ({@code audit}, {@code ./}), never absolute, so the pages work wherever the console is
+ * mounted: at the root on loopback, under {@code /console/} beside /mcp.
+ */
 final class Pages {
 
     private Pages() {
@@ -21,13 +25,24 @@ final class Pages {
     static String login(String sentence) {
         return Html.page("Sign in", false, (sentence == null ? "" : "<p class=\"refused\" role=\"alert\">" + esc(sentence) + "</p>")
                 + "<p>Paste the one-time token that <code>schemabrain console</code> printed. It works once: the console then"
-                + " keeps you signed in with a cookie.</p><form method=\"post\" action=\"/login\"><label for=\"token\">Token</label> "
+                + " keeps you signed in with a cookie.</p><form method=\"post\" action=\"login\"><label for=\"token\">Token</label> "
                 + "<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required> "
                 + "<button type=\"submit\">Sign in</button></form>");
     }
 
+    /** A team's sign-in: the caller's own credential, sent in the form's body (never in the address). */
+    static String teamLogin(String sentence) {
+        return Html.page("Sign in", false, (sentence == null ? "" : "<p class=\"refused\" role=\"alert\">" + esc(sentence) + "</p>")
+                + "<p>Paste the credential you call the MCP server with: a token from <code>schemabrain token create</code>"
+                + " or an access token from your authorization server. Only a role the access policy marks"
+                + " <code>reviewer: true</code> may review; your verdicts are recorded under the identity it names.</p>"
+                + "<form method=\"post\" action=\"login\"><label for=\"credential\">Credential</label> "
+                + "<input id=\"credential\" name=\"credential\" type=\"password\" autocomplete=\"off\" required> "
+                + "<button type=\"submit\">Sign in</button></form>");
+    }
+
     static String message(String title, String sentence) {
-        return Html.page(title, true, "<p role=\"alert\">" + esc(sentence) + "</p><p><a href=\"/\">Back to the drafts</a></p>");
+        return Html.page(title, true, "<p role=\"alert\">" + esc(sentence) + "</p><p><a href=\"./\">Back to the drafts</a></p>");
     }
 
     static String drafts(List<DraftReview.Draft> drafts, String reviewer, String csrf, String notice) {
@@ -90,7 +105,7 @@ final class Pages {
             }
         }
         for (String verdict : List.of("approve", "reject")) {
-            b.append("<form method=\"post\" action=\"/").append(verdict).append("\" style=\"display:inline\">")
+            b.append("<form method=\"post\" action=\"").append(verdict).append("\" style=\"display:inline\">")
                     .append("<input type=\"hidden\" name=\"csrf\" value=\"").append(esc(csrf)).append("\">")
                     .append("<input type=\"hidden\" name=\"metric\" value=\"").append(esc(name)).append("\">")
                     .append("<button type=\"submit\">").append(verdict.equals("approve") ? "Approve " : "Reject ")
@@ -153,7 +168,7 @@ final class Pages {
         b.append(view.verified().intact()
                 ? "<p role=\"status\">Chain intact: " + view.verified().rowsChecked() + " rows verified.</p>"
                 : "<p class=\"refused\" role=\"alert\">Chain broken: " + esc(view.verified().problem()) + "</p>");
-        b.append("<form method=\"get\" action=\"/audit\"><label for=\"caller\">Caller</label> <select id=\"caller\" name=\"caller\">"
+        b.append("<form method=\"get\" action=\"audit\"><label for=\"caller\">Caller</label> <select id=\"caller\" name=\"caller\">"
                 + "<option value=\"\">every caller</option>");
         for (String c : view.callers()) {
             b.append("<option").append(caller.filter(c::equals).isPresent() ? " selected" : "").append(" value=\"")

@@ -1,6 +1,8 @@
 /**
- * The reviewer's console: a loopback web page over the store where one person reviews draft metrics (their
- * assumptions, compiled SQL and a real answer), reads the audit chain and the PII tags. It depends on the store,
- * the semantic layer, the audit log and the MCP tools; nothing else imports it.
+ * The reviewer's console: a web page over the store where reviewers review draft metrics (their assumptions,
+ * compiled SQL and a real answer), read the audit chain and the PII tags. On loopback one person signs in with a
+ * printed one-time token ({@link dev.schemabrain.console.Console}); beside /mcp a team signs in with its credentials
+ * ({@link dev.schemabrain.console.TeamConsole}). It depends on the store, the semantic layer, the audit log, the MCP
+ * tools, the access policy and the authentication; only the CLI imports it.
  */
 package dev.schemabrain.console;

@@ -2,17 +2,11 @@ package dev.schemabrain.console;
 
 import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditKey;
-import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.catalog.ValidationState;
-import dev.schemabrain.demo.DemoDatabase;
-import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
-import dev.schemabrain.index.IndexListener;
-import dev.schemabrain.index.Indexer;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
@@ -22,14 +16,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -39,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,16 +62,10 @@ class ConsoleTest {
     @BeforeAll
     static void start() throws Exception {
         database = dir.resolve("demo.sqlite");
-        DemoDatabase.create(database);
-        SourceUrl url = SourceUrl.parse("sqlite:" + database);
         Path storeFile = dir.resolve("store.db");
-        try (SchemaSource source = Sources.open(url)) {
-            new Indexer().run(url, source, storeFile, false, IndexListener.SILENT);
-        }
+        SourceUrl url = ConsoleClient.indexedDemo(database, storeFile);
         store = new StoreLocation.SqliteFile(storeFile);
-        byte[] raw = new byte[AuditKey.MIN_BYTES];
-        new SecureRandom().nextBytes(raw);
-        key = AuditKey.of(raw);
+        key = ConsoleClient.randomKey();
         // The demo's data ends on 2025-01-01: its last 12 months have rows.
         console = Console.start(new Console.Settings(store, Optional.of(url), key, REVIEWER, LocalDate.of(2025, 1, 1),
                 "127.0.0.1", 0));
@@ -104,27 +87,11 @@ class ConsoleTest {
     }
 
     static HttpResponse<String> get(String path, String cookie) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path)).GET();
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return new ConsoleClient(http, "http://127.0.0.1:" + console.port()).get(path, cookie);
     }
 
     static HttpResponse<String> post(String path, String cookie, Map<String, String> form, String origin) throws Exception {
-        StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        if (origin != null) {
-            b.header("Origin", origin);
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return new ConsoleClient(http, "http://127.0.0.1:" + console.port()).post(path, cookie, form, origin);
     }
 
     static String csrf() throws Exception {
@@ -134,15 +101,11 @@ class ConsoleTest {
     }
 
     static SemanticModel stored() throws Exception {
-        try (Store s = Stores.open(store)) {
-            return s.read(SemanticLayer::stored);
-        }
+        return ConsoleClient.stored(store);
     }
 
     static List<AuditRecord> auditRows() throws Exception {
-        try (AuditLog log = AuditLog.openExisting(store)) {
-            return log.list(10_000, OptionalLong.empty());
-        }
+        return ConsoleClient.auditRows(store);
     }
 
     @Test
@@ -215,7 +178,7 @@ class ConsoleTest {
         assertTrue(page.contains("by month from 2024-01-01 to 2024-12-31"), "its last 12 months");
         assertTrue(page.contains("<svg role=\"img\""), "a chart");
         assertTrue(page.contains("Compiled SQL") && page.contains("SELECT"), "its SQL");
-        assertTrue(page.contains("action=\"/approve\"") && page.contains("action=\"/reject\""), "its verdict forms");
+        assertTrue(page.contains("action=\"approve\"") && page.contains("action=\"reject\""), "its verdict forms");
     }
 
     @Test

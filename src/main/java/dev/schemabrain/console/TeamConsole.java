@@ -1,0 +1,58 @@
+package dev.schemabrain.console;
+
+import dev.schemabrain.access.AccessPolicySource;
+import dev.schemabrain.audit.AuditKey;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.auth.AuthFilter;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.store.StoreLocation;
+import jakarta.servlet.http.HttpServlet;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The console for a team, served by {@code serve --transport http --console} beside /mcp on the same listener: it
+ * shares serve's audit chain, tools and catalog, and signs reviewers in with serve's own credential verifier.
+ */
+public final class TeamConsole {
+
+    /** Where serve mounts it. */
+    public static final String PREFIX = "/console";
+
+    /**
+     * What the console is built from, all of it serve's own.
+     *
+     * @param tools    every tool, audited into {@code audit} (get_metric answers the drafts)
+     * @param verifier the authentication in front of /mcp: a reviewer's credential is checked by it and nothing else
+     * @param policy   the access policy in force: which roles review
+     * @param asOf     the drafts' last 12 months end the day before this one
+     */
+    public record Parts(StoreLocation store, AuditLog audit, AuditKey key, ToolRegistry tools, CatalogProvider catalogs,
+                        AuthFilter verifier, AccessPolicySource policy, LocalDate asOf) {
+        public Parts {
+            Objects.requireNonNull(store, "store");
+            Objects.requireNonNull(audit, "audit");
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(verifier, "verifier");
+            Objects.requireNonNull(policy, "policy");
+        }
+    }
+
+    private TeamConsole() {
+    }
+
+    /** The servlet to map at {@code PREFIX + "/*"}. */
+    public static HttpServlet servlet(Parts parts) {
+        Clock clock = Clock.systemUTC();
+        // Each verdict is signed by the session's caller (DraftReview.signedBy); this name signs none.
+        DraftReview review = new DraftReview(parts.store(), parts.tools(), parts.audit(), parts.key(), "console",
+                parts.asOf(), clock);
+        return new ConsoleServlet(ConsoleSessions.withoutToken(clock), review,
+                new AuditTimeline(parts.audit(), parts.store(), parts.key()), parts.catalogs(), PREFIX,
+                Optional.of(new TeamSignIn(parts.verifier(), parts.policy())));
+    }
+}
