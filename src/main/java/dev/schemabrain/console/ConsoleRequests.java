@@ -90,7 +90,17 @@ final class ConsoleRequests {
      */
     static void setSession(HttpServletRequest request, HttpServletResponse response, String path, String id) {
         response.addHeader("Set-Cookie", ConsoleSessions.COOKIE + "=" + id + "; Path=" + path + "; HttpOnly; SameSite=Strict"
-                + (request.isSecure() ? "; Secure" : "") + "; Max-Age=" + ConsoleSessions.IDLE.toSeconds());
+                + (overHttps(request) ? "; Secure" : "") + "; Max-Age=" + ConsoleSessions.IDLE.toSeconds());
+    }
+
+    /**
+     * Whether the browser used HTTPS: to this server, or to the TLS proxy in front of it (X-Forwarded-Proto, or the
+     * form's Origin). Believing a false claim only makes a browser keep its own cookie off plain HTTP.
+     */
+    private static boolean overHttps(HttpServletRequest request) {
+        String origin = request.getHeader("Origin");
+        return request.isSecure() || "https".equalsIgnoreCase(request.getHeader("X-Forwarded-Proto"))
+                || (origin != null && origin.startsWith("https://"));
     }
 
     /** A page: no script may run, no other page may frame it, nothing is cached, and no URL leaks in a Referer. */

@@ -183,6 +183,10 @@ class TeamConsoleTest {
         assertEquals(200, form.statusCode());
         assertTrue(form.body().contains("name=\"credential\"") && form.body().contains("action=\"login\""), form.body());
         assertEquals(303, client.get("/console", null).statusCode(), "the prefix without its slash leads to it");
+        HttpResponse<String> proxied = http.send(HttpRequest.newBuilder(at("/console/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded").header("X-Forwarded-Proto", "https")
+                .POST(HttpRequest.BodyPublishers.ofString("credential=" + lead)).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(proxied.headers().firstValue("Set-Cookie").orElseThrow().contains("; Secure"), "HTTPS at the proxy");
 
         String cookie = signIn(lead);
         HttpResponse<String> drafts = client.get("/console/", cookie);
