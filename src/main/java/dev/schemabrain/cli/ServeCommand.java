@@ -378,12 +378,9 @@ final class ServeCommand implements Callable<Integer> {
     /** The console on serve's own verifier and policy; the drafts' 12 months end yesterday (UTC) as serve starts. */
     private dev.schemabrain.serve.BesideMcp teamConsole(HttpOptions http, AccessPolicySource policy, AuditKey key)
             throws SchemaBrainException {
-        dev.schemabrain.auth.AuthFilter verifier = (dev.schemabrain.auth.AuthFilter) http.authFilter().orElseThrow();
-        dev.schemabrain.store.StoreLocation store = main.store();
-        return (audit, tools, catalogs) -> new dev.schemabrain.mcp.transport.http.HttpService.Beside(
-                dev.schemabrain.console.TeamConsole.PREFIX + "/", dev.schemabrain.console.TeamConsole.servlet(
-                new dev.schemabrain.console.TeamConsole.Parts(store, audit, key, tools, catalogs, verifier, policy,
-                        java.time.LocalDate.now(java.time.ZoneOffset.UTC))));
+        return dev.schemabrain.console.TeamConsole.beside(main.store(), key,
+                (dev.schemabrain.auth.AuthFilter) http.authFilter().orElseThrow(), policy,
+                java.time.LocalDate.now(java.time.ZoneOffset.UTC));
     }
 
     private static String hostForUrl(String host) {

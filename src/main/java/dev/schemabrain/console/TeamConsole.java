@@ -6,6 +6,8 @@ import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.auth.AuthFilter;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.mcp.transport.http.HttpService;
+import dev.schemabrain.serve.BesideMcp;
 import dev.schemabrain.store.StoreLocation;
 import jakarta.servlet.http.HttpServlet;
 
@@ -43,6 +45,13 @@ public final class TeamConsole {
     }
 
     private TeamConsole() {
+    }
+
+    /** What {@code serve --console} mounts: the console under {@link #PREFIX}, on serve's audit chain, tools and catalog. */
+    public static BesideMcp beside(StoreLocation store, AuditKey key, AuthFilter verifier, AccessPolicySource policy,
+                                   LocalDate asOf) {
+        return (audit, tools, catalogs) -> new HttpService.Beside(PREFIX + "/",
+                servlet(new Parts(store, audit, key, tools, catalogs, verifier, policy, asOf)));
     }
 
     /** The servlet to map at {@code PREFIX + "/*"}. */

@@ -15,7 +15,6 @@ import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.transport.http.HttpOptions;
-import dev.schemabrain.mcp.transport.http.HttpService;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.serve.ServeLifecycle;
 import dev.schemabrain.serve.ServeSettings;
@@ -118,9 +117,7 @@ class TeamConsoleTest {
                 Optional.of(HttpOptions.loopback().withAuthFilter(verifier)))
                 .withAccessPolicy(policySource, Caller.named("stdio"))
                 // As serve --console builds it; the demo's data ends on 2025-01-01.
-                .withBeside((audit, tools, catalogs) -> new HttpService.Beside(TeamConsole.PREFIX + "/",
-                        TeamConsole.servlet(new TeamConsole.Parts(store, audit, key, tools, catalogs, verifier, policySource,
-                                LocalDate.of(2025, 1, 1)))));
+                .withBeside(TeamConsole.beside(store, key, verifier, policySource, LocalDate.of(2025, 1, 1)));
         serve = new ServeLifecycle(settings, Optional.of(executor), InputStream.nullInputStream(),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(new StringWriter(), true),
                 () -> "SIGTERM", () -> false);
