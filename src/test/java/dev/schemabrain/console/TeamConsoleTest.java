@@ -8,6 +8,8 @@ import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.auth.AuthFilter;
 import dev.schemabrain.auth.BearerTokens;
 import dev.schemabrain.auth.FileTokens;
+import dev.schemabrain.auth.JwtSettings;
+import dev.schemabrain.auth.JwtVerifier;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
@@ -94,6 +96,8 @@ class TeamConsoleTest {
     static ServeLifecycle serve;
     static CompletableFuture<Void> running;
     static HttpClient http;
+    static com.nimbusds.jose.jwk.RSAKey rsa;
+    private static final String ISSUER = "https://id.example.com";
     static ConsoleClient client;
 
     @BeforeAll
@@ -109,7 +113,11 @@ class TeamConsoleTest {
         lead = tokens.create("lead-ann", Optional.of("lead"), Map.of());
         analyst = tokens.create("bob", Optional.of("analyst"), Map.of());
         roleless = tokens.create("ci");
-        AuthFilter verifier = new AuthFilter(Optional.of(new BearerTokens(tokens)), Optional.empty());
+        rsa = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("k1").generate();
+        Path jwks = dir.resolve("jwks.json");
+        Files.writeString(jwks, new com.nimbusds.jose.jwk.JWKSet(List.of(rsa)).toPublicJWKSet().toString(false));
+        AuthFilter verifier = new AuthFilter(Optional.of(new BearerTokens(tokens)), Optional.of(JwtVerifier.of(
+                new JwtSettings(jwks.toString(), ISSUER, "schemabrain", Optional.empty()))));
         AccessPolicySource policySource = AccessPolicySource.open(policy);
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
         ServeSettings settings = new ServeSettings(store, Optional.empty(), Optional.of(key), Optional.empty(),
@@ -229,6 +237,29 @@ class TeamConsoleTest {
             assertEquals(401, r.statusCode(), form + ": " + r.body());
             assertTrue(r.headers().firstValue("Set-Cookie").isEmpty());
         }
+    }
+
+    /** An access token from the authorization server, signed by {@code key}, for {@code sub} with {@code roles}. */
+    static String jwt(com.nimbusds.jose.jwk.RSAKey key, String sub, List<String> roles) throws Exception {
+        com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(new com.nimbusds.jose.JWSHeader.Builder(
+                com.nimbusds.jose.JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new com.nimbusds.jwt.JWTClaimsSet.Builder()
+                .issuer(ISSUER).audience("schemabrain").subject(sub).claim("roles", roles)
+                .expirationTime(new java.util.Date(System.currentTimeMillis() + 600_000)).build());
+        jwt.sign(new com.nimbusds.jose.crypto.RSASSASigner(key));
+        return jwt.serialize();
+    }
+
+    @Test
+    @Order(2)
+    void aJwtSignsInAsServeWouldAcceptItOverMcp() throws Exception {
+        String cookie = signIn(jwt(rsa, "carol", List.of("lead")));
+        assertTrue(client.get("/console/", cookie).body().contains("Signed in as jwt:" + ISSUER + "#carol."));
+        HttpResponse<String> analystJwt = client.post("/console/login", null, Map.of("credential",
+                jwt(rsa, "dave", List.of("analyst"))), null);
+        assertEquals(403, analystJwt.statusCode(), analystJwt.body());
+        com.nimbusds.jose.jwk.RSAKey impostor = new com.nimbusds.jose.jwk.gen.RSAKeyGenerator(2048).keyID("k1").generate();
+        assertEquals(401, client.post("/console/login", null, Map.of("credential", jwt(impostor, "carol", List.of("lead"))),
+                null).statusCode(), "signed by another key");
     }
 
     @Test
