@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * Signing a team's reviewer in with the bearer credential it calls /mcp with, checked by serve's own verifier: the
  * identity and role come from the credential and nothing else, and only a role the access policy marks
- * {@code reviewer: true} gets a session. The role is checked again on every request against the policy in force.
+ * {@code reviewer: true} gets a session. The role is checked again on every request against the policy in force,
+ * and a session opened with a SchemaBrain token ends when the token is revoked.
  */
 final class TeamSignIn {
 
@@ -54,8 +55,18 @@ final class TeamSignIn {
         return new Outcome.Reviewer(caller.identity(), caller.role().orElseThrow());
     }
 
-    /** Empty while {@code session}'s role reviews under the policy in force; else the sentence to refuse it with. */
+    /**
+     * Empty while {@code session}'s role reviews under the policy in force and its token is not revoked; else the
+     * sentence to refuse it with (and end it).
+     */
     Optional<String> refusal(ConsoleSessions.Session session) {
+        try {
+            if (verifier.revoked(session.reviewer(), session.role())) {
+                return Optional.of("The token this session signed in with was revoked or changed; sign in again.");
+            }
+        } catch (SchemaBrainException e) {
+            return Optional.of("The server cannot check credentials right now; sign in again shortly.");
+        }
         AccessPolicy now = policy.policy();
         if (now.reviews(new Caller(session.reviewer(), session.role(), Map.of()))) {
             return Optional.empty();

@@ -351,6 +351,25 @@ class TeamConsoleTest {
     }
 
     @Test
+    @Order(98)
+    void aSessionEndsWhenItsTokenIsRevoked() throws Exception {
+        FileTokens tokens = new FileTokens(dir.resolve("tokens.json"));
+        String eve = tokens.create("eve", Optional.of("lead"), Map.of());
+        Thread.sleep(1_200);   // the tokens are reread at most once a second
+        String cookie = signIn(eve);
+        String jwtCookie = signIn(jwt(rsa, "carol", List.of("lead")));
+        assertEquals(200, client.get("/console/pii", cookie).statusCode());
+        tokens.revoke("eve");
+        Thread.sleep(1_200);   // the tokens are reread at most once a second
+        HttpResponse<String> r = client.get("/console/pii", cookie);
+        assertEquals(403, r.statusCode(), r.body());
+        assertTrue(r.body().contains("was revoked or changed; sign in again."), r.body());
+        assertEquals(401, client.get("/console/pii", cookie).statusCode(), "the session is gone");
+        assertEquals(401, client.post("/console/login", null, Map.of("credential", eve), null).statusCode());
+        assertEquals(200, client.get("/console/pii", jwtCookie).statusCode(), "another caller's session goes on");
+    }
+
+    @Test
     void consoleRefusesToStartWithoutAReviewerRoleAuthenticationOrHttp() throws Exception {
         Path tokensFile = dir.resolve("cli-tokens.json");
         new FileTokens(tokensFile).create("someone", Optional.of("analyst"), Map.of());
