@@ -17,6 +17,19 @@ public record AccessPolicy(Map<String, Role> roles, Optional<String> defaultRole
         }
     }
 
+    /** The roles marked {@code reviewer: true}, in the file's order. */
+    public java.util.List<String> reviewerRoles() {
+        return roles.values().stream().filter(Role::reviewer).map(Role::name).toList();
+    }
+
+    /**
+     * Whether the credential's own role is a reviewer role. The default role never counts: a credential that names
+     * no role is no reviewer, whatever default_role says.
+     */
+    public boolean reviews(Caller caller) {
+        return caller.role().map(roles::get).filter(Role::reviewer).isPresent();
+    }
+
     /** What this caller may reach: its credential's role, else the default role, else nothing. */
     public Access resolve(Caller caller) {
         Optional<String> name = caller.role().or(() -> defaultRole);

@@ -45,6 +45,7 @@ import java.util.regex.Pattern;
  *     pii_clearance: [contact]
  *     min_group_size: 10
  *     metric_rate: 60/min
+ *     reviewer: true                  # optional: may sign in to the console and review
  * default_role: none
  * </pre>
  * Every refusal is one sentence naming the file and the line: an unknown key, a key given twice (two roles
@@ -61,7 +62,7 @@ public final class AccessPolicyFile {
 
     private static final Set<String> TOP = Set.of("version", "roles", "default_role");
     private static final Set<String> ROLE = Set.of("allow", "metrics", "row_filters", "pii_clearance", "min_group_size",
-            "metric_rate");
+            "metric_rate", "reviewer");
     private static final Set<String> FILTER = Set.of("entity", "column", "op", "claim");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.$-]*");
     private static final Pattern PART = Pattern.compile("[^.\\s*\"'`]+");
@@ -221,7 +222,17 @@ public final class AccessPolicyFile {
             }
             rate = Optional.of(v);
         }
-        return new Role(name, allow, metrics, filters, clearance, minGroup, rate);
+        boolean reviewer = false;
+        Node reviewerNode = keys.get("reviewer");
+        if (reviewerNode != null) {
+            String v = scalar(reviewerNode, at + ".reviewer");
+            if (!v.equals("true") && !v.equals("false")) {
+                throw fail(line(reviewerNode), "sets " + at + ".reviewer to " + printable(v) + "; it is true (the role may"
+                        + " review in the console) or false");
+            }
+            reviewer = v.equals("true");
+        }
+        return new Role(name, allow, metrics, filters, clearance, minGroup, rate, reviewer);
     }
 
     private RowFilter rowFilter(Node node, String at) throws UserError {

@@ -16,15 +16,22 @@ import java.util.Set;
  * @param piiClearance PII categories (wire names) shown in clear for this role
  * @param minGroupSize overrides the server's small-cell K for this role (never below the server's)
  * @param metricRate   the role's get_metric rate ("60/min"), overriding the server's
+ * @param reviewer     whether a caller whose credential carries this role may sign in to the console and review
  */
 public record Role(String name, List<TablePattern> allow, Optional<Set<String>> metrics, List<RowFilter> rowFilters,
-                   Set<String> piiClearance, OptionalInt minGroupSize, Optional<String> metricRate) {
+                   Set<String> piiClearance, OptionalInt minGroupSize, Optional<String> metricRate, boolean reviewer) {
 
     public Role {
         allow = List.copyOf(allow);
         metrics = metrics.map(Set::copyOf);
         rowFilters = List.copyOf(rowFilters);
         piiClearance = Set.copyOf(piiClearance);
+    }
+
+    /** A role that does not review. */
+    public Role(String name, List<TablePattern> allow, Optional<Set<String>> metrics, List<RowFilter> rowFilters,
+                Set<String> piiClearance, OptionalInt minGroupSize, Optional<String> metricRate) {
+        this(name, allow, metrics, rowFilters, piiClearance, minGroupSize, metricRate, false);
     }
 
     public boolean allows(QualifiedName table) {

@@ -101,6 +101,36 @@ public final class AuthFilter implements Filter {
         }
     }
 
+    /**
+     * The credential a sign-in form carried (the console's), checked exactly as a request's header is: its
+     * identity, roles and claims when valid; empty when unknown, revoked, expired, badly signed, for another
+     * server or without the required scope.
+     *
+     * @throws SchemaBrainException when the token source cannot be read (nobody is let in then)
+     */
+    public Optional<Credential> accept(String presented) throws SchemaBrainException {
+        if (presented == null || presented.isBlank()) {
+            return Optional.empty();
+        }
+        return verdict(presented.strip()) instanceof Verdict.Caller caller ? Optional.of(caller.credential()) : Optional.empty();
+    }
+
+    /**
+     * Whether what a credential naming {@code identity} with {@code role} signed in to has ended: its SchemaBrain token
+     * was revoked, or made again with another role. A JWT's identity is never reported (it cannot be checked again
+     * without the token itself, which is not kept); it ends with its session.
+     *
+     * @throws SchemaBrainException when the token source cannot be read
+     */
+    public boolean revoked(String identity, Optional<String> role) throws SchemaBrainException {
+        String prefix = "token:";
+        if (!identity.startsWith(prefix) || tokens.isEmpty()) {
+            return false;
+        }
+        Optional<TokenEntry> entry = tokens.get().named(identity.substring(prefix.length()));
+        return entry.isEmpty() || !entry.get().role().equals(role);
+    }
+
     /** Checks one credential: a SchemaBrain token by its prefix, anything else as a JWT. */
     Verdict verdict(String credential) throws SchemaBrainException {
         if (credential.startsWith(Tokens.PREFIX)) {

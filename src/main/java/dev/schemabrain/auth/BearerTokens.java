@@ -47,6 +47,11 @@ public final class BearerTokens {
         return match == null ? new Verdict.Invalid() : Verdict.Caller.token(match);
     }
 
+    /** The stored token named {@code name}, if there still is one (a revoked token is gone); as fresh as {@link #check}. */
+    java.util.Optional<TokenEntry> named(String name) throws SchemaBrainException {
+        return known().stream().map(Known::entry).filter(e -> e.name().equals(name)).findFirst();
+    }
+
     /** The current hashes; one caller rereads them when stale while the others go on with the old set. */
     private List<Known> known() throws SchemaBrainException {
         Snapshot current = snapshot;

@@ -187,6 +187,11 @@ final class ServeCommand implements Callable<Integer> {
             + " the prompts whose tools are all served follow (default: core).")
     String tools;
 
+    @Option(names = "--console", description = "HTTP: also serve the reviewer's web console at /console/ on the same"
+            + " listener, behind the same authentication: a caller signs in with its token or JWT, and only a role the"
+            + " --access-policy marks reviewer: true may review; verdicts are recorded under the caller's identity.")
+    boolean console;
+
     @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
             + " 140 characters, no description, examples, title or default in input schemas.")
     boolean compactTools;
@@ -215,6 +220,7 @@ final class ServeCommand implements Callable<Integer> {
         ToolGroups groups = tools == null ? ToolGroups.DEFAULT : toolGroups();
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<AccessPolicySource> policy = accessPolicy();
+        checkConsole(http, policy);
         Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
         checkStore(url);
         Optional<BlockList> blockList = blockList();
@@ -240,6 +246,9 @@ final class ServeCommand implements Callable<Integer> {
         if (policy.isPresent()) {
             settings = settings.withAccessPolicy(policy.get(), new Caller(dev.schemabrain.mcp.transport.stdio.StdioServer.CALLER,
                     Optional.ofNullable(role), claims == null ? java.util.Map.of() : claims));
+        }
+        if (console) {
+            settings = settings.withBeside(teamConsole(http.get(), policy.get(), key.get()));
         }
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
@@ -294,6 +303,11 @@ final class ServeCommand implements Callable<Integer> {
                         + serve.metricsPort().getAsInt() + "/metrics"
                 : "metrics at /metrics" + (options.authFilter().isPresent() ? " with a credential" : "");
         main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, " + metrics + ")");
+        if (console) {
+            main.err().println("schemabrain: the reviewer's console is at http://" + hostForUrl(options.host()) + ":"
+                    + serve.port().getAsInt() + dev.schemabrain.console.TeamConsole.PREFIX + "/ (sign in with a token or JWT of a"
+                    + " reviewer role)");
+        }
         main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
                 + (options.authFilter().isPresent() ? " (the client sends the token in $SCHEMABRAIN_TOKEN)"
                         : " (no authentication is configured, so the client needs no token)"));
@@ -333,6 +347,40 @@ final class ServeCommand implements Callable<Integer> {
                     + source.policy().defaultRole().orElse("none: it reaches nothing") + ").");
         }
         return Optional.of(source);
+    }
+
+    /**
+     * --console serves reviewers over HTTP with a store, behind serve's authentication and an access policy that
+     * names at least one reviewer role: otherwise nobody could sign in, so it refuses to start.
+     */
+    private void checkConsole(Optional<HttpOptions> http, Optional<AccessPolicySource> policy) throws SchemaBrainException {
+        if (!console) {
+            return;
+        }
+        if (http.isEmpty()) {
+            throw new UserError("--console serves the console beside /mcp over HTTP; add --transport http, or run"
+                    + " 'schemabrain console' for one person on this machine.");
+        }
+        if (!(http.get().authFilter().orElse(null) instanceof dev.schemabrain.auth.AuthFilter)) {
+            throw new UserError("--console needs authentication, since reviewers sign in with their credential: create"
+                    + " tokens with 'schemabrain token create NAME --role ROLE' or configure --jwt-issuer.");
+        }
+        if (policy.isEmpty() || policy.get().policy().reviewerRoles().isEmpty()) {
+            throw new UserError("--console needs an --access-policy with at least one role marked reviewer: true, since"
+                    + " only such a role may review; add it to a role of the policy file (docs/access.md).");
+        }
+        if (!dev.schemabrain.store.Stores.exists(main.store())) {
+            throw new UserError("--console reviews the store's drafts, and there is no store at " + main.store() + "; run"
+                    + " 'schemabrain index' first or pass --store PATH.");
+        }
+    }
+
+    /** The console on serve's own verifier and policy; the drafts' 12 months end yesterday (UTC) as serve starts. */
+    private dev.schemabrain.serve.BesideMcp teamConsole(HttpOptions http, AccessPolicySource policy, AuditKey key)
+            throws SchemaBrainException {
+        return dev.schemabrain.console.TeamConsole.beside(main.store(), key,
+                (dev.schemabrain.auth.AuthFilter) http.authFilter().orElseThrow(), policy,
+                java.time.LocalDate.now(java.time.ZoneOffset.UTC));
     }
 
     private static String hostForUrl(String host) {

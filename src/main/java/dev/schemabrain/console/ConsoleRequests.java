@@ -37,6 +37,29 @@ final class ConsoleRequests {
         return Optional.empty();
     }
 
+    /**
+     * A team's console sits behind serve's own Host/Origin check (HostCheck, with --allowed-origins); on top of it a
+     * form may come from this very origin only: an Origin, when sent, names the Host the request was sent to, and a
+     * browser that says a write is cross-site is refused.
+     */
+    static Optional<String> crossOriginRefusal(HttpServletRequest request) {
+        String origin = request.getHeader("Origin");
+        String host = request.getHeader("Host");
+        if (origin != null && (host == null || !authority(origin).equalsIgnoreCase(host.strip()))) {
+            return Optional.of("A page from another origin may not use the console; open it from its own address.");
+        }
+        if ("cross-site".equals(request.getHeader("Sec-Fetch-Site")) && !"GET".equals(request.getMethod())) {
+            return Optional.of("A page from another site may not use the console; open it from its own address.");
+        }
+        return Optional.empty();
+    }
+
+    /** host[:port] of an origin such as https://review.example.com:8443; the scheme may differ behind a TLS proxy. */
+    private static String authority(String origin) {
+        int scheme = origin.indexOf("://");
+        return scheme < 0 ? "" : origin.substring(scheme + 3);
+    }
+
     private static String hostPart(String host) {
         String h = host.strip().toLowerCase(java.util.Locale.ROOT);
         if (h.startsWith("[")) {
@@ -61,10 +84,23 @@ final class ConsoleRequests {
         return Optional.empty();
     }
 
-    /** HttpOnly (no script reads it) and SameSite=Strict (no other site's page sends it). */
-    static void setSession(HttpServletResponse response, String id) {
-        response.addHeader("Set-Cookie", ConsoleSessions.COOKIE + "=" + id + "; Path=/; HttpOnly; SameSite=Strict; Max-Age="
-                + ConsoleSessions.IDLE.toSeconds());
+    /**
+     * HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Secure when the request came
+     * over HTTPS, and sent back only under the console's own path.
+     */
+    static void setSession(HttpServletRequest request, HttpServletResponse response, String path, String id) {
+        response.addHeader("Set-Cookie", ConsoleSessions.COOKIE + "=" + id + "; Path=" + path + "; HttpOnly; SameSite=Strict"
+                + (overHttps(request) ? "; Secure" : "") + "; Max-Age=" + ConsoleSessions.IDLE.toSeconds());
+    }
+
+    /**
+     * Whether the browser used HTTPS: to this server, or to the TLS proxy in front of it (X-Forwarded-Proto, or the
+     * form's Origin). Believing a false claim only makes a browser keep its own cookie off plain HTTP.
+     */
+    private static boolean overHttps(HttpServletRequest request) {
+        String origin = request.getHeader("Origin");
+        return request.isSecure() || "https".equalsIgnoreCase(request.getHeader("X-Forwarded-Proto"))
+                || (origin != null && origin.startsWith("https://"));
     }
 
     /**

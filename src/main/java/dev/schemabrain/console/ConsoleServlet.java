@@ -14,7 +14,10 @@ import java.util.Optional;
 
 /**
  * The console's routes. Every request passes the Host/Origin check; every route but /login needs a session; every
- * POST but /login needs the session's form token. Failures are one sentence, never a stack trace.
+ * POST but /login needs the session's form token. Failures are one sentence, never a stack trace. On loopback one
+ * person signs in with the printed one-time token; for a team ({@link TeamSignIn}) each reviewer signs in with its own
+ * credential, and its role is checked on every request. Routes are read below {@code prefix} ("" on loopback,
+ * {@code /console} beside /mcp); the pages link relatively, so they work under either.
  */
 final class ConsoleServlet extends HttpServlet {
 
@@ -25,14 +28,27 @@ final class ConsoleServlet extends HttpServlet {
     private final transient AuditTimeline audit;
     private final transient CatalogProvider catalogs;
     private final transient PolicyRoutes policies;
+    private final String prefix;
+    private final transient Optional<TeamSignIn> team;
 
     ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, CatalogProvider catalogs,
                    PolicyRoutes policies) {
+        this(sessions, review, audit, catalogs, policies, "", Optional.empty());
+    }
+
+    /**
+     * @param prefix where the console is mounted: "" or a path such as {@code /console}, without a trailing '/'
+     * @param team   a team's sign-in; empty for the loopback console's one-time token
+     */
+    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, CatalogProvider catalogs,
+                   PolicyRoutes policies, String prefix, Optional<TeamSignIn> team) {
         this.sessions = sessions;
         this.review = review;
         this.audit = audit;
         this.catalogs = catalogs;
         this.policies = policies;
+        this.prefix = prefix;
+        this.team = team;
     }
 
     @Override
@@ -52,34 +68,52 @@ final class ConsoleServlet extends HttpServlet {
     }
 
     private void route(HttpServletRequest request, HttpServletResponse response) throws Exception {
-        Optional<String> refused = ConsoleRequests.hostOrOriginRefusal(request);
+        Optional<String> refused = team.isPresent() ? ConsoleRequests.crossOriginRefusal(request)
+                : ConsoleRequests.hostOrOriginRefusal(request);
         if (refused.isPresent()) {
             ConsoleRequests.html(response, HttpServletResponse.SC_FORBIDDEN, Pages.message("Refused", refused.get()));
             return;
         }
-        String path = request.getRequestURI();
         String method = request.getMethod();
+        if (request.getPathInfo() == null) {
+            // /console without its slash: the pages' relative links need it.
+            ConsoleRequests.seeOther(response, prefix + "/");
+            return;
+        }
+        String path = request.getPathInfo();
         if (path.equals("/login")) {
-            login(request, response, method);
+            if (team.isPresent()) {
+                teamLogin(request, response, method, team.get());
+            } else {
+                login(request, response, method);
+            }
             return;
         }
         Optional<ConsoleSessions.Session> session = ConsoleRequests.sessionId(request).flatMap(sessions::find);
         if (session.isEmpty()) {
-            ConsoleRequests.html(response, HttpServletResponse.SC_UNAUTHORIZED,
-                    Pages.login("Sign in first: this page needs the token schemabrain console printed."));
+            ConsoleRequests.html(response, HttpServletResponse.SC_UNAUTHORIZED, team.isPresent()
+                    ? Pages.teamLogin("Sign in first: this page needs a reviewer's credential.")
+                    : Pages.login("Sign in first: this page needs the token schemabrain console printed."));
             return;
         }
+        Optional<String> noLongerReviews = team.flatMap(t -> t.refusal(session.get()));
+        if (noLongerReviews.isPresent()) {
+            sessions.drop(session.get().id());
+            ConsoleRequests.html(response, HttpServletResponse.SC_FORBIDDEN, Pages.teamLogin(noLongerReviews.get()));
+            return;
+        }
+        DraftReview review = this.review.signedBy(session.get().reviewer());
         if (method.equals("POST")) {
             if (!ConsoleSessions.csrfMatches(session.get(), request.getParameter("csrf"))) {
                 ConsoleRequests.html(response, HttpServletResponse.SC_FORBIDDEN, Pages.message("Refused",
                         "This form's security token is missing or wrong; reload the page and submit it again."));
                 return;
             }
-            if (path.startsWith("/pii/")) {
+            if (path.startsWith("/pii-")) {
                 policies.post(path, request, response, session.get().csrf(), review.reviewer());
                 return;
             }
-            verdict(request, response, path);
+            verdict(request, response, path, review);
             return;
         }
         if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -108,17 +142,45 @@ final class ConsoleServlet extends HttpServlet {
             ConsoleRequests.html(response, 200, Pages.login(null));
             return;
         }
-        Optional<ConsoleSessions.Session> s = sessions.exchange(token);
+        Optional<ConsoleSessions.Session> s = sessions.exchange(token, review.reviewer());
         if (s.isEmpty()) {
             ConsoleRequests.html(response, HttpServletResponse.SC_UNAUTHORIZED, Pages.login("That token is wrong or was already"
                     + " used; each token signs in once. Restart schemabrain console for a new one."));
             return;
         }
-        ConsoleRequests.setSession(response, s.get().id());
-        ConsoleRequests.seeOther(response, "/");
+        ConsoleRequests.setSession(request, response, prefix + "/", s.get().id());
+        ConsoleRequests.seeOther(response, prefix + "/");
     }
 
-    private void verdict(HttpServletRequest request, HttpServletResponse response, String path) throws Exception {
+    /** GET /login shows the form; POST /login with the caller's credential in the body (never in the address). */
+    private void teamLogin(HttpServletRequest request, HttpServletResponse response, String method, TeamSignIn signIn)
+            throws Exception {
+        if (!method.equals("POST")) {
+            ConsoleRequests.html(response, 200, Pages.teamLogin(null));
+            return;
+        }
+        TeamSignIn.Outcome outcome;
+        try {
+            outcome = signIn.signIn(request.getParameter("credential"));
+        } catch (dev.schemabrain.error.SchemaBrainException e) {
+            ConsoleRequests.html(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, Pages.teamLogin("The server cannot"
+                    + " check credentials right now; retry shortly."));
+            return;
+        }
+        if (outcome instanceof TeamSignIn.Outcome.Reviewer r) {
+            ConsoleSessions.Session s = sessions.open(r.identity(), Optional.of(r.role()));
+            ConsoleRequests.setSession(request, response, prefix + "/", s.id());
+            ConsoleRequests.seeOther(response, prefix + "/");
+        } else if (outcome instanceof TeamSignIn.Outcome.NotReviewer n) {
+            ConsoleRequests.html(response, HttpServletResponse.SC_FORBIDDEN, Pages.teamLogin(n.sentence()));
+        } else {
+            ConsoleRequests.html(response, HttpServletResponse.SC_UNAUTHORIZED, Pages.teamLogin("That credential is not valid"
+                    + " here: unknown, revoked, expired, badly signed, or for another server."));
+        }
+    }
+
+    private void verdict(HttpServletRequest request, HttpServletResponse response, String path, DraftReview review)
+            throws Exception {
         String metric = request.getParameter("metric");
         if (!List.of("/approve", "/reject", "/preview", "/approve-statuses", "/restore").contains(path)) {
             ConsoleRequests.html(response, HttpServletResponse.SC_NOT_FOUND, Pages.message("Not found",

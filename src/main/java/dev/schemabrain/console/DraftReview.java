@@ -128,6 +128,11 @@ final class DraftReview {
         return reviewer;
     }
 
+    /** The same review signed by {@code name}: on a team's console each verdict is signed by the caller signed in. */
+    DraftReview signedBy(String name) {
+        return name.equals(reviewer) ? this : new DraftReview(store, catalogs, toolsOver, project, audit, key, name, asOf, clock);
+    }
+
     /** The caller name the console's own get_metric calls carry in the audit chain. */
     String caller() {
         return "console:" + reviewer;

@@ -30,8 +30,9 @@ final class Html {
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                 + "<title>" + esc(title) + " · SchemaBrain console</title><style>" + STYLE + "</style></head><body>"
                 + "<a class=\"skip\" href=\"#main\">Skip to content</a>"
-                + (nav ? "<header><nav aria-label=\"Console\"><ul><li><a href=\"/\">Drafts to review</a></li>"
-                + "<li><a href=\"/audit\">Audit</a></li><li><a href=\"/pii\">PII</a></li><li><a href=\"/roles\">Roles</a></li></ul></nav></header>" : "")
+                + (nav ? "<header><nav aria-label=\"Console\"><ul><li><a href=\"./\">Drafts to review</a></li>"
+                + "<li><a href=\"audit\">Audit</a></li><li><a href=\"pii\">PII</a></li><li><a href=\"roles\">Roles</a></li>"
+                + "</ul></nav></header>" : "")
                 + "<main id=\"main\"><h1>" + esc(title) + "</h1>" + body + "</main></body></html>\n";
     }
 

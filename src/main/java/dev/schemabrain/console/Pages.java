@@ -10,7 +10,11 @@ import java.util.Optional;
 
 import static dev.schemabrain.console.Html.esc;
 
-/** The console's pages as HTML; every value from the store, the chain or an answer goes through {@link Html#esc}. */
+/**
+ * The console's pages as HTML; every value from the store, the chain or an answer goes through {@link Html#esc}. Links
+ * and form actions are relative ({@code audit}, {@code ./}), never absolute, so the pages work wherever the console is
+ * mounted: at the root on loopback, under {@code /console/} beside /mcp.
+ */
 final class Pages {
 
     private Pages() {
@@ -19,13 +23,24 @@ final class Pages {
     static String login(String sentence) {
         return Html.page("Sign in", false, (sentence == null ? "" : "<p class=\"refused\" role=\"alert\">" + esc(sentence) + "</p>")
                 + "<p>Paste the one-time token that <code>schemabrain console</code> printed. It works once: the console then"
-                + " keeps you signed in with a cookie.</p><form method=\"post\" action=\"/login\"><label for=\"token\">Token</label> "
+                + " keeps you signed in with a cookie.</p><form method=\"post\" action=\"login\"><label for=\"token\">Token</label> "
                 + "<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required> "
                 + "<button type=\"submit\">Sign in</button></form>");
     }
 
+    /** A team's sign-in: the caller's own credential, sent in the form's body (never in the address). */
+    static String teamLogin(String sentence) {
+        return Html.page("Sign in", false, (sentence == null ? "" : "<p class=\"refused\" role=\"alert\">" + esc(sentence) + "</p>")
+                + "<p>Paste the credential you call the MCP server with: a token from <code>schemabrain token create</code>"
+                + " or an access token from your authorization server. Only a role the access policy marks"
+                + " <code>reviewer: true</code> may review; your verdicts are recorded under the identity it names.</p>"
+                + "<form method=\"post\" action=\"login\"><label for=\"credential\">Credential</label> "
+                + "<input id=\"credential\" name=\"credential\" type=\"password\" autocomplete=\"off\" required> "
+                + "<button type=\"submit\">Sign in</button></form>");
+    }
+
     static String message(String title, String sentence) {
-        return Html.page(title, true, "<p role=\"alert\">" + esc(sentence) + "</p><p><a href=\"/\">Back to the drafts</a></p>");
+        return Html.page(title, true, "<p role=\"alert\">" + esc(sentence) + "</p><p><a href=\"./\">Back to the drafts</a></p>");
     }
 
     static String drafts(List<DraftReview.Draft> drafts, List<DraftReview.Rejected> rejected, String reviewer, String csrf,
@@ -64,7 +79,7 @@ final class Pages {
             b.append("<tr><td id=\"r-").append(esc(name)).append("\">").append(esc(name)).append("</td><td>")
                     .append(esc(r.review() == null ? "" : r.review().by())).append("</td><td>")
                     .append(esc(r.review() == null ? "" : r.review().at())).append("</td><td>");
-            form(b, "/restore", csrf, name);
+            form(b, "restore", csrf, name);
             b.append("<button type=\"submit\">Restore ").append(esc(name)).append("</button></form></td></tr>");
         }
         b.append("</tbody></table></section>");
@@ -84,7 +99,7 @@ final class Pages {
     private static void statusForm(StringBuilder b, String name, DraftReview.Statuses statuses, List<String> checked,
                                    String csrf) {
         b.append("<h3>Edit the statuses counted</h3>");
-        form(b, "/preview", csrf, name);
+        form(b, "preview", csrf, name);
         b.append("<fieldset><legend>Count the rows of ").append(esc(name)).append(" whose ").append(esc(statuses.reference()))
                 .append(" is</legend>");
         for (String v : statuses.values()) {
@@ -94,7 +109,7 @@ final class Pages {
                     .append(checked.contains(v) ? " checked" : "").append("> ").append(esc(v)).append("</label> ");
         }
         b.append("</fieldset><button type=\"submit\">Preview</button>")
-                .append("<button type=\"submit\" formaction=\"/approve-statuses\">Approve ").append(esc(name))
+                .append("<button type=\"submit\" formaction=\"approve-statuses\">Approve ").append(esc(name))
                 .append(" with these statuses</button></form>");
     }
 
@@ -211,7 +226,7 @@ final class Pages {
         d.statuses().ifPresent(st -> statusForm(b, name, st, st.counted(), csrf));
         b.append("<h3>Verdict</h3>");
         for (String verdict : List.of("approve", "reject")) {
-            form(b, "/" + verdict, csrf, name);
+            form(b, verdict, csrf, name);
             b.append("<button type=\"submit\">").append(verdict.equals("approve") ? "Approve " : "Reject ")
                     .append(esc(name)).append("</button></form>");
         }
@@ -272,7 +287,7 @@ final class Pages {
         b.append(view.verified().intact()
                 ? "<p role=\"status\">Chain intact: " + view.verified().rowsChecked() + " rows verified.</p>"
                 : "<p class=\"refused\" role=\"alert\">Chain broken: " + esc(view.verified().problem()) + "</p>");
-        b.append("<form method=\"get\" action=\"/audit\"><label for=\"caller\">Caller</label> <select id=\"caller\" name=\"caller\">"
+        b.append("<form method=\"get\" action=\"audit\"><label for=\"caller\">Caller</label> <select id=\"caller\" name=\"caller\">"
                 + "<option value=\"\">every caller</option>");
         for (String c : view.callers()) {
             b.append("<option").append(caller.filter(c::equals).isPresent() ? " selected" : "").append(" value=\"")

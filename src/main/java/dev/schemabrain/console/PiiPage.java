@@ -48,8 +48,8 @@ final class PiiPage {
                     .append("</td><td>").append(esc(String.join(", ", e.tag().categoryNames()))).append("</td><td>")
                     .append(blocked ? "yes" : "no").append("</td><td>").append(esc(e.origin().wireName())).append("</td><td>")
                     .append(esc(evidence(e, view))).append("</td><td>");
-            form(b, "/pii/confirm", csrf, "column", column, "Confirm");
-            form(b, "/pii/untag", csrf, "column", column, "Untag");
+            form(b, "pii-confirm", csrf, "column", column, "Confirm");
+            form(b, "pii-untag", csrf, "column", column, "Untag");
             retag(b, column, e.tag().categories(), csrf);
             b.append("</td></tr>");
         }
@@ -83,7 +83,7 @@ final class PiiPage {
     }
 
     private static void retag(StringBuilder b, String column, java.util.Set<PiiCategory> now, String csrf) {
-        open(b, "/pii/retag", csrf, "column", column);
+        open(b, "pii-retag", csrf, "column", column);
         b.append("<label>Retag ").append(esc(column)).append(" as <select name=\"category\">");
         for (PiiCategory c : PiiCategory.values()) {
             b.append("<option value=\"").append(c.wireName()).append('"').append(now.contains(c) ? " selected" : "").append('>')
@@ -106,7 +106,7 @@ final class PiiPage {
                     .append("</td><td>").append(esc(s.assigned().subjectClass().wireName())).append("</td><td>")
                     .append(esc(s.assigned().origin())).append("</td><td>").append(esc(s.assigned().evidence()))
                     .append("</td><td>").append(esc(s.about().orElse(""))).append("</td><td>");
-            open(b, "/pii/subject", csrf, "entity", entity);
+            open(b, "pii-subject", csrf, "entity", entity);
             b.append("<label>Subject of ").append(esc(entity)).append(" <select name=\"subject\">");
             for (SubjectClass c : SubjectClass.values()) {
                 b.append("<option value=\"").append(c.wireName()).append('"')

@@ -56,28 +56,28 @@ final class PolicyRoutes {
         ConsoleRequests.html(response, 200, RolesPage.render(file, policy, stored));
     }
 
-    /** POST /pii/confirm, /pii/untag, /pii/retag or /pii/subject; answers the PII page with what was done. */
+    /** POST /pii-confirm, /pii-untag, /pii-retag or /pii-subject; answers the PII page with what was done. */
     void post(String path, HttpServletRequest request, HttpServletResponse response, String csrf, String reviewer)
             throws IOException, DraftReview.Refused {
         String column = field(request, "column");
         String entity = field(request, "entity");
         try {
             String done = switch (path) {
-                case "/pii/confirm" -> {
+                case "/pii-confirm" -> {
                     PiiTags.Entry e = pii.confirm(reviewer, need(column, "column"));
                     yield "Confirmed " + e.qualifiedColumn() + " as " + String.join(", ", e.tag().categoryNames())
                             + ": it is now the operator's tag and survives every re-index.";
                 }
-                case "/pii/untag" -> {
+                case "/pii-untag" -> {
                     PiiTags.Entry e = pii.untag(reviewer, need(column, "column"));
                     yield "Untagged " + e.qualifiedColumn() + ": it is served as holding no personal data.";
                 }
-                case "/pii/retag" -> {
+                case "/pii-retag" -> {
                     PiiCategory category = category(field(request, "category"));
                     PiiTags.Entry e = pii.retag(reviewer, need(column, "column"), category);
                     yield "Retagged " + e.qualifiedColumn() + " as " + category.wireName() + ".";
                 }
-                case "/pii/subject" -> {
+                case "/pii-subject" -> {
                     SubjectClass subject = subject(field(request, "subject"));
                     String name = need(entity, "entity");
                     pii.subject(reviewer, name, subject);

@@ -132,12 +132,16 @@ public final class ServeLifecycle implements AutoCloseable {
             return;
         }
         tools = (audited == null ? all : all.audited(observability.timed(audited))).counted(inFlight);
+        // The console previews drafts with get_metric whatever --tools serves to agents, into the same chain.
+        Optional<HttpService.Beside> beside = audited == null ? Optional.empty() : settings.beside().map(app -> app.build(audit,
+                over -> StandardTools.registry(over, executor, settings.minGroupSize(), examples).audited(audited)
+                        .counted(inFlight), catalogs));
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
             service = HttpService.start(tools, capacity(), settings.rates(), settings.version(), settings.http().get(),
                     observability, settings.listing(),
                     () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"),
-                    settings.accessPolicy(), catalogs);
+                    settings.accessPolicy(), catalogs, beside);
         } catch (Exception e) {
             throw new CannotListen(e);
         }

@@ -25,12 +25,13 @@ import java.util.Optional;
  * @param accessPolicy the roles callers are limited to (serve --access-policy); empty: no limits
  * @param stdioCaller the one caller over stdio: {@code stdio}, with serve --role and --claim
  * @param tools    the groups of tools served (serve --tools)
+ * @param beside   over HTTP with a store, an application served beside /mcp (serve --console)
  */
 public record ServeSettings(StoreLocation store, Optional<BlockList> blockList, Optional<AuditKey> auditKey,
                             Optional<WitnessFile> witness, AuditDurability auditFsync, CallerRates rates,
                             int maxConcurrentQueries, int minGroupSize, ToolListing listing, Duration statsInterval,
                             String version, Optional<HttpOptions> http, Optional<AccessPolicySource> accessPolicy,
-                            Caller stdioCaller, ToolGroups tools) {
+                            Caller stdioCaller, ToolGroups tools, Optional<BesideMcp> beside) {
 
     /** Without an access policy: every caller reaches everything, as before roles existed. */
     public ServeSettings(StoreLocation store, Optional<BlockList> blockList, Optional<AuditKey> auditKey,
@@ -38,19 +39,26 @@ public record ServeSettings(StoreLocation store, Optional<BlockList> blockList, 
                          int maxConcurrentQueries, int minGroupSize, ToolListing listing, Duration statsInterval,
                          String version, Optional<HttpOptions> http) {
         this(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries, minGroupSize, listing,
-                statsInterval, version, http, Optional.empty(), Caller.named(StdioServer.CALLER), ToolGroups.ALL);
+                statsInterval, version, http, Optional.empty(), Caller.named(StdioServer.CALLER), ToolGroups.ALL,
+                Optional.empty());
     }
 
     /** The same settings under {@code policy}, with {@code stdioCaller} the one caller over stdio. */
     public ServeSettings withAccessPolicy(AccessPolicySource policy, Caller stdioCaller) {
         return new ServeSettings(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries,
-                minGroupSize, listing, statsInterval, version, http, Optional.of(policy), stdioCaller, tools);
+                minGroupSize, listing, statsInterval, version, http, Optional.of(policy), stdioCaller, tools, beside);
     }
 
     /** The same settings serving only the tools of {@code groups}. */
     public ServeSettings withTools(ToolGroups groups) {
         return new ServeSettings(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries,
-                minGroupSize, listing, statsInterval, version, http, accessPolicy, stdioCaller, groups);
+                minGroupSize, listing, statsInterval, version, http, accessPolicy, stdioCaller, groups, beside);
+    }
+
+    /** The same settings with {@code app} served beside /mcp. */
+    public ServeSettings withBeside(BesideMcp app) {
+        return new ServeSettings(store, blockList, auditKey, witness, auditFsync, rates, maxConcurrentQueries,
+                minGroupSize, listing, statsInterval, version, http, accessPolicy, stdioCaller, tools, Optional.of(app));
     }
 
     /** Whether calls are served from a store (and recorded in its audit log). */

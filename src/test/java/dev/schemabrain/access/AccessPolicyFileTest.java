@@ -243,8 +243,25 @@ class AccessPolicyFileTest {
         Files.writeString(file, "version: 1\nroles:\n  a:\n    allow: [public.a]\n    colour: red\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         assertEquals("The access policy " + file + " line 5 has an unknown key 'colour'; the keys here are allow,"
-                        + " metric_rate, metrics, min_group_size, pii_clearance, row_filters.",
+                        + " metric_rate, metrics, min_group_size, pii_clearance, reviewer, row_filters.",
                 assertThrows(UserError.class, () -> AccessPolicyFile.read(file)).getMessage());
+    }
+
+    @Test
+    void aRoleMarkedReviewerReviewsAndTheDefaultRoleNeverDoes() throws Exception {
+        AccessPolicy policy = AccessPolicyFile.parse("version: 1\nroles:\n  lead:\n    allow: [public.*]\n    reviewer: true\n"
+                + "  analyst:\n    allow: [public.*]\n    reviewer: false\n  guest:\n    allow: [public.a]\n"
+                + "default_role: lead\n", "p.yaml");
+        assertEquals(List.of("lead"), policy.reviewerRoles());
+        assertTrue(policy.reviews(new Caller("token:ann", Optional.of("lead"), Map.of())));
+        assertFalse(policy.reviews(new Caller("token:bob", Optional.of("analyst"), Map.of())));
+        assertFalse(policy.reviews(new Caller("token:gus", Optional.of("guest"), Map.of())));
+        assertFalse(policy.reviews(new Caller("token:x", Optional.of("gone"), Map.of())), "a role the file lacks");
+        assertFalse(policy.reviews(Caller.named("token:nobody")), "default_role lead does not make a roleless caller a reviewer");
+        refused("version: 1\nroles:\n  a:\n    allow: [public.a]\n    reviewer: yes please\n", "p.yaml line 5",
+                "sets roles.a.reviewer to yes please; it is true (the role may review in the console) or false");
+        refused("version: 1\nroles:\n  a:\n    allow: [public.a]\n    reviewer: [true]\n", "p.yaml line 5",
+                "where a single value is expected");
     }
 
     private static void refused(String text, String where, String what) {

@@ -146,7 +146,7 @@ class ConsolePiiTest {
     void retaggingWritesThePolicyFileTheServedCatalogAndTheAudit() throws Exception {
         String column = "main.users.phone_number";
         assertFalse(described("main.users", "phone_number").path("redacted").asBoolean(), "served in clear before");
-        HttpResponse<String> r = post("/pii/retag", form("column", column, "category", "credential"));
+        HttpResponse<String> r = post("/pii-retag", form("column", column, "category", "credential"));
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(r.body().contains("Retagged " + column + " as credential."), r.body());
         PiiPolicy.ColumnOverride written = PiiPolicy.read(policyFile).columns().stream()
@@ -167,7 +167,7 @@ class ConsolePiiTest {
     void untaggingServesTheColumnAsNotPii() throws Exception {
         String column = "main.page_views.ip_address";
         assertEquals("online_identifier", described("main.page_views", "ip_address").path("pii_categories").get(0).asText());
-        HttpResponse<String> r = post("/pii/untag", form("column", column));
+        HttpResponse<String> r = post("/pii-untag", form("column", column));
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(PiiPolicy.read(policyFile).columns().stream()
                 .anyMatch(c -> c.column().equals(column) && c.tag().categories().isEmpty()), policyText());
@@ -178,14 +178,14 @@ class ConsolePiiTest {
                 "listed as the operator's not-PII column, with the classifier's evidence: " + r.body());
         assertTrue(audited(PiiReview.UNTAG, Map.of("column", column, "categories", List.of())));
         // Undone from the same page: retagged as it was.
-        assertEquals(200, post("/pii/retag", form("column", column, "category", "online_identifier")).statusCode());
+        assertEquals(200, post("/pii-retag", form("column", column, "category", "online_identifier")).statusCode());
         assertEquals("online_identifier", described("main.page_views", "ip_address").path("pii_categories").get(0).asText());
     }
 
     @Test
     void confirmingMakesTheClassifiersTagTheOperators() throws Exception {
         String column = "main.users.email";
-        HttpResponse<String> r = post("/pii/confirm", form("column", column));
+        HttpResponse<String> r = post("/pii-confirm", form("column", column));
         assertEquals(200, r.statusCode(), r.body());
         assertTrue(PiiPolicy.read(policyFile).columns().stream()
                 .anyMatch(c -> c.column().equals(column) && c.tag().categories().contains(PiiCategory.CONTACT)), policyText());
@@ -197,7 +197,7 @@ class ConsolePiiTest {
     @Test
     void theFloorIsNotLiftedFromTheConsole() throws Exception {
         String before = policyText();
-        HttpResponse<String> r = post("/pii/untag", form("column", "main.payments.card_number"));
+        HttpResponse<String> r = post("/pii-untag", form("column", "main.payments.card_number"));
         assertEquals(409, r.statusCode(), r.body());
         assertTrue(r.body().contains("always-blocked categories off main.payments.card_number (payment_card)"), r.body());
         assertEquals(before, policyText(), "nothing written");
@@ -209,7 +209,7 @@ class ConsolePiiTest {
         String entity = "organizations";
         SubjectClass drafted = subjectOf(entity).subjectClass();
         SubjectClass other = drafted == SubjectClass.NONE ? SubjectClass.ORGANISATION : SubjectClass.NONE;
-        HttpResponse<String> r = post("/pii/subject", form("entity", entity, "subject", other.wireName()));
+        HttpResponse<String> r = post("/pii-subject", form("entity", entity, "subject", other.wireName()));
         assertEquals(200, r.statusCode(), r.body());
         assertEquals(other, PiiPolicy.read(policyFile).subjects().classes().get(entity), policyText());
         assertEquals(other, subjectOf(entity).subjectClass(), "the running server's catalog has it");
@@ -228,14 +228,14 @@ class ConsolePiiTest {
     void aForgedCategoryOrSubjectIsRefusedInOneSentence() throws Exception {
         String before = policyText();
         long rows = auditRows().size();
-        HttpResponse<String> r = post("/pii/retag", form("column", "main.users.last_name", "category", "<b>nuclear</b>"));
+        HttpResponse<String> r = post("/pii-retag", form("column", "main.users.last_name", "category", "<b>nuclear</b>"));
         assertEquals(400, r.statusCode(), r.body());
         assertTrue(r.body().contains("That is not a PII category; pick one of contact, financial,"), r.body());
         assertFalse(r.body().contains("<b>nuclear</b>") || r.body().contains("Exception"), r.body());
-        HttpResponse<String> s = post("/pii/subject", form("entity", "users", "subject", "robot"));
+        HttpResponse<String> s = post("/pii-subject", form("entity", "users", "subject", "robot"));
         assertEquals(400, s.statusCode(), s.body());
         assertTrue(s.body().contains("That is not a data-subject class; pick person, organisation or none."), s.body());
-        HttpResponse<String> unknown = post("/pii/retag", form("column", "main.users.no_such_column", "category", "contact"));
+        HttpResponse<String> unknown = post("/pii-retag", form("column", "main.users.no_such_column", "category", "contact"));
         assertEquals(409, unknown.statusCode(), unknown.body());
         assertTrue(unknown.body().contains("The column main.users.no_such_column is not in the index"), unknown.body());
         assertEquals(before, policyText(), "nothing written");
@@ -247,13 +247,13 @@ class ConsolePiiTest {
         String before = policyText();
         for (Map<String, String> f : List.of(Map.of("column", "main.users.last_name", "category", "health"),
                 Map.of("column", "main.users.last_name", "category", "health", "csrf", "forged"))) {
-            for (String path : List.of("/pii/retag", "/pii/untag", "/pii/confirm")) {
+            for (String path : List.of("/pii-retag", "/pii-untag", "/pii-confirm")) {
                 HttpResponse<String> r = post(path, f);
                 assertEquals(403, r.statusCode(), path);
                 assertTrue(r.body().contains("security token is missing or wrong"), r.body());
             }
         }
-        HttpResponse<String> noSession = DemoConsole.post(console, "/pii/untag", null,
+        HttpResponse<String> noSession = DemoConsole.post(console, "/pii-untag", null,
                 Map.of("column", "main.users.last_name", "csrf", "x"), null);
         assertEquals(401, noSession.statusCode());
         assertEquals(401, get("/roles", null).statusCode());

@@ -163,7 +163,7 @@ class ConsoleTest {
         assertTrue(page.contains("by month from 2024-01-01 to 2024-12-31"), "its last 12 months");
         assertTrue(page.contains("<svg role=\"img\""), "a chart");
         assertTrue(page.contains("Compiled SQL") && page.contains("SELECT"), "its SQL");
-        assertTrue(page.contains("action=\"/approve\"") && page.contains("action=\"/reject\""), "its verdict forms");
+        assertTrue(page.contains("action=\"approve\"") && page.contains("action=\"reject\""), "its verdict forms");
     }
 
     @Test

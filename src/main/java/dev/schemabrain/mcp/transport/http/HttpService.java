@@ -137,6 +137,29 @@ public final class HttpService implements AutoCloseable {
                                     HttpOptions options, Observability observability, ToolListing listing,
                                     Supplier<String> catalogVersion, Optional<AccessPolicySource> policy,
                                     CatalogProvider catalogs) throws Exception {
+        return start(registry, capacity, rates, version, options, observability, listing, catalogVersion, policy, catalogs,
+                Optional.empty());
+    }
+
+    /**
+     * Another web application served under a path prefix of the same listener (the reviewer's console): behind the
+     * same Host/Origin check as /mcp, but not behind /mcp's authentication filter, since it signs its users in itself.
+     *
+     * @param prefix where it is mounted, starting and ending with '/', such as {@code /console/}
+     */
+    public record Beside(String prefix, HttpServlet servlet) {
+        public Beside {
+            if (!prefix.startsWith("/") || !prefix.endsWith("/") || prefix.length() < 3 || prefix.startsWith(MCP_PATH + "/")) {
+                throw new IllegalArgumentException("a prefix is /name/, apart from /mcp");
+            }
+        }
+    }
+
+    /** @param beside another application on this listener under its own prefix (serve --console) */
+    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
+                                    HttpOptions options, Observability observability, ToolListing listing,
+                                    Supplier<String> catalogVersion, Optional<AccessPolicySource> policy,
+                                    CatalogProvider catalogs, Optional<Beside> beside) throws Exception {
         McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
         McpToolAdapter.warmCodecAside(json);
         Prompts prompts = Prompts.forTools(registry.names());
@@ -201,6 +224,7 @@ public final class HttpService implements AutoCloseable {
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), callGate, policy, modern,
                 StatelessTools.modern(registry, dispatcher, observability, policy))), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);
+        beside.ifPresent(b -> context.addServlet(new ServletHolder(b.servlet()), b.prefix() + "*"));
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
         options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)
                 .map(f -> ((dev.schemabrain.auth.AuthFilter) f).metadataServlet())
