@@ -2,7 +2,8 @@
 // Started by ConsoleBrowserIT with one argument, a JSON file:
 //   { "loginUrl": "...", "chromium": "/usr/bin/chromium", "screenshots": "DIR", "reviewer": "NAME",
 //     "approve": "METRIC", "reject": "METRIC", "untouched": "METRIC",
-//     "statuses": { "metric": "METRIC", "chosen": ["STATUS", ...] }, "retag": { "column": "COLUMN", "category": "CATEGORY" } }
+//     "statuses": { "metric": "METRIC", "chosen": ["STATUS", ...] }, "retag": { "column": "COLUMN", "category": "CATEGORY" },
+//     "team": { "url": "http://127.0.0.1:PORT/console/", "reviewerToken": "...", "analystToken": "..." } }
 // It asserts nothing itself: each step records what the browser saw (status codes, headings, table cells, the
 // pages' HTML) and the Java test asserts on the one JSON object printed on stdout. Steps are separate functions
 // run in order, each adding its own key to that object, so later steps can be appended to STEPS.
@@ -254,9 +255,40 @@ async function withoutToken(s) {
   }
 }
 
-// Later steps (a non-reviewer's 403 when the console is served beside /mcp) go here, in order; withoutToken stays last.
+/**
+ * A team's console (serve --console beside /mcp), in a browser of its own: the analyst's token gets 403 with its
+ * sentence and no session; the lead's (a reviewer role) gets the drafts page under /console/.
+ */
+async function team(s) {
+  const context = await s.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(15000);
+  const teamOrigin = new URL(config.team.url).origin;
+  try {
+    const page = await context.newPage();
+    const signInWith = async credential => {
+      await page.goto(config.team.url);
+      await page.locator('input[name=credential]').fill(credential);
+      const [response] = await Promise.all([
+        page.waitForNavigation(),
+        page.locator('form', { has: page.locator('input[name=credential]') }).locator('button[type=submit]').click(),
+      ]);
+      return seen(page, response);
+    };
+    const analyst = await signInWith(config.team.analystToken);
+    await screenshot(page, 'team-403');
+    const analystCookies = (await context.cookies(teamOrigin)).length;
+    const reviewer = await signInWith(config.team.reviewerToken);
+    const drafts = await page.locator('section.metric h2[id^="m-"]').count();
+    await screenshot(page, 'team-drafts');
+    return { analyst: { ...analyst, cookies: analystCookies }, reviewer: { ...reviewer, drafts } };
+  } finally {
+    await context.close();
+  }
+}
+
+// Later steps go here, in order; team stays last (the Java side waits for it before checking the screenshots).
 const STEPS = { signIn, drafts, approve, reject, audit, pii, crossSiteForm, previewStatuses, approveStatuses, piiRetag, roles,
-  withoutToken };
+  withoutToken, team };
 
 async function main() {
   const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: CHROMIUM_ARGS });

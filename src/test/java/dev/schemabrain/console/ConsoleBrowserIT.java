@@ -60,7 +60,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code schemabrain console} on the demo database, then src/test/js/console-e2e.mjs (playwright-core) opens the printed
  * URL, reads the drafts, approves one, rejects another (kept on the Rejected list), reads the audit and PII pages, lets
  * another page on this machine post the approve form, changes a third draft's statuses and approves it after its preview,
- * retags a PII column, reads the roles page, and tries a second browser with no token. The script only records what the browser saw; this class asserts on it, on the store and on the demo
+ * retags a PII column, reads the roles page, and tries a second browser with no token. Then, for a team, {@code serve
+ * --transport http --console} on another copy of the demo: an analyst's token gets 403, a reviewer's the drafts page. The script only records what the browser saw; this class asserts on it, on the store and on the demo
  * database, and the screenshots of each page land in target/console/ (linked from docs/console.md).
  */
 class ConsoleBrowserIT {
@@ -89,13 +90,34 @@ class ConsoleBrowserIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LOGIN_URL = Pattern.compile("the console is at (http://127\\.0\\.0\\.1:\\d+/login\\?token=(\\S+))");
+    private static final Pattern TEAM_URL = Pattern.compile("the reviewer's console is at (http://127\\.0\\.0\\.1:\\d+/console/) ");
+    /**
+     * One access policy for both consoles: the roles page explains its two roles, and serve --console lets only the
+     * lead in. The console refuses a policy file others can read, so it is chmod 600.
+     */
+    private static final String ACCESS_POLICY = """
+            version: 1
+            roles:
+              analyst:
+                allow: [main.invoices, main.payments]
+                pii_clearance: [contact]
+                min_group_size: 10
+              lead:
+                allow: [main.*]
+                reviewer: true
+            default_role: none
+            """;
 
     @TempDir
     static Path dir;
     static JsonNode result;
-    static Process console;
     static String token;
     static final List<String> consoleLog = new CopyOnWriteArrayList<>();
+    /** serve --console's tokens: the lead reviews, the analyst does not. */
+    static String leadToken;
+    static String analystToken;
+    static final List<String> serveLog = new CopyOnWriteArrayList<>();
+    static final List<Process> started = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void driveTheConsoleInChromium() throws Exception {
@@ -106,29 +128,22 @@ class ConsoleBrowserIT {
         // The walk-through of docs/console.md, with the demo's own file names.
         Cli.Result demo = Cli.run(dir, "demo");
         assertEquals(0, demo.exitCode(), demo.stderr());
-        // Two roles for the roles page; the console refuses a policy file others can read.
         Path access = dir.resolve("access.yaml");
-        Files.writeString(access, """
-                version: 1
-                roles:
-                  finance:
-                    allow: [main.invoices, main.payments]
-                    pii_clearance: [contact]
-                    min_group_size: 10
-                  support:
-                    allow: [main.*]
-                default_role: none
-                """);
+        Files.writeString(access, ACCESS_POLICY);
         Files.setPosixFilePermissions(access, PosixFilePermissions.fromString("rw-------"));
-        String loginUrl = startConsole("--store", "schemabrain.demo.db", "--source", "sqlite:schemabrain-demo.sqlite",
-                "--as-of", "2025-01-01", "--reviewer", REVIEWER, "--port", "0", "--pii-policy", piiPolicy().toString(),
-                "--access-policy", access.toString());
+        Matcher login = startJar(dir, LOGIN_URL, consoleLog, "console", "--store", "schemabrain.demo.db", "--source",
+                "sqlite:schemabrain-demo.sqlite", "--as-of", "2025-01-01", "--reviewer", REVIEWER, "--port", "0", "--pii-policy",
+                piiPolicy().toString(), "--access-policy", access.toString());
+        String loginUrl = login.group(1);
+        token = login.group(2);
+        String teamUrl = startTeam(access);
         Files.createDirectories(SCREENSHOTS);
         ObjectNode config = JSON.createObjectNode().put("loginUrl", loginUrl).put("chromium", CHROMIUM)
                 .put("screenshots", SCREENSHOTS.toString()).put("reviewer", REVIEWER).put("approve", APPROVE).put("reject", REJECT)
                 .put("untouched", UNTOUCHED);
         config.putObject("statuses").put("metric", EDITED).set("chosen", JSON.valueToTree(CHOSEN));
         config.putObject("retag").put("column", RETAGGED).put("category", RETAG_AS.wireName());
+        config.putObject("team").put("url", teamUrl).put("reviewerToken", leadToken).put("analystToken", analystToken);
         Path configFile = dir.resolve("console-e2e.json");
         JSON.writeValue(configFile.toFile(), config);
         // Beside node_modules, so its bare import resolves to the pinned playwright-core.
@@ -137,12 +152,32 @@ class ConsoleBrowserIT {
         result = runNode(List.of(script.toString(), configFile.toString()));
     }
 
+    /**
+     * A team's console: another copy of the demo, a token for a lead (a reviewer role) and one for an analyst, and
+     * {@code serve --transport http --console} with the same access policy; returns the console's address.
+     */
+    static String startTeam(Path access) throws Exception {
+        Path team = Files.createDirectories(dir.resolve("team"));
+        Cli.Result demo = Cli.run(team, "demo");
+        assertEquals(0, demo.exitCode(), demo.stderr());
+        leadToken = createToken(team, "ann", "lead");
+        analystToken = createToken(team, "bob", "analyst");
+        return startJar(team, TEAM_URL, serveLog, "serve", "--transport", "http", "--port", "0", "--store", "schemabrain.demo.db",
+                "--source", "sqlite:schemabrain-demo.sqlite", "--access-policy", access.toString(), "--console").group(1);
+    }
+
+    private static String createToken(Path team, String name, String role) throws Exception {
+        Cli.Result created = Cli.run(team, "token", "create", name, "--role", role, "--store", "schemabrain.demo.db");
+        assertEquals(0, created.exitCode(), created.stderr());
+        return created.stdout().strip();
+    }
+
     @AfterAll
-    static void stopConsole() throws InterruptedException {
-        if (console != null) {
-            console.destroy();   // SIGTERM: its shutdown hook closes the store, as Ctrl-C does
-            if (!console.waitFor(30, TimeUnit.SECONDS)) {
-                console.destroyForcibly();
+    static void stopConsoles() throws InterruptedException {
+        for (Process p : started) {
+            p.destroy();   // SIGTERM: its shutdown hook closes the store, as Ctrl-C does
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
             }
         }
     }
@@ -294,7 +329,7 @@ class ConsoleBrowserIT {
     void theRolesPageExplainsBothRolesWithoutAValue() {
         JsonNode roles = step("roles");
         assertEquals(200, roles.path("status").asInt(), roles.path("alerts")::toString);
-        assertEquals(List.of("finance", "support"), texts(roles.path("roles")));
+        assertEquals(List.of("analyst", "lead"), texts(roles.path("roles")));
         // No PII value on it: checked with every other page in thePiiPageListsTheTagsAndNoPageShowsAPersonalValue.
     }
 
@@ -332,9 +367,16 @@ class ConsoleBrowserIT {
                     + "\") >= 6").keySet());
         }
         assertTrue(values.size() > 100, "the demo has personal values to look for: " + values.size());
+        Map<String, String> pages = new LinkedHashMap<>();
         for (String page : List.of("signIn", "drafts", "approve", "reject", "audit", "pii", "crossSiteForm", "previewStatuses",
                 "approveStatuses", "piiRetag", "roles")) {
-            String html = step(page).path("html").asText();
+            pages.put(page, step(page).path("html").asText());
+        }
+        // The team's pages, on another copy of the same demo database.
+        step("team").fields().forEachRemaining(p -> pages.put("team " + p.getKey(), p.getValue().path("html").asText()));
+        for (Map.Entry<String, String> p : pages.entrySet()) {
+            String page = p.getKey();
+            String html = p.getValue();
             assertFalse(html.isEmpty(), page);
             for (String v : values) {
                 assertFalse(html.contains(v) || html.contains(Html.esc(v)), page + " shows a value of a PII column");
@@ -367,10 +409,30 @@ class ConsoleBrowserIT {
     }
 
     @Test
+    void aTeamsAnalystGets403AndItsReviewerTheDrafts() {
+        JsonNode team = step("team");
+        JsonNode analyst = team.path("analyst");
+        assertEquals(403, analyst.path("status").asInt(), analyst::toString);
+        assertTrue(analyst.path("alerts").toString().contains("The role analyst does not review; only the role lead may review"
+                + " in the console."), analyst.path("alerts")::toString);
+        assertEquals(0, analyst.path("cookies").asInt(), "no session for the analyst");
+        JsonNode lead = team.path("reviewer");
+        assertEquals(200, lead.path("status").asInt(), lead::toString);
+        assertEquals("Drafts to review", lead.path("h1").asText());
+        assertTrue(lead.path("path").asText().startsWith("/console/"), lead::toString);
+        assertEquals(24, lead.path("drafts").asInt(), "the other copy of the demo: every draft still to review");
+        assertTrue(lead.path("html").asText().contains("token:ann"), "signed in under the token's own identity");
+        for (String secret : List.of(leadToken, analystToken)) {
+            assertFalse(analyst.path("html").asText().contains(secret) || lead.path("html").asText().contains(secret));
+            assertTrue(serveLog.stream().noneMatch(line -> line.contains(secret)), "a token reached serve's log");
+        }
+    }
+
+    @Test
     void eachPageHasAFullPageScreenshot() throws IOException {
-        step("withoutToken");   // the last step: every screenshot is taken by then
+        step("team");   // the last step: every screenshot is taken by then
         for (String name : List.of("drafts", "approved", "rejected", "rejected-list", "audit", "audit-reviewer", "pii",
-                "cross-site-refused", "preview", "approved-statuses", "pii-retagged", "roles", "signin")) {
+                "cross-site-refused", "preview", "approved-statuses", "pii-retagged", "roles", "signin", "team-403", "team-drafts")) {
             Path png = SCREENSHOTS.resolve(name + ".png");
             assertTrue(Files.exists(png), png::toString);
             byte[] bytes = Files.readAllBytes(png);
@@ -416,29 +478,36 @@ class ConsoleBrowserIT {
         }
     }
 
-    /** Starts the packaged jar's console in the demo's folder; returns the URL it printed. */
-    static String startConsole(String... args) throws Exception {
+    /**
+     * Starts the packaged jar with {@code args} in {@code workDir}, its stderr kept in {@code log}; returns the first
+     * line (of stdout or stderr) matching {@code printed}, once it is printed.
+     */
+    static Matcher startJar(Path workDir, Pattern printed, List<String> log, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath().toString(), "console"));
+                Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath().toString()));
         command.addAll(List.of(args));
-        console = new ProcessBuilder(command).directory(dir.toFile()).redirectError(ProcessBuilder.Redirect.PIPE).start();
-        CompletableFuture<String> url = new CompletableFuture<>();
-        read(console.getInputStream(), line -> {
-            Matcher m = LOGIN_URL.matcher(line);
+        Process p = new ProcessBuilder(command).directory(workDir.toFile()).redirectError(ProcessBuilder.Redirect.PIPE).start();
+        started.add(p);
+        CompletableFuture<Matcher> url = new CompletableFuture<>();
+        java.util.function.Consumer<String> match = line -> {
+            Matcher m = printed.matcher(line);
             if (m.find()) {
-                token = m.group(2);
-                url.complete(m.group(1));
+                url.complete(m);
             }
+        };
+        read(p.getInputStream(), match, url);
+        read(p.getErrorStream(), line -> {
+            log.add(line);
+            match.accept(line);
         }, url);
-        read(console.getErrorStream(), consoleLog::add, url);
         try {
             return url.get(120, TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new AssertionError("schemabrain console printed no URL: " + consoleLog, e);
+            throw new AssertionError("schemabrain " + args[0] + " printed no URL: " + log, e);
         }
     }
 
-    private static void read(java.io.InputStream in, java.util.function.Consumer<String> onLine, CompletableFuture<String> url) {
+    private static void read(java.io.InputStream in, java.util.function.Consumer<String> onLine, CompletableFuture<?> url) {
         Thread t = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
@@ -447,7 +516,7 @@ class ConsoleBrowserIT {
             } catch (IOException e) {
                 url.completeExceptionally(e);
             }
-            url.completeExceptionally(new IllegalStateException("the console ended"));
+            url.completeExceptionally(new IllegalStateException("the process ended"));
         }, "console-output");
         t.setDaemon(true);
         t.start();
