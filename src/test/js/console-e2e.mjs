@@ -1,7 +1,9 @@
 // The reviewer's console driven in headless Chromium by playwright-core, as a person would use it.
 // Started by ConsoleBrowserIT with one argument, a JSON file:
 //   { "loginUrl": "...", "chromium": "/usr/bin/chromium", "screenshots": "DIR", "reviewer": "NAME",
-//     "approve": "METRIC", "reject": "METRIC", "untouched": "METRIC" }
+//     "approve": "METRIC", "reject": "METRIC", "untouched": "METRIC",
+//     "statuses": { "metric": "METRIC", "chosen": ["STATUS", ...] }, "retag": { "column": "COLUMN", "category": "CATEGORY" },
+//     "team": { "url": "http://127.0.0.1:PORT/console/", "reviewerToken": "...", "analystToken": "..." } }
 // It asserts nothing itself: each step records what the browser saw (status codes, headings, table cells, the
 // pages' HTML) and the Java test asserts on the one JSON object printed on stdout. Steps are separate functions
 // run in order, each adding its own key to that object, so later steps can be appended to STEPS.
@@ -40,7 +42,7 @@ async function screenshot(page, name) {
 /** The rows of the first table matching `selector`, as arrays of cell texts. */
 async function tableRows(page, selector = 'table') {
   return page.locator(selector).first().locator('tbody tr').evaluateAll(rows =>
-    rows.map(r => Array.from(r.querySelectorAll('td')).map(td => td.textContent.trim())));
+    rows.map(r => Array.from(r.querySelectorAll('th, td')).map(td => td.textContent.trim())));
 }
 
 /** One draft's section: its assumptions as term -> values, its answer's rows, and its verdict buttons. */
@@ -84,7 +86,7 @@ async function signIn(s) {
 async function drafts(s) {
   const response = await s.page.goto(base + '/');
   const page = await seen(s.page, response);
-  const ids = await s.page.locator('section.metric h2').evaluateAll(hs => hs.map(h => h.id.replace(/^m-/, '')));
+  const ids = await s.page.locator('section.metric h2[id^="m-"]').evaluateAll(hs => hs.map(h => h.id.replace(/^m-/, '')));
   await screenshot(s.page, 'drafts');
   return { ...page, drafts: ids, approve: await draftSection(s.page, config.approve), reject: await draftSection(s.page, config.reject) };
 }
@@ -106,8 +108,14 @@ async function approve(s) {
   return verdict(s, 'Approve', config.approve, 'approved');
 }
 
+/** Rejects a draft, then reads the drafts page's Rejected list, where the metric is kept (and can be restored). */
 async function reject(s) {
-  return verdict(s, 'Reject', config.reject, 'rejected');
+  const answer = await verdict(s, 'Reject', config.reject, 'rejected');
+  const list = s.page.locator('section.metric', { has: s.page.locator('h2#rejected') });
+  await list.scrollIntoViewIfNeeded();
+  await list.screenshot({ path: join(config.screenshots, 'rejected-list.png') });
+  return { ...answer, rejectedList: await tableRows(list),
+    restoreButtons: (await list.locator('button').allTextContents()).map(t => t.trim()) };
 }
 
 /** The audit page, then filtered to the reviewer with its own form (a GET, as a person picks the caller). */
@@ -160,6 +168,70 @@ async function crossSiteForm(s) {
   }
 }
 
+/**
+ * Changes a draft's statuses with its checkboxes (ticking exactly the ones chosen) and presses Preview: the answer now
+ * and with the statuses chosen, side by side; nothing is saved yet.
+ */
+async function previewStatuses(s) {
+  await s.page.goto(base + '/');
+  const section = s.page.locator('section.metric', { has: s.page.locator(`h2#m-${config.statuses.metric}`) });
+  const boxes = section.locator('input[type=checkbox][name=status]');
+  const before = await boxes.evaluateAll(bs => bs.filter(b => b.checked).map(b => b.value));
+  const values = await boxes.evaluateAll(bs => bs.map(b => b.value));
+  for (const v of values) {
+    await section.locator(`input[type=checkbox][name=status][value="${v}"]`).setChecked(config.statuses.chosen.includes(v));
+  }
+  const [response] = await Promise.all([
+    s.page.waitForNavigation(),
+    section.getByRole('button', { name: 'Preview', exact: true }).click(),
+  ]);
+  const page = await seen(s.page, response);
+  await screenshot(s.page, 'preview');
+  return {
+    ...page, values, before,
+    columns: (await s.page.locator('table.compare thead th').allTextContents()).map(t => t.trim()),
+    rows: await tableRows(s.page, 'table.compare'),
+    chosen: await s.page.locator('input[type=checkbox][name=status]:checked').evaluateAll(bs => bs.map(b => b.value)),
+  };
+}
+
+/** From the preview, "Approve NAME with these statuses": the edited definition is confirmed under the reviewer. */
+async function approveStatuses(s) {
+  const [response] = await Promise.all([
+    s.page.waitForNavigation(),
+    s.page.getByRole('button', { name: `Approve ${config.statuses.metric} with these statuses`, exact: true }).click(),
+  ]);
+  const answer = await seen(s.page, response);
+  await screenshot(s.page, 'approved-statuses');
+  await s.page.goto(base + '/');
+  return { ...answer, stillADraft: await s.page.locator(`h2#m-${config.statuses.metric}`).count() > 0 };
+}
+
+/** Retags a PII column with its row's own select and button on /pii; the page answers with the column's new row. */
+async function piiRetag(s) {
+  await s.page.goto(base + '/pii');
+  // The column's retag form: the one with a category to pick (whatever its relative action is called).
+  const form = s.page.locator('form', { has: s.page.locator('select[name=category]') })
+    .filter({ has: s.page.locator(`input[name=column][value="${config.retag.column}"]`) });
+  await form.locator('select[name=category]').selectOption(config.retag.category);
+  const [response] = await Promise.all([
+    s.page.waitForNavigation(),
+    form.getByRole('button', { name: `Retag ${config.retag.column}`, exact: true }).click(),
+  ]);
+  const page = await seen(s.page, response);
+  await screenshot(s.page, 'pii-retagged');
+  const row = (await tableRows(s.page)).find(r => r[0] === config.retag.column) ?? null;
+  return { ...page, row };
+}
+
+/** The roles page: what each role of the access policy sees, as policy explain says it. */
+async function roles(s) {
+  const response = await s.page.goto(base + '/roles');
+  const page = await seen(s.page, response);
+  await screenshot(s.page, 'roles');
+  return { ...page, roles: await s.page.locator('h2[id^=role-]').evaluateAll(hs => hs.map(h => h.textContent.trim())) };
+}
+
 /** A second browser with no cookie: every page is the sign-in page (401), and the spent token signs no one in. */
 async function withoutToken(s) {
   const context = await s.browser.newContext();
@@ -183,8 +255,40 @@ async function withoutToken(s) {
   }
 }
 
-// Later steps (a status change with the number recomputed, a PII retag, a non-reviewer's 403) go here, in order.
-const STEPS = { signIn, drafts, approve, reject, audit, pii, crossSiteForm, withoutToken };
+/**
+ * A team's console (serve --console beside /mcp), in a browser of its own: the analyst's token gets 403 with its
+ * sentence and no session; the lead's (a reviewer role) gets the drafts page under /console/.
+ */
+async function team(s) {
+  const context = await s.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(15000);
+  const teamOrigin = new URL(config.team.url).origin;
+  try {
+    const page = await context.newPage();
+    const signInWith = async credential => {
+      await page.goto(config.team.url);
+      await page.locator('input[name=credential]').fill(credential);
+      const [response] = await Promise.all([
+        page.waitForNavigation(),
+        page.locator('form', { has: page.locator('input[name=credential]') }).locator('button[type=submit]').click(),
+      ]);
+      return seen(page, response);
+    };
+    const analyst = await signInWith(config.team.analystToken);
+    await screenshot(page, 'team-403');
+    const analystCookies = (await context.cookies(teamOrigin)).length;
+    const reviewer = await signInWith(config.team.reviewerToken);
+    const drafts = await page.locator('section.metric h2[id^="m-"]').count();
+    await screenshot(page, 'team-drafts');
+    return { analyst: { ...analyst, cookies: analystCookies }, reviewer: { ...reviewer, drafts } };
+  } finally {
+    await context.close();
+  }
+}
+
+// Later steps go here, in order; team stays last (the Java side waits for it before checking the screenshots).
+const STEPS = { signIn, drafts, approve, reject, audit, pii, crossSiteForm, previewStatuses, approveStatuses, piiRetag, roles,
+  withoutToken, team };
 
 async function main() {
   const browser = await chromium.launch({ executablePath: config.chromium, headless: true, args: CHROMIUM_ARGS });
