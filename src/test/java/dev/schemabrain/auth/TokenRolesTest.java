@@ -73,6 +73,7 @@ class TokenRolesTest {
             st.execute("ALTER TABLE auth_tokens DROP COLUMN role");
             st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_by");   // and V14's, which came after
             st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_at");
+            st.execute("DROP INDEX semantic_objects_by_state");   // and V15's
             st.execute("PRAGMA user_version = 12");
         }
         assertEquals(List.of("old"), store.list().stream().map(TokenEntry::name).toList());
@@ -101,6 +102,7 @@ class TokenRolesTest {
             st.execute("ALTER TABLE auth_tokens DROP COLUMN role");
             st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_by");   // and V14's, which came after
             st.execute("ALTER TABLE semantic_objects DROP COLUMN reviewed_at");
+            st.execute("DROP INDEX semantic_objects_by_state");   // and V15's
             st.execute("PRAGMA user_version = 12");
         }
         InProcessCli.Result old = InProcessCli.run("store", "copy", "--from", from.toString(), "--to",
