@@ -294,6 +294,7 @@ final class Pages {
                     .append(esc(c)).append("\">").append(esc(c.isEmpty() ? "(none)" : c)).append("</option>");
         }
         b.append("</select> <button type=\"submit\">Show</button></form>");
+        perDay(b, view.rows());
         b.append("<table><caption>The newest calls, newest first").append(caller.map(c -> ", of " + esc(c)).orElse(""))
                 .append("</caption><thead><tr><th scope=\"col\">Row</th><th scope=\"col\">When</th><th scope=\"col\">Caller</th>"
                         + "<th scope=\"col\">Tool</th><th scope=\"col\">Outcome</th><th scope=\"col\">Refusal reasons</th>"
@@ -315,6 +316,27 @@ final class Pages {
         }
         b.append("</tbody></table>");
         return Html.page("Audit", true, b.toString());
+    }
+
+    /** Calls and refusals (an error kind) per day of the rows shown, oldest first: a chart and the table it draws. */
+    private static void perDay(StringBuilder b, List<AuditRecord> rows) {
+        java.util.TreeMap<String, long[]> days = new java.util.TreeMap<>();
+        for (AuditRecord r : rows) {
+            long[] n = days.computeIfAbsent(r.occurredAt().substring(0, Math.min(10, r.occurredAt().length())), d -> new long[2]);
+            n[0]++;
+            n[1] += r.entry().errorKind() == null ? 0 : 1;
+        }
+        if (days.isEmpty()) {
+            return;
+        }
+        List<SvgChart.Split> bars = new ArrayList<>();
+        days.forEach((day, n) -> bars.add(new SvgChart.Split(day, n[0], n[1])));
+        b.append("<h2>Calls and refusals by day</h2>").append(SvgChart.split("Calls (blue) and refusals (red) by day", bars))
+                .append("<table><caption>Calls and refusals by day, of the rows below</caption><thead><tr>"
+                        + "<th scope=\"col\">Day</th><th scope=\"col\">Calls</th><th scope=\"col\">Refused</th></tr></thead><tbody>");
+        bars.forEach(x -> b.append("<tr><th scope=\"row\">").append(esc(x.label())).append("</th><td>").append(x.whole())
+                .append("</td><td>").append(x.part()).append("</td></tr>"));
+        b.append("</tbody></table>");
     }
 
 }

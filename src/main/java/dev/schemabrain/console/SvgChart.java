@@ -36,6 +36,34 @@ final class SvgChart {
         return svg.append("</svg>").toString();
     }
 
+    /** One bar of a whole and the part of it drawn over its foot: a day's calls and its refusals. */
+    record Split(String label, long whole, long part) {
+    }
+
+    /** Each bar's whole in blue with its part in red over its foot; empty text for no bars. */
+    static String split(String title, List<Split> bars) {
+        if (bars.isEmpty()) {
+            return "";
+        }
+        long max = bars.stream().mapToLong(Split::whole).max().orElse(0);
+        int width = bars.size() * (BAR + GAP);
+        StringBuilder svg = new StringBuilder("<svg role=\"img\" aria-label=\"" + Html.esc(title) + "\" width=\"" + width
+                + "\" height=\"" + (HEIGHT + 4) + "\" viewBox=\"0 0 " + width + " " + (HEIGHT + 4) + "\"><title>"
+                + Html.esc(title) + "</title>");
+        for (int i = 0; i < bars.size(); i++) {
+            Split b = bars.get(i);
+            int h = max <= 0 ? 0 : (int) Math.round((double) b.whole() / max * HEIGHT);
+            int p = max <= 0 ? 0 : (int) Math.round((double) b.part() / max * HEIGHT);
+            svg.append("<rect x=\"").append(i * (BAR + GAP)).append("\" y=\"").append(HEIGHT - h + 2).append("\" width=\"")
+                    .append(BAR).append("\" height=\"").append(h).append("\" fill=\"#3b6ea5\"><title>")
+                    .append(Html.esc(b.label())).append(": ").append(b.whole()).append("</title></rect>");
+            svg.append("<rect x=\"").append(i * (BAR + GAP)).append("\" y=\"").append(HEIGHT - p + 2).append("\" width=\"")
+                    .append(BAR).append("\" height=\"").append(p).append("\" fill=\"#b03030\"><title>")
+                    .append(Html.esc(b.label())).append(": ").append(b.part()).append(" refused</title></rect>");
+        }
+        return svg.append("</svg>").toString();
+    }
+
     private static String number(double v) {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
     }

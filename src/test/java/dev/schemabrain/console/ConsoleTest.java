@@ -205,6 +205,27 @@ class ConsoleTest {
     }
 
     @Test
+    void theAuditPageChartsCallsAndRefusalsByDayAsTheChainHoldsThem() throws Exception {
+        get("/", cookie);   // the drafts page's previews are get_metric calls in the chain
+        String page = get("/audit", cookie).body();
+        List<AuditRecord> rows = auditRows();
+        java.util.Map<String, long[]> days = new java.util.TreeMap<>();
+        for (AuditRecord r : rows.subList(Math.max(0, rows.size() - 500), rows.size())) {
+            long[] n = days.computeIfAbsent(r.occurredAt().substring(0, 10), d -> new long[2]);
+            n[0]++;
+            n[1] += r.entry().errorKind() == null ? 0 : 1;
+        }
+        assertTrue(page.contains("aria-label=\"Calls (blue) and refusals (red) by day\""), page);
+        // Reading the audit page writes no row: the chain read after it holds the same rows.
+        for (var d : days.entrySet()) {
+            Matcher m = Pattern.compile("<th scope=\"row\">" + d.getKey() + "</th><td>(\\d+)</td><td>(\\d+)</td>").matcher(page);
+            assertTrue(m.find(), d.getKey() + " in " + page);
+            assertEquals(d.getValue()[0], Long.parseLong(m.group(1)), "calls of " + d.getKey());
+            assertEquals(d.getValue()[1], Long.parseLong(m.group(2)), "refusals of " + d.getKey());
+        }
+    }
+
+    @Test
     void noPageShowsAValueOfAPiiColumn() throws Exception {
         List<String> values = DemoPiiValues.of(database);
         String pii = get("/pii", cookie).body();
