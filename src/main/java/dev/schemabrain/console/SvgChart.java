@@ -22,10 +22,7 @@ final class SvgChart {
             return "";
         }
         double max = bars.stream().mapToDouble(Bar::value).max().orElse(0);
-        int width = bars.size() * (BAR + GAP);
-        StringBuilder svg = new StringBuilder("<svg role=\"img\" aria-label=\"" + Html.esc(title) + "\" width=\"" + width
-                + "\" height=\"" + (HEIGHT + 4) + "\" viewBox=\"0 0 " + width + " " + (HEIGHT + 4) + "\"><title>"
-                + Html.esc(title) + "</title>");
+        StringBuilder svg = open(title, bars.size());
         for (int i = 0; i < bars.size(); i++) {
             Bar b = bars.get(i);
             int h = max <= 0 ? 0 : (int) Math.round(b.value() / max * HEIGHT);
@@ -46,10 +43,7 @@ final class SvgChart {
             return "";
         }
         long max = bars.stream().mapToLong(Split::whole).max().orElse(0);
-        int width = bars.size() * (BAR + GAP);
-        StringBuilder svg = new StringBuilder("<svg role=\"img\" aria-label=\"" + Html.esc(title) + "\" width=\"" + width
-                + "\" height=\"" + (HEIGHT + 4) + "\" viewBox=\"0 0 " + width + " " + (HEIGHT + 4) + "\"><title>"
-                + Html.esc(title) + "</title>");
+        StringBuilder svg = open(title, bars.size());
         for (int i = 0; i < bars.size(); i++) {
             Split b = bars.get(i);
             int h = max <= 0 ? 0 : (int) Math.round((double) b.whole() / max * HEIGHT);
@@ -62,6 +56,14 @@ final class SvgChart {
                     .append(Html.esc(b.label())).append(": ").append(b.part()).append(" refused</title></rect>");
         }
         return svg.append("</svg>").toString();
+    }
+
+    /** The chart's opening, sized for {@code count} bars, titled for a screen reader. */
+    private static StringBuilder open(String title, int count) {
+        int width = count * (BAR + GAP);
+        return new StringBuilder("<svg role=\"img\" aria-label=\"" + Html.esc(title) + "\" width=\"" + width
+                + "\" height=\"" + (HEIGHT + 4) + "\" viewBox=\"0 0 " + width + " " + (HEIGHT + 4) + "\"><title>"
+                + Html.esc(title) + "</title>");
     }
 
     private static String number(double v) {
