@@ -75,6 +75,8 @@ final class RolesPage {
         item(b, "Smallest group shown", List.of(r.minGroupSize().isPresent()
                 ? r.minGroupSize().getAsInt() + " (never below the server's --min-group-size)" : "the server's --min-group-size"));
         item(b, "get_metric rate", List.of(r.metricRate().orElse("the server's --metric-rate-limit")));
+        item(b, "Reviews in the console", List.of(r.reviewer() ? "yes (reviewer: true): signs in to serve --console"
+                : "no: serve --console answers 403"));
         b.append("</dl></section>");
     }
 

@@ -74,6 +74,7 @@ class ConsolePiiTest {
                     allow: [main.invoices, main.payments]
                     pii_clearance: [contact]
                     min_group_size: 10
+                    reviewer: true
                   support:
                     allow: [main.*]
                     row_filters:
@@ -275,6 +276,8 @@ class ConsolePiiTest {
         assertTrue(financePart.contains("<dd>contact</dd>") && financePart.contains("10 (never below"), financePart);
         assertTrue(page.substring(support).contains("organizations rows where organizations.id equals the caller&#39;s claim"
                 + " org_id"), page);
+        assertTrue(financePart.contains("<dt>Reviews in the console</dt><dd>yes (reviewer: true)"), financePart);
+        assertTrue(page.substring(support).contains("<dt>Reviews in the console</dt><dd>no: serve --console answers 403"), page);
         assertTrue(page.contains("A credential that names no role gets nothing"), page);
         assertTrue(RolesPage.unrestricted().contains("Without an access policy every caller sees every table"));
     }
