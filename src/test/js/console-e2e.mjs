@@ -132,7 +132,7 @@ async function audit(s) {
   await screenshot(s.page, 'audit-reviewer');
   return {
     ...all,
-    reviewerPage: { status: mine.status, query: mine.query, rows: await tableRows(s.page) },
+    reviewerPage: { status: mine.status, query: mine.query, rows: await tableRows(s.page, 'table#calls') },
   };
 }
 

@@ -295,7 +295,7 @@ final class Pages {
         }
         b.append("</select> <button type=\"submit\">Show</button></form>");
         perDay(b, view.rows());
-        b.append("<table><caption>The newest calls, newest first").append(caller.map(c -> ", of " + esc(c)).orElse(""))
+        b.append("<table id=\"calls\"><caption>The newest calls, newest first").append(caller.map(c -> ", of " + esc(c)).orElse(""))
                 .append("</caption><thead><tr><th scope=\"col\">Row</th><th scope=\"col\">When</th><th scope=\"col\">Caller</th>"
                         + "<th scope=\"col\">Tool</th><th scope=\"col\">Outcome</th><th scope=\"col\">Refusal reasons</th>"
                         + "<th scope=\"col\">Role</th></tr></thead><tbody>");
@@ -332,7 +332,7 @@ final class Pages {
         List<SvgChart.Split> bars = new ArrayList<>();
         days.forEach((day, n) -> bars.add(new SvgChart.Split(day, n[0], n[1])));
         b.append("<h2>Calls and refusals by day</h2>").append(SvgChart.split("Calls (blue) and refusals (red) by day", bars))
-                .append("<table><caption>Calls and refusals by day, of the rows below</caption><thead><tr>"
+                .append("<table id=\"per-day\"><caption>Calls and refusals by day, of the rows below</caption><thead><tr>"
                         + "<th scope=\"col\">Day</th><th scope=\"col\">Calls</th><th scope=\"col\">Refused</th></tr></thead><tbody>");
         bars.forEach(x -> b.append("<tr><th scope=\"row\">").append(esc(x.label())).append("</th><td>").append(x.whole())
                 .append("</td><td>").append(x.part()).append("</td></tr>"));
