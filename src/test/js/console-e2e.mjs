@@ -175,6 +175,7 @@ async function crossSiteForm(s) {
 async function previewStatuses(s) {
   await s.page.goto(base + '/');
   const section = s.page.locator('section.metric', { has: s.page.locator(`h2#m-${config.statuses.metric}`) });
+  await section.locator('details.edit > summary').click();   // the form is folded until asked for
   const boxes = section.locator('input[type=checkbox][name=status]');
   const before = await boxes.evaluateAll(bs => bs.filter(b => b.checked).map(b => b.value));
   const values = await boxes.evaluateAll(bs => bs.map(b => b.value));
@@ -195,11 +196,11 @@ async function previewStatuses(s) {
   };
 }
 
-/** From the preview, "Approve NAME with these statuses": the edited definition is confirmed under the reviewer. */
+/** From the preview, "Approve NAME with this edit": the edited definition is confirmed under the reviewer. */
 async function approveStatuses(s) {
   const [response] = await Promise.all([
     s.page.waitForNavigation(),
-    s.page.getByRole('button', { name: `Approve ${config.statuses.metric} with these statuses`, exact: true }).click(),
+    s.page.getByRole('button', { name: `Approve ${config.statuses.metric} with this edit`, exact: true }).click(),
   ]);
   const answer = await seen(s.page, response);
   await screenshot(s.page, 'approved-statuses');

@@ -182,7 +182,7 @@ final class ConsoleServlet extends HttpServlet {
     private void verdict(HttpServletRequest request, HttpServletResponse response, String path, DraftReview review)
             throws Exception {
         String metric = request.getParameter("metric");
-        if (!List.of("/approve", "/reject", "/preview", "/approve-statuses", "/restore").contains(path)) {
+        if (!List.of("/approve", "/reject", "/preview", "/approve-edit", "/restore").contains(path)) {
             ConsoleRequests.html(response, HttpServletResponse.SC_NOT_FOUND, Pages.message("Not found",
                     "There is no console form at this address."));
             return;
@@ -192,16 +192,14 @@ final class ConsoleServlet extends HttpServlet {
                     "The form named no metric; reload the page and use a metric's own button."));
             return;
         }
-        // Checkboxes: each value chosen is one "status" field; none chosen sends none.
-        List<String> statuses = request.getParameterValues("status") == null ? List.of()
-                : List.of(request.getParameterValues("status"));
+        DraftReview.Edit edit = edit(request);
         if (path.equals("/preview")) {
             // The form's token was checked above: the page's own forms carry it on.
-            ConsoleRequests.html(response, 200, Pages.preview(review.compare(metric, statuses), request.getParameter("csrf")));
-        } else if (path.equals("/approve-statuses")) {
-            MetricReview r = review.approve(metric, statuses);
-            ConsoleRequests.html(response, 200, Pages.message("Approved", "Approved " + metric + " counting "
-                    + String.join(", ", statuses) + ": it is now the reviewer's, confirmed, reviewed by " + r.by() + " at "
+            ConsoleRequests.html(response, 200, Pages.preview(review.compare(metric, edit), request.getParameter("csrf")));
+        } else if (path.equals("/approve-edit")) {
+            MetricReview r = review.approve(metric, edit);
+            ConsoleRequests.html(response, 200, Pages.message("Approved", "Approved " + metric + " with your edit ("
+                    + Pages.describe(edit) + "): it is now the reviewer's, confirmed, reviewed by " + r.by() + " at "
                     + r.at() + "."));
         } else if (path.equals("/restore")) {
             review.restore(metric);
@@ -217,5 +215,17 @@ final class ConsoleServlet extends HttpServlet {
                     + " and no index drafts it again; it is on the Rejected list, and the audit chain records that "
                     + review.reviewer() + " rejected it."));
         }
+    }
+
+    /**
+     * The edit form's fields: each status ticked is one "status" field (none ticked sends none); "currency" is empty
+     * for per currency; "time_axis" names the date column chosen.
+     */
+    private static DraftReview.Edit edit(HttpServletRequest request) {
+        String[] statuses = request.getParameterValues("status");
+        String currency = request.getParameter("currency");
+        String time = request.getParameter("time_axis");
+        return new DraftReview.Edit(statuses == null ? List.of() : List.of(statuses),
+                Optional.ofNullable(currency).filter(c -> !c.isBlank()), Optional.ofNullable(time).filter(t -> !t.isBlank()));
     }
 }

@@ -13,7 +13,12 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.CatalogProvider;
 import dev.schemabrain.mcp.tools.ServedCatalog;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.semantic.AmountCurrency;
 import dev.schemabrain.semantic.StatusColumn;
+import dev.schemabrain.semantic.TimeAxis;
+import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Origin;
@@ -55,10 +60,28 @@ final class DraftReview {
     /**
      * A draft and what get_metric answered for it over the last 12 months (or in all, without a time axis).
      *
-     * @param statuses its entity's status column, when it has one whose values are known and the draft's filter on it
-     *                 can be edited as a set of values
+     * @param choices what a reviewer may change in its definition
      */
-    record Draft(Metric metric, String period, Map<String, Object> request, JsonNode answer, Optional<Statuses> statuses) {
+    record Draft(Metric metric, String period, Map<String, Object> request, JsonNode answer, Choices choices) {
+    }
+
+    /**
+     * What a reviewer may change in a draft, each part empty when its entity offers no choice there.
+     *
+     * @param statuses the status column's values to count
+     * @param currency the currencies its amounts may be restricted to (else answered per currency)
+     * @param timeAxis the date columns its rows may be dated by
+     */
+    record Choices(Optional<Statuses> statuses, Optional<Currencies> currency, Optional<TimeAxes> timeAxis) {
+        boolean any() {
+            return statuses.isPresent() || currency.isPresent() || timeAxis.isPresent();
+        }
+
+        /** What the draft does now, as the edit that would leave it unchanged. */
+        Edit current() {
+            return new Edit(statuses.map(Statuses::counted).orElse(List.of()), currency.flatMap(Currencies::kept),
+                    timeAxis.map(TimeAxes::dated));
+        }
     }
 
     /**
@@ -73,11 +96,35 @@ final class DraftReview {
         }
     }
 
-    /** A draft's answer now beside its answer with other statuses counted, before anything is saved. */
-    record Comparison(Draft before, Draft after, List<String> chosen) {
-        Comparison {
-            chosen = List.copyOf(chosen);
+    /**
+     * The currency column of a sum or average of money, its known values, and the one the metric keeps now (none:
+     * answered per currency, each currency its own row).
+     */
+    record Currencies(String reference, List<String> values, Optional<String> kept) {
+        Currencies {
+            values = List.copyOf(values);
         }
+    }
+
+    /** The date columns a metric's rows may be dated by (best first) and the one dating it now. */
+    record TimeAxes(List<String> references, String dated) {
+        TimeAxes {
+            references = List.copyOf(references);
+        }
+    }
+
+    /**
+     * A reviewer's edit of a draft, read against its {@link Choices}: the statuses to count, the one currency to keep
+     * (empty: per currency), the time axis (empty: unchanged). A part its choices do not offer must be empty.
+     */
+    record Edit(List<String> statuses, Optional<String> currency, Optional<String> timeAxis) {
+        Edit {
+            statuses = List.copyOf(statuses);
+        }
+    }
+
+    /** A draft's answer now beside its answer with the reviewer's edit, before anything is saved. */
+    record Comparison(Draft before, Draft after, Edit edit) {
     }
 
     /** A metric a reviewer rejected, with who rejected it and when (null for a store that did not record it). */
@@ -144,7 +191,7 @@ final class DraftReview {
         Optional<ServedCatalog> served = catalogs.current();
         for (Metric m : stored().metrics().stream().filter(DraftReview::isDraft)
                 .sorted(java.util.Comparator.comparing(Metric::name)).toList()) {
-            out.add(preview(m, tools, statuses(m, served)));
+            out.add(preview(m, tools, choices(m, served)));
         }
         return out;
     }
@@ -177,8 +224,7 @@ final class DraftReview {
             if (!f.column().strip().equalsIgnoreCase(ref)) {
                 continue;
             }
-            List<String> named = f.value() instanceof List<?> list ? list.stream().map(String::valueOf).toList()
-                    : f.value() == null ? null : List.of(String.valueOf(f.value()));
+            List<String> named = named(f);
             if (f.comparesColumns() || named == null) {
                 return Optional.empty();
             }
@@ -193,79 +239,183 @@ final class DraftReview {
         return Optional.of(new Statuses(ref, column.get().values(), counted));
     }
 
+    /** Everything a reviewer may change in {@code m} over the served catalog. */
+    static Choices choices(Metric m, Optional<ServedCatalog> served) {
+        return new Choices(statuses(m, served), currencies(m, served), timeAxes(m, served));
+    }
+
     /**
-     * The draft {@code name} with {@code chosen} as the statuses it counts: its filters on the status column replaced
-     * by one {@code in} filter (none when every value is chosen). A value outside the column's domain is refused.
+     * The currency column of a sum or average of money whose rows carry one of several known currencies, and the one
+     * the metric keeps now; empty when amounts have one currency, their values are unknown, or the metric's own filter
+     * on the column keeps more than one.
      */
-    static Metric withStatuses(Metric m, Statuses statuses, List<String> chosen) throws Refused {
-        if (chosen.isEmpty()) {
-            throw new Refused("Choose at least one status for " + m.name() + " to count.");
+    static Optional<Currencies> currencies(Metric m, Optional<ServedCatalog> served) {
+        if (!m.isSimple() || served.isEmpty() || m.measure() == null
+                || m.measure().agg() != Aggregation.SUM && m.measure().agg() != Aggregation.AVG) {
+            return Optional.empty();
         }
-        for (String v : chosen) {
-            if (!statuses.values().contains(v)) {
-                throw new Refused("'" + (v.length() > 60 ? v.substring(0, 60) + "…" : v) + "' is not a value of "
-                        + statuses.reference() + "; choose among " + String.join(", ", statuses.values()) + ".");
+        SemanticModel model = served.get().semantic();
+        Optional<Table> table = model.entity(m.entity()).map(Entity::table).flatMap(served.get().catalog()::table);
+        if (table.isEmpty() || !AmountCurrency.inRowCurrency(m.measure(), table.get())) {
+            return Optional.empty();
+        }
+        Optional<AmountCurrency> currency = AmountCurrency.of(model, served.get().catalog()::table, m.entity())
+                .filter(c -> c.known() > 1);
+        if (currency.isEmpty()) {
+            return Optional.empty();
+        }
+        String ref = currency.get().reference();
+        Optional<String> kept = Optional.empty();
+        for (Filter f : m.filters()) {
+            if (f.column().strip().equalsIgnoreCase(ref)) {
+                List<String> one = named(f);
+                if (f.comparesColumns() || one == null || one.size() != 1 || f.op() != FilterOp.EQ && f.op() != FilterOp.IN) {
+                    return Optional.empty();
+                }
+                kept = Optional.of(one.get(0));
             }
         }
-        List<String> kept = statuses.values().stream().filter(chosen::contains).toList();   // the domain's order, once each
-        List<Filter> filters = new ArrayList<>(m.filters().stream()
-                .filter(f -> !f.column().strip().equalsIgnoreCase(statuses.reference())).toList());
-        if (kept.size() < statuses.values().size()) {
-            filters.add(new Filter(statuses.reference(), FilterOp.IN, kept));
+        return Optional.of(new Currencies(ref, currency.get().values(), kept));
+    }
+
+    /**
+     * The date columns {@code m}'s rows may be dated by (its own, or those of the rows they are lines of), with the
+     * one dating it now; empty when there is no other to choose.
+     */
+    static Optional<TimeAxes> timeAxes(Metric m, Optional<ServedCatalog> served) {
+        if (!m.isSimple() || served.isEmpty()) {
+            return Optional.empty();
         }
-        return new Metric(m.name(), m.description(), m.entity(), m.measure(), m.timeDimension(), m.timeGrains(), filters,
+        TimeAxis axis = TimeAxis.of(served.get().catalog(), served.get().semantic(), m.entity());
+        List<String> references = new ArrayList<>();
+        if (m.timeDimension() != null) {
+            references.add(m.timeDimension().strip());
+        }
+        axis.candidates().stream().map(TimeAxis.Candidate::reference)
+                .filter(r -> references.stream().noneMatch(r::equalsIgnoreCase)).forEach(references::add);
+        String dated = m.timeDimension() != null ? m.timeDimension().strip()
+                : axis.chosen().map(TimeAxis.Candidate::reference).orElse(null);
+        if (dated == null || references.size() < 2) {
+            return Optional.empty();
+        }
+        return Optional.of(new TimeAxes(references, dated));
+    }
+
+    /** The values a filter names, or null when it names none. */
+    private static List<String> named(Filter f) {
+        return f.value() instanceof List<?> list ? list.stream().map(String::valueOf).toList()
+                : f.value() == null ? null : List.of(String.valueOf(f.value()));
+    }
+
+    /**
+     * {@code m} with the reviewer's {@code edit}: its filters on the status column replaced by one {@code in} filter
+     * (none when every value is chosen), its filter on the currency column by one {@code eq} filter (none: per
+     * currency), its time axis by the one chosen. A value its choices do not offer is refused.
+     */
+    static Metric edited(Metric m, Choices choices, Edit edit) throws Refused {
+        List<Filter> filters = new ArrayList<>(m.filters());
+        if (choices.statuses().isPresent()) {
+            Statuses statuses = choices.statuses().get();
+            if (edit.statuses().isEmpty()) {
+                throw new Refused("Choose at least one status for " + m.name() + " to count.");
+            }
+            for (String v : edit.statuses()) {
+                offered(v, statuses.values(), statuses.reference());
+            }
+            List<String> kept = statuses.values().stream().filter(edit.statuses()::contains).toList();   // the domain's order
+            filters.removeIf(f -> f.column().strip().equalsIgnoreCase(statuses.reference()));
+            if (kept.size() < statuses.values().size()) {
+                filters.add(new Filter(statuses.reference(), FilterOp.IN, kept));
+            }
+        } else if (!edit.statuses().isEmpty()) {
+            throw new Refused("The metric " + m.name() + " has no status column whose values are known, so its statuses"
+                    + " cannot be chosen.");
+        }
+        if (choices.currency().isPresent()) {
+            Currencies currency = choices.currency().get();
+            filters.removeIf(f -> f.column().strip().equalsIgnoreCase(currency.reference()));
+            if (edit.currency().isPresent()) {
+                offered(edit.currency().get(), currency.values(), currency.reference());
+                filters.add(new Filter(currency.reference(), FilterOp.EQ, edit.currency().get()));
+            }
+        } else if (edit.currency().isPresent()) {
+            throw new Refused("The metric " + m.name() + " adds no amounts in several known currencies, so no currency"
+                    + " can be chosen for it.");
+        }
+        String time = m.timeDimension();
+        if (edit.timeAxis().isPresent()) {
+            if (choices.timeAxis().isEmpty()) {
+                throw new Refused("The metric " + m.name() + " has no other date column to be dated by.");
+            }
+            offered(edit.timeAxis().get(), choices.timeAxis().get().references(), "the metric's time axis");
+            time = edit.timeAxis().get().equals(choices.timeAxis().get().dated()) ? m.timeDimension() : edit.timeAxis().get();
+        }
+        return new Metric(m.name(), m.description(), m.entity(), m.measure(), time, m.timeGrains(), filters,
                 m.origin(), m.kind());
     }
 
-    /** A draft whose statuses can be chosen, and its status column. */
-    private record Editable(Metric metric, Statuses statuses) {
+    /** Refuses {@code value} unless {@code offered} holds it. */
+    private static void offered(String value, List<String> offered, String of) throws Refused {
+        if (!offered.contains(value)) {
+            throw new Refused("'" + (value.length() > 60 ? value.substring(0, 60) + "…" : value) + "' is not a choice for "
+                    + of + "; choose among " + String.join(", ", offered) + ".");
+        }
     }
 
-    /** The draft {@code name} with its status column; refused when it is not a draft, has none, or a value is foreign. */
-    private Editable editable(String name, List<String> chosen) throws Refused, StoreException {
+    /** A draft and what a reviewer may change in it. */
+    private record Editable(Metric metric, Choices choices) {
+    }
+
+    /** The draft {@code name} and its choices; refused when it is not a draft or {@code edit} chooses what they do not offer. */
+    private Editable editable(String name, Edit edit) throws Refused, StoreException {
         Metric m = stored().metric(name).filter(DraftReview::isDraft).orElseThrow(() -> new Refused("There is no draft"
                 + " metric named " + name + " in the store; reload the page."));
-        Optional<Statuses> statuses = statuses(m, catalogs.current());
-        if (statuses.isEmpty()) {
-            throw new Refused("The metric " + name + " has no status column whose values are known, so its statuses"
-                    + " cannot be chosen.");
+        Choices choices = choices(m, catalogs.current());
+        if (!choices.any()) {
+            throw new Refused("The metric " + name + " offers nothing to choose (no status column with known values, no"
+                    + " currencies, no other date column); approve or reject it as it is.");
         }
-        withStatuses(m, statuses.get(), chosen);   // refuses a value outside the domain before anything runs
-        return new Editable(m, statuses.get());
+        edited(m, choices, edit);   // refuses a foreign value before anything runs
+        return new Editable(m, choices);
     }
 
     /**
-     * What the draft {@code name} answers now and with {@code chosen} as its statuses, through the same get_metric
+     * What the draft {@code name} answers now and with the reviewer's {@code edit}, through the same get_metric
      * (compiler, executor, row scopes, small-cell suppression, PII rules) over the served catalog with the edited
      * definition in place of the draft. Nothing is saved.
      */
-    Comparison compare(String name, List<String> chosen) throws Refused, StoreException {
-        Editable e = editable(name, chosen);
-        Metric edited = withStatuses(e.metric(), e.statuses(), chosen);
+    Comparison compare(String name, Edit edit) throws Refused, StoreException {
+        Editable e = editable(name, edit);
+        Metric edited = edited(e.metric(), e.choices(), edit);
         Optional<ServedCatalog> served = catalogs.current().map(c -> c.withMetric(edited));   // once: its parts are memoized
-        return new Comparison(preview(e.metric(), tools, Optional.of(e.statuses())),
-                preview(edited, toolsOver.apply(() -> served), statuses(edited, served)), chosen);
+        // The edited answer keeps the draft's choices: the form beside it offers the same values, with the edit ticked.
+        return new Comparison(preview(e.metric(), tools, e.choices()), preview(edited, toolsOver.apply(() -> served),
+                e.choices()), edit);
     }
 
     /**
-     * Approves the draft {@code name} with {@code chosen} as its statuses: the edited definition is the reviewer's
+     * Approves the draft {@code name} with the reviewer's {@code edit}: a changed definition is the reviewer's
      * (manually authored, confirmed, stamped), written as {@code apply} would store it and, with a project, as its
-     * YAML file; the audit row's arguments hold the statuses chosen.
+     * YAML file; the audit row's arguments hold what was chosen.
      */
-    MetricReview approve(String name, List<String> chosen) throws Refused, StoreException {
-        Statuses statuses = editable(name, chosen).statuses();
+    MetricReview approve(String name, Edit edit) throws Refused, StoreException {
+        Choices choices = editable(name, edit).choices();
         MetricReview review = stamp();
         Metric[] written = new Metric[1];
         write(name, (model, draft) -> {
-            Metric edited = withStatuses(draft, statuses, chosen);
+            Metric edited = edited(draft, choices, edit);
             // As apply decides: an unchanged definition keeps its inference method; a changed one is the reviewer's.
-            written[0] = edited.withOrigin(edited.filters().equals(draft.filters()) ? draft.origin().confirmed()
+            boolean same = edited.filters().equals(draft.filters())
+                    && java.util.Objects.equals(edited.timeDimension(), draft.timeDimension());
+            written[0] = edited.withOrigin(same ? draft.origin().confirmed()
                     : new Origin(InferenceMethod.MANUALLY_AUTHORED, ValidationState.CONFIRMED));
             return withMetric(model, written[0]);
         }, review);
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("name", name);
-        args.put("statuses", statuses.values().stream().filter(chosen::contains).toList());
+        choices.statuses().ifPresent(st -> args.put("statuses", st.values().stream().filter(edit.statuses()::contains).toList()));
+        choices.currency().ifPresent(c -> args.put("currency", edit.currency().orElse("per currency")));
+        edit.timeAxis().ifPresent(t -> args.put("time_axis", t));
         record(APPROVE, name, args);
         writeFile(written[0]);
         return review;
@@ -279,7 +429,7 @@ final class DraftReview {
      * get_metric by month over the 12 months before {@code asOf}; a refusal whose recovery is another get_metric call
      * (amounts grouped by their currency) is followed once, as an agent would.
      */
-    private Draft preview(Metric m, ToolRegistry tools, Optional<Statuses> statuses) {
+    private Draft preview(Metric m, ToolRegistry tools, Choices choices) {
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("name", m.name());
         String period = "in all (the metric has no time axis)";
@@ -297,10 +447,10 @@ final class DraftReview {
             Map<String, Object> recovered = new LinkedHashMap<>(answer.error().recovery().suggestedArgs());
             Envelope second = tools.call("get_metric", recovered, caller());
             if (second.error() == null) {
-                return new Draft(m, period, recovered, second.toTree(), statuses);
+                return new Draft(m, period, recovered, second.toTree(), choices);
             }
         }
-        return new Draft(m, period, args, answer.toTree(), statuses);
+        return new Draft(m, period, args, answer.toTree(), choices);
     }
 
     /** Confirms the draft {@code name}: its definition unchanged, {@code confirmed}, stamped with this reviewer. */

@@ -93,36 +93,64 @@ final class Pages {
     }
 
     /**
-     * The statuses form: every value of the status column's domain as a checkbox, {@code checked} ticked; Preview
-     * recomputes the answer without saving, the other button approves the metric counting the values ticked.
+     * The edit form: every value of the status column's domain as a checkbox, the currencies and the date columns as
+     * radio buttons, {@code shown} ticked. Preview recomputes the answer without saving; the other button approves the
+     * metric with what is ticked.
      */
-    private static void statusForm(StringBuilder b, String name, DraftReview.Statuses statuses, List<String> checked,
-                                   String csrf) {
-        b.append("<h3>Edit the statuses counted</h3>");
+    private static void editForm(StringBuilder b, String name, DraftReview.Choices choices, DraftReview.Edit shown,
+                                 String csrf) {
         form(b, "preview", csrf, name);
-        b.append("<fieldset><legend>Count the rows of ").append(esc(name)).append(" whose ").append(esc(statuses.reference()))
-                .append(" is</legend>");
-        for (String v : statuses.values()) {
-            String id = "s-" + name + "-" + v;
-            b.append("<label for=\"").append(esc(id)).append("\"><input type=\"checkbox\" id=\"").append(esc(id))
-                    .append("\" name=\"status\" value=\"").append(esc(v)).append('"')
-                    .append(checked.contains(v) ? " checked" : "").append("> ").append(esc(v)).append("</label> ");
-        }
-        b.append("</fieldset><button type=\"submit\">Preview</button>")
-                .append("<button type=\"submit\" formaction=\"approve-statuses\">Approve ").append(esc(name))
-                .append(" with these statuses</button></form>");
+        choices.statuses().ifPresent(st -> {
+            b.append("<fieldset><legend>Count the rows of ").append(esc(name)).append(" whose ").append(esc(st.reference()))
+                    .append(" is</legend>");
+            st.values().forEach(v -> choice(b, "checkbox", "status", "s-" + name + "-" + v, v, v, shown.statuses().contains(v)));
+            b.append("</fieldset>");
+        });
+        choices.currency().ifPresent(c -> {
+            b.append("<fieldset><legend>Amounts in ").append(esc(c.reference())).append("</legend>");
+            choice(b, "radio", "currency", "c-" + name + "-", "", "per currency (each currency its own row)",
+                    shown.currency().isEmpty());
+            c.values().forEach(v -> choice(b, "radio", "currency", "c-" + name + "-" + v, v, "only " + v,
+                    shown.currency().filter(v::equals).isPresent()));
+            b.append("</fieldset>");
+        });
+        choices.timeAxis().ifPresent(t -> {
+            b.append("<fieldset><legend>Date its rows by</legend>");
+            String dated = shown.timeAxis().orElse(t.dated());
+            t.references().forEach(r -> choice(b, "radio", "time_axis", "t-" + name + "-" + r, r, r, r.equals(dated)));
+            b.append("</fieldset>");
+        });
+        b.append("<button type=\"submit\">Preview</button>")
+                .append("<button type=\"submit\" formaction=\"approve-edit\">Approve ").append(esc(name))
+                .append(" with this edit</button></form>");
     }
 
-    /** A draft's answer now beside its answer with the statuses chosen; nothing is saved until approved. */
+    private static void choice(StringBuilder b, String type, String field, String id, String value, String label,
+                               boolean checked) {
+        b.append("<label for=\"").append(esc(id)).append("\"><input type=\"").append(type).append("\" id=\"").append(esc(id))
+                .append("\" name=\"").append(field).append("\" value=\"").append(esc(value)).append('"')
+                .append(checked ? " checked" : "").append("> ").append(esc(label)).append("</label> ");
+    }
+
+    /** What an edit chooses, in words: "counting paid, void; only EUR; dated by invoice.issued_at". */
+    static String describe(DraftReview.Edit e) {
+        List<String> parts = new ArrayList<>();
+        if (!e.statuses().isEmpty()) {
+            parts.add("counting " + String.join(", ", e.statuses()));
+        }
+        e.currency().ifPresent(c -> parts.add("only " + c));
+        e.timeAxis().ifPresent(t -> parts.add("dated by " + t));
+        return parts.isEmpty() ? "per currency, as it was dated" : String.join("; ", parts);
+    }
+
+    /** A draft's answer now beside its answer with the reviewer's edit; nothing is saved until approved. */
     static String preview(DraftReview.Comparison c, String csrf) {
         String name = c.before().metric().name();
-        DraftReview.Statuses statuses = c.before().statuses().orElseThrow();
+        DraftReview.Choices choices = c.before().choices();
         StringBuilder b = new StringBuilder();
-        b.append("<p role=\"status\">Nothing is saved yet. Counted now: ").append(esc(String.join(", ", statuses.counted())))
-                .append(". Chosen: ")
-                .append(esc(String.join(", ", statuses.values().stream().filter(c.chosen()::contains).toList())))
-                .append(".</p>");
-        b.append("<h2>").append(esc(name)).append(' ').append(esc(c.before().period())).append("</h2>");
+        b.append("<p role=\"status\">Nothing is saved yet. Now: ").append(esc(describe(choices.current())))
+                .append(". With your edit: ").append(esc(describe(ordered(choices, c.edit())))).append(".</p>");
+        b.append("<h2>").append(esc(name)).append(' ').append(esc(c.after().period())).append("</h2>");
         List<String> errors = new ArrayList<>();
         for (DraftReview.Draft d : List.of(c.before(), c.after())) {
             JsonNode error = d.answer().path("error");
@@ -137,22 +165,38 @@ final class Pages {
         }
         JsonNode after = c.after().answer().path("data");
         if (after.has("sql")) {
-            b.append("<h3>Compiled SQL with the statuses chosen</h3><pre><code>").append(esc(after.path("sql").asText()))
+            b.append("<h3>Compiled SQL with your edit</h3><pre><code>").append(esc(after.path("sql").asText()))
                     .append("</code></pre>");
             if (!after.path("params").isEmpty()) {
                 b.append("<p class=\"note\">Bound values, in order: ").append(esc(String.join(", ", texts(after.path("params")))))
                         .append("</p>");
             }
         }
-        statusForm(b, name, statuses, c.chosen(), csrf);
+        b.append("<h3>Edit its definition</h3>");
+        editForm(b, name, choices, c.edit(), csrf);
         return Html.page("Preview of " + name, true, b.toString());
     }
 
-    /** Both answers in one table: the same rows (by every column but the value), the value now and with the edit. */
+    /** The edit with its statuses in the column's order, as the definition will hold them. */
+    private static DraftReview.Edit ordered(DraftReview.Choices choices, DraftReview.Edit e) {
+        List<String> statuses = choices.statuses().map(st -> st.values().stream().filter(e.statuses()::contains).toList())
+                .orElse(e.statuses());
+        return new DraftReview.Edit(statuses, e.currency(), e.timeAxis());
+    }
+
+    /**
+     * Both answers in one table: the same rows (by every column but the value), the value now and with the edit. An
+     * edit that changes the answer's columns (one currency instead of a row per currency) gets two tables.
+     */
     private static void sideBySide(StringBuilder b, String name, JsonNode before, JsonNode after) {
         List<String> columns = texts(before.path("columns"));
-        if (columns.isEmpty()) {
-            columns = texts(after.path("columns"));
+        if (!texts(after.path("columns")).equals(columns)) {
+            b.append("<h3>Now</h3>");
+            answer(b, name, "now", before);
+            b.append("<h3>With your edit</h3><div id=\"edited\">");
+            answer(b, name, "with your edit", after);
+            b.append("</div>");
+            return;
         }
         if (columns.isEmpty()) {
             b.append("<p>No rows.</p>");
@@ -168,9 +212,9 @@ final class Pages {
             }
         }
         b.append("<table class=\"compare\"><caption>").append(esc(name))
-                .append(": now and with the statuses chosen</caption><thead><tr>");
+                .append(": now and with your edit</caption><thead><tr>");
         keys.forEach(k -> b.append("<th scope=\"col\">").append(esc(k)).append("</th>"));
-        b.append("<th scope=\"col\">Now</th><th scope=\"col\">With the statuses chosen</th></tr></thead><tbody>");
+        b.append("<th scope=\"col\">Now</th><th scope=\"col\">With your edit</th></tr></thead><tbody>");
         rows.forEach((key, v) -> {
             b.append("<tr>");
             key.forEach(k -> b.append("<td>").append(esc(k)).append("</td>"));
@@ -216,14 +260,22 @@ final class Pages {
         } else {
             answer(b, name, d.period(), data);
         }
+        // Folded: open, the 24 drafts of the demo made a page 44,000 pixels tall.
         if (data.has("sql")) {
-            b.append("<h3>Compiled SQL</h3><pre><code>").append(esc(data.path("sql").asText())).append("</code></pre>");
+            b.append("<details class=\"sql\"><summary>Compiled SQL</summary><pre><code>").append(esc(data.path("sql").asText()))
+                    .append("</code></pre>");
             if (!data.path("params").isEmpty()) {
                 b.append("<p class=\"note\">Bound values, in order: ").append(esc(String.join(", ", texts(data.path("params")))))
                         .append("</p>");
             }
+            b.append("</details>");
         }
-        d.statuses().ifPresent(st -> statusForm(b, name, st, st.counted(), csrf));
+        if (d.choices().any()) {
+            b.append("<details class=\"edit\"><summary>Edit its definition (").append(esc(editable(d.choices())))
+                    .append(")</summary>");
+            editForm(b, name, d.choices(), d.choices().current(), csrf);
+            b.append("</details>");
+        }
         b.append("<h3>Verdict</h3>");
         for (String verdict : List.of("approve", "reject")) {
             form(b, verdict, csrf, name);
@@ -240,6 +292,7 @@ final class Pages {
         if (rows.isEmpty()) {
             b.append("<p>No rows.</p>");
         } else {
+            boolean charted = false;
             if (columns.size() == 2) {
                 List<SvgChart.Bar> bars = new ArrayList<>();
                 for (JsonNode r : rows) {
@@ -250,9 +303,14 @@ final class Pages {
                     }
                     bars.add(new SvgChart.Bar(r.path(columns.get(0)).asText(), v.asDouble()));
                 }
-                b.append(SvgChart.bars(name + " " + period, bars));
+                String chart = SvgChart.bars(name + " " + period, bars);
+                b.append(chart);
+                charted = !chart.isEmpty();
             }
-            b.append("<table><caption>").append(esc(name)).append(' ').append(esc(period)).append("</caption><thead><tr>");
+            // Folded beside a chart; open when the table is all there is to read.
+            b.append("<details class=\"rows\"").append(charted ? "" : " open").append("><summary>The answer's ").append(rows.size()).append(" row")
+                    .append(rows.size() == 1 ? "" : "s").append(" as a table</summary>")
+                    .append("<table><caption>").append(esc(name)).append(' ').append(esc(period)).append("</caption><thead><tr>");
             columns.forEach(c -> b.append("<th scope=\"col\">").append(esc(c)).append("</th>"));
             b.append("</tr></thead><tbody>");
             for (JsonNode r : rows) {
@@ -260,12 +318,21 @@ final class Pages {
                 columns.forEach(c -> b.append("<td>").append(esc(r.path(c).isNull() ? "" : r.path(c).asText())).append("</td>"));
                 b.append("</tr>");
             }
-            b.append("</tbody></table>");
+            b.append("</tbody></table></details>");
         }
         if (data.path("suppressed_groups").asInt(0) > 0) {
             b.append("<p class=\"note\">").append(data.path("suppressed_groups").asInt())
                     .append(" group(s) about too few people are left out.</p>");
         }
+    }
+
+    /** What the edit form offers, in words: "statuses, currency, time axis". */
+    private static String editable(DraftReview.Choices c) {
+        List<String> parts = new ArrayList<>();
+        c.statuses().ifPresent(x -> parts.add("statuses"));
+        c.currency().ifPresent(x -> parts.add("currency"));
+        c.timeAxis().ifPresent(x -> parts.add("time axis"));
+        return String.join(", ", parts);
     }
 
     private static void item(StringBuilder b, String term, List<String> values) {

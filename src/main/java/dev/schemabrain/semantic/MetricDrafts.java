@@ -81,7 +81,7 @@ final class MetricDrafts {
         // A level read at a moment is not undone by what its header's status says now (a lease ended since).
         this.status = (snapshot.isPresent() ? signals.subList(0, 1) : signals).stream().flatMap(s -> s.status().stream()).findFirst();
         Optional<AmountCurrency> money = signals.stream().filter(s -> s.currency().isPresent()).findFirst()
-                .map(s -> new AmountCurrency(s.currency().get(), s.onlyCurrency(), s.currencies()))
+                .map(s -> new AmountCurrency(s.currency().get(), s.currencies()))
                 .or(() -> AmountCurrency.ofParent(structure, q -> Optional.ofNullable(tables.get(q)), entity.name()));
         this.currency = money.map(AmountCurrency::reference);
         this.onlyCurrency = money.flatMap(AmountCurrency::only);

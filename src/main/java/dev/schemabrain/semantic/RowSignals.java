@@ -25,14 +25,14 @@ import java.util.regex.Pattern;
  * @param status      the status column, if one is recognisable
  * @param exclusions  default filters every metric of the entity carries (test rows, soft-deleted rows)
  * @param currency    {@code entity.column} of the currency beside its amounts, if any
- * @param onlyCurrency the one currency the column is known to hold, if it holds exactly one
- * @param currencies  how many currencies the column is known to hold (0 when its values are unknown)
+ * @param currencies  the currencies the column is known to hold (none when its values are unknown)
  */
 record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclusions, Optional<String> currency,
-                  Optional<String> onlyCurrency, int currencies) {
+                  List<String> currencies) {
 
     RowSignals {
         exclusions = List.copyOf(exclusions);
+        currencies = List.copyOf(currencies);
     }
 
     /**
@@ -90,8 +90,7 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
         Optional<Status> status = Optional.empty();
         List<Exclusion> exclusions = new ArrayList<>();
         Optional<String> currency = Optional.empty();
-        Optional<String> onlyCurrency = Optional.empty();
-        int currencies = 0;
+        List<String> currencies = List.of();
         for (Column c : t.columns()) {
             String name = words(c.name());
             String ref = entity + "." + c.name();
@@ -102,12 +101,10 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
             exclusion(ref, name, c).ifPresent(exclusions::add);
             if (currency.isEmpty() && CURRENCY.matcher(name).find() && (isText(c) || isReference(t, c))) {
                 currency = Optional.of(ref);
-                List<String> known = known(c);
-                onlyCurrency = known.size() == 1 ? Optional.of(known.get(0)) : Optional.empty();
-                currencies = known.size();
+                currencies = known(c);
             }
         }
-        return new RowSignals(entity, status, exclusions, currency, onlyCurrency, currencies);
+        return new RowSignals(entity, status, exclusions, currency, currencies);
     }
 
     private static Optional<Status> status(String ref, String name, Column c) {

@@ -215,7 +215,7 @@ class ConsoleBrowserIT {
         assertEquals(byHand, shown);
         assertEquals(1, draft.path("chart").asInt(), "a chart beside the table");
         assertTrue(draft.path("sql").asText().startsWith("SELECT"), draft::toString);
-        assertEquals(List.of("Preview", "Approve " + APPROVE + " with these statuses", "Approve " + APPROVE, "Reject " + APPROVE),
+        assertEquals(List.of("Preview", "Approve " + APPROVE + " with this edit", "Approve " + APPROVE, "Reject " + APPROVE),
                 texts(draft.path("buttons")), "its statuses form, then its verdicts");
     }
 
@@ -271,7 +271,7 @@ class ConsoleBrowserIT {
                 "every status of the column's domain is a checkbox: " + preview.path("values"));
         assertEquals(CHOSEN, texts(preview.path("chosen")), "the preview's form keeps the statuses ticked");
         assertTrue(preview.path("alerts").toString().contains("Nothing is saved yet"), preview.path("alerts")::toString);
-        assertEquals(List.of("Now", "With the statuses chosen"), texts(preview.path("columns")).subList(1, 3));
+        assertEquals(List.of("Now", "With your edit"), texts(preview.path("columns")).subList(1, 3));
         // The analyst's check, month by month: "now" and "with" are what hand-written SQL gives on the demo database.
         Map<String, String> now = taxByMonth(before);
         Map<String, String> with = taxByMonth(CHOSEN);

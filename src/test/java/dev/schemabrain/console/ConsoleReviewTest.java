@@ -49,8 +49,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -192,7 +192,7 @@ class ConsoleReviewTest {
         // invoices_total_cents_sum counts paid invoices only.
         assertTrue(page.contains("id=\"s-invoices_total_cents_sum-paid\" name=\"status\" value=\"paid\" checked>"), page);
         assertTrue(page.contains("id=\"s-invoices_total_cents_sum-void\" name=\"status\" value=\"void\">"), page);
-        assertTrue(page.contains("formaction=\"approve-statuses\""), "relative, so it works under /console/ too");
+        assertTrue(page.contains("formaction=\"approve-edit\""), "relative, so it works under /console/ too");
     }
 
     @Test
@@ -212,7 +212,7 @@ class ConsoleReviewTest {
             changed |= e.getValue()[0] != e.getValue()[1];
         }
         assertTrue(changed, "leaving out void and uncollectible invoices changes the number");
-        assertTrue(r.body().contains("Compiled SQL with the statuses chosen"), "the new SQL is shown");
+        assertTrue(r.body().contains("Compiled SQL with your edit"), "the new SQL is shown");
         assertTrue(r.body().contains("value=\"paid\" checked>") && r.body().contains("value=\"void\">"),
                 "the form keeps the statuses chosen");
         // Nothing saved, and the draft is what it was.
@@ -224,7 +224,7 @@ class ConsoleReviewTest {
     @Test
     void approvingWithStatusesWritesTheStoreTheYamlAndTheChain() throws Exception {
         String metric = "invoices_tax_cents_sum";
-        HttpResponse<String> r = post("/approve-statuses", form(metric), List.of("uncollectible", "paid"));
+        HttpResponse<String> r = post("/approve-edit", form(metric), List.of("uncollectible", "paid"));
         assertEquals(200, r.statusCode(), r.body());
         SemanticModel model = stored();
         Metric approved = model.metric(metric).orElseThrow();
@@ -257,7 +257,7 @@ class ConsoleReviewTest {
     void approvingTheStatusesItAlreadyCountsIsAPlainConfirmation() throws Exception {
         String metric = "invoices_total_cents_avg";
         Metric before = stored().metric(metric).orElseThrow();
-        HttpResponse<String> r = post("/approve-statuses", form(metric), List.of("paid"));
+        HttpResponse<String> r = post("/approve-edit", form(metric), List.of("paid"));
         assertEquals(200, r.statusCode(), r.body());
         Metric after = stored().metric(metric).orElseThrow();
         assertEquals(before.origin().confirmed(), after.origin(), "as apply: an unchanged definition keeps its method");
@@ -266,14 +266,14 @@ class ConsoleReviewTest {
 
     @Test
     void aStatusOutsideTheDomainIsRefusedInOneSentence() throws Exception {
-        for (String path : List.of("/preview", "/approve-statuses")) {
+        for (String path : List.of("/preview", "/approve-edit")) {
             HttpResponse<String> r = post(path, form("invoices_count"), List.of("paid", "' OR 1=1"));
             assertEquals(409, r.statusCode(), r.body());
-            assertTrue(r.body().contains("&#39;&#39; OR 1=1&#39; is not a value of invoices.status; choose among open, paid,"
+            assertTrue(r.body().contains("&#39;&#39; OR 1=1&#39; is not a choice for invoices.status; choose among open, paid,"
                     + " void, uncollectible."), r.body());
             assertFalse(r.body().contains("Exception"), r.body());
         }
-        HttpResponse<String> none = post("/approve-statuses", form("invoices_count"), List.of());
+        HttpResponse<String> none = post("/approve-edit", form("invoices_count"), List.of());
         assertEquals(409, none.statusCode());
         assertTrue(none.body().contains("Choose at least one status"), none.body());
         Metric m = stored().metric("invoices_count").orElseThrow();
@@ -283,7 +283,7 @@ class ConsoleReviewTest {
 
     @Test
     void previewAndApproveWithoutTheFormTokenAreRefused() throws Exception {
-        for (String path : List.of("/preview", "/approve-statuses", "/restore")) {
+        for (String path : List.of("/preview", "/approve-edit", "/restore")) {
             for (String csrf : java.util.Arrays.asList(null, "not-the-token")) {
                 Map<String, String> form = new LinkedHashMap<>();
                 form.put("metric", "invoices_count");
@@ -341,5 +341,119 @@ class ConsoleReviewTest {
         assertTrue(auditRows().stream().anyMatch(row -> row.entry().tool().equals(DraftReview.RESTORE)
                 && REVIEWER.equals(row.entry().caller())));
         assertNotEquals(200, post("/restore", form(metric), List.of()).statusCode(), "a draft is not restored twice");
+    }
+
+    /** A post with the edit form's fields: the statuses ticked, the currency and the time axis chosen. */
+    static HttpResponse<String> postEdit(String path, String metric, List<String> statuses, String currency, String timeAxis)
+            throws Exception {
+        Map<String, String> form = form(metric);
+        form.put("currency", currency);
+        form.put("time_axis", timeAxis);
+        return post(path, form, statuses);
+    }
+
+    /** Succeeded payments in 2024 by month of {@code dated}, summed by hand on the demo file: month → cents. */
+    static Map<String, Long> paymentsByMonth(String dated, String currency) throws Exception {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
+             java.sql.PreparedStatement st = c.prepareStatement("SELECT substr(" + dated + ", 1, 7), SUM(amount_cents)"
+                     + " FROM payments WHERE status = 'succeeded' AND currency = ? AND " + dated + " >= '2024-01-01' AND "
+                     + dated + " < '2025-01-01' GROUP BY 1 ORDER BY 1")) {
+            st.setString(1, currency);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The edited answer's rows when it has other columns than the draft's: month → value. */
+    static Map<String, Long> edited(String page) {
+        int at = page.indexOf("<div id=\"edited\">");
+        assertTrue(at >= 0, "an edit that changes the answer's columns shows it in a table of its own: " + page);
+        String body = page.substring(page.indexOf("<tbody>", at), page.indexOf("</tbody>", at));
+        Map<String, Long> out = new LinkedHashMap<>();
+        Matcher row = Pattern.compile("<tr><td>([^<]*)</td><td>([^<]*)</td></tr>").matcher(body);
+        while (row.find()) {
+            out.put(row.group(1).substring(0, 7), Long.parseLong(row.group(2)));
+        }
+        return out;
+    }
+
+    @Test
+    void aSumOfMoneyOffersItsCurrenciesAndItsDateColumns() throws Exception {
+        String page = get("/").body();
+        String m = "payments_amount_cents_sum";
+        assertTrue(page.contains("id=\"c-" + m + "-\" name=\"currency\" value=\"\" checked> per currency"),
+                "the draft answers per currency: " + page);
+        for (String code : List.of("USD", "EUR")) {
+            assertTrue(page.contains("name=\"currency\" value=\"" + code + "\"> only " + code), code);
+        }
+        assertTrue(page.contains("name=\"time_axis\" value=\"payments.created_at\" checked>"), "dated as drafted");
+        assertTrue(page.contains("name=\"time_axis\" value=\"payments.paid_at\">"), "the other date column is offered");
+        // A count adds no amounts: no currency to choose.
+        assertFalse(page.contains("id=\"c-invoices_count-"), "a count offers no currency");
+    }
+
+    @Test
+    void previewInOneCurrencyDatedByAnotherColumnEqualsHandWrittenSql() throws Exception {
+        String metric = "payments_amount_cents_sum";
+        HttpResponse<String> r = postEdit("/preview", metric, List.of("succeeded"), "EUR", "payments.paid_at");
+        assertEquals(200, r.statusCode(), r.body());
+        Map<String, Long> expected = paymentsByMonth("paid_at", "EUR");
+        assertFalse(expected.isEmpty(), "the demo has payments in euros");
+        assertEquals(expected, edited(r.body()), "only EUR, by the month each payment was paid");
+        String sql = r.body().substring(r.body().indexOf("Compiled SQL with your edit"));
+        assertTrue(sql.contains("&quot;paid_at&quot;") && !sql.contains("&quot;created_at&quot;"), "dated by paid_at: " + sql);
+        assertTrue(r.body().contains("With your edit: counting succeeded; only EUR; dated by payments.paid_at."), r.body());
+        assertTrue(r.body().contains("name=\"currency\" value=\"EUR\" checked>"), "the form keeps the currency chosen");
+        assertTrue(r.body().contains("name=\"time_axis\" value=\"payments.paid_at\" checked>"), "and the axis");
+        Metric stored = stored().metric(metric).orElseThrow();
+        assertEquals(ValidationState.DRAFT, stored.origin().state(), "nothing is saved");
+        assertEquals("payments.created_at", stored.timeDimension());
+    }
+
+    @Test
+    void approvingACurrencyAndATimeAxisWritesThemAndTheChainHoldsThem() throws Exception {
+        String metric = "payments_amount_cents_avg";
+        HttpResponse<String> r = postEdit("/approve-edit", metric, List.of("succeeded"), "USD", "payments.paid_at");
+        assertEquals(200, r.statusCode(), r.body());
+        assertTrue(r.body().contains("counting succeeded; only USD; dated by payments.paid_at"), r.body());
+        Metric approved = stored().metric(metric).orElseThrow();
+        assertEquals(InferenceMethod.MANUALLY_AUTHORED, approved.origin().method());
+        assertEquals("payments.paid_at", approved.timeDimension());
+        assertTrue(approved.filters().contains(new dev.schemabrain.semantic.model.Filter("payments.currency", FilterOp.EQ, "USD")),
+                approved.filters()::toString);
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("name", metric);
+        args.put("statuses", List.of("succeeded"));
+        args.put("currency", "USD");
+        args.put("time_axis", "payments.paid_at");
+        assertTrue(auditRows().stream().anyMatch(row -> row.entry().tool().equals(DraftReview.APPROVE)
+                && ArgsHash.of(key, args).equals(row.entry().argsHash())), "the chain holds what was chosen");
+        // Served as approved: one currency, so get_metric answers without grouping by it.
+        JsonNode answer = tools().call("get_metric", Map.of("name", metric), "test").toTree();
+        assertTrue(answer.path("error").isMissingNode() || answer.path("error").isNull(), answer.toString());
+        assertTrue(answer.path("data").path("assumptions").path("currency").asText().contains("all amounts are in USD"),
+                answer.toString());
+        String yaml = Files.readString(project.resolve("metrics").resolve(metric + ".yaml"));
+        assertTrue(yaml.contains("payments.paid_at") && yaml.contains("USD"), yaml);
+    }
+
+    @Test
+    void aCurrencyOrAxisTheDraftDoesNotOfferIsRefused() throws Exception {
+        String metric = "payments_amount_cents_sum";
+        HttpResponse<String> currency = postEdit("/preview", metric, List.of("succeeded"), "XYZ", "payments.paid_at");
+        assertEquals(409, currency.statusCode(), currency.body());
+        assertTrue(currency.body().contains("&#39;XYZ&#39; is not a choice for payments.currency; choose among"), currency.body());
+        HttpResponse<String> axis = postEdit("/approve-edit", metric, List.of("succeeded"), "", "payments.card_number");
+        assertEquals(409, axis.statusCode(), axis.body());
+        assertTrue(axis.body().contains("is not a choice for the metric&#39;s time axis"), axis.body());
+        HttpResponse<String> count = postEdit("/preview", "invoices_count", List.of("paid"), "USD", "");
+        assertEquals(409, count.statusCode(), count.body());
+        assertTrue(count.body().contains("so no currency can be chosen for it"), count.body());
+        assertEquals(ValidationState.DRAFT, stored().metric(metric).orElseThrow().origin().state());
     }
 }

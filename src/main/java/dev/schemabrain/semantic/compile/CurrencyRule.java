@@ -1,11 +1,9 @@
 package dev.schemabrain.semantic.compile;
 
 import dev.schemabrain.catalog.Catalog;
-import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.AmountCurrency;
-import dev.schemabrain.semantic.MeasureMeaning;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
@@ -19,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Amounts in different currencies never add up. A sum or average of a money measure whose rows carry a currency
@@ -30,8 +27,6 @@ import java.util.regex.Pattern;
  * hold one currency.
  */
 final class CurrencyRule {
-
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private CurrencyRule() {
     }
@@ -47,7 +42,7 @@ final class CurrencyRule {
             return Optional.empty();
         }
         Optional<Table> table = model.entity(metric.entity()).map(Entity::table).flatMap(catalog::table);
-        if (table.isEmpty() || !money(m, table.get())) {
+        if (table.isEmpty() || !AmountCurrency.inRowCurrency(m, table.get())) {
             return Optional.empty();
         }
         Optional<AmountCurrency> currency = AmountCurrency.of(model, catalog::table, metric.entity());
@@ -78,26 +73,6 @@ final class CurrencyRule {
         throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Metric " + metric.name() + " would add amounts in different"
                 + " currencies (each row's currency is " + ref + "); ask again grouped by " + ref + ", or filtered to one"
                 + " currency (" + ref + " eq a code).", List.of(), Map.of("group_by", groupBy));
-    }
-
-    /** A measure of money in the row's currency: not one that converts or names its own currency. */
-    private static boolean money(Measure m, Table table) {
-        if (m.column() != null) {
-            return table.column(m.column()).map(c -> MeasureMeaning.isMoney(c) && !AmountCurrency.namesItsCurrency(c)).orElse(false);
-        }
-        if (m.expression() == null || m.expression().contains(".")) {
-            return false;   // a column of another entity: a rate the expression converts by
-        }
-        var words = IDENTIFIER.matcher(m.expression());
-        boolean money = false;
-        while (words.find()) {
-            Optional<Column> c = table.column(words.group());
-            if (c.isPresent() && AmountCurrency.namesItsCurrency(c.get())) {
-                return false;
-            }
-            money |= c.map(MeasureMeaning::isMoney).orElse(false);
-        }
-        return money;
     }
 
     private static boolean same(String written, String reference) {
