@@ -46,12 +46,6 @@ public final class Console implements AutoCloseable {
             Objects.requireNonNull(accessPolicy, "accessPolicy");
             Objects.requireNonNull(project, "project");
         }
-
-        /** The policy files where the commands look for them ({@code schemabrain/pii_policy.yaml}, no access policy), no project. */
-        public Settings(StoreLocation store, Optional<SourceUrl> source, AuditKey key, String reviewer, LocalDate asOf,
-                        String host, int port) {
-            this(store, source, key, reviewer, asOf, host, port, PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.empty());
-        }
     }
 
     private final Optional<QueryExecutor> executor;

@@ -41,7 +41,7 @@ public final class ConsoleServer implements AutoCloseable {
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.setContextPath("/");
-        context.addServlet(new ServletHolder(new ConsoleServlet(sessions, review, audit, catalogs, policies)), "/*");
+        context.addServlet(new ServletHolder(new ConsoleServlet(sessions, review, audit, policies)), "/*");
         jetty.setHandler(context);
         jetty.setStopTimeout(2_000);
         try {

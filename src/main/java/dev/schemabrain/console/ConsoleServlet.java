@@ -26,26 +26,23 @@ final class ConsoleServlet extends HttpServlet {
     private final transient ConsoleSessions sessions;
     private final transient DraftReview review;
     private final transient AuditTimeline audit;
-    private final transient CatalogProvider catalogs;
     private final transient PolicyRoutes policies;
     private final String prefix;
     private final transient Optional<TeamSignIn> team;
 
-    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, CatalogProvider catalogs,
-                   PolicyRoutes policies) {
-        this(sessions, review, audit, catalogs, policies, "", Optional.empty());
+    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, PolicyRoutes policies) {
+        this(sessions, review, audit, policies, "", Optional.empty());
     }
 
     /**
      * @param prefix where the console is mounted: "" or a path such as {@code /console}, without a trailing '/'
      * @param team   a team's sign-in; empty for the loopback console's one-time token
      */
-    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, CatalogProvider catalogs,
-                   PolicyRoutes policies, String prefix, Optional<TeamSignIn> team) {
+    ConsoleServlet(ConsoleSessions sessions, DraftReview review, AuditTimeline audit, PolicyRoutes policies, String prefix,
+                   Optional<TeamSignIn> team) {
         this.sessions = sessions;
         this.review = review;
         this.audit = audit;
-        this.catalogs = catalogs;
         this.policies = policies;
         this.prefix = prefix;
         this.team = team;

@@ -159,10 +159,17 @@ final class DraftReview {
      */
     DraftReview(StoreLocation store, CatalogProvider catalogs, Function<CatalogProvider, ToolRegistry> toolsOver,
                 Optional<Path> project, AuditLog audit, AuditKey key, String reviewer, LocalDate asOf, Clock clock) {
+        this(store, catalogs, toolsOver, toolsOver.apply(catalogs), project, audit, key, reviewer, asOf, clock);
+    }
+
+    /** @param tools {@code toolsOver} over {@code catalogs}, built once and shared by every signer */
+    private DraftReview(StoreLocation store, CatalogProvider catalogs, Function<CatalogProvider, ToolRegistry> toolsOver,
+                        ToolRegistry tools, Optional<Path> project, AuditLog audit, AuditKey key, String reviewer,
+                        LocalDate asOf, Clock clock) {
         this.store = store;
         this.catalogs = catalogs;
         this.toolsOver = toolsOver;
-        this.tools = toolsOver.apply(catalogs);
+        this.tools = tools;
         this.project = project;
         this.audit = audit;
         this.key = key;
@@ -177,7 +184,7 @@ final class DraftReview {
 
     /** The same review signed by {@code name}: on a team's console each verdict is signed by the caller signed in. */
     DraftReview signedBy(String name) {
-        return name.equals(reviewer) ? this : new DraftReview(store, catalogs, toolsOver, project, audit, key, name, asOf, clock);
+        return name.equals(reviewer) ? this : new DraftReview(store, catalogs, toolsOver, tools, project, audit, key, name, asOf, clock);
     }
 
     /** The caller name the console's own get_metric calls carry in the audit chain. */

@@ -67,7 +67,7 @@ public final class TeamConsole {
         PolicyRoutes policies = new PolicyRoutes(new PiiReview(parts.store(), PiiPolicy.DEFAULT_FILE, parts.catalogs(),
                 parts.audit(), parts.key()), parts.store(), Optional.of(parts.policy().file()));
         return new ConsoleServlet(ConsoleSessions.withoutToken(clock), review,
-                new AuditTimeline(parts.audit(), parts.store(), parts.key()), parts.catalogs(), policies, PREFIX,
+                new AuditTimeline(parts.audit(), parts.store(), parts.key()), policies, PREFIX,
                 Optional.of(new TeamSignIn(parts.verifier(), parts.policy())));
     }
 }

@@ -149,11 +149,11 @@ class ConsoleReviewTest {
     }
 
     static SemanticModel stored() throws Exception {
-        return ConsoleStoreReads.stored(store);
+        return DemoConsole.stored(store);
     }
 
     static List<AuditRecord> auditRows() throws Exception {
-        return ConsoleStoreReads.auditRows(store);
+        return DemoConsole.auditRows(store);
     }
 
     /** The side-by-side table's rows: month → {now, with the statuses chosen}. */

@@ -59,7 +59,7 @@ class ConsoleTest {
         key = demo.key();
         // The demo's data ends on 2025-01-01: its last 12 months have rows.
         console = Console.start(new Console.Settings(store, Optional.of(demo.url()), key, REVIEWER, LocalDate.of(2025, 1, 1),
-                "127.0.0.1", 0));
+                "127.0.0.1", 0, dev.schemabrain.pii.PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.empty()));
         token = DemoConsole.token(console);
         cookie = DemoConsole.signIn(console, token);
     }
@@ -86,11 +86,11 @@ class ConsoleTest {
     }
 
     static SemanticModel stored() throws Exception {
-        return ConsoleStoreReads.stored(store);
+        return DemoConsole.stored(store);
     }
 
     static List<AuditRecord> auditRows() throws Exception {
-        return ConsoleStoreReads.auditRows(store);
+        return DemoConsole.auditRows(store);
     }
 
     @Test

@@ -1,6 +1,12 @@
 package dev.schemabrain.console;
 
 import dev.schemabrain.audit.AuditKey;
+import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.audit.AuditRecord;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.store.Store;
+import dev.schemabrain.store.Stores;
 import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
@@ -9,15 +15,12 @@ import dev.schemabrain.index.Indexer;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.StoreLocation;
 
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,19 +37,41 @@ final class DemoConsole {
 
     static Indexed index(Path dir) throws Exception {
         Path database = dir.resolve("demo.sqlite");
+        Path storeFile = dir.resolve("store.db");
+        SourceUrl url = indexedDemo(database, storeFile);
+        return new Indexed(database, url, new StoreLocation.SqliteFile(storeFile), randomKey());
+    }
+
+    /** The demo database written to {@code database} and indexed into {@code storeFile} for real; its URL. */
+    static SourceUrl indexedDemo(Path database, Path storeFile) throws Exception {
         DemoDatabase.create(database);
         SourceUrl url = SourceUrl.parse("sqlite:" + database);
-        Path storeFile = dir.resolve("store.db");
         try (SchemaSource source = Sources.open(url)) {
             new Indexer().run(url, source, storeFile, false, IndexListener.SILENT);
         }
-        byte[] raw = new byte[AuditKey.MIN_BYTES];
-        new SecureRandom().nextBytes(raw);
-        return new Indexed(database, url, new StoreLocation.SqliteFile(storeFile), AuditKey.of(raw));
+        return url;
     }
 
-    /** A client that shows redirects instead of following them. */
-    static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+    /** A fresh random audit key. */
+    static AuditKey randomKey() {
+        byte[] raw = new byte[AuditKey.MIN_BYTES];
+        new SecureRandom().nextBytes(raw);
+        return AuditKey.of(raw);
+    }
+
+    /** The semantic layer a console wrote into {@code store}. */
+    static SemanticModel stored(StoreLocation store) throws Exception {
+        try (Store s = Stores.open(store)) {
+            return s.read(SemanticLayer::stored);
+        }
+    }
+
+    /** The rows of {@code store}'s audit chain. */
+    static List<AuditRecord> auditRows(StoreLocation store) throws Exception {
+        try (AuditLog log = AuditLog.openExisting(store)) {
+            return log.list(10_000, OptionalLong.empty());
+        }
+    }
 
     /** The one-time token of the console's printed URL. */
     static String token(Console console) {
@@ -64,28 +89,16 @@ final class DemoConsole {
     }
 
     static HttpResponse<String> get(Console console, String path, String cookie) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path)).GET();
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return client(console).get(path, cookie);
     }
 
     /** A form POST; {@code cookie} and {@code origin} are left out when null. */
     static HttpResponse<String> post(Console console, String path, String cookie, Map<String, String> form, String origin)
             throws Exception {
-        StringBuilder body = new StringBuilder();
-        form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + console.port() + path))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-        if (cookie != null) {
-            b.header("Cookie", cookie);
-        }
-        if (origin != null) {
-            b.header("Origin", origin);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return client(console).post(path, cookie, form, origin);
+    }
+
+    private static ConsoleClient client(Console console) {
+        return new ConsoleClient("http://127.0.0.1:" + console.port());
     }
 }

@@ -104,9 +104,9 @@ class TeamConsoleTest {
     static void serveWithTheConsole() throws Exception {
         Path database = dir.resolve("demo.sqlite");
         storeFile = dir.resolve("store.db");
-        SourceUrl url = ConsoleClient.indexedDemo(database, storeFile);
+        SourceUrl url = DemoConsole.indexedDemo(database, storeFile);
         store = new StoreLocation.SqliteFile(storeFile);
-        key = ConsoleClient.randomKey();
+        key = DemoConsole.randomKey();
         policy = dir.resolve("policy.yaml");
         writePolicy(POLICY);
         FileTokens tokens = new FileTokens(dir.resolve("tokens.json"));
@@ -207,10 +207,10 @@ class TeamConsoleTest {
         String metric = "users_count";
         HttpResponse<String> r = client.post("/console/approve", cookie, Map.of("metric", metric, "csrf", csrf(cookie)), null);
         assertEquals(200, r.statusCode(), r.body());
-        SemanticModel model = ConsoleClient.stored(store);
+        SemanticModel model = DemoConsole.stored(store);
         assertEquals(ValidationState.CONFIRMED, model.metric(metric).orElseThrow().origin().state());
         assertEquals("token:lead-ann", model.review(metric).orElseThrow().by());
-        assertTrue(ConsoleClient.auditRows(store).stream().anyMatch(row -> row.entry().tool().equals(DraftReview.APPROVE)
+        assertTrue(DemoConsole.auditRows(store).stream().anyMatch(row -> row.entry().tool().equals(DraftReview.APPROVE)
                 && "token:lead-ann".equals(row.entry().caller())
                 && ArgsHash.of(key, Map.of("name", metric)).equals(row.entry().argsHash())), "the audit row names the caller");
         String audit = client.get("/console/audit?caller=token:lead-ann", cookie).body();
@@ -282,7 +282,7 @@ class TeamConsoleTest {
         HttpResponse<String> bearer = http.send(HttpRequest.newBuilder(at("/console/")).header("Authorization", "Bearer " + lead)
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(401, bearer.statusCode());
-        assertEquals(ValidationState.DRAFT, ConsoleClient.stored(store).metric(UNTOUCHED).orElseThrow().origin().state());
+        assertEquals(ValidationState.DRAFT, DemoConsole.stored(store).metric(UNTOUCHED).orElseThrow().origin().state());
     }
 
     @Test
@@ -309,7 +309,7 @@ class TeamConsoleTest {
         assertTrue(lookalike.body().contains("another origin"), lookalike.body());
         HttpResponse<String> login = client.post("/console/login", null, Map.of("credential", lead), "http://evil.example");
         assertEquals(403, login.statusCode(), "no other site signs a browser in");
-        assertEquals(ValidationState.DRAFT, ConsoleClient.stored(store).metric(UNTOUCHED).orElseThrow().origin().state());
+        assertEquals(ValidationState.DRAFT, DemoConsole.stored(store).metric(UNTOUCHED).orElseThrow().origin().state());
         HttpResponse<String> same = client.post("/console/reject", cookie, Map.of("metric", "no_such_metric", "csrf", csrf(cookie)),
                 "http://127.0.0.1" + port);
         assertEquals(409, same.statusCode(), "this origin passes, to the store's own refusal: " + same.body());
