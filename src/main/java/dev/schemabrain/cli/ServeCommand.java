@@ -2,6 +2,7 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
@@ -53,7 +54,7 @@ final class ServeCommand implements Callable<Integer> {
     Transport transport;
 
     @Mixin
-    SourceOptions source;
+    SourceOptions.Several sources;
 
     @Option(names = "--statement-timeout-ms", defaultValue = "30000", paramLabel = "MS",
             description = "Stop a metric query after this long (default: ${DEFAULT-VALUE}).")
@@ -221,11 +222,11 @@ final class ServeCommand implements Callable<Integer> {
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<AccessPolicySource> policy = accessPolicy();
         checkConsole(http, policy);
-        Optional<SourceUrl> url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
-        checkStore(url);
+        List<SourceUrl> urls = sources.resolve(main.env, main.err());
+        checkStore(urls);
         Optional<BlockList> blockList = blockList();
         CallerRates rates = callerRates();
-        Optional<QueryExecutor> executor = executor(url);
+        SourceExecutors executors = executors(urls);
         // Without a store every tool answers index_not_ready for the life of this process: nothing is read, so
         // nothing is recorded, and no audit log or key is left behind where a store was expected.
         boolean noStore = !dev.schemabrain.store.Stores.exists(main.store());
@@ -253,7 +254,7 @@ final class ServeCommand implements Callable<Integer> {
         PrintStream frames = System.out;
         // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
         System.setOut(System.err);
-        try (ServeLifecycle serve = new ServeLifecycle(settings, executor, System.in, frames, main.err(),
+        try (ServeLifecycle serve = new ServeLifecycle(settings, executors, System.in, frames, main.err(),
                 ExitSignals::received, ExitSignals::stopping)) {
             try {
                 serve.start();
@@ -420,8 +421,11 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /** A planted store, or one indexed from another database than --source, is refused before serving. */
-    private void checkStore(Optional<SourceUrl> url) throws SchemaBrainException {
+    /**
+     * A planted store, one indexed from another database than a --source, or one whose sources are not all given is
+     * refused before serving.
+     */
+    private void checkStore(List<SourceUrl> urls) throws SchemaBrainException {
         // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
         java.nio.file.Path dir = dev.schemabrain.store.Stores.file(main.store()).map(f -> f.toAbsolutePath().getParent())
                 .orElse(null);
@@ -429,7 +433,11 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError("The store's directory " + dir + " does not exist; pass --store with the file 'schemabrain index'"
                     + " wrote, or create the directory and index into it first.");
         }
-        ServedSource.check(main.store(), url.map(SourceUrl::sourceId), url.map(SourceUrl::displayUrl));
+        for (SourceUrl url : urls) {
+            ServedSource.check(main.store(), Optional.of(url.sourceId()), Optional.of(url.displayUrl()));
+        }
+        ServedSource.checkAll(main.store(), urls.stream().map(SourceUrl::sourceId).toList(),
+                urls.stream().map(SourceUrl::displayUrl).toList());
     }
 
     /**
@@ -485,22 +493,24 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    private Optional<QueryExecutor> executor(Optional<SourceUrl> source) throws UserError {
+    private SourceExecutors executors(List<SourceUrl> urls) throws UserError {
         if (statementTimeoutMs < 1 || maxRows < 1 || maxResultBytes < 1 || maxConcurrent < 1 || minGroupSize < 1
                 || (costCap != null && costCap <= 0)) {
             throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-result-bytes, --max-concurrent-queries, --min-group-size and "
                     + "--explain-cost-cap must be positive numbers.");
         }
-        if (source.isEmpty()) {
-            return Optional.empty();
-        }
-        SourceUrl url = source.get();
+        List<QueryExecutor> executors = new java.util.ArrayList<>();
         try {
-            return Optional.of(new QueryExecutor(url, new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent,
-                    2_000, costCap, maxResultBytes)));
+            for (SourceUrl url : urls) {
+                // Each source its own pool, lanes, read-only session and statement timeout.
+                executors.add(new QueryExecutor(url, new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent,
+                        2_000, costCap, maxResultBytes)));
+            }
         } catch (IllegalArgumentException e) {
+            executors.forEach(QueryExecutor::close);
             throw new UserError(e.getMessage());
         }
+        return SourceExecutors.of(executors);
     }
 
     /** {@code every-row} / {@code started-rows}, one sentence for anything else. */

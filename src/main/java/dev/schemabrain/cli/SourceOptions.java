@@ -41,4 +41,30 @@ final class SourceOptions {
         }
         return resolved;
     }
+
+    /**
+     * serve's form: {@code --source} or {@code --url-env} once for each source of its store, in any mix.
+     */
+    static final class Several {
+        @ArgGroup(exclusive = true, multiplicity = "0..*")
+        java.util.List<Choice> choices = new java.util.ArrayList<>();
+
+        boolean given() {
+            return !choices.isEmpty();
+        }
+
+        /** Each URL from its option or the environment; a password typed on the command line is warned about. */
+        java.util.List<SourceUrl> resolve(Map<String, String> env, PrintWriter err) throws SourceException {
+            java.util.List<SourceUrl> out = new java.util.ArrayList<>();
+            for (Choice c : choices) {
+                SourceUrl resolved = Sources.resolve(c.url, c.urlEnv, env);
+                if (c.url != null && resolved.hasPassword()) {
+                    err.println("warning: the source URL holds a password, which shell history and process lists can"
+                            + " show; prefer --url-env VAR.");
+                }
+                out.add(resolved);
+            }
+            return out;
+        }
+    }
 }

@@ -108,6 +108,11 @@ public final class QueryExecutor implements AutoCloseable {
         return sourceId;
     }
 
+    /** The source's URL without credentials, for messages. */
+    public String displayUrl() {
+        return url.displayUrl();
+    }
+
     public ExecutorSettings settings() {
         return settings;
     }

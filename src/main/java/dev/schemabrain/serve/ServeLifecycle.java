@@ -7,6 +7,7 @@ import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.tools.ServedCatalog;
 import dev.schemabrain.mcp.transport.http.HttpService;
 import dev.schemabrain.mcp.transport.http.Observability;
@@ -54,7 +55,7 @@ public final class ServeLifecycle implements AutoCloseable {
     }
 
     private final ServeSettings settings;
-    private final Optional<QueryExecutor> executor;
+    private final SourceExecutors executors;
     private final InputStream stdin;
     private final PrintStream frames;
     private final PrintWriter err;
@@ -91,18 +92,18 @@ public final class ServeLifecycle implements AutoCloseable {
     private String stopped;
 
     /**
-     * @param executor        the source's, closed last; empty without --source
+     * @param executors       one per source, closed last; none without --source
      * @param stdin           the client's frames (stdio)
      * @param frames          where answers go (stdio); nothing else may write there
      * @param err             the log: stopping and stopped lines
      * @param stopReason      the signal stopping the process, as SIGTERM / SIGINT, for the stopping lines
      * @param processStopping whether a signal is being handled: a warm-up failing under it says nothing
      */
-    public ServeLifecycle(ServeSettings settings, Optional<QueryExecutor> executor, InputStream stdin,
+    public ServeLifecycle(ServeSettings settings, SourceExecutors executors, InputStream stdin,
                           PrintStream frames, PrintWriter err, Supplier<String> stopReason,
                           BooleanSupplier processStopping) {
         this.settings = settings;
-        this.executor = executor;
+        this.executors = executors;
         this.stdin = stdin;
         this.frames = frames;
         this.err = err;
@@ -121,12 +122,12 @@ public final class ServeLifecycle implements AutoCloseable {
                     this::paceHistoryCheck);
             rowsBefore = audit.head().count();
         }
-        ToolRegistry all = settings.tools().select(StandardTools.registry(catalogs, executor, settings.minGroupSize(),
+        ToolRegistry all = settings.tools().select(StandardTools.registry(catalogs, executors, settings.minGroupSize(),
                 examples));
         // After the audit log opens: a start refused there must leave no thread reading the store behind it.
         startWarmUp(catalogs, all);
         AuditedCalls audited = audit == null ? null : new AuditedCalls(audit, settings.auditKey().get(),
-                executor.map(QueryExecutor::sourceId).orElse(null));
+                executors.only().map(QueryExecutor::sourceId).orElse(null));
         if (settings.http().isEmpty()) {
             tools = (audited == null ? all : all.audited(audited)).counted(inFlight);
             return;
@@ -134,7 +135,7 @@ public final class ServeLifecycle implements AutoCloseable {
         tools = (audited == null ? all : all.audited(observability.timed(audited))).counted(inFlight);
         // The console previews drafts with get_metric whatever --tools serves to agents, into the same chain.
         Optional<HttpService.Beside> beside = audited == null ? Optional.empty() : settings.beside().map(app -> app.build(audit,
-                over -> StandardTools.registry(over, executor, settings.minGroupSize(), examples).audited(audited)
+                over -> StandardTools.registry(over, executors, settings.minGroupSize(), examples).audited(audited)
                         .counted(inFlight), catalogs));
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
@@ -164,7 +165,7 @@ public final class ServeLifecycle implements AutoCloseable {
         warm.setDaemon(true);
         warm.start();
         // Its own thread: a source slow to answer must not hold up the search index.
-        executor.ifPresent(e -> {
+        executors.all().forEach(e -> {
             Thread connect = new Thread(() -> openIdleSession(e), "schemabrain-connect");
             connect.setDaemon(true);
             connect.start();
@@ -233,7 +234,7 @@ public final class ServeLifecycle implements AutoCloseable {
     private void warmFirstCalls(ServedCatalog c, ToolRegistry unaudited) {
         inFlight.giveWay();
         try {
-            c.warmUp(executor.map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL));
+            c.warmUp(executors.all().stream().findFirst().map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL));
         } catch (RuntimeException e) {
             // What failed here fails again at the call that needs it, with its reason.
         }
@@ -385,7 +386,7 @@ public final class ServeLifecycle implements AutoCloseable {
                 closingSteps.add("audit log closed");
             }
         } finally {
-            executor.ifPresent(QueryExecutor::close);
+            executors.close();
             closingSteps.add("executor closed");
         }
     }

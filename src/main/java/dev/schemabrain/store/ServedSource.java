@@ -43,4 +43,35 @@ public final class ServedSource {
                 + displayUrl.orElse("the --source given") + ", so its PII tags and catalog do not describe that database;"
                 + " index this source into the store first (schemabrain index --add-source --source URL) or pass the --store indexed from it.");
     }
+
+    /**
+     * With any source given, every source of the store needs its own: serving a store's tables without a connection
+     * for their database would answer each call on them with an error. No source may be given twice.
+     *
+     * @param sourceIds   the ids of the sources given, in order
+     * @param displayUrls their display URLs (never credentials), for the message
+     */
+    public static void checkAll(StoreLocation store, java.util.List<String> sourceIds, java.util.List<String> displayUrls)
+            throws StoreException {
+        for (int i = 0; i < sourceIds.size(); i++) {
+            if (sourceIds.indexOf(sourceIds.get(i)) != i) {
+                throw new StoreException("The source " + displayUrls.get(i) + " is given twice; give each source of the"
+                        + " store once.");
+            }
+        }
+        if (sourceIds.isEmpty() || !Stores.exists(store)) {
+            return;
+        }
+        Map<String, String> indexed;
+        try (Store opened = Stores.open(store)) {
+            indexed = opened.read(CatalogRepository::sourceUrls);
+        }
+        java.util.List<String> missing = indexed.entrySet().stream().filter(e -> !sourceIds.contains(e.getKey()))
+                .map(Map.Entry::getValue).sorted().toList();
+        if (!missing.isEmpty()) {
+            throw new StoreException("The store " + store + " holds " + indexed.size() + " sources and serve was given no"
+                    + " connection for " + String.join(", ", missing) + "; pass --url-env VAR (or --source URL) once for"
+                    + " each source of the store, so every table it serves can be queried.");
+        }
+    }
 }

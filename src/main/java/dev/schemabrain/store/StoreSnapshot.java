@@ -1,6 +1,7 @@
 package dev.schemabrain.store;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,7 @@ import java.util.function.BiConsumer;
  * names) and each table's and column's stored description and vector. When two sources hold the same
  * {@code schema.table}, the first source by id wins.
  */
-public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog,
+public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog, Map<QualifiedName, String> tableSources,
                             Map<DocumentKey, DocumentRepository.ServedDocument> documents) {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreSnapshot.class);
@@ -35,6 +36,7 @@ public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog,
         List<SchemaSummary> schemas = CatalogRepository.schemas(c);
         List<Table> tables = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        Map<QualifiedName, String> sources = new HashMap<>();
         Map<DocumentKey, DocumentRepository.ServedDocument> stored = new HashMap<>();
         for (String sourceId : sourceIds(schemas)) {
             for (DocumentRepository.ServedDocument d : DocumentRepository.served(c, sourceId, embeddings)) {
@@ -43,12 +45,13 @@ public record StoreSnapshot(List<SchemaSummary> schemas, Catalog catalog,
             for (Table t : CatalogRepository.catalog(c, sourceId).tables()) {
                 if (seen.add(t.name().toString())) {
                     tables.add(t);
+                    sources.put(t.name(), sourceId);
                 } else {
                     LOG.warn("{} is indexed from two sources; serving the one from the first source", t.name());
                 }
             }
         }
-        return new StoreSnapshot(schemas, new Catalog(tables), stored);
+        return new StoreSnapshot(schemas, new Catalog(tables), Map.copyOf(sources), stored);
     }
 
     /**

@@ -126,7 +126,7 @@ class TeamConsoleTest {
                 .withAccessPolicy(policySource, Caller.named("stdio"))
                 // As serve --console builds it; the demo's data ends on 2025-01-01.
                 .withBeside(TeamConsole.beside(store, key, verifier, policySource, LocalDate.of(2025, 1, 1)));
-        serve = new ServeLifecycle(settings, Optional.of(executor), InputStream.nullInputStream(),
+        serve = new ServeLifecycle(settings, dev.schemabrain.execute.SourceExecutors.of(Optional.of(executor)), InputStream.nullInputStream(),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(new StringWriter(), true),
                 () -> "SIGTERM", () -> false);
         serve.start();

@@ -85,7 +85,7 @@ class ServeAccessTest {
                 Optional.empty()));
         StringWriter err = new StringWriter();
         ServeLifecycle serve = new ServeLifecycle(settings(Optional.of(http)).withAccessPolicy(
-                AccessPolicySource.open(policy), Caller.named("stdio")), Optional.empty(), InputStream.nullInputStream(),
+                AccessPolicySource.open(policy), Caller.named("stdio")), dev.schemabrain.execute.SourceExecutors.NONE, InputStream.nullInputStream(),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true), () -> "SIGTERM", () -> false);
         CompletableFuture<Void> running = ServeLifecycleTest.startInBackground(serve);
         try {
@@ -123,7 +123,7 @@ class ServeAccessTest {
                 + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_indexed_schemas\","
                 + "\"arguments\":{}}}\n";
         ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()).withAccessPolicy(AccessPolicySource.open(policy),
-                new Caller("stdio", Optional.of("analyst"), Map.of())), Optional.empty(),
+                new Caller("stdio", Optional.of("analyst"), Map.of())), dev.schemabrain.execute.SourceExecutors.NONE,
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(new StringWriter(), true),
                 () -> "SIGTERM", () -> false);

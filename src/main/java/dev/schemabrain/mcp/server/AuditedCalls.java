@@ -30,7 +30,10 @@ public final class AuditedCalls implements CallAudit {
     private final AuditKey key;
     private final String sourceId;
 
-    /** @param sourceId the source get_metric runs on, or null when the server has none */
+    /**
+     * @param sourceId the source a call is recorded under when it names none (a server with one source), or null;
+     *                 a call that ran SQL is recorded under the source it ran on
+     */
     public AuditedCalls(AuditLog log, AuditKey key, String sourceId) {
         this.log = log;
         this.key = key;
@@ -39,7 +42,7 @@ public final class AuditedCalls implements CallAudit {
 
     @Override
     public void beforeSql(ToolCall call, String sqlFingerprint) throws AuditUnavailable {
-        append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
+        append(new AuditEntry(call.sourceId().orElse(sourceId), caller(call.caller()), call.tool(), AuditEntry.Phase.STARTED, "started",
                 null, List.of(), ArgsHash.of(key, call.arguments()), sqlFingerprint, null, null)
                 .withRole(role(call), call.rowFiltersApplied()));
     }
@@ -47,7 +50,7 @@ public final class AuditedCalls implements CallAudit {
     @Override
     public void completed(ToolCall call, Envelope result) throws AuditUnavailable {
         AuditEntry.Phase phase = call.sqlFingerprint().isPresent() ? AuditEntry.Phase.COMPLETED : AuditEntry.Phase.CALL;
-        append(new AuditEntry(sourceId, caller(call.caller()), call.tool(), phase, result.status().wireName(),
+        append(new AuditEntry(call.sourceId().orElse(sourceId), caller(call.caller()), call.tool(), phase, result.status().wireName(),
                 result.error() == null ? null : result.error().kind().wireName(), piiCategories(result),
                 ArgsHash.of(key, call.arguments()), call.sqlFingerprint().orElse(null),
                 call.rowCount().isPresent() ? call.rowCount().getAsLong() : null, call.elapsedMillis())

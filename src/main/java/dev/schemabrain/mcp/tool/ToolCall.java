@@ -21,6 +21,7 @@ public final class ToolCall {
     private String sqlFingerprint;
     private java.util.List<String> rowFiltersApplied = java.util.List.of();
     private Long rowCount;
+    private String sourceId;
 
     ToolCall(String tool, String caller, Map<String, Object> arguments, CallAudit audit) {
         this(tool, caller, arguments, audit, Access.UNRESTRICTED);
@@ -66,6 +67,16 @@ public final class ToolCall {
     public void beforeSql(String fingerprint) throws CallAudit.AuditUnavailable {
         this.sqlFingerprint = fingerprint;
         audit.beforeSql(this, fingerprint);
+    }
+
+    /** Records the source the statement runs on (before {@link #beforeSql}), for the audit rows. */
+    public void source(String id) {
+        this.sourceId = id;
+    }
+
+    /** The source the statement ran on, when one was chosen. */
+    public Optional<String> sourceId() {
+        return Optional.ofNullable(sourceId);
     }
 
     /** Records which of the role's row filters the statement carried ({@code entity.column}), for the audit row. */

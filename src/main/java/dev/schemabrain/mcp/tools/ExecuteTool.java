@@ -7,6 +7,7 @@ import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
@@ -38,20 +39,28 @@ public final class ExecuteTool extends SqlTool {
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
 
     public ExecuteTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
-        super(SPEC, catalogs, executor, minGroupSize);
+        this(catalogs, SourceExecutors.of(executor), minGroupSize);
+    }
+
+    public ExecuteTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
+        super(SPEC, catalogs, executors, minGroupSize);
     }
 
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = arguments.integer("limit");
-        SqlDecision decision = gate(arguments, served, call, limit);
-        if (decision instanceof SqlDecision.Refused refusal) {
+        Gated gated = gateAndRoute(arguments, served, call, limit);
+        if (gated.decision() instanceof SqlDecision.Refused refusal) {
             return refused(refusal);
         }
-        if (executor.isEmpty()) {
+        if (executors.isEmpty()) {
             return noSource(NAME);
         }
-        SqlDecision.Plan plan = (SqlDecision.Plan) decision;
+        if (gated.refusal().isPresent()) {
+            return gated.refusal().get();
+        }
+        QueryExecutor executor = gated.executor().get();
+        SqlDecision.Plan plan = (SqlDecision.Plan) gated.decision();
         try {
             call.beforeSql(plan.fingerprint());
         } catch (CallAudit.AuditUnavailable e) {
@@ -60,7 +69,7 @@ public final class ExecuteTool extends SqlTool {
         call.rowFiltersApplied(plan.rowFilters());
         QueryExecutor.Result result;
         try {
-            result = executor.get().execute(new BoundQuery(plan.sql(), plan.params()), limit);
+            result = executor.execute(new BoundQuery(plan.sql(), plan.params()), limit);
         } catch (ExecutionException e) {
             return executionError(e);
         }
@@ -77,7 +86,7 @@ public final class ExecuteTool extends SqlTool {
         data.put("row_count", rows.size()).put("truncated", result.truncated());
         result.byteCut().ifPresent(sentence -> data.put("cut_at_bytes", result.cutAtBytes()).put("truncation", sentence));
         describe(data, plan, served);
-        java.util.OptionalLong counted = suppressed(plan);
+        java.util.OptionalLong counted = suppressed(plan, executor);
         data.set("assumptions", assumptions(plan, limit, counted));
         if (plan.minGroupSize().isPresent()) {
             // Unknown (null) when the count failed: never a 0 that would pass the answer off as complete.
@@ -132,11 +141,11 @@ public final class ExecuteTool extends SqlTool {
      * How many groups the small-group rule left out, from the count statement derived from the audited one (same
      * FROM, WHERE and GROUP BY): 0 without the rule, empty when the count failed (the answer then says some may be).
      */
-    private java.util.OptionalLong suppressed(SqlDecision.Plan plan) {
+    private static java.util.OptionalLong suppressed(SqlDecision.Plan plan, QueryExecutor executor) {
         long total = 0;
         for (dev.schemabrain.gate.SqlRewrite.Rewritten count : plan.suppressedCount()) {
             try {
-                List<List<Object>> rows = executor.orElseThrow().execute(new BoundQuery(count.sql(), count.params()), 1)
+                List<List<Object>> rows = executor.execute(new BoundQuery(count.sql(), count.params()), 1)
                         .rows();
                 if (rows.isEmpty() || !(rows.get(0).get(0) instanceof Number n)) {
                     return java.util.OptionalLong.empty();

@@ -8,6 +8,7 @@ import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.index.Fingerprints;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.ArgSpec;
@@ -68,21 +69,29 @@ public final class GetMetricTool extends CatalogTool {
      */
     public static final int DEFAULT_MIN_GROUP_SIZE = 5;
 
-    private final Optional<QueryExecutor> executor;
+    private final SourceExecutors executors;
     private final int minGroupSize;
 
     public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
-        this(catalogs, executor, DEFAULT_MIN_GROUP_SIZE);
+        this(catalogs, SourceExecutors.of(executor), DEFAULT_MIN_GROUP_SIZE);
     }
 
     /** @param minGroupSize the smallest group of people whose value is shown; 1 shows every group */
-    public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
+    public GetMetricTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(SPEC, catalogs);
         if (minGroupSize < 1) {
             throw new IllegalArgumentException("the minimum group size must be at least 1");
         }
-        this.executor = executor;
+        this.executors = executors;
         this.minGroupSize = minGroupSize;
+    }
+
+    /** The database the metric's own entity was indexed from, when the server has a connection for it. */
+    private Optional<QueryExecutor> home(ServedCatalog served, String metric) {
+        Optional<QueryExecutor> own = served.semantic().metric(metric)
+                .flatMap(m -> served.whole().semantic().entity(m.entity()))
+                .flatMap(e -> served.sourceOf(e.table())).flatMap(executors::forSource);
+        return own.or(executors::only);
     }
 
     @Override
@@ -106,7 +115,8 @@ public final class GetMetricTool extends CatalogTool {
                     ? RowScopes.of(call.access(), served.whole().semantic()) : List.of();
             compiler = new MetricCompiler(served.catalog(), served.semantic().metric(request.metric()).isPresent()
                     ? served.compilable() : served.semantic(), scopes);
-            compiled = compiler.compile(request, executor.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
+            // Compiled for the engine of the database the metric's entity lives in; the tables are checked below.
+            compiled = compiler.compile(request, home(served, request.metric()).map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
                     smallCells(served, call.access()));
             RowScopes.checkWhole(scopes, served, request, compiler.rowFiltersApplied());
         } catch (CompileException e) {
@@ -118,12 +128,21 @@ public final class GetMetricTool extends CatalogTool {
         if (pii.refusal().isPresent()) {
             return MetricReplies.refusal(pii.refusal().get(), compiled, served);
         }
-        if (executor.isEmpty()) {
+        if (executors.isEmpty()) {
             return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, "get_metric needs the source database, and this "
                     + "server was started without one; restart it with schemabrain serve --url-env VAR (or --source URL).",
                     Recovery.call("list_metrics", Map.of())), List.of("list_metrics", "describe_entity"));
         }
-        QueryExecutor source = executor.get();
+        java.util.Set<dev.schemabrain.catalog.QualifiedName> tables = new java.util.TreeSet<>();
+        compiled.touched().forEach(ref -> tables.add(ref.table()));
+        served.whole().semantic().entity(compiled.metric().entity()).ifPresent(e -> tables.add(e.table()));
+        // The entity's table is among them: a metric compiled for its engine runs on its database, or not at all.
+        SourceRouting.Routed routed = SourceRouting.route(NAME, tables, served.whole(), executors);
+        if (routed.refusal().isPresent()) {
+            return routed.refusal().get();
+        }
+        QueryExecutor source = routed.executor().get();
+        call.source(source.sourceId());
         BoundQuery query = new BoundQuery(compiled.sql(), compiled.params());
         try {
             call.beforeSql(fingerprint(compiled));

@@ -38,6 +38,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -72,6 +73,7 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
     private final Supplier<Function<List<String>, List<float[]>>> passageEmbedder;
     /** The whole catalog when this is one caller's view of it (null when it is the whole), and that caller's reach. */
     private final ServedCatalog whole;
+    private final Map<QualifiedName, String> tableSources;
     private final Access access;
     /** The PII categories this view's role sees in clear (none for the whole catalog). */
     private final Set<PiiCategory> cleared;
@@ -104,7 +106,17 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                          SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
         this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
-                null, Access.UNRESTRICTED, Set.of(), semantic);
+                Map.of());
+    }
+
+    /** @param tableSources the source each table was indexed from, by id: the database a statement on it runs on */
+    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
+                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
+                         Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
+                         SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy,
+                         Map<QualifiedName, String> tableSources) {
+        this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
+                tableSources, null, Access.UNRESTRICTED, Set.of(), semantic);
     }
 
     /**
@@ -115,8 +127,10 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
                           VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                           Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
                           SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy,
-                          ServedCatalog whole, Access access, Set<PiiCategory> cleared, SemanticModel compilable) {
+                          Map<QualifiedName, String> tableSources, ServedCatalog whole, Access access,
+                          Set<PiiCategory> cleared, SemanticModel compilable) {
         this.whole = whole;
+        this.tableSources = Map.copyOf(tableSources);
         this.compilable = compilable;
         this.cleared = Set.copyOf(cleared);
         this.access = access;
@@ -203,7 +217,7 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
                        VectorIndex vectors, SemanticModel semantic, SemanticModel compilable, BlockList blockList,
                        Set<PiiCategory> cleared) {
         return new ServedCatalog(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii,
-                blockList, subjectPolicy, this, scoped, cleared, compilable);
+                blockList, subjectPolicy, tableSources, this, scoped, cleared, compilable);
     }
 
     /**
@@ -223,6 +237,11 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
         return semantic;
     }
 
+    /** The id of the source {@code table} was indexed from; empty for a catalog not read from a store. */
+    public Optional<String> sourceOf(QualifiedName table) {
+        return Optional.ofNullable(tableSources.get(table));
+    }
+
     /**
      * The whole catalog with {@code metric}'s definition in place of the served one of its name (added when there is
      * none): a reviewer's preview of an edited draft. Everything else (PII tags, block list, subject policy, so
@@ -235,7 +254,7 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
         metrics.add(metric);
         SemanticModel edited = new SemanticModel(w.semantic.entities(), w.semantic.joins(), metrics, w.semantic.reviews());
         return new ServedCatalog(w.schemas, w.catalog, w.documents, w.vectors, w.queryEmbedder, w.passageEmbedder, edited,
-                w.pii, w.blockList, w.subjectPolicy);
+                w.pii, w.blockList, w.subjectPolicy, w.tableSources);
     }
 
     /** Every entity's data-subject class (SPEC §11.1), drafted once per served catalog. */

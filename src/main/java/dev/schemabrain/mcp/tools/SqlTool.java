@@ -7,6 +7,7 @@ import dev.schemabrain.engine.Engines;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.mcp.args.Arguments;
@@ -24,13 +25,48 @@ import java.util.Optional;
 /** What validate_query and execute share: the gate (SqlGate) for the served source's engine, and the answer's parts. */
 abstract class SqlTool extends CatalogTool {
 
-    final Optional<QueryExecutor> executor;
+    final SourceExecutors executors;
     final int minGroupSize;
 
-    SqlTool(ToolSpec spec, CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
+    SqlTool(ToolSpec spec, CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(spec, catalogs);
-        this.executor = executor;
+        this.executors = executors;
         this.minGroupSize = minGroupSize;
+    }
+
+    /**
+     * The gate's decision and, for a plan, the database it runs on (empty without one): the refusal of routing when
+     * its tables are in two databases or in one this server has no connection for.
+     */
+    record Gated(SqlDecision decision, Optional<QueryExecutor> executor, Optional<Envelope> refusal) {
+    }
+
+    /**
+     * Checks the statement under each served engine's rules in turn (one, on a server of one source): a plan counts
+     * only under the rules of the engine that holds its tables, since that engine is the one reading the text.
+     */
+    Gated gateAndRoute(Arguments arguments, ServedCatalog served, ToolCall call, int limit) {
+        if (executors.isEmpty()) {
+            return new Gated(gate(arguments, served, call, limit, Engines.POSTGRESQL), Optional.empty(), Optional.empty());
+        }
+        SqlDecision.Refused refused = null;
+        for (Engine engine : executors.all().stream().map(e -> (Engine) e.dialect()).distinct().toList()) {
+            SqlDecision d = gate(arguments, served, call, limit, engine);
+            if (d instanceof SqlDecision.Refused r) {
+                refused = refused == null ? r : refused;
+                continue;
+            }
+            SqlDecision.Plan plan = (SqlDecision.Plan) d;
+            SourceRouting.Routed routed = SourceRouting.route(spec().name(), plan.bound().tables(), served, executors);
+            if (routed.refusal().isPresent()) {
+                return new Gated(plan, Optional.empty(), routed.refusal());
+            }
+            if (routed.executor().get().dialect().equals(engine)) {
+                call.source(routed.executor().get().sourceId());
+                return new Gated(plan, routed.executor(), Optional.empty());
+            }
+        }
+        return new Gated(refused, Optional.empty(), Optional.empty());
     }
 
     @Override
@@ -38,13 +74,8 @@ abstract class SqlTool extends CatalogTool {
         return answer(arguments, served, ToolCall.unaudited(spec().name()));
     }
 
-    /** The source's engine; PostgreSQL's rules when the server has no source (nothing runs then). */
-    Engine engine() {
-        return executor.map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL);
-    }
-
-    SqlDecision gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit) {
-        Engine engine = engine();
+    /** @param engine whose rules read the text: PostgreSQL's when the server has no source (nothing runs then) */
+    SqlDecision gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit, Engine engine) {
         Optional<dev.schemabrain.sql.guard.SqlRules> rules = engine.sqlRules();
         if (rules.isEmpty()) {
             // Fail closed: another engine's rules would check text this engine reads differently.

@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 
 import dev.schemabrain.mcp.tool.ToolRegistry;
 
@@ -27,8 +28,16 @@ public final class StandardTools {
         return registry(catalogs, executor, minGroupSize, ExampleQueries.NONE);
     }
 
-    /** @param examples where get_example_queries reads the mined query log */
     public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize,
+                                        ExampleQueries examples) {
+        return registry(catalogs, SourceExecutors.of(executor), minGroupSize, examples);
+    }
+
+    /**
+     * @param executors one per source of the store: each statement runs on the database its tables are in
+     * @param examples  where get_example_queries reads the mined query log
+     */
+    public static ToolRegistry registry(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize,
                                         ExampleQueries examples) {
         return ToolRegistry.of(List.of(
                 new ListIndexedSchemasTool(catalogs),
@@ -44,8 +53,8 @@ public final class StandardTools {
                 new ResolveJoinTool(catalogs),
                 ListSemanticTool.metrics(catalogs),
                 new FindRelevantMetricsTool(catalogs),
-                new GetMetricTool(catalogs, executor, minGroupSize),
-                new ValidateQueryTool(catalogs, executor, minGroupSize),
-                new ExecuteTool(catalogs, executor, minGroupSize)));
+                new GetMetricTool(catalogs, executors, minGroupSize),
+                new ValidateQueryTool(catalogs, executors, minGroupSize),
+                new ExecuteTool(catalogs, executors, minGroupSize)));
     }
 }

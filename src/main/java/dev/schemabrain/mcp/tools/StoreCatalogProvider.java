@@ -181,7 +181,8 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 VectorIndex.Builder vectors = VectorIndex.builder(catalog.tables());
                 StoreSnapshot.embeddings(c, (key, bytes) -> vectors.put(key, Vectors.fromBytes(bytes)));
                 ServedCatalog served = new ServedCatalog(snapshot.schemas(), catalog, documents,
-                        vectors.build(), queryEmbedder, passageEmbedder, semantic, pii, block, SubjectPolicyRepository.read(c));
+                        vectors.build(), queryEmbedder, passageEmbedder, semantic, pii, block, SubjectPolicyRepository.read(c),
+                        snapshot.tableSources());
                 return served.isEmpty() ? Optional.<ServedCatalog>empty() : Optional.of(served);
             });
         } catch (StoreException e) {

@@ -7,6 +7,7 @@ import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
@@ -36,17 +37,25 @@ public final class ValidateQueryTool extends SqlTool {
             ARGS, SideEffects.READ, true, true, LatencyHint.FAST);
 
     public ValidateQueryTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
-        super(SPEC, catalogs, executor, minGroupSize);
+        this(catalogs, SourceExecutors.of(executor), minGroupSize);
+    }
+
+    public ValidateQueryTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
+        super(SPEC, catalogs, executors, minGroupSize);
     }
 
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
-        int limit = executor.map(e -> e.settings().maxRows()).orElse(ExecuteTool.DEFAULT_LIMIT);
-        SqlDecision decision = gate(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
-        if (decision instanceof SqlDecision.Refused refusal) {
+        int limit = executors.all().stream().mapToInt(e -> e.settings().maxRows()).min().orElse(ExecuteTool.DEFAULT_LIMIT);
+        Gated gated = gateAndRoute(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
+        if (gated.decision() instanceof SqlDecision.Refused refusal) {
             return refused(refusal);
         }
-        SqlDecision.Plan plan = (SqlDecision.Plan) decision;
+        if (gated.refusal().isPresent()) {
+            return gated.refusal().get();
+        }
+        SqlDecision.Plan plan = (SqlDecision.Plan) gated.decision();
+        Optional<QueryExecutor> executor = gated.executor();
         ObjectNode data = Replies.object();
         data.put("allowed", true);
         describe(data, plan, served);
