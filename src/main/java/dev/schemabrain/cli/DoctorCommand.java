@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
-                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; the database wall: no"
+                + " the source (reachable; the keys the role sees, and the GRANT it lacks where it sees none; the role read-only, else the GRANTs of a read-only role; the database wall: no"
                 + " superuser or server-file power, the columns serve withholds refused; pg_stat_statements or"
                 + " performance_schema) and the MCP clients' entries.",
                 "Exit 0 all pass, 1 warnings, 2 failures."})
