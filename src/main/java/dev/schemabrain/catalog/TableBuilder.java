@@ -39,6 +39,10 @@ public final class TableBuilder {
         return name;
     }
 
+    public TableKind kind() {
+        return kind;
+    }
+
     public void addColumn(Column column) {
         columns.add(column);
     }

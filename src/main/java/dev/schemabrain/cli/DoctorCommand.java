@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
 /** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
-                + " the source (reachable; the role read-only, else the GRANTs of a read-only role; the database wall: no"
+                + " the source (reachable; the keys the role sees, and the GRANT it lacks where it sees none; the role read-only, else the GRANTs of a read-only role; the database wall: no"
                 + " superuser or server-file power, the columns serve withholds refused; pg_stat_statements or"
                 + " performance_schema) and the MCP clients' entries.",
                 "Exit 0 all pass, 1 warnings, 2 failures."})
@@ -239,13 +239,16 @@ final class DoctorCommand implements Callable<Integer> {
     private List<Check> source(SourceUrl url) {
         List<Check> out = new ArrayList<>();
         Catalog live;
+        Optional<String> unreadKeys;
         try (SchemaSource schemaSource = Sources.open(url)) {
             live = schemaSource.introspect(IntrospectionOptions.withoutSamples());
+            unreadKeys = schemaSource.unreadKeys();
         } catch (SchemaBrainException e) {
             out.add(new Check(Status.FAIL, "source: " + e.getMessage()));
             return out;
         }
         out.add(new Check(Status.OK, "source: " + url.displayUrl() + " is reachable (" + live.tables().size() + " tables)"));
+        out.add(keys(live, unreadKeys));
         Optional<Engine> engine = Engines.of(url.kind());
         if (engine.isEmpty()) {
             out.add(new Check(Status.SKIP, "role: " + url.kind().name().toLowerCase(java.util.Locale.ROOT)
@@ -272,6 +275,21 @@ final class DoctorCommand implements Callable<Integer> {
                     + "); rerun with -v, or check them by hand."));
         }
         return out;
+    }
+
+    /**
+     * What the source showed of its keys: joins are drafted from foreign keys and entities from primary keys, so a role
+     * that cannot see them indexes tables with no joins between them, without any error.
+     */
+    private static Check keys(Catalog live, Optional<String> unreadKeys) {
+        List<dev.schemabrain.catalog.Table> tables = live.tables().stream()
+                .filter(t -> t.kind() == dev.schemabrain.catalog.TableKind.TABLE
+                        || t.kind() == dev.schemabrain.catalog.TableKind.PARTITIONED).toList();
+        long primaryKeys = tables.stream().filter(t -> !t.primaryKey().isEmpty()).count();
+        String seen = "keys: " + primaryKeys + " of " + tables.size() + " tables have a primary key, "
+                + live.foreignKeyCount() + " foreign key" + (live.foreignKeyCount() == 1 ? "" : "s") + " in all";
+        return unreadKeys.map(m -> new Check(Status.WARN, seen + "; " + m))
+                .orElseGet(() -> new Check(Status.OK, seen));
     }
 
     /**

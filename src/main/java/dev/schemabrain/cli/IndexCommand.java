@@ -69,6 +69,7 @@ final class IndexCommand implements Callable<Integer> {
         }
         LlmEnricher enricher = new LlmEnricher(llm.options(main.env, main.err()), WordVocabulary.get().words());
         IndexResult result;
+        java.util.Optional<String> unreadKeys;
         Dictionary comments = dictionary == null ? Dictionary.none() : Dictionary.read(dictionary);
         // The run writes the store in one transaction at its end: stopped before the commit, nothing of it lands.
         ExitSignals.onInterrupt(Stores.exists(main.store())
@@ -76,10 +77,12 @@ final class IndexCommand implements Callable<Integer> {
                 : "index interrupted; nothing was indexed into " + main.store() + ".");
         try (SchemaSource schemaSource = comments.over(Sources.open(url))) {
             result = new Indexer().enrichedBy(enricher).run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
+            unreadKeys = schemaSource.unreadKeys();
         } finally {
             ExitSignals.onInterrupt(null);
         }
         printSummary(main.out(), result, main.store().toString());
+        unreadKeys.ifPresent(m -> main.err().println("warning: " + m));
         LlmIndexOptions.printSummary(main.out(), main.err(), enricher.summary());
         return 0;
     }

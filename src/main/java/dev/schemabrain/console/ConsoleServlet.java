@@ -194,10 +194,10 @@ final class ConsoleServlet extends HttpServlet {
             // The form's token was checked above: the page's own forms carry it on.
             ConsoleRequests.html(response, 200, Pages.preview(review.compare(metric, edit), request.getParameter("csrf")));
         } else if (path.equals("/approve-edit")) {
-            MetricReview r = review.approve(metric, edit);
+            DraftReview.Approval a = review.approve(metric, edit);
             ConsoleRequests.html(response, 200, Pages.message("Approved", "Approved " + metric + " with your edit ("
-                    + Pages.describe(edit) + "): it is now the reviewer's, confirmed, reviewed by " + r.by() + " at "
-                    + r.at() + "."));
+                    + Pages.describe(a.edit()) + "): it is now the reviewer's, confirmed, reviewed by " + a.review().by()
+                    + " at " + a.review().at() + "."));
         } else if (path.equals("/restore")) {
             review.restore(metric);
             ConsoleRequests.html(response, 200, Pages.message("Restored", "Restored " + metric + ": it is a draft to"

@@ -123,6 +123,10 @@ final class DraftReview {
         }
     }
 
+    /** An approval with an edit: the stamp, and the edit as saved (statuses in the column's order, unchanged parts left out). */
+    record Approval(MetricReview review, Edit edit) {
+    }
+
     /** A draft's answer now beside its answer with the reviewer's edit, before anything is saved. */
     record Comparison(Draft before, Draft after, Edit edit) {
     }
@@ -405,8 +409,9 @@ final class DraftReview {
      * (manually authored, confirmed, stamped), written as {@code apply} would store it and, with a project, as its
      * YAML file; the audit row's arguments hold what was chosen.
      */
-    MetricReview approve(String name, Edit edit) throws Refused, StoreException {
-        Choices choices = editable(name, edit).choices();
+    Approval approve(String name, Edit asked) throws Refused, StoreException {
+        Choices choices = editable(name, asked).choices();
+        Edit edit = saved(choices, asked);
         MetricReview review = stamp();
         Metric[] written = new Metric[1];
         write(name, (model, draft) -> {
@@ -420,12 +425,20 @@ final class DraftReview {
         }, review);
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("name", name);
-        choices.statuses().ifPresent(st -> args.put("statuses", st.values().stream().filter(edit.statuses()::contains).toList()));
+        choices.statuses().ifPresent(st -> args.put("statuses", edit.statuses()));
         choices.currency().ifPresent(c -> args.put("currency", edit.currency().orElse("per currency")));
         edit.timeAxis().ifPresent(t -> args.put("time_axis", t));
         record(APPROVE, name, args);
         writeFile(written[0]);
-        return review;
+        return new Approval(review, edit);
+    }
+
+    /** The edit as the definition holds it: statuses in the column's order, a time axis that does not change left out. */
+    static Edit saved(Choices choices, Edit e) {
+        List<String> statuses = choices.statuses().map(st -> st.values().stream().filter(e.statuses()::contains).toList())
+                .orElse(e.statuses());
+        Optional<String> time = e.timeAxis().filter(t -> choices.timeAxis().map(a -> !a.dated().equals(t)).orElse(true));
+        return new Edit(statuses, e.currency(), time);
     }
 
     private static boolean isDraft(Metric m) {

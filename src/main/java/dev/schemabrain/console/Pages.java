@@ -140,7 +140,7 @@ final class Pages {
         }
         e.currency().ifPresent(c -> parts.add("only " + c));
         e.timeAxis().ifPresent(t -> parts.add("dated by " + t));
-        return parts.isEmpty() ? "per currency, as it was dated" : String.join("; ", parts);
+        return parts.isEmpty() ? "as it was" : String.join("; ", parts);
     }
 
     /** A draft's answer now beside its answer with the reviewer's edit; nothing is saved until approved. */
@@ -149,7 +149,7 @@ final class Pages {
         DraftReview.Choices choices = c.before().choices();
         StringBuilder b = new StringBuilder();
         b.append("<p role=\"status\">Nothing is saved yet. Now: ").append(esc(describe(choices.current())))
-                .append(". With your edit: ").append(esc(describe(ordered(choices, c.edit())))).append(".</p>");
+                .append(". With your edit: ").append(esc(describe(DraftReview.saved(choices, c.edit())))).append(".</p>");
         b.append("<h2>").append(esc(name)).append(' ').append(esc(c.after().period())).append("</h2>");
         List<String> errors = new ArrayList<>();
         for (DraftReview.Draft d : List.of(c.before(), c.after())) {
@@ -177,12 +177,6 @@ final class Pages {
         return Html.page("Preview of " + name, true, b.toString());
     }
 
-    /** The edit with its statuses in the column's order, as the definition will hold them. */
-    private static DraftReview.Edit ordered(DraftReview.Choices choices, DraftReview.Edit e) {
-        List<String> statuses = choices.statuses().map(st -> st.values().stream().filter(e.statuses()::contains).toList())
-                .orElse(e.statuses());
-        return new DraftReview.Edit(statuses, e.currency(), e.timeAxis());
-    }
 
     /**
      * Both answers in one table: the same rows (by every column but the value), the value now and with the edit. An

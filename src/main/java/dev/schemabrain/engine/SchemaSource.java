@@ -25,6 +25,14 @@ public interface SchemaSource extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /**
+     * After {@link #introspect}: one sentence (lower case first, for a prefix) saying which tables' keys the role could not see and what to grant, or
+     * empty when every key was readable. Without keys no join is drafted, so index and doctor say it.
+     */
+    default java.util.Optional<String> unreadKeys() {
+        return java.util.Optional.empty();
+    }
+
     @Override
     default void close() {
     }

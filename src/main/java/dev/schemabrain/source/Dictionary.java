@@ -93,6 +93,11 @@ public final class Dictionary {
             }
 
             @Override
+            public java.util.Optional<String> unreadKeys() {
+                return source.unreadKeys();
+            }
+
+            @Override
             public void close() {
                 source.close();
             }

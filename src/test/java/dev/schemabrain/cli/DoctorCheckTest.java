@@ -79,6 +79,7 @@ class DoctorCheckTest {
         InProcessCli.Result r = run("doctor", "--source", readerUrl(), "--store", store.toString());
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         assertTrue(r.stdout().contains("ok    role: role 'sb_doctor_reader' cannot write"), r.stdout());
+        assertTrue(r.stdout().contains("ok    keys: 2 of 2 tables have a primary key, 1 foreign key in all"), r.stdout());
         assertTrue(r.stdout().contains("ok    query log: pg_stat_statements"), r.stdout());
         assertFalse(r.stdout().contains("GRANT"), r.stdout());
     }

@@ -292,8 +292,8 @@ class ConsoleBrowserIT {
         JsonNode approved = step("approveStatuses");
         assertEquals(200, approved.path("status").asInt(), approved.path("alerts")::toString);
         assertEquals("Approved", approved.path("h1").asText());
-        assertTrue(approved.path("alerts").toString().contains("Approved " + EDITED + " counting " + String.join(", ", CHOSEN)
-                + ": it is now the reviewer's, confirmed, reviewed by " + REVIEWER), approved.path("alerts")::toString);
+        assertTrue(approved.path("alerts").toString().contains("Approved " + EDITED + " with your edit (counting " + String.join(", ", CHOSEN)
+                + "): it is now the reviewer's, confirmed, reviewed by " + REVIEWER), approved.path("alerts")::toString);
         assertFalse(approved.path("stillADraft").asBoolean(), "no longer listed as a draft");
         SemanticModel model = stored();
         Metric m = model.metric(EDITED).orElseThrow();

@@ -6,6 +6,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.engine.Engines;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,13 +15,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads tables, columns and keys from information_schema with three set-based queries, whatever
- * the number of tables. {@code database} null means every non-system database.
+ * the number of tables, then SHOW CREATE TABLE for each base table it showed no key of.
+ * {@code database} null means every non-system database.
  */
 final class MySqlCatalogReader {
 
@@ -43,21 +48,35 @@ final class MySqlCatalogReader {
             ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION
             """;
 
-    // KEY_COLUMN_USAGE already carries the referenced table and column of each FK column, so one
-    // join with TABLE_CONSTRAINTS (for the constraint type) covers primary, unique and foreign keys.
+    // KEY_COLUMN_USAGE alone: MariaDB shows TABLE_CONSTRAINTS and REFERENTIAL_CONSTRAINTS only to a role holding a
+    // privilege besides SELECT on the table (as the SQL standard asks), so a plain SELECT grant would lose every key.
+    // Each row says its kind itself: a referenced table makes a foreign key, the name PRIMARY (which no other index may
+    // take) the primary key, and anything else is a unique constraint.
     private static final String KEYS = """
-            SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, c.CONSTRAINT_TYPE, k.COLUMN_NAME,
-                   k.REFERENCED_TABLE_SCHEMA, k.REFERENCED_TABLE_NAME, k.REFERENCED_COLUMN_NAME
-            FROM information_schema.TABLE_CONSTRAINTS c
-            JOIN information_schema.KEY_COLUMN_USAGE k
-              ON k.CONSTRAINT_SCHEMA = c.CONSTRAINT_SCHEMA
-             AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME
-             AND k.TABLE_SCHEMA = c.TABLE_SCHEMA
-             AND k.TABLE_NAME = c.TABLE_NAME
-            WHERE c.CONSTRAINT_TYPE IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY')
-              AND %s
-            ORDER BY k.TABLE_SCHEMA, k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION
+            SELECT TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, COLUMN_NAME,
+                   REFERENCED_TABLE_SCHEMA, REFERENCED_TABLE_NAME, REFERENCED_COLUMN_NAME
+            FROM information_schema.KEY_COLUMN_USAGE
+            WHERE %s
+            ORDER BY TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION
             """;
+
+    /** MySQL and MariaDB: no privilege on the table (1142), on the column (1143), on the database (1044). */
+    private static final Set<Integer> DENIED = Set.of(1142, 1143, 1044);
+    /** The table went away between the catalog queries. */
+    private static final int NO_SUCH_TABLE = 1146;
+
+    /**
+     * What was read.
+     *
+     * @param keysUnread base tables that information_schema showed no key of and whose SHOW CREATE TABLE the role was
+     *                   refused: their keys, if any, are unknown
+     */
+    record Read(List<Table> tables, List<QualifiedName> keysUnread) {
+        Read {
+            tables = List.copyOf(tables);
+            keysUnread = List.copyOf(keysUnread);
+        }
+    }
 
     private final Connection connection;
     private final String database;
@@ -67,12 +86,48 @@ final class MySqlCatalogReader {
         this.database = database;
     }
 
-    List<Table> read() throws SQLException {
+    Read read() throws SQLException {
         freshStatistics();
         Map<QualifiedName, TableBuilder> drafts = readTables();
         readColumns(drafts);
-        readKeys(drafts);
-        return drafts.values().stream().map(TableBuilder::build).toList();
+        Set<QualifiedName> keyed = readKeys(drafts);
+        List<QualifiedName> unread = new ArrayList<>();
+        for (TableBuilder draft : drafts.values()) {
+            if (draft.kind() == TableKind.TABLE && !keyed.contains(draft.name()) && !readCreateTable(draft)) {
+                unread.add(draft.name());
+            }
+        }
+        return new Read(drafts.values().stream().map(TableBuilder::build).toList(), unread);
+    }
+
+    /**
+     * A base table information_schema showed no key of: most often it has none, but a server that hides
+     * KEY_COLUMN_USAGE as well would leave every table so, and SHOW CREATE TABLE needs only a privilege on the table.
+     * One statement per such table, after the set-based queries. False when the role is refused it.
+     */
+    private boolean readCreateTable(TableBuilder draft) throws SQLException {
+        QualifiedName name = draft.name();
+        String ddl;
+        try (Statement st = connection.createStatement();
+             ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + Engines.MYSQL.qualified(name))) {
+            if (!rs.next()) {
+                return true;
+            }
+            ddl = rs.getString(2);
+        } catch (SQLException e) {
+            if (DENIED.contains(e.getErrorCode())) {
+                return false;
+            }
+            if (e.getErrorCode() == NO_SUCH_TABLE) {
+                return true;
+            }
+            throw e;
+        }
+        CreateTableKeys keys = CreateTableKeys.parse(ddl, name.schema());
+        keys.primaryKey().forEach(draft::addPrimaryKeyColumn);
+        keys.uniques().forEach(draft::addUnique);
+        keys.foreignKeys().forEach(draft::addForeignKey);
+        return true;
     }
 
     /**
@@ -132,25 +187,31 @@ final class MySqlCatalogReader {
         }
     }
 
-    private void readKeys(Map<QualifiedName, TableBuilder> drafts) throws SQLException {
-        try (PreparedStatement ps = prepare(KEYS, "c.TABLE_SCHEMA"); ResultSet rs = ps.executeQuery()) {
+    /** The keys information_schema shows; returns the tables it showed any key of. */
+    private Set<QualifiedName> readKeys(Map<QualifiedName, TableBuilder> drafts) throws SQLException {
+        Set<QualifiedName> keyed = new HashSet<>();
+        try (PreparedStatement ps = prepare(KEYS, "TABLE_SCHEMA"); ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 TableBuilder draft = drafts.get(QualifiedName.of(rs.getString("TABLE_SCHEMA"), rs.getString("TABLE_NAME")));
                 String column = rs.getString("COLUMN_NAME");
                 if (draft == null || column == null) {
                     continue;
                 }
+                keyed.add(draft.name());
                 String constraint = rs.getString("CONSTRAINT_NAME");
-                switch (rs.getString("CONSTRAINT_TYPE")) {
-                    case "PRIMARY KEY" -> draft.addPrimaryKeyColumn(column);
-                    case "UNIQUE" -> draft.addUniqueColumn(constraint, column);
-                    case "FOREIGN KEY" -> draft.addForeignKeyColumn(constraint, column,
-                            QualifiedName.of(rs.getString("REFERENCED_TABLE_SCHEMA"), rs.getString("REFERENCED_TABLE_NAME")),
+                String referenced = rs.getString("REFERENCED_TABLE_NAME");
+                if (referenced != null) {
+                    draft.addForeignKeyColumn(constraint, column,
+                            QualifiedName.of(rs.getString("REFERENCED_TABLE_SCHEMA"), referenced),
                             rs.getString("REFERENCED_COLUMN_NAME"));
-                    default -> { }
+                } else if (constraint.equals("PRIMARY")) {
+                    draft.addPrimaryKeyColumn(column);
+                } else {
+                    draft.addUniqueColumn(constraint, column);
                 }
             }
         }
+        return keyed;
     }
 
     /** The query with its schema filter: the URL's database, or everything but the system schemas. */

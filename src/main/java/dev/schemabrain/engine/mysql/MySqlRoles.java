@@ -1,5 +1,7 @@
 package dev.schemabrain.engine.mysql;
 
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.RoleCheck;
 
 import java.sql.Connection;
@@ -46,6 +48,27 @@ public final class MySqlRoles {
         try (PreparedStatement st = c.prepareStatement(WRITABLE); ResultSet rs = st.executeQuery()) {
             return RoleCheck.of(rs, grants);
         }
+    }
+
+    /**
+     * The sentence for base tables whose keys the account could not see: information_schema showed none and SHOW
+     * CREATE TABLE was refused, which happens where it holds SELECT on some columns only. The first table's GRANT
+     * is spelled out to run.
+     */
+    static String unreadKeys(Connection c, List<QualifiedName> tables) throws SQLException {
+        String me;
+        try (PreparedStatement st = c.prepareStatement("SELECT " + ME); ResultSet rs = st.executeQuery()) {
+            me = rs.next() ? rs.getString(1) : "the account";
+        }
+        int shown = Math.min(3, tables.size());
+        String names = String.join(", ", tables.subList(0, shown).stream().map(QualifiedName::toString).toList())
+                + (tables.size() > shown ? " and " + (tables.size() - shown) + " more" : "");
+        boolean one = tables.size() == 1;
+        return "the keys of " + tables.size() + (one ? " table (" : " tables (") + names + ") could not be read, so no"
+                + " join is drafted from " + (one ? "it: " : "them: ") + me + " holds SELECT on some of " + (one ? "its" : "their")
+                + " columns only, which hides " + (one ? "its" : "their") + " keys from information_schema and refuses SHOW"
+                + " CREATE TABLE; as an administrator run GRANT SELECT ON " + Engines.MYSQL.qualified(tables.get(0)) + " TO "
+                + me + ";" + (one ? "" : " and likewise for the others,") + " or index with an account that holds it.";
     }
 
     /** The databases an account sees, system ones left out. */

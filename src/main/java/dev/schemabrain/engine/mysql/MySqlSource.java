@@ -1,7 +1,6 @@
 package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.catalog.Catalog;
-import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.IntrospectionOptions;
@@ -13,7 +12,7 @@ import dev.schemabrain.engine.SourceUrl;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.List;
+import java.util.Optional;
 import java.util.Objects;
 
 /**
@@ -24,6 +23,7 @@ import java.util.Objects;
 public final class MySqlSource implements SchemaSource {
 
     private final SourceUrl url;
+    private Optional<String> unreadKeys = Optional.empty();
 
     public MySqlSource(SourceUrl url) {
         this.url = Objects.requireNonNull(url, "url");
@@ -40,11 +40,18 @@ public final class MySqlSource implements SchemaSource {
     @Override
     public Catalog introspect(IntrospectionOptions options) throws SourceException {
         try (Connection connection = connect()) {
-            List<Table> tables = new MySqlCatalogReader(connection, url.database()).read();
-            return new Catalog(new RowSampler(Engines.MYSQL).sampleAll(connection, tables, options));
+            MySqlCatalogReader.Read read = new MySqlCatalogReader(connection, url.database()).read();
+            unreadKeys = read.keysUnread().isEmpty() ? Optional.empty()
+                    : Optional.of(MySqlRoles.unreadKeys(connection, read.keysUnread()));
+            return new Catalog(new RowSampler(Engines.MYSQL).sampleAll(connection, read.tables(), options));
         } catch (SQLException e) {
             throw MySqlErrors.whileReading(e, url);
         }
+    }
+
+    @Override
+    public Optional<String> unreadKeys() {
+        return unreadKeys;
     }
 
     private Connection connect() throws SourceException {
