@@ -193,6 +193,10 @@ final class ServeCommand implements Callable<Integer> {
             + " --access-policy marks reviewer: true may review; verdicts are recorded under the caller's identity.")
     boolean console;
 
+    @Option(names = "--check-sources", description = "Connect to every source before serving and refuse to start"
+            + " (exit 2) when one cannot be reached; without it, serve starts, warns on stderr and keeps serving the catalog.")
+    boolean checkSources;
+
     @Option(names = "--compact-tools", description = "Shorter tools/list for token-priced clients: descriptions capped at"
             + " 140 characters, no description, examples, title or default in input schemas.")
     boolean compactTools;
@@ -227,6 +231,9 @@ final class ServeCommand implements Callable<Integer> {
         Optional<BlockList> blockList = blockList();
         CallerRates rates = callerRates();
         SourceExecutors executors = executors(urls);
+        if (checkSources) {
+            reachAll(executors);
+        }
         // Without a store every tool answers index_not_ready for the life of this process: nothing is read, so
         // nothing is recorded, and no audit log or key is left behind where a store was expected.
         boolean noStore = !dev.schemabrain.store.Stores.exists(main.store());
@@ -490,6 +497,19 @@ final class ServeCommand implements Callable<Integer> {
             return Optional.of(block);
         } catch (IllegalArgumentException e) {
             throw new UserError("--pii-block: " + e.getMessage().replace("the force flag", "--force-pii-floor") + ".");
+        }
+    }
+
+    /** --check-sources: one session per source opened now; the first that fails stops the start in one sentence. */
+    private static void reachAll(SourceExecutors executors) throws UserError {
+        for (QueryExecutor e : executors.all()) {
+            try {
+                e.openIdleSession();
+            } catch (dev.schemabrain.error.ExecutionException x) {
+                executors.close();
+                throw new UserError("serve cannot reach " + e.displayUrl() + " (" + x.getMessage() + "); check its URL and"
+                        + " password with 'schemabrain doctor', or start without --check-sources to serve the catalog anyway.");
+            }
         }
     }
 

@@ -259,12 +259,20 @@ public final class ServeLifecycle implements AutoCloseable {
         }
     }
 
-    /** A first query's connection opened ahead; a source that cannot be reached now says so at its first call. */
-    private static void openIdleSession(QueryExecutor executor) {
+    /**
+     * A first query's connection opened ahead. A source that cannot be reached (a wrong password, a host down) is said
+     * on the log at once, and again by the first call that needs it; serve keeps serving the catalog.
+     */
+    private void openIdleSession(QueryExecutor executor) {
         try {
             executor.openIdleSession();
         } catch (dev.schemabrain.error.ExecutionException e) {
-            // Said where it matters: the first query that needs the source answers with the reason.
+            synchronized (err) {
+                err.println("schemabrain: warning: cannot reach " + executor.displayUrl() + " (" + e.getMessage()
+                        + "); get_metric and execute on its tables fail until it answers. Check its URL and password with"
+                        + " 'schemabrain doctor', or start serve with --check-sources to refuse to start instead.");
+                err.flush();
+            }
         }
     }
 
