@@ -64,6 +64,7 @@ public final class DescribeEntityTool extends CatalogTool {
         }
         TableDocuments documents = served.documents(e.table());
         ObjectNode data = SemanticReplies.entity(Replies.object(), e);
+        served.sourceOf(e.table()).ifPresent(id -> data.put("source_id", id));
         // The entity's provenance is the semantic layer's; the descriptions it shows say their own.
         List<Description> shown = new ArrayList<>();
         if (documents.description().text().equals(e.description())) {

@@ -54,6 +54,8 @@ public final class DescribeTableTool extends CatalogTool {
                 .put("description", documents.description().text())
                 .put("row_estimate", table.rowEstimate())
                 .put("is_junction", table.isJunction());
+        // Which database it is in: a store may serve several (list_indexed_schemas gives each schema's).
+        served.sourceOf(table.name()).ifPresent(id -> data.put("source_id", id));
         data.set("primary_key", Replies.strings(table.primaryKey()));
         ArrayNode columns = data.putArray("columns");
         for (int i = 0; i < table.columns().size(); i++) {
