@@ -182,6 +182,48 @@ class DoctorCheckTest {
         assertTrue(noStore.stderr().startsWith("schemabrain: There is no store at"), noStore.stderr());
     }
 
+    /** The index command check suggests, taken from its message and run as it is. */
+    private static InProcessCli.Result runSuggestedIndex(String message, Map<String, String> withEnv) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("'schemabrain (index[^']*)'").matcher(message);
+        assertTrue(m.find(), message);
+        return InProcessCli.run(withEnv, m.group(1).split(" "));
+    }
+
+    @Test
+    void theIndexCommandCheckSuggestsWorksAsItIs() throws Exception {
+        String db = "check_advice";
+        TestPostgres.createDatabase(db, "CREATE TABLE items (id int PRIMARY KEY)");
+        String url = TestPostgres.url(db);
+        Path store = dir.resolve("advice.db");
+        assertEquals(0, run("index", "--source", url, "--store", store.toString()).exitCode());
+        try (Connection c = TestPostgres.connect(db); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE items ADD COLUMN label text");
+        }
+        InProcessCli.Result drift = run("check", "--source", url, "--store", store.toString());
+        assertEquals(1, drift.exitCode(), drift.stdout() + drift.stderr());
+        InProcessCli.Result again = runSuggestedIndex(drift.stdout(), env);
+        assertEquals(0, again.exitCode(), drift.stdout() + again.stderr());
+        assertEquals(0, run("check", "--source", url, "--store", store.toString()).exitCode());
+
+        // With --url-env the advice repeats it, and a store never indexed gets the same advice.
+        Map<String, String> withUrl = new java.util.HashMap<>(env);
+        withUrl.put("ADVICE_URL", url);
+        Path none = dir.resolve("advice-none.db");
+        InProcessCli.Result noStore = InProcessCli.run(withUrl, "check", "--url-env", "ADVICE_URL", "--store", none.toString());
+        assertEquals(2, noStore.exitCode(), noStore.stderr());
+        assertTrue(noStore.stderr().contains("'schemabrain index --url-env ADVICE_URL --store " + none + "'"), noStore.stderr());
+        assertEquals(0, runSuggestedIndex(noStore.stderr(), withUrl).exitCode());
+        assertEquals(0, InProcessCli.run(withUrl, "check", "--url-env", "ADVICE_URL", "--store", none.toString()).exitCode());
+
+        // A password never shows: the advice says to put the URL in a variable.
+        String secretUrl = "postgresql://" + TestPostgres.passwordRole() + ":right-password@127.0.0.1:" + TestPostgres.port()
+                + "/" + db;
+        InProcessCli.Result secret = run("check", "--source", secretUrl, "--store", dir.resolve("advice-secret.db").toString());
+        assertEquals(2, secret.exitCode(), secret.stderr());
+        assertFalse(secret.stderr().contains("right-password"), secret.stderr());
+        assertTrue(secret.stderr().contains("--url-env DATABASE_URL"), secret.stderr());
+    }
+
     @Test
     void doctorChecksTheClientsEntriesAgainstThisStore() throws Exception {
         Path home = dir.resolve("wired-home");
