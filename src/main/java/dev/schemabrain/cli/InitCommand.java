@@ -128,9 +128,11 @@ final class InitCommand implements Callable<Integer> {
                 .map(Map.Entry::getKey).toList()).orElse(List.of());
         if (!c.readsEnvironment() && !references.isEmpty()) {
             String vars = String.join(" and ", references);
-            return Optional.of("cannot read environment variables, and " + vars + " holds a password or"
-                    + " is not set here; export a URL without a password in " + vars + ", or configure it by hand from"
-                    + " 'schemabrain init --print'.");
+            // --print is no way out: its entry would hold the same reference, which Claude Desktop cannot expand.
+            return Optional.of("cannot read environment variables, and " + vars + " holds a password or secret"
+                    + " parameter, or is not set here; export in " + vars + " a URL without them (for PostgreSQL, keep"
+                    + " the password in ~/.pgpass, which the server's driver reads) and run init again, or use a client"
+                    + " that reads variables: claude-code, cursor, vscode or windsurf.");
         }
         if (launch.isEmpty() && c == McpClient.CLAUDE_DESKTOP) {
             return Optional.of("adds remote servers in its Settings > Connectors, not in its"

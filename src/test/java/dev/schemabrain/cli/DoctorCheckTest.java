@@ -224,6 +224,26 @@ class DoctorCheckTest {
         assertTrue(secret.stderr().contains("--url-env DATABASE_URL"), secret.stderr());
     }
 
+    /** init's advice for Claude Desktop, which reads no variables: the password in ~/.pgpass, the URL without it. */
+    @Test
+    void aUrlWithoutItsPasswordLogsInWithThePasswordInPgpass() throws Exception {
+        String role = TestPostgres.passwordRole();
+        Path home = Files.createDirectories(dir.resolve("pgpass-home"));
+        Files.writeString(home.resolve(".pgpass"), "127.0.0.1:" + TestPostgres.port() + ":" + DB + ":" + role
+                + ":right-password\n");
+        String url = "postgresql://" + role + "@127.0.0.1:" + TestPostgres.port() + "/" + DB;
+        String userHome = System.getProperty("user.home");
+        System.setProperty("user.home", home.toString());   // where the driver looks for .pgpass
+        try {
+            InProcessCli.Result r = run("index", "--source", url, "--store", dir.resolve("pgpass.db").toString());
+            assertEquals(0, r.exitCode(), r.stderr());
+        } finally {
+            System.setProperty("user.home", userHome);
+        }
+        InProcessCli.Result without = run("index", "--source", url, "--store", dir.resolve("pgpass.db").toString());
+        assertEquals(2, without.exitCode(), "without .pgpass the login is refused: " + without.stderr());
+    }
+
     @Test
     void doctorChecksTheClientsEntriesAgainstThisStore() throws Exception {
         Path home = dir.resolve("wired-home");

@@ -243,8 +243,9 @@ class InitCommandTest {
         assertFalse(Files.exists(config(McpClient.CLAUDE_DESKTOP)));
         List<String> skips = r.stderr().lines().filter(l -> l.contains("skipped")).toList();
         assertEquals(List.of("warning: skipped Claude Desktop, which cannot read environment variables, and DB holds a"
-                + " password or is not set here; export a URL without a password in DB, or configure it by hand from"
-                + " 'schemabrain init --print'."), skips, r.stderr());
+                + " password or secret parameter, or is not set here; export in DB a URL without them (for PostgreSQL,"
+                + " keep the password in ~/.pgpass, which the server's driver reads) and run init again, or use a client"
+                + " that reads variables: claude-code, cursor, vscode or windsurf."), skips, r.stderr());
         assertTrue(r.stdout().contains("Cursor: created " + config(McpClient.CURSOR)), r.stdout());
 
         // Over HTTP Claude Desktop is skipped too, and the others are written.
@@ -265,6 +266,13 @@ class InitCommandTest {
         assertEquals(2, only.exitCode(), only.stdout());
         assertEquals(1, only.stderr().lines().count(), only.stderr());
         assertTrue(only.stderr().startsWith("schemabrain: Claude Desktop cannot read environment variables"), only.stderr());
+
+        // --print cannot help: its entry holds the same reference. The advice is one that works, never --print.
+        InProcessCli.Result printed = init("--client", "claude-desktop", "--print", "--url-env", "DB");
+        assertEquals(2, printed.exitCode(), printed.stdout());
+        assertEquals("", printed.stdout());
+        assertFalse(printed.stderr().contains("--print") || printed.stderr().contains("s3cret"), printed.stderr());
+        assertTrue(printed.stderr().contains("~/.pgpass"), printed.stderr());
     }
 
     @Test
