@@ -26,9 +26,36 @@ final class ExitSignals {
     private ExitSignals() {
     }
 
+    /** What to undo before exiting (index: delete the store file it created); never null. */
+    private static volatile Runnable undo = () -> { };
+    /** The command's error writer, so that the sentence follows its lines in order; null: System.err. */
+    private static volatile java.io.PrintWriter writer;
+
     /** @param sentence one sentence for stderr if SIGINT, SIGTERM or SIGHUP stops the command now; null for none */
     static void onInterrupt(String sentence) {
+        onInterrupt(sentence, () -> { }, null);
+    }
+
+    /**
+     * As above, with the command's error writer (the sentence comes after the lines it printed) and what to undo
+     * before the JVM exits: the command's thread runs on while the exit's hooks do, so it must not print after it.
+     */
+    static void onInterrupt(String sentence, Runnable undoFirst, java.io.PrintWriter err) {
+        undo = undoFirst;
+        writer = err;
         interrupted = sentence;
+    }
+
+    /** Waits for the signal's handler to end the JVM, once its undo is done; a thread that exited itself could cut it short. */
+    static int awaitExit() {
+        while (true) {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return exitCode();
+            }
+        }
     }
 
     static boolean stopping() {
@@ -55,10 +82,13 @@ final class ExitSignals {
                     stopping = true;
                     String sentence = interrupted;
                     if (sentence != null) {
-                        System.err.println("schemabrain: " + sentence);
-                        System.err.flush();
+                        // Through the command's own writer: a line it is printing is not cut by this one.
+                        java.io.PrintWriter err = writer == null ? new java.io.PrintWriter(System.err) : writer;
+                        err.println("schemabrain: " + sentence);
+                        err.flush();
                     }
                     Embedders.shutDown();
+                    undo.run();
                     Runtime.getRuntime().exit(128 + number);
                 });
             } catch (IllegalArgumentException | UnsupportedOperationException reserved) {

@@ -230,9 +230,9 @@ public final class Main implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             if (ExitSignals.stopping()) {
-                // A signal closed the model under the command: its sentence is said, and this thread may end the JVM
-                // before the handler does, so with the signal's code too.
-                return ExitSignals.exitCode();
+                // A signal closed the model under the command: its sentence is said, and its handler ends the JVM
+                // once what it undoes is undone.
+                return ExitSignals.awaitExit();
             }
             err.println("schemabrain: " + userMessage(ex));
             if (verbose) {
