@@ -89,7 +89,7 @@ final class InitCommand implements Callable<Integer> {
         // A client that cannot take this entry is skipped with its reason; the others are still written.
         Map<McpClient, String> skipped = new LinkedHashMap<>();
         for (McpClient c : shown) {
-            skipReason(c, launch).ifPresent(reason -> skipped.put(c, c.title + " " + reason));
+            skipReason(c, launch).ifPresent(reason -> skipped.put(c, c.title + " " + keptEntry(reason, c, home)));
         }
         if (skipped.size() == shown.size()) {
             if (skipped.size() == 1) {
@@ -106,7 +106,8 @@ final class InitCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         for (McpClient c : clients) {
             if (skipped.containsKey(c)) {
-                main.err().println("warning: skipped " + c.title + ", which " + skipReason(c, launch).orElseThrow());
+                main.err().println("warning: skipped " + c.title + ", which "
+                        + keptEntry(skipReason(c, launch).orElseThrow(), c, home));
                 continue;
             }
             ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, noToken ? null : tokenEnv);
@@ -139,6 +140,18 @@ final class InitCommand implements Callable<Integer> {
                     + " configuration file; use --transport stdio, or another --client.");
         }
         return Optional.empty();
+    }
+
+    /** Why {@code c} is skipped, and what it keeps: its entry of this name as it was, which it still starts. */
+    private String keptEntry(String reason, McpClient c, Path home) {
+        Path file = c.configFile(home, main.env);
+        try {
+            return ClientConfigFile.entry(file, c.serversKey, name).isEmpty() ? reason
+                    : reason.substring(0, reason.length() - 1) + "; until then its '" + name + "' entry in " + file
+                    + " is left unchanged, and " + c.title + " still starts the server it describes.";
+        } catch (SchemaBrainException unreadable) {
+            return reason;
+        }
     }
 
     /** Set by {@link #launch}: warned about once the files are written, so a refusal stays one line. */

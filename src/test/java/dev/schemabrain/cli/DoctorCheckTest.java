@@ -245,6 +245,34 @@ class DoctorCheckTest {
     }
 
     @Test
+    void doctorSaysWhenAClientsEntryHoldsAnotherSourceURL() throws Exception {
+        Path home = dir.resolve("desktop-home");
+        Files.createDirectories(home.resolve(".config/Claude"));
+        Path store = dir.resolve("desktop.db");
+        Path jar = Files.writeString(dir.resolve("desktop.jar"), "a jar");
+        Map<String, String> wiredEnv = new java.util.HashMap<>(Map.of("HOME", home.toString(),
+                dev.schemabrain.audit.WitnessFile.ENV, dir.resolve("desktop.head").toString(), "DB", TestPostgres.url(DB)));
+        assertEquals(0, InProcessCli.run(wiredEnv, "index", "--url-env", "DB", "--store", store.toString()).exitCode());
+        // The entry is written with the superuser's URL (it holds no password, so Claude Desktop gets it whole) ...
+        InProcessCli.Result init = InProcessCli.run(wiredEnv, "init", "--client", "claude-desktop", "--url-env", "DB",
+                "--jar", jar.toString(), "--store", store.toString());
+        assertEquals(0, init.exitCode(), init.stderr());
+        InProcessCli.Result same = InProcessCli.run(wiredEnv, "doctor", "--url-env", "DB", "--store", store.toString());
+        assertTrue(same.stdout().contains("ok    client: Claude Desktop starts this server"), same.stdout());
+
+        // ... and the source is now the reader: the entry still connects as the superuser, which doctor says.
+        wiredEnv.put("DB", readerUrl());
+        InProcessCli.Result r = InProcessCli.run(wiredEnv, "doctor", "--url-env", "DB", "--store", store.toString());
+        String user = TestPostgres.url(DB).replaceFirst("^postgresql://([^@:]+)@.*$", "$1");
+        assertTrue(r.stdout().contains("warn  client: Claude Desktop's entry in " + home.resolve(".config/Claude/claude_desktop_config.json")
+                + " connects to postgresql://localhost:" + TestPostgres.port() + "/" + DB + " as user '" + user + "', not"
+                + " postgresql://localhost:" + TestPostgres.port() + "/" + DB + " as user 'sb_doctor_reader' as given here;"
+                + " run 'schemabrain init --client claude-desktop --url-env DB' with DB holding the current URL to replace it."),
+                r.stdout());
+        assertEquals(1, r.exitCode(), r.stdout());
+    }
+
+    @Test
     void doctorChecksTheClientsEntriesAgainstThisStore() throws Exception {
         Path home = dir.resolve("wired-home");
         Path sqlite = dir.resolve("wired.sqlite");

@@ -276,6 +276,21 @@ class InitCommandTest {
     }
 
     @Test
+    void aClientSkippedSaysItKeepsTheEntryItHad() throws Exception {
+        Files.createDirectories(config(McpClient.CLAUDE_DESKTOP).getParent());
+        assertEquals(0, init("--client", "claude-desktop", "--url-env", "DB").exitCode());
+        byte[] before = Files.readAllBytes(config(McpClient.CLAUDE_DESKTOP));
+        env.put("DB", "postgresql://reader:s3cret-pw@db.internal:5432/app");
+        InProcessCli.Result again = init("--client", "claude-desktop", "--url-env", "DB");
+        assertEquals(2, again.exitCode(), again.stdout());
+        assertEquals(1, again.stderr().lines().count(), again.stderr());
+        assertTrue(again.stderr().strip().endsWith("; until then its 'schemabrain' entry in " + config(McpClient.CLAUDE_DESKTOP)
+                + " is left unchanged, and Claude Desktop still starts the server it describes."), again.stderr());
+        assertFalse(again.stderr().contains("s3cret"), again.stderr());
+        assertArrayEquals(before, Files.readAllBytes(config(McpClient.CLAUDE_DESKTOP)));
+    }
+
+    @Test
     void printWritesNothing() throws Exception {
         InProcessCli.Result r = init("--print", "--url-env", "DB");
         assertEquals(0, r.exitCode(), r.stderr());
