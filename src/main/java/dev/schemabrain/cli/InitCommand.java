@@ -117,6 +117,8 @@ final class InitCommand implements Callable<Integer> {
                 case UNCHANGED -> c.title + ": " + r.file() + " already has this entry for " + name + "; nothing changed.";
                 case CREATED -> c.title + ": created " + r.file() + " with " + name + ".";
                 case UPDATED -> c.title + ": added " + name + " to " + r.file() + " (the previous file is " + r.backup() + ").";
+                case REPLACED -> c.title + ": replaced the '" + name + "' entry in " + r.file() + " (the previous file is "
+                        + r.backup() + ").";
             });
         }
         notes(launch);

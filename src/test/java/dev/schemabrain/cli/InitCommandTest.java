@@ -291,6 +291,19 @@ class InitCommandTest {
     }
 
     @Test
+    void aSecondInitWithAnotherSourceSaysItReplacedTheEntry() throws Exception {
+        Files.createDirectories(config(McpClient.CLAUDE_DESKTOP).getParent());
+        assertEquals(0, init("--client", "claude-desktop", "--url-env", "DB").exitCode());
+        env.put("DB", "sqlite:" + work.resolve("other.sqlite"));
+        InProcessCli.Result again = init("--client", "claude-desktop", "--url-env", "DB");
+        assertEquals(0, again.exitCode(), again.stderr());
+        assertTrue(again.stdout().startsWith("Claude Desktop: replaced the 'schemabrain' entry in "
+                + config(McpClient.CLAUDE_DESKTOP) + " (the previous file is "), again.stdout());
+        assertEquals("sqlite:" + work.resolve("other.sqlite"), JSON.readTree(config(McpClient.CLAUDE_DESKTOP).toFile())
+                .path("mcpServers").path("schemabrain").path("env").path("DB").asText());
+    }
+
+    @Test
     void printWritesNothing() throws Exception {
         InProcessCli.Result r = init("--print", "--url-env", "DB");
         assertEquals(0, r.exitCode(), r.stderr());
