@@ -38,7 +38,8 @@ final class CheckCommand implements Callable<Integer> {
         }
         SourceUrl url = source.resolve(main.env, main.err());
         if (!Stores.exists(main.store())) {
-            throw new UserError("There is no store at " + main.store() + "; run 'schemabrain index' first, or pass --store.");
+            throw new UserError("There is no store at " + main.store() + "; " + source.indexAdvice(url, main.storeOption())
+                    + " first, or pass --store with the store to compare.");
         }
         Catalog stored;
         try (Store store = Stores.open(main.store())) {
@@ -46,7 +47,7 @@ final class CheckCommand implements Callable<Integer> {
         }
         if (stored.tables().isEmpty()) {
             throw new UserError("The store " + main.store() + " has no catalog for " + url.displayUrl()
-                    + "; run 'schemabrain index' on that source first.");
+                    + "; " + source.indexAdvice(url, main.storeOption()) + " first.");
         }
         Catalog live;
         try (SchemaSource schemaSource = Sources.open(url)) {
@@ -60,7 +61,7 @@ final class CheckCommand implements Callable<Integer> {
         }
         changes.forEach(main.out()::println);
         main.out().println(changes.size() + " difference" + (changes.size() == 1 ? "" : "s") + " since the last index of "
-                + url.displayUrl() + "; run 'schemabrain index' to update the store.");
+                + url.displayUrl() + "; " + source.indexAdvice(url, main.storeOption()) + " to update the store.");
         return 1;
     }
 }

@@ -27,7 +27,8 @@ import java.time.format.DateTimeFormatter;
  */
 final class ClientConfigFile {
 
-    enum Outcome { CREATED, UPDATED, UNCHANGED }
+    /** UPDATED: the entry added to an existing file; REPLACED: an entry of that name was there and differed. */
+    enum Outcome { CREATED, UPDATED, REPLACED, UNCHANGED }
 
     record Result(Outcome outcome, Path file, Path backup) {
     }
@@ -71,6 +72,7 @@ final class ClientConfigFile {
         if (entry.equals(serverMap.get(name))) {
             return new Result(Outcome.UNCHANGED, file, null);
         }
+        boolean replaced = serverMap.has(name);
         serverMap.set(name, entry);
         String written;
         try {
@@ -81,7 +83,7 @@ final class ClientConfigFile {
         }
         Path backup = existed ? backup(file, clock) : null;
         PrivateFiles.write(file, written.getBytes(StandardCharsets.UTF_8));
-        return new Result(existed ? Outcome.UPDATED : Outcome.CREATED, file, backup);
+        return new Result(!existed ? Outcome.CREATED : replaced ? Outcome.REPLACED : Outcome.UPDATED, file, backup);
     }
 
     /** The text with the entry set around it alone, checked by reading it back as the tree it must be. */

@@ -98,7 +98,7 @@ final class DoctorCommand implements Callable<Integer> {
         } else {
             checks.addAll(source(url.get()));
         }
-        checks.addAll(clients());
+        checks.addAll(clients(url));
         for (Check c : checks) {
             // A failure stands out in capitals; the others read as words.
             String status = c.status() == Status.FAIL ? "FAIL" : c.status().name().toLowerCase(java.util.Locale.ROOT);
@@ -403,7 +403,7 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** The clients whose configuration exists: each should have this server, on this store. */
-    private List<Check> clients() {
+    private List<Check> clients(Optional<SourceUrl> url) {
         List<Check> out = new ArrayList<>();
         Path home = main.home();
         Optional<Path> store = storeFile();
@@ -414,7 +414,7 @@ final class DoctorCommand implements Callable<Integer> {
             }
             try {
                 Optional<JsonNode> entry = ClientConfigFile.entry(file, client.serversKey, name);
-                out.add(entry.map(e -> wiring(client, file, e, store)).orElseGet(() -> new Check(Status.WARN, "client: "
+                out.add(entry.map(e -> wiring(client, file, e, store, url)).orElseGet(() -> new Check(Status.WARN, "client: "
                         + client.title + " (" + file + ") has no '" + name + "' server; run 'schemabrain init --client "
                         + client.id + "'.")));
             } catch (SchemaBrainException e) {
@@ -436,7 +436,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    private static Check wiring(McpClient client, Path file, JsonNode entry, Optional<Path> store) {
+    private static Check wiring(McpClient client, Path file, JsonNode entry, Optional<Path> store, Optional<SourceUrl> url) {
         List<String> args = new ArrayList<>();
         entry.path("args").forEach(a -> args.add(a.asText()));
         if (args.isEmpty()) {
@@ -454,6 +454,43 @@ final class DoctorCommand implements Callable<Integer> {
             return new Check(Status.WARN, "client: " + client.title + " serves another store than " + store.get()
                     + "; run 'schemabrain init --client " + client.id + "' with this --store to change it.");
         }
-        return new Check(Status.OK, "client: " + client.title + " starts this server (" + file + ")");
+        Optional<Check> otherSource = url.flatMap(u -> otherSource(client, file, entry, args, u));
+        return otherSource.orElseGet(() -> new Check(Status.OK, "client: " + client.title + " starts this server (" + file + ")"));
+    }
+
+    /**
+     * The entry's source, when its env block holds the URL itself (a client that reads no variables) and that URL is
+     * not the one given here: another database, another user or another password. Only display forms are shown.
+     */
+    private static Optional<Check> otherSource(McpClient client, Path file, JsonNode entry, List<String> args, SourceUrl given) {
+        int varAt = args.indexOf("--url-env");
+        if (varAt < 0 || varAt + 1 >= args.size()) {
+            return Optional.empty();
+        }
+        String var = args.get(varAt + 1);
+        String value = entry.path("env").path(var).asText("");
+        if (value.isBlank() || value.contains("${")) {
+            return Optional.empty();   // a reference: the client's own variable decides, which doctor cannot see
+        }
+        SourceUrl held;
+        try {
+            held = SourceUrl.parse(value);
+        } catch (SchemaBrainException e) {
+            return Optional.of(new Check(Status.WARN, "client: " + client.title + "'s entry in " + file + " sets " + var
+                    + " to no source URL; run 'schemabrain init --client " + client.id + " --url-env " + var + "' again."));
+        }
+        if (login(held).equals(login(given)) && java.util.Objects.equals(held.password(), given.password())) {
+            return Optional.empty();
+        }
+        String differs = login(held).equals(login(given)) ? "with another password than the source given here"
+                : login(held) + ", not " + login(given) + " as given here";
+        return Optional.of(new Check(Status.WARN, "client: " + client.title + "'s entry in " + file + " connects to "
+                + differs + "; run 'schemabrain init --client " + client.id + " --url-env " + var + "' with " + var
+                + " holding the current URL to replace it."));
+    }
+
+    /** The display URL and the user: what tells two sources apart without a password. */
+    private static String login(SourceUrl url) {
+        return url.displayUrl() + (url.user() == null ? "" : " as user '" + url.user() + "'");
     }
 }

@@ -16,8 +16,14 @@ final class ExitSignals {
 
     private static final Map<String, Integer> SIGNALS = Map.of("TERM", 15, "INT", 2, "HUP", 1);
 
-    /** What a command says when Ctrl-C stops it (index: what became of the store); printed before anything waits. */
-    private static volatile String interrupted;
+    /**
+     * What a command says when Ctrl-C stops it (index: what became of the store), printed before anything waits on
+     * its own error writer (null: System.err), and what to undo before the JVM exits; one value, read at once.
+     */
+    private record Interrupted(String sentence, Runnable undo, java.io.PrintWriter err) {
+    }
+
+    private static volatile Interrupted interrupted;
     /** Set once a signal is being handled: a command failing under it then says nothing more. */
     private static volatile boolean stopping;
     /** The signal being handled (TERM, INT, HUP); null before one arrives. */
@@ -28,7 +34,27 @@ final class ExitSignals {
 
     /** @param sentence one sentence for stderr if SIGINT, SIGTERM or SIGHUP stops the command now; null for none */
     static void onInterrupt(String sentence) {
-        interrupted = sentence;
+        onInterrupt(sentence, () -> { }, null);
+    }
+
+    /**
+     * As above, with the command's error writer (the sentence comes after the lines it printed) and what to undo
+     * before the JVM exits: the command's thread runs on while the exit's hooks do, so it must not print after it.
+     */
+    static void onInterrupt(String sentence, Runnable undoFirst, java.io.PrintWriter err) {
+        interrupted = sentence == null ? null : new Interrupted(sentence, undoFirst, err);
+    }
+
+    /** Waits for the signal's handler to end the JVM, once its undo is done; a thread that exited itself could cut it short. */
+    static int awaitExit() {
+        while (true) {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return exitCode();
+            }
+        }
     }
 
     static boolean stopping() {
@@ -52,13 +78,18 @@ final class ExitSignals {
             try {
                 Signal.handle(new Signal(name), signal -> {
                     received = name;
+                    Interrupted what = interrupted;
                     stopping = true;
-                    String sentence = interrupted;
-                    if (sentence != null) {
-                        System.err.println("schemabrain: " + sentence);
-                        System.err.flush();
+                    if (what != null) {
+                        // Through the command's own writer: a line it is printing is not cut by this one.
+                        java.io.PrintWriter err = what.err() == null ? new java.io.PrintWriter(System.err) : what.err();
+                        err.println("schemabrain: " + what.sentence());
+                        err.flush();
                     }
                     Embedders.shutDown();
+                    if (what != null) {
+                        what.undo().run();
+                    }
                     Runtime.getRuntime().exit(128 + number);
                 });
             } catch (IllegalArgumentException | UnsupportedOperationException reserved) {

@@ -71,15 +71,21 @@ final class IndexCommand implements Callable<Integer> {
         IndexResult result;
         java.util.Optional<String> unreadKeys;
         Dictionary comments = dictionary == null ? Dictionary.none() : Dictionary.read(dictionary);
-        // The run writes the store in one transaction at its end: stopped before the commit, nothing of it lands.
-        ExitSignals.onInterrupt(Stores.exists(main.store())
-                ? "index interrupted; the store " + main.store() + " is unchanged."
-                : "index interrupted; nothing was indexed into " + main.store() + ".");
+        // The run writes the store in one transaction at its end: stopped before the commit, nothing of it lands;
+        // a store file the run created is deleted, never left empty or half-written.
+        StoreLocation store = main.store();
+        boolean existed = Stores.exists(store);
+        ExitSignals.onInterrupt(existed ? "index interrupted; the store " + store + " is unchanged."
+                : "index interrupted; nothing was indexed into " + store + ".",
+                existed || dryRun ? () -> { } : () -> Stores.deleteUnwritten(store), main.err());
         try (SchemaSource schemaSource = comments.over(Sources.open(url))) {
-            result = new Indexer().enrichedBy(enricher).run(url, schemaSource, main.store(), dryRun, ConsoleProgress.on(main.err()));
+            result = new Indexer().enrichedBy(enricher).run(url, schemaSource, store, dryRun, ConsoleProgress.on(main.err()));
             unreadKeys = schemaSource.unreadKeys();
         } finally {
             ExitSignals.onInterrupt(null);
+        }
+        if (ExitSignals.stopping()) {
+            return ExitSignals.awaitExit();   // no summary of a run the signal undoes
         }
         printSummary(main.out(), result, main.store().toString());
         unreadKeys.ifPresent(m -> main.err().println("warning: " + m));

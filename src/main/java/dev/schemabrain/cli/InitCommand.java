@@ -89,7 +89,7 @@ final class InitCommand implements Callable<Integer> {
         // A client that cannot take this entry is skipped with its reason; the others are still written.
         Map<McpClient, String> skipped = new LinkedHashMap<>();
         for (McpClient c : shown) {
-            skipReason(c, launch).ifPresent(reason -> skipped.put(c, c.title + " " + reason));
+            skipReason(c, launch).ifPresent(reason -> skipped.put(c, c.title + " " + keptEntry(reason, c, home)));
         }
         if (skipped.size() == shown.size()) {
             if (skipped.size() == 1) {
@@ -106,7 +106,8 @@ final class InitCommand implements Callable<Integer> {
         Clock clock = Clock.systemUTC();
         for (McpClient c : clients) {
             if (skipped.containsKey(c)) {
-                main.err().println("warning: skipped " + c.title + ", which " + skipReason(c, launch).orElseThrow());
+                main.err().println("warning: skipped " + c.title + ", which "
+                        + keptEntry(skipReason(c, launch).orElseThrow(), c, home));
                 continue;
             }
             ObjectNode entry = launch.isPresent() ? c.stdioEntry(launch.get()) : c.httpEntry(url, noToken ? null : tokenEnv);
@@ -116,6 +117,8 @@ final class InitCommand implements Callable<Integer> {
                 case UNCHANGED -> c.title + ": " + r.file() + " already has this entry for " + name + "; nothing changed.";
                 case CREATED -> c.title + ": created " + r.file() + " with " + name + ".";
                 case UPDATED -> c.title + ": added " + name + " to " + r.file() + " (the previous file is " + r.backup() + ").";
+                case REPLACED -> c.title + ": replaced the '" + name + "' entry in " + r.file() + " (the previous file is "
+                        + r.backup() + ").";
             });
         }
         notes(launch);
@@ -128,15 +131,29 @@ final class InitCommand implements Callable<Integer> {
                 .map(Map.Entry::getKey).toList()).orElse(List.of());
         if (!c.readsEnvironment() && !references.isEmpty()) {
             String vars = String.join(" and ", references);
-            return Optional.of("cannot read environment variables, and " + vars + " holds a password or"
-                    + " is not set here; export a URL without a password in " + vars + ", or configure it by hand from"
-                    + " 'schemabrain init --print'.");
+            // --print is no way out: its entry would hold the same reference, which Claude Desktop cannot expand.
+            return Optional.of("cannot read environment variables, and " + vars + " holds a password or secret"
+                    + " parameter, or is not set here; export in " + vars + " a URL without them (for PostgreSQL, keep"
+                    + " the password in ~/.pgpass, which the server's driver reads) and run init again, or use a client"
+                    + " that reads variables: claude-code, cursor, vscode or windsurf.");
         }
         if (launch.isEmpty() && c == McpClient.CLAUDE_DESKTOP) {
             return Optional.of("adds remote servers in its Settings > Connectors, not in its"
                     + " configuration file; use --transport stdio, or another --client.");
         }
         return Optional.empty();
+    }
+
+    /** Why {@code c} is skipped, and what it keeps: its entry of this name as it was, which it still starts. */
+    private String keptEntry(String reason, McpClient c, Path home) {
+        Path file = c.configFile(home, main.env);
+        try {
+            return ClientConfigFile.entry(file, c.serversKey, name).isEmpty() ? reason
+                    : reason.substring(0, reason.length() - 1) + "; until then its '" + name + "' entry in " + file
+                    + " is left unchanged, and " + c.title + " still starts the server it describes.";
+        } catch (SchemaBrainException unreadable) {
+            return reason;
+        }
     }
 
     /** Set by {@link #launch}: warned about once the files are written, so a refusal stays one line. */

@@ -1,6 +1,8 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
@@ -79,6 +81,26 @@ public final class Main implements Runnable {
 
     Main(Map<String, String> env) {
         this.env = Map.copyOf(env);
+    }
+
+    /** The store options as given, to repeat in a suggested command line: empty for the default store, never a password. */
+    String storeOption() {
+        String schema = storeSchema == null ? "" : " --store-schema " + storeSchema;
+        if (storeUrlEnv != null) {
+            return " --store-url-env " + storeUrlEnv + schema;
+        }
+        if ("schemabrain.db".equals(storeArg)) {
+            return schema;
+        }
+        String store = storeArg;
+        if (storeArg.contains("://")) {
+            try {
+                store = SourceUrl.parse(storeArg).displayUrl();
+            } catch (SourceException e) {
+                store = "URL";
+            }
+        }
+        return " --store " + store + schema;
     }
 
     /** Where the store is, from --store, --store-schema and --store-url-env. */
@@ -208,9 +230,9 @@ public final class Main implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             if (ExitSignals.stopping()) {
-                // A signal closed the model under the command: its sentence is said, and this thread may end the JVM
-                // before the handler does, so with the signal's code too.
-                return ExitSignals.exitCode();
+                // A signal closed the model under the command: its sentence is said, and its handler ends the JVM
+                // once what it undoes is undone.
+                return ExitSignals.awaitExit();
             }
             err.println("schemabrain: " + userMessage(ex));
             if (verbose) {

@@ -31,6 +31,22 @@ final class SourceOptions {
         return choice != null;
     }
 
+    /**
+     * What to run to index the same source into the store, as advice after a failure: the --url-env form as given,
+     * or --source with the URL as given when it holds no secret; otherwise the URL belongs in a variable.
+     */
+    String indexAdvice(SourceUrl url, String storeOption) {
+        if (choice != null && choice.urlEnv != null) {
+            return "run 'schemabrain index --url-env " + choice.urlEnv + storeOption + "'";
+        }
+        if (choice == null || !url.holdsNoSecret()) {
+            return "put the URL of " + url.displayUrl() + " with its credentials in a variable, say DATABASE_URL, and run"
+                    + " 'schemabrain index --url-env DATABASE_URL" + storeOption + "'";
+        }
+        String given = url.path() != null ? url.displayUrl() : choice.url.strip();
+        return "run 'schemabrain index --source " + given + storeOption + "'";
+    }
+
     /** The URL from the option or the environment; a password typed on the command line is warned about. */
     SourceUrl resolve(Map<String, String> env, PrintWriter err) throws SourceException {
         String url = choice == null ? null : choice.url;

@@ -99,8 +99,9 @@ public final class DemoStory {
                 }
             }
         }
-        line(pii + " PII columns tagged (their samples were never stored); redacted and never aggregated: "
-                + String.join(", ", redacted));
+        // Both counts named: a list after the total alone read as if it were the total's columns.
+        line(pii + " PII columns tagged (no sample of any was stored); " + redacted.size() + " of the " + pii
+                + " are redacted and never aggregated: " + String.join(", ", redacted));
         return e;
     }
 

@@ -64,6 +64,11 @@ public record SourceUrl(SourceKind kind, String host, int port, String database,
         return password != null && !password.isEmpty();
     }
 
+    /** Whether the URL as written holds nothing the display form hides: no password, no hidden query parameter. */
+    public boolean holdsNoSecret() {
+        return !hasPassword() && (query.isEmpty() || displayUrl.endsWith("?" + query));
+    }
+
     @Override
     public String toString() {
         return displayUrl;

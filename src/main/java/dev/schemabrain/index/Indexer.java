@@ -19,8 +19,6 @@ import dev.schemabrain.store.StoredTable;
 import dev.schemabrain.store.StoreWork;
 import java.util.Set;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.schemabrain.describe.OfflineDescriber;
 import dev.schemabrain.describe.Words;
@@ -227,8 +225,8 @@ public final class Indexer {
             throw new StoreException("Another index run of " + changes.displayUrl() + " is writing " + store(storePath)
                     + "; wait for it to finish and retry.");
         } finally {
-            if (!committed && !storeExisted) {
-                deleteQuietly(storePath);
+            if (!committed && !storeExisted) {   // a store this run created but could not fill is removed
+                Stores.deleteUnwritten(storePath);
             }
         }
     }
@@ -241,21 +239,6 @@ public final class Indexer {
     private static final class IndexRunBusy extends RuntimeException {
         IndexRunBusy() {
             super(null, null, false, false);
-        }
-    }
-
-    /** A store this run created but could not fill is removed, never left half-written. */
-    private static void deleteQuietly(StoreLocation location) {
-        if (!(location instanceof StoreLocation.SqliteFile file)) {
-            return;   // a PostgreSQL transaction that fails leaves nothing behind
-        }
-        Path storePath = file.path();
-        for (String suffix : new String[]{"", "-wal", "-shm", "-journal"}) {
-            try {
-                Files.deleteIfExists(Path.of(storePath + suffix));
-            } catch (IOException ignored) {
-                // Best effort: a leftover empty file is still recognised as an unwritten store.
-            }
         }
     }
 

@@ -48,6 +48,23 @@ public final class Stores {
         }
     }
 
+    /**
+     * Deletes a SQLite store a run created and did not commit, with SQLite's files beside it; best effort (a
+     * leftover empty file is still recognised as an unwritten store). A PostgreSQL transaction leaves nothing.
+     */
+    public static void deleteUnwritten(StoreLocation location) {
+        if (!(location instanceof StoreLocation.SqliteFile file)) {
+            return;
+        }
+        for (String suffix : new String[]{"", "-wal", "-shm", "-journal"}) {
+            try {
+                java.nio.file.Files.deleteIfExists(Path.of(file.path() + suffix));
+            } catch (java.io.IOException ignored) {
+                // best effort, as above
+            }
+        }
+    }
+
     /** The SQLite file, when the store is one: file-only concerns (privacy, the audit file beside it) need it. */
     public static java.util.Optional<Path> file(StoreLocation location) {
         return location instanceof StoreLocation.SqliteFile f ? java.util.Optional.of(f.path()) : java.util.Optional.empty();

@@ -183,6 +183,96 @@ class DoctorCheckTest {
         assertTrue(noStore.stderr().startsWith("schemabrain: There is no store at"), noStore.stderr());
     }
 
+    /** The index command check suggests, taken from its message and run as it is. */
+    private static InProcessCli.Result runSuggestedIndex(String message, Map<String, String> withEnv) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("'schemabrain (index[^']*)'").matcher(message);
+        assertTrue(m.find(), message);
+        return InProcessCli.run(withEnv, m.group(1).split(" "));
+    }
+
+    @Test
+    void theIndexCommandCheckSuggestsWorksAsItIs() throws Exception {
+        String db = "check_advice";
+        TestPostgres.createDatabase(db, "CREATE TABLE items (id int PRIMARY KEY)");
+        String url = TestPostgres.url(db);
+        Path store = dir.resolve("advice.db");
+        assertEquals(0, run("index", "--source", url, "--store", store.toString()).exitCode());
+        try (Connection c = TestPostgres.connect(db); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE items ADD COLUMN label text");
+        }
+        InProcessCli.Result drift = run("check", "--source", url, "--store", store.toString());
+        assertEquals(1, drift.exitCode(), drift.stdout() + drift.stderr());
+        InProcessCli.Result again = runSuggestedIndex(drift.stdout(), env);
+        assertEquals(0, again.exitCode(), drift.stdout() + again.stderr());
+        assertEquals(0, run("check", "--source", url, "--store", store.toString()).exitCode());
+
+        // With --url-env the advice repeats it, and a store never indexed gets the same advice.
+        Map<String, String> withUrl = new java.util.HashMap<>(env);
+        withUrl.put("ADVICE_URL", url);
+        Path none = dir.resolve("advice-none.db");
+        InProcessCli.Result noStore = InProcessCli.run(withUrl, "check", "--url-env", "ADVICE_URL", "--store", none.toString());
+        assertEquals(2, noStore.exitCode(), noStore.stderr());
+        assertTrue(noStore.stderr().contains("'schemabrain index --url-env ADVICE_URL --store " + none + "'"), noStore.stderr());
+        assertEquals(0, runSuggestedIndex(noStore.stderr(), withUrl).exitCode());
+        assertEquals(0, InProcessCli.run(withUrl, "check", "--url-env", "ADVICE_URL", "--store", none.toString()).exitCode());
+
+        // A password never shows: the advice says to put the URL in a variable.
+        String secretUrl = "postgresql://" + TestPostgres.passwordRole() + ":right-password@127.0.0.1:" + TestPostgres.port()
+                + "/" + db;
+        InProcessCli.Result secret = run("check", "--source", secretUrl, "--store", dir.resolve("advice-secret.db").toString());
+        assertEquals(2, secret.exitCode(), secret.stderr());
+        assertFalse(secret.stderr().contains("right-password"), secret.stderr());
+        assertTrue(secret.stderr().contains("--url-env DATABASE_URL"), secret.stderr());
+    }
+
+    /** init's advice for Claude Desktop, which reads no variables: the password in ~/.pgpass, the URL without it. */
+    @Test
+    void aUrlWithoutItsPasswordLogsInWithThePasswordInPgpass() throws Exception {
+        String role = TestPostgres.passwordRole();
+        Path home = Files.createDirectories(dir.resolve("pgpass-home"));
+        Files.writeString(home.resolve(".pgpass"), "127.0.0.1:" + TestPostgres.port() + ":" + DB + ":" + role
+                + ":right-password\n");
+        String url = "postgresql://" + role + "@127.0.0.1:" + TestPostgres.port() + "/" + DB;
+        String userHome = System.getProperty("user.home");
+        System.setProperty("user.home", home.toString());   // where the driver looks for .pgpass
+        try {
+            InProcessCli.Result r = run("index", "--source", url, "--store", dir.resolve("pgpass.db").toString());
+            assertEquals(0, r.exitCode(), r.stderr());
+        } finally {
+            System.setProperty("user.home", userHome);
+        }
+        InProcessCli.Result without = run("index", "--source", url, "--store", dir.resolve("pgpass.db").toString());
+        assertEquals(2, without.exitCode(), "without .pgpass the login is refused: " + without.stderr());
+    }
+
+    @Test
+    void doctorSaysWhenAClientsEntryHoldsAnotherSourceURL() throws Exception {
+        Path home = dir.resolve("desktop-home");
+        Files.createDirectories(home.resolve(".config/Claude"));
+        Path store = dir.resolve("desktop.db");
+        Path jar = Files.writeString(dir.resolve("desktop.jar"), "a jar");
+        Map<String, String> wiredEnv = new java.util.HashMap<>(Map.of("HOME", home.toString(),
+                dev.schemabrain.audit.WitnessFile.ENV, dir.resolve("desktop.head").toString(), "DB", TestPostgres.url(DB)));
+        assertEquals(0, InProcessCli.run(wiredEnv, "index", "--url-env", "DB", "--store", store.toString()).exitCode());
+        // The entry is written with the superuser's URL (it holds no password, so Claude Desktop gets it whole) ...
+        InProcessCli.Result init = InProcessCli.run(wiredEnv, "init", "--client", "claude-desktop", "--url-env", "DB",
+                "--jar", jar.toString(), "--store", store.toString());
+        assertEquals(0, init.exitCode(), init.stderr());
+        InProcessCli.Result same = InProcessCli.run(wiredEnv, "doctor", "--url-env", "DB", "--store", store.toString());
+        assertTrue(same.stdout().contains("ok    client: Claude Desktop starts this server"), same.stdout());
+
+        // ... and the source is now the reader: the entry still connects as the superuser, which doctor says.
+        wiredEnv.put("DB", readerUrl());
+        InProcessCli.Result r = InProcessCli.run(wiredEnv, "doctor", "--url-env", "DB", "--store", store.toString());
+        String user = TestPostgres.url(DB).replaceFirst("^postgresql://([^@:]+)@.*$", "$1");
+        assertTrue(r.stdout().contains("warn  client: Claude Desktop's entry in " + home.resolve(".config/Claude/claude_desktop_config.json")
+                + " connects to postgresql://localhost:" + TestPostgres.port() + "/" + DB + " as user '" + user + "', not"
+                + " postgresql://localhost:" + TestPostgres.port() + "/" + DB + " as user 'sb_doctor_reader' as given here;"
+                + " run 'schemabrain init --client claude-desktop --url-env DB' with DB holding the current URL to replace it."),
+                r.stdout());
+        assertEquals(1, r.exitCode(), r.stdout());
+    }
+
     @Test
     void doctorChecksTheClientsEntriesAgainstThisStore() throws Exception {
         Path home = dir.resolve("wired-home");

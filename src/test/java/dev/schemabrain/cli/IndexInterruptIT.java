@@ -24,6 +24,58 @@ class IndexInterruptIT {
     @TempDir
     Path dir;
 
+    /** A source of thousands of columns: embedding and writing them take seconds. */
+    private static String manyTables() {
+        StringBuilder ddl = new StringBuilder();
+        for (int t = 0; t < 500; t++) {
+            ddl.append("CREATE TABLE ledger_").append(t).append(" (id INTEGER PRIMARY KEY");
+            for (int c = 0; c < 6; c++) {
+                ddl.append(", amount_").append(t).append('_').append(c).append(" NUMERIC");
+            }
+            ddl.append(");\n");
+        }
+        return ddl.toString();
+    }
+
+    private Process index(Path store, Path schema, Path err) throws java.io.IOException {
+        return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath().toString(),
+                "--store", store.toString(), "index", "--source", "ddl:" + schema)
+                .directory(dir.toFile()).redirectOutput(dir.resolve("index.out").toFile()).redirectError(err.toFile()).start();
+    }
+
+    private static void awaitLine(Process p, Path err, String line) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.readString(err, StandardCharsets.UTF_8).contains(line)) {
+            assertTrue(p.isAlive() && System.nanoTime() < deadline, "the run reaches '" + line + "': " + Files.readString(err));
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void ctrlCWhileAFirstIndexWritesLeavesNoStoreAndItsLinesInOrder() throws Exception {
+        Path schema = Files.writeString(dir.resolve("first.sql"), manyTables());
+        Path store = dir.resolve("first.db");
+        Path err = dir.resolve("first.err");
+        Process p = index(store, schema, err);
+        awaitLine(p, err, "Writing the store");
+        Thread.sleep(200);   // into the write transaction
+        assertTrue(p.isAlive(), "still writing when interrupted");
+        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the run stops");
+
+        String stderr = Files.readString(err, StandardCharsets.UTF_8);
+        assertEquals(130, p.exitValue(), stderr);
+        List<String> lines = stderr.lines().toList();
+        assertEquals("schemabrain: index interrupted; nothing was indexed into " + store + ".", lines.get(lines.size() - 1), stderr);
+        assertEquals("Writing the store " + store + " ...", lines.get(lines.size() - 2), stderr);
+        assertEquals("", Files.readString(dir.resolve("index.out")), "no summary of a run that was undone");
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.map(f -> f.getFileName().toString()).filter(f -> f.startsWith("first.db")).toList(),
+                    "no store file, empty or half-written, is left");
+        }
+    }
+
     @Test
     void ctrlCWhileEmbeddingStopsAtOnceAndLeavesTheStoreAsItWas() throws Exception {
         Path schema = dir.resolve("app.sql");
@@ -34,25 +86,10 @@ class IndexInterruptIT {
         byte[] before = Files.readAllBytes(store);
 
         // The same source grown to thousands of distinct texts: embedding them takes far longer than the wait below.
-        StringBuilder ddl = new StringBuilder();
-        for (int t = 0; t < 500; t++) {
-            ddl.append("CREATE TABLE ledger_").append(t).append(" (id INTEGER PRIMARY KEY");
-            for (int c = 0; c < 6; c++) {
-                ddl.append(", amount_").append(t).append('_').append(c).append(" NUMERIC");
-            }
-            ddl.append(");\n");
-        }
-        Files.writeString(schema, ddl);
+        Files.writeString(schema, manyTables());
         Path err = dir.resolve("index.err");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath().toString(),
-                "--store", store.toString(), "index", "--source", "ddl:" + schema)
-                .directory(dir.toFile()).redirectOutput(dir.resolve("index.out").toFile()).redirectError(err.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Files.readString(err, StandardCharsets.UTF_8).contains("Describing and embedding")) {
-            assertTrue(p.isAlive() && System.nanoTime() < deadline, "the run reaches embedding: " + Files.readString(err));
-            Thread.sleep(50);
-        }
+        Process p = index(store, schema, err);
+        awaitLine(p, err, "Describing and embedding");
         Thread.sleep(2_000);   // the model is loaded and embedding the first slices
         assertTrue(p.isAlive(), "still embedding when interrupted");
         long signalled = System.nanoTime();

@@ -243,8 +243,9 @@ class InitCommandTest {
         assertFalse(Files.exists(config(McpClient.CLAUDE_DESKTOP)));
         List<String> skips = r.stderr().lines().filter(l -> l.contains("skipped")).toList();
         assertEquals(List.of("warning: skipped Claude Desktop, which cannot read environment variables, and DB holds a"
-                + " password or is not set here; export a URL without a password in DB, or configure it by hand from"
-                + " 'schemabrain init --print'."), skips, r.stderr());
+                + " password or secret parameter, or is not set here; export in DB a URL without them (for PostgreSQL,"
+                + " keep the password in ~/.pgpass, which the server's driver reads) and run init again, or use a client"
+                + " that reads variables: claude-code, cursor, vscode or windsurf."), skips, r.stderr());
         assertTrue(r.stdout().contains("Cursor: created " + config(McpClient.CURSOR)), r.stdout());
 
         // Over HTTP Claude Desktop is skipped too, and the others are written.
@@ -265,6 +266,41 @@ class InitCommandTest {
         assertEquals(2, only.exitCode(), only.stdout());
         assertEquals(1, only.stderr().lines().count(), only.stderr());
         assertTrue(only.stderr().startsWith("schemabrain: Claude Desktop cannot read environment variables"), only.stderr());
+
+        // --print cannot help: its entry holds the same reference. The advice is one that works, never --print.
+        InProcessCli.Result printed = init("--client", "claude-desktop", "--print", "--url-env", "DB");
+        assertEquals(2, printed.exitCode(), printed.stdout());
+        assertEquals("", printed.stdout());
+        assertFalse(printed.stderr().contains("--print") || printed.stderr().contains("s3cret"), printed.stderr());
+        assertTrue(printed.stderr().contains("~/.pgpass"), printed.stderr());
+    }
+
+    @Test
+    void aClientSkippedSaysItKeepsTheEntryItHad() throws Exception {
+        Files.createDirectories(config(McpClient.CLAUDE_DESKTOP).getParent());
+        assertEquals(0, init("--client", "claude-desktop", "--url-env", "DB").exitCode());
+        byte[] before = Files.readAllBytes(config(McpClient.CLAUDE_DESKTOP));
+        env.put("DB", "postgresql://reader:s3cret-pw@db.internal:5432/app");
+        InProcessCli.Result again = init("--client", "claude-desktop", "--url-env", "DB");
+        assertEquals(2, again.exitCode(), again.stdout());
+        assertEquals(1, again.stderr().lines().count(), again.stderr());
+        assertTrue(again.stderr().strip().endsWith("; until then its 'schemabrain' entry in " + config(McpClient.CLAUDE_DESKTOP)
+                + " is left unchanged, and Claude Desktop still starts the server it describes."), again.stderr());
+        assertFalse(again.stderr().contains("s3cret"), again.stderr());
+        assertArrayEquals(before, Files.readAllBytes(config(McpClient.CLAUDE_DESKTOP)));
+    }
+
+    @Test
+    void aSecondInitWithAnotherSourceSaysItReplacedTheEntry() throws Exception {
+        Files.createDirectories(config(McpClient.CLAUDE_DESKTOP).getParent());
+        assertEquals(0, init("--client", "claude-desktop", "--url-env", "DB").exitCode());
+        env.put("DB", "sqlite:" + work.resolve("other.sqlite"));
+        InProcessCli.Result again = init("--client", "claude-desktop", "--url-env", "DB");
+        assertEquals(0, again.exitCode(), again.stderr());
+        assertTrue(again.stdout().startsWith("Claude Desktop: replaced the 'schemabrain' entry in "
+                + config(McpClient.CLAUDE_DESKTOP) + " (the previous file is "), again.stdout());
+        assertEquals("sqlite:" + work.resolve("other.sqlite"), JSON.readTree(config(McpClient.CLAUDE_DESKTOP).toFile())
+                .path("mcpServers").path("schemabrain").path("env").path("DB").asText());
     }
 
     @Test

@@ -32,6 +32,8 @@ public final class ToolRegistry {
     private static final Logger LOG = LoggerFactory.getLogger(ToolRegistry.class);
     /** Valid arguments longer than this (as JSON) are not repeated in a recovery. */
     private static final int MAX_ECHOED_ARGUMENT = 200;
+    /** How a tool's name looks in a message: lower-case words joined by underscores. */
+    private static final java.util.regex.Pattern TOOL_NAME = java.util.regex.Pattern.compile("\\b[a-z]+(?:_[a-z]+)+\\b");
 
     private final Map<String, Tool> tools;
     private final CallRecorder recorder;
@@ -138,7 +140,9 @@ public final class ToolRegistry {
         boolean hintsServed = envelope.followUpHints().stream().allMatch(served);
         Recovery recovery = envelope.error() == null ? null : envelope.error().recovery();
         boolean recoveryServed = recovery == null || recovery.suggestedTool() == null || served.test(recovery.suggestedTool());
-        if (hintsServed && recoveryServed) {
+        String message = envelope.error() == null ? null : messageWithin(envelope.error().message(), served);
+        boolean messageServed = message == null || message.equals(envelope.error().message());
+        if (hintsServed && recoveryServed && messageServed) {
             return envelope;
         }
         List<String> hints = new ArrayList<>();
@@ -150,11 +154,24 @@ public final class ToolRegistry {
             hints.add(answering);
         }
         ToolError error = envelope.error();
-        if (!recoveryServed) {
-            error = new ToolError(error.kind(), error.message(), pointedWithin(recovery, served), error.piiCategories());
+        if (!recoveryServed || !messageServed) {
+            error = new ToolError(error.kind(), message, recoveryServed ? recovery : pointedWithin(recovery, served),
+                    error.piiCategories());
         }
         return new Envelope(envelope.status(), envelope.data(), error, envelope.confidence(), envelope.provenance(),
                 hints, envelope.degradationReason());
+    }
+
+    /** {@code message} with each absent tool it names (a word with an underscore) replaced by its stand-in, if any. */
+    private String messageWithin(String message, java.util.function.Predicate<String> served) {
+        java.util.regex.Matcher words = TOOL_NAME.matcher(message);
+        StringBuilder out = new StringBuilder();
+        while (words.find()) {
+            String word = words.group();
+            String to = served.test(word) ? word : standIns.standIn(word, served).map(Pointer::tool).orElse(word);
+            words.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(to));
+        }
+        return words.appendTail(out).toString();
     }
 
     /** {@code recovery} with its absent tool replaced by a stand-in that takes the suggested arguments, or by none. */

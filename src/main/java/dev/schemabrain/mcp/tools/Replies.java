@@ -30,11 +30,11 @@ final class Replies {
         return array;
     }
 
-    /** The store is missing or holds no live table. */
+    /** The store is missing or holds no live table. The message names no tool: a server may not serve the one it would. */
     static Envelope indexNotReady() {
         return Envelope.error(ToolError.of(ErrorKind.INDEX_NOT_READY,
                 "Nothing is indexed yet: the operator must run 'schemabrain index --source URL' (or --url-env VAR) "
-                        + "on this server's store; then call list_indexed_schemas again.",
+                        + "on this server's store; once it has, the same call can be retried.",
                 Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
     }
 

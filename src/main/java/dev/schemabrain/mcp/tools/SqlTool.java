@@ -130,9 +130,12 @@ abstract class SqlTool extends CatalogTool {
         data.put("sql_fingerprint", plan.fingerprint());
     }
 
-    /** The answer is the source's own data under the catalog's names: schema provenance, as describe_table's is. */
+    /**
+     * The answer is the source's own data, but through SQL the caller wrote: nobody authored or reviewed it as a
+     * metric, so it is caller_sql, which caps confidence at MEDIUM (a governed metric's can be HIGH).
+     */
     static final dev.schemabrain.mcp.envelope.Provenance PROVENANCE =
-            dev.schemabrain.mcp.envelope.Provenance.schema(dev.schemabrain.catalog.InferenceMethod.MANUALLY_AUTHORED);
+            dev.schemabrain.mcp.envelope.Provenance.schema(dev.schemabrain.catalog.InferenceMethod.CALLER_SQL);
 
     static Envelope answered(dev.schemabrain.mcp.envelope.Status status, ObjectNode data) {
         return new Envelope(status, data, null, PROVENANCE.confidence(), PROVENANCE, List.of("list_metrics", "describe_table"),

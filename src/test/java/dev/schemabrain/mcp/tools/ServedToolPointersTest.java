@@ -73,10 +73,39 @@ class ServedToolPointersTest {
                 core.call("execute", Map.of("sql", "SELECT 1")));
         for (Envelope answer : answers) {
             answer.followUpHints().forEach(h -> assertTrue(core.names().contains(h), h + " in " + answer.followUpHints()));
+            assertEquals(List.of(), absentToolsNamed(core, answer), answer.toString());
             if (answer.error() != null && answer.error().recovery().suggestedTool() != null) {
                 assertTrue(core.names().contains(answer.error().recovery().suggestedTool()), answer.error().toString());
             }
         }
+    }
+
+    /** Every standard tool's name that {@code registry} does not serve and {@code answer} mentions, in any field. */
+    private static List<String> absentToolsNamed(ToolRegistry registry, Envelope answer) {
+        String text = answer.toJson();
+        return ToolGroups.GROUPS.values().stream().flatMap(List::stream).distinct()
+                .filter(t -> !registry.names().contains(t))
+                .filter(t -> java.util.regex.Pattern.compile("\\b" + t + "\\b").matcher(text).find()).toList();
+    }
+
+    @Test
+    void beforeAnythingIsIndexedEveryToolOfTheDefaultSetNamesOnlyServedTools() {
+        ToolRegistry empty = ToolGroups.DEFAULT.select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("none.db"))));
+        Map<String, Map<String, Object>> calls = Map.of(
+                "find_relevant_tables", Map.of("query", "invoices"),
+                "describe_table", Map.of("qualified_name", "main.invoices"),
+                "suggest_joins", Map.of("tables", List.of("main.invoices", "main.customers")),
+                "list_metrics", Map.of(),
+                "find_relevant_metrics", Map.of("query", "revenue"),
+                "describe_entity", Map.of("name", "invoices"),
+                "get_metric", Map.of("name", "revenue"),
+                "execute", Map.of("sql", "SELECT 1"));
+        assertEquals(java.util.Set.copyOf(empty.names()), calls.keySet());
+        calls.forEach((tool, arguments) -> {
+            Envelope answer = empty.call(tool, arguments);
+            assertEquals("index_not_ready", answer.error().kind().wireName(), tool + ": " + answer);
+            assertEquals(List.of(), absentToolsNamed(empty, answer), tool + ": " + answer);
+        });
     }
 
     @Test

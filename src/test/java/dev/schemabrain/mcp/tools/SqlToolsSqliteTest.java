@@ -129,6 +129,9 @@ class SqlToolsSqliteTest {
                 String.valueOf(rows.size() + answer.path("data").path("suppressed_groups").asInt()),
                 "the withheld groups are counted");
         JsonNode total = call("execute", "SELECT sum(amount) FROM orders");
+        // The caller's own SQL, not an authored metric: labelled so, and never HIGH.
+        assertEquals("caller_sql", total.path("provenance").path("inference_method").asText(), total::toString);
+        assertEquals("MEDIUM", total.path("confidence").asText(), total::toString);
         assertEquals(bare("SELECT sum(amount) FROM orders").get(0).get(0),
                 DataSubjectsTest.plain(total.path("data").path("rows").get(0).get(0).decimalValue()), total::toString);
         // Products have no people behind them: listed as they are.

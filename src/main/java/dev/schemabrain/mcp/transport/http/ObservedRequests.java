@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -60,11 +61,23 @@ final class ObservedRequests implements Filter {
             String client = scope == null ? null : scope.claimedClient();
             // client_claimed: what the client says it is, never who it is (that is caller, from the credential).
             LOG.info(String.format(Locale.ROOT, "request caller=\"%s\"%s endpoint=\"%s\"%s status=%d%s ms=%.2f",
-                    scope == null ? RequestScope.ANONYMOUS : scope.logCaller().replace('"', '\''),
+                    caller(request, scope).replace('"', '\''),
                     client == null ? "" : " client_claimed=\"" + client.replace('"', '\'') + "\"",
                     tool == null ? endpoint : "tools/call", tool == null ? "" : " tool=" + tool, status,
                     scope == null || scope.answer() == null ? "" : " outcome=" + scope.answer().status().wireName(), ms));
         }
+    }
+
+    /**
+     * Who called: the scope's caller on /mcp; on the other paths (/metrics behind the credential check) the
+     * authenticated principal the auth filter set, else anonymous.
+     */
+    private static String caller(HttpServletRequest request, RequestScope scope) {
+        if (scope != null) {
+            return scope.logCaller();
+        }
+        return request.getAttribute(HttpService.CALLER_ATTRIBUTE) instanceof String authenticated
+                ? ClientText.clean(authenticated) : RequestScope.ANONYMOUS;
     }
 
     /** A bounded name: a client cannot make up endpoints (or tools) to grow the metrics without end. */

@@ -267,7 +267,19 @@ class IdentitySecurityTest {
     void withAuthenticationMetricsNeedACredentialAndHealthShowsOnlyLiveness() throws Exception {
         try (HttpFixture server = HttpFixture.start(HttpOptions.loopback().withAuthFilter(auth))) {
             HttpResponse<String> anonymousMetrics = get(server.url() + "/metrics", null);
-            HttpResponse<String> metrics = get(server.url() + "/metrics", aliceToken);
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            PrintStream err = System.err;
+            System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
+            HttpResponse<String> metrics;
+            try {
+                metrics = get(server.url() + "/metrics", aliceToken);
+                Thread.sleep(300);   // a log line written after the answer left
+            } finally {
+                System.setErr(err);
+            }
+            // The request log names who read the figures, as it does on /mcp: not "anonymous" behind a credential.
+            assertTrue(log.toString(StandardCharsets.UTF_8).contains("request caller=\"token:alice\" endpoint=\"GET /metrics\""),
+                    log.toString(StandardCharsets.UTF_8));
             HttpResponse<String> anonymousHealth = get(server.url() + "/health", null);
             HttpResponse<String> health = get(server.url() + "/health", aliceJwt);
             int held = (anonymousMetrics.statusCode() == 401 ? 1 : 0) + (metrics.statusCode() == 200 ? 1 : 0)
