@@ -37,7 +37,7 @@ call() {   # id, tool, arguments
   call 9 describe_entity '{"name":"invoices"}'
   sleep 2   # the answers and the background warm-up finish before stdin closes
 } | java -XX:ArchiveClassesAtExit="$jsa" -Xlog:disable "-Xlog:all=warning,cds*=off:stderr" -XX:TieredStopAtLevel=1 \
-      -XX:+UseSerialGC -jar "$jar" --store "$work/store.db" serve --source "sqlite:$work/demo.sqlite" >"$work/serve.out" 2>"$work/serve.err"
+      -XX:+UseSerialGC -jar "$jar" --store "$work/store.db" serve --source "sqlite:$work/demo.sqlite" --source "duckdb:$work/demo-events.duckdb" >"$work/serve.out" 2>"$work/serve.err"
 if [ ! -s "$jsa" ] || ! grep -q '"id":8' "$work/serve.out"; then
   echo "cds-archive: the training serve did not answer (see $work/serve.err); no class-data archive" >&2
   rm -f "$jsa"

@@ -2,6 +2,7 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.demo.DemoEvents;
 import dev.schemabrain.demo.DemoStory;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.error.FileProblems;
@@ -61,20 +62,35 @@ final class DemoCommand implements Callable<Integer> {
             throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo database " + database
                     + " (" + why + "); pass --database with a file in a directory that exists and you can write to.", e);
         }
+        Path events = DemoEvents.beside(database);
+        try {
+            DemoEvents.ensure(events);
+        } catch (UncheckedIOException e) {
+            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo's events database " + events
+                    + " (" + FileProblems.reason(e.getCause()) + "); pass --database with a file in a directory you can write to.", e);
+        }
         SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
+        SourceUrl eventsUrl = SourceUrl.parse("duckdb:" + events);
         IndexResult result;
+        IndexResult second;
         try (SchemaSource source = Sources.open(url)) {
             result = new Indexer().run(url, source, store, false, ConsoleProgress.on(main.err()));
+        }
+        // The second source of the same store, as 'index --add-source' puts it there.
+        try (SchemaSource source = Sources.open(eventsUrl)) {
+            second = new Indexer().run(eventsUrl, source, store, false, ConsoleProgress.on(main.err()));
         }
         out.printf("%s the demo database %s; indexed %d tables, %d columns, %d foreign keys into %s in %.1f s"
                         + " (%d documents embedded).%n", created ? "Created" : "Using", database, result.tables(), result.columns(),
                 result.foreignKeys(), store, result.totalMillis() / 1000.0, result.documents().embedded());
+        out.printf("Its second database, %s (DuckDB, product events): %d table, %d columns, indexed into the same store in"
+                + " %.1f s; one server serves both.%n", events, second.tables(), second.columns(), second.totalMillis() / 1000.0);
         out.println("What an agent gets through serve's MCP tools (list_indexed_schemas comes with 'serve --tools all';"
                 + " the others are in the default set):");
         Path auditDir = temporaryDirectory();
         boolean intact;
         try {
-            intact = new DemoStory(out).tell(store, url, auditDir).audit().intact();
+            intact = new DemoStory(out).tell(store, java.util.List.of(url, eventsUrl), auditDir).audit().intact();
         } finally {
             Embedders.closeShared();
             deleteQuietly(auditDir);
@@ -84,7 +100,8 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println();
         out.println("Next: index your own database with 'schemabrain index --url-env DATABASE_URL' (into schemabrain.db;"
-                + " the demo keeps to " + store + "), then serve it with 'schemabrain serve --url-env DATABASE_URL'.");
+                + " the demo keeps to " + store + "), then serve it with 'schemabrain serve --url-env DATABASE_URL' (one --url-env"
+                + " per database, as the demo serves its two).");
         return 0;
     }
 

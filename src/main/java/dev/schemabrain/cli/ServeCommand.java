@@ -226,8 +226,11 @@ final class ServeCommand implements Callable<Integer> {
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
         Optional<AccessPolicySource> policy = accessPolicy();
         checkConsole(http, policy);
-        List<SourceUrl> urls = sources.resolve(main.env, main.err());
-        checkStore(urls);
+        List<SourceUrl> given = sources.resolve(main.env, main.err());
+        checkStore(given);
+        List<SourceUrl> urls = withStoredFiles(given);
+        ServedSource.checkAll(main.store(), urls.stream().map(SourceUrl::sourceId).toList(),
+                urls.stream().map(SourceUrl::displayUrl).toList());
         Optional<BlockList> blockList = blockList();
         CallerRates rates = callerRates();
         SourceExecutors executors = executors(urls);
@@ -428,10 +431,7 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * A planted store, one indexed from another database than a --source, or one whose sources are not all given is
-     * refused before serving.
-     */
+    /** A planted store, or one indexed from another database than a --source, is refused before serving. */
     private void checkStore(List<SourceUrl> urls) throws SchemaBrainException {
         // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
         java.nio.file.Path dir = dev.schemabrain.store.Stores.file(main.store()).map(f -> f.toAbsolutePath().getParent())
@@ -443,8 +443,6 @@ final class ServeCommand implements Callable<Integer> {
         for (SourceUrl url : urls) {
             ServedSource.check(main.store(), Optional.of(url.sourceId()), Optional.of(url.displayUrl()));
         }
-        ServedSource.checkAll(main.store(), urls.stream().map(SourceUrl::sourceId).toList(),
-                urls.stream().map(SourceUrl::displayUrl).toList());
     }
 
     /**
@@ -498,6 +496,38 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--pii-block: " + e.getMessage().replace("the force flag", "--force-pii-floor") + ".");
         }
+    }
+
+    /**
+     * Given any source, the store's other file sources (SQLite, DuckDB) are opened from the path it records: that URL
+     * holds no secret and names the very file indexed. A database on a server needs its --url-env or --source.
+     */
+    private List<SourceUrl> withStoredFiles(List<SourceUrl> given) throws SchemaBrainException {
+        if (given.isEmpty() || !dev.schemabrain.store.Stores.exists(main.store())) {
+            return given;
+        }
+        java.util.Map<String, String> stored;
+        try (dev.schemabrain.store.Store opened = dev.schemabrain.store.Stores.open(main.store())) {
+            stored = opened.read(dev.schemabrain.store.CatalogRepository::sourceUrls);
+        }
+        List<SourceUrl> all = new java.util.ArrayList<>(given);
+        for (java.util.Map.Entry<String, String> e : stored.entrySet()) {
+            if (given.stream().anyMatch(u -> u.sourceId().equals(e.getKey()))) {
+                continue;
+            }
+            try {
+                SourceUrl file = SourceUrl.parse(e.getValue());
+                if (file.path() != null && file.host() == null && !file.hasPassword()
+                        && dev.schemabrain.engine.Engines.of(file.kind()).isPresent()
+                        && java.nio.file.Files.isRegularFile(file.path()) && file.sourceId().equals(e.getKey())) {
+                    all.add(file);
+                    main.err().println("schemabrain: serving " + file.displayUrl() + " too, from the path the store records.");
+                }
+            } catch (dev.schemabrain.error.SourceException unparsable) {
+                // Left for checkAll to name.
+            }
+        }
+        return all;
     }
 
     /** --check-sources: one session per source opened now; the first that fails stops the start in one sentence. */

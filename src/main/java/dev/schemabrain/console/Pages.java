@@ -233,7 +233,7 @@ final class Pages {
         }
         if (assumptions.has("sentence")) {
             b.append("<h3>In plain words</h3><p>").append(esc(assumptions.path("sentence").asText())).append("</p>");
-            b.append("<h3>Assumptions</h3><dl>");
+            b.append("<details class=\"assumptions\"><summary>Its assumptions, one by one</summary><dl>");
             item(b, "Definition", List.of(assumptions.path("definition").asText()));
             item(b, "Statuses counted", texts(assumptions.path("statuses")));
             item(b, "Rows its definition keeps", texts(assumptions.path("counted")));
@@ -244,7 +244,7 @@ final class Pages {
             item(b, "Time axis", axes);
             item(b, "Related rows", assumptions.has("related_rows") ? List.of(assumptions.path("related_rows").asText()) : List.of());
             item(b, "Small groups left out", assumptions.has("suppression") ? List.of(assumptions.path("suppression").asText()) : List.of());
-            b.append("</dl>");
+            b.append("</dl></details>");
         }
         b.append("<h3>Its answer ").append(esc(d.period())).append("</h3>");
         JsonNode error = d.answer().path("error");

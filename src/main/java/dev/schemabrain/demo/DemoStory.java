@@ -10,6 +10,8 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
+import dev.schemabrain.mcp.tools.GetMetricTool;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -56,15 +58,22 @@ public final class DemoStory {
      * the one serve keeps, under the operator's key.
      */
     public Told tell(StoreLocation store, SourceUrl source, Path auditDir) throws SchemaBrainException {
+        return tell(store, List.of(source), auditDir);
+    }
+
+    /** As {@link #tell(StoreLocation, SourceUrl, Path)} over every source of the store, each with its own connection. */
+    public Told tell(StoreLocation store, List<SourceUrl> sources, Path auditDir) throws SchemaBrainException {
         byte[] raw = new byte[AuditKey.MIN_BYTES];
         new SecureRandom().nextBytes(raw);
         AuditKey key = AuditKey.of(raw);
         Path chain = auditDir.resolve("demo-story.db");
         List<Envelope> answers = new ArrayList<>();
         try (AuditLog audit = AuditLog.open(chain, key, Optional.empty(), AuditDurability.EVERY_ROW);
-             QueryExecutor executor = new QueryExecutor(source, ExecutorSettings.defaults())) {
-            ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), Optional.of(executor))
-                    .audited(new AuditedCalls(audit, key, executor.sourceId()));
+             SourceExecutors executors = SourceExecutors.of(sources.stream()
+                     .map(s -> new QueryExecutor(s, ExecutorSettings.defaults())).toList())) {
+            ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), executors,
+                    GetMetricTool.DEFAULT_MIN_GROUP_SIZE, dev.schemabrain.mcp.tools.ExampleQueries.NONE)
+                    .audited(new AuditedCalls(audit, key, executors.only().map(QueryExecutor::sourceId).orElse(null)));
             answers.add(indexed(tools));
             answers.add(search(tools));
             answers.add(describe(tools));
@@ -72,6 +81,10 @@ public final class DemoStory {
             answers.add(metric(tools));
             answers.add(suppression(tools));
             answers.add(refusal(tools));
+            if (sources.size() > 1) {
+                answers.add(secondSource(tools));
+                answers.add(acrossSources(tools));
+            }
         }
         VerifyResult verified = AuditVerifier.verify(chain, new AuditVerifier.Options(Optional.of(key), Optional.empty(),
                 Optional.empty(), OptionalLong.empty()));
@@ -86,7 +99,9 @@ public final class DemoStory {
         Envelope e = call(tools, "list_indexed_schemas", Map.of());
         step("list_indexed_schemas", "what was indexed");
         for (JsonNode s : e.data().path("schemas")) {
-            line(s.path("schema").asText() + ": " + s.path("tables").asInt() + " tables, " + s.path("columns").asInt() + " columns");
+            int tables = s.path("tables").asInt();
+            line(s.path("schema").asText() + ": " + tables + (tables == 1 ? " table, " : " tables, ") + s.path("columns").asInt()
+                    + " columns" + (sources(e) > 1 ? " (source " + s.path("source_id").asText() + ")" : ""));
         }
         Envelope all = call(tools, "find_relevant_tables", Map.of("query", "*", "limit", 50));
         int pii = 0;
@@ -103,6 +118,13 @@ public final class DemoStory {
         line(pii + " PII columns tagged (no sample of any was stored); " + redacted.size() + " of the " + pii
                 + " are redacted and never aggregated: " + String.join(", ", redacted));
         return e;
+    }
+
+    /** How many databases the schemas listed come from. */
+    private static long sources(Envelope e) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        e.data().path("schemas").forEach(s -> ids.add(s.path("source_id").asText()));
+        return ids.size();
     }
 
     private Envelope search(ToolRegistry tools) {
@@ -211,6 +233,34 @@ public final class DemoStory {
                 line("recovery: " + e.error().recovery().suggestedRewrite());
             }
         }
+        return e;
+    }
+
+    /** A metric of the second database, answered by its own engine through the same server. */
+    private Envelope secondSource(ToolRegistry tools) {
+        String metric = "feature_events_count";
+        Envelope e = call(tools, "get_metric", Map.of("name", metric, "group_by", List.of("feature_events.platform")));
+        step("get_metric", metric + " by feature_events.platform (the DuckDB database)");
+        if (e.data() == null) {
+            line(e.error().message());
+            return e;
+        }
+        StringBuilder shown = new StringBuilder();
+        for (JsonNode row : e.data().path("rows")) {
+            shown.append(shown.length() == 0 ? "" : ", ").append(row.path("feature_events.platform").asText()).append(' ')
+                    .append(row.path(metric).asText());
+        }
+        line(shown + "; run on DuckDB, the first answers on SQLite: one server, two databases");
+        return e;
+    }
+
+    /** A statement over both databases: refused, since nothing joins across them. */
+    private Envelope acrossSources(ToolRegistry tools) {
+        Envelope e = call(tools, "execute", Map.of("sql", "SELECT o.name, count(*) AS events FROM main.organizations o"
+                + " JOIN main.feature_events f ON f.organization_id = o.id GROUP BY o.name"));
+        step("execute", "organizations joined to feature_events (" + e.status().wireName()
+                + (e.error() == null ? "" : ", " + e.error().kind().wireName()) + ")");
+        line(e.error() == null ? "answered" : e.error().message());
         return e;
     }
 

@@ -20,6 +20,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -91,6 +92,50 @@ class DemoStoryTest {
                 () -> assertTrue(out.contains("chain intact: 10 keyed, hash-chained rows verified"), out),
                 () -> assertFalse(out.matches("(?s).*[a-z0-9]@[a-z].*"), "no e-mail address is printed"),
                 () -> assertFalse(out.matches("(?s).*\\d{13,19}.*"), "no card number is printed"),
+                () -> assertTrue(out.lines().allMatch(l -> l.length() <= 100), "lines fit the screen: " + out));
+    }
+
+    @Test
+    void withItsEventsDatabaseTheStoryServesTwoDatabasesAndRefusesAJoinAcrossThem(@TempDir Path twoDir) throws Exception {
+        Path database = twoDir.resolve("demo.sqlite");
+        DemoDatabase.ensure(database);
+        Path events = DemoEvents.beside(database);
+        DemoEvents.ensure(events);
+        SourceUrl sqlite = SourceUrl.parse("sqlite:" + database);
+        SourceUrl duckdb = SourceUrl.parse("duckdb:" + events);
+        Path two = twoDir.resolve("store.db");
+        for (SourceUrl u : List.of(sqlite, duckdb)) {
+            try (SchemaSource s = Sources.open(u)) {
+                new Indexer().run(u, s, two, false, IndexListener.SILENT);
+            }
+        }
+        StringWriter printed = new StringWriter();
+        DemoStory.Told told = new DemoStory(new PrintWriter(printed, true)).tell(new StoreLocation.SqliteFile(two),
+                List.of(sqlite, duckdb), Files.createDirectory(twoDir.resolve("audit")));
+        String out = printed.toString();
+        Envelope second = told.answers().get(7);
+        Envelope across = told.answers().get(8);
+        long byHand;
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + events);
+             java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM feature_events WHERE platform = 'ios'")) {
+            rs.next();
+            byHand = rs.getLong(1);
+        }
+        long answered = -1;
+        for (JsonNode row : second.data().path("rows")) {
+            if (row.path("feature_events.platform").asText().equals("ios")) {
+                answered = row.path("feature_events_count").asLong();
+            }
+        }
+        long ios = answered;
+        assertAll(
+                () -> assertEquals(Status.SUCCESS, second.status(), second.toJson()),
+                () -> assertEquals(byHand, ios, "the DuckDB metric equals hand-written SQL on the DuckDB file"),
+                () -> assertTrue(out.contains("ios " + byHand), out),
+                () -> assertEquals(ErrorKind.INVALID_ARGUMENT, across.error().kind(), across.toJson()),
+                () -> assertTrue(out.replaceAll("\\s+", " ").contains("names tables of 2 databases"), out),
+                () -> assertTrue(told.audit().intact(), told.audit().problem()),
                 () -> assertTrue(out.lines().allMatch(l -> l.length() <= 100), "lines fit the screen: " + out));
     }
 

@@ -88,10 +88,15 @@ class WrongSourceTest {
                     () -> assertTrue(r.err().contains("index this source"), r.err()));
         }));
         assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit());
-        // A store holding both sources on purpose (index --add-source) serves either.
+        // A store holding both sources on purpose (index --add-source) serves both: the SQLite file from the path it
+        // records, the PostgreSQL database only with a connection of its own.
         assertEquals(0, CliRun.of("--store", pgStore.toString(), "index", "--source", "sqlite:" + music, "--add-source").exit());
-        assertAll(() -> assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", "sqlite:" + music).exit()),
-                () -> assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit()));
+        CliRun fileOnly = CliRun.of("--store", pgStore.toString(), "serve", "--source", "sqlite:" + music);
+        assertAll(() -> assertEquals(2, fileOnly.exit(), fileOnly.err()),
+                () -> assertTrue(fileOnly.err().contains("no connection for postgresql://"), fileOnly.err()),
+                () -> assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", TestPostgres.url("sb_music")).exit()),
+                () -> assertEquals(0, CliRun.of("--store", pgStore.toString(), "serve", "--source", "sqlite:" + music,
+                        "--source", TestPostgres.url("sb_music")).exit()));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.schemabrain.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.McpStdio;
 import dev.schemabrain.testing.TestPostgres;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -10,8 +11,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -48,16 +47,8 @@ class ServeSourceReachTest {
 
     /** {exit code as text when non-zero else "", stderr}. */
     private static String[] run(String... args) {
-        StringWriter err = new StringWriter();
-        java.io.InputStream in = System.in;
-        try {
-            System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
-            int exit = dev.schemabrain.cli.Main.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true),
-                    Map.of("GOOD", url("right-password"), "BAD", url("wrong-password")), args);
-            return new String[] {exit == 0 ? "" : String.valueOf(exit), err.toString()};
-        } finally {
-            System.setIn(in);
-        }
+        InProcessCli.Result r = InProcessCli.runAtEof(Map.of("GOOD", url("right-password"), "BAD", url("wrong-password")), args);
+        return new String[] {r.exitCode() == 0 ? "" : String.valueOf(r.exitCode()), r.stderr()};
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.McpStdio;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
@@ -71,9 +72,9 @@ class TwoSourcesTest {
         mariaUrl = "mariadb://" + USER + "@" + TestMariaDb.SERVER + "/" + crm;
         store = dir.resolve("store.db");
         Map<String, String> env = Map.of("CRM_URL", "mariadb://" + USER + ":two-secret@" + TestMariaDb.SERVER + "/" + crm);
-        assertEquals(0, CliRunner.run(env, "--store", store.toString(), "index", "--source", pgUrl).exit());
-        CliRunner.Result second = CliRunner.run(env, "--store", store.toString(), "index", "--add-source", "--url-env", "CRM_URL");
-        assertEquals(0, second.exit(), second.err());
+        assertEquals(0, InProcessCli.runAtEof(env, "--store", store.toString(), "index", "--source", pgUrl).exitCode());
+        InProcessCli.Result second = InProcessCli.runAtEof(env, "--store", store.toString(), "index", "--add-source", "--url-env", "CRM_URL");
+        assertEquals(0, second.exitCode(), second.stderr());
     }
 
     @AfterAll
@@ -86,12 +87,12 @@ class TwoSourcesTest {
 
     @Test
     void serveRefusesToStartWithoutAConnectionForEverySource() throws Exception {
-        CliRunner.Result r = CliRunner.run(Map.of(), "--store", store.toString(), "serve", "--source", pgUrl);
-        assertEquals(2, r.exit(), r.err());
-        assertTrue(r.err().contains("holds 2 sources") && r.err().contains(SourceUrl.parse(mariaUrl).displayUrl()), "names the source left out: " + r.err());
-        assertTrue(r.err().contains("once for each source"), "says what to do: " + r.err());
-        assertFalse(r.err().contains("two-secret"), r.err());
-        assertFalse(r.err().contains("Exception"), r.err());
+        InProcessCli.Result r = InProcessCli.runAtEof(Map.of(), "--store", store.toString(), "serve", "--source", pgUrl);
+        assertEquals(2, r.exitCode(), r.stderr());
+        assertTrue(r.stderr().contains("holds 2 sources") && r.stderr().contains(SourceUrl.parse(mariaUrl).displayUrl()), "names the source left out: " + r.stderr());
+        assertTrue(r.stderr().contains("once for each source"), "says what to do: " + r.stderr());
+        assertFalse(r.stderr().contains("two-secret"), r.stderr());
+        assertFalse(r.stderr().contains("Exception"), r.stderr());
     }
 
     @Test
@@ -150,26 +151,6 @@ class TwoSourcesTest {
         try (Connection c = TestMariaDb.connect(crm); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
-        }
-    }
-
-    /** The CLI in this JVM with {@code env} as its environment; serve's stdin is at end of file, so it stops at once. */
-    private static final class CliRunner {
-        record Result(int exit, String err) {
-        }
-
-        static synchronized Result run(Map<String, String> env, String... args) {
-            java.io.StringWriter out = new java.io.StringWriter();
-            java.io.StringWriter err = new java.io.StringWriter();
-            java.io.InputStream in = System.in;
-            try {
-                System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
-                int exit = dev.schemabrain.cli.Main.execute(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
-                        env, args);
-                return new Result(exit, err.toString());
-            } finally {
-                System.setIn(in);
-            }
         }
     }
 }

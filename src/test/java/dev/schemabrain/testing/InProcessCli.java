@@ -22,6 +22,17 @@ public final class InProcessCli {
         return new Result(exit, out.toString(), err.toString());
     }
 
+    /** As {@link #run(Map, String...)} with stdin at end of file: a serve stops as soon as it has started. */
+    public static synchronized Result runAtEof(Map<String, String> env, String... args) {
+        java.io.InputStream in = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream(new byte[0]));
+            return run(env, args);
+        } finally {
+            System.setIn(in);
+        }
+    }
+
     public static Result run(String... args) {
         return run(Map.of(), args);
     }
