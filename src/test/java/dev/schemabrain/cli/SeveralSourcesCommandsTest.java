@@ -171,6 +171,21 @@ class SeveralSourcesCommandsTest {
                 args.subList(args.indexOf("serve"), args.size()), args.toString());
         assertEquals("sqlite:" + shop, entry.path("env").path("SHOP_URL").asText());
         assertEquals("sqlite:" + crm, entry.path("env").path("CRM_URL").asText());
+
+        // A --source is passed on as given, unless it holds a password the client's file would then hold.
+        InProcessCli.Result secret = run(args(base, "--url-env", "SHOP_URL", "--source",
+                "postgresql://reader:s3cret@db.internal/crm"));
+        assertEquals(2, secret.exitCode(), secret.stdout() + secret.stderr());
+        assertEquals("schemabrain: The --source URL holds a password or secret parameter, which init would write into"
+                + " the client's file; pass it as --url-env VAR instead.", secret.stderr().strip());
+        InProcessCli.Result mixed = run(args(base, "--url-env", "SHOP_URL", "--source", "sqlite:" + crm));
+        assertEquals(0, mixed.exitCode(), mixed.stderr());
+        String written = Files.readString(McpClient.CLAUDE_CODE.configFile(dir.resolve("home"), Map.of(), "Linux"));
+        List<String> mixedArgs = new ArrayList<>();
+        JSON.readTree(written).path("mcpServers").path("schemabrain").path("args").forEach(a -> mixedArgs.add(a.asText()));
+        assertEquals(List.of("serve", "--url-env", "SHOP_URL", "--source", "sqlite:" + crm),
+                mixedArgs.subList(mixedArgs.indexOf("serve"), mixedArgs.size()), written);
+        assertFalse(written.contains("s3cret"), written);
     }
 
     private static String[] args(List<String> base, String... more) {
