@@ -32,7 +32,8 @@ import java.util.concurrent.Callable;
 @Command(name = "index", mixinStandardHelpOptions = true,
         description = {"Introspect a database (tables, columns, keys, comments, sample values) into the store.",
                 "Cache-aware: unchanged tables and columns cost nothing on a re-index; objects the source no longer"
-                        + " has are marked deprecated and purged after 30 days.",
+                        + " has are marked deprecated and purged after 30 days. --source or --url-env given several"
+                        + " times: each source in turn, one summary each.",
                 "Sources: postgresql://user@host:port/db, mysql:// or mariadb://user@host:port/db, sqlite:FILE,"
                         + " duckdb:FILE, ddl:FILE (CREATE TABLE statements), spider:TABLES.json."})
 final class IndexCommand implements Callable<Integer> {

@@ -28,8 +28,9 @@ import java.util.regex.Pattern;
 @Command(name = "init", mixinStandardHelpOptions = true, resourceBundle = "dev.schemabrain.cli.InitCommand",
         description = {"Register this server in an MCP client's configuration: Claude Desktop, Claude Code, Cursor, VS Code"
                 + " or Windsurf (user-level files; docs/cli.md lists them).",
-                "The entry runs the absolute java and jar on the absolute store; the source comes from --url-env, named in"
-                        + " the entry's env block, never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
+                "The entry runs the absolute java and jar on the absolute store; each source (--url-env or --source, once"
+                        + " for each source of the store) comes from --url-env, named in the entry's env block, or a"
+                        + " --source without secrets; never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
                         + " merged: other servers stay; a second run changes nothing. A file that is not valid JSON is"
                         + " refused without writing; VS Code's comments and trailing commas are kept. --print writes nothing and prints the entry for any other client."})
 final class InitCommand implements Callable<Integer> {
