@@ -114,6 +114,14 @@ class SeveralSourcesCommandsTest {
                 "+ column main.contacts.email (TEXT)",
                 "1 difference since the last index of sqlite:" + crm + "; run 'schemabrain index --url-env CRM_URL"
                         + " --store " + store + "' to update the store."), lines);
+
+        // A source the store never indexed is said on stderr; the others are still compared, and it sets the exit code.
+        Path other = sqlite("other.sqlite", "CREATE TABLE t (id INTEGER PRIMARY KEY)");
+        InProcessCli.Result unknown = run("check", "--store", store, "--source", "sqlite:" + other, "--url-env", "SHOP_URL");
+        assertEquals(2, unknown.exitCode(), unknown.stdout() + unknown.stderr());
+        assertTrue(unknown.stderr().startsWith("schemabrain: The store " + store + " has no catalog for sqlite:" + other
+                + ";"), unknown.stderr());
+        assertTrue(unknown.stdout().contains("In sync: sqlite:" + shop + " has the 1 tables"), unknown.stdout());
     }
 
     @Test
