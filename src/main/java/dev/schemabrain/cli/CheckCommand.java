@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
 
 /** {@code schemabrain check}: the live source's tables and columns against the store's (SPEC §10.7). */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = {"Compare the live source's tables and columns with what the store indexed, writing nothing.",
+        description = {"Compare the live source's tables and columns with what the store indexed, writing nothing; with"
+                + " --source or --url-env repeated, each source with the tables the store indexed from it.",
                 "Prints '+ table|column' (added since the index), '-' (removed) and '~ column: old -> new' (retyped)."
                         + " Exit 0 in sync, 1 drift, 2 error."})
 final class CheckCommand implements Callable<Integer> {
@@ -29,13 +30,32 @@ final class CheckCommand implements Callable<Integer> {
     Main main;
 
     @Mixin
-    SourceOptions source;
+    SourceOptions.Several sources;
 
     @Override
     public Integer call() throws SchemaBrainException {
-        if (!source.given()) {
+        if (!sources.given()) {
             throw new UserError("check needs the source: pass --source URL or --url-env VAR.");
         }
+        List<SourceOptions> each = sources.each();
+        int worst = 0;
+        for (SourceOptions source : each) {
+            try {
+                worst = Math.max(worst, check(source, each.size() > 1));
+            } catch (SchemaBrainException e) {
+                if (each.size() == 1) {
+                    throw e;
+                }
+                // One source that cannot be compared leaves the others to compare; the exit code keeps its failure.
+                main.err().println("schemabrain: " + e.getMessage());
+                worst = Math.max(worst, e.failure().exitCode());
+            }
+        }
+        return worst;
+    }
+
+    /** One source against the store's tables of that source only; with several, headed by its display URL. */
+    private int check(SourceOptions source, boolean headed) throws SchemaBrainException {
         SourceUrl url = source.resolve(main.env, main.err());
         if (!Stores.exists(main.store())) {
             throw new UserError("There is no store at " + main.store() + "; " + source.indexAdvice(url, main.storeOption())
@@ -48,6 +68,9 @@ final class CheckCommand implements Callable<Integer> {
         if (stored.tables().isEmpty()) {
             throw new UserError("The store " + main.store() + " has no catalog for " + url.displayUrl()
                     + "; " + source.indexAdvice(url, main.storeOption()) + " first.");
+        }
+        if (headed) {
+            main.out().println(url.displayUrl() + ":");
         }
         Catalog live;
         try (SchemaSource schemaSource = Sources.open(url)) {

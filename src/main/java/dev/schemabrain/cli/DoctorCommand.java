@@ -38,11 +38,13 @@ import java.util.concurrent.Callable;
         description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
                 + " the source (reachable; the keys the role sees, and the GRANT it lacks where it sees none; the role read-only, else the GRANTs of a read-only role; the database wall: no"
                 + " superuser or server-file power, the columns serve withholds refused; pg_stat_statements or"
-                + " performance_schema) and the MCP clients' entries.",
+                + " performance_schema) and the MCP clients' entries. With --source or --url-env repeated, the source"
+                + " checks run for each, under its display URL.",
                 "Exit 0 all pass, 1 warnings, 2 failures."})
 final class DoctorCommand implements Callable<Integer> {
 
-    enum Status { OK, WARN, FAIL, SKIP }
+    /** HEAD is no check: the line naming the source whose checks follow, when several are given. */
+    enum Status { OK, WARN, FAIL, SKIP, HEAD }
 
     /** One check's outcome; {@code detail} lines are printed indented under it. */
     record Check(Status status, String text, List<String> detail) {
@@ -55,7 +57,7 @@ final class DoctorCommand implements Callable<Integer> {
     Main main;
 
     @Mixin
-    SourceOptions source;
+    SourceOptions.Several sources;
 
     @Option(names = "--name", defaultValue = "schemabrain", paramLabel = "NAME",
             description = "The server's name in the MCP clients (default: ${DEFAULT-VALUE}).")
@@ -79,27 +81,43 @@ final class DoctorCommand implements Callable<Integer> {
     public Integer call() {
         List<Check> checks = new ArrayList<>();
         checks.add(java());
-        Optional<SourceUrl> url = Optional.empty();
-        Check sourceGiven = null;
-        try {
-            url = source.given() ? Optional.of(source.resolve(main.env, main.err())) : Optional.empty();
-        } catch (SchemaBrainException e) {
-            sourceGiven = new Check(Status.FAIL, e.getMessage());
+        // Each source given: its URL, or why it could not be resolved.
+        List<SourceUrl> urls = new ArrayList<>();
+        List<Check> blocks = new ArrayList<>();
+        boolean several = sources.choices.size() > 1;
+        for (SourceOptions one : sources.each()) {
+            try {
+                SourceUrl url = one.resolve(main.env, main.err());
+                urls.add(url);
+                if (several) {
+                    blocks.add(new Check(Status.HEAD, url.displayUrl() + ":"));
+                }
+                blocks.addAll(source(url));
+            } catch (SchemaBrainException e) {
+                if (several) {
+                    // Never the --source text itself: it may hold the password that made it unreadable.
+                    blocks.add(new Check(Status.HEAD, (one.choice.urlEnv != null ? "--url-env " + one.choice.urlEnv
+                            : "a --source given") + ":"));
+                }
+                blocks.add(new Check(Status.FAIL, e.getMessage()));
+            }
         }
-        checks.add(store(url));
+        checks.add(store(urls));
         storeOwnership().ifPresent(checks::add);
         checks.add(embeddings());
         checks.add(auditWitness());
         accessPolicy().ifPresent(checks::add);
-        if (sourceGiven != null) {
-            checks.add(sourceGiven);
-        } else if (url.isEmpty()) {
+        if (!sources.given()) {
             checks.add(new Check(Status.SKIP, "source: none given; pass --source URL or --url-env VAR to check it."));
-        } else {
-            checks.addAll(source(url.get()));
         }
-        checks.addAll(clients(url));
+        checks.addAll(blocks);
+        // An entry's source is compared with the one given; with several given, which one it meant is unknown.
+        checks.addAll(clients(urls.size() == 1 && !several ? Optional.of(urls.get(0)) : Optional.empty()));
         for (Check c : checks) {
+            if (c.status() == Status.HEAD) {
+                main.out().println(c.text());
+                continue;
+            }
             // A failure stands out in capitals; the others read as words.
             String status = c.status() == Status.FAIL ? "FAIL" : c.status().name().toLowerCase(java.util.Locale.ROOT);
             main.out().println(String.format("%-4s  %s", status, c.text()));
@@ -158,7 +176,7 @@ final class DoctorCommand implements Callable<Integer> {
                 : new Check(Status.FAIL, "java: " + v + " at " + where + " is older than 17; install Java 17 or newer.");
     }
 
-    private Check store(Optional<SourceUrl> url) {
+    private Check store(List<SourceUrl> urls) {
         try {
             StoreLocation location = main.store();
             if (!Stores.exists(location)) {
@@ -166,22 +184,28 @@ final class DoctorCommand implements Callable<Integer> {
                         + " or pass --store with the file it wrote.");
             }
             Map<String, String> sources;
-            int[] counts = null;
+            Map<SourceUrl, int[]> counts = new java.util.LinkedHashMap<>();
             try (Store store = Stores.open(location)) {
                 sources = store.read(CatalogRepository::sourceUrls);
-                if (url.isPresent() && sources.containsKey(url.get().sourceId())) {
-                    counts = store.read(c -> CatalogRepository.liveCounts(c, url.get().sourceId()));
+                for (SourceUrl url : urls) {
+                    if (sources.containsKey(url.sourceId())) {
+                        counts.put(url, store.read(c -> CatalogRepository.liveCounts(c, url.sourceId())));
+                    }
                 }
             }
             if (sources.isEmpty()) {
                 return new Check(Status.WARN, "store: " + location + " has nothing indexed yet; run 'schemabrain index'.");
             }
-            if (url.isPresent() && counts == null) {
+            List<String> missing = urls.stream().filter(u -> !counts.containsKey(u)).map(SourceUrl::displayUrl).toList();
+            if (!missing.isEmpty()) {
                 return new Check(Status.FAIL, "store: " + location + " was indexed from " + String.join(", ", sources.values())
-                        + ", not from " + url.get().displayUrl() + "; index that source into it (serve refuses to start).");
+                        + ", not from " + String.join(", ", missing) + "; index " + (missing.size() == 1 ? "that source"
+                        : "those sources") + " into it (serve refuses to start).");
             }
+            String counted = counts.entrySet().stream().map(e -> (counts.size() == 1 ? "" : e.getKey().displayUrl() + ": ")
+                    + e.getValue()[0] + " tables, " + e.getValue()[1] + " columns").collect(java.util.stream.Collectors.joining("; "));
             return new Check(Status.OK, "store: " + location + " indexed from " + String.join(", ", sources.values())
-                    + (counts == null ? "" : " (" + counts[0] + " tables, " + counts[1] + " columns)"));
+                    + (counts.isEmpty() ? "" : " (" + counted + ")"));
         } catch (SchemaBrainException e) {
             return new Check(Status.FAIL, "store: " + e.getMessage());
         }

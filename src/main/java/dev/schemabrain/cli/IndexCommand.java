@@ -23,6 +23,7 @@ import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -31,7 +32,8 @@ import java.util.concurrent.Callable;
 @Command(name = "index", mixinStandardHelpOptions = true,
         description = {"Introspect a database (tables, columns, keys, comments, sample values) into the store.",
                 "Cache-aware: unchanged tables and columns cost nothing on a re-index; objects the source no longer"
-                        + " has are marked deprecated and purged after 30 days.",
+                        + " has are marked deprecated and purged after 30 days. --source or --url-env given several"
+                        + " times: each source in turn, one summary each.",
                 "Sources: postgresql://user@host:port/db, mysql:// or mariadb://user@host:port/db, sqlite:FILE,"
                         + " duckdb:FILE, ddl:FILE (CREATE TABLE statements), spider:TABLES.json."})
 final class IndexCommand implements Callable<Integer> {
@@ -40,7 +42,7 @@ final class IndexCommand implements Callable<Integer> {
     Main main;
 
     @Mixin
-    SourceOptions source;
+    SourceOptions.Several sources;
 
     @Option(names = "--dry-run", description = "Read the source and report what would change, without writing the store;"
             + " with --llm, print the estimated tokens and cost and send nothing.")
@@ -63,14 +65,28 @@ final class IndexCommand implements Callable<Integer> {
         if (!dryRun) {
             dev.schemabrain.store.Stores.checkWritable(main.store());   // before introspecting, not after
         }
-        SourceUrl url = source.resolve(main.env, main.err());
+        List<SourceUrl> urls = sources.resolve(main.env, main.err());
+        if (urls.isEmpty()) {
+            urls = List.of(new SourceOptions().resolve(main.env, main.err()));   // no option: the one-source refusal
+        }
         if (!addSource) {
-            checkOneSource(main.store(), url);
+            checkOneSource(main.store(), urls);   // every source before any is indexed: none half-done
         }
         LlmEnricher enricher = new LlmEnricher(llm.options(main.env, main.err()), WordVocabulary.get().words());
+        Dictionary comments = dictionary == null ? Dictionary.none() : Dictionary.read(dictionary);
+        for (SourceUrl url : urls) {
+            if (!index(url, enricher, comments)) {
+                return ExitSignals.awaitExit();   // no summary of a run the signal undoes
+            }
+        }
+        LlmIndexOptions.printSummary(main.out(), main.err(), enricher.summary());
+        return 0;
+    }
+
+    /** One source into the store, its summary printed; false when a signal stopped it. */
+    private boolean index(SourceUrl url, LlmEnricher enricher, Dictionary comments) throws SourceException, StoreException {
         IndexResult result;
         java.util.Optional<String> unreadKeys;
-        Dictionary comments = dictionary == null ? Dictionary.none() : Dictionary.read(dictionary);
         // The run writes the store in one transaction at its end: stopped before the commit, nothing of it lands;
         // a store file the run created is deleted, never left empty or half-written.
         StoreLocation store = main.store();
@@ -85,33 +101,34 @@ final class IndexCommand implements Callable<Integer> {
             ExitSignals.onInterrupt(null);
         }
         if (ExitSignals.stopping()) {
-            return ExitSignals.awaitExit();   // no summary of a run the signal undoes
+            return false;
         }
         printSummary(main.out(), result, main.store().toString());
         unreadKeys.ifPresent(m -> main.err().println("warning: " + m));
-        LlmIndexOptions.printSummary(main.out(), main.err(), enricher.summary());
-        return 0;
+        return true;
     }
 
     /**
      * A store serves every source it holds as one catalog: a second database indexed into it by mistake (the demo's
      * store, a store from another project) would be ranked and answered beside the first, so it takes --add-source.
+     * Sources given together count as held once the first of them is indexed.
      */
-    private static void checkOneSource(StoreLocation store, SourceUrl url) throws StoreException, UserError {
-        if (!Stores.exists(store)) {
-            return;
+    private static void checkOneSource(StoreLocation store, List<SourceUrl> urls) throws StoreException, UserError {
+        Map<String, String> indexed = new java.util.LinkedHashMap<>();
+        if (Stores.exists(store)) {
+            try (Store opened = Stores.open(store)) {
+                indexed.putAll(opened.read(CatalogRepository::sourceUrls));
+            }
         }
-        Map<String, String> indexed;
-        try (Store opened = Stores.open(store)) {
-            indexed = opened.read(CatalogRepository::sourceUrls);
+        for (SourceUrl url : urls) {
+            if (!indexed.isEmpty() && !indexed.containsKey(url.sourceId())
+                    && indexed.values().stream().noneMatch(display -> sameSource(display, url))) {
+                throw new UserError("The store " + store + " holds " + String.join(", ", indexed.values()) + ", not "
+                        + url.displayUrl() + "; give this source a store of its own with --store FILE, or pass --add-source"
+                        + " to serve both from this store on purpose.");
+            }
+            indexed.putIfAbsent(url.sourceId(), url.displayUrl());
         }
-        if (indexed.isEmpty() || indexed.containsKey(url.sourceId())
-                || indexed.values().stream().anyMatch(display -> sameSource(display, url))) {
-            return;
-        }
-        throw new UserError("The store " + store + " holds " + String.join(", ", indexed.values()) + ", not "
-                + url.displayUrl() + "; give this source a store of its own with --store FILE, or pass --add-source"
-                + " to serve both from this store on purpose.");
     }
 
     /** A store from before display URLs were allow-listed keeps an older id; the index run re-keys it. */

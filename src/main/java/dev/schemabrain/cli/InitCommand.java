@@ -25,11 +25,12 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 /** {@code schemabrain init}: registers the server in the MCP clients' configuration files (SPEC §10.7). */
-@Command(name = "init", mixinStandardHelpOptions = true,
+@Command(name = "init", mixinStandardHelpOptions = true, resourceBundle = "dev.schemabrain.cli.InitCommand",
         description = {"Register this server in an MCP client's configuration: Claude Desktop, Claude Code, Cursor, VS Code"
                 + " or Windsurf (user-level files; docs/cli.md lists them).",
-                "The entry runs the absolute java and jar on the absolute store; the source comes from --url-env, named in"
-                        + " the entry's env block, never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
+                "The entry runs the absolute java and jar on the absolute store; each source (--url-env or --source, once"
+                        + " for each source of the store) comes from --url-env, named in the entry's env block, or a"
+                        + " --source without secrets; never a password. An existing file is backed up (FILE.bak-TIMESTAMP) and"
                         + " merged: other servers stay; a second run changes nothing. A file that is not valid JSON is"
                         + " refused without writing; VS Code's comments and trailing commas are kept. --print writes nothing and prints the entry for any other client."})
 final class InitCommand implements Callable<Integer> {
@@ -45,10 +46,9 @@ final class InitCommand implements Callable<Integer> {
             + " (default: ${DEFAULT-VALUE}).")
     String client;
 
-    @Option(names = "--url-env", paramLabel = "VAR", description = "The environment variable holding the source URL, for"
-            + " get_metric: serve gets --url-env VAR, and the entry's env block sets VAR to the URL when it holds no"
-            + " password, else to the client's own VAR.")
-    String urlEnv;
+    /** Worded for init in its resource bundle: what serve is given, once for each source of the store. */
+    @picocli.CommandLine.Mixin
+    SourceOptions.Several sources;
 
     @Option(names = "--transport", defaultValue = "stdio", paramLabel = "KIND", description = "stdio: the client starts"
             + " the server (default); http: the client connects to a running 'serve --transport http' at --url.")
@@ -164,11 +164,14 @@ final class InitCommand implements Callable<Integer> {
             main.err().println("warning: there is no store at " + main.storeArg + " yet; run 'schemabrain index' into it"
                     + " before the client starts the server.");
         }
-        if (launch.isPresent() && launch.get().env().values().stream().anyMatch(Optional::isEmpty)) {
-            main.out().println("The entry refers to " + urlEnv + " in the client's environment (the URL holds a password,"
-                    + " or is not set here): export it where the client starts.");
+        List<String> references = launch.map(l -> l.env().entrySet().stream().filter(e -> e.getValue().isEmpty())
+                .map(Map.Entry::getKey).filter(urlEnvs()::contains).toList()).orElse(List.of());
+        if (!references.isEmpty()) {
+            main.out().println("The entry refers to " + String.join(" and ", references) + " in the client's environment"
+                    + " (the URL holds a password, or is not set here): export "
+                    + (references.size() == 1 ? "it" : "them") + " where the client starts.");
         }
-        if (launch.isPresent() && urlEnv == null) {
+        if (launch.isPresent() && !sources.given()) {
             main.out().println("No --url-env: the tools answer from the store, and get_metric tells the agent the server"
                     + " has no source; run init again with --url-env VAR to give it one.");
         }
@@ -245,11 +248,47 @@ final class InitCommand implements Callable<Integer> {
             args.addAll(List.of("--store-schema", main.storeSchema));
         }
         args.add("serve");
-        if (urlEnv != null) {
-            args.addAll(List.of("--url-env", urlEnv));
-            env.put(urlEnv, secretFreeValue(urlEnv));
+        for (SourceOptions.Choice c : sources.choices) {
+            if (c.urlEnv != null) {
+                args.addAll(List.of("--url-env", c.urlEnv));
+                env.put(c.urlEnv, secretFreeValue(c.urlEnv));
+            } else {
+                args.addAll(List.of("--source", secretFreeSource(c.url)));
+            }
         }
+        checkEverySource();
         return ServerLaunch.of(ServerLaunch.crashDirectory(home, main.env), jarPath(), args, env);
+    }
+
+    private List<String> urlEnvs() {
+        return sources.choices.stream().map(c -> c.urlEnv).filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** A --source written into the client's file as given (a file made absolute), refused when it holds a secret. */
+    private static String secretFreeSource(String given) throws SchemaBrainException {
+        SourceUrl parsed = SourceUrl.parse(given);
+        if (!parsed.holdsNoSecret() || !ServerLaunch.shownWhole(parsed)) {
+            throw new UserError("The --source URL holds a password or secret parameter, which init would write into the"
+                    + " client's file; pass it as --url-env VAR instead.");
+        }
+        return parsed.path() != null ? parsed.displayUrl() : given.strip();
+    }
+
+    /**
+     * A store of several sources needs a connection for each in the entry, as serve does; a variable not set here
+     * cannot be told apart, so the check needs every source's URL at hand.
+     */
+    private void checkEverySource() throws SchemaBrainException {
+        List<SourceUrl> urls = new ArrayList<>();
+        for (SourceOptions.Choice c : sources.choices) {
+            String value = c.urlEnv != null ? main.env.get(c.urlEnv) : c.url;
+            if (value == null || value.isBlank()) {
+                return;
+            }
+            urls.add(SourceUrl.parse(value));
+        }
+        dev.schemabrain.store.ServedSource.checkAll(main.store(), urls.stream().map(SourceUrl::sourceId).toList(),
+                urls.stream().map(SourceUrl::displayUrl).toList(), "init");
     }
 
     /** The variable's value when it names a source and holds no secret; otherwise the client passes on its own. */
@@ -273,7 +312,10 @@ final class InitCommand implements Callable<Integer> {
         if (!NAME.matcher(name).matches()) {
             throw new UserError("--name " + Main.shown(name) + " is not a server name; use letters, digits, '.', '_' or '-'.");
         }
-        for (String var : new String[]{urlEnv, tokenEnv, main.storeUrlEnv}) {
+        List<String> vars = new ArrayList<>(urlEnvs());
+        vars.add(tokenEnv);
+        vars.add(main.storeUrlEnv);
+        for (String var : vars) {
             if (var != null && !VAR.matcher(var).matches()) {
                 throw new UserError(Main.shown(var) + " is not an environment variable name; use letters, digits and '_'.");
             }

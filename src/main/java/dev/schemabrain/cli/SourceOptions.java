@@ -82,5 +82,14 @@ final class SourceOptions {
             }
             return out;
         }
+
+        /** Each source given as the one-source options, so a command runs its one-source steps (and advice) per source. */
+        java.util.List<SourceOptions> each() {
+            return choices.stream().map(c -> {
+                SourceOptions one = new SourceOptions();
+                one.choice = c;
+                return one;
+            }).toList();
+        }
     }
 }

@@ -53,6 +53,12 @@ public final class ServedSource {
      */
     public static void checkAll(StoreLocation store, java.util.List<String> sourceIds, java.util.List<String> displayUrls)
             throws StoreException {
+        checkAll(store, sourceIds, displayUrls, "serve");
+    }
+
+    /** @param command the command given the sources (serve, or init writing serve's arguments), for the message */
+    public static void checkAll(StoreLocation store, java.util.List<String> sourceIds, java.util.List<String> displayUrls,
+                                String command) throws StoreException {
         for (int i = 0; i < sourceIds.size(); i++) {
             if (sourceIds.indexOf(sourceIds.get(i)) != i) {
                 throw new StoreException("The source " + displayUrls.get(i) + " is given twice; give each source of the"
@@ -69,7 +75,7 @@ public final class ServedSource {
         java.util.List<String> missing = indexed.entrySet().stream().filter(e -> !sourceIds.contains(e.getKey()))
                 .map(Map.Entry::getValue).sorted().toList();
         if (!missing.isEmpty()) {
-            throw new StoreException("The store " + store + " holds " + indexed.size() + " sources and serve was given no"
+            throw new StoreException("The store " + store + " holds " + indexed.size() + " sources and " + command + " was given no"
                     + " connection for " + String.join(", ", missing) + "; pass --url-env VAR (or --source URL) once for"
                     + " each source of the store, so every table it serves can be queried.");
         }
