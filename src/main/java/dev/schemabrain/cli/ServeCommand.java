@@ -498,34 +498,12 @@ final class ServeCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Given any source, the store's other file sources (SQLite, DuckDB) are opened from the path it records: that URL
-     * holds no secret and names the very file indexed. A database on a server needs its --url-env or --source.
-     */
+    /** Given any source, the store's other file sources too, opened from the path it records (ServedSource.storedFiles). */
     private List<SourceUrl> withStoredFiles(List<SourceUrl> given) throws SchemaBrainException {
-        if (given.isEmpty() || !dev.schemabrain.store.Stores.exists(main.store())) {
-            return given;
-        }
-        java.util.Map<String, String> stored;
-        try (dev.schemabrain.store.Store opened = dev.schemabrain.store.Stores.open(main.store())) {
-            stored = opened.read(dev.schemabrain.store.CatalogRepository::sourceUrls);
-        }
         List<SourceUrl> all = new java.util.ArrayList<>(given);
-        for (java.util.Map.Entry<String, String> e : stored.entrySet()) {
-            if (given.stream().anyMatch(u -> u.sourceId().equals(e.getKey()))) {
-                continue;
-            }
-            try {
-                SourceUrl file = SourceUrl.parse(e.getValue());
-                if (file.path() != null && file.host() == null && !file.hasPassword()
-                        && dev.schemabrain.engine.Engines.of(file.kind()).isPresent()
-                        && java.nio.file.Files.isRegularFile(file.path()) && file.sourceId().equals(e.getKey())) {
-                    all.add(file);
-                    main.err().println("schemabrain: serving " + file.displayUrl() + " too, from the path the store records.");
-                }
-            } catch (dev.schemabrain.error.SourceException unparsable) {
-                // Left for checkAll to name.
-            }
+        for (SourceUrl file : ServedSource.storedFiles(main.store(), given.stream().map(SourceUrl::sourceId).toList())) {
+            all.add(file);
+            main.err().println("schemabrain: serving " + file.displayUrl() + " too, from the path the store records.");
         }
         return all;
     }

@@ -73,11 +73,47 @@ public final class ServedSource {
             indexed = opened.read(CatalogRepository::sourceUrls);
         }
         java.util.List<String> missing = indexed.entrySet().stream().filter(e -> !sourceIds.contains(e.getKey()))
+                .filter(e -> storedFile(e.getKey(), e.getValue()).isEmpty())
                 .map(Map.Entry::getValue).sorted().toList();
         if (!missing.isEmpty()) {
             throw new StoreException("The store " + store + " holds " + indexed.size() + " sources and " + command + " was given no"
                     + " connection for " + String.join(", ", missing) + "; pass --url-env VAR (or --source URL) once for"
                     + " each source of the store, so every table it serves can be queried.");
+        }
+    }
+
+    /**
+     * The sources of {@code store} other than those given that serve opens from the path the store records: a SQLite
+     * or DuckDB file, whose URL holds no secret and names the very file indexed. A database on a server needs its own
+     * --url-env or --source. None when nothing is given (serve then runs no statement at all).
+     */
+    public static java.util.List<dev.schemabrain.engine.SourceUrl> storedFiles(StoreLocation store,
+                                                                             java.util.List<String> givenIds)
+            throws StoreException {
+        if (givenIds.isEmpty() || !Stores.exists(store)) {
+            return java.util.List.of();
+        }
+        Map<String, String> indexed;
+        try (Store opened = Stores.open(store)) {
+            indexed = opened.read(CatalogRepository::sourceUrls);
+        }
+        java.util.List<dev.schemabrain.engine.SourceUrl> files = new java.util.ArrayList<>();
+        indexed.forEach((id, display) -> {
+            if (!givenIds.contains(id)) {
+                storedFile(id, display).ifPresent(files::add);
+            }
+        });
+        return files;
+    }
+
+    private static Optional<dev.schemabrain.engine.SourceUrl> storedFile(String id, String display) {
+        try {
+            dev.schemabrain.engine.SourceUrl url = dev.schemabrain.engine.SourceUrl.parse(display);
+            boolean file = url.path() != null && url.host() == null && !url.hasPassword()
+                    && dev.schemabrain.engine.Engines.of(url.kind()).isPresent() && java.nio.file.Files.isRegularFile(url.path());
+            return file && url.sourceId().equals(id) ? Optional.of(url) : Optional.empty();
+        } catch (dev.schemabrain.error.SourceException unparsable) {
+            return Optional.empty();
         }
     }
 }

@@ -163,7 +163,14 @@ class SeveralSourcesCommandsTest {
         Path jar = Files.writeString(dir.resolve("schemabrain.jar"), "a jar");
         List<String> base = List.of("init", "--store", store, "--jar", jar.toString(), "--client", "claude-code");
 
-        InProcessCli.Result missing = run(args(base, "--url-env", "SHOP_URL"));
+        // A SQLite file the store records is opened by serve from its path; one that is gone must be given.
+        Path away = Files.move(crm, dir.resolve("crm-away.sqlite"));
+        InProcessCli.Result missing;
+        try {
+            missing = run(args(base, "--url-env", "SHOP_URL"));
+        } finally {
+            Files.move(away, crm);
+        }
         assertEquals(2, missing.exitCode(), missing.stdout() + missing.stderr());
         assertEquals("schemabrain: The store " + store + " holds 2 sources and init was given no connection for sqlite:"
                 + crm + "; pass --url-env VAR (or --source URL) once for each source of the store, so every table it"
