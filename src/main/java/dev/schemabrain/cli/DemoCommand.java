@@ -45,6 +45,11 @@ final class DemoCommand implements Callable<Integer> {
             description = "Where the demo database is created on first use (default: ${DEFAULT-VALUE}).")
     Path database;
 
+    @Option(names = "--events", paramLabel = "FILE|none", description = "Where the demo's second database (DuckDB,"
+            + " product events) is created on first use (default: beside --database, NAME-events.duckdb); 'none' keeps"
+            + " the demo to the SQLite database alone.")
+    String eventsOption;
+
     /** The demo's own store: indexing your database into the default store must not mix the demo's tables in. */
     static final String DEMO_STORE = "schemabrain.demo.db";
 
@@ -62,35 +67,44 @@ final class DemoCommand implements Callable<Integer> {
             throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo database " + database
                     + " (" + why + "); pass --database with a file in a directory that exists and you can write to.", e);
         }
-        Path events = DemoEvents.beside(database);
-        try {
-            DemoEvents.ensure(events);
-        } catch (UncheckedIOException e) {
-            throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo's events database " + events
-                    + " (" + FileProblems.reason(e.getCause()) + "); pass --database with a file in a directory you can write to.", e);
+        boolean withEvents = !"none".equals(eventsOption);
+        Path events = eventsOption == null || !withEvents ? DemoEvents.beside(database) : Path.of(eventsOption);
+        if (withEvents) {
+            try {
+                DemoEvents.ensure(events);
+            } catch (UncheckedIOException e) {
+                throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot create the demo's events database " + events
+                        + " (" + FileProblems.reason(e.getCause()) + "); pass --events with a file in a directory you can"
+                        + " write to, or --events none.", e);
+            }
         }
         SourceUrl url = SourceUrl.parse("sqlite:" + database.toAbsolutePath());
-        SourceUrl eventsUrl = SourceUrl.parse("duckdb:" + events);
+        SourceUrl eventsUrl = SourceUrl.parse("duckdb:" + events.toAbsolutePath());
         IndexResult result;
-        IndexResult second;
         try (SchemaSource source = Sources.open(url)) {
             result = new Indexer().run(url, source, store, false, ConsoleProgress.on(main.err()));
         }
-        // The second source of the same store, as 'index --add-source' puts it there.
-        try (SchemaSource source = Sources.open(eventsUrl)) {
-            second = new Indexer().run(eventsUrl, source, store, false, ConsoleProgress.on(main.err()));
+        IndexResult second = null;
+        if (withEvents) {
+            // The second source of the same store, as 'index --add-source' puts it there.
+            try (SchemaSource source = Sources.open(eventsUrl)) {
+                second = new Indexer().run(eventsUrl, source, store, false, ConsoleProgress.on(main.err()));
+            }
         }
         out.printf("%s the demo database %s; indexed %d tables, %d columns, %d foreign keys into %s in %.1f s"
                         + " (%d documents embedded).%n", created ? "Created" : "Using", database, result.tables(), result.columns(),
                 result.foreignKeys(), store, result.totalMillis() / 1000.0, result.documents().embedded());
-        out.printf("Its second database, %s (DuckDB, product events): %d table, %d columns, indexed into the same store in"
-                + " %.1f s; one server serves both.%n", events, second.tables(), second.columns(), second.totalMillis() / 1000.0);
+        if (second != null) {
+            out.printf("Its second database, %s (DuckDB, product events): %d table, %d columns, indexed into the same store"
+                    + " in %.1f s; one server serves both.%n", events, second.tables(), second.columns(), second.totalMillis() / 1000.0);
+        }
         out.println("What an agent gets through serve's MCP tools (list_indexed_schemas comes with 'serve --tools all';"
                 + " the others are in the default set):");
         Path auditDir = temporaryDirectory();
         boolean intact;
         try {
-            intact = new DemoStory(out).tell(store, java.util.List.of(url, eventsUrl), auditDir).audit().intact();
+            intact = new DemoStory(out).tell(store, withEvents ? java.util.List.of(url, eventsUrl) : java.util.List.of(url),
+                    auditDir).audit().intact();
         } finally {
             Embedders.closeShared();
             deleteQuietly(auditDir);

@@ -440,6 +440,9 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError("The store's directory " + dir + " does not exist; pass --store with the file 'schemabrain index'"
                     + " wrote, or create the directory and index into it first.");
         }
+        if (urls.isEmpty()) {
+            ServedSource.check(main.store(), Optional.empty(), Optional.empty());   // a planted store, with no source too
+        }
         for (SourceUrl url : urls) {
             ServedSource.check(main.store(), Optional.of(url.sourceId()), Optional.of(url.displayUrl()));
         }

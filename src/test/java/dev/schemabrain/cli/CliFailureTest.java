@@ -33,7 +33,7 @@ class CliFailureTest {
         return Stream.of(
                 failure("index --url-env SB_NOT_SET --store T/s.db", "SB_NOT_SET is not set"),
                 failure("index --source sqlite:T/missing.sqlite --store T/s.db", "missing.sqlite"),
-                failure("index --source sqlite:T/x.sqlite --url-env SB_URL --store T/s.db", "mutually exclusive"),
+                failure("index --source sqlite:T/x.sqlite --url-env SB_URL --store T/s.db", "SB_URL is not set"),
                 failure("serve --metric-rate-limit fast --store T/s.db", "--metric-rate-limit fast"),
                 failure("serve --store T/no-such-dir/s.db", "T/no-such-dir does not exist"),
                 failure("eval --questions T/missing.yaml --store T/s.db", "missing.yaml"),

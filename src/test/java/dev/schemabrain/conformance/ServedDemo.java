@@ -24,7 +24,7 @@ final class ServedDemo implements AutoCloseable {
     static ServedDemo start(Path dir) throws Exception {
         Path store = dir.resolve("demo.db");
         Path database = dir.resolve("demo.sqlite");
-        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", database.toString());
+        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--events", "none", "--database", database.toString());
         if (demo.exitCode() != 0) {
             throw new IllegalStateException("demo failed: " + demo.stderr());
         }

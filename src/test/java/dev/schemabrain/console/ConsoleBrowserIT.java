@@ -126,7 +126,7 @@ class ConsoleBrowserIT {
         }
         installPlaywright();
         // The walk-through of docs/console.md, with the demo's own file names.
-        Cli.Result demo = Cli.run(dir, "demo");
+        Cli.Result demo = Cli.run(dir, "demo", "--events", "none");
         assertEquals(0, demo.exitCode(), demo.stderr());
         Path access = dir.resolve("access.yaml");
         Files.writeString(access, ACCESS_POLICY);
@@ -158,7 +158,7 @@ class ConsoleBrowserIT {
      */
     static String startTeam(Path access) throws Exception {
         Path team = Files.createDirectories(dir.resolve("team"));
-        Cli.Result demo = Cli.run(team, "demo");
+        Cli.Result demo = Cli.run(team, "demo", "--events", "none");
         assertEquals(0, demo.exitCode(), demo.stderr());
         leadToken = createToken(team, "ann", "lead");
         analystToken = createToken(team, "bob", "analyst");

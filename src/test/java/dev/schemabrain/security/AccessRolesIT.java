@@ -71,7 +71,7 @@ class AccessRolesIT {
     static void serve() throws Exception {
         store = dir.resolve("demo.db");
         database = dir.resolve("demo.sqlite");
-        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", database.toString());
+        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--events", "none", "--database", database.toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         env = Map.of("SB_DEMO_URL", "sqlite:" + database);
         policy = dir.resolve("policy.yaml");

@@ -39,7 +39,7 @@ class ServeExitIT {
 
     @Test
     void serveStartedAndStoppedInQuickSuccessionNeverCrashes() throws Exception {
-        Cli.Result demo = Cli.run(work, "demo");
+        Cli.Result demo = Cli.run(work, "demo", "--events", "none");
         assertEquals(0, demo.exitCode(), demo.stderr());
         Path store = work.resolve("schemabrain.db");
         int clean = 0;
@@ -87,7 +87,7 @@ class ServeExitIT {
      */
     @Test
     void aServerTerminatedDuringItsWarmUpNeverCrashes() throws Exception {
-        Cli.Result demo = Cli.run(work, "demo");
+        Cli.Result demo = Cli.run(work, "demo", "--events", "none");
         assertEquals(0, demo.exitCode(), demo.stderr());
         // The demo indexes into a store of its own: serving schemabrain.db would serve no store and warm up nothing.
         Path store = work.resolve("schemabrain.demo.db");
@@ -134,7 +134,7 @@ class ServeExitIT {
     /** Ctrl-C in a terminal is SIGINT: the operator reads that signal's name, not another's, and the audit rows. */
     @Test
     void aCtrlCSaysItWasSigint() throws Exception {
-        Cli.Result demo = Cli.run(work, "demo");
+        Cli.Result demo = Cli.run(work, "demo", "--events", "none");
         assertEquals(0, demo.exitCode(), demo.stderr());
         Process p = new ProcessBuilder(McpStdio.serveCommand(work.resolve("schemabrain.demo.db"))).directory(work.toFile())
                 .redirectError(work.resolve("int.err").toFile()).start();

@@ -23,7 +23,7 @@ class ServeShutdownTest {
     @Test
     void serveReturnsOnlyAfterItsWarmUpEnded() throws Exception {
         Path store = dir.resolve("demo.db");
-        CliRun demo = CliRun.of("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        CliRun demo = CliRun.of("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exit(), demo.err());
         int held = 0;
         int tried = 5;

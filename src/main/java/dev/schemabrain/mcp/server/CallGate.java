@@ -47,6 +47,31 @@ public final class CallGate {
         }
     }
 
+    /** What a message that is not JSON-RPC 2.0's shape is answered with, over every transport. */
+    public static final String NOT_JSON_RPC = "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.";
+
+    /**
+     * The Invalid Request of a message that is not JSON-RPC 2.0's shape: no {@code "jsonrpc": "2.0"} (another version,
+     * none), no method and no response. A tools/call among them is recorded under {@code caller}, as every transport
+     * must: the check lives here so no transport runs what another refuses. Null for a message of the right shape.
+     */
+    public Refusal shape(JsonNode message, String caller, Access callerAccess) {
+        JsonNode id = message.get("id");
+        boolean response = id != null && (id.isTextual() || id.isIntegralNumber()) && (message.has("result") || message.has("error"));
+        if ("2.0".equals(message.path("jsonrpc").asText(null)) && (message.path("method").isTextual() || response)) {
+            return null;
+        }
+        if (isToolCall(message)) {
+            registry.recorder().rejected(name(message), caller, callerAccess, plain(message.path("params").get("arguments")),
+                    ErrorKind.INVALID_ARGUMENT);
+        }
+        return new Refusal(JsonRpcFrames.INVALID_REQUEST, NOT_JSON_RPC);
+    }
+
+    public Refusal shape(JsonNode message, String caller) {
+        return shape(message, caller, access.get());
+    }
+
     /**
      * The refusal of a message the SDK must not see: a method name holding control or formatting
      * characters (no row: it is no tools/call), or a tools/call that cannot reach a tool, already recorded

@@ -237,6 +237,11 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
         return semantic;
     }
 
+    /** How many sources the catalog's tables were indexed from (0 for a catalog not read from a store). */
+    public int sourceCount() {
+        return (int) tableSources.values().stream().distinct().count();
+    }
+
     /** The id of the source {@code table} was indexed from; empty for a catalog not read from a store. */
     public Optional<String> sourceOf(QualifiedName table) {
         return Optional.ofNullable(tableSources.get(table));

@@ -49,6 +49,10 @@ final class SourceRouting {
                     + " and nothing is joined across them: ask each database separately.",
                     Recovery.call("list_metrics", Map.of())), List.of("list_metrics", "find_relevant_tables")));
         }
+        if (served.sourceCount() <= 1 && executors.only().isPresent()) {
+            // One database: serve checked at start that its connection is the store's source.
+            return Routed.to(executors.only().get());
+        }
         if (bySource.isEmpty()) {
             // A catalog not read from a store knows no sources: a one-source server runs it there.
             return executors.only().map(Routed::to).orElseGet(() -> Routed.refused(Envelope.error(ToolError.of(

@@ -25,7 +25,7 @@ class CatalogVersionFigures {
     @Test
     void callsPerSecond() throws Exception {
         Path store = dir.resolve("demo.db");
-        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("d.sqlite").toString());
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("d.sqlite").toString());
         assertTrue(demo.exitCode() == 0, demo.stderr());
         StoreCatalogProvider provider = new StoreCatalogProvider(store);
         assertTrue(provider.current().isPresent());

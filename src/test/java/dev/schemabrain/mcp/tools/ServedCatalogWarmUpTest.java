@@ -22,7 +22,7 @@ class ServedCatalogWarmUpTest {
     @Test
     void theWarmUpStatementPassesTheGateWithAJoin() throws Exception {
         Path store = dir.resolve("demo.db");
-        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow();
         var engine = Engines.SQLITE;

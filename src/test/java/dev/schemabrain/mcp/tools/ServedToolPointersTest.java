@@ -29,7 +29,7 @@ class ServedToolPointersTest {
     @BeforeAll
     static void demo() {
         Path store = dir.resolve("demo.db");
-        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database",
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database",
                 dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         ToolRegistry every = StandardTools.registry(new StoreCatalogProvider(store));

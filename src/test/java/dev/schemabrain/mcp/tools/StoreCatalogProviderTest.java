@@ -27,7 +27,7 @@ class StoreCatalogProviderTest {
     @Test
     void aWitnessKeepsTheSnapshotACatalogWriteOrANewFileReloadsIt() throws Exception {
         Path store = dir.resolve("demo.db");
-        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         StoreCatalogProvider provider = new StoreCatalogProvider(store, () -> null, Optional.empty());
 
@@ -63,7 +63,7 @@ class StoreCatalogProviderTest {
     @Test
     void aStoreFromBeforeTheValueIndexIsServedWithoutMigrating() throws Exception {
         Path store = dir.resolve("old.db");
-        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE catalog_columns DROP COLUMN value_index");   // as a store written before V10 is
@@ -79,7 +79,7 @@ class StoreCatalogProviderTest {
     @Test
     void aStoreFromBeforeColumnDomainsIsServedWithoutMigrating() throws Exception {
         Path store = dir.resolve("old-domains.db");
-        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--database", dir.resolve("demo.sqlite").toString());
+        InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE catalog_columns DROP COLUMN domain");   // as a store written before V11 is

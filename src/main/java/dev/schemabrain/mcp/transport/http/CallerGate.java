@@ -91,6 +91,13 @@ final class CallerGate implements Filter {
             chain.doFilter(request, response);
             return;
         }
+        // The same shape check as stdio's, in CallGate: a tools/call of another JSON-RPC version never runs.
+        CallGate.Refusal malformed = gate.shape(rpc.message(), scope.identity(), scope.access(policy));
+        if (malformed != null) {
+            scope.noteRejected();
+            Replies.frame(response, HttpServletResponse.SC_OK, malformed.frame(rpc.id()));
+            return;
+        }
         ModernEra.Headers headers = new ModernEra.Headers(request.getHeader("MCP-Protocol-Version"),
                 request.getHeader("Mcp-Method"), request.getHeader("Mcp-Name"));
         if (modern != null && ModernEra.claims(rpc.message(), headers)) {

@@ -151,11 +151,9 @@ final class StdinGuard implements Runnable {
         }
         JsonNode id = message.get("id");
         JsonNode replyId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
-        boolean shaped = "2.0".equals(message.path("jsonrpc").asText(null))
-                && (message.path("method").isTextual() || (replyId != null && (message.has("result") || message.has("error"))));
-        if (!shaped) {
-            gate.recordMalformed(message, StdioServer.CALLER);
-            reply(replyId, JsonRpcFrames.INVALID_REQUEST, "Invalid Request: a JSON-RPC 2.0 message needs \"jsonrpc\": \"2.0\" and a method.");
+        CallGate.Refusal malformed = gate.shape(message, StdioServer.CALLER);
+        if (malformed != null) {
+            reply(replyId, malformed.code(), malformed.message());
             return;
         }
         if (JsonRpcFrames.badId(message)) {

@@ -55,7 +55,7 @@ public final class HttpFixture implements AutoCloseable {
             Path dir = Files.createTempDirectory("schemabrain-http-test");
             demoStore = dir.resolve("demo.db");
             demoDatabase = dir.resolve("demo.sqlite");
-            InProcessCli.Result demo = InProcessCli.run("--store", demoStore.toString(), "demo", "--database",
+            InProcessCli.Result demo = InProcessCli.run("--store", demoStore.toString(), "demo", "--events", "none", "--database",
                     demoDatabase.toString());
             if (demo.exitCode() != 0) {
                 throw new IllegalStateException("demo failed: " + demo.stderr());

@@ -53,7 +53,7 @@ class KillUnderLoadIT {
     static void demoStore() throws Exception {
         store = dir.resolve("demo.db");
         Path database = dir.resolve("demo.sqlite");
-        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", database.toString());
+        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--events", "none", "--database", database.toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         seed = Long.getLong("kill.seed", System.nanoTime());
         byte[] raw = new byte[AuditKey.MIN_BYTES];

@@ -118,6 +118,24 @@ abstract class McpEdgeContract {
     }
 
     @Test
+    void aToolsCallOfAnotherJsonRpcVersionIsAnInvalidRequestAndRecorded() throws Exception {
+        ObjectNode message = call(1, "list_metrics", JSON.createObjectNode());
+        message.put("jsonrpc", "1.0");
+        Outcome o = run(message);
+        assertEquals(List.of("rpc -32600 " + dev.schemabrain.mcp.server.CallGate.NOT_JSON_RPC), o.answers());
+        assertEquals(List.of("list_metrics call error invalid_argument"), o.rows());
+    }
+
+    @Test
+    void aToolsCallWithoutTheJsonRpcFieldIsAnInvalidRequestAndRecorded() throws Exception {
+        ObjectNode message = call(1, "list_metrics", JSON.createObjectNode());
+        message.remove("jsonrpc");
+        Outcome o = run(message);
+        assertEquals(List.of("rpc -32600 " + dev.schemabrain.mcp.server.CallGate.NOT_JSON_RPC), o.answers());
+        assertEquals(List.of("list_metrics call error invalid_argument"), o.rows());
+    }
+
+    @Test
     void anUnknownMethodIsMethodNotFoundAndLeavesNoRow() throws Exception {
         Outcome o = run(request(1, "tools/unknown"));
         assertEquals(1, o.answers().size());

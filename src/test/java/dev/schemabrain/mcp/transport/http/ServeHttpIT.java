@@ -47,7 +47,7 @@ class ServeHttpIT {
     static void serve() throws Exception {
         store = dir.resolve("demo.db");
         Path database = dir.resolve("demo.sqlite");
-        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--database", database.toString());
+        Cli.Result demo = Cli.run(dir, "--store", store.toString(), "demo", "--events", "none", "--database", database.toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
         ServedJar served = ServedJar.start(store, dir, Map.of("SB_DEMO_URL", "sqlite:" + database), List.of(), true,
                 "--stats-interval", "1", "--url-env", "SB_DEMO_URL");
