@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.served.ScopedView;
 import dev.schemabrain.access.AccessPolicy;
 import dev.schemabrain.access.Role;
 import dev.schemabrain.catalog.Catalog;

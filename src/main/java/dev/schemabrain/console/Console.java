@@ -9,8 +9,7 @@ import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
-import dev.schemabrain.pii.PiiPolicy;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.store.StoreLocation;
 
 import java.nio.file.Path;
@@ -67,7 +66,7 @@ public final class Console implements AutoCloseable {
             audit = AuditLog.open(settings.store(), settings.key(), Optional.empty(), AuditDurability.EVERY_ROW);
             StoreCatalogProvider catalogs = new StoreCatalogProvider(settings.store(), Optional.empty());
             AuditLog chain = audit;
-            java.util.function.Function<dev.schemabrain.mcp.tools.CatalogProvider, ToolRegistry> tools =
+            java.util.function.Function<dev.schemabrain.served.CatalogProvider, ToolRegistry> tools =
                     over -> StandardTools.registry(over, executor).audited(new AuditedCalls(chain, settings.key(),
                             executor.map(QueryExecutor::sourceId).orElse(null)));
             DraftReview review = new DraftReview(settings.store(), catalogs, tools, settings.project(), audit, settings.key(),

@@ -1,6 +1,6 @@
 package dev.schemabrain.console;
 
-import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.transport.http.HttpOptions;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;

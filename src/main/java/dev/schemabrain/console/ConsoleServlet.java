@@ -1,6 +1,5 @@
 package dev.schemabrain.console;
 
-import dev.schemabrain.mcp.tools.CatalogProvider;
 import dev.schemabrain.semantic.model.MetricReview;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

@@ -5,7 +5,7 @@ import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.auth.AuthFilter;
 import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.transport.http.HttpService;
 import dev.schemabrain.pii.PiiPolicy;
 import dev.schemabrain.serve.BesideMcp;

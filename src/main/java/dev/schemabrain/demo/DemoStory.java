@@ -16,7 +16,7 @@ import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.store.StoreLocation;
 
 import java.io.PrintWriter;

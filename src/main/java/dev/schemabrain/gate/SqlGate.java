@@ -12,6 +12,7 @@ import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.semantic.compile.SubjectGraph;
 import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.sql.guard.BoundSelect;
 import dev.schemabrain.sql.guard.ColumnRef;
 import dev.schemabrain.sql.guard.GuardResult;
@@ -19,6 +20,7 @@ import dev.schemabrain.sql.guard.OutputColumn;
 import dev.schemabrain.sql.guard.Refusal;
 import dev.schemabrain.sql.guard.SqlRules;
 import dev.schemabrain.sql.guard.SqlGuard;
+import dev.schemabrain.sql.guard.WrittenSql;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
@@ -33,7 +35,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 /**
  * Everything between a caller's SQL text and the statement that may run (SPEC §11.5), shared by validate_query and
@@ -62,92 +63,161 @@ import java.util.regex.Pattern;
  */
 public final class SqlGate {
 
+    private final SqlRules engine;
+    private final int serverMinGroupSize;
 
-    private SqlGate() {
+    /**
+     * @param engine             the rules of the engine that reads the text
+     * @param serverMinGroupSize the server's K (a role may raise it, never lower it)
+     */
+    public SqlGate(SqlRules engine, int serverMinGroupSize) {
+        this.engine = engine;
+        this.serverMinGroupSize = serverMinGroupSize;
     }
 
-    public static SqlDecision check(String tool, String sql, SqlRules engine, UnaryOperator<String> quote, SqlView served,
-                         Access access, int serverMinGroupSize, int limit) {
-        if (access.denial().isPresent()) {
-            return refused(ErrorKind.ALLOWLIST_VIOLATION, "This caller reaches no tables: " + access.denial().get()
-                    + "; use a credential with a role.", null, null);
+    /** The decision for {@code sql} from {@code access}'s caller in {@code served}, its rows cut at {@code limit}. */
+    public SqlDecision check(String tool, String sql, ServedCatalog served, Access access, int limit) {
+        try {
+            return new Check(tool, served, access, limit).run(sql);
+        } catch (Stop stop) {
+            return stop.refused;
         }
-        GuardResult checked = SqlGuard.check(sql, engine, served.catalog());
-        if (checked instanceof Refusal r) {
-            Optional<QualifiedName> named = r.reason() == Refusal.Reason.UNKNOWN_NAME && access.restricted()
-                    ? hiddenByQualifiedName(sql, engine, served, access) : Optional.empty();
-            if (named.isPresent()) {
-                return refused(ErrorKind.ALLOWLIST_VIOLATION, "The query reads " + named.get() + ", which this caller's"
-                        + " role does not allow; query only the tables find_relevant_tables shows.", null,
-                        access.wideningHint(named.get()));
+    }
+
+    /** A step's refusal: the check ends there and the gate answers it. */
+    private static final class Stop extends RuntimeException {
+        private final Refused refused;
+
+        Stop(Refused refused) {
+            super(null, null, false, false);
+            this.refused = refused;
+        }
+    }
+
+    /** The row filters that apply to a statement, and the labels the audit row names. */
+    private record RowFilters(List<SqlRewrite.TableFilter> filters, List<String> applied) {
+    }
+
+    /** The small-group rule for a statement: a HAVING per level where rows become groups, and the K shown. */
+    private record SmallGroups(List<SqlRewrite.Grouping> groupings, java.util.OptionalInt shownK) {
+    }
+
+    /** The statement that runs, and for each grouping the count of the groups it leaves out. */
+    private record Written(SqlRewrite.Rewritten statement, List<SqlRewrite.Rewritten> suppressedCount) {
+    }
+
+    /** One statement's check, step by step; each step returns what the next needs or throws the refusal. */
+    private final class Check {
+        private final String tool;
+        private final ServedCatalog served;
+        private final Access access;
+        private final int limit;
+        private final UnaryOperator<String> quote = engine::quote;
+        private final Map<String, QualifiedName> entityTables = new java.util.HashMap<>();
+
+        Check(String tool, ServedCatalog served, Access access, int limit) {
+            this.tool = tool;
+            this.served = served;
+            this.access = access;
+            this.limit = limit;
+            served.whole().semantic().entities().forEach(e -> entityTables.put(e.name(), e.table()));
+        }
+
+        SqlDecision run(String sql) {
+            if (access.denial().isPresent()) {
+                throw new Stop(refused(ErrorKind.ALLOWLIST_VIOLATION, "This caller reaches no tables: "
+                        + access.denial().get() + "; use a credential with a role.", null, null));
             }
-            return guardRefusal(tool, r);
+            BoundSelect bound = bind(sql);
+            allowed(bound);
+            RowFilters rowFilters = rowFilters(bound);
+            piiRefusal(bound, served).ifPresent(r -> {
+                throw new Stop(r);
+            });
+            bound.unrendered().ifPresent(r -> {
+                throw new Stop(guardRefusal(tool, r));
+            });
+            SmallGroups groups = smallGroups(bound);
+            Written written = rewrite(bound, rowFilters, groups);
+            readable(written, bound);
+            String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(written.statement().sql(),
+                    dialect(engine), name -> true));
+            return new SqlDecision.Plan(bound, written.statement().sql(), written.statement().params(), categories(bound),
+                    groups.shownK(), rowFilters.applied(), fingerprint, List.copyOf(written.suppressedCount()));
         }
-        BoundSelect bound = (BoundSelect) checked;
-        for (QualifiedName t : bound.tables()) {
-            if (!access.sees(t)) {
-                return refused(ErrorKind.ALLOWLIST_VIOLATION, "The query reads " + t + ", which this caller's role does"
-                        + " not allow; query only the tables find_relevant_tables shows.", null, access.wideningHint(t));
+
+        /** The guard's parse and bind; a qualified name outside the role is refused by name, whether or not it exists. */
+        private BoundSelect bind(String sql) {
+            GuardResult checked = SqlGuard.check(sql, engine, served.catalog());
+            if (checked instanceof Refusal r) {
+                Optional<QualifiedName> named = r.reason() == Refusal.Reason.UNKNOWN_NAME && access.restricted()
+                        ? hiddenByQualifiedName(sql, engine, served, access) : Optional.empty();
+                if (named.isPresent()) {
+                    throw new Stop(refused(ErrorKind.ALLOWLIST_VIOLATION, "The query reads " + named.get() + ", which"
+                            + " this caller's role does not allow; query only the tables find_relevant_tables shows.",
+                            null, access.wideningHint(named.get())));
+                }
+                throw new Stop(guardRefusal(tool, r));
             }
+            return (BoundSelect) checked;
         }
-        // Row filters of the tables read: a missing claim refuses, the others become subselects.
-        Map<String, QualifiedName> entityTables = new java.util.HashMap<>();
-        served.whole().semantic().entities().forEach(e -> entityTables.put(e.name(), e.table()));
-        // A table whose rows belong to a filtered entity (invoices of a customer) is limited too: its subselect keeps
-        // the rows whose foreign keys lead, hop by hop, to a kept row of the entity's table (chains below).
-        Set<QualifiedName> own = new java.util.HashSet<>();
-        access.rowFilters().forEach(f -> Optional.ofNullable(entityTables.get(f.filter().entity())).ifPresent(own::add));
-        access.missingClaims().forEach(f -> Optional.ofNullable(entityTables.get(f.entity())).ifPresent(own::add));
-        Set<QualifiedName> belonging = new java.util.LinkedHashSet<>();
-        if (access.restricted() && (!access.rowFilters().isEmpty() || !access.missingClaims().isEmpty())) {
-            Set<QualifiedName> limited = served.whole().rowFiltered(access);
+
+        private void allowed(BoundSelect bound) {
             for (QualifiedName t : bound.tables()) {
-                if (limited.contains(t) && !own.contains(t)) {
-                    if (!access.missingClaims().isEmpty()) {
-                        return belongingRefusal(t);
-                    }
-                    belonging.add(t);
+                if (!access.sees(t)) {
+                    throw new Stop(refused(ErrorKind.ALLOWLIST_VIOLATION, "The query reads " + t + ", which this"
+                            + " caller's role does not allow; query only the tables find_relevant_tables shows.", null,
+                            access.wideningHint(t)));
                 }
             }
         }
-        for (RowFilter missing : access.missingClaims()) {
-            QualifiedName t = entityTables.get(missing.entity());
-            if (t == null || bound.tables().contains(t)) {
-                return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + (t == null ? missing.entity() : t)
-                        + ", whose rows this role filters by the claim " + missing.claim() + ", and the credential has"
-                        + " no such claim; use a credential that carries it.", null, null);
+
+        /**
+         * Row filters of the tables read: a missing claim refuses, the others become subselects. A table whose rows
+         * belong to a filtered entity (invoices of a customer) is limited too: its subselect keeps the rows whose
+         * foreign keys lead, hop by hop, to a kept row of the entity's table.
+         */
+        private RowFilters rowFilters(BoundSelect bound) {
+            Set<QualifiedName> belonging = belonging(bound);
+            for (RowFilter missing : access.missingClaims()) {
+                QualifiedName t = entityTables.get(missing.entity());
+                if (t == null || bound.tables().contains(t)) {
+                    throw new Stop(refused(ErrorKind.POLICY_BLOCKED, "The query reads " + (t == null ? missing.entity()
+                            : t) + ", whose rows this role filters by the claim " + missing.claim() + ", and the"
+                            + " credential has no such claim; use a credential that carries it.", null, null));
+                }
             }
-        }
-        List<SqlRewrite.TableFilter> filters = new ArrayList<>();
-        List<String> applied = new ArrayList<>();
-        Set<QualifiedName> covered = new java.util.HashSet<>();
-        for (BoundRowFilter f : access.rowFilters()) {
-            QualifiedName t = entityTables.get(f.filter().entity());
-            if (t == null) {
-                return refused(ErrorKind.POLICY_BLOCKED, "The role filters rows of an entity the semantic layer does not"
-                        + " have, so no query can be checked; ask the operator to fix the access policy.", null, null);
-            }
-            if (bound.tables().contains(t) || !belonging.isEmpty()) {
+            List<SqlRewrite.TableFilter> filters = new ArrayList<>();
+            List<String> applied = new ArrayList<>();
+            Set<QualifiedName> covered = new java.util.HashSet<>();
+            for (BoundRowFilter f : access.rowFilters()) {
+                QualifiedName t = entityTables.get(f.filter().entity());
+                if (t == null) {
+                    throw new Stop(refused(ErrorKind.POLICY_BLOCKED, "The role filters rows of an entity the semantic"
+                            + " layer does not have, so no query can be checked; ask the operator to fix the access"
+                            + " policy.", null, null));
+                }
+                if (!bound.tables().contains(t) && belonging.isEmpty()) {
+                    continue;
+                }
                 String col = f.filter().column().substring(f.filter().column().indexOf('.') + 1);
-                Optional<List<Object>> typed = typed(served, t, col, f.values());
-                if (typed.isEmpty()) {
-                    return refused(ErrorKind.POLICY_BLOCKED, "The credential's claim " + f.filter().claim() + " is not a"
-                            + " value of " + t + "." + col + "'s type, so its row filter cannot apply; use a credential"
-                            + " whose claim matches the column.", null, null);
-                }
+                List<Object> typed = typed(served, t, col, f.values()).orElseThrow(() -> new Stop(refused(
+                        ErrorKind.POLICY_BLOCKED, "The credential's claim " + f.filter().claim() + " is not a value"
+                                + " of " + t + "." + col + "'s type, so its row filter cannot apply; use a credential"
+                                + " whose claim matches the column.", null, null)));
                 boolean used = bound.tables().contains(t);
                 if (used) {
-                    filters.add(new SqlRewrite.TableFilter(t, col, typed.get()));
+                    filters.add(new SqlRewrite.TableFilter(t, col, typed));
                 }
                 for (QualifiedName b : belonging) {
                     Chain chain = chain(served.whole().catalog(), b, t);
                     // A table of the chain hidden from the role would be named in the SQL validate_query shows.
                     if (chain.ambiguous() || chain.hops() != null
                             && chain.hops().stream().anyMatch(h -> !access.sees(h.target()))) {
-                        return belongingRefusal(b);
+                        throw new Stop(belongingRefusal(b));
                     }
                     if (chain.hops() != null) {
-                        filters.add(new SqlRewrite.TableFilter(b, col, typed.get(), chain.hops()));
+                        filters.add(new SqlRewrite.TableFilter(b, col, typed, chain.hops()));
                         covered.add(b);
                         used = true;
                     }
@@ -156,35 +226,54 @@ public final class SqlGate {
                     applied.add(f.filter().entity() + "." + col);
                 }
             }
-        }
-        for (QualifiedName b : belonging) {
-            if (!covered.contains(b)) {
-                // Limited through the semantic layer's joins, with no foreign key chain a subselect could follow.
-                return belongingRefusal(b);
+            for (QualifiedName b : belonging) {
+                if (!covered.contains(b)) {
+                    // Limited through the semantic layer's joins, with no foreign key chain a subselect could follow.
+                    throw new Stop(belongingRefusal(b));
+                }
             }
+            return new RowFilters(filters, applied);
         }
-        Optional<SqlDecision.Refused> pii = piiRefusal(bound, served);
-        if (pii.isPresent()) {
-            return pii.get();
+
+        /** The tables read whose rows belong to a filtered entity other than their own. */
+        private Set<QualifiedName> belonging(BoundSelect bound) {
+            Set<QualifiedName> own = new java.util.HashSet<>();
+            access.rowFilters().forEach(f -> Optional.ofNullable(entityTables.get(f.filter().entity())).ifPresent(own::add));
+            access.missingClaims().forEach(f -> Optional.ofNullable(entityTables.get(f.entity())).ifPresent(own::add));
+            Set<QualifiedName> belonging = new java.util.LinkedHashSet<>();
+            if (access.restricted() && (!access.rowFilters().isEmpty() || !access.missingClaims().isEmpty())) {
+                Set<QualifiedName> limited = served.whole().rowFiltered(access);
+                for (QualifiedName t : bound.tables()) {
+                    if (limited.contains(t) && !own.contains(t)) {
+                        if (!access.missingClaims().isEmpty()) {
+                            throw new Stop(belongingRefusal(t));
+                        }
+                        belonging.add(t);
+                    }
+                }
+            }
+            return belonging;
         }
-        if (bound.unrendered().isPresent()) {
-            return guardRefusal(tool, bound.unrendered().get());
-        }
-        int k = access.minGroupSize().orElse(serverMinGroupSize);
-        List<SqlRewrite.Grouping> groupings = new ArrayList<>();
-        java.util.OptionalInt shownK = java.util.OptionalInt.empty();
-        List<QualifiedName> people = bound.tables().stream().filter(t -> aboutPeople(t, served)).toList();
-        Set<ColumnRef> personKeys = bound.aggregatePredicates().isEmpty() ? Set.of() : personKeys(served);
-        Optional<ColumnRef> picking = bound.aggregatePredicates().stream().filter(personKeys::contains).findFirst();
-        if (picking.isPresent() && k > 1) {
-            return refused(ErrorKind.PII_BLOCKED, "The query tests " + picking.get() + ", which identifies a person,"
-                    + " inside an aggregate (CASE WHEN, FILTER or a comparison), so one group's number could be one"
-                    + " person's; filter in WHERE instead, where groups about fewer than " + k + " people are left out.",
-                    null, null);
-        }
-        if (!people.isEmpty()) {
-            // Where the rows become groups: the statement itself, or the grouped CTEs and subqueries its rows are read
-            // from (a running total over monthly sums, a ratio of two grouped CTEs).
+
+        /**
+         * Where the rows about people become groups, and the HAVING that leaves out a group of fewer than K of them:
+         * the statement itself, or the grouped CTEs and subqueries its rows are read from (a running total over
+         * monthly sums, a ratio of two grouped CTEs).
+         */
+        private SmallGroups smallGroups(BoundSelect bound) {
+            int k = access.minGroupSize().orElse(serverMinGroupSize);
+            List<QualifiedName> people = bound.tables().stream().filter(t -> aboutPeople(t, served)).toList();
+            Set<ColumnRef> personKeys = bound.aggregatePredicates().isEmpty() ? Set.of() : personKeys(served);
+            Optional<ColumnRef> picking = bound.aggregatePredicates().stream().filter(personKeys::contains).findFirst();
+            if (picking.isPresent() && k > 1) {
+                throw new Stop(refused(ErrorKind.PII_BLOCKED, "The query tests " + picking.get() + ", which identifies"
+                        + " a person, inside an aggregate (CASE WHEN, FILTER or a comparison), so one group's number"
+                        + " could be one person's; filter in WHERE instead, where groups about fewer than " + k
+                        + " people are left out.", null, null));
+            }
+            if (people.isEmpty()) {
+                return new SmallGroups(List.of(), java.util.OptionalInt.empty());
+            }
             // An aggregate that can count its people at the top is ruled there (patients by how many prescriptions
             // each has, over a per-patient CTE); one that cannot (the average month) where its sources group.
             List<Level> levels;
@@ -194,70 +283,79 @@ public final class SqlGate {
             boolean topCounts = aggregated && !top.keys().isEmpty() && top.uncounted().isEmpty();
             if (aggregated && (topCounts || grouped.isEmpty())) {
                 levels = List.of(new Level(null, null, -1, (PlainSelect) bound.ast()));
+            } else if (grouped.isEmpty()) {
+                QualifiedName t = people.get(0);
+                throw new Stop(refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is"
+                        + " about one person; ask for an aggregate instead (GROUP BY, or a grouped CTE the query"
+                        + " reads).", listingRewrite(bound, served).orElse(aggregateRewrite(served, t, quote)), null));
             } else {
-                if (grouped.isEmpty()) {
-                    QualifiedName t = people.get(0);
-                    return refused(ErrorKind.PII_BLOCKED, "The query lists rows of " + t + ", and each row is about"
-                            + " one person; ask for an aggregate instead (GROUP BY, or a grouped CTE the query reads).",
-                            listingRewrite(bound, served).orElse(aggregateRewrite(served, t, quote)), null);
-                }
                 levels = grouped.get();
             }
-            if (k > 1) {
-                for (Level level : levels) {
-                    Subjects subjects = top != null && level.plain() == bound.ast() ? top
-                            : subjectKeys(level.plain(), served, quote);
-                    if (subjects.keys().isEmpty() || subjects.uncounted().isPresent()) {
-                        QualifiedName t = subjects.uncounted().orElse(people.get(0));
-                        return refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people (" + t + "), but"
-                                + " the people in each group cannot be counted from the FROM where it groups, so small"
-                                + " groups could not be left out; use get_metric, or join the person's table there.",
-                                null, null);
-                    }
-                    // Every person the rows are about is counted: a group passes only if each kind of person in it
-                    // (both sides of a self-join, the customer and the employee of a sale) numbers at least k.
-                    groupings.add(new SqlRewrite.Grouping(level.cte(), level.derived(), level.branch(), subjects.joins(),
-                            String.join(" AND ", subjects.keys().stream()
-                                    .map(key -> "count(DISTINCT " + key + ") >= " + k).toList())));
+            if (k <= 1) {
+                return new SmallGroups(List.of(), java.util.OptionalInt.empty());
+            }
+            List<SqlRewrite.Grouping> groupings = new ArrayList<>();
+            for (Level level : levels) {
+                Subjects subjects = top != null && level.plain() == bound.ast() ? top
+                        : subjectKeys(level.plain(), served, quote);
+                if (subjects.keys().isEmpty() || subjects.uncounted().isPresent()) {
+                    QualifiedName t = subjects.uncounted().orElse(people.get(0));
+                    throw new Stop(refused(ErrorKind.PII_BLOCKED, "The query aggregates rows about people (" + t
+                            + "), but the people in each group cannot be counted from the FROM where it groups, so"
+                            + " small groups could not be left out; use get_metric, or join the person's table"
+                            + " there.", null, null));
                 }
-                shownK = java.util.OptionalInt.of(k);
+                // Every person the rows are about is counted: a group passes only if each kind of person in it
+                // (both sides of a self-join, the customer and the employee of a sale) numbers at least k.
+                groupings.add(new SqlRewrite.Grouping(level.cte(), level.derived(), level.branch(), subjects.joins(),
+                        String.join(" AND ", subjects.keys().stream()
+                                .map(key -> "count(DISTINCT " + key + ") >= " + k).toList())));
+            }
+            return new SmallGroups(groupings, java.util.OptionalInt.of(k));
+        }
+
+        private Written rewrite(BoundSelect bound, RowFilters rowFilters, SmallGroups groups) {
+            List<SqlRewrite.TableFilter> filters = rowFilters.filters();
+            List<SqlRewrite.Grouping> groupings = groups.groupings();
+            try {
+                String text = bound.ast().toString();
+                SqlRewrite.Rewritten rewritten = filters.isEmpty() && groupings.isEmpty()
+                        ? SqlRewrite.limited(bound.ast(), limit)
+                        : SqlRewrite.rewrite(text, quote, filters, groupings, limit);
+                List<SqlRewrite.Rewritten> suppressedCount = new ArrayList<>();
+                for (SqlRewrite.Grouping g : groupings) {
+                    // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
+                    suppressedCount.add(SqlRewrite.leftOut(text, quote, filters, groupings, g));
+                }
+                return new Written(rewritten, suppressedCount);
+            } catch (SqlRewrite.Unsafe e) {
+                throw new Stop(refused(ErrorKind.POLICY_BLOCKED, "The query could not be rewritten to apply this"
+                        + " caller's row filters or the small-group rule (" + e.getMessage() + "); reference each table"
+                        + " directly in FROM or JOIN.", "SELECT ... FROM table AS t JOIN other AS o ON ... (no table"
+                        + " references outside FROM and JOIN)", null));
             }
         }
-        SqlRewrite.Rewritten rewritten;
-        List<SqlRewrite.Rewritten> suppressedCount = new ArrayList<>();
-        try {
-            String text = bound.ast().toString();
-            rewritten = filters.isEmpty() && groupings.isEmpty() ? SqlRewrite.limited(bound.ast(), limit)
-                    : SqlRewrite.rewrite(text, quote, filters, groupings, limit);
-            for (SqlRewrite.Grouping g : groupings) {
-                // The same statement keeping only the groups the rule leaves out, counted: how many were withheld.
-                suppressedCount.add(SqlRewrite.leftOut(text, quote, filters, groupings, g));
-            }
-        } catch (SqlRewrite.Unsafe e) {
-            return refused(ErrorKind.POLICY_BLOCKED, "The query could not be rewritten to apply this caller's row"
-                    + " filters or the small-group rule (" + e.getMessage() + "); reference each table directly in"
-                    + " FROM or JOIN.", "SELECT ... FROM table AS t JOIN other AS o ON ... (no table references"
-                    + " outside FROM and JOIN)", null);
-        }
-        // What runs is what was checked: the engine's lexer must read our text as we wrote it (SPEC §12.1).
-        List<Optional<Refusal>> unreadable = new ArrayList<>();
-        unreadable.add(dev.schemabrain.sql.guard.WrittenSql.check(rewritten.sql(), engine, bound.literals()));
-        suppressedCount.forEach(c -> unreadable.add(dev.schemabrain.sql.guard.WrittenSql.checkPart(c.sql(), engine,
-                bound.literals())));
-        for (Optional<Refusal> r : unreadable) {
-            if (r.isPresent()) {
-                return guardRefusal(tool, r.get());
+
+        /** What runs is what was checked: the engine's lexer must read our text as we wrote it. */
+        private void readable(Written written, BoundSelect bound) {
+            List<Optional<Refusal>> unreadable = new ArrayList<>();
+            unreadable.add(WrittenSql.check(written.statement().sql(), engine, bound.literals()));
+            written.suppressedCount().forEach(c -> unreadable.add(WrittenSql.checkPart(c.sql(), engine, bound.literals())));
+            for (Optional<Refusal> r : unreadable) {
+                if (r.isPresent()) {
+                    throw new Stop(guardRefusal(tool, r.get()));
+                }
             }
         }
-        Set<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
-        for (OutputColumn o : bound.outputs()) {
-            o.lineage().forEach(c -> propagated.addAll(served.pii().tag(c.table(), c.column()).categories()));
+
+        /** The PII categories the outputs carry, by lineage. */
+        private List<String> categories(BoundSelect bound) {
+            Set<PiiCategory> propagated = EnumSet.noneOf(PiiCategory.class);
+            for (OutputColumn o : bound.outputs()) {
+                o.lineage().forEach(c -> propagated.addAll(served.pii().tag(c.table(), c.column()).categories()));
+            }
+            return propagated.stream().sorted().map(PiiCategory::wireName).toList();
         }
-        List<String> categories = propagated.stream().sorted().map(PiiCategory::wireName).toList();
-        String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(rewritten.sql(),
-                dialect(engine), name -> true));
-        return new SqlDecision.Plan(bound, rewritten.sql(), rewritten.params(), categories, shownK, applied,
-                fingerprint, List.copyOf(suppressedCount));
     }
 
     /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
@@ -266,7 +364,7 @@ public final class SqlGate {
     }
 
     /** Claim values in the column's type (the engine compares an integer with text only in SQLite); empty if one is not. */
-    private static Optional<List<Object>> typed(SqlView served, QualifiedName table, String column, List<String> values) {
+    private static Optional<List<Object>> typed(ServedCatalog served, QualifiedName table, String column, List<String> values) {
         String type = served.catalog().table(table).flatMap(t -> t.column(column)).map(Column::dataType).orElse("")
                 .toLowerCase(java.util.Locale.ROOT);
         List<Object> out = new ArrayList<>();
@@ -296,7 +394,7 @@ public final class SqlGate {
      * each top-level FROM item is such a level or a table whose rows are about no one. Empty otherwise.
      */
     private static Optional<List<Level>> groupedSources(net.sf.jsqlparser.statement.select.Select ast,
-                                                        SqlView served) {
+                                                        ServedCatalog served) {
         if (ast instanceof net.sf.jsqlparser.statement.select.SetOperationList set) {
             // UNION ALL of aggregates (this month's count beside last month's): each branch is a level of its own.
             boolean all = set.getOperations().stream().allMatch(op -> op instanceof net.sf.jsqlparser.statement.select
@@ -383,7 +481,7 @@ public final class SqlGate {
         return plain.getGroupBy() != null || bound.outputs().stream().allMatch(OutputColumn::aggregate);
     }
 
-    private static Optional<SubjectGraph.Path> subjectOf(SqlView served, QualifiedName table) {
+    private static Optional<SubjectGraph.Path> subjectOf(ServedCatalog served, QualifiedName table) {
         for (Entity e : served.semantic().entities()) {
             if (e.table().equals(table)) {
                 Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
@@ -405,7 +503,7 @@ public final class SqlGate {
     record Subjects(List<String> keys, List<String> joins, Optional<QualifiedName> uncounted) {
     }
 
-    private static Subjects subjectKeys(PlainSelect plain, SqlView served, UnaryOperator<String> quote) {
+    private static Subjects subjectKeys(PlainSelect plain, ServedCatalog served, UnaryOperator<String> quote) {
         List<FromItem> items = new ArrayList<>();
         items.add(plain.getFromItem());
         if (plain.getJoins() != null) {
@@ -445,16 +543,16 @@ public final class SqlGate {
         return new Subjects(List.copyOf(keys), List.copyOf(joins), uncounted);
     }
 
-    private static boolean aboutPeople(String table, SqlView served) {
+    private static boolean aboutPeople(String table, ServedCatalog served) {
         return tableNamed(table, served).filter(q -> aboutPeople(q, served)).isPresent();
     }
 
     /** Whether a table's rows are about people: through the semantic layer's subject path, or its own foreign key. */
-    private static boolean aboutPeople(QualifiedName table, SqlView served) {
+    private static boolean aboutPeople(QualifiedName table, ServedCatalog served) {
         return subjectOf(served, table).isPresent() || foreignPersonKey(table, served).isPresent();
     }
 
-    private static Optional<QualifiedName> tableNamed(String table, SqlView served) {
+    private static Optional<QualifiedName> tableNamed(String table, ServedCatalog served) {
         return served.catalog().tables().stream().map(dev.schemabrain.catalog.Table::name)
                 .filter(q -> q.table().equalsIgnoreCase(table)).findFirst();
     }
@@ -463,7 +561,7 @@ public final class SqlGate {
      * For a table the semantic layer has no entity for (a purchase or visit history without a primary key), the
      * column of its own single-column foreign key onto a person entity's identity: its rows are that person's.
      */
-    private static Optional<String> foreignPersonKey(QualifiedName table, SqlView served) {
+    private static Optional<String> foreignPersonKey(QualifiedName table, ServedCatalog served) {
         if (served.semantic().entities().stream().anyMatch(e -> e.table().equals(table))) {
             return Optional.empty();
         }
@@ -488,7 +586,7 @@ public final class SqlGate {
      * The person's key of a fact two or more many-to-one steps from its person, reached through LEFT JOINs added to
      * {@code joins} (aliases {@code sb_pN}); empty when a step is not one column onto a unique key of its target.
      */
-    private static Optional<String> pathKey(String table, String alias, SqlView served, UnaryOperator<String> quote,
+    private static Optional<String> pathKey(String table, String alias, ServedCatalog served, UnaryOperator<String> quote,
                                             List<String> joins) {
         for (Entity e : served.semantic().entities()) {
             if (!e.table().table().equalsIgnoreCase(table)) {
@@ -530,7 +628,7 @@ public final class SqlGate {
     }
 
     /** The columns that identify a person: a person entity's identity, and each fact's key one step from its person. */
-    private static Set<ColumnRef> personKeys(SqlView served) {
+    private static Set<ColumnRef> personKeys(ServedCatalog served) {
         Set<ColumnRef> keys = new java.util.HashSet<>();
         for (Entity e : served.semantic().entities()) {
             Optional<SubjectGraph.Path> p = served.subjectGraph().subjectOf(e.name());
@@ -561,7 +659,7 @@ public final class SqlGate {
     }
 
     /** The output name under which a plain SELECT over a person-keyed table passes the key on, as written. */
-    private static Optional<String> keyThrough(net.sf.jsqlparser.statement.select.Select inner, SqlView served) {
+    private static Optional<String> keyThrough(net.sf.jsqlparser.statement.select.Select inner, ServedCatalog served) {
         if (!(inner instanceof PlainSelect p) || !(p.getFromItem() instanceof Table t) || p.getJoins() != null
                 && !p.getJoins().isEmpty()) {
             return Optional.empty();
@@ -583,7 +681,7 @@ public final class SqlGate {
     }
 
     /** The column of {@code table}'s rows that names their person: its identity, or its key one hop away. */
-    private static Optional<String> keyOf(String table, SqlView served) {
+    private static Optional<String> keyOf(String table, ServedCatalog served) {
         for (Entity e : served.semantic().entities()) {
             if (!e.table().table().equalsIgnoreCase(table)) {
                 continue;
@@ -600,7 +698,7 @@ public final class SqlGate {
     }
 
     /** The first column whose lineage meets a disclosure rule, as a pii_blocked refusal. */
-    private static Optional<SqlDecision.Refused> piiRefusal(BoundSelect bound, SqlView served) {
+    private static Optional<Refused> piiRefusal(BoundSelect bound, ServedCatalog served) {
         Set<PiiCategory> blockList = served.blockList().categories();
         for (OutputColumn o : bound.outputs()) {
             for (ColumnRef c : o.lineage()) {
@@ -647,8 +745,8 @@ public final class SqlGate {
         return String.join(", ", new TreeSet<>(categories.stream().map(PiiCategory::wireName).toList()));
     }
 
-    private static SqlDecision.Refused pii(SqlView served, ColumnRef c, Set<PiiCategory> categories, String why) {
-        return new SqlDecision.Refused(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that leaves the column"
+    private static Refused pii(ServedCatalog served, ColumnRef c, Set<PiiCategory> categories, String why) {
+        return new Refused(ErrorKind.PII_BLOCKED, "Refused: " + why + "; ask for an aggregate that leaves the column"
                 + " out.", "describe_table", Map.of("qualified_name", c.table().toString()), List.of(),
                 aggregateRewrite(served, c.table(), SqlGate::ansi), null,
                 categories.stream().map(PiiCategory::wireName).sorted().toList(), List.of("describe_table", "list_metrics"));
@@ -664,7 +762,7 @@ public final class SqlGate {
      * WHERE, each shown number summed, each other shown column (not a key, not tagged) a group, and a count of rows.
      * Empty when the statement is not one plain SELECT of plain columns, or nothing would be left to group or sum.
      */
-    private static Optional<String> listingRewrite(BoundSelect bound, SqlView served) {
+    private static Optional<String> listingRewrite(BoundSelect bound, ServedCatalog served) {
         if (!(bound.ast() instanceof PlainSelect listing) || listing.getWithItemsList() != null) {
             return Optional.empty();
         }
@@ -710,7 +808,7 @@ public final class SqlGate {
                 + (groups.isEmpty() ? "" : " GROUP BY " + String.join(", ", groups)));
     }
 
-    public static String aggregateRewrite(SqlView served, QualifiedName table, UnaryOperator<String> quote) {
+    public static String aggregateRewrite(ServedCatalog served, QualifiedName table, UnaryOperator<String> quote) {
         String from = quote.apply(table.schema()) + "." + quote.apply(table.table());
         Optional<String> by = served.catalog().table(table).flatMap(t -> t.columns().stream()
                 .filter(c -> !t.isPrimaryKey(c.name()) && !served.pii().tag(table, c.name()).tagged())
@@ -720,7 +818,7 @@ public final class SqlGate {
                 .orElse("SELECT count(*) FROM " + from) + " (or get_metric with a metric from list_metrics)";
     }
 
-    private static SqlDecision.Refused belongingRefusal(QualifiedName t) {
+    private static Refused belongingRefusal(QualifiedName t) {
         return refused(ErrorKind.POLICY_BLOCKED, "The query reads " + t + ", whose rows this caller's role limits"
                 + " through a row filter on a table they belong to, and no single chain of one-column foreign keys"
                 + " leads there; ask with get_metric, which applies it through joins.", null, null);
@@ -769,26 +867,26 @@ public final class SqlGate {
                 fk.targetColumns().get(0))).toList(), false);
     }
 
-    private static SqlDecision.Refused refused(ErrorKind kind, String message, String rewrite, String widening) {
-        return new SqlDecision.Refused(kind, message, "list_metrics", Map.of(), List.of(), rewrite, widening, List.of(),
+    private static Refused refused(ErrorKind kind, String message, String rewrite, String widening) {
+        return new Refused(kind, message, "list_metrics", Map.of(), List.of(), rewrite, widening, List.of(),
                 List.of("list_metrics", "find_relevant_tables"));
     }
 
     /** The guard's reason as an error kind: names and syntax are the caller's to fix, the rest is policy. */
-    private static SqlDecision.Refused guardRefusal(String tool, Refusal r) {
+    private static Refused guardRefusal(String tool, Refusal r) {
         String message = r.message() + " (" + r.reason().wireName() + ")";
         return switch (r.reason()) {
             // The next call that works: the closest table described, or a search (its arguments must be valid).
             case UNKNOWN_NAME -> r.suggestions().isEmpty()
-                    ? new SqlDecision.Refused(ErrorKind.UNKNOWN_NAME, message, "find_relevant_tables", Map.of("query", "*"),
+                    ? new Refused(ErrorKind.UNKNOWN_NAME, message, "find_relevant_tables", Map.of("query", "*"),
                             List.of(), null, null, List.of(), List.of("find_relevant_tables", "describe_table"))
-                    : new SqlDecision.Refused(ErrorKind.UNKNOWN_NAME, message, "describe_table",
+                    : new Refused(ErrorKind.UNKNOWN_NAME, message, "describe_table",
                             Map.of("qualified_name", r.suggestions().get(0)),
                             r.suggestions().subList(0, Math.min(3, r.suggestions().size())), null, null, List.of(),
                             List.of("find_relevant_tables", "describe_table"));
-            case AMBIGUOUS_NAME, SYNTAX_ERROR -> new SqlDecision.Refused(ErrorKind.INVALID_ARGUMENT, message, "describe_table",
+            case AMBIGUOUS_NAME, SYNTAX_ERROR -> new Refused(ErrorKind.INVALID_ARGUMENT, message, "describe_table",
                     Map.of(), List.of(), null, null, List.of(), List.of("describe_table", "validate_query"));
-            default -> new SqlDecision.Refused(ErrorKind.POLICY_BLOCKED, message, "list_metrics", Map.of(), List.of(),
+            default -> new Refused(ErrorKind.POLICY_BLOCKED, message, "list_metrics", Map.of(), List.of(),
                     "one plain SELECT over catalog tables (WITH allowed), or get_metric with a metric from list_metrics",
                     null, List.of(), List.of("list_metrics", "describe_table"));
         };
@@ -799,7 +897,7 @@ public final class SqlGate {
      * whether or not the table exists, so the answer says nothing of what is indexed (a hidden table and a missing one
      * answer alike). A bare name stays unknown_name among the visible tables.
      */
-    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlRules engine, SqlView served,
+    private static Optional<QualifiedName> hiddenByQualifiedName(String sql, SqlRules engine, ServedCatalog served,
                                                                  Access access) {
         net.sf.jsqlparser.statement.Statement statement;
         try {

@@ -4,7 +4,7 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.retrieve.HybridRetriever;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;

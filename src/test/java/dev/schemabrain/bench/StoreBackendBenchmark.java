@@ -7,7 +7,7 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.IndexResult;
 import dev.schemabrain.index.Indexer;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.Store;

@@ -8,7 +8,7 @@ import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiPolicy;
 import dev.schemabrain.semantic.model.Filter;

@@ -15,7 +15,7 @@ import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;

@@ -4,7 +4,7 @@ import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestPostgres;

@@ -11,7 +11,7 @@ import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.GetMetricTool;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestPostgres;

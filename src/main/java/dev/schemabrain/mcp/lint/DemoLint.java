@@ -9,7 +9,7 @@ import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceUrl;

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.Tool;

@@ -1,5 +1,8 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.gate.ViewRefusals;
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.Column;
@@ -108,7 +111,7 @@ public final class DescribeEntityTool extends CatalogTool {
     /** unknown_name for an entity, with close names and a search to fall back on. */
     /** unknown_name with the close entity names of the caller's view, or allowlist_violation for one it may not see. */
     static Envelope unknownEntity(String tool, String name, ServedCatalog served) {
-        Optional<Envelope> refused = AccessReplies.entity(served, name);
+        Optional<Envelope> refused = ViewRefusals.entity(served, name).map(Refusals::envelope);
         if (refused.isPresent()) {
             return refused.get();
         }

@@ -1,11 +1,13 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.gate.Refused;
 import dev.schemabrain.gate.SqlDecision;
-import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.args.ArgSchema;
@@ -50,14 +52,14 @@ public final class ExecuteTool extends SqlTool {
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = arguments.integer("limit");
         Gated gated = gateAndRoute(arguments, served, call, limit);
-        if (gated.decision() instanceof SqlDecision.Refused refusal) {
-            return refused(refusal);
+        if (gated.decision() instanceof Refused refusal) {
+            return Refusals.envelope(refusal);
         }
         if (executors.isEmpty()) {
             return noSource(NAME);
         }
         if (gated.refusal().isPresent()) {
-            return gated.refusal().get();
+            return Refusals.envelope(gated.refusal().get());
         }
         QueryExecutor executor = gated.executor().get();
         SqlDecision.Plan plan = (SqlDecision.Plan) gated.decision();

@@ -1,5 +1,8 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.gate.ViewRefusals;
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.InferenceMethod;
@@ -76,7 +79,8 @@ public final class GetExampleQueriesTool extends CatalogTool {
                 table = found.table().name();
                 column = found.column().name();
             } else {
-                Optional<Envelope> refused = AccessReplies.table(served, input, 2).or(() -> AccessReplies.table(served, input, 3));
+                Optional<Envelope> refused = ViewRefusals.table(served, input, 2)
+                        .or(() -> ViewRefusals.table(served, input, 3)).map(Refusals::envelope);
                 if (refused.isPresent()) {
                     return refused.get();
                 }

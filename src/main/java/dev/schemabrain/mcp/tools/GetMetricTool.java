@@ -1,9 +1,9 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.schemabrain.access.Access;
-import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.error.ExecutionException;
@@ -16,7 +16,6 @@ import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.mcp.envelope.ToolError;
@@ -26,16 +25,13 @@ import dev.schemabrain.mcp.tool.SideEffects;
 import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.mcp.tool.CallRecorder;
 import dev.schemabrain.mcp.tool.ToolSpec;
-import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.gate.MetricDecision;
+import dev.schemabrain.gate.MetricGate;
+import dev.schemabrain.gate.MetricRefusals;
+import dev.schemabrain.gate.Refused;
 import dev.schemabrain.semantic.compile.CompiledMetric;
-import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
-import dev.schemabrain.semantic.compile.RowScope;
-import dev.schemabrain.semantic.compile.SmallCells;
 import dev.schemabrain.pii.MetricPiiCheck;
-import dev.schemabrain.semantic.model.Aggregation;
-import dev.schemabrain.semantic.model.Filter;
-import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
@@ -61,16 +57,10 @@ public final class GetMetricTool extends CatalogTool {
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW,
             new ToolSpec.RetryRule(Set.of("filters", "group_by", "time_grain", "time_dimension", "via"), "list_metrics"));
 
-    /**
-     * Small-cell suppression's default K: a group of fewer than five people gets no value. Five is the
-     * common floor of statistical disclosure control (the threshold rule of Eurostat's and the US federal
-     * agencies' tabular-data guidance, and the CMS cell-size suppression policy uses eleven); it keeps
-     * every answer about a country, a plan or a month while refusing one about a household.
-     */
-    public static final int DEFAULT_MIN_GROUP_SIZE = 5;
+    /** The server's default K: {@link MetricGate#DEFAULT_MIN_GROUP_SIZE}. */
+    public static final int DEFAULT_MIN_GROUP_SIZE = MetricGate.DEFAULT_MIN_GROUP_SIZE;
 
-    private final SourceExecutors executors;
-    private final int minGroupSize;
+    private final MetricGate gate;
 
     public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
         this(catalogs, SourceExecutors.of(executor), DEFAULT_MIN_GROUP_SIZE);
@@ -79,19 +69,7 @@ public final class GetMetricTool extends CatalogTool {
     /** @param minGroupSize the smallest group of people whose value is shown; 1 shows every group */
     public GetMetricTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(SPEC, catalogs);
-        if (minGroupSize < 1) {
-            throw new IllegalArgumentException("the minimum group size must be at least 1");
-        }
-        this.executors = executors;
-        this.minGroupSize = minGroupSize;
-    }
-
-    /** The database the metric's own entity was indexed from, when the server has a connection for it. */
-    private Optional<QueryExecutor> home(ServedCatalog served, String metric) {
-        Optional<QueryExecutor> own = served.semantic().metric(metric)
-                .flatMap(m -> served.whole().semantic().entity(m.entity()))
-                .flatMap(e -> served.sourceOf(e.table())).flatMap(executors::forSource);
-        return own.or(executors::only);
+        this.gate = new MetricGate(executors, minGroupSize);
     }
 
     @Override
@@ -102,46 +80,14 @@ public final class GetMetricTool extends CatalogTool {
     @Override
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         MetricRequest request = request(arguments);
-        Optional<Envelope> outside = AccessReplies.metric(served, request.metric()).or(() -> hiddenReference(served, request));
-        if (outside.isPresent()) {
-            return outside.get();
+        MetricDecision decision = gate.decide(request, served, call.access(), call::rowFiltersApplied);
+        if (decision instanceof Refused refused) {
+            return Refusals.envelope(refused);
         }
-        // The request is compiled and checked before the source is needed: a refusal does not depend on credentials.
-        CompiledMetric compiled;
-        // A listed metric compiles with its unlisted parts; an unknown name against the listed ones (its suggestions).
-        MetricCompiler compiler;
-        try {
-            List<RowScope> scopes = call.access().restricted()
-                    ? RowScopes.of(call.access(), served.whole().semantic()) : List.of();
-            compiler = new MetricCompiler(served.catalog(), served.semantic().metric(request.metric()).isPresent()
-                    ? served.compilable() : served.semantic(), scopes);
-            // Compiled for the engine of the database the metric's entity lives in; the tables are checked below.
-            compiled = compiler.compile(request, home(served, request.metric()).map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
-                    smallCells(served, call.access()));
-            RowScopes.checkWhole(scopes, served, request, compiler.rowFiltersApplied());
-        } catch (CompileException e) {
-            String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
-            return MetricReplies.compileError(e, request, entity);
-        }
-        call.rowFiltersApplied(compiler.rowFiltersApplied());
-        MetricPiiCheck.Verdict pii = served.piiCheck(uses(compiled));
-        if (pii.refusal().isPresent()) {
-            return MetricReplies.refusal(pii.refusal().get(), compiled, served);
-        }
-        if (executors.isEmpty()) {
-            return Envelope.error(ToolError.of(ErrorKind.MISSING_CREDENTIAL, "get_metric needs the source database, and this "
-                    + "server was started without one; restart it with schemabrain serve --url-env VAR (or --source URL).",
-                    Recovery.call("list_metrics", Map.of())), List.of("list_metrics", "describe_entity"));
-        }
-        java.util.Set<dev.schemabrain.catalog.QualifiedName> tables = new java.util.TreeSet<>();
-        compiled.touched().forEach(ref -> tables.add(ref.table()));
-        served.whole().semantic().entity(compiled.metric().entity()).ifPresent(e -> tables.add(e.table()));
-        // The entity's table is among them: a metric compiled for its engine runs on its database, or not at all.
-        SourceRouting.Routed routed = SourceRouting.route(NAME, tables, served.whole(), executors);
-        if (routed.refusal().isPresent()) {
-            return routed.refusal().get();
-        }
-        QueryExecutor source = routed.executor().get();
+        MetricDecision.Plan plan = (MetricDecision.Plan) decision;
+        CompiledMetric compiled = plan.compiled();
+        MetricPiiCheck.Verdict pii = plan.pii();
+        QueryExecutor source = plan.source();
         call.source(source.sourceId());
         BoundQuery query = new BoundQuery(compiled.sql(), compiled.params());
         try {
@@ -149,9 +95,9 @@ public final class GetMetricTool extends CatalogTool {
         } catch (CallAudit.AuditUnavailable e) {
             return CallRecorder.unavailable(NAME);
         }
-        Optional<Envelope> typo = FilterTypoReplies.refusal(request, compiler, source, served);
+        Optional<Refused> typo = gate.typo(plan, served);
         if (typo.isPresent()) {
-            return typo.get();
+            return Refusals.envelope(typo.get());
         }
         ObjectNode data = Replies.object();
         data.set("columns", Replies.strings(compiled.columns()));
@@ -213,8 +159,24 @@ public final class GetMetricTool extends CatalogTool {
             describe(data, compiled, pii);
             return answered(truncated ? Status.PARTIAL : Status.SUCCESS, data, compiled, served, suppression);
         } catch (ExecutionException e) {
-            return MetricReplies.executionError(e, request, compiled.metric().entity());
+            return executionError(e, request, compiled.metric().entity());
         }
+    }
+
+    /** A failure on the database, with the call most likely to work: the same call as a dry run, or again later. */
+    private static Envelope executionError(ExecutionException e, MetricRequest request, String metricEntity) {
+        Recovery otherwise = Recovery.call("list_metrics", Map.of());
+        Recovery recovery = switch (e.kind()) {
+            case STATEMENT_TIMEOUT, COST_CAP_EXCEEDED -> retry(request, "dry_run", true, otherwise);
+            case SOURCE_UNAVAILABLE, SOURCE_BUSY -> retry(request, null, null, otherwise);
+            // The database refused the statement: the same call fails again; the entity's columns may explain why.
+            default -> Recovery.call(DescribeEntityTool.NAME, Map.of("name", metricEntity));
+        };
+        return Envelope.error(ToolError.of(e.kind(), e.getMessage(), recovery), List.of("list_metrics"));
+    }
+
+    private static Recovery retry(MetricRequest request, String key, Object value, Recovery otherwise) {
+        return MetricRefusals.retryArgs(request, key, value).map(a -> Recovery.call(NAME, a)).orElse(otherwise);
     }
 
     /** Small groups left out of an answer: K, how many, whom they count, and how to ask so fewer are. */
@@ -287,40 +249,7 @@ public final class GetMetricTool extends CatalogTool {
         return totalCost == null ? "unknown" : totalCost < 1_000 ? "low" : totalCost < 100_000 ? "medium" : "high";
     }
 
-    /** The suppression this server applies: its K, counting the data subjects of the served catalog. */
-    private SmallCells smallCells(ServedCatalog served, Access access) {
-        // A role may ask for larger groups than the server, never smaller ones.
-        int k = Math.max(minGroupSize, access.minGroupSize().orElse(0));
-        return k <= 1 ? SmallCells.OFF : new SmallCells(k, served.subjectGraph());
-    }
 
-    /**
-     * allowlist_violation for a group_by, filter, time dimension, ordering or segment on an entity outside the
-     * caller's role; empty when every reference is to an entity it may see (or to none the catalog has).
-     */
-    private static Optional<Envelope> hiddenReference(ServedCatalog served, MetricRequest request) {
-        if (!served.access().restricted()) {
-            return Optional.empty();
-        }
-        List<String> refs = new ArrayList<>(request.groupBy());
-        request.filters().forEach(f -> {
-            refs.add(f.column());
-            refs.add(f.otherColumn());
-        });
-        refs.add(request.timeDimension());
-        request.orderBy().forEach(o -> refs.add(o.column()));
-        refs.addAll(request.segments());
-        for (String ref : refs) {
-            int dot = ref == null ? -1 : ref.strip().indexOf('.');
-            if (dot > 0) {
-                Optional<Envelope> refused = AccessReplies.entity(served, ref.strip().substring(0, dot));
-                if (refused.isPresent()) {
-                    return refused;
-                }
-            }
-        }
-        return Optional.empty();
-    }
 
     /**
      * A decimal in its shortest exact form (112.30 → 112.3, never 1E+3), so the JSON a client parses and
@@ -338,30 +267,7 @@ public final class GetMetricTool extends CatalogTool {
         return flag instanceof Number n ? n.intValue() != 0 : Boolean.TRUE.equals(flag);
     }
 
-    /** Every column the query reads, with the role the disclosure rules look at. */
-    static List<MetricPiiCheck.ColumnUse> uses(CompiledMetric compiled) {
-        return compiled.touched().stream().map(ref -> new MetricPiiCheck.ColumnUse(ref.table(), ref.column(),
-                switch (ref.role()) {
-                    case MEASURE -> MetricPiiCheck.Use.MEASURE;
-                    case MEASURE_EXTREMUM -> MetricPiiCheck.Use.MIN_MAX_OPERAND;
-                    case GROUP_BY -> MetricPiiCheck.Use.GROUP_BY;
-                    case TIME_DIMENSION -> MetricPiiCheck.Use.TIME_DIMENSION;
-                    case JOIN_KEY -> MetricPiiCheck.Use.JOIN_KEY;
-                    case FILTER -> filterUse(ref.op());
-                })).toList();
-    }
 
-    /** An operator the rules do not know is treated as the strictest: a range (pattern) test. */
-    private static MetricPiiCheck.Use filterUse(FilterOp op) {
-        if (op == null) {
-            return MetricPiiCheck.Use.FILTER_RANGE;
-        }
-        return switch (op) {
-            case EQ, NE, IN, NOT_IN -> MetricPiiCheck.Use.FILTER_EQUALITY;
-            case IS_NULL, NOT_NULL -> MetricPiiCheck.Use.FILTER_NULL_TEST;
-            case LT, LTE, GT, GTE -> MetricPiiCheck.Use.FILTER_RANGE;
-        };
-    }
 
     private static void describe(ObjectNode data, CompiledMetric compiled, MetricPiiCheck.Verdict pii) {
         data.put("sql", compiled.sql());
@@ -418,69 +324,4 @@ public final class GetMetricTool extends CatalogTool {
         return MetricArguments.request(arguments.string("name").orElseThrow(), arguments);
     }
 
-    /**
-     * The caller's own call again, every argument kept (filters, grain, time dimension, via, order, limit) with
-     * {@code key} set to {@code value} (none when {@code key} is null), so a suggested retry never drops a valid
-     * filter and answers another question (SPEC §11.2). Empty when an argument could not be echoed as written
-     * (longer than an echo may be); the caller then points at describe_entity instead.
-     */
-    static Optional<Map<String, Object>> retryArgs(MetricRequest request, String key, Object value) {
-        Map<String, Object> args = new LinkedHashMap<>();
-        List<String> texts = new ArrayList<>();
-        args.put("name", request.metric());
-        texts.add(request.metric());
-        if (!request.groupBy().isEmpty()) {
-            args.put("group_by", request.groupBy());
-            texts.addAll(request.groupBy());
-        }
-        if (!request.filters().isEmpty()) {
-            List<Map<String, Object>> filters = new ArrayList<>();
-            for (Filter f : request.filters()) {
-                Map<String, Object> wire = new LinkedHashMap<>();
-                wire.put("column", f.column());
-                wire.put("op", f.op().wireName());
-                texts.add(f.column());
-                if (f.comparesColumns()) {
-                    wire.put("other_column", f.otherColumn());
-                    texts.add(f.otherColumn());
-                }
-                if (f.value() != null) {
-                    wire.put("value", f.value());
-                    (f.value() instanceof List<?> list ? list : List.of(f.value())).forEach(v -> texts.add(String.valueOf(v)));
-                }
-                filters.add(wire);
-            }
-            args.put("filters", filters);
-        }
-        if (request.timeGrain() != null) {
-            args.put("time_grain", request.timeGrain());
-            texts.add(request.timeGrain());
-        }
-        if (request.timeDimension() != null) {
-            args.put("time_dimension", request.timeDimension());
-            texts.add(request.timeDimension());
-        }
-        if (!request.via().isEmpty()) {
-            args.put("via", request.via());
-            texts.addAll(request.via());
-        }
-        if (!request.orderBy().isEmpty()) {
-            args.put("order_by", request.orderBy().stream().map(o -> Map.<String, Object>of("column", o.column(),
-                    "direction", o.descending() ? "desc" : "asc")).toList());
-            request.orderBy().forEach(o -> texts.add(o.column()));
-        }
-        args.put("limit", request.limit());
-        if (!request.segments().isEmpty()) {
-            args.put("segments", request.segments());
-            texts.addAll(request.segments());
-        }
-        if (!request.defaultSegments()) {
-            args.put("default_segments", false);
-        }
-        if (key != null) {
-            args.put(key, value);
-        }
-        // A retry is the caller's call exactly, or none: a cut value would be another filter.
-        return texts.stream().allMatch(t -> t == null || Replies.shown(t).equals(t)) ? Optional.of(args) : Optional.empty();
-    }
 }

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.gate.ViewRefusals;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.mcp.envelope.Envelope;
@@ -70,7 +72,7 @@ record NameReplies(String tool, Function<String, Map<String, Object>> retry) {
      */
     Envelope forTable(String input, NameLookup.TableResult result, ServedCatalog served) {
         if (result instanceof NameLookup.NotFound) {
-            Optional<Envelope> refused = AccessReplies.table(served, input, 2);
+            Optional<Envelope> refused = ViewRefusals.table(served, input, 2).map(Refusals::envelope);
             if (refused.isPresent()) {
                 return refused.get();
             }
@@ -81,7 +83,7 @@ record NameReplies(String tool, Function<String, Map<String, Object>> retry) {
     /** The envelope for a column name that did not resolve to a column, as {@link #forTable} for its table. */
     Envelope forColumn(String input, NameLookup.ColumnResult result, ServedCatalog served) {
         if (result instanceof NameLookup.NotFound) {
-            Optional<Envelope> refused = AccessReplies.table(served, input, 3);
+            Optional<Envelope> refused = ViewRefusals.table(served, input, 3).map(Refusals::envelope);
             if (refused.isPresent()) {
                 return refused.get();
             }

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.engine.Engine;
@@ -8,7 +10,9 @@ import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
+import dev.schemabrain.gate.Refused;
 import dev.schemabrain.gate.SqlDecision;
+import dev.schemabrain.gate.SourceRouting;
 import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
@@ -38,7 +42,7 @@ abstract class SqlTool extends CatalogTool {
      * The gate's decision and, for a plan, the database it runs on (empty without one): the refusal of routing when
      * its tables are in two databases or in one this server has no connection for.
      */
-    record Gated(SqlDecision decision, Optional<QueryExecutor> executor, Optional<Envelope> refusal) {
+    record Gated(SqlDecision decision, Optional<QueryExecutor> executor, Optional<Refused> refusal) {
     }
 
     /**
@@ -49,10 +53,10 @@ abstract class SqlTool extends CatalogTool {
         if (executors.isEmpty()) {
             return new Gated(gate(arguments, served, call, limit, Engines.POSTGRESQL), Optional.empty(), Optional.empty());
         }
-        SqlDecision.Refused refused = null;
+        Refused refused = null;
         for (Engine engine : executors.all().stream().map(e -> (Engine) e.dialect()).distinct().toList()) {
             SqlDecision d = gate(arguments, served, call, limit, engine);
-            if (d instanceof SqlDecision.Refused r) {
+            if (d instanceof Refused r) {
                 refused = refused == null ? r : refused;
                 continue;
             }
@@ -79,19 +83,13 @@ abstract class SqlTool extends CatalogTool {
         Optional<dev.schemabrain.sql.guard.SqlRules> rules = engine.sqlRules();
         if (rules.isEmpty()) {
             // Fail closed: another engine's rules would check text this engine reads differently.
-            return new SqlDecision.Refused(ErrorKind.POLICY_BLOCKED, spec().name() + " cannot check SQL for " + engine.title()
+            return new Refused(ErrorKind.POLICY_BLOCKED, spec().name() + " cannot check SQL for " + engine.title()
                     + ": SchemaBrain has no SQL rules for that engine, so no agent SQL runs there; use get_metric with a"
                     + " metric from list_metrics.", "list_metrics", Map.of(), List.of(), null, null, List.of(),
                     List.of("list_metrics"));
         }
-        return SqlGate.check(spec().name(), arguments.string("sql").orElse(""), rules.get(),
-                rules.get()::quote, served, call.access(), minGroupSize, limit);
-    }
-
-    /** The gate's refusal as the error envelope the tools answer with. */
-    static Envelope refused(SqlDecision.Refused r) {
-        Recovery recovery = new Recovery(r.tool(), r.args(), r.fuzzyMatches(), r.rewrite(), r.widening());
-        return Envelope.error(new ToolError(r.kind(), r.message(), recovery, r.piiCategories()), r.followUps());
+        return new SqlGate(rules.get(), minGroupSize).check(spec().name(), arguments.string("sql").orElse(""), served,
+                call.access(), limit);
     }
 
     static Envelope noSource(String tool) {

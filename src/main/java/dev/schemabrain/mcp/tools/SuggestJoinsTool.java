@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.ValidationState;
 import com.fasterxml.jackson.databind.node.ArrayNode;

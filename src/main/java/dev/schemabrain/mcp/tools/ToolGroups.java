@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.audit.ClientText;
 import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 
@@ -87,7 +88,7 @@ public record ToolGroups(Set<String> groups) {
             }
             if (!GROUPS.containsKey(name)) {
                 throw new Unknown("--tools " + (name.isEmpty() ? "has an empty group" : "names no group '"
-                        + dev.schemabrain.mcp.server.ReadableText.clean(name) + "'") + "; the groups are "
+                        + ClientText.clean(name, 80) + "'") + "; the groups are "
                         + String.join(", ", GROUPS.keySet()) + " and all (comma-separated, default core).");
             }
             out.add(name);

@@ -1,11 +1,13 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.CatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.engine.Explain;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
+import dev.schemabrain.gate.Refused;
 import dev.schemabrain.gate.SqlDecision;
-import dev.schemabrain.gate.SqlGate;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.args.ArgSchema;
@@ -48,11 +50,11 @@ public final class ValidateQueryTool extends SqlTool {
     Envelope answer(Arguments arguments, ServedCatalog served, ToolCall call) {
         int limit = executors.all().stream().mapToInt(e -> e.settings().maxRows()).min().orElse(ExecuteTool.DEFAULT_LIMIT);
         Gated gated = gateAndRoute(arguments, served, call, Math.min(limit, ExecuteTool.DEFAULT_LIMIT));
-        if (gated.decision() instanceof SqlDecision.Refused refusal) {
-            return refused(refusal);
+        if (gated.decision() instanceof Refused refusal) {
+            return Refusals.envelope(refusal);
         }
         if (gated.refusal().isPresent()) {
-            return gated.refusal().get();
+            return Refusals.envelope(gated.refusal().get());
         }
         SqlDecision.Plan plan = (SqlDecision.Plan) gated.decision();
         Optional<QueryExecutor> executor = gated.executor();

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.StoreCatalogProvider;
+import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.access.AccessPolicy;

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.access.AccessPolicy;
 import dev.schemabrain.access.Caller;

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.mcp.args.ArgSpec;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.error.ErrorKind;

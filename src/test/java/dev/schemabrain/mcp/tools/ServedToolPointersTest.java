@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Recovery;
 import dev.schemabrain.mcp.tool.ToolRegistry;

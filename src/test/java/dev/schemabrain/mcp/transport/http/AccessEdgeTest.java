@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -126,9 +127,10 @@ class AccessEdgeTest {
         AuthFilter auth = new AuthFilter(Optional.of(new BearerTokens(store)), Optional.of(JwtVerifier.of(
                 new JwtSettings(jwks.toString(), ISSUER, AUDIENCE, Optional.empty(), "groups"))));
 
-        service = HttpService.start(ToolRegistry.of(List.of(WHOAMI)), DispatchCapacity.forMaxConcurrentQueries(2),
-                CallerRates.OFF, "test", HttpOptions.loopback().withAuthFilter(auth), new Observability(),
-                ToolListing.FULL, () -> "static", Optional.of(AccessPolicySource.open(policy)));
+        service = HttpService.start(McpCore.of(ToolRegistry.of(List.of(WHOAMI)),
+                DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test"),
+                HttpOptions.loopback().withAuthFilter(auth), new Observability(), () -> "static",
+                Optional.of(AccessPolicySource.open(policy)), Optional.empty());
     }
 
     @AfterAll

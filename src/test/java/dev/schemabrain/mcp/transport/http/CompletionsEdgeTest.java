@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,9 +15,9 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.mcp.tools.ServedCatalog;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Metric;
@@ -90,9 +91,9 @@ class CompletionsEdgeTest {
         catalogs = new StoreCatalogProvider(store, Optional.empty());
         registry = StandardTools.registry(catalogs, Optional.of(executor), 5);
         whole = catalogs.current().orElseThrow();
-        service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test",
-                HttpOptions.loopback(), new Observability(), ToolListing.FULL, () -> "static",
-                Optional.of(AccessPolicySource.open(policy)), catalogs);
+        service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+                ToolListing.FULL, catalogs, "test"), HttpOptions.loopback(), new Observability(), () -> "static",
+                Optional.of(AccessPolicySource.open(policy)), Optional.empty());
     }
 
     @AfterAll
@@ -262,8 +263,8 @@ class CompletionsEdgeTest {
         StringBuilder in = new StringBuilder();
         lines.forEach(l -> in.append(l).append('\n'));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StdioServer.run(registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL,
-                Duration.ZERO, () -> access, catalogs, "test",
+        StdioServer.run(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+                ToolListing.FULL, catalogs, "test"), Duration.ZERO, () -> access,
                 new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8));
         return StdioEdgeContractTest.byId(out);

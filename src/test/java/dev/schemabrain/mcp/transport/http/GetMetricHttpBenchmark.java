@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
@@ -14,7 +15,7 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.testing.Indexed;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.Tag;
@@ -113,8 +114,9 @@ class GetMetricHttpBenchmark {
         Observability observability = new Observability();
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), Optional.of(executor), 5)
                 .audited(observability.timed(new AuditedCalls(audit, key, executor.sourceId())));
-        HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8),
-                CallerRates.metricOnly(RateLimit.OFF), "bench", HttpOptions.loopback(), observability);
+        HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8),
+                CallerRates.metricOnly(RateLimit.OFF), "bench"), HttpOptions.loopback(), observability, () -> "static",
+                Optional.empty(), Optional.empty());
         return new Served(service, audit, executor, registry);
     }
 

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.access.Access;
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
@@ -123,8 +125,8 @@ class HostileFramesTest {
         PrintStream err = System.err;
         System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
         try {
-            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2),
-                    CallerRates.metricOnly(new RateLimit(1, 1)), "test",
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2),
+                    CallerRates.metricOnly(new RateLimit(1, 1)), "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(out, true, StandardCharsets.UTF_8));
         } finally {

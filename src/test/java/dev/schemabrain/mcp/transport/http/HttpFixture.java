@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.server.McpCore;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
@@ -12,7 +13,7 @@ import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.testing.InProcessCli;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -118,8 +119,8 @@ public final class HttpFixture implements AutoCloseable {
         ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
                 Optional.of(executor), 5)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
                 : dev.schemabrain.mcp.tool.CallAudit.NONE));
-        HttpService service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
-                "test", options, observability);
+        HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
+                "test"), options, observability, () -> "static", Optional.empty(), Optional.empty());
         return new HttpFixture(service, audit, registry, executor);
     }
 

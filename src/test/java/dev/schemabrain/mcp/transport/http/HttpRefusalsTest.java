@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.RateLimit;

@@ -1,14 +1,14 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
-import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -51,8 +51,8 @@ class HttpToolListTest {
     static void start() throws Exception {
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(HttpFixture.demoStore(), Optional.empty()),
                 Optional.empty(), 5);
-        service = HttpService.start(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF, "test",
-                HttpOptions.loopback(), new Observability(), ToolListing.FULL, VERSION::get);
+        service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF,
+                "test"), HttpOptions.loopback(), new Observability(), VERSION::get, Optional.empty(), Optional.empty());
     }
 
     @AfterAll

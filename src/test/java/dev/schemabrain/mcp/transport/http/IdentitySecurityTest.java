@@ -1,5 +1,8 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.access.Access;
+import java.time.Duration;
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -188,7 +191,8 @@ class IdentitySecurityTest {
                     + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
                     + JSON.writeValueAsString(toolsCall(1, "list_metrics", Map.of())) + "\n"
                     + JSON.writeValueAsString(toolsCall(2, "no_such_tool", Map.of())) + "\n";
-            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test",
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+                    "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             List<AuditRecord> rows = fixture.lastRows(20).stream().filter(r -> r.id() > baseline).toList();
@@ -401,7 +405,8 @@ class IdentitySecurityTest {
             in.append(JSON.writeValueAsString(JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 999)
                     .put("method", "tools/\u202Elist\u0000\u001b[2J"))).append('\n');
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test",
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+                    "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8));
             int held = 0;
             List<String> leaks = new ArrayList<>();

@@ -136,6 +136,18 @@ abstract class McpEdgeContract {
     }
 
     @Test
+    void aToolsCallWithAnIdMcpDoesNotAllowIsAnInvalidRequestAndRecorded() throws Exception {
+        ObjectNode message = call(1, "list_metrics", JSON.createObjectNode());
+        message.put("id", 1.5);
+        Outcome o = run(message);
+        assertEquals(1, o.answers().size(), o.answers()::toString);
+        // HTTP answers it with status 400 as well; the JSON-RPC error and the audit row are the same on both.
+        assertTrue(o.answers().get(0).endsWith("rpc -32600 " + dev.schemabrain.mcp.server.JsonRpcFrames.BAD_ID),
+                o.answers()::toString);
+        assertEquals(List.of("list_metrics call error invalid_argument"), o.rows());
+    }
+
+    @Test
     void anUnknownMethodIsMethodNotFoundAndLeavesNoRow() throws Exception {
         Outcome o = run(request(1, "tools/unknown"));
         assertEquals(1, o.answers().size());

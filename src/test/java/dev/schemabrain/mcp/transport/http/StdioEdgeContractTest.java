@@ -1,5 +1,9 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.server.JsonRpcFrames;
+import dev.schemabrain.access.Access;
+import java.time.Duration;
+import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.mcp.server.DispatchCapacity;
@@ -46,13 +50,16 @@ class StdioEdgeContractTest extends McpEdgeContract {
             in.append(message).append('\n');
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StdioServer.run(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RATES, "test",
+        StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RATES, "test"),
+                Duration.ZERO, () -> Access.UNRESTRICTED,
                 new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8));
         Map<String, JsonNode> byId = byId(out);
         List<JsonNode> replies = new ArrayList<>();
         for (ObjectNode message : requests) {
-            replies.add(byId.getOrDefault(message.path("id").asText(), JSON.createObjectNode().put("missing", true)));
+            // An id that cannot be echoed is answered with a null one.
+            String id = JsonRpcFrames.badId(message) ? "null" : message.path("id").asText();
+            replies.add(byId.getOrDefault(id, JSON.createObjectNode().put("missing", true)));
         }
         return replies;
     }

@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.served;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Catalog;
@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * Tools answer from the cut view as from any catalog, so a hidden table cannot surface through a listing, a search
  * score, a join path, a neighbour or a "did you mean".
  */
-final class ScopedView {
+public final class ScopedView {
 
     private ScopedView() {
     }
@@ -252,7 +252,7 @@ final class ScopedView {
     }
 
     /** The tables {@code metric} reads in the whole catalog, for a refusal's widening hint. */
-    static Set<QualifiedName> reach(ServedCatalog whole, Metric metric) {
+    public static Set<QualifiedName> reach(ServedCatalog whole, Metric metric) {
         return reach(whole, new MetricCompiler(whole.catalog(), whole.semantic()), metric).orElse(Set.of());
     }
 

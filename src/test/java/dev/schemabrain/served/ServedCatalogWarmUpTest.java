@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.served;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.engine.Engines;
@@ -28,8 +28,8 @@ class ServedCatalogWarmUpTest {
         var engine = Engines.SQLITE;
         String sql = served.warmStatement(engine).orElseThrow();
         assertTrue(sql.contains(" JOIN ") && sql.contains(" ORDER BY "), sql);
-        dev.schemabrain.gate.SqlDecision decision = dev.schemabrain.gate.SqlGate.check("execute", sql,
-                engine.sqlRules().orElseThrow(), engine::quote, served, Access.UNRESTRICTED, 5, 10);
+        dev.schemabrain.gate.SqlDecision decision = new dev.schemabrain.gate.SqlGate(engine.sqlRules().orElseThrow(), 5)
+                .check("execute", sql, served, Access.UNRESTRICTED, 10);
         assertInstanceOf(dev.schemabrain.gate.SqlDecision.Plan.class, decision, () -> sql + " was refused: " + decision);
         served.warmUp(engine);   // and the whole warm-up runs on it without a failure
     }

@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.served;
 
 import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.testing.InProcessCli;

@@ -1,9 +1,10 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.gate;
 
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.access.BoundRowFilter;
 import dev.schemabrain.access.RowFilter;
-import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricCompiler;
@@ -79,9 +80,10 @@ final class RowScopes {
      * instead of the ticket's own). The whole layer's compile of the same request says which filters must apply.
      *
      * @param applied the filters the compile in the caller's view applied
+     * @param dialect the engine the caller's compile was for
      */
-    static void checkWhole(List<RowScope> scopes, ServedCatalog served, MetricRequest request, List<String> applied)
-            throws CompileException {
+    static void checkWhole(List<RowScope> scopes, ServedCatalog served, MetricRequest request, List<String> applied,
+                           Dialect dialect) throws CompileException {
         if (scopes.isEmpty()) {
             return;
         }
@@ -92,7 +94,7 @@ final class RowScopes {
         ServedCatalog whole = served.whole();
         MetricCompiler compiler = new MetricCompiler(whole.catalog(), whole.semantic(), scopes);
         try {
-            compiler.compile(request, Engines.POSTGRESQL);
+            compiler.compile(request, dialect);
         } catch (CompileException e) {
             if (e.problem() == ErrorKind.POLICY_BLOCKED) {
                 throw e;

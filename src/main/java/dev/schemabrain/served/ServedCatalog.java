@@ -1,4 +1,4 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.served;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Catalog;
@@ -49,7 +49,7 @@ import java.util.function.Supplier;
  * (merged; tables keep their own schema names), the tables' descriptions and vectors, the columns'
  * PII tags with the block list in force, and the structures derived from them, built on first use and shared by every call until the store changes.
  */
-public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
+public final class ServedCatalog {
 
     private final List<SchemaSummary> schemas;
     private final Catalog catalog;
@@ -202,12 +202,11 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
     }
 
     /** The whole catalog behind a caller's view (itself when it is the whole): to tell hidden from absent. */
-    @Override
     public ServedCatalog whole() {
         return whole == null ? this : whole;
     }
 
-    @Override
+    /** The tables whose rows belong to an entity {@code access}'s row filters limit (its own, or many-to-one from it). */
     public java.util.Set<dev.schemabrain.catalog.QualifiedName> rowFiltered(Access access) {
         return ScopedView.rowFiltered(this, access);
     }
@@ -294,12 +293,12 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
     }
 
     /** Any K above 1 takes the suppression path a warm-up should load; the answer is discarded. */
-    private static final int WARM_GROUP_SIZE = 5;
+    public static final int WARM_GROUP_SIZE = 5;
 
     /**
      * Computes what the first list_metrics and get_metric of a session would otherwise compute (each entity's
-     * dimensions and time axes, the data subjects), compiles one metric and checks one grouped statement through
-     * execute's gate, so the compiler's and the gate's paths are loaded. Nothing reaches the database.
+     * dimensions and time axes, the data subjects) and compiles one metric, so the compiler's path is loaded (the
+     * server checks {@link #warmStatement} through execute's gate beside it). Nothing reaches the database.
      */
     public void warmUp(Engine engine) {
         semantic.entities().forEach(e -> {
@@ -322,15 +321,6 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
                 }
             }
         });
-        // An answer with rows: Jackson builds its serializers for the values a query returns (Long, BigDecimal,
-        // Double, Boolean, text) at their first use, which was about a sixth of a session's first get_metric.
-        com.fasterxml.jackson.databind.node.ObjectNode rows = Replies.object();
-        com.fasterxml.jackson.databind.node.ArrayNode row = rows.putArray("rows").addArray();
-        List.<Object>of(1L, java.math.BigDecimal.ONE, 1.5d, true, "x").forEach(row::addPOJO);
-        row.addNull();
-        dev.schemabrain.mcp.envelope.Envelope.success(rows, null, null, List.of("execute"));
-        engine.sqlRules().ifPresent(rules -> warmStatement(engine).ifPresent(sql -> dev.schemabrain.gate.SqlGate.check("execute", sql, rules,
-                rules::quote, this, Access.UNRESTRICTED, WARM_GROUP_SIZE, 10)));
     }
 
     /**
@@ -338,7 +328,7 @@ public final class ServedCatalog implements dev.schemabrain.gate.SqlView {
      * joined through its first foreign key as an agent writes one (aliases, ON, WHERE, ORDER BY, LIMIT), so the
      * parser's and the binder's paths for these are not first run by the caller's first execute.
      */
-    java.util.Optional<String> warmStatement(Engine engine) {
+    public java.util.Optional<String> warmStatement(Engine engine) {
         return catalog.tables().stream().filter(t -> !t.columns().isEmpty()).findFirst().map(t -> {
             String column = "a." + engine.quote(t.columns().get(0).name());
             String from = engine.qualified(t.name()) + " AS a" + t.foreignKeys().stream()

@@ -1,12 +1,11 @@
-package dev.schemabrain.mcp.tools;
+package dev.schemabrain.gate;
 
+import dev.schemabrain.served.ScopedView;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.error.ErrorKind;
-import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.Recovery;
-import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Metric;
 
@@ -24,9 +23,9 @@ import java.util.Set;
  * only (unknown_name otherwise): answering it from the hidden ones would name their schema. An entity or metric is
  * refused by the name the caller gave, and its hint names roles, never the tables behind it.
  */
-final class AccessReplies {
+public final class ViewRefusals {
 
-    private AccessReplies() {
+    private ViewRefusals() {
     }
 
     private static final List<String> HINTS = List.of("list_indexed_schemas", "find_relevant_tables");
@@ -36,7 +35,7 @@ final class AccessReplies {
      * {@code schema.table.column}) name whose table the caller's role does not allow; empty when it allows it, or
      * when the name is not qualified.
      */
-    static Optional<Envelope> table(ServedCatalog served, String input, int qualifiedParts) {
+    public static Optional<Refused> table(ServedCatalog served, String input, int qualifiedParts) {
         Access access = served.access();
         if (!access.restricted() || !(NameSyntax.parse(input, 1, 3) instanceof NameSyntax.Parts parsed)
                 || parsed.parts().size() != qualifiedParts) {
@@ -47,23 +46,23 @@ final class AccessReplies {
             return Optional.empty();
         }
         return Optional.of(refused("Table " + NameSyntax.render(table) + " is outside what this caller's "
-                + role(access) + " may reach.", access.wideningHint(table), Recovery.call("list_indexed_schemas", Map.of()),
+                + role(access) + " may reach.", access.wideningHint(table), "list_indexed_schemas",
                 HINTS));
     }
 
     /** The refusal for an entity the whole catalog has and this caller's view does not; empty otherwise. */
-    static Optional<Envelope> entity(ServedCatalog served, String name) {
+    public static Optional<Refused> entity(ServedCatalog served, String name) {
         if (!served.access().restricted() || served.semantic().entity(name).isPresent()) {
             return Optional.empty();
         }
         Optional<Entity> hidden = served.whole().semantic().entity(name);
         return hidden.map(e -> refused("Entity " + name + " is outside what this caller's " + role(served.access())
                         + " may reach.", served.access().wideningHint("Entity " + name, Set.of(e.table()), null),
-                Recovery.call("list_entities", Map.of()), List.of("list_entities", "find_relevant_entities")));
+                "list_entities", List.of("list_entities", "find_relevant_entities")));
     }
 
     /** The refusal for a metric the whole catalog has and this caller's view does not; empty otherwise. */
-    static Optional<Envelope> metric(ServedCatalog served, String name) {
+    public static Optional<Refused> metric(ServedCatalog served, String name) {
         if (!served.access().restricted() || served.semantic().metric(name).isPresent()) {
             return Optional.empty();
         }
@@ -71,15 +70,14 @@ final class AccessReplies {
         return hidden.map(m -> refused("Metric " + name + " is outside what this caller's " + role(served.access())
                         + " may reach.", served.access().wideningHint("Metric " + name,
                         ScopedView.reach(served.whole(), m), name),
-                Recovery.call("list_metrics", Map.of()), List.of("list_metrics", "find_relevant_metrics")));
+                "list_metrics", List.of("list_metrics", "find_relevant_metrics")));
     }
 
     private static String role(Access access) {
         return access.role().map(r -> "role " + r).orElse("role");
     }
 
-    private static Envelope refused(String message, String hint, Recovery recovery, List<String> hints) {
-        return Envelope.error(ToolError.of(ErrorKind.ALLOWLIST_VIOLATION, message,
-                new Recovery(recovery.suggestedTool(), recovery.suggestedArgs(), List.of(), null, hint)), hints);
+    private static Refused refused(String message, String hint, String tool, List<String> hints) {
+        return new Refused(ErrorKind.ALLOWLIST_VIOLATION, message, tool, Map.of(), List.of(), null, hint, List.of(), hints);
     }
 }
