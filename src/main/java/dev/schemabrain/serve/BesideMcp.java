@@ -2,7 +2,7 @@ package dev.schemabrain.serve;
 
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.transport.http.HttpService;
 
 import java.util.function.Function;

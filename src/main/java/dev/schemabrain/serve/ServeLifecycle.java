@@ -8,25 +8,27 @@ import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
-import dev.schemabrain.mcp.tools.ServedCatalog;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.mcp.transport.http.HttpService;
 import dev.schemabrain.mcp.transport.http.Observability;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.McpCore;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import dev.schemabrain.mcp.tool.CallsInFlight;
+import dev.schemabrain.gate.SqlGate;
+import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.ToolRegistry;
-import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
-import dev.schemabrain.mcp.tools.StoreCatalogProvider;
+import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.retrieve.HybridRetriever;
 
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -139,10 +141,9 @@ public final class ServeLifecycle implements AutoCloseable {
                         .counted(inFlight), catalogs));
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
-            service = HttpService.start(tools, capacity(), settings.rates(), settings.version(), settings.http().get(),
-                    observability, settings.listing(),
+            service = HttpService.start(core(), settings.http().get(), observability,
                     () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"),
-                    settings.accessPolicy(), catalogs, beside);
+                    settings.accessPolicy(), beside);
         } catch (Exception e) {
             throw new CannotListen(e);
         }
@@ -234,7 +235,11 @@ public final class ServeLifecycle implements AutoCloseable {
     private void warmFirstCalls(ServedCatalog c, ToolRegistry unaudited) {
         inFlight.giveWay();
         try {
-            c.warmUp(executors.all().stream().findFirst().map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL));
+            Engine engine = executors.all().stream().findFirst().map(e -> (Engine) e.dialect()).orElse(Engines.POSTGRESQL);
+            c.warmUp(engine);
+            engine.sqlRules().ifPresent(rules -> c.warmStatement(engine).ifPresent(sql ->
+                    new SqlGate(rules, ServedCatalog.WARM_GROUP_SIZE).check("execute", sql, c, Access.UNRESTRICTED, 10)));
+            Envelope.warmUp();
         } catch (RuntimeException e) {
             // What failed here fails again at the call that needs it, with its reason.
         }
@@ -309,8 +314,7 @@ public final class ServeLifecycle implements AutoCloseable {
             Map<String, Object> totals = observability.summary();
             stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
         } else {
-            StdioServer.run(tools, capacity(), settings.rates(), settings.listing(), settings.statsInterval(),
-                    this::stdioAccess, catalogs, settings.version(), stdin, frames);
+            StdioServer.run(core(), settings.statsInterval(), this::stdioAccess, stdin, frames);
             stdinEnded = true;
             closingSteps.add("stopped accepting");
             stopped = "stdin closed";
@@ -397,6 +401,11 @@ public final class ServeLifecycle implements AutoCloseable {
             executors.close();
             closingSteps.add("executor closed");
         }
+    }
+
+    /** The MCP server's parts, the same for either transport. */
+    private McpCore core() {
+        return McpCore.of(tools, capacity(), settings.rates(), settings.listing(), catalogs, settings.version());
     }
 
     private DispatchCapacity capacity() {

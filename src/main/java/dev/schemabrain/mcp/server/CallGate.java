@@ -52,20 +52,21 @@ public final class CallGate {
 
     /**
      * The Invalid Request of a message that is not JSON-RPC 2.0's shape: no {@code "jsonrpc": "2.0"} (another version,
-     * none), no method and no response. A tools/call among them is recorded under {@code caller}, as every transport
+     * none), no method and no response, or an id MCP does not allow (an object, an array, a boolean, a fraction, null). A tools/call among them is recorded under {@code caller}, as every transport
      * must: the check lives here so no transport runs what another refuses. Null for a message of the right shape.
      */
     public Refusal shape(JsonNode message, String caller, Access callerAccess) {
         JsonNode id = message.get("id");
         boolean response = id != null && (id.isTextual() || id.isIntegralNumber()) && (message.has("result") || message.has("error"));
-        if ("2.0".equals(message.path("jsonrpc").asText(null)) && (message.path("method").isTextual() || response)) {
+        boolean rightShape = "2.0".equals(message.path("jsonrpc").asText(null)) && (message.path("method").isTextual() || response);
+        if (rightShape && !JsonRpcFrames.badId(message)) {
             return null;
         }
         if (isToolCall(message)) {
             registry.recorder().rejected(name(message), caller, callerAccess, plain(message.path("params").get("arguments")),
                     ErrorKind.INVALID_ARGUMENT);
         }
-        return new Refusal(JsonRpcFrames.INVALID_REQUEST, NOT_JSON_RPC);
+        return new Refusal(JsonRpcFrames.INVALID_REQUEST, rightShape ? JsonRpcFrames.BAD_ID : NOT_JSON_RPC);
     }
 
     public Refusal shape(JsonNode message, String caller) {

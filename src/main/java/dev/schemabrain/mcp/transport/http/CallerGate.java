@@ -95,7 +95,9 @@ final class CallerGate implements Filter {
         CallGate.Refusal malformed = gate.shape(rpc.message(), scope.identity(), scope.access(policy));
         if (malformed != null) {
             scope.noteRejected();
-            Replies.frame(response, HttpServletResponse.SC_OK, malformed.frame(rpc.id()));
+            // An id MCP does not allow is a bad request of HTTP's too; the SDK would have failed on it.
+            Replies.frame(response, JsonRpcFrames.badId(rpc.message()) ? HttpServletResponse.SC_BAD_REQUEST
+                    : HttpServletResponse.SC_OK, malformed.frame(rpc.id()));
             return;
         }
         ModernEra.Headers headers = new ModernEra.Headers(request.getHeader("MCP-Protocol-Version"),

@@ -7,7 +7,8 @@ import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.Completions;
-import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.mcp.server.McpCore;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.server.Prompts;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures;
 import dev.schemabrain.mcp.server.ToolListCache;
@@ -104,44 +105,6 @@ public final class HttpService implements AutoCloseable {
     }
 
     /**
-     * Starts listening; returns once the port is bound.
-     *
-     * @param registry   the tools, audited (wrap the audit in {@link Observability#timed} for its p99)
-     * @param rates      how many get_metric and catalog calls one caller may make (as over stdio)
-     */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
-                                    HttpOptions options, Observability observability) throws Exception {
-        return start(registry, capacity, rates, version, options, observability, ToolListing.FULL, () -> "static");
-    }
-
-    /**
-     * @param listing        how tools/list presents the tools (full, or compact for token-priced clients)
-     * @param catalogVersion the served catalog's version: tools/list is built again when it changes
-     */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
-                                    HttpOptions options, Observability observability, ToolListing listing,
-                                    Supplier<String> catalogVersion) throws Exception {
-        return start(registry, capacity, rates, version, options, observability, listing, catalogVersion, Optional.empty());
-    }
-
-    /** @param policy the access policy (serve --access-policy): each call reaches what its credential's role allows */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
-                                    HttpOptions options, Observability observability, ToolListing listing,
-                                    Supplier<String> catalogVersion, Optional<AccessPolicySource> policy) throws Exception {
-        return start(registry, capacity, rates, version, options, observability, listing, catalogVersion, policy,
-                Optional::empty);
-    }
-
-    /** @param catalogs the catalog the prompts' arguments complete from, as each caller's access sees it */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
-                                    HttpOptions options, Observability observability, ToolListing listing,
-                                    Supplier<String> catalogVersion, Optional<AccessPolicySource> policy,
-                                    CatalogProvider catalogs) throws Exception {
-        return start(registry, capacity, rates, version, options, observability, listing, catalogVersion, policy, catalogs,
-                Optional.empty());
-    }
-
-    /**
      * Another web application served under a path prefix of the same listener (the reviewer's console): behind the
      * same Host/Origin check as /mcp, but not behind /mcp's authentication filter, since it signs its users in itself.
      *
@@ -155,18 +118,25 @@ public final class HttpService implements AutoCloseable {
         }
     }
 
-    /** @param beside another application on this listener under its own prefix (serve --console) */
-    public static HttpService start(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
-                                    HttpOptions options, Observability observability, ToolListing listing,
+    /**
+     * Serves {@code core} over HTTP at /mcp, with /health and /metrics beside it; returns once the port is bound.
+     * The core's tools are audited (wrap the audit in {@link Observability#timed} for its p99).
+     *
+     * @param catalogVersion the served catalog's version: tools/list is cached under it
+     * @param policy         the access policy (serve --access-policy): each call reaches what its credential's role allows
+     * @param beside         another application on this listener under its own prefix (serve --console)
+     */
+    public static HttpService start(McpCore core, HttpOptions options, Observability observability,
                                     Supplier<String> catalogVersion, Optional<AccessPolicySource> policy,
-                                    CatalogProvider catalogs, Optional<Beside> beside) throws Exception {
-        McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
-        McpToolAdapter.warmCodecAside(json);
-        Prompts prompts = Prompts.forTools(registry.names());
-        Completions completions = new Completions(catalogs, prompts);
-        ToolListCache toolList = new ToolListCache(v -> McpToolAdapter.definitions(registry, listing), json);
+                                    Optional<Beside> beside) throws Exception {
+        ToolRegistry registry = core.registry();
+        String version = core.version();
+        McpJsonMapper json = core.json();
+        Prompts prompts = core.prompts();
+        Completions completions = core.completions();
+        ToolListCache toolList = core.toolList();
         observability.watch(toolList);
-        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
+        ToolDispatcher dispatcher = core.dispatcher();
         HttpServletStatelessServerTransport transport = HttpServletStatelessServerTransport.builder()
                 .jsonMapper(json)
                 .messageEndpoint(MCP_PATH)
@@ -175,9 +145,8 @@ public final class HttpService implements AutoCloseable {
                 .build();
         McpStatelessAsyncServer mcp = McpServer.async(transport)
                 .serverInfo("schemabrain", version)
-                .instructions(Instructions.forTools(registry.names()))
-                .capabilities(prompts.isEmpty() ? McpSchema.ServerCapabilities.builder().tools(false).prompts(false).build()
-                        : McpSchema.ServerCapabilities.builder().tools(false).prompts(false).completions().build())
+                .instructions(core.instructions())
+                .capabilities(core.capabilities())
                 .jsonMapper(json)
                 .prompts(prompts.definitions().stream().map(p -> new McpStatelessServerFeatures.AsyncPromptSpecification(p,
                         (context, request) -> prompts.answer(request))).toList())
@@ -218,9 +187,8 @@ public final class HttpService implements AutoCloseable {
             }
         });
         Supplier<byte[]> listed = () -> toolList.bytes(catalogVersion.get());
-        CallGate callGate = new CallGate(registry, listed);
-        ModernEra modern = new ModernEra(callGate, listed, catalogVersion, Instructions.forTools(registry.names()), version,
-                prompts, completions);
+        CallGate callGate = core.callGate(listed, Optional.empty());
+        ModernEra modern = core.modernEra(callGate, listed, catalogVersion);
         context.addFilter(new FilterHolder(new CallerGate(options.callerRate(), callGate, policy, modern,
                 StatelessTools.modern(registry, dispatcher, observability, policy))), MCP_PATH, requests);
         context.addServlet(new ServletHolder(transport), MCP_PATH);

@@ -107,10 +107,6 @@ final class McpGate implements Filter {
                     : "The request body is not a JSON-RPC message; send one object with \"jsonrpc\": \"2.0\" and a \"method\".");
             return;
         }
-        if (JsonRpcFrames.badId(message)) {
-            Replies.rpcError(response, HttpServletResponse.SC_BAD_REQUEST, JsonRpcFrames.INVALID_REQUEST, JsonRpcFrames.BAD_ID);
-            return;
-        }
         Rpc rpc = parse(message, request.getHeader(SESSION_HEADER));
         request.setAttribute(RPC_ATTRIBUTE, rpc);
         if ("initialize".equals(rpc.method()) && rpc.client() != null) {

@@ -156,11 +156,6 @@ final class StdinGuard implements Runnable {
             reply(replyId, malformed.code(), malformed.message());
             return;
         }
-        if (JsonRpcFrames.badId(message)) {
-            gate.recordMalformed(message, StdioServer.CALLER);
-            reply(null, JsonRpcFrames.INVALID_REQUEST, JsonRpcFrames.BAD_ID);
-            return;
-        }
         if (modern != null && ModernEra.claims(message, ModernEra.Headers.NONE)) {
             answerModern(message);
             return;

@@ -9,7 +9,8 @@ import dev.schemabrain.mcp.server.Instructions;
 import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.Completions;
-import dev.schemabrain.mcp.tools.CatalogProvider;
+import dev.schemabrain.mcp.server.McpCore;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.server.Prompts;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import dev.schemabrain.mcp.server.ToolDispatcher;
@@ -66,51 +67,18 @@ public final class StdioServer {
     private StdioServer() {
     }
 
-    /** Tools always; prompts, and completions of their arguments, when some prompt is served. */
-    static McpSchema.ServerCapabilities capabilities(Prompts prompts) {
-        McpSchema.ServerCapabilities.Builder b = McpSchema.ServerCapabilities.builder().tools(false).prompts(false);
-        return prompts.isEmpty() ? b.build() : b.completions().build();
-    }
-
     /**
-     * @param capacity   threads and queues of the catalog and source lanes
-     * @param rates      how many get_metric and catalog calls one caller may make
+     * Serves {@code core} over stdin and stdout until stdin ends.
+     *
+     * @param statsInterval how often the tools/list stats line goes to the log (stderr); zero: never
+     * @param access        the reach of the one caller over stdio (serve --role/--claim under --access-policy), asked
+     *                      once per call so a reloaded policy counts
      */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version,
-                           InputStream stdin, PrintStream stdout) throws InterruptedException {
-        run(registry, capacity, rates, ToolListing.FULL, version, stdin, stdout);
-    }
-
-    /** @param listing how tools/list presents the tools (full, or compact for token-priced clients) */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
-                           String version, InputStream stdin, PrintStream stdout) throws InterruptedException {
-        run(registry, capacity, rates, listing, Duration.ZERO, version, stdin, stdout);
-    }
-
-    /** @param statsInterval how often the tools/list stats line goes to the log (stderr); zero: never */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
-                           Duration statsInterval, String version, InputStream stdin, PrintStream stdout)
-            throws InterruptedException {
-        run(registry, capacity, rates, listing, statsInterval, () -> Access.UNRESTRICTED, version, stdin, stdout);
-    }
-
-    /**
-     * @param access the reach of the one caller over stdio (serve --role/--claim under --access-policy), asked
-     *               once per call so a reloaded policy counts
-     */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
-                           Duration statsInterval, Supplier<Access> access, String version, InputStream stdin,
+    public static void run(McpCore core, Duration statsInterval, Supplier<Access> access, InputStream stdin,
                            PrintStream stdout) throws InterruptedException {
-        run(registry, capacity, rates, listing, statsInterval, access, Optional::empty, version, stdin, stdout);
-    }
-
-    /** @param catalogs the catalog the prompts' arguments complete from, as the caller's access sees it */
-    public static void run(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
-                           Duration statsInterval, Supplier<Access> access, CatalogProvider catalogs, String version,
-                           InputStream stdin, PrintStream stdout) throws InterruptedException {
-        McpJsonMapper json = new JacksonMcpJsonMapper(new ObjectMapper());
+        McpJsonMapper json = core.json();
         // The definitions do not read the catalog, so one version key serves the whole session.
-        ToolListCache toolList = new ToolListCache(catalogVersion -> McpToolAdapter.definitions(registry, listing), json);
+        ToolListCache toolList = core.toolList();
         ScheduledExecutorService stats = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "schemabrain-stats");
             t.setDaemon(true);
@@ -122,20 +90,21 @@ public final class StdioServer {
                     TimeUnit.MILLISECONDS);
         }
         StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
-        ToolDispatcher dispatcher = new ToolDispatcher(registry, capacity, rates);
-        CallGate gate = new CallGate(registry, () -> toolList.bytes(TOOLS_VERSION), access);
-        Prompts prompts = Prompts.forTools(registry.names());
-        Completions completions = new Completions(catalogs, prompts);
-        ModernEra modern = new ModernEra(gate, () -> toolList.bytes(TOOLS_VERSION), () -> TOOLS_VERSION,
-                Instructions.forTools(registry.names()), version, prompts, completions);
+        ToolRegistry registry = core.registry();
+        ToolDispatcher dispatcher = core.dispatcher();
+        Supplier<byte[]> listed = () -> toolList.bytes(TOOLS_VERSION);
+        CallGate gate = core.callGate(listed, Optional.of(access));
+        Prompts prompts = core.prompts();
+        Completions completions = core.completions();
+        ModernEra modern = core.modernEra(gate, listed, () -> TOOLS_VERSION);
         StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, gate, modern,
                 StdioTools.modern(dispatcher, access), access);
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.
         McpAsyncServer server = McpServer.async(transport)
-                .serverInfo("schemabrain", version)
-                .instructions(Instructions.forTools(registry.names()))
-                .capabilities(capabilities(prompts))
+                .serverInfo("schemabrain", core.version())
+                .instructions(core.instructions())
+                .capabilities(core.capabilities())
                 .jsonMapper(json)
                 .prompts(prompts.definitions().stream().map(p -> new McpServerFeatures.AsyncPromptSpecification(p,
                         (exchange, request) -> prompts.answer(request))).toList())
@@ -145,9 +114,8 @@ public final class StdioServer {
                 // Arguments are validated by the registry, which answers with an envelope the model can act on.
                 .validateToolInputs(false)
                 .jsonSchemaValidator(new EnvelopeOutputCheck())
-                .tools(StdioTools.specifications(registry, dispatcher, listing, access))
+                .tools(StdioTools.specifications(registry, dispatcher, core.listing(), access))
                 .build();
-        McpToolAdapter.warmCodecAside(json);
         Thread reader = new Thread(guard, "schemabrain-stdin");
         reader.setDaemon(true);
         reader.start();
@@ -173,7 +141,7 @@ public final class StdioServer {
             LoggerFactory.getLogger(StdioServer.class).warn("the MCP session did not close within 10 s; stopping anyway");
         } finally {
             stats.shutdownNow();
-            dispatcher.close();
+            core.close();
         }
     }
 }
