@@ -118,6 +118,9 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
         if (message.contains("could not set lock") || message.contains("conflicting lock")) {
             return Failure.BUSY;
         }
+        if (message.contains("attached in read-only mode")) {
+            return Failure.READ_ONLY;   // a write refused by the read-only database, not a file it may not open
+        }
         if (message.contains("read-only mode") || message.contains("permission denied")) {
             return Failure.PERMISSION;
         }
