@@ -1,5 +1,11 @@
 package dev.schemabrain.engine.contract;
 
+import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.describe.Words;
+import dev.schemabrain.retrieve.VectorIndex;
+import dev.schemabrain.describe.OfflineDescriber;
+import dev.schemabrain.gate.Refused;
+import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
@@ -24,14 +30,11 @@ import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.gate.SqlDecision;
 import dev.schemabrain.gate.SqlGate;
-import dev.schemabrain.gate.SqlView;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.semantic.compile.CompiledMetric;
-import dev.schemabrain.semantic.compile.DataSubjects;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
-import dev.schemabrain.semantic.compile.SubjectGraph;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Cardinality;
 import dev.schemabrain.semantic.model.ColumnPair;
@@ -516,12 +519,12 @@ public abstract class EngineContractTest {
 
     private SqlDecision gate(String sql) {
         SqlRules rules = engine.sqlRules().orElseThrow(() -> new AssertionError(engine.title() + " has no SQL rules"));
-        return SqlGate.check("execute", sql, rules, rules::quote, new ShopView(catalog, model), Access.UNRESTRICTED, 1, 100);
+        return new SqlGate(rules, 1).check("execute", sql, gateView(), Access.UNRESTRICTED, 100);
     }
 
     private void assertRefused(String sql, Refusal.Reason reason) {
         SqlDecision decision = gate(sql);
-        if (!(decision instanceof SqlDecision.Refused refused)) {
+        if (!(decision instanceof Refused refused)) {
             fail(engine.title() + " let through " + sql + " as " + ((SqlDecision.Plan) decision).sql());
             return;
         }
@@ -557,31 +560,9 @@ public abstract class EngineContractTest {
     }
 
     /** The shop as the gate reads it: no PII tags, no people, nobody's view cut. */
-    private record ShopView(Catalog catalog, SemanticModel semantic) implements SqlView {
-
-        @Override
-        public SubjectGraph subjectGraph() {
-            return new SubjectGraph(semantic, catalog, DataSubjects.NONE);
-        }
-
-        @Override
-        public PiiTags pii() {
-            return PiiTags.NONE;
-        }
-
-        @Override
-        public BlockList blockList() {
-            return BlockList.FLOOR;
-        }
-
-        @Override
-        public SqlView whole() {
-            return this;
-        }
-
-        @Override
-        public Set<QualifiedName> rowFiltered(Access access) {
-            return Set.of();
-        }
+    private ServedCatalog gateView() {
+        return new ServedCatalog(List.of(), catalog,
+                new OfflineDescriber(new Words(WordVocabulary.get().words())).describe(catalog),
+                VectorIndex.of(catalog.tables(), Map.of()), () -> null, model, PiiTags.NONE, BlockList.FLOOR);
     }
 }
