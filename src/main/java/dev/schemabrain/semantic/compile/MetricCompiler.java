@@ -19,6 +19,7 @@ import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
@@ -198,20 +199,32 @@ public final class MetricCompiler {
         }
         within.addLast(metric.name());
         try {
-            if (metric.isSimple()) {
-                List<Filter> filters = filters(metric, request);
-                // Applying a project checks that a metric compiles, not how a caller will ask it.
-                Optional<String> currency = checking ? Optional.empty()
-                        : CurrencyRule.check(metric, request, filters, model, catalog);
-                assumed.add(new Assumed(metric.name(), metric.entity(), metric.filters(), segments(metric, request), currency,
-                        request.timeDimension() != null ? request.timeDimension().strip() : metric.timeDimension(),
-                        statuses(metric, filters)));
-                return new SimpleAggregate(this, dialect).build(metric, request, filters, grain, cells);
-            }
-            return new Combinations(this, dialect).build(metric, request, grain, cells, within);
+            Combinations combined = new Combinations(this, dialect);
+            return metric.kind().accept(MetricKind.Cases.<Build>of(
+                    s -> () -> simpleAggregate(metric, request, grain, dialect, cells),
+                    r -> () -> combined.ratio(metric, r, request, grain, cells, within),
+                    d -> () -> combined.derived(metric, d, request, grain, cells, within),
+                    c -> () -> combined.cumulative(metric, c, request, grain, cells, within))).run();
         } finally {
             within.removeLast();
         }
+    }
+
+    /** How one kind of metric is built; a visitor cannot throw the compiler's checked exception itself. */
+    private interface Build {
+        Aggregate run() throws CompileException;
+    }
+
+    private Aggregate simpleAggregate(Metric metric, MetricRequest request, TimeGrain grain, Dialect dialect, SmallCells cells)
+            throws CompileException {
+        List<Filter> filters = filters(metric, request);
+        // Applying a project checks that a metric compiles, not how a caller will ask it.
+        Optional<String> currency = checking ? Optional.empty()
+                : CurrencyRule.check(metric, request, filters, model, catalog);
+        assumed.add(new Assumed(metric.name(), metric.entity(), metric.filters(), segments(metric, request), currency,
+                request.timeDimension() != null ? request.timeDimension().strip() : metric.timeDimension(),
+                statuses(metric, filters)));
+        return new SimpleAggregate(this, dialect).build(metric, request, filters, grain, cells);
     }
 
     /** A simple metric's filters: its own defaults, its entity's default segments (unless opted out), named segments, the caller's. */
@@ -429,14 +442,11 @@ public final class MetricCompiler {
      */
     /** A plain request's grain: none, or by its window's grain (by month) when the metric is cumulative. */
     private static String plainGrain(Metric metric) {
-        String grain = null;
-        if (metric.kind() instanceof dev.schemabrain.semantic.model.MetricKind.Cumulative c) {
-            grain = (c.windowGrain() != null ? c.windowGrain() : c.grainToDate() != null ? c.grainToDate() : TimeGrain.MONTH).wireName();
-            if (!metric.timeGrains().isEmpty() && !metric.timeGrains().contains(TimeGrain.fromWire(grain))) {
-                grain = metric.timeGrains().get(0).wireName();
-            }
-        }
-        return grain;
+        return metric.kind().accept(MetricKind.Cases.of(s -> null, r -> null, d -> null, c -> {
+            TimeGrain grain = c.windowGrain() != null ? c.windowGrain() : c.grainToDate() != null ? c.grainToDate() : TimeGrain.MONTH;
+            return (metric.timeGrains().isEmpty() || metric.timeGrains().contains(grain) ? grain
+                    : metric.timeGrains().get(0)).wireName();
+        }));
     }
 
     public Optional<String> check(Metric metric) {

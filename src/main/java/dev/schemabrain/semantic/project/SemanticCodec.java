@@ -85,27 +85,25 @@ public final class SemanticCodec {
         MeasureFile measureFile = measure == null ? null : new MeasureFile(measure.agg().wireName(), measure.column(),
                 measure.expression(), nonAdditive(measure.nonAdditive()));
         String type = m.isSimple() ? null : m.kind().wireName();
-        String numerator = null;
-        String denominator = null;
-        String expression = null;
-        String base = null;
-        WindowFile window = null;
-        String toDate = null;
-        if (m.kind() instanceof MetricKind.Ratio r) {
-            numerator = r.numerator();
-            denominator = r.denominator();
-        } else if (m.kind() instanceof MetricKind.Derived d) {
-            expression = d.expression();
-        } else if (m.kind() instanceof MetricKind.Cumulative c) {
-            base = c.metric();
-            window = c.window() == null ? null : new WindowFile(c.window().longValue(), c.windowGrain().wireName());
-            toDate = c.grainToDate() == null ? null : c.grainToDate().wireName();
-        }
-        return tree(new MetricFile(VERSION, m.name(), m.description(), type, m.entity(), measureFile, numerator, denominator,
-                expression, base, window, toDate, m.timeDimension(),
+        KindKeys k = m.kind().accept(KIND_KEYS);
+        return tree(new MetricFile(VERSION, m.name(), m.description(), type, m.entity(), measureFile, k.numerator(),
+                k.denominator(), k.expression(), k.base(), k.window(), k.toDate(), m.timeDimension(),
                 m.timeGrains().stream().map(TimeGrain::wireName).toList(), filterFiles(m.filters()),
                 m.origin().method().wireName(), m.origin().state().wireName()));
     }
+
+    /** The keys of a metric's file that only its kind has; null where it has none. */
+    private record KindKeys(String numerator, String denominator, String expression, String base, WindowFile window,
+                            String toDate) {
+    }
+
+    private static final MetricKind.Cases<KindKeys> KIND_KEYS = MetricKind.Cases.of(
+            s -> new KindKeys(null, null, null, null, null, null),
+            r -> new KindKeys(r.numerator(), r.denominator(), null, null, null, null),
+            d -> new KindKeys(null, null, d.expression(), null, null, null),
+            c -> new KindKeys(null, null, null, c.metric(),
+                    c.window() == null ? null : new WindowFile(c.window().longValue(), c.windowGrain().wireName()),
+                    c.grainToDate() == null ? null : c.grainToDate().wireName()));
 
     private static NonAdditiveFile nonAdditive(NonAdditive n) {
         return n == null ? null : new NonAdditiveFile(n.column(), n.window().wireName(), n.groupings());
