@@ -118,12 +118,12 @@ public final class GetMetricTool extends CatalogTool {
             // Compiled for the engine of the database the metric's entity lives in; the tables are checked below.
             compiled = compiler.compile(request, home(served, request.metric()).map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL),
                     smallCells(served, call.access()));
-            RowScopes.checkWhole(scopes, served, request, compiler.rowFiltersApplied());
+            RowScopes.checkWhole(scopes, served, request, compiled.rowFilters());
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricReplies.compileError(e, request, entity);
         }
-        call.rowFiltersApplied(compiler.rowFiltersApplied());
+        call.rowFiltersApplied(compiled.rowFilters());
         MetricPiiCheck.Verdict pii = served.piiCheck(uses(compiled));
         if (pii.refusal().isPresent()) {
             return MetricReplies.refusal(pii.refusal().get(), compiled, served);

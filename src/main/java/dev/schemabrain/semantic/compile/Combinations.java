@@ -35,10 +35,12 @@ final class Combinations {
 
     private final MetricCompiler compiler;
     private final Dialect dialect;
+    private final MetricCompiler.Pass pass;
 
-    Combinations(MetricCompiler compiler, Dialect dialect) {
+    Combinations(MetricCompiler compiler, Dialect dialect, MetricCompiler.Pass pass) {
         this.compiler = compiler;
         this.dialect = dialect;
+        this.pass = pass;
     }
 
     /** numerator / denominator by key, with no value where the denominator is 0. */
@@ -85,7 +87,7 @@ final class Combinations {
         List<Aggregate> built = new ArrayList<>();
         for (Metric part : parts) {
             MetricCompiler.grain(request.timeGrain(), part);
-            built.add(compiler.build(part, request.forMetric(part.name(), own), grain, dialect, cells, within));
+            built.add(compiler.build(part, request.forMetric(part.name(), own), grain, dialect, cells, within, pass));
         }
         Aggregate first = built.get(0);
         for (int i = 1; i < built.size(); i++) {
@@ -177,7 +179,7 @@ final class Combinations {
                 bucketRefs.add(r);
             }
         }
-        Aggregate a = compiler.build(base, request.forMetric(base.name(), rows), grain, dialect, cells, within);
+        Aggregate a = compiler.build(base, request.forMetric(base.name(), rows), grain, dialect, cells, within, pass);
         if (!a.timeKey()) {
             throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " needs "
                     + base.name() + " by time bucket, and it has no time axis here; pass time_dimension.", List.of());
