@@ -130,7 +130,7 @@ class SemanticInferenceTest {
         for (var stored : dev.schemabrain.store.SemanticLayer.encode(long1)) {
             String where = "the store's " + stored.kind() + " " + stored.name();
             var origin = dev.schemabrain.semantic.model.Origin.HEURISTIC_DRAFT;
-            var format = dev.schemabrain.semantic.project.SemanticCodec.Format.JSON;
+            var format = dev.schemabrain.semantic.project.Format.JSON;
             String decoded = switch (stored.kind()) {
                 case "entity" -> dev.schemabrain.semantic.project.SemanticCodec.decodeEntity(stored.definition(), where, format, origin).name();
                 case "join" -> dev.schemabrain.semantic.project.SemanticCodec.decodeJoin(stored.definition(), where, format, origin).name();

@@ -53,8 +53,6 @@ public final class SemanticCodec {
     /** The key of an object's validation state in its file; the store keeps the state in its own column. */
     public static final String VALIDATION_STATE = "validation_state";
 
-    /** What the text being read is: a project's YAML file, or the JSON the store keeps. */
-    public enum Format { YAML, JSON }
     /** The origin a segment drafted from the query log carries. */
     private static final String OBSERVED = dev.schemabrain.catalog.InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName();
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");

@@ -21,7 +21,6 @@ import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.semantic.project.SemanticCodec.Format;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
