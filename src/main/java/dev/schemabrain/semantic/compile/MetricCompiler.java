@@ -10,6 +10,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.engine.Dialect;
+import dev.schemabrain.semantic.StatusColumn;
 import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
@@ -37,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Compiles a metric request into one SELECT (SPEC §7, §11.3). Every identifier in the statement comes from
@@ -324,7 +326,7 @@ public final class MetricCompiler {
 
     /** Which statuses the rows were counted at: those a filter kept, or every value the status column holds. */
     private Optional<String> statuses(Metric metric, List<Filter> filters) {
-        Optional<dev.schemabrain.semantic.StatusColumn> status = dev.schemabrain.semantic.StatusColumn.of(model, catalog::table,
+        Optional<StatusColumn> status = StatusColumn.of(model, catalog::table,
                 metric.entity());
         if (status.isEmpty()) {
             return Optional.empty();
@@ -475,7 +477,7 @@ public final class MetricCompiler {
         try {
             CompiledMetric plain = compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null,
                     List.of(), List.of(), 1), FilterValues.CHECKING, SmallCells.OFF, true);
-            Set<QualifiedName> tables = new java.util.TreeSet<>();
+            Set<QualifiedName> tables = new TreeSet<>();
             plain.touched().forEach(ref -> tables.add(ref.table()));
             model.entity(metric.entity()).ifPresent(e -> tables.add(e.table()));
             return Optional.of(tables);

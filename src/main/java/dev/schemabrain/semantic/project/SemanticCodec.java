@@ -1,9 +1,12 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.error.SemanticProjectException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.MeasureExpression;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Bridge;
 import dev.schemabrain.semantic.model.Cardinality;
@@ -32,8 +35,11 @@ import dev.schemabrain.semantic.project.SemanticFiles.WindowFile;
 import dev.schemabrain.semantic.project.SemanticFiles.ObjectFile;
 import dev.schemabrain.semantic.project.SemanticFiles.PairFile;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -54,7 +60,7 @@ public final class SemanticCodec {
     public static final String VALIDATION_STATE = "validation_state";
 
     /** The origin a segment drafted from the query log carries. */
-    private static final String OBSERVED = dev.schemabrain.catalog.InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName();
+    private static final String OBSERVED = InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName();
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private SemanticCodec() {
@@ -227,7 +233,7 @@ public final class SemanticCodec {
         MetricFile f = b.value();
         String name = identifier(b, "name", f.name());
         String entity = identifier(b, "entity", f.entity());
-        String type = f.type() == null ? "simple" : f.type().strip().toLowerCase(java.util.Locale.ROOT);
+        String type = f.type() == null ? "simple" : f.type().strip().toLowerCase(Locale.ROOT);
         MetricKind kind;
         Measure measure = null;
         switch (type) {
@@ -244,8 +250,8 @@ public final class SemanticCodec {
                 absent(b, f, "derived", "measure", "numerator", "denominator", "metric", "window", "grain_to_date");
                 String expression = required(b, "expression", f.expression());
                 try {
-                    dev.schemabrain.semantic.compile.MeasureExpression.columns(expression);
-                } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                    MeasureExpression.columns(expression);
+                } catch (CompileException e) {
                     throw b.fail("expression", "is not valid: " + e.getMessage());
                 }
                 kind = new MetricKind.Derived(expression);
@@ -298,7 +304,7 @@ public final class SemanticCodec {
         // Only a metric can be rejected: entities and joins are what every metric stands on.
         ValidationState claimed = enumValue(b, VALIDATION_STATE, state,
                 v -> {
-                    ValidationState parsed = ValidationState.valueOf(v.toUpperCase(java.util.Locale.ROOT));
+                    ValidationState parsed = ValidationState.valueOf(v.toUpperCase(Locale.ROOT));
                     if (parsed == ValidationState.REJECTED && !metric) {
                         throw new IllegalArgumentException("only a metric can be rejected");
                     }
@@ -323,8 +329,8 @@ public final class SemanticCodec {
         }
         if (expression != null) {
             try {
-                dev.schemabrain.semantic.compile.MeasureExpression.columns(expression);
-            } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                MeasureExpression.columns(expression);
+            } catch (CompileException e) {
                 throw b.fail("measure.expression", "is not valid: " + e.getMessage());
             }
         }
@@ -468,21 +474,21 @@ public final class SemanticCodec {
             List<Object> out = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 Object x = list.get(i);
-                if (x == null || x instanceof List || x instanceof java.util.Map) {
+                if (x == null || x instanceof List || x instanceof Map) {
                     throw b.fail(path + "[" + i + "]", "must be a plain value");
                 }
                 out.add(scalar(x));
             }
             return out;
         }
-        if (v instanceof java.util.Map) {
+        if (v instanceof Map) {
             throw b.fail(path, "must be a value or a list of values");
         }
         return v == null ? null : scalar(v);
     }
 
     private static Object scalar(Object x) {
-        if (x instanceof Float || x instanceof Double || x instanceof java.math.BigDecimal) {
+        if (x instanceof Float || x instanceof Double || x instanceof BigDecimal) {
             return ((Number) x).doubleValue();
         }
         if (x instanceof Number n) {

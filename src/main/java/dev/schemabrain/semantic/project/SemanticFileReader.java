@@ -2,6 +2,7 @@ package dev.schemabrain.semantic.project;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.schemabrain.error.SemanticProjectException;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -161,8 +162,8 @@ final class SemanticFileReader {
         if (type.isRecord()) {
             PropertyNamingStrategies.NamingBase snake = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
             return "a mapping with the keys " + Arrays.stream(type.getRecordComponents())
-                    .map(c -> c.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonProperty.class)
-                            ? c.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class).value()
+                    .map(c -> c.isAnnotationPresent(JsonProperty.class)
+                            ? c.getAnnotation(JsonProperty.class).value()
                             : snake.translate(c.getName())).collect(Collectors.joining(", "));
         }
         return "of type " + type.getSimpleName();
