@@ -552,14 +552,10 @@ final class DraftReview {
 
     /** Whether {@code m} is built on the metric {@code name}. */
     static boolean uses(Metric m, String name) {
-        MetricKind k = m.kind();
-        if (k instanceof MetricKind.Ratio r) {
-            return r.numerator().equals(name) || r.denominator().equals(name);
-        }
-        if (k instanceof MetricKind.Derived d) {
-            return java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(name) + "\\b").matcher(d.expression()).find();
-        }
-        return k instanceof MetricKind.Cumulative c && c.metric().equals(name);
+        return m.kind().accept(MetricKind.Cases.of(s -> false,
+                r -> r.numerator().equals(name) || r.denominator().equals(name),
+                d -> java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(name) + "\\b").matcher(d.expression()).find(),
+                c -> c.metric().equals(name)));
     }
 
     private interface Change {

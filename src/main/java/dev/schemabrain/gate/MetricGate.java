@@ -75,12 +75,12 @@ public final class MetricGate {
             // PostgreSQL's SQL is what a refusal or a dry answer shows.
             Dialect dialect = home.map(QueryExecutor::dialect).orElse(Engines.POSTGRESQL);
             compiled = compiler.compile(request, dialect, smallCells(served, access));
-            RowScopes.checkWhole(scopes, served, request, compiler.rowFiltersApplied(), dialect);
+            RowScopes.checkWhole(scopes, served, request, compiled.rowFilters(), dialect);
         } catch (CompileException e) {
             String entity = served.semantic().metric(request.metric()).map(m -> m.entity()).orElse("");
             return MetricRefusals.compileError(e, request, entity);
         }
-        rowFiltersApplied.accept(compiler.rowFiltersApplied());
+        rowFiltersApplied.accept(compiled.rowFilters());
         MetricPiiCheck.Verdict pii = served.piiCheck(uses(compiled));
         if (pii.refusal().isPresent()) {
             return MetricRefusals.pii(pii.refusal().get(), compiled, served);

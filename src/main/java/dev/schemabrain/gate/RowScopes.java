@@ -7,6 +7,7 @@ import dev.schemabrain.access.RowFilter;
 import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.RowScope;
@@ -93,8 +94,9 @@ final class RowScopes {
         }
         ServedCatalog whole = served.whole();
         MetricCompiler compiler = new MetricCompiler(whole.catalog(), whole.semantic(), scopes);
+        CompiledMetric compiled;
         try {
-            compiler.compile(request, dialect);
+            compiled = compiler.compile(request, dialect);
         } catch (CompileException e) {
             if (e.problem() == ErrorKind.POLICY_BLOCKED) {
                 throw e;
@@ -103,7 +105,7 @@ final class RowScopes {
                     + " whether this request stays within it cannot be checked (" + e.getMessage() + "); ask without"
                     + " the part that needs it, or ask the operator to allow the tables in between.", List.of());
         }
-        List<String> missed = compiler.rowFiltersApplied().stream().filter(l -> !applied.contains(l)).toList();
+        List<String> missed = compiled.rowFilters().stream().filter(l -> !applied.contains(l)).toList();
         if (!missed.isEmpty()) {
             // Not named: the filter's entity, or the tables in between, may be hidden from this role.
             throw new CompileException(ErrorKind.POLICY_BLOCKED, "This metric's rows are limited for this caller's role by"

@@ -174,9 +174,13 @@ public final class MetricSearch {
 
     /** 1 when the metric has the shape asked for: a ratio for a share, a cumulative metric for a running total. */
     private static double shapeFit(Optional<AggregationWords.Shape> shape, Metric m) {
-        return shape.map(s -> s == AggregationWords.Shape.SHARE ? m.kind() instanceof MetricKind.Ratio
-                : m.kind() instanceof MetricKind.Cumulative).orElse(false) ? 1 : 0;
+        return shape.isPresent() && shape.equals(m.kind().accept(SHAPE)) ? 1 : 0;
     }
+
+    /** The shape of question each kind of metric answers, if any. */
+    private static final MetricKind.Cases<Optional<AggregationWords.Shape>> SHAPE = MetricKind.Cases.of(
+            s -> Optional.empty(), r -> Optional.of(AggregationWords.Shape.SHARE), d -> Optional.empty(),
+            c -> Optional.of(AggregationWords.Shape.RUNNING));
 
     /** How well a metric answers at all: the share of the question's words it holds and, with vectors, its cosine. */
     private double quality(List<String> asked, int i, double cosine) {
@@ -250,22 +254,33 @@ public final class MetricSearch {
 
     /** What the metric computes, in words: a measure's aggregate, or how other metrics are combined. */
     private static String computes(Metric m) {
-        if (m.kind() instanceof MetricKind.Ratio r) {
-            return "rate ratio share of " + words(r.numerator()) + " per " + words(r.denominator());
-        }
-        if (m.kind() instanceof MetricKind.Derived d) {
-            return d.expression().replace('_', ' ').replaceAll("[-+*/()]", " ") + " of " + words(m.entity());
-        }
-        if (m.kind() instanceof MetricKind.Cumulative c) {
-            return (c.window() != null ? "trailing " + c.window() + " " + c.windowGrain().wireName()
-                    : c.grainToDate() != null ? c.grainToDate().wireName() + " to date" : "running cumulative total")
-                    + " " + words(c.metric());
-        }
-        Measure measure = m.measure();
-        return AggregationWords.phrase(measure.agg()) + " "
-                + (measure.column() != null ? words(measure.column())
-                : measure.expression() != null ? measure.expression().replace('_', ' ') : "rows")
-                + " of " + words(m.entity());
+        return m.kind().accept(new MetricKind.Cases<String>() {
+            @Override
+            public String simple(MetricKind.Simple s) {
+                Measure measure = m.measure();
+                return AggregationWords.phrase(measure.agg()) + " "
+                        + (measure.column() != null ? words(measure.column())
+                        : measure.expression() != null ? measure.expression().replace('_', ' ') : "rows")
+                        + " of " + words(m.entity());
+            }
+
+            @Override
+            public String ratio(MetricKind.Ratio r) {
+                return "rate ratio share of " + words(r.numerator()) + " per " + words(r.denominator());
+            }
+
+            @Override
+            public String derived(MetricKind.Derived d) {
+                return d.expression().replace('_', ' ').replaceAll("[-+*/()]", " ") + " of " + words(m.entity());
+            }
+
+            @Override
+            public String cumulative(MetricKind.Cumulative c) {
+                return (c.window() != null ? "trailing " + c.window() + " " + c.windowGrain().wireName()
+                        : c.grainToDate() != null ? c.grainToDate().wireName() + " to date" : "running cumulative total")
+                        + " " + words(c.metric());
+            }
+        });
     }
 
     /** The metric's own names in words: its name, its entity's and its measure column's. */

@@ -9,6 +9,7 @@ import dev.schemabrain.semantic.model.Measure;
 import dev.schemabrain.semantic.model.SemanticModel;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -110,7 +111,7 @@ public record AmountCurrency(String reference, List<String> values) {
         if (words.stream().anyMatch(RATE_WORDS::contains)) {
             return Optional.empty();
         }
-        return words.stream().map(w -> w.toLowerCase(java.util.Locale.ROOT)).filter(CODES::contains)
-                .findFirst().map(w -> w.toUpperCase(java.util.Locale.ROOT));
+        return words.stream().map(w -> w.toLowerCase(Locale.ROOT)).filter(CODES::contains)
+                .findFirst().map(w -> w.toUpperCase(Locale.ROOT));
     }
 }

@@ -3,6 +3,7 @@ package dev.schemabrain.semantic;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.catalog.NameSyntax;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
@@ -13,6 +14,7 @@ import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
+import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 
 import java.util.ArrayList;
@@ -24,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -37,7 +40,7 @@ import java.util.regex.Pattern;
 public final class SemanticInference {
 
     private static final Pattern NOT_AN_IDENTIFIER_CHARACTER = Pattern.compile("[^a-z0-9_]+");
-    private static final int MAX_NAME = dev.schemabrain.catalog.NameSyntax.MAX_PART_LENGTH;
+    private static final int MAX_NAME = NameSyntax.MAX_PART_LENGTH;
 
     private final Function<QualifiedName, String> descriptions;
 
@@ -66,7 +69,7 @@ public final class SemanticInference {
      * @param sensitive whether a column is PII-tagged or above internal sensitivity: never a segment
      */
     public SemanticModel infer(Catalog catalog, List<QueryLogJoin> observed, List<QueryLogFilter> filters,
-                               java.util.function.BiPredicate<QualifiedName, String> sensitive) {
+                               BiPredicate<QualifiedName, String> sensitive) {
         Map<QualifiedName, Entity> entities = entities(catalog);
         List<Join> joins = new ArrayList<>();
         Set<String> joinNames = new HashSet<>();
@@ -134,7 +137,7 @@ public final class SemanticInference {
         List<Metric> proposals = new ArrayList<>();
         for (Entity e : drafted) {
             Table t = tables.get(e.table());
-            List<dev.schemabrain.semantic.model.Segment> segments = new ArrayList<>(e.segments());
+            List<Segment> segments = new ArrayList<>(e.segments());
             segments.addAll(ObservedSegments.of(e, t, filters, sensitive));
             Entity observedOn = new Entity(e.name(), e.description(), e.table(), e.identity(), e.group(), e.origin(), segments);
             withObserved.add(observedOn);

@@ -22,7 +22,7 @@ import dev.schemabrain.semantic.model.MetricReview;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.project.SemanticCodec;
-import dev.schemabrain.semantic.project.SemanticCodec.Format;
+import dev.schemabrain.semantic.project.Format;
 import dev.schemabrain.store.SemanticRepository.StoredObject;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -91,7 +92,7 @@ class BlindDraftsTest {
         StringBuilder report = new StringBuilder("database\tverdict\tdraft\tmeasure\tfilters\twhy\n");
         StringBuilder totals = new StringBuilder();
         StringBuilder descriptions = new StringBuilder("\n");
-        Map<String, Long> bad = new java.util.LinkedHashMap<>();
+        Map<String, Long> bad = new LinkedHashMap<>();
         for (String schema : List.of("ferry", "utility", "bank")) {
             SemanticModel model = new SemanticInference(n -> null).infer(blind(schema));
             List<DraftVerdicts.Judged> judged = DraftVerdicts.load("/blind-drafts/" + schema + ".yaml").judge(model);

@@ -11,6 +11,7 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.MetricKind;
 import dev.schemabrain.semantic.model.NonAdditive;
+import dev.schemabrain.semantic.model.TimeGrain;
 import dev.schemabrain.semantic.project.DbtManifest;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -222,7 +224,7 @@ class DbtMetricFlowImportTest {
                 new TreeSet<>(f.model().metrics().stream().map(Metric::name).toList()), "each has its hand-SQL check below");
         MetricCompiler compiler = new MetricCompiler(f.catalog(), f.model());
         for (Metric m : f.model().metrics()) {
-            assertEquals(java.util.Optional.empty(), compiler.check(m), m.name());
+            assertEquals(Optional.empty(), compiler.check(m), m.name());
         }
         assertEquals(List.of(
                 "metric charge_success_rate: its numerator charge_attempts's filter is carried by the new simple metric"
@@ -245,7 +247,7 @@ class DbtMetricFlowImportTest {
         assertEquals(new MetricKind.Derived("collected - refunded"), metric(f, "net_collected").kind(), "the alias is written as its metric");
         assertEquals(new MetricKind.Cumulative("collected", null, null, null), metric(f, "collected_to_date").kind(),
                 "the simple metric over the same measure and filter is reused");
-        assertEquals(new MetricKind.Cumulative("charged_minor", 3, dev.schemabrain.semantic.model.TimeGrain.MONTH, null),
+        assertEquals(new MetricKind.Cumulative("charged_minor", 3, TimeGrain.MONTH, null),
                 metric(f, "trailing_3m_charged").kind());
         assertEquals("CASE WHEN outcome = 'failed' THEN 1 ELSE 0 END", metric(f, "failed_charge_attempts").measure().expression());
     }

@@ -2,19 +2,23 @@ package dev.schemabrain.semantic;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.engine.Engines;
 import dev.schemabrain.semantic.compile.CompileException;
 import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.error.ErrorKind;
+import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static dev.schemabrain.testing.TestCatalogs.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -131,7 +135,7 @@ class DraftRulesTest {
         CompileException e = assertThrows(CompileException.class, () -> compiler.compile(new MetricRequest("order_lines_revenue",
                 List.of(), List.of(), "month", null, List.of(), List.of(), 10), Engines.POSTGRESQL));
         assertEquals(ErrorKind.AMBIGUOUS_TIME_DIMENSION, e.problem());
-        assertEquals(java.util.Set.of("orders.order_date", "invoices.invoice_date"), java.util.Set.copyOf(e.candidates()));
+        assertEquals(Set.of("orders.order_date", "invoices.invoice_date"), Set.copyOf(e.candidates()));
         // Without a time grain nothing needs choosing, and with one named it compiles.
         compiler.compile(new MetricRequest("order_lines_revenue", List.of(), List.of(), null, null, List.of(), List.of(), 10),
                 Engines.POSTGRESQL);
@@ -156,7 +160,7 @@ class DraftRulesTest {
         Table subscriptions = table("s.subscriptions").columns("id", "started_at:timestamp", "status:text", "mrr:numeric",
                 "livemode:boolean").pk("id").build();
         subscriptions = subscriptions.withColumns(subscriptions.columns().stream().map(c -> c.name().equals("status")
-                ? c.withDomain(new dev.schemabrain.catalog.Domain(dev.schemabrain.catalog.Domain.Kind.ENUM, null,
+                ? c.withDomain(new Domain(Domain.Kind.ENUM, null,
                 List.of("trialing", "active", "past_due", "canceled"))) : c).toList());
         Table currencies = table("s.currencies").columns("id", "code:text", "minor_units").pk("id").build();
         Table products = table("s.products").columns("id", "units_in_stock", "list_price:numeric").pk("id").build();
@@ -212,7 +216,7 @@ class DraftRulesTest {
         assertTrue(compiled.params().containsAll(List.of("open", "paid")), compiled.params().toString());
         assertEquals(1, compiled.sql().split("\"status\"", -1).length - 1, "one status filter: the caller's, " + compiled.sql());
         // Reviewed, the definition is the operator's: narrowing to paid is fine, reaching open is refused.
-        List<dev.schemabrain.semantic.model.Metric> reviewed = model.metrics().stream()
+        List<Metric> reviewed = model.metrics().stream()
                 .map(m -> m.name().equals("invoices_total_sum") ? m.withOrigin(m.origin().confirmed()) : m).toList();
         SemanticModel confirmed = new SemanticModel(model.entities(), model.joins(), reviewed, model.reviews());
         CompileException refused = assertThrows(CompileException.class,
@@ -242,7 +246,7 @@ class DraftRulesTest {
     void noCountDistinctTwinOfASingleColumnKeyAndAnUnknownStatusIsSaid() {
         Table refunds = table("s.refunds").columns("id", "created_at:timestamp", "status:text", "amount:numeric").pk("id").build();
         SemanticModel model = new SemanticInference(n -> null).infer(new Catalog(List.of(refunds)));
-        assertTrue(model.metrics().stream().noneMatch(m -> m.measure().agg() == dev.schemabrain.semantic.model.Aggregation.COUNT_DISTINCT),
+        assertTrue(model.metrics().stream().noneMatch(m -> m.measure().agg() == Aggregation.COUNT_DISTINCT),
                 model.metrics().toString());
         var amount = model.metric("refunds_amount_sum").orElseThrow();
         assertTrue(amount.filters().isEmpty());

@@ -103,7 +103,7 @@ record DraftVerdicts(String database, Map<String, List<String>> every, List<Entr
 
     private Judged judge(SemanticModel model, Metric drafted) {
         // What the metric answers by default: its own filters and its entity's default segments.
-        List<dev.schemabrain.semantic.model.Filter> effective = new ArrayList<>(drafted.filters());
+        List<Filter> effective = new ArrayList<>(drafted.filters());
         model.entity(drafted.entity()).ifPresent(e -> e.defaultSegments().forEach(g -> effective.addAll(g.filters())));
         Metric m = new Metric(drafted.name(), drafted.description(), drafted.entity(), drafted.measure(), drafted.timeDimension(),
                 drafted.timeGrains(), effective, drafted.origin(), drafted.kind());

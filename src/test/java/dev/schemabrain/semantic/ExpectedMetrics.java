@@ -8,6 +8,7 @@ import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.NonAdditive;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;
@@ -20,6 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * The metrics an analyst would define per sample database (src/test/resources/expected-metrics/*.yaml) and how
@@ -43,7 +46,7 @@ record ExpectedMetrics(String database, List<Expected> metrics, List<Expected> n
 
         boolean matches(Metric m) {
             if (!m.entity().equals(entity) || m.measure().agg() != agg
-                    || !java.util.Objects.equals(snapshot, ExpectedMetrics.snapshot(m.measure().nonAdditive()))) {
+                    || !Objects.equals(snapshot, ExpectedMetrics.snapshot(m.measure().nonAdditive()))) {
                 return false;
             }
             if (agg == Aggregation.COUNT) {
@@ -62,7 +65,7 @@ record ExpectedMetrics(String database, List<Expected> metrics, List<Expected> n
     }
 
     /** A snapshot as the lists write it: its column, last or first, and per which columns. */
-    static String snapshot(dev.schemabrain.semantic.model.NonAdditive n) {
+    static String snapshot(NonAdditive n) {
         return n == null ? null : n.column() + " " + n.window().wireName()
                 + (n.groupings().isEmpty() ? "" : " per " + String.join(",", n.groupings()));
     }
@@ -70,7 +73,7 @@ record ExpectedMetrics(String database, List<Expected> metrics, List<Expected> n
     /** The tokens of an expression, sorted: the same factors in another order match. */
     static List<String> tokens(String expression) {
         List<String> out = new ArrayList<>();
-        var m = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|\\d+(\\.\\d+)?|[-+*/()]").matcher(expression);
+        var m = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*|\\d+(\\.\\d+)?|[-+*/()]").matcher(expression);
         while (m.find()) {
             out.add(m.group().toLowerCase(Locale.ROOT));
         }

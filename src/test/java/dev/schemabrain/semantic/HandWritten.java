@@ -1,6 +1,7 @@
 package dev.schemabrain.semantic;
 
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
@@ -63,7 +64,7 @@ final class HandWritten {
             QueryExecutor.Result got;
             try {
                 got = ex.execute(new BoundQuery(m.sql(), m.params()), m.limit());
-            } catch (dev.schemabrain.error.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw new AssertionError(m.sql() + " refused: " + e.getMessage(), e);
             }
             List<List<String>> hand = form.apply(ex.execute(new BoundQuery(handWritten, List.of()), 10_000).rows());

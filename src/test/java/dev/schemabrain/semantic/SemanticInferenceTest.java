@@ -10,16 +10,25 @@ import dev.schemabrain.semantic.model.Cardinality;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.semantic.project.Format;
+import dev.schemabrain.semantic.project.SemanticCodec;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.SemanticLayer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -100,8 +109,8 @@ class SemanticInferenceTest {
         Path file = dir.resolve("long-names.sqlite");
         String parent = "customer_subscription_billing_history_archive";
         String child = "customer_subscription_billing_event_details";
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-             java.sql.Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement st = c.createStatement()) {
             st.execute("CREATE TABLE " + parent + " (id INTEGER PRIMARY KEY, opened_at TEXT, outstanding_balance_amount_in_reporting_currency REAL)");
             st.execute("CREATE TABLE " + child + " (id INTEGER PRIMARY KEY, happened_at TEXT,"
                     + " billing_archive_id INTEGER REFERENCES " + parent + "(id),"
@@ -116,8 +125,8 @@ class SemanticInferenceTest {
         SemanticModel long2 = new SemanticInference(name -> "about " + name.table()).infer(catalog);
         List<String> joins = long1.joins().stream().map(Join::name).toList();
         assertEquals(2, joins.size(), joins::toString);
-        assertEquals(2, new java.util.HashSet<>(joins).size(), "two keys between the same tables: two names " + joins);
-        List<String> names = new java.util.ArrayList<>(joins);
+        assertEquals(2, new HashSet<>(joins).size(), "two keys between the same tables: two names " + joins);
+        List<String> names = new ArrayList<>(joins);
         long1.entities().forEach(e -> names.add(e.name()));
         long1.metrics().forEach(m -> names.add(m.name()));
         assertTrue(long1.metrics().size() >= 4, long1.metrics()::toString);
@@ -127,14 +136,14 @@ class SemanticInferenceTest {
         assertTrue(joins.stream().anyMatch(j -> j.startsWith(child + "_" + parent.substring(0, 54 - child.length() - 1))), joins::toString);
         assertEquals(long1, long2, "the same catalog drafts the same names");
         // As the store keeps and reads them: every drafted object decodes under its name.
-        for (var stored : dev.schemabrain.store.SemanticLayer.encode(long1)) {
+        for (var stored : SemanticLayer.encode(long1)) {
             String where = "the store's " + stored.kind() + " " + stored.name();
-            var origin = dev.schemabrain.semantic.model.Origin.HEURISTIC_DRAFT;
-            var format = dev.schemabrain.semantic.project.SemanticCodec.Format.JSON;
+            var origin = Origin.HEURISTIC_DRAFT;
+            var format = Format.JSON;
             String decoded = switch (stored.kind()) {
-                case "entity" -> dev.schemabrain.semantic.project.SemanticCodec.decodeEntity(stored.definition(), where, format, origin).name();
-                case "join" -> dev.schemabrain.semantic.project.SemanticCodec.decodeJoin(stored.definition(), where, format, origin).name();
-                default -> dev.schemabrain.semantic.project.SemanticCodec.decodeMetric(stored.definition(), where, format, origin).name();
+                case "entity" -> SemanticCodec.decodeEntity(stored.definition(), where, format, origin).name();
+                case "join" -> SemanticCodec.decodeJoin(stored.definition(), where, format, origin).name();
+                default -> SemanticCodec.decodeMetric(stored.definition(), where, format, origin).name();
             };
             assertEquals(stored.name(), decoded);
         }

@@ -1,6 +1,7 @@
 package dev.schemabrain.semantic;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.engine.Dialect;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
@@ -16,6 +17,8 @@ import dev.schemabrain.semantic.project.SemanticProject;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.store.SemanticLayer;
+import dev.schemabrain.store.SqliteStore;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -30,7 +33,9 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -135,8 +140,8 @@ class SemanticV2AcceptanceTest {
         for (int m = 0; m < 12; m++) {
             LocalDate month = LocalDate.of(2025, 1, 1).plusMonths(m);
             rows.add("('USD', '" + month + "', 1.000000)");
-            rows.add("('EUR', '" + month + "', " + String.format(java.util.Locale.ROOT, "%.6f", 1.03 + m * 0.0071) + ")");
-            rows.add("('GBP', '" + month + "', " + String.format(java.util.Locale.ROOT, "%.6f", 1.21 + m * 0.0043) + ")");
+            rows.add("('EUR', '" + month + "', " + String.format(Locale.ROOT, "%.6f", 1.03 + m * 0.0071) + ")");
+            rows.add("('GBP', '" + month + "', " + String.format(Locale.ROOT, "%.6f", 1.21 + m * 0.0043) + ")");
         }
         out.add("INSERT INTO " + s + "fx_rates VALUES " + String.join(", ", rows));
         rows.clear();
@@ -197,7 +202,7 @@ class SemanticV2AcceptanceTest {
 
     /** The project, as an analytics engineer writes it; {@code S} is the schema. */
     static Map<String, String> project(String schema) {
-        Map<String, String> f = new java.util.LinkedHashMap<>();
+        Map<String, String> f = new LinkedHashMap<>();
         f.put("entities/account.yaml", """
                 version: 1
                 name: account
@@ -377,7 +382,7 @@ class SemanticV2AcceptanceTest {
                 measure: {agg: sum, column: amount_cents}
                 time_dimension: invoice.issued_on
                 """);
-        Map<String, String> out = new java.util.LinkedHashMap<>();
+        Map<String, String> out = new LinkedHashMap<>();
         f.forEach((k, v) -> out.put(k, v.replace("S.", schema + ".")));
         return out;
     }
@@ -567,7 +572,7 @@ class SemanticV2AcceptanceTest {
     void aHostileCallersSegmentsAndColumnComparisonsNeverReachTheSql() throws Exception {
         Fixture f = fixture("postgresql");
         MetricCompiler compiler = new MetricCompiler(f.catalog(), f.model());
-        dev.schemabrain.engine.Dialect pg = new QueryExecutor(SourceUrl.parse(f.url()), ExecutorSettings.defaults()).dialect();
+        Dialect pg = new QueryExecutor(SourceUrl.parse(f.url()), ExecutorSettings.defaults()).dialect();
         for (String hostile : List.of("real'; DROP TABLE rev.accounts; --", "account.real OR 1=1", "x\"; SELECT 1; --")) {
             CompileException e = assertThrows(CompileException.class, () -> compiler.compile(new MetricRequest("invoice_total",
                     List.of(), List.of(), null, null, List.of(), List.of(), 10, List.of(hostile), true), pg));
@@ -591,13 +596,13 @@ class SemanticV2AcceptanceTest {
         assertEquals(f.model(), back.model(), "export, then read as apply reads");
         assertEquals(List.of(), SemanticProject.diff(f.model(), back.model()), "diff sees nothing to change");
         Path store = dir.resolve("roundtrip.db");
-        try (dev.schemabrain.store.SqliteStore st = dev.schemabrain.store.SqliteStore.openOrCreate(store)) {
+        try (SqliteStore st = SqliteStore.openOrCreate(store)) {
             st.write(c -> {
-                dev.schemabrain.semantic.model.SemanticModel m = f.model();
-                dev.schemabrain.store.SemanticLayer.replace(c, m);
+                SemanticModel m = f.model();
+                SemanticLayer.replace(c, m);
                 return null;
             });
-            assertEquals(f.model(), st.read(dev.schemabrain.store.SemanticLayer::stored), "kept in the store as JSON and read back");
+            assertEquals(f.model(), st.read(SemanticLayer::stored), "kept in the store as JSON and read back");
         }
         // Each type is there to be compared.
         for (String type : List.of("ratio", "derived", "cumulative")) {

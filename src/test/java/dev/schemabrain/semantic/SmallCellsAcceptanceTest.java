@@ -12,8 +12,13 @@ import dev.schemabrain.semantic.compile.MetricRequest;
 import dev.schemabrain.semantic.compile.SmallCells;
 import dev.schemabrain.semantic.compile.DataSubjects;
 import dev.schemabrain.semantic.compile.SubjectGraph;
+import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
+import dev.schemabrain.semantic.model.Measure;
+import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
+import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;
@@ -30,10 +35,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -53,7 +62,7 @@ class SmallCellsAcceptanceTest {
     static String maria;
 
     /** Suppressed groups per question, written to target/security/small-cells.txt for the closing note. */
-    static final java.util.Map<String, String> figures = new java.util.concurrent.ConcurrentSkipListMap<>();
+    static final Map<String, String> figures = new ConcurrentSkipListMap<>();
 
     @BeforeAll
     static void load() throws Exception {
@@ -79,8 +88,8 @@ class SmallCellsAcceptanceTest {
         StringBuilder out = new StringBuilder("small-cell suppression at K = 5 (groups suppressed / groups):\n");
         figures.forEach((question, figure) -> out.append("  ").append(question).append(": ").append(figure).append('\n'));
         Path file = Path.of("target", "security", "small-cells.txt");
-        java.nio.file.Files.createDirectories(file.getParent());
-        java.nio.file.Files.writeString(file, out.toString());
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, out.toString());
     }
 
     record Source(String url, Catalog catalog, SemanticModel model) {
@@ -120,7 +129,7 @@ class SmallCellsAcceptanceTest {
             List<List<Object>> hand = ex.execute(new BoundQuery(handWritten, List.of()), 10_000).rows();
             assertEquals(hand.size(), got.size(), m.sql());
             int keys = m.columns().size() - 1;
-            java.util.Map<List<String>, List<Object>> byKey = new java.util.HashMap<>();
+            Map<List<String>, List<Object>> byKey = new HashMap<>();
             boolean flaggedSeen = false;
             for (List<Object> g : got) {
                 boolean flagged = ((Number) g.get(keys + 1)).intValue() == 1;
@@ -152,7 +161,7 @@ class SmallCellsAcceptanceTest {
     /** Small cells over {@code people}, the entities whose rows are persons. */
     static SmallCells cells(Source s, String... people) {
         return new SmallCells(5, new SubjectGraph(s.model(), s.catalog(), new DataSubjects(Set.of(people), Set.of(),
-                java.util.Map.of(), java.util.Map.of())));
+                Map.of(), Map.of())));
     }
 
     static List<String> text(List<Object> values) {
@@ -193,13 +202,13 @@ class SmallCellsAcceptanceTest {
     /** Chinook with a ratio and a running total over its revenue draft (SPEC §11.3). */
     static Source combined(String engine) throws Exception {
         Source c = chinook(engine);
-        java.util.List<dev.schemabrain.semantic.model.Metric> metrics = new ArrayList<>(c.model().metrics());
-        metrics.add(new dev.schemabrain.semantic.model.Metric("total_per_invoice", null, "invoice", null, null, List.of(), List.of(),
-                dev.schemabrain.semantic.model.Origin.AUTHORED,
-                new dev.schemabrain.semantic.model.MetricKind.Ratio("invoice_total_sum", "invoice_count")));
-        metrics.add(new dev.schemabrain.semantic.model.Metric("running_total", null, "invoice", null, null, List.of(), List.of(),
-                dev.schemabrain.semantic.model.Origin.AUTHORED,
-                new dev.schemabrain.semantic.model.MetricKind.Cumulative("invoice_total_sum", null, null, null)));
+        List<Metric> metrics = new ArrayList<>(c.model().metrics());
+        metrics.add(new Metric("total_per_invoice", null, "invoice", null, null, List.of(), List.of(),
+                Origin.AUTHORED,
+                new MetricKind.Ratio("invoice_total_sum", "invoice_count")));
+        metrics.add(new Metric("running_total", null, "invoice", null, null, List.of(), List.of(),
+                Origin.AUTHORED,
+                new MetricKind.Cumulative("invoice_total_sum", null, null, null)));
         return new Source(c.url(), c.catalog(), new SemanticModel(c.model().entities(), c.model().joins(), metrics));
     }
 
@@ -264,9 +273,9 @@ class SmallCellsAcceptanceTest {
     void northwindRevenueByYearAndCountryKeepsItsLargeGroups() throws Exception {
         Source northwind = Source.of(TestPostgres.url("northwind"));
         northwind = new Source(northwind.url(), northwind.catalog(), new SemanticModel(northwind.model().entities(),
-                northwind.model().joins(), List.of(new dev.schemabrain.semantic.model.Metric("order_revenue", "Line revenue",
-                "order_details", new dev.schemabrain.semantic.model.Measure(dev.schemabrain.semantic.model.Aggregation.SUM, null,
-                "unit_price * quantity * (1 - discount)"), null, List.of(), List.of(), dev.schemabrain.semantic.model.Origin.AUTHORED))));
+                northwind.model().joins(), List.of(new Metric("order_revenue", "Line revenue",
+                "order_details", new Measure(Aggregation.SUM, null,
+                "unit_price * quantity * (1 - discount)"), null, List.of(), List.of(), Origin.AUTHORED))));
         SmallCells cells = cells(northwind, "customers", "employees");
         MetricRequest byCountry = new MetricRequest("order_revenue", List.of("customers.country"), List.of(), "year", null,
                 List.of(), List.of(), 10_000);

@@ -11,6 +11,7 @@ import dev.schemabrain.describe.OfflineDescriber;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.describe.Words;
 import dev.schemabrain.embed.WordVocabulary;
+import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
@@ -384,7 +385,7 @@ public class TypedFiltersAcceptanceTest {
         assertEquals(List.of("EUR", "GBP"), m.params().subList(1, 3), "the declared spelling is bound");
         assertEquals("EUR", assertThrows(CompileException.class, () -> new MetricCompiler(s.catalog(), s.model()).compile(
                 request("typed_invoice_amount", List.of(), List.of(new Filter(invoice + ".currency", FilterOp.EQ, "EUT"))),
-                dev.schemabrain.engine.Engines.POSTGRESQL)).candidates().get(0));
+                Engines.POSTGRESQL)).candidates().get(0));
     }
 
     @ParameterizedTest
@@ -396,7 +397,7 @@ public class TypedFiltersAcceptanceTest {
         if (engine.equals("postgresql")) {
             // The domain's CHECK says USD, EUR, GBP: refused, and the retry is the same call grouped by the currency.
             CompileException e = assertThrows(CompileException.class, () -> new MetricCompiler(s.catalog(), s.model())
-                    .compile(plain, dev.schemabrain.engine.Engines.POSTGRESQL));
+                    .compile(plain, Engines.POSTGRESQL));
             assertEquals(ErrorKind.INVALID_ARGUMENT, e.problem());
             assertEquals(Map.of("group_by", List.of(invoice + ".currency")), e.suggestedArgs());
         } else {

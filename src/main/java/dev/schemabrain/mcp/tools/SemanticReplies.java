@@ -93,34 +93,48 @@ final class SemanticReplies {
 
     static ObjectNode metric(ObjectNode node, Metric m) {
         node.put("name", m.name()).put("description", m.description()).put("type", m.kind().wireName()).put("entity", m.entity());
-        if (m.isSimple()) {
-            ObjectNode measure = node.putObject("measure").put("agg", m.measure().agg().wireName());
-            if (m.measure().column() != null) {
-                measure.put("column", m.measure().column());
-            }
-            if (m.measure().expression() != null) {
-                measure.put("expression", m.measure().expression());
-            }
-            if (m.measure().nonAdditive() != null) {
-                var n = m.measure().nonAdditive();
-                ObjectNode snapshot = measure.putObject("non_additive").put("column", n.column()).put("window", n.window().wireName());
-                if (!n.groupings().isEmpty()) {
-                    snapshot.set("groupings", Replies.strings(n.groupings()));
+        m.kind().accept(new MetricKind.Cases<ObjectNode>() {
+            @Override
+            public ObjectNode simple(MetricKind.Simple s) {
+                ObjectNode measure = node.putObject("measure").put("agg", m.measure().agg().wireName());
+                if (m.measure().column() != null) {
+                    measure.put("column", m.measure().column());
                 }
+                if (m.measure().expression() != null) {
+                    measure.put("expression", m.measure().expression());
+                }
+                if (m.measure().nonAdditive() != null) {
+                    var n = m.measure().nonAdditive();
+                    ObjectNode snapshot = measure.putObject("non_additive").put("column", n.column()).put("window", n.window().wireName());
+                    if (!n.groupings().isEmpty()) {
+                        snapshot.set("groupings", Replies.strings(n.groupings()));
+                    }
+                }
+                return node;
             }
-        } else if (m.kind() instanceof MetricKind.Ratio r) {
-            node.put("numerator", r.numerator()).put("denominator", r.denominator());
-        } else if (m.kind() instanceof MetricKind.Derived d) {
-            node.put("expression", d.expression());
-        } else if (m.kind() instanceof MetricKind.Cumulative c) {
-            node.put("metric", c.metric());
-            if (c.window() != null) {
-                node.putObject("window").put("count", c.window()).put("grain", c.windowGrain().wireName());
+
+            @Override
+            public ObjectNode ratio(MetricKind.Ratio r) {
+                return node.put("numerator", r.numerator()).put("denominator", r.denominator());
             }
-            if (c.grainToDate() != null) {
-                node.put("grain_to_date", c.grainToDate().wireName());
+
+            @Override
+            public ObjectNode derived(MetricKind.Derived d) {
+                return node.put("expression", d.expression());
             }
-        }
+
+            @Override
+            public ObjectNode cumulative(MetricKind.Cumulative c) {
+                node.put("metric", c.metric());
+                if (c.window() != null) {
+                    node.putObject("window").put("count", c.window()).put("grain", c.windowGrain().wireName());
+                }
+                if (c.grainToDate() != null) {
+                    node.put("grain_to_date", c.grainToDate().wireName());
+                }
+                return node;
+            }
+        });
         node.put("time_dimension", m.timeDimension());
         node.set("time_grains", Replies.strings(m.timeGrains().stream().map(TimeGrain::wireName).toList()));
         if (!m.filters().isEmpty()) {

@@ -35,42 +35,45 @@ final class Combinations {
 
     private final MetricCompiler compiler;
     private final Dialect dialect;
+    private final MetricCompiler.Pass pass;
 
-    Combinations(MetricCompiler compiler, Dialect dialect) {
+    Combinations(MetricCompiler compiler, Dialect dialect, MetricCompiler.Pass pass) {
         this.compiler = compiler;
         this.dialect = dialect;
+        this.pass = pass;
     }
 
-    Aggregate build(Metric metric, MetricRequest request, TimeGrain grain, SmallCells cells, Deque<String> within)
-            throws CompileException {
-        if (metric.kind() instanceof MetricKind.Ratio r) {
-            List<Metric> parts = List.of(compiler.metric(r.numerator()), compiler.metric(r.denominator()));
-            return combine(metric, parts, request, grain, cells, within,
-                    x -> "(" + x.get(0) + ") * 1.0 / NULLIF(" + x.get(1) + ", 0)");
-        }
-        if (metric.kind() instanceof MetricKind.Derived d) {
-            List<String> names = MeasureExpression.columns(d.expression());
-            List<Metric> parts = new ArrayList<>();
-            for (String name : names) {
-                if (name.indexOf('.') >= 0) {
-                    throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Derived metric " + metric.name() + " names "
-                            + name + "; its expression combines metrics by name, not columns.", List.of());
-                }
-                parts.add(compiler.metric(name));
+    /** numerator / denominator by key, with no value where the denominator is 0. */
+    Aggregate ratio(Metric metric, MetricKind.Ratio r, MetricRequest request, TimeGrain grain, SmallCells cells,
+                    Deque<String> within) throws CompileException {
+        List<Metric> parts = List.of(compiler.metric(r.numerator()), compiler.metric(r.denominator()));
+        return combine(metric, parts, request, grain, cells, within,
+                x -> "(" + x.get(0) + ") * 1.0 / NULLIF(" + x.get(1) + ", 0)");
+    }
+
+    /** The expression over the named metrics, by key. */
+    Aggregate derived(Metric metric, MetricKind.Derived d, MetricRequest request, TimeGrain grain, SmallCells cells,
+                      Deque<String> within) throws CompileException {
+        List<String> names = MeasureExpression.columns(d.expression());
+        List<Metric> parts = new ArrayList<>();
+        for (String name : names) {
+            if (name.indexOf('.') >= 0) {
+                throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Derived metric " + metric.name() + " names "
+                        + name + "; its expression combines metrics by name, not columns.", List.of());
             }
-            return combine(metric, parts, request, grain, cells, within, x -> {
-                Map<String, String> byName = new HashMap<>();
-                for (int i = 0; i < names.size(); i++) {
-                    byName.put(names.get(i), x.get(i));
-                }
-                try {
-                    return MeasureExpression.render(d.expression(), byName::get);
-                } catch (CompileException e) {
-                    throw new IllegalStateException("the expression parsed a moment ago", e);
-                }
-            });
+            parts.add(compiler.metric(name));
         }
-        return cumulative(metric, (MetricKind.Cumulative) metric.kind(), request, grain, cells, within);
+        return combine(metric, parts, request, grain, cells, within, x -> {
+            Map<String, String> byName = new HashMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                byName.put(names.get(i), x.get(i));
+            }
+            try {
+                return MeasureExpression.render(d.expression(), byName::get);
+            } catch (CompileException e) {
+                throw new IllegalStateException("the expression parsed a moment ago", e);
+            }
+        });
     }
 
     interface Expression {
@@ -84,7 +87,7 @@ final class Combinations {
         List<Aggregate> built = new ArrayList<>();
         for (Metric part : parts) {
             MetricCompiler.grain(request.timeGrain(), part);
-            built.add(compiler.build(part, request.forMetric(part.name(), own), grain, dialect, cells, within));
+            built.add(compiler.build(part, request.forMetric(part.name(), own), grain, dialect, cells, within, pass));
         }
         Aggregate first = built.get(0);
         for (int i = 1; i < built.size(); i++) {
@@ -125,8 +128,8 @@ final class Combinations {
                 && m.measure().nonAdditive() == null;
     }
 
-    private Aggregate cumulative(Metric metric, MetricKind.Cumulative c, MetricRequest request, TimeGrain grain, SmallCells cells,
-                                 Deque<String> within) throws CompileException {
+    Aggregate cumulative(Metric metric, MetricKind.Cumulative c, MetricRequest request, TimeGrain grain, SmallCells cells,
+                         Deque<String> within) throws CompileException {
         Metric base = compiler.metric(c.metric());
         if (!additive(base)) {
             throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " runs over "
@@ -176,7 +179,7 @@ final class Combinations {
                 bucketRefs.add(r);
             }
         }
-        Aggregate a = compiler.build(base, request.forMetric(base.name(), rows), grain, dialect, cells, within);
+        Aggregate a = compiler.build(base, request.forMetric(base.name(), rows), grain, dialect, cells, within, pass);
         if (!a.timeKey()) {
             throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Cumulative metric " + metric.name() + " needs "
                     + base.name() + " by time bucket, and it has no time axis here; pass time_dimension.", List.of());

@@ -26,11 +26,12 @@ import java.util.OptionalInt;
  * @param groupCount    for a grouped metric, the statement that counts its groups (no LIMIT), run when the limit cut
  *                      the answer so it can say "10 of 83"
  * @param assumed       what each simple metric it is built of assumed, for the answer's assumptions
+ * @param rowFilters    the labels of the access role's row filters the statement carries, for the audit row
  */
 public record CompiledMetric(Metric metric, String sql, List<Object> params, List<String> columns, int limit,
                              List<String> requiredJoins, List<String> fanOutJoins, Optional<DegradationReason> degradation,
                              List<ColumnRef> touched, OptionalInt minGroupSize, List<String> subjects,
-                             Optional<Count> groupCount, List<Assumed> assumed) {
+                             Optional<Count> groupCount, List<Assumed> assumed, List<String> rowFilters) {
 
     public CompiledMetric {
         params = List.copyOf(params);
@@ -40,6 +41,7 @@ public record CompiledMetric(Metric metric, String sql, List<Object> params, Lis
         touched = List.copyOf(touched);
         subjects = List.copyOf(subjects);
         assumed = List.copyOf(assumed);
+        rowFilters = List.copyOf(rowFilters);
     }
 
     /** Whether the SELECT carries the suppression flag column. */

@@ -10,6 +10,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TypeClass;
 import dev.schemabrain.engine.Dialect;
+import dev.schemabrain.semantic.StatusColumn;
 import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef;
 import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
@@ -19,6 +20,7 @@ import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.MetricKind;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
@@ -36,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Compiles a metric request into one SELECT (SPEC §7, §11.3). Every identifier in the statement comes from
@@ -58,14 +61,23 @@ public final class MetricCompiler {
     private final SemanticModel model;
     private final PathFinder paths;
     private final List<RowScope> rowScopes;
-    /** The row filters the statements compiled so far carried, for the audit row; one compiler serves one call. */
-    private final Set<String> applied = new LinkedHashSet<>();
-    /** Whether the current compile only checks that a metric compiles (apply, reach): no request-time rule applies. */
-    private boolean checking;
-    /** What each simple metric of the current compile assumed, in the order they were built. */
-    private final List<Assumed> assumed = new ArrayList<>();
-    /** Row scopes applied to every aggregate of the current compile: a join path of the first plan reached them. */
-    private final Set<RowScope> forced = new LinkedHashSet<>();
+
+    /** What one plan of one compile gathers; the compiler itself keeps nothing between calls. */
+    static final class Pass {
+        /** Whether the compile only checks that a metric compiles (apply, reach): no request-time rule applies. */
+        private final boolean checking;
+        /** Row scopes applied to every aggregate: a join path of an earlier plan reached them. */
+        private final Set<RowScope> forced;
+        /** The labels of the row filters the statement carries, for the audit row. */
+        private final Set<String> applied = new LinkedHashSet<>();
+        /** What each simple metric assumed, in the order they were built. */
+        private final List<Assumed> assumed = new ArrayList<>();
+
+        private Pass(boolean checking, Set<RowScope> forced) {
+            this.checking = checking;
+            this.forced = Set.copyOf(forced);
+        }
+    }
 
     public MetricCompiler(Catalog catalog, SemanticModel model) {
         this(catalog, model, List.of());
@@ -84,11 +96,6 @@ public final class MetricCompiler {
         return from.equals(to) || paths.towardsOne(from, to);
     }
 
-    /** The labels of the row filters the compiled statements carry. */
-    public List<String> rowFiltersApplied() {
-        return List.copyOf(applied);
-    }
-
     /** Without small-cell suppression (the semantic layer's own checks, dry answers in tests). */
     public CompiledMetric compile(MetricRequest request, Dialect dialect) throws CompileException {
         return compile(request, dialect, SmallCells.OFF);
@@ -96,22 +103,26 @@ public final class MetricCompiler {
 
     /** With {@code cells}: a group of fewer distinct people than its minimum gets NULL and the flag 1. */
     public CompiledMetric compile(MetricRequest request, Dialect dialect, SmallCells cells) throws CompileException {
+        return compile(request, dialect, cells, false);
+    }
+
+    private CompiledMetric compile(MetricRequest request, Dialect dialect, SmallCells cells, boolean checking)
+            throws CompileException {
         Metric metric = metric(request.metric());
         if (request.limit() < 1 || request.limit() > MetricRequest.MAX_LIMIT) {
             throw new CompileException(ErrorKind.INVALID_ARGUMENT, "limit must lie between 1 and " + MetricRequest.MAX_LIMIT
                     + "; got " + request.limit() + ".", List.of());
         }
         TimeGrain grain = grain(request.timeGrain(), metric);
-        forced.clear();
+        Set<RowScope> forced = new LinkedHashSet<>();
         while (true) {
-            applied.clear();
-            assumed.clear();
-            Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>());
+            Pass pass = new Pass(checking, forced);
+            Aggregate built = build(metric, request, grain, dialect, cells, new ArrayDeque<>(), pass);
             // A join path may pass through an entity whose rows reach a filtered one (tracks grouped by billing
             // country join invoice lines and invoices, which belong to customers): plan again with that filter.
-            List<RowScope> reached = reachedThrough(built.requiredJoins());
+            List<RowScope> reached = reachedThrough(built.requiredJoins(), forced);
             if (reached.isEmpty()) {
-                return render(metric, request, built, dialect, cells, assumed);
+                return render(metric, request, built, dialect, cells, pass);
             }
             forced.addAll(reached);
         }
@@ -121,7 +132,7 @@ public final class MetricCompiler {
      * The row scopes not yet forced whose entity an entity of these joins is, or reaches many-to-one (one already
      * applied everywhere is planned once more, to the same statement: cheaper than telling where it applied).
      */
-    private List<RowScope> reachedThrough(List<String> joins) {
+    private List<RowScope> reachedThrough(List<String> joins, Set<RowScope> forced) {
         Set<String> entities = new LinkedHashSet<>();
         for (String name : joins) {
             model.join(name).ifPresent(j -> {
@@ -144,7 +155,7 @@ public final class MetricCompiler {
      * value replaced inside the database), ordered, limited one past the limit; and the group count beside it.
      */
     private static CompiledMetric render(Metric metric, MetricRequest request, Aggregate built, Dialect dialect,
-                                         SmallCells cells, List<Assumed> assumed) throws CompileException {
+                                         SmallCells cells, Pass pass) throws CompileException {
         List<String> keys = new ArrayList<>(built.keys());
         keys.add(metric.name());
         boolean suppresses = built.suppresses();
@@ -156,7 +167,7 @@ public final class MetricCompiler {
         return new CompiledMetric(metric, sql.sql(), sql.params(), keys, request.limit(), built.requiredJoins(),
                 built.fanOut(), built.degradation(), built.touched(),
                 suppresses ? OptionalInt.of(cells.minGroupSize()) : OptionalInt.empty(), built.subjects(),
-                groupCount(dialect, built), assumed);
+                groupCount(dialect, built), pass.assumed, List.copyOf(pass.applied));
     }
 
     /** The result columns {@code "c0"…}: the keys, the value, and under suppression the flag. */
@@ -190,7 +201,7 @@ public final class MetricCompiler {
 
     /** The aggregate of {@code metric} by the request's keys; {@code within} holds the metrics being built around it. */
     Aggregate build(Metric metric, MetricRequest request, TimeGrain grain, Dialect dialect, SmallCells cells,
-                    Deque<String> within) throws CompileException {
+                    Deque<String> within, Pass pass) throws CompileException {
         if (within.contains(metric.name()) || within.size() >= MAX_DEPTH) {
             throw new CompileException(ErrorKind.INVALID_ARGUMENT, "Metric " + within.peekFirst() + " is built of metrics that"
                     + " refer back to themselves (" + String.join(" -> ", within) + " -> " + metric.name() + "); fix the"
@@ -198,24 +209,36 @@ public final class MetricCompiler {
         }
         within.addLast(metric.name());
         try {
-            if (metric.isSimple()) {
-                List<Filter> filters = filters(metric, request);
-                // Applying a project checks that a metric compiles, not how a caller will ask it.
-                Optional<String> currency = checking ? Optional.empty()
-                        : CurrencyRule.check(metric, request, filters, model, catalog);
-                assumed.add(new Assumed(metric.name(), metric.entity(), metric.filters(), segments(metric, request), currency,
-                        request.timeDimension() != null ? request.timeDimension().strip() : metric.timeDimension(),
-                        statuses(metric, filters)));
-                return new SimpleAggregate(this, dialect).build(metric, request, filters, grain, cells);
-            }
-            return new Combinations(this, dialect).build(metric, request, grain, cells, within);
+            Combinations combined = new Combinations(this, dialect, pass);
+            return metric.kind().accept(MetricKind.Cases.<Build>of(
+                    s -> () -> simpleAggregate(metric, request, grain, dialect, cells, pass),
+                    r -> () -> combined.ratio(metric, r, request, grain, cells, within),
+                    d -> () -> combined.derived(metric, d, request, grain, cells, within),
+                    c -> () -> combined.cumulative(metric, c, request, grain, cells, within))).run();
         } finally {
             within.removeLast();
         }
     }
 
+    /** How one kind of metric is built; a visitor cannot throw the compiler's checked exception itself. */
+    private interface Build {
+        Aggregate run() throws CompileException;
+    }
+
+    private Aggregate simpleAggregate(Metric metric, MetricRequest request, TimeGrain grain, Dialect dialect, SmallCells cells,
+                                      Pass pass) throws CompileException {
+        List<Filter> filters = filters(metric, request, pass);
+        // Applying a project checks that a metric compiles, not how a caller will ask it.
+        Optional<String> currency = pass.checking ? Optional.empty()
+                : CurrencyRule.check(metric, request, filters, model, catalog);
+        pass.assumed.add(new Assumed(metric.name(), metric.entity(), metric.filters(), segments(metric, request), currency,
+                request.timeDimension() != null ? request.timeDimension().strip() : metric.timeDimension(),
+                statuses(metric, filters)));
+        return new SimpleAggregate(this, dialect).build(metric, request, filters, grain, cells);
+    }
+
     /** A simple metric's filters: its own defaults, its entity's default segments (unless opted out), named segments, the caller's. */
-    List<Filter> filters(Metric metric, MetricRequest request) throws CompileException {
+    private List<Filter> filters(Metric metric, MetricRequest request, Pass pass) throws CompileException {
         List<Filter> filters = ownFilters(metric, request);
         Entity base = entity(metric.entity());
         if (request.defaultSegments()) {
@@ -243,7 +266,7 @@ public final class MetricCompiler {
         }
         // After the caller's filters and ANDed with them: a caller's own filter can only narrow what the role allows.
         for (RowScope scope : rowScopes) {
-            if (!forced.contains(scope) && !reaches(base, scope.entity(), filters, request)) {
+            if (!pass.forced.contains(scope) && !reaches(base, scope.entity(), filters, request)) {
                 continue;
             }
             if (scope.missing()) {
@@ -251,7 +274,7 @@ public final class MetricCompiler {
                         + " caller's role limits by a row filter, and " + scope.refusal(), List.of());
             }
             filters.add(scope.filter());
-            applied.add(scope.label());
+            pass.applied.add(scope.label());
         }
         return filters;
     }
@@ -303,7 +326,7 @@ public final class MetricCompiler {
 
     /** Which statuses the rows were counted at: those a filter kept, or every value the status column holds. */
     private Optional<String> statuses(Metric metric, List<Filter> filters) {
-        Optional<dev.schemabrain.semantic.StatusColumn> status = dev.schemabrain.semantic.StatusColumn.of(model, catalog::table,
+        Optional<StatusColumn> status = StatusColumn.of(model, catalog::table,
                 metric.entity());
         if (status.isEmpty()) {
             return Optional.empty();
@@ -422,33 +445,27 @@ public final class MetricCompiler {
                 + " lists an entity's segments.", close);
     }
 
+    /** A plain request's grain: none, or by its window's grain (by month) when the metric is cumulative. */
+    private static String plainGrain(Metric metric) {
+        return metric.kind().accept(MetricKind.Cases.of(s -> null, r -> null, d -> null, c -> {
+            TimeGrain grain = c.windowGrain() != null ? c.windowGrain() : c.grainToDate() != null ? c.grainToDate() : TimeGrain.MONTH;
+            return (metric.timeGrains().isEmpty() || metric.timeGrains().contains(grain) ? grain
+                    : metric.timeGrains().get(0)).wireName();
+        }));
+    }
+
     /**
      * Whether {@code metric} compiles against this catalog and model as a plain request (by its window's grain, or
      * by month, when it is cumulative): the apply-time check that its parts, columns and joins exist and that its
      * metrics do not refer back to themselves. Empty when it does; else the compiler's sentence.
      */
-    /** A plain request's grain: none, or by its window's grain (by month) when the metric is cumulative. */
-    private static String plainGrain(Metric metric) {
-        String grain = null;
-        if (metric.kind() instanceof dev.schemabrain.semantic.model.MetricKind.Cumulative c) {
-            grain = (c.windowGrain() != null ? c.windowGrain() : c.grainToDate() != null ? c.grainToDate() : TimeGrain.MONTH).wireName();
-            if (!metric.timeGrains().isEmpty() && !metric.timeGrains().contains(TimeGrain.fromWire(grain))) {
-                grain = metric.timeGrains().get(0).wireName();
-            }
-        }
-        return grain;
-    }
-
     public Optional<String> check(Metric metric) {
-        checking = true;
         try {
             compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null, List.of(), List.of(), 1),
-                    FilterValues.CHECKING);
+                    FilterValues.CHECKING, SmallCells.OFF, true);
             return Optional.empty();
         } catch (CompileException e) {
             return Optional.of(e.getMessage());
-        } finally {
-            checking = false;
         }
     }
 
@@ -457,18 +474,15 @@ public final class MetricCompiler {
      * for deciding who may see it; empty when it does not compile, so a broken metric is not shown to a limited role.
      */
     public Optional<Set<QualifiedName>> reach(Metric metric) {
-        checking = true;
         try {
             CompiledMetric plain = compile(new MetricRequest(metric.name(), List.of(), List.of(), plainGrain(metric), null,
-                    List.of(), List.of(), 1), FilterValues.CHECKING);
-            Set<QualifiedName> tables = new java.util.TreeSet<>();
+                    List.of(), List.of(), 1), FilterValues.CHECKING, SmallCells.OFF, true);
+            Set<QualifiedName> tables = new TreeSet<>();
             plain.touched().forEach(ref -> tables.add(ref.table()));
             model.entity(metric.entity()).ifPresent(e -> tables.add(e.table()));
             return Optional.of(tables);
         } catch (CompileException e) {
             return Optional.empty();
-        } finally {
-            checking = false;
         }
     }
 

@@ -11,6 +11,7 @@ import dev.schemabrain.semantic.compile.CompiledMetric.ColumnRef.Role;
 import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.semantic.compile.MetricCompiler.Ref;
 import dev.schemabrain.semantic.model.Aggregation;
+import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
@@ -474,7 +475,7 @@ final class SimpleAggregate {
     }
 
     private String on(String leftAlias, Table left, String rightAlias, Table right,
-                      List<dev.schemabrain.semantic.model.ColumnPair> pairs, List<ColumnRef> touched) throws CompileException {
+                      List<ColumnPair> pairs, List<ColumnRef> touched) throws CompileException {
         List<String> terms = new ArrayList<>();
         for (var pair : pairs) {
             Column l = left.column(pair.source()).orElseThrow(() -> MetricCompiler.drift("column " + pair.source() + " of " + left.name()));

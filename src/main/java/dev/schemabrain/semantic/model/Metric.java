@@ -19,7 +19,7 @@ public record Metric(String name, String description, String entity, Measure mea
         Objects.requireNonNull(entity, "entity");
         Objects.requireNonNull(origin, "origin");
         Objects.requireNonNull(kind, "kind");
-        if ((kind instanceof MetricKind.Simple) != (measure != null)) {
+        if (kind.isSimple() != (measure != null)) {
             throw new IllegalArgumentException("metric " + name + ": a simple metric has a measure, a "
                     + kind.wireName() + " one has none");
         }
@@ -34,7 +34,7 @@ public record Metric(String name, String description, String entity, Measure mea
     }
 
     public boolean isSimple() {
-        return kind instanceof MetricKind.Simple;
+        return kind.isSimple();
     }
 
     /** The same metric, from another origin. */

@@ -2,6 +2,7 @@ package dev.schemabrain.semantic.model;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * What a metric is made of (SPEC §11.3): a measure over its entity's rows ({@link Simple}), or other
@@ -15,11 +16,68 @@ public sealed interface MetricKind {
     /** The YAML's {@code type}. */
     String wireName();
 
+    /**
+     * What to do with each kind. Code that branches on the kind goes through here, so a new kind does not compile
+     * until every such place says what it does with it.
+     */
+    interface Cases<R> {
+        R simple(Simple s);
+
+        R ratio(Ratio r);
+
+        R derived(Derived d);
+
+        R cumulative(Cumulative c);
+
+        /** The cases as one function each, in the order above. */
+        static <R> Cases<R> of(Function<Simple, R> simple, Function<Ratio, R> ratio, Function<Derived, R> derived,
+                               Function<Cumulative, R> cumulative) {
+            return new Cases<>() {
+                @Override
+                public R simple(Simple s) {
+                    return simple.apply(s);
+                }
+
+                @Override
+                public R ratio(Ratio r) {
+                    return ratio.apply(r);
+                }
+
+                @Override
+                public R derived(Derived d) {
+                    return derived.apply(d);
+                }
+
+                @Override
+                public R cumulative(Cumulative c) {
+                    return cumulative.apply(c);
+                }
+            };
+        }
+    }
+
+    <R> R accept(Cases<R> cases);
+
+    /** An aggregate of the metric's own measure, not a combination of other metrics. */
+    default boolean isSimple() {
+        return false;
+    }
+
     /** An aggregate of the metric's own measure. */
     record Simple() implements MetricKind {
         @Override
         public String wireName() {
             return "simple";
+        }
+
+        @Override
+        public boolean isSimple() {
+            return true;
+        }
+
+        @Override
+        public <R> R accept(Cases<R> cases) {
+            return cases.simple(this);
         }
     }
 
@@ -34,6 +92,11 @@ public sealed interface MetricKind {
         public String wireName() {
             return "ratio";
         }
+
+        @Override
+        public <R> R accept(Cases<R> cases) {
+            return cases.ratio(this);
+        }
     }
 
     /** Arithmetic over other metrics by name ({@code paid_payments - succeeded_refunds}), in the measure grammar. */
@@ -45,6 +108,11 @@ public sealed interface MetricKind {
         @Override
         public String wireName() {
             return "derived";
+        }
+
+        @Override
+        public <R> R accept(Cases<R> cases) {
+            return cases.derived(this);
         }
     }
 
@@ -67,6 +135,11 @@ public sealed interface MetricKind {
         @Override
         public String wireName() {
             return "cumulative";
+        }
+
+        @Override
+        public <R> R accept(Cases<R> cases) {
+            return cases.cumulative(this);
         }
     }
 

@@ -22,6 +22,7 @@ import dev.schemabrain.semantic.model.TimeGrain;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,7 +77,7 @@ public final class DbtManifest {
         JsonNode root;
         try {
             root = JSON.readTree(Files.readString(manifest));
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new SemanticProjectException("There is no file " + manifest + "; pass the path of dbt's target/manifest.json.");
         } catch (IOException e) {
             throw new SemanticProjectException(manifest + " is not a JSON file (" + firstLine(e.getMessage())

@@ -1,9 +1,12 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.error.SemanticProjectException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.semantic.compile.CompileException;
+import dev.schemabrain.semantic.compile.MeasureExpression;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Bridge;
 import dev.schemabrain.semantic.model.Cardinality;
@@ -32,8 +35,11 @@ import dev.schemabrain.semantic.project.SemanticFiles.WindowFile;
 import dev.schemabrain.semantic.project.SemanticFiles.ObjectFile;
 import dev.schemabrain.semantic.project.SemanticFiles.PairFile;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -53,10 +59,8 @@ public final class SemanticCodec {
     /** The key of an object's validation state in its file; the store keeps the state in its own column. */
     public static final String VALIDATION_STATE = "validation_state";
 
-    /** What the text being read is: a project's YAML file, or the JSON the store keeps. */
-    public enum Format { YAML, JSON }
     /** The origin a segment drafted from the query log carries. */
-    private static final String OBSERVED = dev.schemabrain.catalog.InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName();
+    private static final String OBSERVED = InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName();
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
 
     private SemanticCodec() {
@@ -85,27 +89,25 @@ public final class SemanticCodec {
         MeasureFile measureFile = measure == null ? null : new MeasureFile(measure.agg().wireName(), measure.column(),
                 measure.expression(), nonAdditive(measure.nonAdditive()));
         String type = m.isSimple() ? null : m.kind().wireName();
-        String numerator = null;
-        String denominator = null;
-        String expression = null;
-        String base = null;
-        WindowFile window = null;
-        String toDate = null;
-        if (m.kind() instanceof MetricKind.Ratio r) {
-            numerator = r.numerator();
-            denominator = r.denominator();
-        } else if (m.kind() instanceof MetricKind.Derived d) {
-            expression = d.expression();
-        } else if (m.kind() instanceof MetricKind.Cumulative c) {
-            base = c.metric();
-            window = c.window() == null ? null : new WindowFile(c.window().longValue(), c.windowGrain().wireName());
-            toDate = c.grainToDate() == null ? null : c.grainToDate().wireName();
-        }
-        return tree(new MetricFile(VERSION, m.name(), m.description(), type, m.entity(), measureFile, numerator, denominator,
-                expression, base, window, toDate, m.timeDimension(),
+        KindKeys k = m.kind().accept(KIND_KEYS);
+        return tree(new MetricFile(VERSION, m.name(), m.description(), type, m.entity(), measureFile, k.numerator(),
+                k.denominator(), k.expression(), k.base(), k.window(), k.toDate(), m.timeDimension(),
                 m.timeGrains().stream().map(TimeGrain::wireName).toList(), filterFiles(m.filters()),
                 m.origin().method().wireName(), m.origin().state().wireName()));
     }
+
+    /** The keys of a metric's file that only its kind has; null where it has none. */
+    private record KindKeys(String numerator, String denominator, String expression, String base, WindowFile window,
+                            String toDate) {
+    }
+
+    private static final MetricKind.Cases<KindKeys> KIND_KEYS = MetricKind.Cases.of(
+            s -> new KindKeys(null, null, null, null, null, null),
+            r -> new KindKeys(r.numerator(), r.denominator(), null, null, null, null),
+            d -> new KindKeys(null, null, d.expression(), null, null, null),
+            c -> new KindKeys(null, null, null, c.metric(),
+                    c.window() == null ? null : new WindowFile(c.window().longValue(), c.windowGrain().wireName()),
+                    c.grainToDate() == null ? null : c.grainToDate().wireName()));
 
     private static NonAdditiveFile nonAdditive(NonAdditive n) {
         return n == null ? null : new NonAdditiveFile(n.column(), n.window().wireName(), n.groupings());
@@ -231,7 +233,7 @@ public final class SemanticCodec {
         MetricFile f = b.value();
         String name = identifier(b, "name", f.name());
         String entity = identifier(b, "entity", f.entity());
-        String type = f.type() == null ? "simple" : f.type().strip().toLowerCase(java.util.Locale.ROOT);
+        String type = f.type() == null ? "simple" : f.type().strip().toLowerCase(Locale.ROOT);
         MetricKind kind;
         Measure measure = null;
         switch (type) {
@@ -248,8 +250,8 @@ public final class SemanticCodec {
                 absent(b, f, "derived", "measure", "numerator", "denominator", "metric", "window", "grain_to_date");
                 String expression = required(b, "expression", f.expression());
                 try {
-                    dev.schemabrain.semantic.compile.MeasureExpression.columns(expression);
-                } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                    MeasureExpression.columns(expression);
+                } catch (CompileException e) {
                     throw b.fail("expression", "is not valid: " + e.getMessage());
                 }
                 kind = new MetricKind.Derived(expression);
@@ -302,7 +304,7 @@ public final class SemanticCodec {
         // Only a metric can be rejected: entities and joins are what every metric stands on.
         ValidationState claimed = enumValue(b, VALIDATION_STATE, state,
                 v -> {
-                    ValidationState parsed = ValidationState.valueOf(v.toUpperCase(java.util.Locale.ROOT));
+                    ValidationState parsed = ValidationState.valueOf(v.toUpperCase(Locale.ROOT));
                     if (parsed == ValidationState.REJECTED && !metric) {
                         throw new IllegalArgumentException("only a metric can be rejected");
                     }
@@ -327,8 +329,8 @@ public final class SemanticCodec {
         }
         if (expression != null) {
             try {
-                dev.schemabrain.semantic.compile.MeasureExpression.columns(expression);
-            } catch (dev.schemabrain.semantic.compile.CompileException e) {
+                MeasureExpression.columns(expression);
+            } catch (CompileException e) {
                 throw b.fail("measure.expression", "is not valid: " + e.getMessage());
             }
         }
@@ -472,21 +474,21 @@ public final class SemanticCodec {
             List<Object> out = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 Object x = list.get(i);
-                if (x == null || x instanceof List || x instanceof java.util.Map) {
+                if (x == null || x instanceof List || x instanceof Map) {
                     throw b.fail(path + "[" + i + "]", "must be a plain value");
                 }
                 out.add(scalar(x));
             }
             return out;
         }
-        if (v instanceof java.util.Map) {
+        if (v instanceof Map) {
             throw b.fail(path, "must be a value or a list of values");
         }
         return v == null ? null : scalar(v);
     }
 
     private static Object scalar(Object x) {
-        if (x instanceof Float || x instanceof Double || x instanceof java.math.BigDecimal) {
+        if (x instanceof Float || x instanceof Double || x instanceof BigDecimal) {
             return ((Number) x).doubleValue();
         }
         if (x instanceof Number n) {

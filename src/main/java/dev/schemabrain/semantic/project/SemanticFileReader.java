@@ -2,6 +2,7 @@ package dev.schemabrain.semantic.project;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.schemabrain.error.SemanticProjectException;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -16,7 +17,6 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
-import dev.schemabrain.semantic.project.SemanticCodec.Format;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.reader.ReaderException;
@@ -162,8 +162,8 @@ final class SemanticFileReader {
         if (type.isRecord()) {
             PropertyNamingStrategies.NamingBase snake = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
             return "a mapping with the keys " + Arrays.stream(type.getRecordComponents())
-                    .map(c -> c.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonProperty.class)
-                            ? c.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class).value()
+                    .map(c -> c.isAnnotationPresent(JsonProperty.class)
+                            ? c.getAnnotation(JsonProperty.class).value()
                             : snake.translate(c.getName())).collect(Collectors.joining(", "));
         }
         return "of type " + type.getSimpleName();

@@ -21,9 +21,9 @@ import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
-import dev.schemabrain.semantic.project.SemanticCodec.Format;
 
 import java.io.IOException;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -127,7 +127,7 @@ public final class SemanticProject {
                 throw SemanticFileReader.tooLarge(where);
             }
             return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (java.nio.charset.MalformedInputException e) {
+        } catch (MalformedInputException e) {
             throw new SemanticProjectException(where + ": the file is not UTF-8 text; save it as UTF-8.", e);
         } catch (IOException e) {
             throw new SemanticProjectException(where + ": cannot be read (" + e.getMessage() + "); check its permissions.", e);

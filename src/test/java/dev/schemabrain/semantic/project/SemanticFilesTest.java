@@ -16,7 +16,7 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.semantic.model.TimeGrain;
-import dev.schemabrain.semantic.project.SemanticCodec.Format;
+import dev.schemabrain.semantic.project.Format;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.project;
 
+import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.error.SemanticProjectException;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.ValidationState;
@@ -8,6 +9,7 @@ import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.semantic.model.Aggregation;
 import dev.schemabrain.semantic.model.Cardinality;
+import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.Origin;
@@ -97,7 +99,7 @@ class SemanticProjectTest {
 
     private static SemanticModel withOrigin(SemanticModel m) {
         return new SemanticModel(
-                m.entities().stream().map(e -> new dev.schemabrain.semantic.model.Entity(e.name(), e.description(), e.table(),
+                m.entities().stream().map(e -> new Entity(e.name(), e.description(), e.table(),
                         e.identity(), e.group(), Origin.AUTHORED)).toList(),
                 m.joins().stream().map(j -> new Join(j.name(), j.sourceEntity(), j.targetEntity(), j.on(), j.bridge(),
                         j.cardinality(), Origin.AUTHORED)).toList(),
@@ -147,7 +149,7 @@ class SemanticProjectTest {
         assertFalse(SemanticProject.merge(after, smaller.model()).metric("revenue").isPresent());
     }
 
-    private dev.schemabrain.catalog.Catalog catalog() throws Exception {
+    private Catalog catalog() throws Exception {
         try (SqliteStore s = SqliteStore.open(store)) {
             return s.read(c -> StoreSnapshot.read(c).catalog());
         }

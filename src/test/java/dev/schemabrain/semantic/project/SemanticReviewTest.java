@@ -1,5 +1,6 @@
 package dev.schemabrain.semantic.project;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.demo.DemoDatabase;
@@ -12,6 +13,7 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreSnapshot;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestPostgres;
@@ -121,7 +123,7 @@ class SemanticReviewTest {
         indexAndExport(kind);
         Map<String, Origin> before = origins(stored());
         Path file = project.resolve("metrics/invoices_count.yaml");
-        var tree = (com.fasterxml.jackson.databind.node.ObjectNode) SemanticFileReader.YAML.readTree(file.toFile());
+        var tree = (ObjectNode) SemanticFileReader.YAML.readTree(file.toFile());
         tree.put("description", "Every invoice issued, voided ones included");
         Files.writeString(file, SemanticFileReader.YAML.writeValueAsString(tree));
 
@@ -155,7 +157,7 @@ class SemanticReviewTest {
         assertEquals(review, stored().review("invoices_count").orElseThrow());
         // What the server loads carries the review too.
         try (Store s = Stores.open(Stores.location(store, null, null, Map.of()))) {
-            assertEquals(review, s.read(c -> SemanticLayer.load(c, dev.schemabrain.store.StoreSnapshot.read(c).catalog(),
+            assertEquals(review, s.read(c -> SemanticLayer.load(c, StoreSnapshot.read(c).catalog(),
                     t -> null)).review("invoices_count").orElseThrow());
         }
     }
