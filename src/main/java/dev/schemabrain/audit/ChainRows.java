@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Arrays;
@@ -44,7 +45,7 @@ final class ChainRows {
     /** Whether audit_log has the role and row_filters columns (audit.sql's ALTERs; PostgreSQL store migration V13). */
     static boolean hasRoleColumns(Connection c) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT * FROM audit_log WHERE 1 = 0"); ResultSet rs = st.executeQuery()) {
-            java.sql.ResultSetMetaData meta = rs.getMetaData();
+            ResultSetMetaData meta = rs.getMetaData();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
                 if (meta.getColumnName(i).equalsIgnoreCase("role")) {
                     return true;
