@@ -138,13 +138,9 @@ final class ChainRows {
 
     /**
      * HMAC-SHA256(chain key, prev_hash bytes ‖ canonical JSON of the content fields), hex; with no key
-     * (rows of a keyless log) plain sha256 over the same bytes.
+     * (rows of a keyless log) plain sha256 over the same bytes. {@code bound}, when not null: the mark's MAC,
+     * hashed after prev_hash in the one row bound to the mark.
      */
-    static String chainHash(AuditKey key, String prevHex, long id, String occurredAt, AuditEntry e) {
-        return chainHash(key, prevHex, null, id, occurredAt, e);
-    }
-
-    /** As above; {@code bound}: the mark's MAC, hashed after prev_hash in the one row bound to the mark. */
     static String chainHash(AuditKey key, String prevHex, byte[] bound, long id, String occurredAt, AuditEntry e) {
         byte[] prev = prevBytes(prevHex);
         if (bound != null) {

@@ -144,14 +144,14 @@ class AuditLogTest {
             assertAll(IntStream.range(1, rows.size()).<Executable>mapToObj(i -> () -> assertAll("row " + rows.get(i).id(),
                     () -> assertEquals(rows.get(i - 1).chainHash(), rows.get(i).prevHash()),
                     () -> assertEquals(rows.get(i - 1).id() + 1, rows.get(i).id()))));
-            assertEquals(ChainRows.chainHash(KEY, rows.get(0).chainHash(), rows.get(1).id(), rows.get(1).occurredAt(), rows.get(1).entry()),
+            assertEquals(ChainRows.chainHash(KEY, rows.get(0).chainHash(), null, rows.get(1).id(), rows.get(1).occurredAt(), rows.get(1).entry()),
                     rows.get(1).chainHash(), "HMAC of the previous hash and the row's canonical JSON");
             // The first row of a log this build created is bound to its signed mark: deleting the mark breaks it.
             KeyedMark mark = KeyedMark.parse(log.meta().mark()).orElseThrow();
             assertEquals(1, mark.boundFrom());
             assertEquals(ChainRows.chainHash(KEY, AuditLog.GENESIS, mark.binding(), rows.get(0).id(), rows.get(0).occurredAt(),
                     rows.get(0).entry()), rows.get(0).chainHash(), "HMAC of genesis, the mark's MAC and the row's canonical JSON");
-            assertNotEquals(ChainRows.chainHash(null, AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
+            assertNotEquals(ChainRows.chainHash(null, AuditLog.GENESIS, null, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
                     rows.get(0).chainHash(), "not the keyless sha256 anyone could recompute");
             assertEquals(List.of(4L, 5L), log.list(2, OptionalLong.empty()).stream().map(AuditRecord::id).toList());
             assertEquals(new Head(5, rows.get(4).chainHash()), log.head());

@@ -204,7 +204,7 @@ class AuditTamperTest {
         String prev = AuditLog.GENESIS;
         for (int id = 1; id <= 3; id++) {
             AuditEntry e = entry(id);
-            String hash = ChainRows.chainHash(KEY, prev, id, "2026-11-01T00:00:0" + id + "Z", e);
+            String hash = ChainRows.chainHash(KEY, prev, null, id, "2026-11-01T00:00:0" + id + "Z", e);
             sql(log, "INSERT INTO audit_log (id, occurred_at, source_id, caller, tool, phase, status, pii_categories, args_hash,"
                     + " sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash) VALUES (" + id + ", '2026-11-01T00:00:0" + id
                     + "Z', 'src', 'client/1', 'get_metric', 'completed', 'success', '[]', '" + e.argsHash() + "', NULL, 1, 2, '"
@@ -464,7 +464,7 @@ class AuditTamperTest {
         List<String> updates = new ArrayList<>();
         String prev = AuditLog.GENESIS;
         for (AuditRecord r : rows) {
-            String hash = ChainRows.chainHash(null, prev, r.id(), r.occurredAt(), r.entry());
+            String hash = ChainRows.chainHash(null, prev, null, r.id(), r.occurredAt(), r.entry());
             updates.add("UPDATE audit_log SET prev_hash = '" + prev + "', chain_hash = '" + hash + "' WHERE id = " + r.id());
             prev = hash;
         }

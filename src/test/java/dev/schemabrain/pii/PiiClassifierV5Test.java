@@ -20,7 +20,7 @@ class PiiClassifierV5Test {
     private static final Set<PiiCategory> CONTACT = Set.of(PiiCategory.CONTACT);
 
     private static Set<PiiCategory> tag(String table, String column, String type, String... samples) {
-        return PiiClassifier.classify(column, type, List.of(samples), table).categories();
+        return PiiClassifier.classify(column, type, List.of(samples), table, null).categories();
     }
 
     @Test
@@ -106,7 +106,7 @@ class PiiClassifierV5Test {
         Table actor = table("actor", actorColumns);
         assertEquals(Set.of(), tag(actor, "last_name", List.of("film_actor")), "Pagila/Sakila: actors of a film catalogue");
         assertEquals(CONTACT, tag(actor, "last_name", List.of()), "no link to works: an actor of an audit log is a user");
-        assertEquals(CONTACT, PiiClassifier.classify(actor, actor.columns().get(2)).categories(),
+        assertEquals(CONTACT, PiiClassifier.classify(actor, actor.columns().get(2), PiiClassifier.TableContext.of(actor, List.of())).categories(),
                 "without incoming keys the table alone shows no link");
 
         List<String[]> withEmail = new java.util.ArrayList<>(actorColumns);

@@ -151,7 +151,7 @@ class PiiCorpusTest {
                 {"company_name", "text"}, {"file_name", "text"}, {"password_policy_id", "integer"}, {"lessons", "text"},
                 {"shipping", "text"}, {"sql_fingerprint", "text"}, {"customer_id", "integer"}, {"email_verified_at", "timestamp"},
                 {"is_email_verified", "boolean"}, {"login_count", "integer"}, {"card_type", "text"}}) {
-            PiiTag tag = PiiClassifier.classify(c[0], c[1], List.of(), "things");
+            PiiTag tag = PiiClassifier.classify(c[0], c[1], List.of(), "things", null);
             assertTrue(!tag.tagged(), c[0] + " is not PII, got " + tag);
         }
     }
