@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -206,7 +208,7 @@ class AuditLogTest {
     @Test
     void aRowInsertedAtTheEndIsCaught() throws Exception {
         Path other = dir.resolve("other");
-        java.nio.file.Files.createDirectories(other);
+        Files.createDirectories(other);
         try (AuditLog log = AuditLog.open(other.resolve("schemabrain.db"), KEY, Optional.empty())) {
             log.append(entry("a", 1));
             log.append(entry("b", 2));
@@ -329,7 +331,7 @@ class AuditLogTest {
     @Test
     void argumentsAreHashedCanonically() {
         assertEquals(ArgsHash.of(KEY, Map.of("b", 1, "a", List.of("x"))),
-                ArgsHash.of(KEY, new java.util.TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
+                ArgsHash.of(KEY, new TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
     }
 
     @Test

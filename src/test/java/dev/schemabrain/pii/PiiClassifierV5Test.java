@@ -7,6 +7,7 @@ import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -109,7 +110,7 @@ class PiiClassifierV5Test {
         assertEquals(CONTACT, PiiClassifier.classify(actor, actor.columns().get(2), PiiClassifier.TableContext.of(actor, List.of())).categories(),
                 "without incoming keys the table alone shows no link");
 
-        List<String[]> withEmail = new java.util.ArrayList<>(actorColumns);
+        List<String[]> withEmail = new ArrayList<>(actorColumns);
         withEmail.add(new String[]{"email", "text"});
         assertEquals(CONTACT, tag(table("actor", withEmail), "last_name", List.of("film_actor")),
                 "an e-mail on the table: the people are contacts, not credits");
