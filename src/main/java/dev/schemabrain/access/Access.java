@@ -122,7 +122,7 @@ public final class Access {
      * catalog, so a scoped view can be shared between them. Null without a policy.
      */
     public Object scopeKey() {
-        return role == null ? null : java.util.Arrays.asList(role, policy);
+        return role == null ? null : Arrays.asList(role, policy);
     }
 
     /** The role's row filters with this caller's claim values; a filter whose claim is missing or empty is left out here. */

@@ -1,6 +1,8 @@
 package dev.schemabrain.access;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,14 +13,14 @@ import java.util.Optional;
 public record AccessPolicy(Map<String, Role> roles, Optional<String> defaultRole) {
 
     public AccessPolicy {
-        roles = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(roles));
+        roles = Collections.unmodifiableMap(new LinkedHashMap<>(roles));
         if (defaultRole.isPresent() && !roles.containsKey(defaultRole.get())) {
             throw new IllegalArgumentException("default_role " + defaultRole.get() + " is not a role");
         }
     }
 
     /** The roles marked {@code reviewer: true}, in the file's order. */
-    public java.util.List<String> reviewerRoles() {
+    public List<String> reviewerRoles() {
         return roles.values().stream().filter(Role::reviewer).map(Role::name).toList();
     }
 

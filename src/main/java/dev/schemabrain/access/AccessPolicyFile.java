@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -215,7 +216,7 @@ public final class AccessPolicyFile {
         Node rateNode = keys.get("metric_rate");
         if (rateNode != null) {
             String v = scalar(rateNode, at + ".metric_rate").strip();
-            java.util.regex.Matcher m = RATE.matcher(v.toLowerCase(Locale.ROOT));
+            Matcher m = RATE.matcher(v.toLowerCase(Locale.ROOT));
             if (!m.matches() || !(Double.parseDouble(m.group(1)) > 0)) {
                 throw fail(line(rateNode), "sets " + at + ".metric_rate to " + printable(v) + "; a rate is written N/s, N/min"
                         + " or N/h with N above zero, such as 60/min");

@@ -8,6 +8,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -133,7 +134,7 @@ public final class AuditKey {
         Arrays.fill(fresh, (byte) 0);
         try {
             Files.createLink(file, tmp);
-        } catch (java.nio.file.FileAlreadyExistsException anotherServeWon) {
+        } catch (FileAlreadyExistsException anotherServeWon) {
             // Its key is read below, like any existing key.
         } finally {
             Files.deleteIfExists(tmp);

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /** Canonical JSON (keys sorted at every level, no whitespace, UTF-8) and SHA-256 over bytes. */
 final class CanonicalJson {
@@ -37,9 +36,5 @@ final class CanonicalJson {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }
-    }
-
-    static String sha256Hex(byte[] bytes) {
-        return HexFormat.of().formatHex(sha256(bytes));
     }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Arrays;
@@ -44,7 +45,7 @@ final class ChainRows {
     /** Whether audit_log has the role and row_filters columns (audit.sql's ALTERs; PostgreSQL store migration V13). */
     static boolean hasRoleColumns(Connection c) throws SQLException {
         try (PreparedStatement st = c.prepareStatement("SELECT * FROM audit_log WHERE 1 = 0"); ResultSet rs = st.executeQuery()) {
-            java.sql.ResultSetMetaData meta = rs.getMetaData();
+            ResultSetMetaData meta = rs.getMetaData();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
                 if (meta.getColumnName(i).equalsIgnoreCase("role")) {
                     return true;
@@ -137,13 +138,9 @@ final class ChainRows {
 
     /**
      * HMAC-SHA256(chain key, prev_hash bytes ‖ canonical JSON of the content fields), hex; with no key
-     * (rows of a keyless log) plain sha256 over the same bytes.
+     * (rows of a keyless log) plain sha256 over the same bytes. {@code bound}, when not null: the mark's MAC,
+     * hashed after prev_hash in the one row bound to the mark.
      */
-    static String chainHash(AuditKey key, String prevHex, long id, String occurredAt, AuditEntry e) {
-        return chainHash(key, prevHex, null, id, occurredAt, e);
-    }
-
-    /** As above; {@code bound}: the mark's MAC, hashed after prev_hash in the one row bound to the mark. */
     static String chainHash(AuditKey key, String prevHex, byte[] bound, long id, String occurredAt, AuditEntry e) {
         byte[] prev = prevBytes(prevHex);
         if (bound != null) {

@@ -2,6 +2,7 @@ package dev.schemabrain.audit;
 
 import dev.schemabrain.error.AuditException;
 import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.StoreLocation;
 
 import java.io.IOException;
 import java.sql.Connection;
@@ -19,7 +20,7 @@ interface ChainStore extends AutoCloseable {
     String name();
 
     /** The store this chain belongs to: a second reader (the history check) opens it from here. */
-    dev.schemabrain.store.StoreLocation location();
+    StoreLocation location();
 
     /** The connection the rows are read and appended through; null when there is no log to read. */
     Connection connection();

@@ -7,6 +7,7 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -126,7 +127,7 @@ public final class HeadPublisher {
     private static URI redacted(URI u) {
         try {
             return new URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), null, null);
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             return URI.create(u.getScheme() + "://" + u.getHost());
         }
     }

@@ -2,6 +2,7 @@ package dev.schemabrain.audit;
 
 import dev.schemabrain.error.AuditException;
 import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.StoreLocation;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -46,8 +47,8 @@ final class SqliteChain implements ChainStore {
     }
 
     @Override
-    public dev.schemabrain.store.StoreLocation location() {
-        return new dev.schemabrain.store.StoreLocation.SqliteFile(store, file);
+    public StoreLocation location() {
+        return new StoreLocation.SqliteFile(store, file);
     }
 
     @Override

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The witness file an operator names with {@code --audit-witness}: one line per append, appended and
@@ -26,12 +28,12 @@ public final class WitnessFile {
     private final Path file;
 
     /** The witness file: {@code --audit-witness}, else {@value #ENV}; empty when neither names one. */
-    public static java.util.Optional<WitnessFile> configured(Path flag, java.util.Map<String, String> env) {
+    public static Optional<WitnessFile> configured(Path flag, Map<String, String> env) {
         if (flag != null) {
-            return java.util.Optional.of(new WitnessFile(flag));
+            return Optional.of(new WitnessFile(flag));
         }
         String named = env.get(ENV);
-        return named == null || named.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(new WitnessFile(Path.of(named.strip())));
+        return named == null || named.isBlank() ? Optional.empty() : Optional.of(new WitnessFile(Path.of(named.strip())));
     }
 
     public WitnessFile(Path file) {

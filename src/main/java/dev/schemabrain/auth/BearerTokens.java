@@ -5,6 +5,7 @@ import dev.schemabrain.error.SchemaBrainException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -48,7 +49,7 @@ public final class BearerTokens {
     }
 
     /** The stored token named {@code name}, if there still is one (a revoked token is gone); as fresh as {@link #check}. */
-    java.util.Optional<TokenEntry> named(String name) throws SchemaBrainException {
+    Optional<TokenEntry> named(String name) throws SchemaBrainException {
         return known().stream().map(Known::entry).filter(e -> e.name().equals(name)).findFirst();
     }
 

@@ -26,10 +26,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -139,7 +141,7 @@ public final class JwtVerifier {
      * list's values joined with commas; objects are left out (no row filter compares with one).
      */
     static Map<String, String> claims(JWTClaimsSet claims, String roleClaim) {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         for (Map.Entry<String, Object> c : claims.getClaims().entrySet()) {
             if (REGISTERED.contains(c.getKey()) || c.getKey().equals(roleClaim)) {
                 continue;
@@ -157,7 +159,7 @@ public final class JwtVerifier {
             return String.valueOf(value);
         }
         if (value instanceof List<?> list) {
-            List<String> parts = new java.util.ArrayList<>();
+            List<String> parts = new ArrayList<>();
             for (Object v : list) {
                 String t = v instanceof List<?> ? null : text(v);
                 if (t != null) {

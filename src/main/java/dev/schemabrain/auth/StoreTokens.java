@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /** Token hashes in the store's {@code auth_tokens} table (migration V5), with each bearer's role and claims (V13). */
 public record StoreTokens(StoreLocation store) implements TokenStore {
@@ -136,7 +137,7 @@ public record StoreTokens(StoreLocation store) implements TokenStore {
 
     static String json(Map<String, String> claims) {
         try {
-            return JSON.writeValueAsString(new java.util.TreeMap<>(claims));
+            return JSON.writeValueAsString(new TreeMap<>(claims));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a map of strings always serializes", e);
         }

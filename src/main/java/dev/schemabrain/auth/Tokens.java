@@ -8,6 +8,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /** Bearer tokens: how one is made, named and hashed. Only the hash is ever stored. */
@@ -62,11 +63,11 @@ public final class Tokens {
      * Refuses claims a row filter could not use: a name of letters, digits, '_', '.', ':', '-', a value of at
      * most 256 printable characters, at most 32 claims.
      */
-    public static java.util.Map<String, String> checkClaims(java.util.Map<String, String> claims) throws UserError {
+    public static Map<String, String> checkClaims(Map<String, String> claims) throws UserError {
         if (claims.size() > MAX_CLAIMS) {
             throw new UserError("A credential carries at most " + MAX_CLAIMS + " claims; keep the ones the row filters use.");
         }
-        for (java.util.Map.Entry<String, String> c : claims.entrySet()) {
+        for (Map.Entry<String, String> c : claims.entrySet()) {
             if (c.getKey().length() > MAX_NAME || !CLAIM.matcher(c.getKey()).matches()) {
                 throw new UserError("A claim name is 1 to " + MAX_NAME + " letters, digits, '_', '.', ':' or '-';"
                         + " write --claim name=value.");

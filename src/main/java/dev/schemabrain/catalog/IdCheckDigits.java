@@ -2,6 +2,7 @@ package dev.schemabrain.catalog;
 
 import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.util.Set;
 
 /**
  * The check digits and validity rules of government identifiers, one method per country's number. Each takes the
@@ -187,7 +188,7 @@ final class IdCheckDigits {
     /** UK National Insurance number prefixes never issued (besides D, F, I, Q, U, V anywhere and O second). */
     static boolean ukNino(String v) {
         String prefix = v.substring(0, 2);
-        return !java.util.Set.of("BG", "GB", "NK", "KN", "TN", "NT", "ZZ").contains(prefix)
+        return !Set.of("BG", "GB", "NK", "KN", "TN", "NT", "ZZ").contains(prefix)
                 && "DFIQUV".indexOf(v.charAt(0)) < 0 && "DFIQUVO".indexOf(v.charAt(1)) < 0;
     }
 

@@ -179,11 +179,6 @@ public final class NameLookup {
         return Optional.ofNullable(byName.get(name));
     }
 
-    /** Up to {@code limit} suggestions for a table name that did not resolve. */
-    public List<String> suggestTables(String query, int limit) {
-        return tableFuzzy.best(query, limit);
-    }
-
     // ------------------------------------------------------------------ internals
 
     private TableResult table(List<String> parts) {

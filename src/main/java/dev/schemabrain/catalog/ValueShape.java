@@ -1,5 +1,6 @@
 package dev.schemabrain.catalog;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -253,7 +254,7 @@ public enum ValueShape {
      */
     static boolean groupsLikeAPhone(String v) {
         String[] groups = v.replaceAll("(?:\\s*(?:x|ext\\.?)\\s*\\d{1,5})$", "").split("\\D+");
-        List<String> g = java.util.Arrays.stream(groups).filter(s -> !s.isEmpty()).toList();
+        List<String> g = Arrays.stream(groups).filter(s -> !s.isEmpty()).toList();
         if (g.size() >= 2 && g.get(g.size() - 1).length() == 2 && g.size() < 4) {
             return false;
         }

@@ -24,7 +24,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -74,7 +77,7 @@ final class AuditCommand extends CommandGroup {
     /** The key when one is configured; a log written without one verifies without it. */
     private Optional<AuditKey> key(Path keyFile) throws AuditException {
         if (keyFile == null && main.env.get(AuditKey.ENV) == null
-                && !java.nio.file.Files.exists(AuditKey.defaultFile(main.env))) {
+                && !Files.exists(AuditKey.defaultFile(main.env))) {
             return Optional.empty();
         }
         return Optional.of(AuditKey.resolve(Optional.ofNullable(keyFile), main.env, false));
@@ -95,7 +98,7 @@ final class AuditCommand extends CommandGroup {
         }
         AuditRotation.Archived a = AuditRotation.rotate(main.auditStore(), new AuditVerifier.Options(key(keyFile),
                 WitnessFile.configured(witness, main.env), Optional.empty(), OptionalLong.empty()),
-                evenIfBroken, java.time.Clock.systemUTC());
+                evenIfBroken, Clock.systemUTC());
         main.out().println("archived the audit log (head " + a.head() + ", " + (a.verified().intact() ? "verified"
                 : "NOT intact: " + a.verified().problem()) + ") to " + a.log()
                 + a.witnessFile().map(w -> " and the witness file to " + w).orElse("")
@@ -124,7 +127,7 @@ final class AuditCommand extends CommandGroup {
         if (publish == null || publish.isEmpty()) {
             return 0;
         }
-        List<HeadPublisher.Target> targets = new java.util.ArrayList<>();
+        List<HeadPublisher.Target> targets = new ArrayList<>();
         for (String t : publish) {
             targets.add(HeadPublisher.parse(t));
         }
@@ -132,7 +135,7 @@ final class AuditCommand extends CommandGroup {
         // A head is only worth keeping elsewhere if the log up to it verifies: else it would vouch for tampering.
         // A witness file that does not exist yet is the one this first publish creates.
         VerifyResult verified = AuditVerifier.verify(main.store(), new AuditVerifier.Options(Optional.of(key),
-                WitnessFile.configured(witness, main.env).filter(w -> java.nio.file.Files.exists(w.path())),
+                WitnessFile.configured(witness, main.env).filter(w -> Files.exists(w.path())),
                 Optional.of(head), OptionalLong.empty()));
         if (!verified.intact()) {
             throw new AuditException("The audit log does not verify (" + verified.problem() + "), so its head is not"

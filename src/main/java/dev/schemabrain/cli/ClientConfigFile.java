@@ -1,10 +1,12 @@
 package dev.schemabrain.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
@@ -18,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Optional;
 
 /**
  * One client's configuration file: the server entry merged into it, every other key kept as it was. A changed
@@ -38,12 +41,12 @@ final class ClientConfigFile {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             // A number is written back as it was read (1.10 stays 1.10): the rest of the file is the client's.
-            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
+            .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
 
     /** VS Code's own dialect: line and block comments, trailing commas. */
     private static final ObjectMapper JSONC = JSON.copy()
-            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
-            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
+            .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
+            .enable(JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
 
     private record Parsed(ObjectNode root, String text, boolean needsJsonc) {
     }
@@ -102,10 +105,10 @@ final class ClientConfigFile {
     }
 
     /** The server entry {@code name} of the file, if the file exists and has one (doctor reads it, comments allowed). */
-    static java.util.Optional<JsonNode> entry(Path file, String serversKey, String name) throws SchemaBrainException {
+    static Optional<JsonNode> entry(Path file, String serversKey, String name) throws SchemaBrainException {
         Parsed parsed = read(file, true);
-        return parsed == null ? java.util.Optional.empty()
-                : java.util.Optional.ofNullable(parsed.root().path(serversKey).get(name));
+        return parsed == null ? Optional.empty()
+                : Optional.ofNullable(parsed.root().path(serversKey).get(name));
     }
 
     /** The file's object, or null when there is no file (an empty file counts as none). */

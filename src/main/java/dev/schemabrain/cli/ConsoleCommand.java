@@ -13,6 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -95,7 +96,7 @@ final class ConsoleCommand implements Callable<Integer> {
         Console console;
         try {
             console = Console.start(settings);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + host + ":" + port + " ("
                     + e.getMessage() + "); pass --port with a free port, or --port 0.", e);
         }

@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -103,7 +104,7 @@ final class DemoCommand implements Callable<Integer> {
         Path auditDir = temporaryDirectory();
         boolean intact;
         try {
-            intact = new DemoStory(out).tell(store, withEvents ? java.util.List.of(url, eventsUrl) : java.util.List.of(url),
+            intact = new DemoStory(out).tell(store, withEvents ? List.of(url, eventsUrl) : List.of(url),
                     auditDir).audit().intact();
         } finally {
             Embedders.closeShared();

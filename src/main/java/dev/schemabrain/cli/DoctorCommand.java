@@ -1,7 +1,13 @@
 package dev.schemabrain.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.schemabrain.access.AccessPolicy;
+import dev.schemabrain.access.AccessPolicyFile;
+import dev.schemabrain.access.Role;
+import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.engine.ColumnGrants;
 import dev.schemabrain.engine.Engine;
@@ -17,6 +23,8 @@ import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.StoreOwnership;
+import dev.schemabrain.store.StoreSnapshot;
 import dev.schemabrain.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,11 +35,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 
 /** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
@@ -64,7 +77,7 @@ final class DoctorCommand implements Callable<Integer> {
     String name;
 
     @Option(names = "--audit-witness", paramLabel = "FILE", description = "The witness file serve is given"
-            + " (default: $" + dev.schemabrain.audit.WitnessFile.ENV + ").")
+            + " (default: $" + WitnessFile.ENV + ").")
     Path auditWitness;
 
     @Option(names = "--access-policy", paramLabel = "FILE", description = "The access policy serve is given: checked"
@@ -119,7 +132,7 @@ final class DoctorCommand implements Callable<Integer> {
                 continue;
             }
             // A failure stands out in capitals; the others read as words.
-            String status = c.status() == Status.FAIL ? "FAIL" : c.status().name().toLowerCase(java.util.Locale.ROOT);
+            String status = c.status() == Status.FAIL ? "FAIL" : c.status().name().toLowerCase(Locale.ROOT);
             main.out().println(String.format("%-4s  %s", status, c.text()));
             c.detail().forEach(d -> main.out().println("        " + d));
         }
@@ -136,9 +149,9 @@ final class DoctorCommand implements Callable<Integer> {
         if (accessPolicy == null) {
             return Optional.empty();
         }
-        dev.schemabrain.access.AccessPolicy policy;
+        AccessPolicy policy;
         try {
-            policy = dev.schemabrain.access.AccessPolicyFile.read(accessPolicy);
+            policy = AccessPolicyFile.read(accessPolicy);
         } catch (SchemaBrainException e) {
             return Optional.of(new Check(Status.FAIL, "access policy: " + e.getMessage()));
         }
@@ -150,9 +163,9 @@ final class DoctorCommand implements Callable<Integer> {
             if (Stores.exists(main.store())) {
                 Catalog catalog;
                 try (Store store = Stores.open(main.store())) {
-                    catalog = store.read(c -> dev.schemabrain.store.StoreSnapshot.read(c).catalog());
+                    catalog = store.read(c -> StoreSnapshot.read(c).catalog());
                 }
-                for (dev.schemabrain.access.Role r : policy.roles().values()) {
+                for (Role r : policy.roles().values()) {
                     if (catalog.tables().stream().noneMatch(t -> r.allows(t.name()))) {
                         empty.add(r.name());
                     }
@@ -184,7 +197,7 @@ final class DoctorCommand implements Callable<Integer> {
                         + " or pass --store with the file it wrote.");
             }
             Map<String, String> sources;
-            Map<SourceUrl, int[]> counts = new java.util.LinkedHashMap<>();
+            Map<SourceUrl, int[]> counts = new LinkedHashMap<>();
             try (Store store = Stores.open(location)) {
                 sources = store.read(CatalogRepository::sourceUrls);
                 for (SourceUrl url : urls) {
@@ -203,7 +216,7 @@ final class DoctorCommand implements Callable<Integer> {
                         : "those sources") + " into it (serve refuses to start).");
             }
             String counted = counts.entrySet().stream().map(e -> (counts.size() == 1 ? "" : e.getKey().displayUrl() + ": ")
-                    + e.getValue()[0] + " tables, " + e.getValue()[1] + " columns").collect(java.util.stream.Collectors.joining("; "));
+                    + e.getValue()[0] + " tables, " + e.getValue()[1] + " columns").collect(Collectors.joining("; "));
             return new Check(Status.OK, "store: " + location + " indexed from " + String.join(", ", sources.values())
                     + (counts.isEmpty() ? "" : " (" + counted + ")"));
         } catch (SchemaBrainException e) {
@@ -216,10 +229,10 @@ final class DoctorCommand implements Callable<Integer> {
      * outside both shows it (SPEC §10.3), so a server without one gets a warning.
      */
     private Check auditWitness() {
-        Optional<dev.schemabrain.audit.WitnessFile> w = dev.schemabrain.audit.WitnessFile.configured(auditWitness, main.env);
+        Optional<WitnessFile> w = WitnessFile.configured(auditWitness, main.env);
         if (w.isEmpty()) {
             return new Check(Status.WARN, "audit witness: none outside the store, so rolling the store and its audit log"
-                    + " back together to an older backup would go unseen; set " + dev.schemabrain.audit.WitnessFile.ENV
+                    + " back together to an older backup would go unseen; set " + WitnessFile.ENV
                     + "=FILE on another disk or host for serve and audit verify, or publish 'schemabrain audit head"
                     + " --publish TARGET' from cron (docs/operations.md).");
         }
@@ -239,7 +252,7 @@ final class DoctorCommand implements Callable<Integer> {
                 return Optional.empty();
             }
             try (Store store = Stores.open(location)) {
-                dev.schemabrain.store.StoreOwnership.check(store);
+                StoreOwnership.check(store);
             }
             return Optional.of(new Check(Status.OK, "store: only its owner role can write it"));
         } catch (SchemaBrainException e) {
@@ -275,7 +288,7 @@ final class DoctorCommand implements Callable<Integer> {
         out.add(keys(live, unreadKeys));
         Optional<Engine> engine = Engines.of(url.kind());
         if (engine.isEmpty()) {
-            out.add(new Check(Status.SKIP, "role: " + url.kind().name().toLowerCase(java.util.Locale.ROOT)
+            out.add(new Check(Status.SKIP, "role: " + url.kind().name().toLowerCase(Locale.ROOT)
                     + " is a file read offline; there is no database role."));
             return out;
         }
@@ -306,9 +319,9 @@ final class DoctorCommand implements Callable<Integer> {
      * that cannot see them indexes tables with no joins between them, without any error.
      */
     private static Check keys(Catalog live, Optional<String> unreadKeys) {
-        List<dev.schemabrain.catalog.Table> tables = live.tables().stream()
-                .filter(t -> t.kind() == dev.schemabrain.catalog.TableKind.TABLE
-                        || t.kind() == dev.schemabrain.catalog.TableKind.PARTITIONED).toList();
+        List<Table> tables = live.tables().stream()
+                .filter(t -> t.kind() == TableKind.TABLE
+                        || t.kind() == TableKind.PARTITIONED).toList();
         long primaryKeys = tables.stream().filter(t -> !t.primaryKey().isEmpty()).count();
         String seen = "keys: " + primaryKeys + " of " + tables.size() + " tables have a primary key, "
                 + live.foreignKeyCount() + " foreign key" + (live.foreignKeyCount() == 1 ? "" : "s") + " in all";
@@ -377,8 +390,8 @@ final class DoctorCommand implements Callable<Integer> {
     /** What serve withholds of this source, or empty when the store holds no catalog of it. */
     private Optional<ServedColumns> served(SourceUrl url) {
         try {
-            Optional<dev.schemabrain.access.AccessPolicy> policy = accessPolicy == null ? Optional.empty()
-                    : Optional.of(dev.schemabrain.access.AccessPolicyFile.read(accessPolicy));
+            Optional<AccessPolicy> policy = accessPolicy == null ? Optional.empty()
+                    : Optional.of(AccessPolicyFile.read(accessPolicy));
             return Optional.of(ServedColumns.read(main.store(), url, block.blockList(), policy));
         } catch (SchemaBrainException e) {
             return Optional.empty();   // the store and access policy lines already say what is wrong
@@ -391,7 +404,7 @@ final class DoctorCommand implements Callable<Integer> {
         List<ServedColumns.Withheld> out = new ArrayList<>();
         for (ServedColumns.Withheld w : tried) {
             String sql = "SELECT " + engine.quote(w.column()) + " FROM " + engine.qualified(w.table()) + " WHERE 1 = 0";
-            try (java.sql.Statement st = c.createStatement()) {
+            try (Statement st = c.createStatement()) {
                 st.executeQuery(sql).close();
                 out.add(w);
             } catch (SQLException e) {
@@ -503,7 +516,7 @@ final class DoctorCommand implements Callable<Integer> {
             return Optional.of(new Check(Status.WARN, "client: " + client.title + "'s entry in " + file + " sets " + var
                     + " to no source URL; run 'schemabrain init --client " + client.id + " --url-env " + var + "' again."));
         }
-        if (login(held).equals(login(given)) && java.util.Objects.equals(held.password(), given.password())) {
+        if (login(held).equals(login(given)) && Objects.equals(held.password(), given.password())) {
             return Optional.empty();
         }
         String differs = login(held).equals(login(given)) ? "with another password than the source given here"

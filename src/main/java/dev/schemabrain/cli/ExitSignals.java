@@ -3,6 +3,7 @@ package dev.schemabrain.cli;
 import dev.schemabrain.embed.Embedders;
 import sun.misc.Signal;
 
+import java.io.PrintWriter;
 import java.util.Map;
 
 /**
@@ -20,7 +21,7 @@ final class ExitSignals {
      * What a command says when Ctrl-C stops it (index: what became of the store), printed before anything waits on
      * its own error writer (null: System.err), and what to undo before the JVM exits; one value, read at once.
      */
-    private record Interrupted(String sentence, Runnable undo, java.io.PrintWriter err) {
+    private record Interrupted(String sentence, Runnable undo, PrintWriter err) {
     }
 
     private static volatile Interrupted interrupted;
@@ -41,7 +42,7 @@ final class ExitSignals {
      * As above, with the command's error writer (the sentence comes after the lines it printed) and what to undo
      * before the JVM exits: the command's thread runs on while the exit's hooks do, so it must not print after it.
      */
-    static void onInterrupt(String sentence, Runnable undoFirst, java.io.PrintWriter err) {
+    static void onInterrupt(String sentence, Runnable undoFirst, PrintWriter err) {
         interrupted = sentence == null ? null : new Interrupted(sentence, undoFirst, err);
     }
 
@@ -82,7 +83,7 @@ final class ExitSignals {
                     stopping = true;
                     if (what != null) {
                         // Through the command's own writer: a line it is printing is not cut by this one.
-                        java.io.PrintWriter err = what.err() == null ? new java.io.PrintWriter(System.err) : what.err();
+                        PrintWriter err = what.err() == null ? new PrintWriter(System.err) : what.err();
                         err.println("schemabrain: " + what.sentence());
                         err.flush();
                     }

@@ -23,9 +23,12 @@ import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code schemabrain index}: introspect a source into the store. */
@@ -58,12 +61,12 @@ final class IndexCommand implements Callable<Integer> {
     @Option(names = "--dictionary", paramLabel = "DIR", description = "A data dictionary: DIR/<table>.csv with the"
             + " columns original_column_name, column_name, column_description, value_description; each row becomes"
             + " its column's comment.")
-    java.nio.file.Path dictionary;
+    Path dictionary;
 
     @Override
     public Integer call() throws SourceException, StoreException, UserError {
         if (!dryRun) {
-            dev.schemabrain.store.Stores.checkWritable(main.store());   // before introspecting, not after
+            Stores.checkWritable(main.store());   // before introspecting, not after
         }
         List<SourceUrl> urls = sources.resolve(main.env, main.err());
         if (urls.isEmpty()) {
@@ -86,7 +89,7 @@ final class IndexCommand implements Callable<Integer> {
     /** One source into the store, its summary printed; false when a signal stopped it. */
     private boolean index(SourceUrl url, LlmEnricher enricher, Dictionary comments) throws SourceException, StoreException {
         IndexResult result;
-        java.util.Optional<String> unreadKeys;
+        Optional<String> unreadKeys;
         // The run writes the store in one transaction at its end: stopped before the commit, nothing of it lands;
         // a store file the run created is deleted, never left empty or half-written.
         StoreLocation store = main.store();
@@ -114,7 +117,7 @@ final class IndexCommand implements Callable<Integer> {
      * Sources given together count as held once the first of them is indexed.
      */
     private static void checkOneSource(StoreLocation store, List<SourceUrl> urls) throws StoreException, UserError {
-        Map<String, String> indexed = new java.util.LinkedHashMap<>();
+        Map<String, String> indexed = new LinkedHashMap<>();
         if (Stores.exists(store)) {
             try (Store opened = Stores.open(store)) {
                 indexed.putAll(opened.read(CatalogRepository::sourceUrls));

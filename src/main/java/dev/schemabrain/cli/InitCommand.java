@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
+import dev.schemabrain.store.ServedSource;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 import picocli.CommandLine.Command;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
@@ -261,7 +263,7 @@ final class InitCommand implements Callable<Integer> {
     }
 
     private List<String> urlEnvs() {
-        return sources.choices.stream().map(c -> c.urlEnv).filter(java.util.Objects::nonNull).toList();
+        return sources.choices.stream().map(c -> c.urlEnv).filter(Objects::nonNull).toList();
     }
 
     /** A --source written into the client's file as given (a file made absolute), refused when it holds a secret. */
@@ -287,7 +289,7 @@ final class InitCommand implements Callable<Integer> {
             }
             urls.add(SourceUrl.parse(value));
         }
-        dev.schemabrain.store.ServedSource.checkAll(main.store(), urls.stream().map(SourceUrl::sourceId).toList(),
+        ServedSource.checkAll(main.store(), urls.stream().map(SourceUrl::sourceId).toList(),
                 urls.stream().map(SourceUrl::displayUrl).toList(), "init");
     }
 

@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.mcp.lint.DemoLint;
 import dev.schemabrain.mcp.lint.Finding;
 import dev.schemabrain.error.SchemaBrainException;
@@ -26,7 +27,7 @@ final class LintCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, SchemaBrainException {
         PrintWriter out = main.out();
-        DemoLint.Report report = DemoLint.run();
+        DemoLint.Report report = DemoLint.run(DemoDatabase::ensure);
         for (String tool : report.tools()) {
             List<Finding> own = report.findings().stream().filter(f -> f.tool().equals(tool)).toList();
             out.println((own.isEmpty() ? "ok    " : "FAIL  ") + tool);

@@ -9,6 +9,7 @@ import dev.schemabrain.llm.PriceTable;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -100,7 +101,7 @@ final class LlmIndexOptions {
 
     private static boolean validUrl(String url) {
         try {
-            java.net.URI u = java.net.URI.create(url);
+            URI u = URI.create(url);
             return ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null;
         } catch (IllegalArgumentException e) {
             return false;

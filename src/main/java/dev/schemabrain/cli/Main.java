@@ -13,10 +13,12 @@ import picocli.CommandLine.ScopeType;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The {@code schemabrain} command: global options and the subcommands. */
 @Command(name = "schemabrain",
@@ -38,7 +40,7 @@ public final class Main implements Runnable {
             DoctorCommand.class, GrantsCommand.class, CheckCommand.class, TestCommand.class, CommandLine.HelpCommand.class);
 
     /** The global options that take a value: the word after one is not a subcommand. */
-    private static final java.util.Set<String> VALUED = java.util.Set.of("--store", "--store-schema", "--store-url-env",
+    private static final Set<String> VALUED = Set.of("--store", "--store-schema", "--store-url-env",
             "--audit-log");
 
     /** Exit code of a command line picocli refuses and of a bug (the SPEC's error code); the root's comes from its kind. */
@@ -208,7 +210,7 @@ public final class Main implements Runnable {
 
     private static List<String> names(Class<?> command) {
         Command c = command.getAnnotation(Command.class);
-        List<String> names = new java.util.ArrayList<>(List.of(c.aliases()));
+        List<String> names = new ArrayList<>(List.of(c.aliases()));
         names.add(c.name());
         return names;
     }

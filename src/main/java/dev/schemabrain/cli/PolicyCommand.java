@@ -2,6 +2,7 @@ package dev.schemabrain.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.access.AccessPolicy;
 import dev.schemabrain.access.AccessPolicyFile;
 import dev.schemabrain.access.BoundRowFilter;
@@ -28,8 +29,11 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** {@code schemabrain policy show|apply|tag|tags}: the operator's PII policy (SPEC §8). */
 @Command(name = "policy", mixinStandardHelpOptions = true,
@@ -101,8 +105,8 @@ final class PolicyCommand extends CommandGroup {
         EnumSet<PiiCategory> set = EnumSet.noneOf(PiiCategory.class);
         Sensitivity level;
         try {
-            named.forEach(c -> set.add(PiiCategory.fromWireName(c.toLowerCase(java.util.Locale.ROOT))));
-            level = sensitivity == null ? Sensitivity.of(set) : Sensitivity.fromWireName(sensitivity.toLowerCase(java.util.Locale.ROOT));
+            named.forEach(c -> set.add(PiiCategory.fromWireName(c.toLowerCase(Locale.ROOT))));
+            level = sensitivity == null ? Sensitivity.of(set) : Sensitivity.fromWireName(sensitivity.toLowerCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new UserError(capitalized(e.getMessage()) + ".");
         }
@@ -126,7 +130,7 @@ final class PolicyCommand extends CommandGroup {
                         .put("sensitivity", e.tag().sensitivity().wireName())
                         .putArray("categories");
                 e.tag().categoryNames().forEach(cats::add);
-                ((com.fasterxml.jackson.databind.node.ObjectNode) array.get(array.size() - 1)).put("origin", e.origin().wireName());
+                ((ObjectNode) array.get(array.size() - 1)).put("origin", e.origin().wireName());
             }
             main.out().println(array);
             return 0;
@@ -161,7 +165,7 @@ final class PolicyCommand extends CommandGroup {
         RoleReach reach = RoleReach.of(policy, caller, stored);
         PrintWriter out = main.out();
         out.println("# access policy " + policyFile + "; caller with role " + role(role, policy)
-                + (caller.claims().isEmpty() ? "" : " and claims " + new java.util.TreeMap<>(caller.claims())));
+                + (caller.claims().isEmpty() ? "" : " and claims " + new TreeMap<>(caller.claims())));
         if (reach.denial().isPresent()) {
             out.println("reaches nothing: " + reach.denial().get() + ".");
             return 0;
@@ -176,7 +180,7 @@ final class PolicyCommand extends CommandGroup {
             out.println("metrics (" + reach.metrics().orElseThrow().size() + " of " + reach.metricCount() + ", by their entity's table;"
                     + " a metric that joins another table needs it allowed too): " + reach.metrics().get());
         }
-        r.metrics().ifPresent(m -> out.println("metrics listed by the role: " + new java.util.TreeSet<>(m)));
+        r.metrics().ifPresent(m -> out.println("metrics listed by the role: " + new TreeSet<>(m)));
         if (r.rowFilters().isEmpty()) {
             out.println("row filters: none");
         }
@@ -190,7 +194,7 @@ final class PolicyCommand extends CommandGroup {
                     + ", which this caller lacks: every call reaching " + f.entity() + " is refused.");
         }
         out.println("pii_clearance: " + (r.piiClearance().isEmpty() ? "none (the server's block list applies)"
-                : new java.util.TreeSet<>(r.piiClearance())));
+                : new TreeSet<>(r.piiClearance())));
         out.println("min_group_size: " + (r.minGroupSize().isPresent() ? r.minGroupSize().getAsInt()
                 + " (never below the server's --min-group-size)" : "the server's --min-group-size"));
         out.println("metric_rate: " + r.metricRate().orElse("the server's --metric-rate-limit"));

@@ -1,19 +1,33 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.audit.AuditDurability;
+import dev.schemabrain.auth.AuthFilter;
+import dev.schemabrain.auth.Tokens;
+import dev.schemabrain.console.TeamConsole;
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.error.UserError;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.schemabrain.access.AccessPolicySource;
 import dev.schemabrain.access.Caller;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.WitnessFile;
+import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import dev.schemabrain.pii.BlockList;
+import dev.schemabrain.serve.BesideMcp;
 import dev.schemabrain.store.ServedSource;
 import dev.schemabrain.pii.PiiCategory;
 
@@ -24,6 +38,8 @@ import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tools.ToolGroups;
 import dev.schemabrain.serve.ServeLifecycle;
 import dev.schemabrain.serve.ServeSettings;
+import dev.schemabrain.store.StoreLocation;
+import dev.schemabrain.store.Stores;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -113,12 +129,12 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--audit-key", paramLabel = "FILE", description = "The audit chain's key file (default: $"
             + AuditKey.ENV + ", else $XDG_CONFIG_HOME/schemabrain/audit.key or ~/.config/schemabrain/audit.key,"
             + " generated 0600 on first serve).")
-    java.nio.file.Path auditKey;
+    Path auditKey;
 
     @Option(names = "--audit-witness", paramLabel = "FILE", description = "Also append the audit chain's signed head to"
             + " this file after every call (best on another disk or host; default: $" + WitnessFile.ENV + "), which audit"
             + " verify reads too.")
-    java.nio.file.Path auditWitness;
+    Path auditWitness;
 
     @Option(names = "--audit-fsync", paramLabel = "WHEN", defaultValue = "started-rows",
             converter = AuditFsyncConverter.class,
@@ -127,7 +143,7 @@ final class ServeCommand implements Callable<Integer> {
                     + " process loses no row; a power cut can lose the last 10 ms of rows. every-row: no answer leaves"
                     + " before its row is fsynced. On a PostgreSQL store every row is committed synchronously before its"
                     + " answer either way.")
-    dev.schemabrain.audit.AuditDurability auditFsync = dev.schemabrain.audit.AuditDurability.STARTED_ROWS;
+    AuditDurability auditFsync = AuditDurability.STARTED_ROWS;
 
     @picocli.CommandLine.Mixin
     AuthOptions auth;
@@ -171,7 +187,7 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--access-policy", paramLabel = "FILE", description = "Limit each caller to what its role allows"
             + " (tables, metrics, row filters, PII clearance, limits): a private (0600) YAML file, reread when it changes."
             + " Over HTTP the role comes from the credential; over stdio from --role.")
-    java.nio.file.Path accessPolicy;
+    Path accessPolicy;
 
     @Option(names = "--role", paramLabel = "ROLE", description = "stdio only, with --access-policy: the role of the one"
             + " caller over stdio; without it the policy's default_role applies.")
@@ -179,7 +195,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--claim", paramLabel = "NAME=VALUE", description = "stdio only, with --access-policy: a claim the"
             + " role's row filters read, such as employee_id=3 (repeatable).")
-    java.util.Map<String, String> claims;
+    Map<String, String> claims;
 
     @Option(names = "--tools", paramLabel = "GROUPS", description = "Serve these groups of tools, comma-separated:"
             + " core (find_relevant_tables, describe_table, suggest_joins, list_metrics, find_relevant_metrics,"
@@ -239,7 +255,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         // Without a store every tool answers index_not_ready for the life of this process: nothing is read, so
         // nothing is recorded, and no audit log or key is left behind where a store was expected.
-        boolean noStore = !dev.schemabrain.store.Stores.exists(main.store());
+        boolean noStore = !Stores.exists(main.store());
         // Every refusal (the key, a planted or altered log) comes before any native code runs: a JVM that
         // exits while onnxruntime loads can crash and leave an hs_err file with the command line.
         Optional<AuditKey> key = noStore ? Optional.empty() : Optional.of(auditKey());
@@ -252,11 +268,11 @@ final class ServeCommand implements Callable<Integer> {
         ServeSettings settings = new ServeSettings(main.store(), blockList, key,
                 noStore ? Optional.empty() : WitnessFile.configured(auditWitness, main.env), auditFsync, rates,
                 maxConcurrent, minGroupSize, compactTools ? ToolListing.COMPACT : ToolListing.FULL,
-                java.time.Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
+                Duration.ofSeconds(statsIntervalSeconds), Version.get(), http);
         settings = settings.withTools(groups);
         if (policy.isPresent()) {
-            settings = settings.withAccessPolicy(policy.get(), new Caller(dev.schemabrain.mcp.transport.stdio.StdioServer.CALLER,
-                    Optional.ofNullable(role), claims == null ? java.util.Map.of() : claims));
+            settings = settings.withAccessPolicy(policy.get(), new Caller(StdioServer.CALLER,
+                    Optional.ofNullable(role), claims == null ? Map.of() : claims));
         }
         if (console) {
             settings = settings.withBeside(teamConsole(http.get(), policy.get(), key.get()));
@@ -316,7 +332,7 @@ final class ServeCommand implements Callable<Integer> {
         main.err().println("schemabrain: serving MCP over HTTP at " + url + " (health at /health, " + metrics + ")");
         if (console) {
             main.err().println("schemabrain: the reviewer's console is at http://" + hostForUrl(options.host()) + ":"
-                    + serve.port().getAsInt() + dev.schemabrain.console.TeamConsole.PREFIX + "/ (sign in with a token or JWT of a"
+                    + serve.port().getAsInt() + TeamConsole.PREFIX + "/ (sign in with a token or JWT of a"
                     + " reviewer role)");
         }
         main.err().println("schemabrain: register it in a client with: schemabrain init --transport http --url " + url
@@ -344,14 +360,14 @@ final class ServeCommand implements Callable<Integer> {
         }
         AccessPolicySource source = AccessPolicySource.open(accessPolicy);
         if (role != null) {
-            dev.schemabrain.auth.Tokens.checkRole(role);
+            Tokens.checkRole(role);
             if (!source.policy().roles().containsKey(role)) {
                 throw new UserError("--role " + role + " is not a role of the access policy " + accessPolicy + "; its roles are "
                         + String.join(", ", source.policy().roles().keySet()) + ".");
             }
         }
         if (claims != null) {
-            dev.schemabrain.auth.Tokens.checkClaims(claims);
+            Tokens.checkClaims(claims);
         }
         if (transport == Transport.stdio && role == null) {
             main.err().println("schemabrain: no --role given, so the stdio caller gets the access policy's default_role ("
@@ -372,7 +388,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError("--console serves the console beside /mcp over HTTP; add --transport http, or run"
                     + " 'schemabrain console' for one person on this machine.");
         }
-        if (!(http.get().authFilter().orElse(null) instanceof dev.schemabrain.auth.AuthFilter)) {
+        if (!(http.get().authFilter().orElse(null) instanceof AuthFilter)) {
             throw new UserError("--console needs authentication, since reviewers sign in with their credential: create"
                     + " tokens with 'schemabrain token create NAME --role ROLE' or configure --jwt-issuer.");
         }
@@ -380,18 +396,18 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError("--console needs an --access-policy with at least one role marked reviewer: true, since"
                     + " only such a role may review; add it to a role of the policy file (docs/access.md).");
         }
-        if (!dev.schemabrain.store.Stores.exists(main.store())) {
+        if (!Stores.exists(main.store())) {
             throw new UserError("--console reviews the store's drafts, and there is no store at " + main.store() + "; run"
                     + " 'schemabrain index' first or pass --store PATH.");
         }
     }
 
     /** The console on serve's own verifier and policy; the drafts' 12 months end yesterday (UTC) as serve starts. */
-    private dev.schemabrain.serve.BesideMcp teamConsole(HttpOptions http, AccessPolicySource policy, AuditKey key)
+    private BesideMcp teamConsole(HttpOptions http, AccessPolicySource policy, AuditKey key)
             throws SchemaBrainException {
-        return dev.schemabrain.console.TeamConsole.beside(main.store(), key,
-                (dev.schemabrain.auth.AuthFilter) http.authFilter().orElseThrow(), policy,
-                java.time.LocalDate.now(java.time.ZoneOffset.UTC));
+        return TeamConsole.beside(main.store(), key,
+                (AuthFilter) http.authFilter().orElseThrow(), policy,
+                LocalDate.now(ZoneOffset.UTC));
     }
 
     private static String hostForUrl(String host) {
@@ -423,7 +439,7 @@ final class ServeCommand implements Callable<Integer> {
                     + ", for example --rate-limit 50/s --rate-burst 100.");
         }
         HttpOptions options = new HttpOptions(host, port, allowedOrigins == null ? List.of() : allowedOrigins, maxRequestBytes,
-                callerRate, java.time.Duration.ofSeconds(statsIntervalSeconds), auth);
+                callerRate, Duration.ofSeconds(statsIntervalSeconds), auth);
         try {
             return metricsListen == null ? options : options.withMetricsListen(metricsListen);
         } catch (IllegalArgumentException e) {
@@ -434,9 +450,9 @@ final class ServeCommand implements Callable<Integer> {
     /** A planted store, or one indexed from another database than a --source, is refused before serving. */
     private void checkStore(List<SourceUrl> urls) throws SchemaBrainException {
         // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
-        java.nio.file.Path dir = dev.schemabrain.store.Stores.file(main.store()).map(f -> f.toAbsolutePath().getParent())
+        Path dir = Stores.file(main.store()).map(f -> f.toAbsolutePath().getParent())
                 .orElse(null);
-        if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
+        if (dir != null && !Files.isDirectory(dir)) {
             throw new UserError("The store's directory " + dir + " does not exist; pass --store with the file 'schemabrain index'"
                     + " wrote, or create the directory and index into it first.");
         }
@@ -453,11 +469,11 @@ final class ServeCommand implements Callable<Integer> {
      * absolute, a --source URL without its credentials, variables passed on from the client's environment.
      */
     private void printRegistration() throws SchemaBrainException {
-        dev.schemabrain.store.StoreLocation location = main.store();
-        String store = dev.schemabrain.store.Stores.file(location).map(f -> f.toAbsolutePath().normalize().toString())
-                .orElseGet(() -> ((dev.schemabrain.store.StoreLocation.PostgresSchema) location).url().displayUrl());
+        StoreLocation location = main.store();
+        String store = Stores.file(location).map(f -> f.toAbsolutePath().normalize().toString())
+                .orElseGet(() -> ((StoreLocation.PostgresSchema) location).url().displayUrl());
         ServerLaunch launch = ServerLaunch.ofInvocation(main.arguments, store, ServerLaunch.crashDirectory(main.home(), main.env),
-                ServerLaunch.runningJar().orElse(java.nio.file.Path.of("schemabrain.jar")));
+                ServerLaunch.runningJar().orElse(Path.of("schemabrain.jar")));
         main.err().println("schemabrain: to register exactly this server in an MCP client (or run 'schemabrain init'):");
         main.err().println("  " + launch.claudeMcpAdd("schemabrain"));
         main.err().println("  " + launch.jsonLine("schemabrain"));
@@ -503,7 +519,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Given any source, the store's other file sources too, opened from the path it records (ServedSource.storedFiles). */
     private List<SourceUrl> withStoredFiles(List<SourceUrl> given) throws SchemaBrainException {
-        List<SourceUrl> all = new java.util.ArrayList<>(given);
+        List<SourceUrl> all = new ArrayList<>(given);
         for (SourceUrl file : ServedSource.storedFiles(main.store(), given.stream().map(SourceUrl::sourceId).toList())) {
             all.add(file);
             main.err().println("schemabrain: serving " + file.displayUrl() + " too, from the path the store records.");
@@ -516,7 +532,7 @@ final class ServeCommand implements Callable<Integer> {
         for (QueryExecutor e : executors.all()) {
             try {
                 e.openIdleSession();
-            } catch (dev.schemabrain.error.ExecutionException x) {
+            } catch (ExecutionException x) {
                 executors.close();
                 throw new UserError("serve cannot reach " + e.displayUrl() + " (" + x.getMessage() + "); check its URL and"
                         + " password with 'schemabrain doctor', or start without --check-sources to serve the catalog anyway.");
@@ -530,7 +546,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new UserError("--statement-timeout-ms, --max-rows-per-result, --max-result-bytes, --max-concurrent-queries, --min-group-size and "
                     + "--explain-cost-cap must be positive numbers.");
         }
-        List<QueryExecutor> executors = new java.util.ArrayList<>();
+        List<QueryExecutor> executors = new ArrayList<>();
         try {
             for (SourceUrl url : urls) {
                 // Each source its own pool, lanes, read-only session and statement timeout.
@@ -545,12 +561,12 @@ final class ServeCommand implements Callable<Integer> {
     }
 
     /** {@code every-row} / {@code started-rows}, one sentence for anything else. */
-    static final class AuditFsyncConverter implements picocli.CommandLine.ITypeConverter<dev.schemabrain.audit.AuditDurability> {
+    static final class AuditFsyncConverter implements picocli.CommandLine.ITypeConverter<AuditDurability> {
         @Override
-        public dev.schemabrain.audit.AuditDurability convert(String value) {
+        public AuditDurability convert(String value) {
             return switch (value) {
-                case "every-row" -> dev.schemabrain.audit.AuditDurability.EVERY_ROW;
-                case "started-rows" -> dev.schemabrain.audit.AuditDurability.STARTED_ROWS;
+                case "every-row" -> AuditDurability.EVERY_ROW;
+                case "started-rows" -> AuditDurability.STARTED_ROWS;
                 default -> throw new picocli.CommandLine.TypeConversionException(
                         "'" + value + "' is not a choice; use every-row or started-rows");
             };

@@ -70,7 +70,7 @@ record ServedColumns(List<QualifiedName> tables, List<TableColumns> served, List
         BlockList block;
         try (Store store = Stores.open(location)) {
             catalog = store.read(c -> CatalogRepository.catalog(c, url.sourceId()));
-            tags = store.read(dev.schemabrain.store.PiiRepository::tags);
+            tags = store.read(PiiRepository::tags);
             Optional<BlockList> stored = store.read(PiiRepository::blockList);
             block = serverBlock.orElse(stored.orElse(BlockList.FLOOR));
         }

@@ -1,7 +1,9 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SourceException;
 
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -106,7 +108,7 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
         try {
             SourceUrl parsed = SourceUrl.parse(url);
             return shownWhole(parsed) ? url.replaceFirst("^([A-Za-z]+://[^:/@?#]*):[^@/?#]*@", "$1@") : parsed.displayUrl();
-        } catch (dev.schemabrain.error.SourceException e) {
+        } catch (SourceException e) {
             return "SOURCE-URL";
         }
     }
@@ -122,7 +124,7 @@ record ServerLaunch(String java, List<String> arguments, Map<String, Optional<St
             Path running = Path.of(ServerLaunch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path jar = Files.isDirectory(running) ? running.resolveSibling("schemabrain.jar") : running;
             return Files.isRegularFile(jar) ? Optional.of(jar.toAbsolutePath().normalize()) : Optional.empty();
-        } catch (java.net.URISyntaxException | RuntimeException e) {
+        } catch (URISyntaxException | RuntimeException e) {
             return Optional.empty();
         }
     }

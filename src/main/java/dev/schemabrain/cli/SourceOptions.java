@@ -7,6 +7,8 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,15 +65,15 @@ final class SourceOptions {
      */
     static final class Several {
         @ArgGroup(exclusive = true, multiplicity = "0..*")
-        java.util.List<Choice> choices = new java.util.ArrayList<>();
+        List<Choice> choices = new ArrayList<>();
 
         boolean given() {
             return !choices.isEmpty();
         }
 
         /** Each URL from its option or the environment; a password typed on the command line is warned about. */
-        java.util.List<SourceUrl> resolve(Map<String, String> env, PrintWriter err) throws SourceException {
-            java.util.List<SourceUrl> out = new java.util.ArrayList<>();
+        List<SourceUrl> resolve(Map<String, String> env, PrintWriter err) throws SourceException {
+            List<SourceUrl> out = new ArrayList<>();
             for (Choice c : choices) {
                 SourceUrl resolved = Sources.resolve(c.url, c.urlEnv, env);
                 if (c.url != null && resolved.hasPassword()) {
@@ -84,7 +86,7 @@ final class SourceOptions {
         }
 
         /** Each source given as the one-source options, so a command runs its one-source steps (and advice) per source. */
-        java.util.List<SourceOptions> each() {
+        List<SourceOptions> each() {
             return choices.stream().map(c -> {
                 SourceOptions one = new SourceOptions();
                 one.choice = c;

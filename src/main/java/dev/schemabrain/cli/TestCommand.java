@@ -25,6 +25,7 @@ import picocli.CommandLine.ParentCommand;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -125,7 +126,7 @@ final class TestCommand implements Callable<Integer> {
             return new QueryExecutor(url, new ExecutorSettings(statementTimeoutMs, MetricRequest.MAX_LIMIT, 1, 2_000, null));
         } catch (IllegalArgumentException noEngine) {
             throw new UserError("test runs metrics on a database: pass a postgresql://, mysql://, mariadb:// or sqlite: source,"
-                    + " not " + url.kind().name().toLowerCase(java.util.Locale.ROOT) + ".");
+                    + " not " + url.kind().name().toLowerCase(Locale.ROOT) + ".");
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.store.StoreLocation;
@@ -17,6 +18,8 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * A running console: the source's executor, the store's audit chain (opened for appending under the operator's key,
@@ -51,7 +54,7 @@ public final class Console implements AutoCloseable {
     private final AuditLog audit;
     private final ConsoleServer server;
     /** Ctrl-C's hook and the command's own close both come here: the chain is closed once. */
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Console(Optional<QueryExecutor> executor, AuditLog audit, ConsoleServer server) {
         this.executor = executor;
@@ -66,7 +69,7 @@ public final class Console implements AutoCloseable {
             audit = AuditLog.open(settings.store(), settings.key(), Optional.empty(), AuditDurability.EVERY_ROW);
             StoreCatalogProvider catalogs = new StoreCatalogProvider(settings.store(), Optional.empty());
             AuditLog chain = audit;
-            java.util.function.Function<dev.schemabrain.served.CatalogProvider, ToolRegistry> tools =
+            Function<CatalogProvider, ToolRegistry> tools =
                     over -> StandardTools.registry(over, executor).audited(new AuditedCalls(chain, settings.key(),
                             executor.map(QueryExecutor::sourceId).orElse(null)));
             DraftReview review = new DraftReview(settings.store(), catalogs, tools, settings.project(), audit, settings.key(),

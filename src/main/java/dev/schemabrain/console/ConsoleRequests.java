@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /** What every console request passes before a page: the Host and Origin checks, and the headers every answer carries. */
@@ -61,7 +62,7 @@ final class ConsoleRequests {
     }
 
     private static String hostPart(String host) {
-        String h = host.strip().toLowerCase(java.util.Locale.ROOT);
+        String h = host.strip().toLowerCase(Locale.ROOT);
         if (h.startsWith("[")) {
             int end = h.indexOf(']');
             return end < 0 ? h : h.substring(0, end + 1);

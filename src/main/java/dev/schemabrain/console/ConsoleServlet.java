@@ -1,5 +1,7 @@
 package dev.schemabrain.console;
 
+import dev.schemabrain.error.SchemaBrainException;
+import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.semantic.model.MetricReview;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -158,7 +160,7 @@ final class ConsoleServlet extends HttpServlet {
         TeamSignIn.Outcome outcome;
         try {
             outcome = signIn.signIn(request.getParameter("credential"));
-        } catch (dev.schemabrain.error.SchemaBrainException e) {
+        } catch (SchemaBrainException e) {
             ConsoleRequests.html(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, Pages.teamLogin("The server cannot"
                     + " check credentials right now; retry shortly."));
             return;

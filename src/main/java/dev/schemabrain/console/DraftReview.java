@@ -39,11 +39,15 @@ import java.time.Clock;
 import java.time.LocalDate;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * Reviewing drafts one metric at a time: what each draft answers (through get_metric itself, so row scopes,
@@ -201,7 +205,7 @@ final class DraftReview {
         List<Draft> out = new ArrayList<>();
         Optional<ServedCatalog> served = catalogs.current();
         for (Metric m : stored().metrics().stream().filter(DraftReview::isDraft)
-                .sorted(java.util.Comparator.comparing(Metric::name)).toList()) {
+                .sorted(Comparator.comparing(Metric::name)).toList()) {
             out.add(preview(m, tools, choices(m, served)));
         }
         return out;
@@ -211,7 +215,7 @@ final class DraftReview {
     List<Rejected> rejected() throws StoreException {
         SemanticModel model = stored();
         return model.metrics().stream().filter(m -> m.origin().rejected())
-                .sorted(java.util.Comparator.comparing(Metric::name))
+                .sorted(Comparator.comparing(Metric::name))
                 .map(m -> new Rejected(m, model.review(m.name()).orElse(null))).toList();
     }
 
@@ -418,7 +422,7 @@ final class DraftReview {
             Metric edited = edited(draft, choices, edit);
             // As apply decides: an unchanged definition keeps its inference method; a changed one is the reviewer's.
             boolean same = edited.filters().equals(draft.filters())
-                    && java.util.Objects.equals(edited.timeDimension(), draft.timeDimension());
+                    && Objects.equals(edited.timeDimension(), draft.timeDimension());
             written[0] = edited.withOrigin(same ? draft.origin().confirmed()
                     : new Origin(InferenceMethod.MANUALLY_AUTHORED, ValidationState.CONFIRMED));
             return withMetric(model, written[0]);
@@ -554,7 +558,7 @@ final class DraftReview {
     static boolean uses(Metric m, String name) {
         return m.kind().accept(MetricKind.Cases.of(s -> false,
                 r -> r.numerator().equals(name) || r.denominator().equals(name),
-                d -> java.util.regex.Pattern.compile("\\b" + java.util.regex.Pattern.quote(name) + "\\b").matcher(d.expression()).find(),
+                d -> Pattern.compile("\\b" + Pattern.quote(name) + "\\b").matcher(d.expression()).find(),
                 c -> c.metric().equals(name)));
     }
 
@@ -568,7 +572,7 @@ final class DraftReview {
     }
 
     /** One store transaction: the metric must still be as {@code expected} there, else refused with {@code otherwise}. */
-    private void write(String name, java.util.function.Predicate<Metric> expected, String otherwise, Change change,
+    private void write(String name, Predicate<Metric> expected, String otherwise, Change change,
                        MetricReview review) throws Refused, StoreException {
         try (Store s = Stores.open(store)) {
             s.write(c -> {

@@ -5,8 +5,11 @@ import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditRecord;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 import static dev.schemabrain.console.Html.esc;
 
@@ -198,7 +201,7 @@ final class Pages {
         }
         List<String> keys = columns.subList(0, columns.size() - 1);
         String value = columns.get(columns.size() - 1);
-        java.util.Map<List<String>, String[]> rows = new java.util.LinkedHashMap<>();
+        Map<List<String>, String[]> rows = new LinkedHashMap<>();
         for (int side = 0; side < 2; side++) {
             for (JsonNode r : (side == 0 ? before : after).path("rows")) {
                 List<String> key = keys.stream().map(k -> r.path(k).isNull() ? "" : r.path(k).asText()).toList();
@@ -381,7 +384,7 @@ final class Pages {
 
     /** Calls and refusals (an error kind) per day of the rows shown, oldest first: a chart and the table it draws. */
     private static void perDay(StringBuilder b, List<AuditRecord> rows) {
-        java.util.TreeMap<String, long[]> days = new java.util.TreeMap<>();
+        TreeMap<String, long[]> days = new TreeMap<>();
         for (AuditRecord r : rows) {
             long[] n = days.computeIfAbsent(r.occurredAt().substring(0, Math.min(10, r.occurredAt().length())), d -> new long[2]);
             n[0]++;

@@ -5,6 +5,7 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.SubjectClass;
 
 import java.util.List;
+import java.util.Set;
 
 import static dev.schemabrain.console.Html.esc;
 
@@ -76,13 +77,13 @@ final class PiiPage {
         for (PiiTags.Entry e : view.untagged()) {
             b.append("<tr><th scope=\"row\">").append(esc(e.qualifiedColumn())).append("</th><td>").append(esc(evidence(e, view)))
                     .append("</td><td>");
-            retag(b, e.qualifiedColumn(), java.util.Set.of(), csrf);
+            retag(b, e.qualifiedColumn(), Set.of(), csrf);
             b.append("</td></tr>");
         }
         b.append("</tbody></table>");
     }
 
-    private static void retag(StringBuilder b, String column, java.util.Set<PiiCategory> now, String csrf) {
+    private static void retag(StringBuilder b, String column, Set<PiiCategory> now, String csrf) {
         open(b, "pii-retag", csrf, "column", column);
         b.append("<label>Retag ").append(esc(column)).append(" as <select name=\"category\">");
         for (PiiCategory c : PiiCategory.values()) {

@@ -21,7 +21,9 @@ import dev.schemabrain.store.StoreLocation;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,10 +85,10 @@ final class PiiReview {
         } catch (SchemaBrainException e) {
             throw new DraftReview.Refused(e.getMessage());
         }
-        Map<String, List<String>> classifier = new java.util.HashMap<>();
+        Map<String, List<String>> classifier = new HashMap<>();
         stored.heuristic().forEach(h -> classifier.put(h.qualifiedColumn(), h.tag().reasons()));
         List<PiiTags.Entry> untagged = stored.overrides().stream().filter(o -> !o.tag().tagged())
-                .sorted(java.util.Comparator.comparing(PiiTags.Entry::qualifiedColumn)).toList();
+                .sorted(Comparator.comparing(PiiTags.Entry::qualifiedColumn)).toList();
         SubjectGraph graph = served.get().subjectGraph();
         List<Subject> subjects = new ArrayList<>();
         for (SubjectClasses.Assigned a : served.get().subjectClasses()) {

@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Properties;
 import java.util.UUID;
+import org.duckdb.DuckDBDriver;
 
 /**
  * The demo's second database: product events in a DuckDB file beside the SQLite one, so the demo serves two sources
@@ -53,7 +55,7 @@ public final class DemoEvents {
         Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
         try {
             // The driver itself: the packaged jar does not list it for DriverManager.
-            try (Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:" + temp, new java.util.Properties());
+            try (Connection c = new DuckDBDriver().connect("jdbc:duckdb:" + temp, new Properties());
                  Statement st = c.createStatement()) {
                 for (String sql : SCHEMA) {
                     st.execute(sql);

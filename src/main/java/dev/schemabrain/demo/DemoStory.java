@@ -11,6 +11,7 @@ import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.execute.SourceExecutors;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.GetMetricTool;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.server.AuditedCalls;
@@ -23,10 +24,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The demo's one screen: what an agent gets, told by calling the same tool handlers {@code serve} dispatches to
@@ -72,7 +75,7 @@ public final class DemoStory {
              SourceExecutors executors = SourceExecutors.of(sources.stream()
                      .map(s -> new QueryExecutor(s, ExecutorSettings.defaults())).toList())) {
             ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), executors,
-                    GetMetricTool.DEFAULT_MIN_GROUP_SIZE, dev.schemabrain.mcp.tools.ExampleQueries.NONE)
+                    GetMetricTool.DEFAULT_MIN_GROUP_SIZE, ExampleQueries.NONE)
                     .audited(new AuditedCalls(audit, key, executors.only().map(QueryExecutor::sourceId).orElse(null)));
             answers.add(indexed(tools));
             answers.add(search(tools));
@@ -122,7 +125,7 @@ public final class DemoStory {
 
     /** How many databases the schemas listed come from. */
     private static long sources(Envelope e) {
-        java.util.Set<String> ids = new java.util.HashSet<>();
+        Set<String> ids = new HashSet<>();
         e.data().path("schemas").forEach(s -> ids.add(s.path("source_id").asText()));
         return ids.size();
     }

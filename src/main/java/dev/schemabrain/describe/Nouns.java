@@ -1,6 +1,7 @@
 package dev.schemabrain.describe;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -52,7 +53,7 @@ final class Nouns {
     }
 
     static String article(String phrase) {
-        String w = phrase.isEmpty() ? "" : phrase.toLowerCase(java.util.Locale.ROOT);
+        String w = phrase.isEmpty() ? "" : phrase.toLowerCase(Locale.ROOT);
         boolean vowel = !w.isEmpty() && ("aeiou".indexOf(w.charAt(0)) >= 0 ? !CONSONANT_SOUND.matcher(w).matches()
                 : VOWEL_SOUND.matcher(w).matches());
         return vowel ? "an" : "a";

@@ -1,5 +1,7 @@
 package dev.schemabrain.error;
 
+import java.util.Optional;
+
 /**
  * Why a statement did not run or finish; the message is one sentence of ours for the caller, never a password and
  * never the database's own words (they may quote a value the statement read).
@@ -32,7 +34,7 @@ public final class ExecutionException extends SchemaBrainException {
      * The database's own words, which may quote values: only for a command the operator runs on their own database
      * (schemabrain test), never an answer, an audit row or a log line.
      */
-    public java.util.Optional<String> engineDetail() {
-        return java.util.Optional.ofNullable(engineDetail);
+    public Optional<String> engineDetail() {
+        return Optional.ofNullable(engineDetail);
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -220,7 +221,7 @@ public final class PrivateFiles {
     static boolean privateGroup(Path path) {
         try {
             String user = System.getProperty("user.name");
-            String group = Files.readAttributes(path, java.nio.file.attribute.PosixFileAttributes.class,
+            String group = Files.readAttributes(path, PosixFileAttributes.class,
                     LinkOption.NOFOLLOW_LINKS).group().getName();
             if (user == null || !user.equals(group)) {
                 return false;

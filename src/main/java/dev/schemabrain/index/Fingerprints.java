@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,14 +70,14 @@ public final class Fingerprints {
     }
 
     private static Map<String, List<String>> fkTargetsByColumn(Table table) {
-        Map<String, List<String>> targets = new java.util.HashMap<>();
+        Map<String, List<String>> targets = new HashMap<>();
         for (var fk : table.foreignKeys()) {
             for (int i = 0; i < fk.columns().size(); i++) {
                 targets.computeIfAbsent(fk.columns().get(i), k -> new ArrayList<>())
                         .add(fk.target() + "." + fk.targetColumns().get(i));
             }
         }
-        targets.values().forEach(java.util.Collections::sort);
+        targets.values().forEach(Collections::sort);
         return targets;
     }
 

@@ -17,6 +17,7 @@ import dev.schemabrain.store.Stores;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.store.StoredTable;
 import dev.schemabrain.store.StoreWork;
+import java.util.HashSet;
 import java.util.Set;
 
 import java.nio.file.Path;
@@ -37,6 +38,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
@@ -250,8 +252,8 @@ public final class Indexer {
         if (allowances.isEmpty()) {
             return "";
         }
-        java.util.TreeSet<String> lines = new java.util.TreeSet<>();
-        allowances.forEach((t, columns) -> columns.forEach((c, a) -> lines.add(t + "." + c + "=" + new java.util.TreeSet<>(a))));
+        TreeSet<String> lines = new TreeSet<>();
+        allowances.forEach((t, columns) -> columns.forEach((c, a) -> lines.add(t + "." + c + "=" + new TreeSet<>(a))));
         return "|allow" + Fingerprints.sha256(lines.toArray(String[]::new)).substring(0, 12);
     }
 
@@ -260,7 +262,7 @@ public final class Indexer {
      * reusing those would never bring them back; such a table is read again at every run.
      */
     private static Set<QualifiedName> rereadTables(Map<QualifiedName, Map<String, Set<Allowance>>> allowances) {
-        Set<QualifiedName> out = new java.util.HashSet<>();
+        Set<QualifiedName> out = new HashSet<>();
         allowances.forEach((t, columns) -> columns.values().forEach(a -> {
             if (a.contains(Allowance.SAMPLES) || a.contains(Allowance.VALUE_INDEX)) {
                 out.add(t);

@@ -37,14 +37,8 @@ final class PiiStage {
     }
 
     /**
-     * @param previous  the classifier's tags of the last run of this source
-     * @param overrides the operator's overrides, which also decide whose samples are dropped
-     */
-    static Classified classify(Catalog catalog, List<PiiTags.Entry> previous, List<PiiTags.Entry> overrides) {
-        return classify(catalog, previous, overrides, Map.of());
-    }
-
-    /**
+     * @param previous   the classifier's tags of the last run of this source
+     * @param overrides  the operator's overrides, which also decide whose samples are dropped
      * @param allowances the operator's allowances by table and column; they decide which free-text and person
      *                   columns keep samples or value-index entries ({@link ChannelPolicy})
      */

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -115,7 +116,7 @@ abstract class HttpProvider implements LlmProvider {
         if (input == null || !input.isObject() || !input.path("columns").isArray()) {
             throw new LlmException(endpoint + " answered without the record_descriptions object", inputTokens, outputTokens);
         }
-        Map<String, String> columns = new java.util.LinkedHashMap<>();
+        Map<String, String> columns = new LinkedHashMap<>();
         for (JsonNode c : input.path("columns")) {
             if (c.path("name").isTextual() && c.path("description").isTextual()) {
                 columns.putIfAbsent(c.get("name").asText(), c.get("description").asText());

@@ -1,5 +1,6 @@
 package dev.schemabrain.llm;
 
+import java.net.URI;
 import java.time.Duration;
 
 /**
@@ -41,7 +42,7 @@ public record LlmOptions(LlmProvider provider, String model, String strongModel,
         if (url == null) {
             return false;
         }
-        String host = java.net.URI.create(url).getHost();
+        String host = URI.create(url).getHost();
         return host != null && (host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]") || host.equals("::1"));
     }
 }

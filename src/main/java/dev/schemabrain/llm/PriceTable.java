@@ -1,5 +1,6 @@
 package dev.schemabrain.llm;
 
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 
@@ -30,7 +31,7 @@ public record PriceTable(double inPerMTok, double outPerMTok) {
         PriceTable known = KNOWN.get(model);
         if (known == null) {
             known = KNOWN.entrySet().stream().filter(e -> model.startsWith(e.getKey() + "-"))
-                    .max(Map.Entry.comparingByKey(java.util.Comparator.comparingInt(String::length)))
+                    .max(Map.Entry.comparingByKey(Comparator.comparingInt(String::length)))
                     .map(Map.Entry::getValue).orElse(null);
         }
         if (known != null) {

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -146,7 +147,7 @@ final class LocatedYaml {
             throw fail("must be true or false");
         }
         // YAML 1.1 also reads yes/no and on/off as booleans.
-        return Set.of("true", "yes", "on").contains(scalar.getValue().toLowerCase(java.util.Locale.ROOT));
+        return Set.of("true", "yes", "on").contains(scalar.getValue().toLowerCase(Locale.ROOT));
     }
 
     /** A number exactly as written (12345.67 stays 12345.67, never the nearest double). */

@@ -3,6 +3,7 @@ package dev.schemabrain.pii;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -27,7 +28,7 @@ public record BlockList(Set<PiiCategory> categories) {
         EnumSet<PiiCategory> chosen = EnumSet.noneOf(PiiCategory.class);
         for (String part : csv.split(",")) {
             if (!part.isBlank()) {
-                chosen.add(PiiCategory.fromWireName(part.strip().toLowerCase(java.util.Locale.ROOT)));
+                chosen.add(PiiCategory.fromWireName(part.strip().toLowerCase(Locale.ROOT)));
             }
         }
         return of(chosen, force);

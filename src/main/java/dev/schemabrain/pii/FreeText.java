@@ -3,6 +3,7 @@ package dev.schemabrain.pii;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.TypeClass;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -57,7 +58,7 @@ public final class FreeText {
         if (words.length < PROSE_WORDS) {
             return false;
         }
-        long lower = java.util.Arrays.stream(words).skip(1).filter(w -> !w.isEmpty() && Character.isLowerCase(w.charAt(0))).count();
+        long lower = Arrays.stream(words).skip(1).filter(w -> !w.isEmpty() && Character.isLowerCase(w.charAt(0))).count();
         return lower * 2 >= words.length - 1;
     }
 

@@ -3,6 +3,7 @@ package dev.schemabrain.pii;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -57,7 +58,7 @@ final class PersonRoles {
             "acquirente", "relatore", "compilatore",
             // Portuguese
             "remetente", "responsavel", "herdeiro", "testemunha", "requerente", "aluno", "funcionario", "signatario")
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+            .collect(Collectors.toUnmodifiableSet());
     /** Roles that are always a person, so the word tags even without samples (no team is a next of kin). */
     private static final Set<String> ALWAYS_A_PERSON = Set.of("kin", "beneficiary", "guardian", "executor", "testator",
             "heir", "deceased", "decedent", "spouse", "begunstigter", "beguenstigter", "vormund", "erbe",

@@ -192,22 +192,9 @@ public final class PiiClassifier {
     private PiiClassifier() {
     }
 
-    /**
-     * With what the table itself shows: its columns and the tables its keys point to (not incoming keys). Builds the
-     * context on every call; for a whole table use {@link #classify(Table, Column, TableContext)}.
-     */
-    public static PiiTag classify(Table table, Column column) {
-        return classify(table, column, TableContext.of(table, List.of()));
-    }
-
     /** With a context built once per table ({@link TableContext#of(Table, Collection)}, which also knows incoming keys). */
     public static PiiTag classify(Table table, Column column, TableContext context) {
         return classify(column.name(), column.dataType(), column.samples(), table.name().table(), context);
-    }
-
-    /** Without the table's other columns: public-figure catalogues are not recognised. */
-    public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName) {
-        return classify(columnName, dataType, samples, tableName, null);
     }
 
     /**
@@ -291,6 +278,10 @@ public final class PiiClassifier {
                 || reason.startsWith("name:") && NAME_PARTS.contains(reason.substring(5).replace("_", ""));
     }
 
+    /**
+     * @param context what the table shows, built once per table; null without the table's other columns, when
+     *                public-figure catalogues are not recognised
+     */
     public static PiiTag classify(String columnName, String dataType, List<String> samples, String tableName,
                                   TableContext context) {
         EnumSet<PiiCategory> categories = EnumSet.noneOf(PiiCategory.class);

@@ -1,6 +1,8 @@
 package dev.schemabrain.pii;
 
 import dev.schemabrain.error.PiiPolicyException;
+import dev.schemabrain.error.UnsafeFileException;
+import dev.schemabrain.files.PrivateFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -90,8 +92,8 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns,
         String text;
         try {
             // A policy someone else could write could unblock categories or untag columns.
-            dev.schemabrain.files.PrivateFiles.check(file);
-        } catch (dev.schemabrain.error.UnsafeFileException e) {
+            PrivateFiles.check(file);
+        } catch (UnsafeFileException e) {
             throw new PiiPolicyException(e.getMessage());
         }
         try {
@@ -257,8 +259,8 @@ public record PiiPolicy(Optional<BlockList> block, List<ColumnOverride> columns,
     /** Writes the policy to {@code file} as a private file (0600, its directory 0700), replaced atomically. */
     public void write(Path file) throws PiiPolicyException {
         try {
-            dev.schemabrain.files.PrivateFiles.write(file, toYaml().getBytes(StandardCharsets.UTF_8));
-        } catch (dev.schemabrain.error.UnsafeFileException e) {
+            PrivateFiles.write(file, toYaml().getBytes(StandardCharsets.UTF_8));
+        } catch (UnsafeFileException e) {
             throw new PiiPolicyException(e.getMessage());
         }
     }

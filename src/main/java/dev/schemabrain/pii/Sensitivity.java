@@ -20,10 +20,6 @@ public enum Sensitivity {
         throw new IllegalArgumentException("unknown sensitivity '" + name + "'; use public, internal, confidential or pii");
     }
 
-    public boolean atLeast(Sensitivity other) {
-        return compareTo(other) >= 0;
-    }
-
     public static Sensitivity max(Sensitivity a, Sensitivity b) {
         return a.compareTo(b) >= 0 ? a : b;
     }

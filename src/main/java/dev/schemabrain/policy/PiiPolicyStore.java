@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The PII policy file and the store kept in step: every change is checked against the index (and the catastrophic
@@ -183,7 +184,7 @@ public final class PiiPolicyStore {
     private static void subjectCheck(Stored s, SubjectPolicy subjects) throws UserError {
         List<String> problems = new ArrayList<>();
         Set<String> known = s.entities().keySet();
-        java.util.function.BiConsumer<String, String> need = (where, entity) -> {
+        BiConsumer<String, String> need = (where, entity) -> {
             if (!known.contains(entity)) {
                 List<String> close = Fuzzy.best(entity, known, 3);
                 problems.add(where + " names the entity " + entity + ", which the semantic layer does not have"

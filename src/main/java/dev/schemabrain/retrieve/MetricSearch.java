@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -199,7 +200,7 @@ public final class MetricSearch {
      */
     private Set<String> groupedBy(String query) {
         Set<String> out = new HashSet<>();
-        String q = query.toLowerCase(java.util.Locale.ROOT);
+        String q = query.toLowerCase(Locale.ROOT);
         Set<Integer> rankedBy = new HashSet<>();
         Matcher r = RANKED_BY.matcher(q);
         while (r.find()) {

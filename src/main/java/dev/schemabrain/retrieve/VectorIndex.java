@@ -5,6 +5,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.store.DocumentKey;
 
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -216,8 +217,8 @@ public final class VectorIndex {
             order[t] = t;
             score[t] = tables.dot(t, q);
         }
-        java.util.Arrays.sort(order, (a, b) -> Float.compare(score[b], score[a]));
-        return java.util.Arrays.stream(order).limit(k).mapToInt(Integer::intValue).toArray();
+        Arrays.sort(order, (a, b) -> Float.compare(score[b], score[a]));
+        return Arrays.stream(order).limit(k).mapToInt(Integer::intValue).toArray();
     }
 
     /** 0 when there are no vectors. */

@@ -5,6 +5,7 @@ import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.files.Csv;
 
@@ -15,11 +16,16 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -78,7 +84,7 @@ public final class Dictionary {
         String digest = digest();
         return new SchemaSource() {
             @Override
-            public dev.schemabrain.engine.SourceKind kind() {
+            public SourceKind kind() {
                 return source.kind();
             }
 
@@ -88,12 +94,12 @@ public final class Dictionary {
             }
 
             @Override
-            public java.util.Optional<String> catalogToken() throws SourceException {
+            public Optional<String> catalogToken() throws SourceException {
                 return source.catalogToken().map(t -> t + "|dictionary:" + digest);
             }
 
             @Override
-            public java.util.Optional<String> unreadKeys() {
+            public Optional<String> unreadKeys() {
                 return source.unreadKeys();
             }
 
@@ -123,12 +129,12 @@ public final class Dictionary {
     /** SHA-256 of every table's comments in name order. */
     private String digest() {
         try {
-            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-            new java.util.TreeMap<>(comments).forEach((table, columns) -> {
-                sha.update((table + "\u0000" + new java.util.TreeMap<>(columns) + "\u0000").getBytes(StandardCharsets.UTF_8));
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            new TreeMap<>(comments).forEach((table, columns) -> {
+                sha.update((table + "\u0000" + new TreeMap<>(columns) + "\u0000").getBytes(StandardCharsets.UTF_8));
             });
-            return java.util.HexFormat.of().formatHex(sha.digest());
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }
     }

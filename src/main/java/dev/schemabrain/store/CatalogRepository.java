@@ -3,6 +3,7 @@ package dev.schemabrain.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Domain;
@@ -15,6 +16,7 @@ import dev.schemabrain.catalog.UniqueConstraint;
 import dev.schemabrain.store.CatalogChanges.ColumnWrite;
 import dev.schemabrain.store.CatalogChanges.TableWrite;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,7 +35,7 @@ import java.util.Optional;
 public final class CatalogRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final com.fasterxml.jackson.databind.ObjectReader STRING_LIST =
+    private static final ObjectReader STRING_LIST =
             JSON.readerFor(new TypeReference<List<String>>() {
             });
 
@@ -598,7 +600,7 @@ public final class CatalogRepository {
             var type = node.path("type");
             return new Domain(Domain.Kind.fromWireName(node.path("kind").asText()), type.isTextual() ? type.asText() : null,
                     STRING_LIST.readValue(node.path("values")));
-        } catch (java.io.IOException | IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException e) {
             throw new IllegalStateException("the store holds a malformed column domain: " + e.getMessage(), e);
         }
     }

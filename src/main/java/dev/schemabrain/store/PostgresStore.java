@@ -3,6 +3,7 @@ package dev.schemabrain.store;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.StoreException;
 
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -10,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 import java.util.Properties;
+import org.postgresql.util.PSQLException;
 
 /**
  * The store in a schema of a PostgreSQL database, shared by several servers: one JDBC connection with
@@ -219,8 +221,8 @@ public final class PostgresStore implements Store {
      * samples among them), never a password (the driver's messages hold none).
      */
     public static String reason(SQLException e) {
-        SQLException cause = e instanceof java.sql.BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
-        if (cause instanceof org.postgresql.util.PSQLException pe && pe.getServerErrorMessage() != null) {
+        SQLException cause = e instanceof BatchUpdateException && e.getNextException() != null ? e.getNextException() : e;
+        if (cause instanceof PSQLException pe && pe.getServerErrorMessage() != null) {
             return pe.getServerErrorMessage().getMessage();
         }
         String m = cause.getMessage();

@@ -11,11 +11,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The mined query log (V6): per source, one row per normalized statement with its cumulative count. Plain
@@ -259,7 +262,7 @@ public final class QueryLogRepository {
      * Deletes the source's statements whose stored text {@code unsafe} rejects (kept by an older normalizer, which
      * let a value through); returns how many. Their counts restart from the engine's counter on the next merge.
      */
-    public static int deleteWhere(Connection c, String sourceId, java.util.function.Predicate<String> unsafe) throws SQLException {
+    public static int deleteWhere(Connection c, String sourceId, Predicate<String> unsafe) throws SQLException {
         List<String> doomed = new ArrayList<>();
         try (PreparedStatement st = c.prepareStatement("SELECT fingerprint, normalized_sql FROM query_log WHERE source_id = ?")) {
             st.setString(1, sourceId);
@@ -385,15 +388,15 @@ public final class QueryLogRepository {
                 long observations = rs.getLong(2);
                 String seen = rs.getString(3);
                 // A statement filtering twice on the same thing counts once.
-                for (StoredFilter f : new java.util.LinkedHashSet<>(read(rs.getString(1), FILTERS))) {
+                for (StoredFilter f : new LinkedHashSet<>(read(rs.getString(1), FILTERS))) {
                     out.merge(f, new FilterObservation(f, 1, observations, seen), (a, b) -> new FilterObservation(f,
                             a.statements() + 1, a.observations() + b.observations(),
                             a.lastSeen().compareTo(b.lastSeen()) >= 0 ? a.lastSeen() : b.lastSeen()));
                 }
             }
         }
-        return out.values().stream().sorted(java.util.Comparator.comparingInt(FilterObservation::statements).reversed()
-                .thenComparing(java.util.Comparator.comparingLong(FilterObservation::observations).reversed())).toList();
+        return out.values().stream().sorted(Comparator.comparingInt(FilterObservation::statements).reversed()
+                .thenComparing(Comparator.comparingLong(FilterObservation::observations).reversed())).toList();
     }
 
     private static void bind(PreparedStatement st, QualifiedName table, String column) throws SQLException {

@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -128,7 +129,7 @@ public final class SemanticLayer {
     }
 
     /** A column no segment is drafted on: tagged PII, or above internal sensitivity. */
-    private static java.util.function.BiPredicate<QualifiedName, String> sensitive(PiiTags pii) {
+    private static BiPredicate<QualifiedName, String> sensitive(PiiTags pii) {
         return (table, column) -> {
             PiiTag tag = pii.tag(table, column);
             return tag.tagged() || tag.sensitivity().compareTo(Sensitivity.INTERNAL) > 0;

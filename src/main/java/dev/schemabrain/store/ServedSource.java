@@ -1,7 +1,13 @@
 package dev.schemabrain.store;
 
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -51,13 +57,13 @@ public final class ServedSource {
      * @param sourceIds   the ids of the sources given, in order
      * @param displayUrls their display URLs (never credentials), for the message
      */
-    public static void checkAll(StoreLocation store, java.util.List<String> sourceIds, java.util.List<String> displayUrls)
+    public static void checkAll(StoreLocation store, List<String> sourceIds, List<String> displayUrls)
             throws StoreException {
         checkAll(store, sourceIds, displayUrls, "serve");
     }
 
     /** @param command the command given the sources (serve, or init writing serve's arguments), for the message */
-    public static void checkAll(StoreLocation store, java.util.List<String> sourceIds, java.util.List<String> displayUrls,
+    public static void checkAll(StoreLocation store, List<String> sourceIds, List<String> displayUrls,
                                 String command) throws StoreException {
         for (int i = 0; i < sourceIds.size(); i++) {
             if (sourceIds.indexOf(sourceIds.get(i)) != i) {
@@ -72,7 +78,7 @@ public final class ServedSource {
         try (Store opened = Stores.open(store)) {
             indexed = opened.read(CatalogRepository::sourceUrls);
         }
-        java.util.List<String> missing = indexed.entrySet().stream().filter(e -> !sourceIds.contains(e.getKey()))
+        List<String> missing = indexed.entrySet().stream().filter(e -> !sourceIds.contains(e.getKey()))
                 .filter(e -> storedFile(e.getKey(), e.getValue()).isEmpty())
                 .map(Map.Entry::getValue).sorted().toList();
         if (!missing.isEmpty()) {
@@ -87,17 +93,16 @@ public final class ServedSource {
      * or DuckDB file, whose URL holds no secret and names the very file indexed. A database on a server needs its own
      * --url-env or --source. None when nothing is given (serve then runs no statement at all).
      */
-    public static java.util.List<dev.schemabrain.engine.SourceUrl> storedFiles(StoreLocation store,
-                                                                             java.util.List<String> givenIds)
+    public static List<SourceUrl> storedFiles(StoreLocation store, List<String> givenIds)
             throws StoreException {
         if (givenIds.isEmpty() || !Stores.exists(store)) {
-            return java.util.List.of();
+            return List.of();
         }
         Map<String, String> indexed;
         try (Store opened = Stores.open(store)) {
             indexed = opened.read(CatalogRepository::sourceUrls);
         }
-        java.util.List<dev.schemabrain.engine.SourceUrl> files = new java.util.ArrayList<>();
+        List<SourceUrl> files = new ArrayList<>();
         indexed.forEach((id, display) -> {
             if (!givenIds.contains(id)) {
                 storedFile(id, display).ifPresent(files::add);
@@ -106,13 +111,13 @@ public final class ServedSource {
         return files;
     }
 
-    private static Optional<dev.schemabrain.engine.SourceUrl> storedFile(String id, String display) {
+    private static Optional<SourceUrl> storedFile(String id, String display) {
         try {
-            dev.schemabrain.engine.SourceUrl url = dev.schemabrain.engine.SourceUrl.parse(display);
+            SourceUrl url = SourceUrl.parse(display);
             boolean file = url.path() != null && url.host() == null && !url.hasPassword()
-                    && dev.schemabrain.engine.Engines.of(url.kind()).isPresent() && java.nio.file.Files.isRegularFile(url.path());
+                    && Engines.of(url.kind()).isPresent() && Files.isRegularFile(url.path());
             return file && url.sourceId().equals(id) ? Optional.of(url) : Optional.empty();
-        } catch (dev.schemabrain.error.SourceException unparsable) {
+        } catch (SourceException unparsable) {
             return Optional.empty();
         }
     }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -37,7 +38,7 @@ public final class StoreCopy {
             if (!added.isEmpty()) {
                 try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT * FROM " + name + " WHERE 1 = 0")) {
                     for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                        present.add(rs.getMetaData().getColumnName(i).toLowerCase(java.util.Locale.ROOT));
+                        present.add(rs.getMetaData().getColumnName(i).toLowerCase(Locale.ROOT));
                     }
                 }
             }

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.postgresql.PGConnection;
 
 /**
  * The few things the two stores must say differently; every other statement of the repositories is one
@@ -22,7 +23,7 @@ public enum StoreDialect {
     }
 
     public static StoreDialect of(Connection c) throws SQLException {
-        return c.isWrapperFor(org.postgresql.PGConnection.class) ? POSTGRESQL : SQLITE;
+        return c.isWrapperFor(PGConnection.class) ? POSTGRESQL : SQLITE;
     }
 
     /** Whether the store has {@code table} yet (a store written by an older build, or never, lacks some). */

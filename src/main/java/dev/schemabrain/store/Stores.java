@@ -5,9 +5,12 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -42,7 +45,7 @@ public final class Stores {
      * read-only): an index run would otherwise introspect the whole source first. A missing directory is created later.
      */
     public static void checkWritable(StoreLocation location) throws StoreException {
-        if (location instanceof StoreLocation.SqliteFile f && java.nio.file.Files.isDirectory(f.path().toAbsolutePath().getParent())
+        if (location instanceof StoreLocation.SqliteFile f && Files.isDirectory(f.path().toAbsolutePath().getParent())
                 && !SqliteStore.writable(f.path())) {
             throw new StoreException(SqliteStore.readOnlyMessage(f.path()));
         }
@@ -58,16 +61,16 @@ public final class Stores {
         }
         for (String suffix : new String[]{"", "-wal", "-shm", "-journal"}) {
             try {
-                java.nio.file.Files.deleteIfExists(Path.of(file.path() + suffix));
-            } catch (java.io.IOException ignored) {
+                Files.deleteIfExists(Path.of(file.path() + suffix));
+            } catch (IOException ignored) {
                 // best effort, as above
             }
         }
     }
 
     /** The SQLite file, when the store is one: file-only concerns (privacy, the audit file beside it) need it. */
-    public static java.util.Optional<Path> file(StoreLocation location) {
-        return location instanceof StoreLocation.SqliteFile f ? java.util.Optional.of(f.path()) : java.util.Optional.empty();
+    public static Optional<Path> file(StoreLocation location) {
+        return location instanceof StoreLocation.SqliteFile f ? Optional.of(f.path()) : Optional.empty();
     }
 
     /**

@@ -13,6 +13,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,9 +52,9 @@ class AccessPolicyFileTest {
         assertTrue(analyst.allows(new QualifiedName("public", "invoice")));
         assertFalse(analyst.allows(new QualifiedName("public", "employee")));
         assertFalse(analyst.allows(new QualifiedName("sales_archive", "orders")));
-        assertEquals(Optional.of(java.util.Set.of("revenue")), analyst.metrics());
-        assertEquals(java.util.Set.of("contact"), analyst.piiClearance());
-        assertEquals(java.util.OptionalInt.of(10), analyst.minGroupSize());
+        assertEquals(Optional.of(Set.of("revenue")), analyst.metrics());
+        assertEquals(Set.of("contact"), analyst.piiClearance());
+        assertEquals(OptionalInt.of(10), analyst.minGroupSize());
         assertEquals(Optional.of("60/min"), analyst.metricRate());
         Role support = policy.roles().get("support");
         assertEquals(List.of(new RowFilter("customer", "customer.support_rep_id", RowFilter.Op.EQ, "employee_id")),

@@ -11,6 +11,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,7 +37,7 @@ class AccessPolicySourceTest {
     void aChangedFileCountsWithinASecondAndNotBefore() throws Exception {
         Path file = write("policy.yaml", V1, 1_000);
         AccessPolicySource source = AccessPolicySource.open(file, said::add, clock::get);
-        Caller analyst = new Caller("token:a", Optional.of("analyst"), java.util.Map.of());
+        Caller analyst = new Caller("token:a", Optional.of("analyst"), Map.of());
         assertFalse(source.resolve(analyst).sees(CUSTOMER));
 
         write("policy.yaml", V2, 2_000);
@@ -52,7 +53,7 @@ class AccessPolicySourceTest {
     void aBadReloadKeepsTheOldPolicyAndSaysWhyOnce() throws Exception {
         Path file = write("policy.yaml", V2, 1_000);
         AccessPolicySource source = AccessPolicySource.open(file, said::add, clock::get);
-        Caller analyst = new Caller("token:a", Optional.of("analyst"), java.util.Map.of());
+        Caller analyst = new Caller("token:a", Optional.of("analyst"), Map.of());
 
         write("policy.yaml", V2 + "    colour: red\n", 2_000);
         for (int i = 0; i < 5; i++) {

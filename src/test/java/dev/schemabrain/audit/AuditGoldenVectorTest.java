@@ -42,13 +42,13 @@ class AuditGoldenVectorTest {
         //  "occurred_at":"2026-11-23T07:00:00Z","phase":"completed","pii_categories":["contact"],"row_count":3,
         //  "source_id":"2c7df8ebbff8efad","sql_fingerprint":"0123456789abcdef","status":"partial","tool":"get_metric"}
         assertEquals("268a3f7e3e70ed1c0d8ce9855f6aa0ce681f4b064d585a9140d58d9b85045c9a",
-                ChainRows.chainHash(KEY, AuditLog.GENESIS, 1, "2026-11-23T07:00:00Z", ENTRY));
+                ChainRows.chainHash(KEY, AuditLog.GENESIS, null, 1, "2026-11-23T07:00:00Z", ENTRY));
         assertEquals("8f7d92106ff003a6", KEY.id());
     }
 
     @Test
     void aKeylessRowOfTheFirstBuildStillHashesAsItDid() {
         assertEquals("48d6b2e5168ec3bd3fc0b140ec35d6a1aa01abab5f07f25cf6fd6569d3790dbc",
-                ChainRows.chainHash(null, AuditLog.GENESIS, 1, "2026-11-23T07:00:00Z", ENTRY));
+                ChainRows.chainHash(null, AuditLog.GENESIS, null, 1, "2026-11-23T07:00:00Z", ENTRY));
     }
 }

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -144,14 +146,14 @@ class AuditLogTest {
             assertAll(IntStream.range(1, rows.size()).<Executable>mapToObj(i -> () -> assertAll("row " + rows.get(i).id(),
                     () -> assertEquals(rows.get(i - 1).chainHash(), rows.get(i).prevHash()),
                     () -> assertEquals(rows.get(i - 1).id() + 1, rows.get(i).id()))));
-            assertEquals(ChainRows.chainHash(KEY, rows.get(0).chainHash(), rows.get(1).id(), rows.get(1).occurredAt(), rows.get(1).entry()),
+            assertEquals(ChainRows.chainHash(KEY, rows.get(0).chainHash(), null, rows.get(1).id(), rows.get(1).occurredAt(), rows.get(1).entry()),
                     rows.get(1).chainHash(), "HMAC of the previous hash and the row's canonical JSON");
             // The first row of a log this build created is bound to its signed mark: deleting the mark breaks it.
             KeyedMark mark = KeyedMark.parse(log.meta().mark()).orElseThrow();
             assertEquals(1, mark.boundFrom());
             assertEquals(ChainRows.chainHash(KEY, AuditLog.GENESIS, mark.binding(), rows.get(0).id(), rows.get(0).occurredAt(),
                     rows.get(0).entry()), rows.get(0).chainHash(), "HMAC of genesis, the mark's MAC and the row's canonical JSON");
-            assertNotEquals(ChainRows.chainHash(null, AuditLog.GENESIS, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
+            assertNotEquals(ChainRows.chainHash(null, AuditLog.GENESIS, null, rows.get(0).id(), rows.get(0).occurredAt(), rows.get(0).entry()),
                     rows.get(0).chainHash(), "not the keyless sha256 anyone could recompute");
             assertEquals(List.of(4L, 5L), log.list(2, OptionalLong.empty()).stream().map(AuditRecord::id).toList());
             assertEquals(new Head(5, rows.get(4).chainHash()), log.head());
@@ -206,7 +208,7 @@ class AuditLogTest {
     @Test
     void aRowInsertedAtTheEndIsCaught() throws Exception {
         Path other = dir.resolve("other");
-        java.nio.file.Files.createDirectories(other);
+        Files.createDirectories(other);
         try (AuditLog log = AuditLog.open(other.resolve("schemabrain.db"), KEY, Optional.empty())) {
             log.append(entry("a", 1));
             log.append(entry("b", 2));
@@ -329,7 +331,7 @@ class AuditLogTest {
     @Test
     void argumentsAreHashedCanonically() {
         assertEquals(ArgsHash.of(KEY, Map.of("b", 1, "a", List.of("x"))),
-                ArgsHash.of(KEY, new java.util.TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
+                ArgsHash.of(KEY, new TreeMap<>(Map.of("a", List.of("x"), "b", 1))));
     }
 
     @Test

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +59,7 @@ class AuditOpenBenchmark {
                 Runtime.getRuntime().availableProcessors());
         Path out = Path.of("target", "bench", "audit-open.txt");
         Files.createDirectories(out.getParent());
-        Files.writeString(out, line, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(out, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         System.out.print(line);
     }
 }

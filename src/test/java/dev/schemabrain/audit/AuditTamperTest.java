@@ -4,8 +4,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.schemabrain.error.AuditException;
 import dev.schemabrain.index.Fingerprints;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -135,7 +139,7 @@ class AuditTamperTest {
         // reads the whole chain and stops the log before it takes another row.
         try (AuditLog log = AuditLog.open(store, KEY, Optional.empty())) {
             assertTrue(log.awaitHistoryCheck(30_000));
-            AuditException refused = org.junit.jupiter.api.Assertions.assertThrows(AuditException.class, () -> log.append(entry(1000)));
+            AuditException refused = Assertions.assertThrows(AuditException.class, () -> log.append(entry(1000)));
             assertTrue(refused.getMessage().contains("does not verify (its content does not match its chain_hash")
                     && refused.getMessage().contains("at row 2") && refused.getMessage().contains("stopped recording"),
                     refused.getMessage());
@@ -153,8 +157,8 @@ class AuditTamperTest {
     void theHistoryCheckWaitsForItsPaceAndStillStopsALogEditedBeforeTheWitness() throws Exception {
         Path store = served("paced-history");
         covertly(AuditLog.fileFor(store), "UPDATE audit_log SET caller = 'mallory' WHERE id = 2");
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger paced = new java.util.concurrent.atomic.AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger paced = new AtomicInteger();
         Runnable pace = () -> {
             paced.incrementAndGet();
             try {
@@ -163,7 +167,7 @@ class AuditTamperTest {
                 Thread.currentThread().interrupt();
             }
         };
-        try (AuditLog log = AuditLog.open(new dev.schemabrain.store.StoreLocation.SqliteFile(store), KEY, Optional.empty(),
+        try (AuditLog log = AuditLog.open(new StoreLocation.SqliteFile(store), KEY, Optional.empty(),
                 AuditDurability.EVERY_ROW, pace)) {
             // A server's start goes first: held by its pace, the check has read nothing yet.
             assertFalse(log.awaitHistoryCheck(300));
@@ -171,7 +175,7 @@ class AuditTamperTest {
             log.append(entry(1000));
             release.countDown();
             assertTrue(log.awaitHistoryCheck(30_000));
-            AuditException refused = org.junit.jupiter.api.Assertions.assertThrows(AuditException.class,
+            AuditException refused = Assertions.assertThrows(AuditException.class,
                     () -> log.append(entry(1001)));
             assertTrue(refused.getMessage().contains("at row 2"), refused.getMessage());
         }
@@ -185,7 +189,7 @@ class AuditTamperTest {
                 log.append(entry(i));
             }
         }
-        java.util.concurrent.atomic.AtomicInteger paced = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger paced = new AtomicInteger();
         VerifyResult r = AuditVerifier.verify(store, new AuditVerifier.Options(Optional.of(KEY), Optional.empty(),
                 Optional.empty(), OptionalLong.empty(), paced::incrementAndGet));
         assertTrue(r.intact(), r.toString());
@@ -204,7 +208,7 @@ class AuditTamperTest {
         String prev = AuditLog.GENESIS;
         for (int id = 1; id <= 3; id++) {
             AuditEntry e = entry(id);
-            String hash = ChainRows.chainHash(KEY, prev, id, "2026-11-01T00:00:0" + id + "Z", e);
+            String hash = ChainRows.chainHash(KEY, prev, null, id, "2026-11-01T00:00:0" + id + "Z", e);
             sql(log, "INSERT INTO audit_log (id, occurred_at, source_id, caller, tool, phase, status, pii_categories, args_hash,"
                     + " sql_fingerprint, row_count, duration_ms, prev_hash, chain_hash) VALUES (" + id + ", '2026-11-01T00:00:0" + id
                     + "Z', 'src', 'client/1', 'get_metric', 'completed', 'success', '[]', '" + e.argsHash() + "', NULL, 1, 2, '"
@@ -464,7 +468,7 @@ class AuditTamperTest {
         List<String> updates = new ArrayList<>();
         String prev = AuditLog.GENESIS;
         for (AuditRecord r : rows) {
-            String hash = ChainRows.chainHash(null, prev, r.id(), r.occurredAt(), r.entry());
+            String hash = ChainRows.chainHash(null, prev, null, r.id(), r.occurredAt(), r.entry());
             updates.add("UPDATE audit_log SET prev_hash = '" + prev + "', chain_hash = '" + hash + "' WHERE id = " + r.id());
             prev = hash;
         }

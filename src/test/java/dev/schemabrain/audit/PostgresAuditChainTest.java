@@ -1,6 +1,7 @@
 package dev.schemabrain.audit;
 
 import dev.schemabrain.error.AuditException;
+import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.TestPostgres;
@@ -24,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -37,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PostgresAuditChainTest {
 
-    private static final java.util.concurrent.atomic.AtomicInteger SCHEMAS = new java.util.concurrent.atomic.AtomicInteger();
+    private static final AtomicInteger SCHEMAS = new AtomicInteger();
     private static final AuditKey KEY = AuditKey.of("a test key of thirty-two bytes!!".getBytes(StandardCharsets.US_ASCII));
 
     @TempDir
@@ -180,7 +182,7 @@ class PostgresAuditChainTest {
 
     @Test
     void anIndexedStoreNeverServedHasAnEmptyChain() throws Exception {
-        try (dev.schemabrain.store.Store s = Stores.openOrCreate(store)) {
+        try (Store s = Stores.openOrCreate(store)) {
             s.write(c -> null);   // what the first index run does to the schema: every migration, V7's tables among them
         }
         VerifyResult result = verify(Optional.empty());

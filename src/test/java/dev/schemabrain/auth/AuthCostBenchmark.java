@@ -21,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -60,7 +61,7 @@ class AuthCostBenchmark {
             out.append(line(alg + " first check", jwts, verifier, tokens));
             out.append(line(alg + " again (reused)", jwts, verifier, tokens));
         }
-        out.append(line("bearer token, 100 stored", java.util.Collections.nCopies(N, token), verifier, tokens));
+        out.append(line("bearer token, 100 stored", Collections.nCopies(N, token), verifier, tokens));
         Files.createDirectories(Path.of("target", "bench"));
         Files.writeString(Path.of("target", "bench", "auth.txt"), out);
         System.out.print(out);

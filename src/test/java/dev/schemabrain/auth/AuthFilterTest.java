@@ -48,8 +48,10 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Date;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -305,7 +307,7 @@ class AuthFilterTest {
         JwtVerifier verifier = JwtVerifier.of(new JwtSettings(jwksUrl, ISSUER, AUDIENCE, Optional.empty()));
         String longSub = "x".repeat(300);
         List<String> subs = List.of("eve\nforged", "eve\rforged", "eve?forged", longSub + "a", longSub + "b");
-        java.util.Set<String> callers = new java.util.HashSet<>();
+        Set<String> callers = new HashSet<>();
         for (String sub : subs) {
             Verdict.Caller caller = (Verdict.Caller) verifier.check(rs256(c -> c.subject(sub)));
             assertTrue(caller.name().length() <= 200, caller.name());

@@ -13,6 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -85,7 +90,7 @@ class TokenStoreTest {
         TokenStore tokens = home.open(dir);
         tokens.create("zeta");
         tokens.create("alpha");
-        assertEquals(java.util.List.of("alpha", "zeta"), tokens.list().stream().map(TokenEntry::name).toList());
+        assertEquals(List.of("alpha", "zeta"), tokens.list().stream().map(TokenEntry::name).toList());
     }
 
     @ParameterizedTest
@@ -96,7 +101,7 @@ class TokenStoreTest {
         tokens.create("other");
         tokens.revoke("ci-bot");
         assertInstanceOf(Verdict.Invalid.class, new BearerTokens(tokens).check(token));
-        assertEquals(java.util.List.of("other"), tokens.list().stream().map(TokenEntry::name).toList());
+        assertEquals(List.of("other"), tokens.list().stream().map(TokenEntry::name).toList());
     }
 
     @ParameterizedTest
@@ -116,10 +121,10 @@ class TokenStoreTest {
         TokenStore tokens = Home.STORE.open(dir);
         String token = tokens.create("ci-bot");
         BearerTokens checker = new BearerTokens(tokens);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             long until = System.nanoTime() + 2_500_000_000L;   // spans two reloads
-            java.util.List<java.util.concurrent.Future<Integer>> runs = new java.util.ArrayList<>();
+            List<Future<Integer>> runs = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 runs.add(pool.submit(() -> {
                     int refused = 0;
@@ -131,7 +136,7 @@ class TokenStoreTest {
                     return refused;
                 }));
             }
-            for (java.util.concurrent.Future<Integer> run : runs) {
+            for (Future<Integer> run : runs) {
                 assertEquals(0, run.get());
             }
         } finally {

@@ -45,7 +45,7 @@ class NameLookupTest {
 
     @BeforeAll
     static void demoCatalog(@TempDir Path dir) throws Exception {
-        demo = new NameLookup(dev.schemabrain.testing.TestCatalogs.demo(dir));
+        demo = new NameLookup(TestCatalogs.demo(dir));
     }
 
     private static Table found(TableResult result) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -121,14 +122,14 @@ class NameSyntaxTest {
     @Test
     void enforcesThe512CharacterInputLimit() {
         // 8 parts of 63 characters and 7 dots: 511 characters, within the limit.
-        String longest = String.join(".", java.util.Collections.nCopies(8, "a".repeat(63)));
+        String longest = String.join(".", Collections.nCopies(8, "a".repeat(63)));
         assertEquals(511, longest.length());
         assertEquals(8, parts(longest, 1, 8).size());
     }
 
     @Test
     void rejectsAnInputOneBeyondTheLimitOf512Characters() {
-        String longest = String.join(".", java.util.Collections.nCopies(8, "a".repeat(63)));
+        String longest = String.join(".", Collections.nCopies(8, "a".repeat(63)));
         assertEquals("name is longer than 512 characters", problem(longest + ".ab", 1, 9));
     }
 
@@ -158,7 +159,7 @@ class NameSyntaxTest {
 
     @Test
     void aPartCountProblemEchoesAtMost64Characters() {
-        String tooManyParts = String.join(".", java.util.Collections.nCopies(40, "abcdefghij"));
+        String tooManyParts = String.join(".", Collections.nCopies(40, "abcdefghij"));
         String countMessage = problem(tooManyParts, 1, 2);
         assertTrue(countMessage.endsWith(tooManyParts.substring(0, 64) + "…'"), countMessage);
     }

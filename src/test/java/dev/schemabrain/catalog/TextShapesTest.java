@@ -60,15 +60,15 @@ class TextShapesTest {
     @Test
     void theClassifierTagsANotesColumnThatHoldsThem() {
         Set<PiiCategory> ssn = PiiClassifier.classify("notes", "text",
-                List.of("Called about refund", "Customer SSN 123456789 on file"), "tickets").categories();
+                List.of("Called about refund", "Customer SSN 123456789 on file"), "tickets", null).categories();
         assertTrue(ssn.contains(PiiCategory.GOVERNMENT_ID), ssn.toString());
         Set<PiiCategory> dob = PiiClassifier.classify("notes", "text",
-                List.of("Prefers mornings", "DOB 1984-03-12 per form"), "tickets").categories();
+                List.of("Prefers mornings", "DOB 1984-03-12 per form"), "tickets", null).categories();
         assertTrue(dob.contains(PiiCategory.DEMOGRAPHIC_PROTECTED), dob.toString());
         Set<PiiCategory> mail = PiiClassifier.classify("notes", "text",
-                List.of("Prefers mornings", "reach her at jane (at) example (dot) com"), "tickets").categories();
+                List.of("Prefers mornings", "reach her at jane (at) example (dot) com"), "tickets", null).categories();
         assertTrue(mail.contains(PiiCategory.CONTACT), mail.toString());
         assertFalse(PiiClassifier.classify("notes", "text", List.of("Order 123456789 shipped", "Reorder placed"),
-                "tickets").tagged(), "nine digits alone tag nothing");
+                "tickets", null).tagged(), "nine digits alone tag nothing");
     }
 }

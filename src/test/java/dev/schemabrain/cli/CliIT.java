@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -196,7 +197,7 @@ class CliIT {
         assertEquals(0, metrics.exitCode(), metrics.stderr());
         assertTrue(metrics.stdout().contains("\"name\":\"invoices_count\"") && metrics.stdout().contains("\"validation_state\":\"confirmed\""),
                 metrics.stdout());
-        Files.writeString(dir.resolve("proj/metrics/invoices_count.yaml"), "\nbogus: 1\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(dir.resolve("proj/metrics/invoices_count.yaml"), "\nbogus: 1\n", StandardOpenOption.APPEND);
         byte[] before = Files.readAllBytes(dir.resolve("semantic.db"));
         for (String command : new String[]{"diff", "apply"}) {
             Cli.Result bad = Cli.run(dir, command, "--store", store, "proj");

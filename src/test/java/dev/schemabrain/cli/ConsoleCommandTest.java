@@ -5,7 +5,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,8 +47,8 @@ class ConsoleCommandTest {
     @Test
     void anUnreadableAccessPolicyIsOneSentence() throws Exception {
         Path policy = dir.resolve("access.yaml");
-        java.nio.file.Files.writeString(policy, "version: 1\nroles:\n  analyst:\n    allow: [not a pattern]\n");
-        java.nio.file.Files.setPosixFilePermissions(policy, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.writeString(policy, "version: 1\nroles:\n  analyst:\n    allow: [not a pattern]\n");
+        Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rw-------"));
         String[] r = run("console", "--store", dir.resolve("none.db").toString(), "--reviewer", "alice", "--port", "0",
                 "--access-policy", policy.toString());
         assertNotEquals("0", r[0]);

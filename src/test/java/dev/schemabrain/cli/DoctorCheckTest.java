@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
@@ -10,9 +11,13 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,7 +46,7 @@ class DoctorCheckTest {
                 "GRANT SELECT ON ALL TABLES IN SCHEMA public TO sb_doctor_reader");
         // An empty home: no MCP client configured, so that check is skipped, not warned.
         // A witness outside the store is configured, as docs/operations.md recommends: doctor has nothing to warn about.
-        env = Map.of("HOME", dir.resolve("home").toString(), dev.schemabrain.audit.WitnessFile.ENV,
+        env = Map.of("HOME", dir.resolve("home").toString(), WitnessFile.ENV,
                 dir.resolve("audit.head").toString());
     }
 
@@ -185,7 +190,7 @@ class DoctorCheckTest {
 
     /** The index command check suggests, taken from its message and run as it is. */
     private static InProcessCli.Result runSuggestedIndex(String message, Map<String, String> withEnv) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("'schemabrain (index[^']*)'").matcher(message);
+        Matcher m = Pattern.compile("'schemabrain (index[^']*)'").matcher(message);
         assertTrue(m.find(), message);
         return InProcessCli.run(withEnv, m.group(1).split(" "));
     }
@@ -207,7 +212,7 @@ class DoctorCheckTest {
         assertEquals(0, run("check", "--source", url, "--store", store.toString()).exitCode());
 
         // With --url-env the advice repeats it, and a store never indexed gets the same advice.
-        Map<String, String> withUrl = new java.util.HashMap<>(env);
+        Map<String, String> withUrl = new HashMap<>(env);
         withUrl.put("ADVICE_URL", url);
         Path none = dir.resolve("advice-none.db");
         InProcessCli.Result noStore = InProcessCli.run(withUrl, "check", "--url-env", "ADVICE_URL", "--store", none.toString());
@@ -251,8 +256,8 @@ class DoctorCheckTest {
         Files.createDirectories(home.resolve(".config/Claude"));
         Path store = dir.resolve("desktop.db");
         Path jar = Files.writeString(dir.resolve("desktop.jar"), "a jar");
-        Map<String, String> wiredEnv = new java.util.HashMap<>(Map.of("HOME", home.toString(),
-                dev.schemabrain.audit.WitnessFile.ENV, dir.resolve("desktop.head").toString(), "DB", TestPostgres.url(DB)));
+        Map<String, String> wiredEnv = new HashMap<>(Map.of("HOME", home.toString(),
+                WitnessFile.ENV, dir.resolve("desktop.head").toString(), "DB", TestPostgres.url(DB)));
         assertEquals(0, InProcessCli.run(wiredEnv, "index", "--url-env", "DB", "--store", store.toString()).exitCode());
         // The entry is written with the superuser's URL (it holds no password, so Claude Desktop gets it whole) ...
         InProcessCli.Result init = InProcessCli.run(wiredEnv, "init", "--client", "claude-desktop", "--url-env", "DB",
@@ -277,12 +282,12 @@ class DoctorCheckTest {
     void doctorChecksTheClientsEntriesAgainstThisStore() throws Exception {
         Path home = dir.resolve("wired-home");
         Path sqlite = dir.resolve("wired.sqlite");
-        try (Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + sqlite); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE notes (id integer PRIMARY KEY, body text)");
         }
         Path store = dir.resolve("wired.db");
         Path jar = Files.writeString(dir.resolve("wired.jar"), "a jar");
-        Map<String, String> wiredEnv = Map.of("HOME", home.toString(), dev.schemabrain.audit.WitnessFile.ENV,
+        Map<String, String> wiredEnv = Map.of("HOME", home.toString(), WitnessFile.ENV,
                 dir.resolve("wired.head").toString());
         assertEquals(0, InProcessCli.run(wiredEnv, "index", "--source", "sqlite:" + sqlite, "--store", store.toString()).exitCode());
         Files.createDirectories(home.resolve(".cursor"));

@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import dev.schemabrain.audit.WitnessFile;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
@@ -16,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,7 +59,7 @@ class GrantsCommandTest {
 
     private static InProcessCli.Result run(Map<String, String> extra, String... args) {
         Map<String, String> env = new HashMap<>(Map.of("HOME", dir.resolve("home").toString(),
-                dev.schemabrain.audit.WitnessFile.ENV, dir.resolve("audit.head").toString()));
+                WitnessFile.ENV, dir.resolve("audit.head").toString()));
         env.putAll(extra);
         return InProcessCli.run(env, args);
     }
@@ -119,7 +121,7 @@ class GrantsCommandTest {
             assertEquals("42501", denied.getSQLState(), denied.getMessage());
             assertThrows(SQLException.class, () -> st.executeQuery("SELECT * FROM customers").close());
             // The red team's escapes sent as the caller wrote them, as if the gate were bypassed: the database refuses.
-            for (String bypass : java.util.List.of("SELECT E'\\'', (SELECT ssn FROM customers LIMIT 1) AS x -- ' AS y",
+            for (String bypass : List.of("SELECT E'\\'', (SELECT ssn FROM customers LIMIT 1) AS x -- ' AS y",
                     "SELECT c::text FROM customers c", "SELECT count(*) FROM customers WHERE ssn LIKE '1%'",
                     "WITH RECURSIVE r(n, v) AS (SELECT 1, ssn FROM customers UNION ALL SELECT n + 1, v FROM r WHERE n < 3)"
                             + " SELECT v FROM r")) {

@@ -8,6 +8,7 @@ import dev.schemabrain.testing.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ class IndexInterruptIT {
         return ddl.toString();
     }
 
-    private Process index(Path store, Path schema, Path err) throws java.io.IOException {
+    private Process index(Path store, Path schema, Path err) throws IOException {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
                 Path.of(System.getProperty("schemabrain.jar", "target/schemabrain.jar")).toAbsolutePath().toString(),
                 "--store", store.toString(), "index", "--source", "ddl:" + schema)

@@ -2,6 +2,7 @@ package dev.schemabrain.cli;
 
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.Store;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class IndexOneSourceTest {
 
         InProcessCli.Result added = InProcessCli.run("index", "--store", store, "--source", "ddl:" + crm, "--add-source");
         assertEquals(0, added.exitCode(), added.stderr());
-        try (Store s = Stores.open(dev.schemabrain.store.StoreLocation.file(Path.of(store)))) {
+        try (Store s = Stores.open(StoreLocation.file(Path.of(store)))) {
             assertEquals(2, s.read(CatalogRepository::sourceUrls).size());
         }
     }

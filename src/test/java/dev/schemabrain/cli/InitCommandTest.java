@@ -1,5 +1,6 @@
 package dev.schemabrain.cli;
 
+import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.testing.InProcessCli;
@@ -146,8 +147,8 @@ class InitCommandTest {
             assertTrue(after.contains(kept), kept + " is gone:\n" + after);
         }
         ObjectMapper jsonc = new ObjectMapper()
-                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
-                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
+                .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature())
+                .enable(JsonReadFeature.ALLOW_TRAILING_COMMA.mappedFeature());
         JsonNode root = jsonc.readTree(after);
         assertEquals("https://api.githubcopilot.com/mcp/", root.path("servers").path("github").path("url").asText());
         assertEquals("gh-token", root.path("inputs").path(0).path("id").asText());
@@ -186,7 +187,7 @@ class InitCommandTest {
         String after = Files.readString(file);
         assertTrue(after.contains("// nothing yet"), after);
         ObjectMapper jsonc = new ObjectMapper()
-                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature());
+                .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS.mappedFeature());
         assertEquals("stdio", jsonc.readTree(after).path("servers").path("schemabrain").path("type").asText(), after);
 
         Path cursor = config(McpClient.CURSOR);

@@ -1,6 +1,7 @@
 package dev.schemabrain.cli;
 
 import dev.schemabrain.testing.Cli;
+import dev.schemabrain.testing.McpStdio;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,13 +36,13 @@ class OnboardingIT {
         Path store = dir.resolve("schemabrain.db");
         StringBuffer stderr = new StringBuffer();
         // HOME and XDG_CONFIG_HOME in dir too: no audit key is generated either.
-        var client = dev.schemabrain.testing.McpStdio.client(store, stderr,
+        var client = McpStdio.client(store, stderr,
                 Map.of("HOME", dir.toString(), "XDG_CONFIG_HOME", dir.resolve("config").toString()));
         String answer;
         try {
-            answer = dev.schemabrain.testing.McpStdio.call(client, "list_indexed_schemas", Map.of()).content().toString();
+            answer = McpStdio.call(client, "list_indexed_schemas", Map.of()).content().toString();
         } finally {
-            dev.schemabrain.testing.McpStdio.stop(client);
+            McpStdio.stop(client);
         }
         assertTrue(answer.contains("index_not_ready"), answer);
         assertTrue(stderr.toString().contains("schemabrain: there is no store at " + store + ", so every tool answers"

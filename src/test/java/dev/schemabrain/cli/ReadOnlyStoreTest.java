@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -112,7 +113,7 @@ class ReadOnlyStoreTest {
     private static void chmod(Path d, String mode) {
         try {
             Files.setPosixFilePermissions(d, PosixFilePermissions.fromString(mode));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -121,7 +122,7 @@ class ReadOnlyStoreTest {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -2,6 +2,8 @@ package dev.schemabrain.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.audit.WitnessFile;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
@@ -46,7 +48,7 @@ class SeveralSourcesCommandsTest {
                 "CREATE TABLE notes (id INTEGER PRIMARY KEY, contact_id INTEGER REFERENCES contacts, body TEXT)");
         store = dir.resolve("s.db").toString();
         env = new HashMap<>(Map.of("HOME", dir.resolve("home").toString(), "SHOP_URL", "sqlite:" + shop,
-                "CRM_URL", "sqlite:" + crm, dev.schemabrain.audit.WitnessFile.ENV, dir.resolve("audit.head").toString()));
+                "CRM_URL", "sqlite:" + crm, WitnessFile.ENV, dir.resolve("audit.head").toString()));
     }
 
     private Path sqlite(String name, String... ddl) throws Exception {
@@ -134,7 +136,7 @@ class SeveralSourcesCommandsTest {
 
         InProcessCli.Result r = run("doctor", "--store", store, "--url-env", "PG_URL", "--url-env", "SHOP_URL");
         String out = r.stdout();
-        String pg = dev.schemabrain.engine.SourceUrl.parse(TestPostgres.url(db)).displayUrl();
+        String pg = SourceUrl.parse(TestPostgres.url(db)).displayUrl();
         int pgAt = out.indexOf("\n" + pg + ":\n");
         int shopAt = out.indexOf("\nsqlite:" + shop + ":\n");
         assertTrue(pgAt > 0 && shopAt > pgAt, out);

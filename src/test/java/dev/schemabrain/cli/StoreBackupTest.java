@@ -4,7 +4,9 @@ import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.error.AuditException;
 import dev.schemabrain.testing.InProcessCli;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,8 +96,8 @@ class StoreBackupTest {
                 + " witness in the store says it held 5 rows: it was deleted or replaced, or the store was copied without"
                 + " it (copy both with 'schemabrain store backup DEST').\n", verify.stdout());
         // serve refuses the copy with the same sentence.
-        dev.schemabrain.error.AuditException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                dev.schemabrain.error.AuditException.class, () -> AuditLog.open(copy, KEY, Optional.empty()).close());
+        AuditException refused = Assertions.assertThrows(
+                AuditException.class, () -> AuditLog.open(copy, KEY, Optional.empty()).close());
         assertTrue(refused.getMessage().contains("'schemabrain store backup DEST'"), refused.getMessage());
     }
 }

@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +49,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -440,7 +443,7 @@ class ConsoleBrowserIT {
         }
         // Full page: the drafts page is far taller than the 900-pixel window (the PNG's height is at bytes 20..23).
         byte[] drafts = Files.readAllBytes(SCREENSHOTS.resolve("drafts.png"));
-        int height = java.nio.ByteBuffer.wrap(drafts, 20, 4).getInt();
+        int height = ByteBuffer.wrap(drafts, 20, 4).getInt();
         assertTrue(height > 5_000, "drafts.png is " + height + " pixels high");
     }
 
@@ -489,7 +492,7 @@ class ConsoleBrowserIT {
         Process p = new ProcessBuilder(command).directory(workDir.toFile()).redirectError(ProcessBuilder.Redirect.PIPE).start();
         started.add(p);
         CompletableFuture<Matcher> url = new CompletableFuture<>();
-        java.util.function.Consumer<String> match = line -> {
+        Consumer<String> match = line -> {
             Matcher m = printed.matcher(line);
             if (m.find()) {
                 url.complete(m);
@@ -507,7 +510,7 @@ class ConsoleBrowserIT {
         }
     }
 
-    private static void read(java.io.InputStream in, java.util.function.Consumer<String> onLine, CompletableFuture<?> url) {
+    private static void read(InputStream in, Consumer<String> onLine, CompletableFuture<?> url) {
         Thread t = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -152,7 +153,7 @@ class ConsolePiiTest {
         assertTrue(r.body().contains("Retagged " + column + " as credential."), r.body());
         PiiPolicy.ColumnOverride written = PiiPolicy.read(policyFile).columns().stream()
                 .filter(c -> c.column().equals(column)).findFirst().orElseThrow();
-        assertEquals(java.util.Set.of(PiiCategory.CREDENTIAL), written.tag().categories());
+        assertEquals(Set.of(PiiCategory.CREDENTIAL), written.tag().categories());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(policyFile)));
         JsonNode now = described("main.users", "phone_number");
         assertEquals("credential", now.path("pii_categories").get(0).asText(), now.toString());

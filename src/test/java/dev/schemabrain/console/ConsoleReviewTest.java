@@ -16,6 +16,8 @@ import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
+import dev.schemabrain.pii.PiiPolicy;
+import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.FilterOp;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -38,9 +40,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +95,7 @@ class ConsoleReviewTest {
         new SecureRandom().nextBytes(raw);
         key = AuditKey.of(raw);
         console = Console.start(new Console.Settings(store, Optional.of(url), key, REVIEWER, LocalDate.of(2025, 1, 1),
-                "127.0.0.1", 0, dev.schemabrain.pii.PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.of(project)));
+                "127.0.0.1", 0, PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.of(project)));
         String login = console.loginUrl();
         http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
         HttpResponse<String> signedIn = get(login.substring(login.indexOf("/login")));
@@ -284,7 +288,7 @@ class ConsoleReviewTest {
     @Test
     void previewAndApproveWithoutTheFormTokenAreRefused() throws Exception {
         for (String path : List.of("/preview", "/approve-edit", "/restore")) {
-            for (String csrf : java.util.Arrays.asList(null, "not-the-token")) {
+            for (String csrf : Arrays.asList(null, "not-the-token")) {
                 Map<String, String> form = new LinkedHashMap<>();
                 form.put("metric", "invoices_count");
                 if (csrf != null) {
@@ -356,7 +360,7 @@ class ConsoleReviewTest {
     static Map<String, Long> paymentsByMonth(String dated, String currency) throws Exception {
         Map<String, Long> out = new LinkedHashMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + database);
-             java.sql.PreparedStatement st = c.prepareStatement("SELECT substr(" + dated + ", 1, 7), SUM(amount_cents)"
+             PreparedStatement st = c.prepareStatement("SELECT substr(" + dated + ", 1, 7), SUM(amount_cents)"
                      + " FROM payments WHERE status = 'succeeded' AND currency = ? AND " + dated + " >= '2024-01-01' AND "
                      + dated + " < '2025-01-01' GROUP BY 1 ORDER BY 1")) {
             st.setString(1, currency);
@@ -424,7 +428,7 @@ class ConsoleReviewTest {
         Metric approved = stored().metric(metric).orElseThrow();
         assertEquals(InferenceMethod.MANUALLY_AUTHORED, approved.origin().method());
         assertEquals("payments.paid_at", approved.timeDimension());
-        assertTrue(approved.filters().contains(new dev.schemabrain.semantic.model.Filter("payments.currency", FilterOp.EQ, "USD")),
+        assertTrue(approved.filters().contains(new Filter("payments.currency", FilterOp.EQ, "USD")),
                 approved.filters()::toString);
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("name", metric);

@@ -4,6 +4,7 @@ import dev.schemabrain.audit.ArgsHash;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.pii.PiiPolicy;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SemanticLayer;
@@ -15,13 +16,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,7 +63,7 @@ class ConsoleTest {
         key = demo.key();
         // The demo's data ends on 2025-01-01: its last 12 months have rows.
         console = Console.start(new Console.Settings(store, Optional.of(demo.url()), key, REVIEWER, LocalDate.of(2025, 1, 1),
-                "127.0.0.1", 0, dev.schemabrain.pii.PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.empty()));
+                "127.0.0.1", 0, PiiPolicy.DEFAULT_FILE, Optional.empty(), Optional.empty()));
         token = DemoConsole.token(console);
         cookie = DemoConsole.signIn(console, token);
     }
@@ -96,7 +100,7 @@ class ConsoleTest {
     @Test
     void noPageAndNoFormWithoutASession() throws Exception {
         for (String path : List.of("/", "/audit", "/pii", "/audit?caller=alice", "/no-such-page")) {
-            for (String c : java.util.Arrays.asList(null, "schemabrain_console=forged")) {
+            for (String c : Arrays.asList(null, "schemabrain_console=forged")) {
                 HttpResponse<String> r = get(path, c);
                 assertEquals(401, r.statusCode(), path);
                 assertTrue(r.body().contains("name=\"token\""), path + ": the answer is the sign-in page");
@@ -145,7 +149,7 @@ class ConsoleTest {
     /** A rebound DNS name arrives with its own Host: refused before the session is even looked at. */
     @Test
     void aHostOtherThanLoopbackIsRefused() throws Exception {
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", console.port())) {
+        try (Socket socket = new Socket("127.0.0.1", console.port())) {
             socket.getOutputStream().write(("GET / HTTP/1.1\r\nHost: evil.example:" + console.port() + "\r\n" + "Cookie: "
                     + cookie + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -209,7 +213,7 @@ class ConsoleTest {
         get("/", cookie);   // the drafts page's previews are get_metric calls in the chain
         String page = get("/audit", cookie).body();
         List<AuditRecord> rows = auditRows();
-        java.util.Map<String, long[]> days = new java.util.TreeMap<>();
+        Map<String, long[]> days = new TreeMap<>();
         for (AuditRecord r : rows.subList(Math.max(0, rows.size() - 500), rows.size())) {
             long[] n = days.computeIfAbsent(r.occurredAt().substring(0, 10), d -> new long[2]);
             n[0]++;

@@ -14,6 +14,7 @@ import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.transport.http.HttpOptions;
@@ -41,10 +42,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +130,7 @@ class TeamConsoleTest {
                 .withAccessPolicy(policySource, Caller.named("stdio"))
                 // As serve --console builds it; the demo's data ends on 2025-01-01.
                 .withBeside(TeamConsole.beside(store, key, verifier, policySource, LocalDate.of(2025, 1, 1)));
-        serve = new ServeLifecycle(settings, dev.schemabrain.execute.SourceExecutors.of(Optional.of(executor)), InputStream.nullInputStream(),
+        serve = new ServeLifecycle(settings, SourceExecutors.of(Optional.of(executor)), InputStream.nullInputStream(),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(new StringWriter(), true),
                 () -> "SIGTERM", () -> false);
         serve.start();
@@ -156,7 +160,7 @@ class TeamConsoleTest {
         Path next = dir.resolve("policy.next");
         Files.writeString(next, text);
         Files.setPosixFilePermissions(next, PosixFilePermissions.fromString("rw-------"));
-        Files.move(next, policy, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(next, policy, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     static URI at(String path) {
@@ -244,7 +248,7 @@ class TeamConsoleTest {
         com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(new com.nimbusds.jose.JWSHeader.Builder(
                 com.nimbusds.jose.JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new com.nimbusds.jwt.JWTClaimsSet.Builder()
                 .issuer(ISSUER).audience("schemabrain").subject(sub).claim("roles", roles)
-                .expirationTime(new java.util.Date(System.currentTimeMillis() + 600_000)).build());
+                .expirationTime(new Date(System.currentTimeMillis() + 600_000)).build());
         jwt.sign(new com.nimbusds.jose.crypto.RSASSASigner(key));
         return jwt.serialize();
     }
@@ -384,7 +388,7 @@ class TeamConsoleTest {
                 "--console needs an --access-policy with at least one role marked reviewer: true");
         cases.put(List.of("--access-policy", policy.toString()), "--console needs authentication");
         for (Map.Entry<List<String>, String> c : cases.entrySet()) {
-            List<String> args = new java.util.ArrayList<>(List.of("--store", storeFile.toString(), "serve", "--transport", "http",
+            List<String> args = new ArrayList<>(List.of("--store", storeFile.toString(), "serve", "--transport", "http",
                     "--port", "0", "--console"));
             args.addAll(c.getKey());
             InProcessCli.Result r = InProcessCli.run(env, args.toArray(String[]::new));

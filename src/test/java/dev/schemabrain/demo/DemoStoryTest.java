@@ -20,7 +20,13 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -61,7 +67,7 @@ class DemoStoryTest {
         JsonNode firstRow = metric.data().path("rows").path(0);
         assertAll(
                 () -> assertTrue(out.contains("main: 12 tables, 84 columns"), out),
-                () -> assertTrue(java.util.regex.Pattern.compile("12 PII columns tagged \\(no sample of any was stored\\); \\d+"
+                () -> assertTrue(Pattern.compile("12 PII columns tagged \\(no sample of any was stored\\); \\d+"
                         + " of the 12 are redacted and never aggregated: ").matcher(out.replaceAll("\\s+", " ")).find(), out),
                 () -> assertEquals(Status.SUCCESS, search.status()),
                 () -> assertTrue(out.contains(search.data().path("hits").path(0).path("qualified_name").asText()), out),
@@ -72,7 +78,7 @@ class DemoStoryTest {
                 // The money is in minor units: labelled so, with the amount in major units beside it.
                 () -> assertTrue(out.contains(firstRow.path("organizations.country").asText() + "   "
                         + firstRow.path("invoices_total_cents_sum").asLong() + " cents ("
-                        + String.format(java.util.Locale.ROOT, "%,.2f", firstRow.path("invoices_total_cents_sum").asLong() / 100.0)
+                        + String.format(Locale.ROOT, "%,.2f", firstRow.path("invoices_total_cents_sum").asLong() / 100.0)
                         + ")"), out),
                 // The top 3 answers the question whole: the story says how many groups there were, not "partial".
                 () -> assertTrue(out.contains("the top 3 of " + metric.data().path("total_groups").asInt() + " countries"), out),
@@ -116,9 +122,9 @@ class DemoStoryTest {
         Envelope second = told.answers().get(7);
         Envelope across = told.answers().get(8);
         long byHand;
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + events);
-             java.sql.Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM feature_events WHERE platform = 'ios'")) {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + events);
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM feature_events WHERE platform = 'ios'")) {
             rs.next();
             byHand = rs.getLong(1);
         }

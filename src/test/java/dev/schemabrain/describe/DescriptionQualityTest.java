@@ -1,5 +1,10 @@
 package dev.schemabrain.describe;
 
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.embed.WordVocabulary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,12 +52,12 @@ class DescriptionQualityTest {
     @Test
     void hostileNamesGiveCleanSentences() {
         String huge = "order_" + "x".repeat(10_000);
-        List<dev.schemabrain.catalog.Column> columns = List.of(column("\u540d\u524d"), column("\u0007bell\u202Eevil_at\u0000"),
+        List<Column> columns = List.of(column("\u540d\u524d"), column("\u0007bell\u202Eevil_at\u0000"),
                 column("\u0001\u200B"), column(huge), column("is_"), column("__"));
-        dev.schemabrain.catalog.Table t = new dev.schemabrain.catalog.Table(dev.schemabrain.catalog.QualifiedName.of("s", "\u8868"),
-                dev.schemabrain.catalog.TableKind.TABLE, 1L, null, columns, List.of(), List.of(), List.of(), null);
+        Table t = new Table(QualifiedName.of("s", "\u8868"),
+                TableKind.TABLE, 1L, null, columns, List.of(), List.of(), List.of(), null);
         TableDocuments d = new OfflineDescriber(new Words(WordVocabulary.get().words()))
-                .describe(new dev.schemabrain.catalog.Catalog(List.of(t))).get(0);
+                .describe(new Catalog(List.of(t))).get(0);
         List<String> sentences = new ArrayList<>(List.of(d.description().text()));
         d.columns().forEach(c -> sentences.add(c.description().text()));
         for (String s : sentences) {
@@ -64,8 +69,8 @@ class DescriptionQualityTest {
         assertEquals("The unnamed value of the \u8868, text.", d.columns().get(2).description().text());
     }
 
-    private static dev.schemabrain.catalog.Column column(String name) {
-        return new dev.schemabrain.catalog.Column(name, 1, "text", true, null, null, List.of());
+    private static Column column(String name) {
+        return new Column(name, 1, "text", true, null, null, List.of());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,11 +1,13 @@
 package dev.schemabrain.embed;
 
+import dev.schemabrain.catalog.EnglishVocabulary;
 import dev.schemabrain.error.EmbeddingException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,13 +50,13 @@ class ModelResourcesTest {
     void theBuildStepWritesTheModelAndTheWordsLeavesFreshOnesAloneAndRewritesStaleOnes(@TempDir Path dir)
             throws Exception {
         Path model = dir.resolve(OnnxEmbedder.ORT_RESOURCE.substring(1));
-        Path words = dir.resolve(dev.schemabrain.catalog.EnglishVocabulary.WORDS_RESOURCE.substring(1));
+        Path words = dir.resolve(EnglishVocabulary.WORDS_RESOURCE.substring(1));
         Path input = Files.writeString(dir.resolve("pom.xml"), "x");
-        Files.setLastModifiedTime(input, java.nio.file.attribute.FileTime.fromMillis(0));
+        Files.setLastModifiedTime(input, FileTime.fromMillis(0));
         ModelResources.main(new String[] {dir.toString(), input.toString()});
         long size = Files.size(model);
         assertTrue(size > 30_000_000L, "the converted model holds the weights: " + size + " bytes");
-        assertEquals(dev.schemabrain.catalog.EnglishVocabulary.fromTokenizer().size(), Files.readAllLines(words).size());
+        assertEquals(EnglishVocabulary.fromTokenizer().size(), Files.readAllLines(words).size());
         try (var stream = Files.list(dir)) {
             assertEquals(List.of(), stream.filter(p -> p.toString().endsWith(".partial")).toList(),
                     "no partial file is left behind");
@@ -64,7 +66,7 @@ class ModelResourcesTest {
         ModelResources.main(new String[] {dir.toString(), input.toString()});
         assertEquals("stale", Files.readString(model), "newer than its inputs: not converted again");
         assertEquals("stale", Files.readString(words), "newer than its inputs: not written again");
-        Files.setLastModifiedTime(input, java.nio.file.attribute.FileTime.fromMillis(
+        Files.setLastModifiedTime(input, FileTime.fromMillis(
                 Files.getLastModifiedTime(model).toMillis() + 10_000));
         ModelResources.main(new String[] {dir.toString(), input.toString()});
         // onnxruntime's writer is not byte-for-byte repeatable (two conversions differed by 8 bytes): whole again, not "stale".

@@ -3,6 +3,7 @@ package dev.schemabrain.embed;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -19,7 +20,7 @@ class VectorsTest {
         float[] v = {1f, -2.5f, 0f, Float.MIN_VALUE, 3.4e38f, Float.NaN};
         byte[] b = Vectors.toBytes(v);
         assertAll(() -> assertEquals(24, b.length),
-                () -> assertArrayEquals(new byte[] {0, 0, (byte) 0x80, 0x3f}, java.util.Arrays.copyOf(b, 4)), // 1.0f
+                () -> assertArrayEquals(new byte[] {0, 0, (byte) 0x80, 0x3f}, Arrays.copyOf(b, 4)), // 1.0f
                 () -> assertArrayEquals(v, Vectors.fromBytes(b)));
     }
 

@@ -5,6 +5,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableKind;
+import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
@@ -29,6 +30,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
@@ -202,9 +204,9 @@ class IndexerTest {
             }
 
             @Override
-            public Catalog introspect(dev.schemabrain.engine.IntrospectionOptions options) throws SourceException {
+            public Catalog introspect(IntrospectionOptions options) throws SourceException {
                 Catalog real = new SqliteSource(url).introspect(options);
-                List<Table> tables = new java.util.ArrayList<>(real.tables());
+                List<Table> tables = new ArrayList<>(real.tables());
                 tables.add(broken);
                 return new Catalog(tables);
             }

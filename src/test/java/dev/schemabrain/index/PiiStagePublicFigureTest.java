@@ -10,6 +10,7 @@ import dev.schemabrain.pii.PiiTags;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -37,7 +38,7 @@ class PiiStagePublicFigureTest {
                 table("film", List.of("film_id", "title")),
                 table("film_actor", List.of("actor_id", "film_id"), "actor", "film"),
                 table("customer", List.of("customer_id", "first_name", "last_name", "email"))));
-        Set<String> tagged = PiiStage.classify(pagila, List.of(), List.of()).heuristic().stream()
+        Set<String> tagged = PiiStage.classify(pagila, List.of(), List.of(), Map.of()).heuristic().stream()
                 .map(PiiTags.Entry::qualifiedColumn).collect(Collectors.toSet());
         assertEquals(Set.of("public.customer.first_name", "public.customer.last_name", "public.customer.email"), tagged);
     }

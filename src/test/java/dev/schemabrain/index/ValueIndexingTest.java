@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -148,7 +149,7 @@ class ValueIndexingTest {
         Files.setLastModifiedTime(file, time);
         ServedCatalog again = index("spider:" + spider.resolve("tables.json"), store);
         assertEquals(List.of("Jesenik", "Hl.m. Praha", "Ústí nad Labem"), column(again, "branch", "district").values());
-        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(time.toMillis() + 5_000));
+        Files.setLastModifiedTime(file, FileTime.fromMillis(time.toMillis() + 5_000));
         ServedCatalog moved = index("spider:" + spider.resolve("tables.json"), store);
         assertEquals(List.of("Changed", "Hl.m. Praha", "Ústí nad Labem"), column(moved, "branch", "district").values(),
                 "a moved token reads the rows again");

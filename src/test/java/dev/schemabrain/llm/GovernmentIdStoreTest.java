@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -104,7 +105,7 @@ class GovernmentIdStoreTest {
         List<String> leaked = new ArrayList<>();
         for (String value : planted) {
             String bare = value.replaceAll("[ -]", "");
-            for (String form : new java.util.LinkedHashSet<>(List.of(value, bare))) {
+            for (String form : new LinkedHashSet<>(List.of(value, bare))) {
                 if (all.contains(form)) {
                     leaked.add(form);
                 }

@@ -20,12 +20,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,7 +95,7 @@ class LlmAnswerProvenanceTest {
     private static JsonNode call(ToolRegistry tools, String tool, Map<String, Object> args) {
         try {
             return JSON.readTree(answer(tools, tool, args).toJson());
-        } catch (java.io.IOException x) {
+        } catch (IOException x) {
             throw new AssertionError(x);
         }
     }
@@ -121,7 +123,7 @@ class LlmAnswerProvenanceTest {
 
         JsonNode hits = call(tools, "find_relevant_tables", Map.of("query", "*", "response_format", "detailed"))
                 .path("data").path("hits");
-        Map<String, JsonNode> byTable = new java.util.HashMap<>();
+        Map<String, JsonNode> byTable = new HashMap<>();
         hits.forEach(h -> byTable.put(h.path("qualified_name").asText(), h.path("description_provenance")));
         assertEquals(3, byTable.size(), hits.toString());
         assertEquals("llm", byTable.get("main.orders").path("source").asText(), hits.toString());

@@ -1,6 +1,7 @@
 package dev.schemabrain.llm;
 
 import dev.schemabrain.catalog.InjectionScreen;
+import dev.schemabrain.error.UserError;
 import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.SecurityFigures;
 import org.junit.jupiter.api.AfterEach;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -122,7 +124,7 @@ class LlmBoundaryTest {
             try {
                 KeyRoute.Decision d = KeyRoute.decide(r.kind(), r.url(), KEY, "K", r.named());
                 got = d.key() != null ? "send" : "withhold";
-            } catch (dev.schemabrain.error.UserError e) {
+            } catch (UserError e) {
                 got = "refuse";
             }
             tried++;
@@ -156,7 +158,7 @@ class LlmBoundaryTest {
         server.inputTokens = 100;
         int held = 0;
         for (String kind : List.of("anthropic", "openai")) {
-            java.nio.file.Files.deleteIfExists(store);
+            Files.deleteIfExists(store);
             InProcessCli.Result r = index(Map.of("SB_KEY", KEY), "--llm", kind, "--llm-url", server.url(), "--llm-key-env", "SB_KEY",
                     "--workers", "1", "--price-in", "1", "--price-out", "10", "--max-cost", "0.02");
             assertEquals(0, r.exitCode(), r.stderr());
@@ -178,7 +180,7 @@ class LlmBoundaryTest {
         server.outputTokens = 300;
         int held = 0;
         for (String kind : List.of("anthropic", "openai")) {
-            java.nio.file.Files.deleteIfExists(store);
+            Files.deleteIfExists(store);
             InProcessCli.Result r = index(Map.of("SB_KEY", KEY), "--llm", kind, "--llm-url", server.url(), "--llm-key-env", "SB_KEY",
                     "--price-in", "1", "--price-out", "5");
             assertEquals(0, r.exitCode(), r.stderr());

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -150,7 +151,7 @@ class LlmIndexTest {
         assertEquals(0, ledger.exitCode(), ledger.stderr());
         assertTrue(ledger.stdout().contains("claude-sonnet-4-5"), ledger.stdout());
         assertTrue(ledger.stdout().contains("total"), ledger.stdout());
-        assertFalse(new String(Files.readAllBytes(store), java.nio.charset.StandardCharsets.ISO_8859_1).contains(KEY));
+        assertFalse(new String(Files.readAllBytes(store), StandardCharsets.ISO_8859_1).contains(KEY));
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.schemabrain.auth.AuthFilter;
 import dev.schemabrain.auth.BearerTokens;
 import dev.schemabrain.auth.FileTokens;
+import dev.schemabrain.mcp.tools.ToolGroups;
 import dev.schemabrain.mcp.transport.http.HttpFixture;
 import dev.schemabrain.mcp.transport.http.HttpOptions;
 import dev.schemabrain.testing.InProcessCli;
@@ -91,7 +92,7 @@ class LoadCommandsIT {
     @Test
     void probeFindsItsTableOnAServerOfTheDefaultTools() throws Exception {
         // list_indexed_schemas is not among serve's default tools: discovery must not need it.
-        try (HttpFixture core = HttpFixture.start(HttpOptions.loopback(), dev.schemabrain.mcp.tools.ToolGroups.DEFAULT)) {
+        try (HttpFixture core = HttpFixture.start(HttpOptions.loopback(), ToolGroups.DEFAULT)) {
             JsonNode report = ok(InProcessCli.run("probe", "--url", mcp(core), "--calls", "5", "--warmup", "0"));
             assertEquals("describe_table", report.path("call").path("tool").asText());
             assertTrue(report.path("call").path("arguments").path("qualified_name").asText().startsWith("main."), report.toString());

@@ -116,7 +116,7 @@ class DisclosureRulesTest {
 
     @Test
     void anAllowanceLiftsExactlyItsRuleOnExactlyItsColumnAndNeverTheBlockList() {
-        Map<String, java.util.Set<Allowance>> allowed = Map.of("email", Set.of(Allowance.GROUP_BY),
+        Map<String, Set<Allowance>> allowed = Map.of("email", Set.of(Allowance.GROUP_BY),
                 "date_of_birth", Set.of(Allowance.TIME_DIMENSION, Allowance.MIN_MAX),
                 "password_hash", Set.of(Allowance.values()));
         PiiTags tags = tags().withAllowances(Map.of(USERS, allowed));

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PiiClassifierV4Test {
 
     private static Set<PiiCategory> tag(String table, String column, String type, String... samples) {
-        return PiiClassifier.classify(column, type, List.of(samples), table).categories();
+        return PiiClassifier.classify(column, type, List.of(samples), table, null).categories();
     }
 
     @Test

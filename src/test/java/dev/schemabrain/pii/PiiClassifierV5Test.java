@@ -7,6 +7,7 @@ import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -20,7 +21,7 @@ class PiiClassifierV5Test {
     private static final Set<PiiCategory> CONTACT = Set.of(PiiCategory.CONTACT);
 
     private static Set<PiiCategory> tag(String table, String column, String type, String... samples) {
-        return PiiClassifier.classify(column, type, List.of(samples), table).categories();
+        return PiiClassifier.classify(column, type, List.of(samples), table, null).categories();
     }
 
     @Test
@@ -106,10 +107,10 @@ class PiiClassifierV5Test {
         Table actor = table("actor", actorColumns);
         assertEquals(Set.of(), tag(actor, "last_name", List.of("film_actor")), "Pagila/Sakila: actors of a film catalogue");
         assertEquals(CONTACT, tag(actor, "last_name", List.of()), "no link to works: an actor of an audit log is a user");
-        assertEquals(CONTACT, PiiClassifier.classify(actor, actor.columns().get(2)).categories(),
+        assertEquals(CONTACT, PiiClassifier.classify(actor, actor.columns().get(2), PiiClassifier.TableContext.of(actor, List.of())).categories(),
                 "without incoming keys the table alone shows no link");
 
-        List<String[]> withEmail = new java.util.ArrayList<>(actorColumns);
+        List<String[]> withEmail = new ArrayList<>(actorColumns);
         withEmail.add(new String[]{"email", "text"});
         assertEquals(CONTACT, tag(table("actor", withEmail), "last_name", List.of("film_actor")),
                 "an e-mail on the table: the people are contacts, not credits");

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -121,11 +123,11 @@ class PiiCorpusTest {
      * {@code film_actor.film_id}) stands for one.
      */
     static Map<String, PiiClassifier.TableContext> contexts(List<Labelled> corpus) {
-        Map<String, List<String>> columns = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> columns = new LinkedHashMap<>();
         for (Labelled l : corpus) {
             columns.computeIfAbsent(l.table(), t -> new ArrayList<>()).add(l.column());
         }
-        Map<String, PiiClassifier.TableContext> out = new java.util.HashMap<>();
+        Map<String, PiiClassifier.TableContext> out = new HashMap<>();
         for (Map.Entry<String, List<String>> t : columns.entrySet()) {
             List<String> linked = new ArrayList<>();
             for (Map.Entry<String, List<String>> u : columns.entrySet()) {
@@ -151,7 +153,7 @@ class PiiCorpusTest {
                 {"company_name", "text"}, {"file_name", "text"}, {"password_policy_id", "integer"}, {"lessons", "text"},
                 {"shipping", "text"}, {"sql_fingerprint", "text"}, {"customer_id", "integer"}, {"email_verified_at", "timestamp"},
                 {"is_email_verified", "boolean"}, {"login_count", "integer"}, {"card_type", "text"}}) {
-            PiiTag tag = PiiClassifier.classify(c[0], c[1], List.of(), "things");
+            PiiTag tag = PiiClassifier.classify(c[0], c[1], List.of(), "things", null);
             assertTrue(!tag.tagged(), c[0] + " is not PII, got " + tag);
         }
     }

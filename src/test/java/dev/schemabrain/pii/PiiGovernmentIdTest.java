@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PiiGovernmentIdTest {
 
     private static PiiTag tag(String column, String type, String... samples) {
-        return PiiClassifier.classify(column, type, List.of(samples), "import_rows");
+        return PiiClassifier.classify(column, type, List.of(samples), "import_rows", null);
     }
 
     private static boolean government(PiiTag tag) {
@@ -69,7 +69,7 @@ class PiiGovernmentIdTest {
             List<String> values = List.of(c).subList(1, c.length);
             for (String name : List.of("col7", "ref", "field_3", "value")) {
                 assertEquals(c[0], GovernmentIds.column(name, values).orElse(null), name + " " + values);
-                PiiTag tag = PiiClassifier.classify(name, "text", values, "import_batch");
+                PiiTag tag = PiiClassifier.classify(name, "text", values, "import_batch", null);
                 assertTrue(government(tag), name + " " + values + " " + tag);
             }
             assertEquals(List.of("<national id>"), SamplePolicy.pick("col7", values), "only the placeholder is stored");
@@ -93,7 +93,7 @@ class PiiGovernmentIdTest {
                 {"col4", "100000001", "100000002", "100000003"}};
         for (String[] c : columns) {
             List<String> values = List.of(c).subList(1, c.length);
-            PiiTag tag = PiiClassifier.classify(c[0], "text", values, "import_batch");
+            PiiTag tag = PiiClassifier.classify(c[0], "text", values, "import_batch", null);
             assertFalse(government(tag), c[0] + " " + values + " " + tag);
             assertFalse(GovernmentIds.column(c[0], values).isPresent(), c[0] + " " + values);
         }

@@ -23,7 +23,7 @@ class SubjectClassifierTest {
     static SubjectClass draft(Table table) {
         List<PiiTags.Entry> tags = new ArrayList<>();
         for (Column c : table.columns()) {
-            PiiTag tag = PiiClassifier.classify(c.name(), c.dataType(), List.of(), table.name().table());
+            PiiTag tag = PiiClassifier.classify(c.name(), c.dataType(), List.of(), table.name().table(), null);
             if (tag.tagged()) {
                 tags.add(new PiiTags.Entry(table.name(), c.name(), tag, PiiTags.Origin.HEURISTIC));
             }

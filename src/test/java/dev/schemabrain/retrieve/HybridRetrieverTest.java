@@ -3,6 +3,7 @@ package dev.schemabrain.retrieve;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
 import dev.schemabrain.catalog.TableBuilder;
 import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.describe.OfflineDescriber;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +54,7 @@ class HybridRetrieverTest {
         }
     }
 
-    private static dev.schemabrain.catalog.Table table(String name, String key, String... columns) {
+    private static Table table(String name, String key, String... columns) {
         TableBuilder b = new TableBuilder(new QualifiedName("school", name), TableKind.TABLE, null, null, null);
         b.addColumn(new Column(key, 1, "integer", false, null, null, List.of()));
         b.addPrimaryKeyColumn(key);
@@ -104,8 +106,8 @@ class HybridRetrieverTest {
 
     @Test
     void aNamedValueBringsItsTableUpAndIsNamedInTheHit() {
-        List<dev.schemabrain.catalog.Table> tables = new java.util.ArrayList<>(catalog.tables());
-        dev.schemabrain.catalog.Table addresses = tables.get(0);
+        List<Table> tables = new ArrayList<>(catalog.tables());
+        Table addresses = tables.get(0);
         tables.set(0, addresses.withColumns(addresses.columns().stream()
                 .map(c -> c.name().equals("city") ? c.withValues(List.of("Köln", "Stuttgart", "Rio de Janeiro")) : c).toList()));
         Catalog withValues = new Catalog(tables);

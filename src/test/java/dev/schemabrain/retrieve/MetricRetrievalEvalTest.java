@@ -23,7 +23,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -169,7 +171,7 @@ class MetricRetrievalEvalTest {
         StringBuilder second = new StringBuilder();
         for (JsonNode q : golden.path("questions")) {
             String schema = q.path("schema").asText();
-            Set<String> expected = new java.util.LinkedHashSet<>();
+            Set<String> expected = new LinkedHashSet<>();
             q.path("expected").forEach(e -> expected.add(e.asText()));
             Set<String> known = metricNames(tools.get(schema));
             assertTrue(known.containsAll(expected), q.path("id").asText() + " expects a metric " + schema
@@ -233,7 +235,7 @@ class MetricRetrievalEvalTest {
 
     private static Set<String> metricNames(ToolRegistry tools) {
         Envelope listed = tools.call("list_metrics", Map.of("limit", 200));
-        Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         listed.data().path("metrics").forEach(m -> names.add(m.path("name").asText()));
         return names;
     }

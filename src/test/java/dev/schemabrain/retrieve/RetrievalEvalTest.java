@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -112,7 +113,7 @@ class RetrievalEvalTest {
         // it 0.89 (tuning) and 1.00 (blind); with the value-anchored distance 0.96 and 1.00.
         assertAll(() -> assertTrue(tuning >= 0.95, "full@3 over the tuning value sets " + tuning),
                 () -> assertTrue(blind >= 0.9, "full@3 over the blind value sets " + blind),
-                () -> assertTrue(java.util.Arrays.stream(r).allMatch(x -> x.full().get(10) >= 0.99), "every expected table in the top 10"));
+                () -> assertTrue(Arrays.stream(r).allMatch(x -> x.full().get(10) >= 0.99), "every expected table in the top 10"));
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 
@@ -73,7 +74,7 @@ class ValueIndexBenchmark {
             micros[i] = (System.nanoTime() - q0) / 1000;
         }
         Arrays.sort(micros);
-        String figures = String.format(java.util.Locale.ROOT,
+        String figures = String.format(Locale.ROOT,
                 "value index, 100,000 columns (50,000 text, %d values read before the bound)%n"
                         + "  values kept %d (bound %d), stored as JSON %.1f MB%n"
                         + "  build %d ms, heap %.1f MB%n"

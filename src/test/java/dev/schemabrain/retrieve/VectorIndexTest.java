@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -146,7 +147,7 @@ class VectorIndexTest {
             }
         }
         List<Map.Entry<DocumentKey, float[]>> entries = new ArrayList<>(map.entrySet());
-        java.util.Collections.shuffle(entries, random);
+        Collections.shuffle(entries, random);
         VectorIndex.Builder builder = VectorIndex.builder(tables);
         for (Map.Entry<DocumentKey, float[]> e : entries) {
             builder.put(e.getKey(), e.getValue());

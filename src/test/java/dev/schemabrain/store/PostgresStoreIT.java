@@ -8,14 +8,17 @@ import dev.schemabrain.testing.TestPostgres;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.spec.McpSchema;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,7 +117,7 @@ class PostgresStoreIT {
         }
         assertEquals(2, TestPostgres.count("postgres", "SELECT count(*) FROM " + schema + ".audit_log"),
                 "the serving role recorded both calls into the store's chain");
-        assertFalse(java.nio.file.Files.exists(work.resolve("schemabrain-" + schema + ".audit.db")), "no local audit file");
+        assertFalse(Files.exists(work.resolve("schemabrain-" + schema + ".audit.db")), "no local audit file");
         Cli.Result verify = cli("--store", asServer, "audit", "verify");
         assertEquals(0, verify.exitCode(), verify.stdout() + verify.stderr());
         assertTrue(verify.stdout().startsWith("audit chain intact: 2 rows verified"), verify.stdout());
@@ -127,7 +130,7 @@ class PostgresStoreIT {
              Statement st = c.createStatement()) {
             for (String change : List.of("UPDATE " + schema + ".audit_log SET status = 'x'", "DELETE FROM " + schema + ".audit_log",
                     "TRUNCATE " + schema + ".audit_log", "DELETE FROM " + schema + ".catalog_tables")) {
-                java.sql.SQLException refused = org.junit.jupiter.api.Assertions.assertThrows(java.sql.SQLException.class,
+                SQLException refused = Assertions.assertThrows(SQLException.class,
                         () -> st.execute(change), change);
                 assertTrue(refused.getMessage().contains("permission denied"), refused.getMessage());
             }

@@ -30,6 +30,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -172,7 +173,7 @@ abstract class StoreContractTest {
         QualifiedName customer = QualifiedName.of("main", "customer");
         PiiTags.Entry override = new PiiTags.Entry(customer, "country",
                 PiiTag.of(List.of(PiiCategory.CONTACT), List.of("operator")), PiiTags.Origin.OPERATOR);
-        java.util.Set<PiiCategory> blocked = new java.util.HashSet<>(BlockList.FLOOR.categories());
+        Set<PiiCategory> blocked = new HashSet<>(BlockList.FLOOR.categories());
         blocked.add(PiiCategory.CONTACT);
         BlockList block = BlockList.of(blocked, false);
         List<SemanticRepository.StoredObject> objects = List.of(new SemanticRepository.StoredObject(

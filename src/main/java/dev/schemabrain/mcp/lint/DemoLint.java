@@ -4,7 +4,6 @@ import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
 import java.util.Optional;
 
-import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.index.IndexListener;
 import dev.schemabrain.index.Indexer;
 import dev.schemabrain.mcp.tool.ToolRegistry;
@@ -21,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /** The charter lint over the served tools, their happy paths run on a fresh demo store in a temp directory. */
@@ -33,12 +33,16 @@ public final class DemoLint {
     private DemoLint() {
     }
 
-    public static Report run() throws IOException, SourceException, StoreException {
+    /**
+     * @param writeDemo writes the demo database to the file it is given; the caller's, so that this package
+     *                  does not reach up to the demo
+     */
+    public static Report run(Consumer<Path> writeDemo) throws IOException, SourceException, StoreException {
         Path dir = Files.createTempDirectory("schemabrain-lint");
         try {
             Path database = dir.resolve("demo.sqlite");
             Path store = dir.resolve("lint.db");
-            DemoDatabase.ensure(database);
+            writeDemo.accept(database);
             SourceUrl url = SourceUrl.parse("sqlite:" + database);
             try (SchemaSource source = Sources.open(url)) {
                 new Indexer().run(url, source, store, false, IndexListener.SILENT);

@@ -1,5 +1,7 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.catalog.Domain;
+
 /** A column while the script is being read: later statements may still set its default or comment. */
 final class ColumnDraft {
 
@@ -9,7 +11,7 @@ final class ColumnDraft {
     String defaultValue;
     String comment;
     /** A CHECK (column IN (…)) list, when the table declares one. */
-    dev.schemabrain.catalog.Domain domain;
+    Domain domain;
 
     ColumnDraft(String name, String dataType) {
         this.name = name;

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.lint;
 
+import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.EnvelopeSchema;
@@ -22,7 +23,7 @@ class CharterLintTest {
 
     @Test
     void everyServedToolPassesTheCharterLint() throws Exception {
-        DemoLint.Report report = DemoLint.run();
+        DemoLint.Report report = DemoLint.run(DemoDatabase::ensure);
         assertEquals(16, report.tools().size());
         assertEquals(List.of(), report.findings());
     }

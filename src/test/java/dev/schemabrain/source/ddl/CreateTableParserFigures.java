@@ -1,5 +1,6 @@
 package dev.schemabrain.source.ddl;
 
+import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.sql.lex.SqlLexer;
 import dev.schemabrain.sql.lex.Token;
 
@@ -293,7 +294,7 @@ class CreateTableParserFigures {
         int close = cursor.matchingClose(cursor.position());
         String text = sample.statement().text();
         String core = "CREATE TABLE " + text.substring(tokens.get(nameStart).start(), tokens.get(close).end());
-        TableDraft table = new TableDraft(name, dev.schemabrain.catalog.TableKind.TABLE);
+        TableDraft table = new TableDraft(name, TableKind.TABLE);
         return JsqlTableReader.read(jsql, core, sample.statement().backslashEscapes(), sample.defaultSchema(), table)
                 ? new Reading(table, null) : new Reading(null, "rejected");
     }

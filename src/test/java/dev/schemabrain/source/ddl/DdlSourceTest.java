@@ -2,6 +2,7 @@ package dev.schemabrain.source.ddl;
 
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
+import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.catalog.ForeignKey;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
@@ -11,6 +12,7 @@ import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.error.SourceException;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.testing.Bench;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DdlSourceTest {
 
-    private static final Path SAMPLE_DBS = dev.schemabrain.testing.Bench.root().resolve("sampledbs");
+    private static final Path SAMPLE_DBS = Bench.root().resolve("sampledbs");
 
     /*
      * Expected figures for the two sample dumps were obtained by loading each file into PostgreSQL 15
@@ -345,12 +347,12 @@ class DdlSourceTest {
                 );
                 """));
         Table invoice = catalog.tables().get(0);
-        assertEquals(new dev.schemabrain.catalog.Domain(dev.schemabrain.catalog.Domain.Kind.ENUM, null,
+        assertEquals(new Domain(Domain.Kind.ENUM, null,
                 List.of("one_off", "recurring")), invoice.column("kind").orElseThrow().domain());
         assertEquals(List.of("draft", "it's paid"), invoice.column("status").orElseThrow().domain().values(),
                 "the first plain list counts; a list inside a larger condition does not");
         assertEquals(List.of("web", "api"), invoice.column("channel").orElseThrow().domain().values(), "a named table CHECK");
-        assertEquals(dev.schemabrain.catalog.Domain.BOOLEAN, invoice.column("is_test").orElseThrow().domain());
+        assertEquals(Domain.BOOLEAN, invoice.column("is_test").orElseThrow().domain());
         assertNull(invoice.column("rating").orElseThrow().domain(), "a list of numbers stays a number");
         assertNull(invoice.column("id").orElseThrow().domain());
     }
