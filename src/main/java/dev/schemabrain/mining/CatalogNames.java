@@ -11,14 +11,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Resolves the names a statement wrote to the catalog's own: a qualified table, a table's column ({@link SearchPaths}
+ * Resolves the names a statement wrote to the catalog's own: a qualified table, a table's columns ({@link SearchPaths}
  * resolves unqualified tables). Case-insensitive, as unquoted names are; of two tables differing only by case, the
  * first in the catalog wins.
  */
 final class CatalogNames {
 
     private final Map<String, Table> byQualified = new HashMap<>();
-    private final Map<String, Map<String, String>> columnsByTable = new HashMap<>();
+    private final Map<String, Table> byName = new HashMap<>();
     /** Every schema, table and column name, lower-cased: the identifiers a statement may keep. */
     private final java.util.Set<String> names = new java.util.HashSet<>();
 
@@ -28,13 +28,10 @@ final class CatalogNames {
             byQualified.putIfAbsent(key, t);
             names.add(t.name().schema().toLowerCase(Locale.ROOT));
             names.add(t.name().table().toLowerCase(Locale.ROOT));
-            Map<String, String> columns = new HashMap<>();
             for (Column c : t.columns()) {
-                columns.putIfAbsent(c.name().toLowerCase(Locale.ROOT), c.name());
-                columns.put(c.name(), c.name());
                 names.add(c.name().toLowerCase(Locale.ROOT));
             }
-            columnsByTable.put(t.name().toString(), columns);
+            byName.put(t.name().toString(), t);
         }
     }
 
@@ -53,14 +50,10 @@ final class CatalogNames {
         return t == null ? Optional.empty() : t.columns().stream().filter(c -> c.name().equals(column)).findFirst();
     }
 
-    /** The column's catalog spelling, when {@code table} has it. */
-    Optional<String> column(QualifiedName table, String column) {
-        Map<String, String> columns = columnsByTable.get(table.toString());
-        if (columns == null || column == null) {
-            return Optional.empty();
-        }
-        String exact = columns.get(column);
-        return Optional.ofNullable(exact != null ? exact : columns.get(column.toLowerCase(Locale.ROOT)));
+    /** The table's columns, in the catalog's order. */
+    java.util.List<String> columns(QualifiedName table) {
+        Table t = byName.get(table.toString());
+        return t == null ? java.util.List.of() : t.columns().stream().map(Column::name).toList();
     }
 
     private static String key(String schema, String table) {

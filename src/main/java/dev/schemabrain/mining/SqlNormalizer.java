@@ -1,5 +1,7 @@
 package dev.schemabrain.mining;
 
+import dev.schemabrain.sql.lex.Quoting;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -205,12 +207,10 @@ public final class SqlNormalizer {
             i = j;
             return;
         }
-        int tagEnd = sql.indexOf('$', i + 1);
-        String tag = tagEnd > 0 ? sql.substring(i + 1, tagEnd) : null;
-        if (tag != null && (tag.isEmpty() || PLAIN_IDENTIFIER.matcher(tag).matches() && tag.indexOf('$') < 0)) {
-            String delimiter = "$" + tag + "$";
-            int close = sql.indexOf(delimiter, tagEnd + 1);
-            i = close < 0 ? n : close + delimiter.length();
+        String tag = Quoting.dollarTag(sql, i);
+        if (tag != null) {
+            int end = Quoting.dollarEnd(sql, i, tag);
+            i = end < 0 ? n : end;
             value();
         } else {
             out.append('$');
@@ -253,23 +253,8 @@ public final class SqlNormalizer {
 
     /** From an opening quote to just past its closing one; a doubled quote, and a backslash where it escapes, stay inside. */
     private int quotedEnd(int open, char quote, boolean backslashEscapes) {
-        int n = sql.length();
-        int j = open + 1;
-        while (j < n) {
-            char c = sql.charAt(j);
-            if (c == '\\' && backslashEscapes && j + 1 < n) {
-                j += 2;
-            } else if (c == quote) {
-                if (j + 1 < n && sql.charAt(j + 1) == quote) {
-                    j += 2;
-                } else {
-                    return j + 1;
-                }
-            } else {
-                j++;
-            }
-        }
-        return n;
+        int end = Quoting.quotedEnd(sql, open + 1, quote, backslashEscapes);
+        return end < 0 ? sql.length() : end;
     }
 
     private int endOfNumber(int start) {

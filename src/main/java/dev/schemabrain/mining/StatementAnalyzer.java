@@ -9,6 +9,9 @@ import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
 import dev.schemabrain.mining.StatementAnalysis.Filter;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.sql.guard.Parsing;
+import dev.schemabrain.sql.scope.Scope;
+import dev.schemabrain.sql.scope.Scope.Col;
+import dev.schemabrain.sql.scope.Scope.Source;
 import dev.schemabrain.mining.StatementAnalysis.Kind;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.BinaryExpression;
@@ -53,7 +56,6 @@ import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.statement.update.Update;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -83,6 +85,7 @@ public final class StatementAnalyzer {
     private final CatalogNames served;
     private final SearchPaths paths;
     private final PiiTags pii;
+    private final Map<QualifiedName, List<Col<ColumnRef>>> columns = new java.util.concurrent.ConcurrentHashMap<>();
 
     public StatementAnalyzer(Catalog catalog, List<String> searchPath) {
         this(catalog, SearchPaths.of(catalog, searchPath), PiiTags.NONE);
@@ -93,6 +96,11 @@ public final class StatementAnalyzer {
         this.served = KeptLiterals.served(catalog, pii);
         this.paths = paths;
         this.pii = pii;
+    }
+
+    /** A catalog table's columns as a scope holds them. */
+    private List<Col<ColumnRef>> columnsOf(QualifiedName table) {
+        return columns.computeIfAbsent(table, t -> names.columns(t).stream().map(c -> new Col<>(c, new ColumnRef(t, c))).toList());
     }
 
     /** The statement's analysis; empty when JSqlParser cannot parse it. */
@@ -124,12 +132,12 @@ public final class StatementAnalyzer {
             kind = Kind.WRITE;
         } else if (statement instanceof Update update) {
             walk.write(update.getTable());
-            Scope scope = walk.scopeOf(List.of(update.getTable()), null);
+            Scope<ColumnRef> scope = walk.scopeOf(List.of(update.getTable()), null);
             walk.expression(update.getWhere(), scope, "filter");
             kind = Kind.WRITE;
         } else if (statement instanceof Delete delete) {
             walk.write(delete.getTable());
-            Scope scope = walk.scopeOf(List.of(delete.getTable()), null);
+            Scope<ColumnRef> scope = walk.scopeOf(List.of(delete.getTable()), null);
             walk.expression(delete.getWhere(), scope, "filter");
             kind = Kind.WRITE;
         } else if (statement instanceof Merge merge) {
@@ -146,42 +154,13 @@ public final class StatementAnalyzer {
                 new StatementAnalysis.Names(walk.qualify, walk.ambiguous, walk.unresolved), walk.kept, walk.filters));
     }
 
-    /** A FROM item as a scope sees it: a catalog table, or a derived one (CTE, subquery) with no catalog columns. */
-    private record Binding(QualifiedName table) {
-    }
-
-    private static final class Scope {
-        final Scope outer;
-        final Map<String, Binding> byAlias = new HashMap<>();
-        final List<Binding> items = new ArrayList<>();
-        final Set<String> ctes;
-
-        Scope(Scope outer, Set<String> ctes) {
-            this.outer = outer;
-            this.ctes = ctes;
-        }
-
-        boolean isCte(String name) {
-            for (Scope s = this; s != null; s = s.outer) {
-                if (s.ctes.contains(name.toLowerCase(Locale.ROOT))) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
-
-    /** One column resolved in one scope: the pair is what makes a join. */
-    private record Resolved(Binding binding, ColumnRef ref) {
-    }
-
     private final class Walk {
         final Set<QualifiedName> tables = new LinkedHashSet<>();
         final Set<QualifiedName> written = new LinkedHashSet<>();
         final Map<ColumnRef, Set<String>> columns = new TreeMap<>();
         final Set<String> aggregates = new TreeSet<>();
-        /** Per pair of bindings (ordered by identity of first sight), the column pairs equated between them. */
-        final Map<List<Binding>, List<ColumnRef[]>> equalities = new LinkedHashMap<>();
+        /** Per pair of tables (in name order), the column pairs equated between them. */
+        final Map<List<QualifiedName>, List<ColumnRef[]>> equalities = new LinkedHashMap<>();
         final Map<Integer, String> qualify = new TreeMap<>();
         final Set<String> ambiguous = new TreeSet<>();
         final Set<String> unresolved = new TreeSet<>();
@@ -239,24 +218,23 @@ public final class StatementAnalyzer {
             return at >= 0 && at < text.length() ? Optional.of(at) : Optional.empty();
         }
 
-        Scope scopeOf(List<Table> from, Scope outer) {
-            Scope scope = new Scope(outer, Set.of());
+        Scope<ColumnRef> scopeOf(List<Table> from, Scope<ColumnRef> outer) {
+            Scope<ColumnRef> scope = Scope.inside(outer, Scope.Mode.LENIENT);
             from.forEach(t -> bind(scope, t));
             return scope;
         }
 
-        void select(Select select, Scope outer) {
+        void select(Select select, Scope<ColumnRef> outer) {
             if (select == null) {
                 return;
             }
-            Set<String> ctes = new HashSet<>();
-            Scope withScope = new Scope(outer, ctes);
+            Scope<ColumnRef> withScope = Scope.inside(outer, Scope.Mode.LENIENT);
             if (select.getWithItemsList() != null) {
                 for (WithItem<?> with : select.getWithItemsList()) {
                     if (with.getSelect() != null) {
                         select(with.getSelect(), withScope);
                     }
-                    ctes.add(unquote(with.getAliasName()).toLowerCase(Locale.ROOT));
+                    withScope.cte(unquote(with.getAliasName()), null);
                 }
             }
             if (select instanceof PlainSelect plain) {
@@ -273,8 +251,8 @@ public final class StatementAnalyzer {
             }
         }
 
-        void plain(PlainSelect plain, Scope outer) {
-            Scope scope = new Scope(outer, Set.of());
+        void plain(PlainSelect plain, Scope<ColumnRef> outer) {
+            Scope<ColumnRef> scope = Scope.inside(outer, Scope.Mode.LENIENT);
             from(plain.getFromItem(), plain.getJoins(), scope);
             if (plain.getSelectItems() != null) {
                 for (SelectItem<?> item : plain.getSelectItems()) {
@@ -306,7 +284,7 @@ public final class StatementAnalyzer {
         }
 
         /** {@code column op value} (either way round): a filter, and the value kept when the column already shows it. */
-        void compared(ComparisonOperator comparison, Scope scope, String role) {
+        void compared(ComparisonOperator comparison, Scope<ColumnRef> scope, String role) {
             Expression left = comparison.getLeftExpression();
             Expression right = comparison.getRightExpression();
             String op = comparison.getStringExpression();
@@ -325,16 +303,16 @@ public final class StatementAnalyzer {
             if (left instanceof Column column && !(right instanceof Column)) {
                 String operator = op;
                 Expression value = right;
-                resolve(column, scope).ifPresent(r -> filter(r.ref(), operator, List.of(value), role));
+                resolve(column, scope).ifPresent(r -> filter(r, operator, List.of(value), role));
             }
         }
 
         /** {@code column [NOT] IN (values)}: the values kept only when the column already shows every one. */
-        void in(InExpression in, Scope scope, String role) {
+        void in(InExpression in, Scope<ColumnRef> scope, String role) {
             if (in.getLeftExpression() instanceof Column column && in.getRightExpression() instanceof ExpressionList<?> list) {
                 List<Expression> values = new ArrayList<>();
                 list.forEach(e -> values.add((Expression) e));
-                resolve(column, scope).ifPresent(r -> filter(r.ref(), in.isNot() ? "not in" : "in", values, role));
+                resolve(column, scope).ifPresent(r -> filter(r, in.isNot() ? "not in" : "in", values, role));
             }
         }
 
@@ -393,16 +371,16 @@ public final class StatementAnalyzer {
         }
 
         /** {@code flag IS [NOT] TRUE|FALSE}; the NOT forms also keep NULL rows, so they are {@code = …} only on a NOT NULL column. */
-        void isBoolean(IsBooleanExpression is, Scope scope, String role) {
+        void isBoolean(IsBooleanExpression is, Scope<ColumnRef> scope, String role) {
             if (is.getLeftExpression() instanceof Column column) {
-                resolve(column, scope).ifPresent(r -> literals.flag(r.ref())
+                resolve(column, scope).ifPresent(r -> literals.flag(r)
                         .filter(c -> !is.isNot() || !c.nullable())
-                        .ifPresent(c -> yesNo(r.ref(), is.isTrue() != is.isNot(), role)));
+                        .ifPresent(c -> yesNo(r, is.isTrue() != is.isNot(), role)));
             }
         }
 
         /** The flag columns a condition tests bare, through AND, OR, NOT and parentheses: {@code WHERE active AND NOT is_test}. */
-        void bareFlags(Expression condition, Scope scope, boolean truth) {
+        void bareFlags(Expression condition, Scope<ColumnRef> scope, boolean truth) {
             if (condition instanceof AndExpression || condition instanceof OrExpression) {
                 bareFlags(((BinaryExpression) condition).getLeftExpression(), scope, truth);
                 bareFlags(((BinaryExpression) condition).getRightExpression(), scope, truth);
@@ -411,51 +389,47 @@ public final class StatementAnalyzer {
             } else if (condition instanceof ParenthesedExpressionList<?> list && list.size() == 1) {
                 bareFlags((Expression) list.get(0), scope, truth);
             } else if (condition instanceof Column column) {
-                resolve(column, scope).ifPresent(r -> yesNo(r.ref(), truth, "filter"));
+                resolve(column, scope).ifPresent(r -> yesNo(r, truth, "filter"));
             }
         }
 
         /** JOIN … USING (c): c of the joined table equals c of the one earlier table that has it. */
-        void using(Join join, Scope scope) {
+        void using(Join join, Scope<ColumnRef> scope) {
             if (join.getUsingColumns() == null || !(join.getFromItem() instanceof Table t)) {
                 return;
             }
-            Binding right = scope.byAlias.get(aliasOf(t));
-            if (right == null || right.table() == null) {
+            Source<ColumnRef> right = scope.source(aliasOf(t), null);
+            if (right == null || right.opaque()) {
                 return;
             }
             for (Column c : join.getUsingColumns()) {
                 String name = unquote(c.getColumnName());
-                Optional<String> rightColumn = names.column(right.table(), name);
-                if (rightColumn.isEmpty()) {
+                Col<ColumnRef> b = scope.find(right.columns(), name);
+                if (b == null) {
                     continue;
                 }
-                for (Binding left : scope.items) {
+                for (Source<ColumnRef> left : scope.sources()) {
                     if (left == right) {
                         break;
                     }
-                    Optional<String> leftColumn = left.table() == null ? Optional.empty() : names.column(left.table(), name);
-                    if (leftColumn.isPresent()) {
-                        ColumnRef a = new ColumnRef(left.table(), leftColumn.get());
-                        ColumnRef b = new ColumnRef(right.table(), rightColumn.get());
-                        touch(a, "join");
-                        touch(b, "join");
-                        equate(new Resolved(left, a), new Resolved(right, b));
+                    Col<ColumnRef> a = scope.find(left.columns(), name);
+                    if (a != null) {
+                        touch(a.value(), "join");
+                        touch(b.value(), "join");
+                        equate(a.value(), b.value());
                         break;
                     }
                 }
             }
         }
 
-        void fromItem(FromItem item, Scope scope) {
+        void fromItem(FromItem item, Scope<ColumnRef> scope) {
             if (item instanceof Table table) {
                 bind(scope, table);
             } else if (item instanceof ParenthesedSelect sub) {
-                select(sub.getSelect(), scope.outer);
+                select(sub.getSelect(), scope.parent());
                 if (sub.getAlias() != null) {
-                    Binding derived = new Binding(null);
-                    scope.byAlias.put(unquote(sub.getAlias().getName()).toLowerCase(Locale.ROOT), derived);
-                    scope.items.add(derived);
+                    scope.sources().add(Source.opaque(unquote(sub.getAlias().getName()).toLowerCase(Locale.ROOT), null));
                 }
             } else if (item instanceof ParenthesedFromItem nested) {
                 from(nested.getFromItem(), nested.getJoins(), scope);
@@ -463,7 +437,7 @@ public final class StatementAnalyzer {
         }
 
         /** A FROM clause: every item bound first (an ON may name a later one), then each join's ON and USING. */
-        void from(FromItem first, List<Join> joins, Scope scope) {
+        void from(FromItem first, List<Join> joins, Scope<ColumnRef> scope) {
             fromItem(first, scope);
             if (joins == null) {
                 return;
@@ -479,18 +453,14 @@ public final class StatementAnalyzer {
             }
         }
 
-        void bind(Scope scope, Table table) {
+        /** A table as its FROM level sees it: a catalog table's columns, or unknown ones (a CTE, a table not indexed). */
+        void bind(Scope<ColumnRef> scope, Table table) {
             String name = unquote(table.getName());
-            Binding binding;
-            if (table.getSchemaName() == null && name != null && scope.isCte(name)) {
-                binding = new Binding(null);
-            } else {
-                Optional<QualifiedName> resolved = resolveTable(table);
-                resolved.ifPresent(tables::add);
-                binding = new Binding(resolved.orElse(null));
-            }
-            scope.byAlias.put(aliasOf(table), binding);
-            scope.items.add(binding);
+            Optional<QualifiedName> resolved = table.getSchemaName() == null && name != null && scope.isCte(name)
+                    ? Optional.empty() : resolveTable(table);
+            resolved.ifPresent(tables::add);
+            scope.sources().add(resolved.<Source<ColumnRef>>map(t -> new Source<>(aliasOf(table), t, columnsOf(t)))
+                    .orElse(Source.opaque(aliasOf(table), null)));
         }
 
         String aliasOf(Table table) {
@@ -498,7 +468,7 @@ public final class StatementAnalyzer {
             return unquote(alias).toLowerCase(Locale.ROOT);
         }
 
-        void expression(Expression expression, Scope scope, String role) {
+        void expression(Expression expression, Scope<ColumnRef> scope, String role) {
             if (expression == null) {
                 return;
             }
@@ -508,18 +478,18 @@ public final class StatementAnalyzer {
             expression.accept(new ExpressionVisitorAdapter<Void>() {
                 @Override
                 public <S> Void visit(Column column, S context) {
-                    resolve(column, scope).ifPresent(r -> touch(r.ref(), role));
+                    resolve(column, scope).ifPresent(r -> touch(r, role));
                     return null;
                 }
 
                 @Override
                 public <S> Void visit(EqualsTo equals, S context) {
                     if (equals.getLeftExpression() instanceof Column a && equals.getRightExpression() instanceof Column b) {
-                        Optional<Resolved> ra = resolve(a, scope);
-                        Optional<Resolved> rb = resolve(b, scope);
+                        Optional<ColumnRef> ra = resolve(a, scope);
+                        Optional<ColumnRef> rb = resolve(b, scope);
                         if (ra.isPresent() && rb.isPresent()) {
-                            touch(ra.get().ref(), "join");
-                            touch(rb.get().ref(), "join");
+                            touch(ra.get(), "join");
+                            touch(rb.get(), "join");
                             equate(ra.get(), rb.get());
                             return null;
                         }
@@ -567,7 +537,7 @@ public final class StatementAnalyzer {
                 @Override
                 public <S> Void visit(IsNullExpression isNull, S context) {
                     if (isNull.getLeftExpression() instanceof Column column && role.equals("filter")) {
-                        resolve(column, scope).ifPresent(r -> filters.add(new Filter(r.ref(), isNull.isNot() ? "is not null" : "is null", List.of())));
+                        resolve(column, scope).ifPresent(r -> filters.add(new Filter(r, isNull.isNot() ? "is not null" : "is null", List.of())));
                     }
                     return super.visit(isNull, context);
                 }
@@ -610,56 +580,32 @@ public final class StatementAnalyzer {
             }, null);
         }
 
-        Optional<Resolved> resolve(Column column, Scope scope) {
+        /** The catalog column a column reference names, when its scopes settle it; none for a derived table's. */
+        Optional<ColumnRef> resolve(Column column, Scope<ColumnRef> scope) {
             String name = unquote(column.getColumnName());
             Table qualifier = column.getTable();
-            String alias = qualifier == null || qualifier.getName() == null ? null : unquote(qualifier.getName()).toLowerCase(Locale.ROOT);
-            for (Scope s = scope; s != null; s = s.outer) {
-                if (alias != null) {
-                    Binding b = s.byAlias.get(alias);
-                    if (b == null && qualifier.getSchemaName() != null) {
-                        continue;
-                    }
-                    if (b != null) {
-                        return b.table() == null ? Optional.empty()
-                                : names.column(b.table(), name).map(c -> new Resolved(b, new ColumnRef(b.table(), c)));
-                    }
-                } else {
-                    Resolved found = null;
-                    int matches = 0;
-                    for (Binding b : s.items) {
-                        if (b.table() != null) {
-                            Optional<String> c = names.column(b.table(), name);
-                            if (c.isPresent()) {
-                                matches++;
-                                found = new Resolved(b, new ColumnRef(b.table(), c.get()));
-                            }
-                        }
-                    }
-                    if (matches == 1) {
-                        return Optional.of(found);
-                    }
-                    if (matches > 1 || s.items.stream().anyMatch(b -> b.table() == null)) {
-                        return Optional.empty();   // ambiguous, or maybe a derived table's column
-                    }
-                }
+            if (qualifier != null && qualifier.getName() != null) {
+                // The statement ran, so the engine matched any schema written here: the alias alone decides.
+                Source<ColumnRef> source = scope.source(unquote(qualifier.getName()).toLowerCase(Locale.ROOT), null);
+                return Optional.ofNullable(source == null ? null : scope.find(source.columns(), name)).map(Col::value);
             }
-            return Optional.empty();
+            Scope.Match<ColumnRef> match = scope.unqualified(name);
+            return match != null && match.matches().size() == 1 ? Optional.of(match.matches().get(0).value()) : Optional.empty();
         }
 
         void touch(ColumnRef ref, String role) {
             columns.computeIfAbsent(ref, r -> new TreeSet<>()).add(role);
         }
 
-        void equate(Resolved a, Resolved b) {
-            if (a.binding() == b.binding() || a.ref().table().equals(b.ref().table())) {
+        void equate(ColumnRef a, ColumnRef b) {
+            if (a.table().equals(b.table())) {
                 return;   // a filter within one table, or a self-join, which the join graph leaves to foreign keys
             }
-            boolean ordered = a.ref().table().compareTo(b.ref().table()) < 0;
-            Resolved first = ordered ? a : b;
-            Resolved second = ordered ? b : a;
-            equalities.computeIfAbsent(List.of(first.binding(), second.binding()), k -> new ArrayList<>())
-                    .add(new ColumnRef[] {first.ref(), second.ref()});
+            boolean ordered = a.table().compareTo(b.table()) < 0;
+            ColumnRef first = ordered ? a : b;
+            ColumnRef second = ordered ? b : a;
+            equalities.computeIfAbsent(List.of(first.table(), second.table()), k -> new ArrayList<>())
+                    .add(new ColumnRef[] {first, second});
         }
 
         List<ObservedJoin> joins() {

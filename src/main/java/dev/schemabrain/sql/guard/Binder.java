@@ -5,6 +5,9 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.sql.scope.Scope;
+import dev.schemabrain.sql.scope.Scope.Col;
+import dev.schemabrain.sql.scope.Scope.Source;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.AnalyticExpression;
 import net.sf.jsqlparser.expression.BooleanValue;
@@ -40,8 +43,6 @@ import net.sf.jsqlparser.statement.select.WithItem;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 
 import java.util.List;
@@ -99,36 +100,9 @@ final class Binder {
         }
     }
 
-    private record RelColumn(String name, Deriv deriv) {
-    }
-
-    /** A FROM item's columns in order, under the name the query knows it by. */
-    private record Source(String alias, QualifiedName table, List<RelColumn> columns) {
-    }
-
-    /** One query level: its FROM sources, its CTEs, the names USING or NATURAL merged, and the level around it. */
-    private static final class Scope {
-        final Scope parent;
-        final List<Source> sources = new ArrayList<>();
-        final Map<String, List<RelColumn>> ctes = new HashMap<>();
-        final Set<String> merged = new HashSet<>();
-        final Map<String, Deriv> windows = new HashMap<>();   // WINDOW w AS (...): what each named window reads
-        List<RelColumn> outputs = List.of();   // for ORDER BY, GROUP BY and HAVING, which may name output aliases
-
-        Scope(Scope parent) {
-            this.parent = parent;
-        }
-
-        List<RelColumn> cte(String name) {
-            for (Scope s = this; s != null; s = s.parent) {
-                List<RelColumn> cte = s.ctes.get(name.toLowerCase(Locale.ROOT));
-                if (cte != null) {
-                    return cte;
-                }
-            }
-            return null;
-        }
-    }
+    /** The gate refuses a column name that only case could settle: what runs must be what was checked. */
+    private static final Scope.Mode MODE = Scope.Mode.strict(name -> refuse(Refusal.Reason.AMBIGUOUS_NAME,
+            "The column " + name + " matches more than one column when case is ignored; quote it exactly."));
 
     private static final Set<String> TIME_KEYS = Set.of(
             "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP");
@@ -155,28 +129,28 @@ final class Binder {
 
     /** The top-level statement's outputs. */
     List<OutputColumn> bindTop(Select select) {
-        List<RelColumn> columns = bindSelect(select, null);
+        List<Col<Deriv>> columns = bindSelect(select, null);
         List<OutputColumn> outputs = new ArrayList<>();
-        for (RelColumn c : columns) {
-            outputs.add(new OutputColumn(c.name(), c.deriv().values, c.deriv().derived, c.deriv().aggregate));
+        for (Col<Deriv> c : columns) {
+            outputs.add(new OutputColumn(c.name(), c.value().values, c.value().derived, c.value().aggregate));
         }
         return outputs;
     }
 
     // ---- queries -------------------------------------------------------------------------------------------------
 
-    private List<RelColumn> bindSelect(Select select, Scope outer) {
+    private List<Col<Deriv>> bindSelect(Select select, Scope<Deriv> outer) {
         seen.add(select);
-        Scope withScope = outer;
+        Scope<Deriv> withScope = outer;
         if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
-            withScope = new Scope(outer);
+            withScope = Scope.inside(outer, MODE);
             boolean recursive = false;   // WITH RECURSIVE covers every CTE of the list, whichever item carries the flag
             for (WithItem<?> item : select.getWithItemsList()) {
                 recursive |= item.isRecursive();
                 bindWith(item, withScope, recursive);
             }
         }
-        List<RelColumn> result;
+        List<Col<Deriv>> result;
         if (select instanceof PlainSelect plain) {
             result = bindPlain(plain, withScope);
         } else if (select instanceof SetOperationList set) {
@@ -193,7 +167,7 @@ final class Binder {
         return result;
     }
 
-    private void bindWith(WithItem<?> item, Scope scope, boolean recursive) {
+    private void bindWith(WithItem<?> item, Scope<Deriv> scope, boolean recursive) {
         seen.add(item);
         if (!(item.getStatement() instanceof ParenthesedSelect)) {
             throw refuse(Refusal.Reason.DML_IN_STATEMENT,
@@ -214,39 +188,39 @@ final class Binder {
         // SQLite makes a compound CTE recursive without the keyword: there its own name inside means itself.
         if ((recursive || rules.compoundCtesRecurse()) && body instanceof SetOperationList set) {
             // The recursive branch reads the CTE itself: start from the anchor and grow to a fixed point.
-            List<RelColumn> anchor = rename(bindSelect(set.getSelects().get(0), scope), columnNames);
-            scope.ctes.put(name.toLowerCase(Locale.ROOT), anchor);
-            List<RelColumn> current = anchor;
+            List<Col<Deriv>> anchor = rename(bindSelect(set.getSelects().get(0), scope), columnNames);
+            scope.cte(name, anchor);
+            List<Col<Deriv>> current = anchor;
             // A true fixed point: each round's lineage is added to the last, until a round adds nothing. The sets only
             // grow and are bounded by the catalog's columns, so this ends (and no fixed count of rounds can stop early).
             while (true) {
-                List<RelColumn> next = rename(bindSelect(body, scope), columnNames);
+                List<Col<Deriv>> next = rename(bindSelect(body, scope), columnNames);
                 boolean grew = false;
-                List<RelColumn> merged = new ArrayList<>();
+                List<Col<Deriv>> merged = new ArrayList<>();
                 for (int i = 0; i < next.size(); i++) {
                     Deriv d = new Deriv();
                     if (i < current.size()) {
-                        d.add(current.get(i).deriv());
+                        d.add(current.get(i).value());
                     }
                     int values = d.values.size();
                     int derived = d.derived.size();
                     boolean aggregate = d.aggregate;
-                    d.add(next.get(i).deriv());
+                    d.add(next.get(i).value());
                     grew |= d.values.size() != values || d.derived.size() != derived || d.aggregate != aggregate;
-                    merged.add(new RelColumn(next.get(i).name(), d));
+                    merged.add(new Col<>(next.get(i).name(), d));
                 }
                 current = merged;
-                scope.ctes.put(name.toLowerCase(Locale.ROOT), current);
+                scope.cte(name, current);
                 if (!grew) {
                     break;
                 }
             }
             return;
         }
-        scope.ctes.put(name.toLowerCase(Locale.ROOT), rename(bindSelect(body, scope), columnNames));
+        scope.cte(name, rename(bindSelect(body, scope), columnNames));
     }
 
-    private static List<RelColumn> rename(List<RelColumn> columns, List<String> names) {
+    private static List<Col<Deriv>> rename(List<Col<Deriv>> columns, List<String> names) {
         if (names == null || names.isEmpty()) {
             return columns;
         }
@@ -254,23 +228,23 @@ final class Binder {
             throw refuse(Refusal.Reason.SYNTAX_ERROR, "A column list names " + names.size() + " columns for a query"
                     + " with " + columns.size() + "; give one name per column.");
         }
-        List<RelColumn> renamed = new ArrayList<>();
+        List<Col<Deriv>> renamed = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
-            renamed.add(new RelColumn(names.get(i), columns.get(i).deriv()));
+            renamed.add(new Col<>(names.get(i), columns.get(i).value()));
         }
         return renamed;
     }
 
-    private List<RelColumn> bindSetOperation(SetOperationList set, Scope scope) {
-        List<RelColumn> merged = null;
+    private List<Col<Deriv>> bindSetOperation(SetOperationList set, Scope<Deriv> scope) {
+        List<Col<Deriv>> merged = null;
         for (Select branch : set.getSelects()) {
-            List<RelColumn> columns = bindSelect(branch, scope);
+            List<Col<Deriv>> columns = bindSelect(branch, scope);
             if (merged == null) {
                 merged = new ArrayList<>();
-                for (RelColumn c : columns) {
+                for (Col<Deriv> c : columns) {
                     Deriv d = new Deriv();
-                    d.add(c.deriv());
-                    merged.add(new RelColumn(c.name(), d));
+                    d.add(c.value());
+                    merged.add(new Col<>(c.name(), d));
                 }
             } else {
                 if (columns.size() != merged.size()) {
@@ -278,7 +252,7 @@ final class Binder {
                             + merged.size() + " and " + columns.size() + " columns; give each branch the same columns.");
                 }
                 for (int i = 0; i < columns.size(); i++) {
-                    merged.get(i).deriv().add(columns.get(i).deriv());
+                    merged.get(i).value().add(columns.get(i).value());
                 }
             }
         }
@@ -287,16 +261,16 @@ final class Binder {
         boolean membership = set.getOperations().stream().anyMatch(op -> !(op instanceof net.sf.jsqlparser.statement
                 .select.UnionOp union && union.isAll()));
         if (membership) {
-            for (RelColumn c : merged) {
-                filters.addAll(c.deriv().all());
+            for (Col<Deriv> c : merged) {
+                filters.addAll(c.value().all());
             }
         }
         shapeOrderBy(set.getOrderByElements(), scope, merged);
         return merged;
     }
 
-    private List<RelColumn> bindValues(Values values, Scope scope) {
-        List<RelColumn> columns = new ArrayList<>();
+    private List<Col<Deriv>> bindValues(Values values, Scope<Deriv> scope) {
+        List<Col<Deriv>> columns = new ArrayList<>();
         ExpressionList<?> rows = values.getExpressions();
         for (Expression row : rows) {
             List<Expression> cells = row instanceof ExpressionList<?> list ? new ArrayList<>(list) : List.of(row);
@@ -304,22 +278,22 @@ final class Binder {
             for (int i = 0; i < cells.size(); i++) {
                 Deriv d = expression(cells.get(i), scope);
                 if (columns.size() <= i) {
-                    columns.add(new RelColumn("column" + (i + 1), new Deriv()));
+                    columns.add(new Col<>("column" + (i + 1), new Deriv()));
                 }
-                columns.get(i).deriv().add(d);
+                columns.get(i).value().add(d);
             }
         }
         return columns;
     }
 
-    private List<RelColumn> bindPlain(PlainSelect plain, Scope outer) {
+    private List<Col<Deriv>> bindPlain(PlainSelect plain, Scope<Deriv> outer) {
         if (plain.getIntoTables() != null || plain.getMySqlSelectIntoClause() != null || plain.getIntoTempTable() != null) {
             throw refuse(Refusal.Reason.INTO_OUTFILE,
                     "SELECT ... INTO writes the result into a table, file or variable; remove the INTO clause.");
         }
-        Scope scope = new Scope(outer);
+        Scope<Deriv> scope = Scope.inside(outer, MODE);
         if (plain.getFromItem() != null) {
-            scope.sources.addAll(fromItem(plain.getFromItem(), scope));
+            scope.sources().addAll(fromItem(plain.getFromItem(), scope));
         }
         if (plain.getJoins() != null) {
             for (Join join : plain.getJoins()) {
@@ -343,14 +317,14 @@ final class Binder {
                     }
                 }
                 shaping.addAll(d.all());
-                scope.windows.put(String.valueOf(window.getWindowName()).toLowerCase(Locale.ROOT), d);
+                scope.windows().put(String.valueOf(window.getWindowName()).toLowerCase(Locale.ROOT), d);
             }
         }
-        List<RelColumn> outputs = new ArrayList<>();
+        List<Col<Deriv>> outputs = new ArrayList<>();
         for (SelectItem<?> item : plain.getSelectItems()) {
             selectItem(item, scope, outputs);
         }
-        scope.outputs = outputs;
+        scope.outputs(outputs);
         if (plain.getDistinct() != null && plain.getDistinct().getOnSelectItems() != null) {
             for (SelectItem<?> item : plain.getDistinct().getOnSelectItems()) {
                 seen.add(item);
@@ -379,32 +353,32 @@ final class Binder {
         return outputs;
     }
 
-    private void selectItem(SelectItem<?> item, Scope scope, List<RelColumn> outputs) {
+    private void selectItem(SelectItem<?> item, Scope<Deriv> scope, List<Col<Deriv>> outputs) {
         seen.add(item);
         Expression e = item.getExpression();
         if (e instanceof AllTableColumns all) {
             seen.add(all);
             seen.add(all.getTable());
-            Source source = source(scope, plain(all.getTable().getName()), plain(all.getTable().getSchemaName()));
+            Source<Deriv> source = scope.source(plain(all.getTable().getName()), plain(all.getTable().getSchemaName()));
             if (source == null) {
                 throw unknown("table " + all.getTable().getFullyQualifiedName(), plain(all.getTable().getName()),
-                        scope.sources.stream().map(Source::alias).toList());
+                        scope.sources().stream().map(Source::alias).toList());
             }
             outputs.addAll(source.columns());
             return;
         }
         if (e instanceof AllColumns all) {
             seen.add(all);
-            if (scope.sources.isEmpty()) {
+            if (scope.sources().isEmpty()) {
                 throw refuse(Refusal.Reason.SYNTAX_ERROR, "SELECT * needs a FROM clause; name the table to read.");
             }
-            if (!scope.merged.isEmpty()) {
+            if (!scope.merged().isEmpty()) {
                 // Engines order and drop the merged columns of USING and NATURAL joins differently (SQLite keeps the
                 // left one in place, PostgreSQL and MySQL put it first): outputs would not line up with the result.
                 throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "SELECT * over a USING or NATURAL join is not"
                         + " supported, since engines order its columns differently; list the columns, or use t.*.");
             }
-            for (Source source : scope.sources) {
+            for (Source<Deriv> source : scope.sources()) {
                 outputs.addAll(source.columns());
             }
             return;
@@ -415,47 +389,47 @@ final class Binder {
         if (item.getAlias() != null) {
             seen.add(item.getAlias());
         }
-        outputs.add(new RelColumn(name, d));
+        outputs.add(new Col<>(name, d));
     }
 
     // ---- FROM ----------------------------------------------------------------------------------------------------
 
-    private List<Source> fromItem(FromItem item, Scope scope) {
+    private List<Source<Deriv>> fromItem(FromItem item, Scope<Deriv> scope) {
         seen.add(item);
         if (item instanceof net.sf.jsqlparser.schema.Table table) {
             return List.of(table(table, scope));
         }
         if (item instanceof ParenthesedSelect sub) {
             // A derived table sees the levels around this one (and, when LATERAL, the FROM items before it).
-            List<RelColumn> columns = bindSelect(sub.getSelect(), scope);
+            List<Col<Deriv>> columns = bindSelect(sub.getSelect(), scope);
             shapeOrderBy(sub.getOrderByElements(), scope, columns);
             String alias = sub.getAlias() == null ? "" : plain(sub.getAlias().getName());
-            return List.of(new Source(alias, null, rename(columns, aliasColumns(sub.getAlias()))));
+            return List.of(new Source<>(alias, null, rename(columns, aliasColumns(sub.getAlias()))));
         }
         if (item instanceof ParenthesedFromItem group) {
             if (group.getAlias() != null) {
                 throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
                         "An alias on a parenthesised join is not supported; alias the tables inside it instead.");
             }
-            Scope inner = new Scope(scope.parent);
-            inner.ctes.putAll(scope.ctes);
-            inner.sources.addAll(fromItem(group.getFromItem(), inner));
+            Scope<Deriv> inner = Scope.inside(scope.parent(), MODE);
+            scope.ctesInto(inner);
+            inner.sources().addAll(fromItem(group.getFromItem(), inner));
             if (group.getJoins() != null) {
                 for (Join join : group.getJoins()) {
                     join(join, inner);
                 }
             }
-            scope.merged.addAll(inner.merged);
-            return inner.sources;
+            scope.merged().addAll(inner.merged());
+            return inner.sources();
         }
         if (item instanceof TableFunction function) {
             throw refuse(Refusal.Reason.FUNCTION_NOT_ALLOWED, "The table function "
                     + function.getFunction().getName() + " is not allowed; read catalog tables only.");
         }
         if (item instanceof Values values) {
-            List<RelColumn> columns = bindValues(values, scope);
+            List<Col<Deriv>> columns = bindValues(values, scope);
             String alias = values.getAlias() == null ? "" : plain(values.getAlias().getName());
-            return List.of(new Source(alias, null, rename(columns, aliasColumns(values.getAlias()))));
+            return List.of(new Source<>(alias, null, rename(columns, aliasColumns(values.getAlias()))));
         }
         throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT,
                 "This FROM item (" + item.getClass().getSimpleName() + ") is not supported; read tables or subqueries.");
@@ -472,7 +446,7 @@ final class Binder {
         }).toList();
     }
 
-    private Source table(net.sf.jsqlparser.schema.Table table, Scope scope) {
+    private Source<Deriv> table(net.sf.jsqlparser.schema.Table table, Scope<Deriv> scope) {
         seen.add(table);
         String name = plain(table.getName());
         String schema = plain(table.getSchemaName());
@@ -501,9 +475,9 @@ final class Binder {
                     + " is part of the engine's own catalog; query the database's tables instead.");
         }
         if (schema == null) {
-            List<RelColumn> cte = scope.cte(name);
+            List<Col<Deriv>> cte = scope.cte(name);
             if (cte != null) {
-                return new Source(alias, null, rename(cte, aliasColumns(table.getAlias())));
+                return new Source<>(alias, null, rename(cte, aliasColumns(table.getAlias())));
             }
         }
         Table found = lookupTable(schema, name, table.getFullyQualifiedName());
@@ -517,11 +491,11 @@ final class Binder {
         }
         tables.add(found.name());
         bound.put(table, found.name());
-        List<RelColumn> columns = new ArrayList<>();
+        List<Col<Deriv>> columns = new ArrayList<>();
         for (Column c : found.columns()) {
-            columns.add(new RelColumn(c.name(), Deriv.of(new ColumnRef(found.name(), c.name()))));
+            columns.add(new Col<>(c.name(), Deriv.of(new ColumnRef(found.name(), c.name()))));
         }
-        return new Source(alias, found.name(), rename(columns, aliasColumns(table.getAlias())));
+        return new Source<>(alias, found.name(), rename(columns, aliasColumns(table.getAlias())));
     }
 
     private boolean isSystem(String schema, String name) {
@@ -572,11 +546,11 @@ final class Binder {
         return matches.get(0);
     }
 
-    private void join(Join join, Scope scope) {
+    private void join(Join join, Scope<Deriv> scope) {
         seen.add(join);
-        List<Source> right = fromItem(join.getRightItem(), scope);
-        List<Source> left = List.copyOf(scope.sources);
-        scope.sources.addAll(right);
+        List<Source<Deriv>> right = fromItem(join.getRightItem(), scope);
+        List<Source<Deriv>> left = List.copyOf(scope.sources());
+        scope.sources().addAll(right);
         if (join.getOnExpressions() != null) {
             for (Expression on : join.getOnExpressions()) {
                 filter(on, scope);
@@ -591,18 +565,18 @@ final class Binder {
                 if (!inLeft || !inRight) {
                     throw unknown("column " + name + " in USING", name, columnNames(scope));
                 }
-                scope.merged.add(name.toLowerCase(Locale.ROOT));
+                scope.merged().add(name.toLowerCase(Locale.ROOT));
             }
         }
         if (join.isNatural()) {
-            for (Source r : right) {
-                for (RelColumn rc : r.columns()) {
-                    for (Source l : left) {
-                        for (RelColumn lc : l.columns()) {
+            for (Source<Deriv> r : right) {
+                for (Col<Deriv> rc : r.columns()) {
+                    for (Source<Deriv> l : left) {
+                        for (Col<Deriv> lc : l.columns()) {
                             if (lc.name().equalsIgnoreCase(rc.name())) {
-                                filters.addAll(lc.deriv().all());
-                                filters.addAll(rc.deriv().all());
-                                scope.merged.add(rc.name().toLowerCase(Locale.ROOT));
+                                filters.addAll(lc.value().all());
+                                filters.addAll(rc.value().all());
+                                scope.merged().add(rc.name().toLowerCase(Locale.ROOT));
                             }
                         }
                     }
@@ -612,12 +586,12 @@ final class Binder {
     }
 
     /** Whether {@code sources} have a column {@code name}; its sources become filter columns. */
-    private boolean usingSide(List<Source> sources, String name) {
+    private boolean usingSide(List<Source<Deriv>> sources, String name) {
         boolean found = false;
-        for (Source s : sources) {
-            for (RelColumn rc : s.columns()) {
+        for (Source<Deriv> s : sources) {
+            for (Col<Deriv> rc : s.columns()) {
                 if (rc.name().equalsIgnoreCase(name)) {
-                    filters.addAll(rc.deriv().all());
+                    filters.addAll(rc.value().all());
                     found = true;
                 }
             }
@@ -627,28 +601,28 @@ final class Binder {
 
     // ---- expressions ---------------------------------------------------------------------------------------------
 
-    private void filter(Expression e, Scope scope) {
+    private void filter(Expression e, Scope<Deriv> scope) {
         if (e != null) {
             filters.addAll(expression(e, scope).all());
         }
     }
 
-    private void shape(Expression e, Scope scope) {
+    private void shape(Expression e, Scope<Deriv> scope) {
         if (e != null) {
             shaping.addAll(expression(e, scope).all());
         }
     }
 
-    private void shapeOrderBy(List<OrderByElement> elements, Scope scope, List<RelColumn> outputs) {
+    private void shapeOrderBy(List<OrderByElement> elements, Scope<Deriv> scope, List<Col<Deriv>> outputs) {
         if (elements == null) {
             return;
         }
-        Scope withOutputs = scope;
-        if (scope == null || scope.outputs != outputs) {
-            withOutputs = new Scope(scope);
-            withOutputs.outputs = outputs;
+        Scope<Deriv> withOutputs = scope;
+        if (scope == null || scope.outputs() != outputs) {
+            withOutputs = Scope.inside(scope, MODE);
+            withOutputs.outputs(outputs);
             // A set operation's ORDER BY names its output columns, as if they were a table.
-            withOutputs.sources.add(new Source("", null, outputs));
+            withOutputs.sources().add(new Source<>("", null, outputs));
         }
         for (OrderByElement o : elements) {
             seen.add(o);
@@ -656,17 +630,17 @@ final class Binder {
         }
     }
 
-    Deriv expression(Expression e, Scope scope) {
+    Deriv expression(Expression e, Scope<Deriv> scope) {
         Walker walker = new Walker(scope);
         e.accept(walker, null);
         return walker.deriv;
     }
 
-    private List<String> columnNames(Scope scope) {
+    private List<String> columnNames(Scope<Deriv> scope) {
         List<String> names = new ArrayList<>();
-        for (Scope s = scope; s != null; s = s.parent) {
-            for (Source source : s.sources) {
-                for (RelColumn c : source.columns()) {
+        for (Scope<Deriv> s = scope; s != null; s = s.parent()) {
+            for (Source<Deriv> source : s.sources()) {
+                for (Col<Deriv> c : source.columns()) {
                     names.add(source.alias().isEmpty() ? c.name() : source.alias() + "." + c.name());
                 }
             }
@@ -684,81 +658,57 @@ final class Binder {
                 + String.join(", ", near) + "?"), near));
     }
 
-    private static Source source(Scope scope, String qualifier, String schema) {
-        for (Scope s = scope; s != null; s = s.parent) {
-            for (boolean exact : new boolean[] {true, false}) {
-                for (Source source : s.sources) {
-                    boolean aliasMatches = exact ? source.alias().equals(qualifier) : source.alias().equalsIgnoreCase(qualifier);
-                    boolean schemaMatches = schema == null || (source.table() != null
-                            && source.table().schema().equalsIgnoreCase(schema));
-                    if (aliasMatches && schemaMatches) {
-                        return source;
-                    }
-                }
-            }
-        }
-        return null;
-    }
-
     /** The derivation of a column reference, or null when it names nothing (a double-quoted string, perhaps). */
-    private Deriv column(net.sf.jsqlparser.schema.Column column, Scope scope) {
+    private Deriv column(net.sf.jsqlparser.schema.Column column, Scope<Deriv> scope) {
         seen.add(column);
         String name = plain(column.getColumnName());
         net.sf.jsqlparser.schema.Table qualifier = column.getTable();
         if (qualifier != null && qualifier.getName() != null) {
             seen.add(qualifier);
-            Source source = source(scope, plain(qualifier.getName()), plain(qualifier.getSchemaName()));
+            Source<Deriv> source = scope.source(plain(qualifier.getName()), plain(qualifier.getSchemaName()));
             if (source == null) {
                 throw unknown("table or alias " + qualifier.getFullyQualifiedName(), plain(qualifier.getName()),
                         allAliases(scope));
             }
-            RelColumn found = find(source.columns(), name);
+            Col<Deriv> found = scope.find(source.columns(), name);
             if (found == null) {
                 throw unknown("column " + column.getFullyQualifiedName(), name,
-                        source.columns().stream().map(RelColumn::name).toList());
+                        source.columns().stream().map(Col::name).toList());
             }
-            return found.deriv();
+            return found.value();
         }
-        for (Scope s = scope; s != null; s = s.parent) {
-            List<RelColumn> matches = new ArrayList<>();
-            for (Source source : s.sources) {
-                RelColumn found = find(source.columns(), name);
-                if (found != null) {
-                    matches.add(found);
-                }
-            }
+        Scope.Match<Deriv> match = scope.unqualified(name);
+        if (match != null) {
+            List<Col<Deriv>> matches = match.matches();
+            Col<Deriv> output = match.output();
             if (matches.size() == 1) {
-                RelColumn output = find(s.outputs, name);
-                if (output != null && output.deriv() != matches.get(0).deriv()) {
+                if (output != null && output.value() != matches.get(0).value()) {
                     // ORDER BY prefers an output alias in PostgreSQL, GROUP BY the input column: count both.
                     Deriv both = new Deriv();
-                    both.add(matches.get(0).deriv());
-                    both.add(output.deriv());
+                    both.add(matches.get(0).value());
+                    both.add(output.value());
                     return both;
                 }
-                return matches.get(0).deriv();
+                return matches.get(0).value();
             }
             if (matches.size() > 1) {
-                if (s.merged.contains(name.toLowerCase(Locale.ROOT))) {
+                if (match.level().merged().contains(name.toLowerCase(Locale.ROOT))) {
                     Deriv d = new Deriv();
-                    matches.forEach(m -> d.add(m.deriv()));
+                    matches.forEach(m -> d.add(m.value()));
                     return d;
                 }
                 throw refuse(Refusal.Reason.AMBIGUOUS_NAME, "The column " + name
                         + " is in more than one table of the query; qualify it as table.column.");
             }
-            RelColumn output = find(s.outputs, name);
-            if (output != null) {
-                return output.deriv();
-            }
+            return output.value();
         }
         if (rules.wholeRowReferences()) {
             // PostgreSQL and DuckDB read a bare name that is no column but a FROM item's name as its whole row
             // (c::text, row_to_json-like casts): every column of the row is shown.
-            Source whole = source(scope, name, null);
+            Source<Deriv> whole = scope.source(name, null);
             if (whole != null) {
                 Deriv d = new Deriv();
-                whole.columns().forEach(rc -> d.add(rc.deriv()));
+                whole.columns().forEach(rc -> d.add(rc.value()));
                 return d;
             }
         }
@@ -772,29 +722,10 @@ final class Binder {
         throw unknown("column " + column.getFullyQualifiedName(), name, columnNames(scope));
     }
 
-    private static RelColumn find(List<RelColumn> columns, String name) {
-        for (RelColumn c : columns) {
-            if (c.name().equals(name)) {
-                return c;
-            }
-        }
-        RelColumn found = null;
-        for (RelColumn c : columns) {
-            if (c.name().equalsIgnoreCase(name)) {
-                if (found != null) {
-                    throw refuse(Refusal.Reason.AMBIGUOUS_NAME, "The column " + name
-                            + " matches more than one column when case is ignored; quote it exactly.");
-                }
-                found = c;
-            }
-        }
-        return found;
-    }
-
-    private static List<String> allAliases(Scope scope) {
+    private static List<String> allAliases(Scope<Deriv> scope) {
         List<String> names = new ArrayList<>();
-        for (Scope s = scope; s != null; s = s.parent) {
-            s.sources.forEach(source -> names.add(source.alias()));
+        for (Scope<Deriv> s = scope; s != null; s = s.parent()) {
+            s.sources().forEach(source -> names.add(source.alias()));
         }
         return names;
     }
@@ -833,10 +764,10 @@ final class Binder {
 
     /** Walks one expression, adding every column it reads to {@link #deriv} and checking every call. */
     private final class Walker extends ExpressionVisitorAdapter<Void> {
-        final Scope scope;
+        final Scope<Deriv> scope;
         final Deriv deriv = new Deriv();
 
-        Walker(Scope scope) {
+        Walker(Scope<Deriv> scope) {
             this.scope = scope;
         }
 
@@ -963,11 +894,11 @@ final class Binder {
             Deriv window = new Deriv();
             if (analytic.getWindowName() != null) {
                 Deriv named = null;
-                for (Scope s = scope; s != null && named == null; s = s.parent) {
-                    named = s.windows.get(analytic.getWindowName().toLowerCase(Locale.ROOT));
+                for (Scope<Deriv> s = scope; s != null && named == null; s = s.parent()) {
+                    named = s.windows().get(analytic.getWindowName().toLowerCase(Locale.ROOT));
                 }
                 if (named == null) {
-                    throw unknown("window " + analytic.getWindowName(), analytic.getWindowName(), List.copyOf(scope.windows.keySet()));
+                    throw unknown("window " + analytic.getWindowName(), analytic.getWindowName(), List.copyOf(scope.windows().keySet()));
                 }
                 window.add(named);
             }
@@ -1049,8 +980,8 @@ final class Binder {
         @Override
         public <S> Void visit(ParenthesedSelect select, S context) {
             seen.add(select);
-            for (RelColumn c : bindSelect(select.getSelect(), scope)) {
-                subquery(c.deriv());
+            for (Col<Deriv> c : bindSelect(select.getSelect(), scope)) {
+                subquery(c.value());
             }
             shapeOrderBy(select.getOrderByElements(), scope, List.of());
             return null;
@@ -1058,8 +989,8 @@ final class Binder {
 
         @Override
         public <S> Void visit(Select select, S context) {
-            for (RelColumn c : bindSelect(select, scope)) {
-                subquery(c.deriv());
+            for (Col<Deriv> c : bindSelect(select, scope)) {
+                subquery(c.value());
             }
             return null;
         }

@@ -1,5 +1,8 @@
 package dev.schemabrain.sql.guard;
 
+import dev.schemabrain.sql.lex.Quoting;
+import dev.schemabrain.sql.lex.SqlLexer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,7 +25,7 @@ final class EngineLexer {
         while (i < n) {
             char c = sql.charAt(i);
             char next = i + 1 < n ? sql.charAt(i + 1) : '\0';
-            boolean wordBefore = i > 0 && isWordPart(sql.charAt(i - 1));
+            boolean wordBefore = i > 0 && SqlLexer.isIdentifierPart(sql.charAt(i - 1));
             if (c < 0x20 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
                 return Optional.empty();
             } else if (c == '\'') {
@@ -38,14 +41,11 @@ final class EngineLexer {
                 }
                 i = end;
             } else if (c == lexical.identifierQuote()) {
-                int end = sql.indexOf(c, i + 1);
-                while (end >= 0 && end + 1 < n && sql.charAt(end + 1) == c) {
-                    end = sql.indexOf(c, end + 2);
-                }
+                int end = Quoting.quotedEnd(sql, i + 1, c, false);
                 if (end < 0) {
                     return Optional.empty();
                 }
-                i = end + 1;
+                i = end;
             } else if (c == '"' || c == '`' || c == '$' || c == ';' || c == '\\'
                     || c == '[' && lexical.bracketIdentifiers()
                     || c == '#' && lexical.hashComments()
@@ -62,31 +62,16 @@ final class EngineLexer {
 
     /** Reads a literal's body from {@code i} (after its opening quote), adds its value, returns the index after it. */
     private static int literal(String sql, int i, boolean backslashEscapes, List<String> out) {
-        int start = i;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && backslashEscapes) {
-                i += 2;
-            } else if (c == '\'') {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-                    i += 2;
-                } else {
-                    String raw = sql.substring(start, i);
-                    try {
-                        out.add(backslashEscapes ? Rendering.unescape(raw) : raw.replace("''", "'"));
-                    } catch (Binder.Refused e) {
-                        return -1;
-                    }
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
+        int end = Quoting.quotedEnd(sql, i, '\'', backslashEscapes);
+        if (end < 0) {
+            return -1;
         }
-        return -1;
-    }
-
-    private static boolean isWordPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        String raw = sql.substring(i, end - 1);
+        try {
+            out.add(backslashEscapes ? Rendering.unescape(raw) : raw.replace("''", "'"));
+        } catch (Binder.Refused e) {
+            return -1;
+        }
+        return end;
     }
 }

@@ -1,5 +1,8 @@
 package dev.schemabrain.sql.guard;
 
+import dev.schemabrain.sql.lex.Quoting;
+import dev.schemabrain.sql.lex.SqlLexer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,14 +88,14 @@ final class Prescreen {
                     ended = true;
                     i++;
                 } else if (c == '\'') {
-                    i = string(sql, i + 1, backslashEscapes);
+                    i = closed(Quoting.quotedEnd(sql, i + 1, '\'', backslashEscapes));
                 } else if ((c == 'E' || c == 'e') && next == '\'' && engine.escapeStrings()
-                        && (i == 0 || !isWordPart(sql.charAt(i - 1)))) {
-                    i = string(sql, i + 2, true);
+                        && (i == 0 || !SqlLexer.isIdentifierPart(sql.charAt(i - 1)))) {
+                    i = closed(Quoting.quotedEnd(sql, i + 2, '\'', true));
                 } else if (c == '"' || c == '`') {
-                    i = quoted(sql, i + 1, c);
+                    i = closed(Quoting.quotedEnd(sql, i + 1, c, false));
                 } else if (c == '$' && engine.dollarQuotes()
-                        && (i == 0 || !isWordPart(sql.charAt(i - 1)))) {
+                        && (i == 0 || !SqlLexer.isIdentifierPart(sql.charAt(i - 1)))) {
                     i = dollar(sql, i);
                 } else if (c == '(' || c == ')') {
                     depth += c == '(' ? 1 : -1;
@@ -101,9 +104,9 @@ final class Prescreen {
                                 + " than " + MAX_DEPTH + " deep; flatten it, e.g. with CTEs."));
                     }
                     i++;
-                } else if (isWordPart(c)) {
+                } else if (SqlLexer.isIdentifierPart(c)) {
                     int start = i;
-                    while (i < n && isWordPart(sql.charAt(i))) {
+                    while (i < n && SqlLexer.isIdentifierPart(sql.charAt(i))) {
                         i++;
                     }
                     words.add(sql.substring(start, i).toUpperCase(Locale.ROOT));
@@ -177,57 +180,17 @@ final class Prescreen {
         return end < 0 ? sql.length() : end + 1;
     }
 
-    private static int string(String sql, int i, boolean backslashEscapes) {
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && backslashEscapes) {
-                i += 2;
-            } else if (c == '\'') {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
+    /** Past a literal or quoted name; a reading that does not close it stops here. */
+    private static int closed(int end) {
+        if (end < 0) {
+            throw new Unterminated();
         }
-        throw new Unterminated();
-    }
-
-    private static int quoted(String sql, int i, char quote) {
-        while (i < sql.length()) {
-            if (sql.charAt(i) == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
-        }
-        throw new Unterminated();
+        return end;
     }
 
     /** A dollar-quoted literal ({@code $tag$ ... $tag$}), or just past the '$' when none starts here ({@code $1}). */
     private static int dollar(String sql, int start) {
-        int close = sql.indexOf('$', start + 1);
-        if (close < 0) {
-            return start + 1;
-        }
-        String tag = sql.substring(start, close + 1);
-        if (!tag.matches("\\$([A-Za-z_][A-Za-z0-9_]*)?\\$")) {
-            return start + 1;
-        }
-        int end = sql.indexOf(tag, close + 1);
-        if (end < 0) {
-            throw new Unterminated();
-        }
-        return end + tag.length();
-    }
-
-    private static boolean isWordPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        String tag = Quoting.dollarTag(sql, start);
+        return tag == null ? start + 1 : closed(Quoting.dollarEnd(sql, start, tag));
     }
 }

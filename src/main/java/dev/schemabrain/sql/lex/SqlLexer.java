@@ -133,20 +133,16 @@ public final class SqlLexer {
 
     /** {@code $tag$ ... $tag$}, or null when the dollar sign starts no such literal (e.g. {@code $1}). */
     private Token dollarString(int start) {
-        int close = sql.indexOf('$', start + 1);
-        if (close < 0) {
+        String tag = Quoting.dollarTag(sql, start);
+        if (tag == null) {
             return null;
         }
-        String tag = sql.substring(start, close + 1);
-        if (!tag.matches("\\$([A-Za-z_][A-Za-z0-9_]*)?\\$")) {
-            return null;
-        }
-        int end = sql.indexOf(tag, close + 1);
+        int end = Quoting.dollarEnd(sql, start, tag);
         if (end < 0) {
             throw new SqlSyntaxException("a dollar-quoted literal is not closed");
         }
-        pos = end + tag.length();
-        return new Token(Token.Kind.STRING, sql.substring(start, pos), sql.substring(close + 1, end), start, pos);
+        pos = end;
+        return new Token(Token.Kind.STRING, sql.substring(start, pos), sql.substring(start + tag.length(), end - tag.length()), start, pos);
     }
 
     private Token number(int start) {

@@ -1,6 +1,7 @@
 /**
  * SQL text cut into tokens, with the quoting rules of PostgreSQL and MySQL, and what a token stream can say
- * without a parser (SQLite's CHECK lists). Used by the DDL reader and by the engines; depends on the catalog
- * model only.
+ * without a parser (SQLite's CHECK lists), and where a quoted run ends ({@link dev.schemabrain.sql.lex.Quoting}), which
+ * every scanner of SQL text shares. Used by the DDL reader, the engines, the gate's screens and the query-log
+ * normalizer; depends on the catalog model only.
  */
 package dev.schemabrain.sql.lex;
