@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
 
@@ -15,15 +14,15 @@ import java.util.zip.CRC32;
  * per vocabulary token with its own scale, the vocabulary itself, and the projection that made the rows (mean,
  * principal components, token weights) so a row can be recomputed from the model and checked.
  *
- * <p>Layout, big-endian: magic "SBST", version, rows, dims, source dims, CRC32 of the vocabulary (tokens joined by
- * '\n', UTF-8); the tokens (u16 length + UTF-8 each); the row scales (float32 each); the rows (rows x dims int8); then
+ * <p>Layout, big-endian: magic "SBST", version, rows, dims, source dims, CRC32 of the vocabulary; the vocabulary (its
+ * length, then the tokens joined by '\n', UTF-8); the row scales (float32 each); the rows (rows x dims int8); then
  * the projection: mean (source dims float32), components (dims x source dims float32), weights (rows float32); last
  * a CRC32 of everything before it.
  */
 final class StaticTable {
 
     static final int MAGIC = 0x53425354; // "SBST"
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     final List<String> vocabulary;
     final int dims;
@@ -50,8 +49,17 @@ final class StaticTable {
     /** The CRC32 of the vocabulary: a table only fits the tokenizer it was made with. */
     static int vocabularyChecksum(List<String> vocabulary) {
         CRC32 crc = new CRC32();
-        crc.update(String.join("\n", vocabulary).getBytes(StandardCharsets.UTF_8));
+        crc.update(joined(vocabulary));
         return (int) crc.getValue();
+    }
+
+    private static byte[] joined(List<String> vocabulary) {
+        for (String token : vocabulary) {
+            if (token.isEmpty() || token.indexOf('\n') >= 0) {
+                throw new IllegalArgumentException("a vocabulary token is empty or holds a line break: '" + token + "'");
+            }
+        }
+        return String.join("\n", vocabulary).getBytes(StandardCharsets.UTF_8);
     }
 
     /** Row {@code id} as floats (scale times the int8 values). */
@@ -86,11 +94,9 @@ final class StaticTable {
         out.writeInt(dims);
         out.writeInt(sourceDims);
         out.writeInt(vocabularyChecksum(vocabulary));
-        for (String token : vocabulary) {
-            byte[] utf8 = token.getBytes(StandardCharsets.UTF_8);
-            out.writeShort(utf8.length);
-            out.write(utf8);
-        }
+        byte[] tokens = joined(vocabulary);
+        out.writeInt(tokens.length);
+        out.write(tokens);
         for (float s : scales) {
             out.writeFloat(s);
         }
@@ -127,20 +133,24 @@ final class StaticTable {
             int dims = b.getInt();
             int sourceDims = b.getInt();
             int checksum = b.getInt();
-            List<String> vocabulary = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                int len = Short.toUnsignedInt(b.getShort());
-                vocabulary.add(new String(all, b.position(), len, StandardCharsets.UTF_8));
-                b.position(b.position() + len);
-            }
-            if (vocabularyChecksum(vocabulary) != checksum) {
+            int length = b.getInt();
+            CRC32 tokens = new CRC32();
+            tokens.update(all, b.position(), length);
+            if ((int) tokens.getValue() != checksum) {
                 throw new IOException("the vocabulary's checksum does not match");
+            }
+            // One string split once: a cold JVM decodes it many times faster than 30,000 small ones.
+            List<String> vocabulary = List.of(new String(all, b.position(), length, StandardCharsets.UTF_8)
+                    .split("\n", -1));
+            b.position(b.position() + length);
+            if (vocabulary.size() != n) {
+                throw new IOException("the table holds " + vocabulary.size() + " tokens for " + n + " rows");
             }
             float[] scales = floats(b, n);
             byte[] rows = new byte[n * dims];
             b.get(rows);
             if (!projection) {
-                return new StaticTable(List.copyOf(vocabulary), dims, sourceDims, scales, rows, null, null, null);
+                return new StaticTable(vocabulary, dims, sourceDims, scales, rows, null, null, null);
             }
             float[] mean = floats(b, sourceDims);
             float[] components = floats(b, dims * sourceDims);
@@ -150,7 +160,7 @@ final class StaticTable {
             if ((int) crc.getValue() != b.getInt()) {
                 throw new IOException("the table's checksum does not match");
             }
-            return new StaticTable(List.copyOf(vocabulary), dims, sourceDims, scales, rows, mean, components, weights);
+            return new StaticTable(vocabulary, dims, sourceDims, scales, rows, mean, components, weights);
         } catch (java.nio.BufferUnderflowException e) {
             throw new IOException("the table is truncated", e);
         }
