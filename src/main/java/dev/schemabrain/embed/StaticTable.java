@@ -3,7 +3,6 @@ package dev.schemabrain.embed;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -28,19 +27,22 @@ final class StaticTable {
     final int dims;
     final int sourceDims;
     final float[] scales;
+    /** The int8 rows start at {@link #rowOffset}: the embedder keeps the file's bytes instead of a copy. */
     final byte[] rows;
+    final int rowOffset;
     /** The projection; null when read without it. */
     final float[] mean;
     final float[] components;
     final float[] weights;
 
-    StaticTable(List<String> vocabulary, int dims, int sourceDims, float[] scales, byte[] rows, float[] mean,
-                float[] components, float[] weights) {
+    StaticTable(List<String> vocabulary, int dims, int sourceDims, float[] scales, byte[] rows, int rowOffset,
+                float[] mean, float[] components, float[] weights) {
         this.vocabulary = vocabulary;
         this.dims = dims;
         this.sourceDims = sourceDims;
         this.scales = scales;
         this.rows = rows;
+        this.rowOffset = rowOffset;
         this.mean = mean;
         this.components = components;
         this.weights = weights;
@@ -67,7 +69,7 @@ final class StaticTable {
         float[] out = new float[dims];
         float scale = scales[id];
         for (int d = 0; d < dims; d++) {
-            out[d] = scale * rows[id * dims + d];
+            out[d] = scale * rows[rowOffset + id * dims + d];
         }
         return out;
     }
@@ -86,7 +88,7 @@ final class StaticTable {
     }
 
     byte[] toBytes() throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(rows.length + 1_000_000);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(vocabulary.size() * dims + 1_000_000);
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeInt(MAGIC);
         out.writeInt(VERSION);
@@ -100,7 +102,7 @@ final class StaticTable {
         for (float s : scales) {
             out.writeFloat(s);
         }
-        out.write(rows);
+        out.write(rows, rowOffset, vocabulary.size() * dims);
         for (float[] floats : new float[][] {mean, components, weights}) {
             for (float f : floats) {
                 out.writeFloat(f);
@@ -118,8 +120,7 @@ final class StaticTable {
      * Reads a table; with {@code projection} false the embedder's load skips the projection and the whole-file CRC
      * (the vocabulary's own checksum still guards the tokens).
      */
-    static StaticTable read(InputStream in, boolean projection) throws IOException {
-        byte[] all = in.readAllBytes();
+    static StaticTable read(byte[] all, boolean projection) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(all);
         try {
             if (b.getInt() != MAGIC) {
@@ -147,10 +148,10 @@ final class StaticTable {
                 throw new IOException("the table holds " + vocabulary.size() + " tokens for " + n + " rows");
             }
             float[] scales = floats(b, n);
-            byte[] rows = new byte[n * dims];
-            b.get(rows);
+            int rowOffset = b.position();
+            b.position(rowOffset + n * dims);
             if (!projection) {
-                return new StaticTable(vocabulary, dims, sourceDims, scales, rows, null, null, null);
+                return new StaticTable(vocabulary, dims, sourceDims, scales, all, rowOffset, null, null, null);
             }
             float[] mean = floats(b, sourceDims);
             float[] components = floats(b, dims * sourceDims);
@@ -160,7 +161,7 @@ final class StaticTable {
             if ((int) crc.getValue() != b.getInt()) {
                 throw new IOException("the table's checksum does not match");
             }
-            return new StaticTable(vocabulary, dims, sourceDims, scales, rows, mean, components, weights);
+            return new StaticTable(vocabulary, dims, sourceDims, scales, all, rowOffset, mean, components, weights);
         } catch (java.nio.BufferUnderflowException e) {
             throw new IOException("the table is truncated", e);
         }

@@ -164,7 +164,7 @@ public final class StaticTableGenerator {
             meanF[j] = (float) mean[j];
         }
         float[] weights = weights(vocabulary);
-        StaticTable projection = new StaticTable(vocabulary, DIMS, source, null, null, meanF, components, weights);
+        StaticTable projection = new StaticTable(vocabulary, DIMS, source, null, null, 0, meanF, components, weights);
         float[] scales = new float[n];
         byte[] rows = new byte[n * DIMS];
         for (int i = 0; i < n; i++) {
@@ -179,7 +179,7 @@ public final class StaticTableGenerator {
                 rows[i * DIMS + k] = scale == 0 ? 0 : (byte) Math.round(y[k] / scale);
             }
         }
-        return new StaticTable(vocabulary, DIMS, source, scales, rows, meanF, components, weights);
+        return new StaticTable(vocabulary, DIMS, source, scales, rows, 0, meanF, components, weights);
     }
 
     /**

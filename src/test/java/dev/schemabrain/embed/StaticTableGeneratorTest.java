@@ -16,7 +16,7 @@ class StaticTableGeneratorTest {
     private static StaticTable shipped() throws Exception {
         try (InputStream in = StaticEmbedder.class.getResourceAsStream(StaticEmbedder.RESOURCE)) {
             assertNotNull(in, StaticEmbedder.RESOURCE + " is on the class path");
-            return StaticTable.read(in, true);
+            return StaticTable.read(in.readAllBytes(), true);
         }
     }
 
