@@ -230,7 +230,7 @@ public final class OnnxEmbedder implements Embedder {
         return text;
     }
 
-    private static OrtSession session(ModelBytes model, int intraOpThreads) throws OrtException {
+    static OrtSession session(ModelBytes model, int intraOpThreads) throws OrtException {
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(intraOpThreads);
             options.setInterOpNumThreads(1);

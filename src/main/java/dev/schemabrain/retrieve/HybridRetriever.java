@@ -249,6 +249,11 @@ public final class HybridRetriever implements TableRetriever {
                 mode == Mode.EMBEDDING && dense ? null : valueMatches(candidates, query));
         FutureTask<Lexical> lexicalPart = dense ? Helper.fork(lexicalWork) : new FutureTask<>(lexicalWork);
         float[] q = dense ? queryEmbedder.apply(query) : null;
+        if (q != null && q.length != vectors.dimension()) {
+            // The int8 scans would compare the first components only and rank silently wrong.
+            throw new IllegalStateException("the store's vectors have " + vectors.dimension() + " dimensions and the"
+                    + " embedding model gives " + q.length + "; index the store again with the embedder this process uses.");
+        }
         Lexical found = Helper.join(lexicalPart);
         double[] lex = new double[n];
         for (int k = 0; k < n; k++) {

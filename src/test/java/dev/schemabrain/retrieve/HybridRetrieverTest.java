@@ -69,6 +69,17 @@ class HybridRetrieverTest {
     }
 
     @Test
+    void aQuestionEmbeddedByAnotherModelThanTheStoresIsRefusedInOneSentence() {
+        // A store indexed with bge-small (384) served with the static table (256 dimensions).
+        HybridRetriever other = new HybridRetriever(HybridRetriever.Mode.HYBRID, catalog, documents, vectors,
+                q -> java.util.Arrays.copyOf(embedder.embedQuery(q), 256));
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> other.search("student email", 3, Optional.empty()));
+        assertTrue(e.getMessage().contains("384") && e.getMessage().contains("256")
+                && e.getMessage().contains("index"), e.getMessage());
+    }
+
+    @Test
     void aWeakTopTableDoesNotBlankAnAnswerAnotherTableMatchesByName() {
         // Names of people and no word of "addresses": a long question with low cosines everywhere.
         List<TableHit> hits = retriever().search(
