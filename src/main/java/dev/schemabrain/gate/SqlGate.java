@@ -141,7 +141,7 @@ public final class SqlGate {
             Written written = rewrite(bound, rowFilters, groups);
             readable(written, bound);
             String fingerprint = SqlNormalizer.fingerprint(SqlNormalizer.normalize(written.statement().sql(),
-                    dialect(engine), name -> true));
+                    engine.lexical(), name -> true));
             return new SqlDecision.Plan(bound, written.statement().sql(), written.statement().params(), categories(bound),
                     groups.shownK(), rowFilters.applied(), fingerprint, List.copyOf(written.suppressedCount()));
         }
@@ -356,11 +356,6 @@ public final class SqlGate {
             }
             return propagated.stream().sorted().map(PiiCategory::wireName).toList();
         }
-    }
-
-    /** The normalizer's lexer for the engine: literals go, whatever their quoting. */
-    private static SqlNormalizer.Dialect dialect(SqlRules engine) {
-        return engine.lexical().hashComments() ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
     }
 
     /** Claim values in the column's type (the engine compares an integer with text only in SQLite); empty if one is not. */

@@ -3,13 +3,13 @@ package dev.schemabrain.mining;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.mining.SearchPaths.Context;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.sql.lex.Lexical;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * One logged statement to the text that may be stored, with its analysis: normalized (every literal a
@@ -31,21 +31,18 @@ final class ExampleSql {
         }
     }
 
-    private static final Pattern PLAIN_POSTGRES = Pattern.compile("[a-z_][a-z0-9_$]*");
-    private static final Pattern PLAIN_MYSQL = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
-
     private final CatalogNames names;
     private final StatementAnalyzer analyzer;
-    private final SqlNormalizer.Dialect dialect;
+    private final Lexical lexical;
 
-    ExampleSql(Catalog catalog, SearchPaths paths, PiiTags pii, SqlNormalizer.Dialect dialect) {
+    ExampleSql(Catalog catalog, SearchPaths paths, PiiTags pii, Lexical lexical) {
         this.names = new CatalogNames(catalog);
         this.analyzer = new StatementAnalyzer(catalog, paths, pii);
-        this.dialect = dialect;
+        this.lexical = lexical;
     }
 
     Outcome of(String text, Context context) {
-        SqlNormalizer.Template template = SqlNormalizer.template(text, dialect, names::isName);
+        SqlNormalizer.Template template = SqlNormalizer.template(text, lexical, names::isName);
         String plain = template.render(Set.of());
         if (!LogAnalysis.queryOrWrite(plain)) {
             return new Outcome.NotAQuery();
@@ -68,15 +65,8 @@ final class ExampleSql {
     private String qualified(String text, Map<Integer, String> qualify) {
         StringBuilder out = new StringBuilder(text);
         for (Map.Entry<Integer, String> e : new TreeMap<>(qualify).descendingMap().entrySet()) {
-            out.insert(e.getKey(), quoted(e.getValue()) + ".");
+            out.insert(e.getKey(), lexical.name(e.getValue()) + ".");
         }
         return out.toString();
-    }
-
-    private String quoted(String schema) {
-        if (dialect == SqlNormalizer.Dialect.MYSQL) {
-            return PLAIN_MYSQL.matcher(schema).matches() ? schema : "`" + schema.replace("`", "``") + "`";
-        }
-        return PLAIN_POSTGRES.matcher(schema).matches() ? schema : "\"" + schema.replace("\"", "\"\"") + "\"";
     }
 }

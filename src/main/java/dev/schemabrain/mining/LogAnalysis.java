@@ -7,6 +7,7 @@ import dev.schemabrain.engine.postgres.log.SearchPathSetting;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.StoredColumn;
 import dev.schemabrain.store.QueryLogRepository.StoredJoin;
@@ -71,8 +72,8 @@ public final class LogAnalysis {
 
     /** Every statement's unqualified names resolved through {@code searchPath} (or the catalog's one schema that has them). */
     public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii,
-                                 SqlNormalizer.Dialect dialect) {
-        return analyze(logged, catalog, searchPath, Map.of(), pii, dialect);
+                                 Lexical lexical) {
+        return analyze(logged, catalog, searchPath, Map.of(), pii, lexical);
     }
 
     /**
@@ -81,9 +82,9 @@ public final class LogAnalysis {
      *                     log holds count too, for their role
      */
     public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> fallbackPath,
-                                 Map<String, List<String>> rolePaths, PiiTags pii, SqlNormalizer.Dialect dialect) {
+                                 Map<String, List<String>> rolePaths, PiiTags pii, Lexical lexical) {
         ExampleSql examples = new ExampleSql(catalog, new SearchPaths(catalog, fallbackPath, rolePaths, sessionPaths(logged)),
-                pii, dialect);
+                pii, lexical);
         int own = 0;
         int parsed = 0;
         int failed = 0;
@@ -156,8 +157,8 @@ public final class LogAnalysis {
      * catalog stopped showing that value, the column was tagged), so the row must go.
      */
     public static java.util.function.Predicate<String> storedByAnOlderNormalizer(Catalog catalog, List<String> searchPath,
-                                                                                 PiiTags pii, SqlNormalizer.Dialect dialect) {
-        ExampleSql examples = new ExampleSql(catalog, SearchPaths.of(catalog, searchPath), pii, dialect);
+                                                                                 PiiTags pii, Lexical lexical) {
+        ExampleSql examples = new ExampleSql(catalog, SearchPaths.of(catalog, searchPath), pii, lexical);
         return sql -> !(examples.of(sql, SearchPaths.Context.NONE) instanceof ExampleSql.Outcome.Parsed made
                 && made.sql().equals(sql));
     }

@@ -13,6 +13,7 @@ import dev.schemabrain.error.SourceException;
 import dev.schemabrain.error.StoreException;
 import dev.schemabrain.error.UserError;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.QueryLogRepository;
@@ -72,6 +73,12 @@ public final class QueryLogMiner {
                 + String.join(" and ", readable) + " sources only; " + url.displayUrl() + " has no query log to read."));
     }
 
+    /** How the engine reads statements under the server's defaults, as its log records them. */
+    static Lexical loggedLexical(SourceUrl url) {
+        return Engines.of(url.kind()).flatMap(Engine::sqlRules).orElseThrow(() -> new IllegalStateException(
+                "an engine with a query log has SQL rules")).logged();
+    }
+
     public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
         return mine(url, store, Optional.empty());
     }
@@ -101,12 +108,12 @@ public final class QueryLogMiner {
         }
         PiiTags pii = store.read(PiiRepository::tags);
         Logged logged = read(url, log, catalog, serverLog);
-        SqlNormalizer.Dialect dialect = log.mysqlLexis() ? SqlNormalizer.Dialect.MYSQL : SqlNormalizer.Dialect.POSTGRESQL;
+        Lexical lexical = loggedLexical(url);
         LogAnalysis.Result analysis = LogAnalysis.analyze(logged.statements(), catalog, logged.searchPath(),
-                logged.rolePaths(), pii, dialect);
+                logged.rolePaths(), pii, lexical);
         Instant now = Instant.now();
         QueryLogRepository.MergeResult merge = store.write(c -> {
-            QueryLogRepository.deleteWhere(c, sourceId, LogAnalysis.storedByAnOlderNormalizer(catalog, logged.searchPath(), pii, dialect));
+            QueryLogRepository.deleteWhere(c, sourceId, LogAnalysis.storedByAnOlderNormalizer(catalog, logged.searchPath(), pii, lexical));
             QueryLogRepository.MergeResult r = QueryLogRepository.merge(c, sourceId, logged.resetToken(),
                     analysis.statements(), now);
             SemanticLayer.refreshDrafts(c);

@@ -1,5 +1,6 @@
 package dev.schemabrain.mining;
 
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.sql.lex.Quoting;
 
 import java.nio.charset.StandardCharsets;
@@ -17,18 +18,11 @@ import java.util.regex.Pattern;
  * positional parameter ({@code $1}) and MySQL's digest ellipsis become {@code ?}, comments go (they can hold
  * anything), whitespace collapses, and an identifier that could carry a value (a quoted one needing its quotes,
  * or one holding a run of digits) becomes {@code _q1, _q2, …} unless the catalog has that name. Done on the
- * tokens with each dialect's own lexical rules, whatever the engine already replaced: a lexer that ends a
- * literal or a comment one character early or late would emit the rest of it as SQL text.
+ * tokens with the engine's own {@link Lexical} rules, whatever the engine already replaced: a lexer that ends a
+ * literal or a comment one character early or late would emit the rest of it as SQL text. Where the gate's screen
+ * refuses ({@code --x} on MySQL, a nested or unclosed comment), the normalizer reads on as the engine would.
  */
 public final class SqlNormalizer {
-
-    /** The lexical rules a source's statements follow. */
-    public enum Dialect {
-        /** standard_conforming_strings on (the default since 9.1): a backslash escapes only in E'…'; comments nest. */
-        POSTGRESQL,
-        /** Without ANSI_QUOTES: "…" is a string; backslash escapes in strings; comments do not nest; # comments. */
-        MYSQL
-    }
 
     /** An identifier written without quotes; quoting any other text is what lets an alias carry a sentence. */
     private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
@@ -36,7 +30,7 @@ public final class SqlNormalizer {
     private static final Pattern DIGIT_RUN = Pattern.compile("\\d{4}");
 
     private final String sql;
-    private final Dialect dialect;
+    private final Lexical lexical;
     private final Predicate<String> catalogName;
     private final StringBuilder out;
     private final Map<String, String> placeholders = new LinkedHashMap<>();
@@ -46,9 +40,9 @@ public final class SqlNormalizer {
     private int markerEnd = -1;
     private int i;
 
-    private SqlNormalizer(String sql, Dialect dialect, Predicate<String> catalogName, boolean template) {
+    private SqlNormalizer(String sql, Lexical lexical, Predicate<String> catalogName, boolean template) {
         this.sql = sql;
-        this.dialect = dialect;
+        this.lexical = lexical;
         this.catalogName = catalogName;
         this.out = new StringBuilder(sql.length());
         this.literals = template ? new java.util.ArrayList<>() : null;
@@ -73,51 +67,50 @@ public final class SqlNormalizer {
         }
     }
 
-    public static Template template(String sql, Dialect dialect, Predicate<String> catalogName) {
-        SqlNormalizer n = new SqlNormalizer(sql, dialect, catalogName, true);
+    public static Template template(String sql, Lexical lexical, Predicate<String> catalogName) {
+        SqlNormalizer n = new SqlNormalizer(sql, lexical, catalogName, true);
         String text = n.run();
         // Null stands for a literal that never stays (a MySQL double-quoted string): List.copyOf would refuse it.
         return new Template(text, java.util.Collections.unmodifiableList(new java.util.ArrayList<>(n.literals)));
     }
 
     /**
+     * @param lexical     how the engine whose text it is reads it (for a query log: under the server's defaults)
      * @param catalogName whether a name (as written, unquoted) is a schema, table or column of the catalog:
      *                    those identifiers are kept, other identifiers that could carry a value are replaced
      */
-    public static String normalize(String sql, Dialect dialect, Predicate<String> catalogName) {
-        return new SqlNormalizer(sql, dialect, catalogName, false).run();
+    public static String normalize(String sql, Lexical lexical, Predicate<String> catalogName) {
+        return new SqlNormalizer(sql, lexical, catalogName, false).run();
     }
 
     private String run() {
         int n = sql.length();
         while (i < n) {
             char c = sql.charAt(i);
-            boolean mysql = dialect == Dialect.MYSQL;
-            if (c == '-' && sql.startsWith("--", i) && (!mysql || i + 2 >= n || Character.isWhitespace(sql.charAt(i + 2)))) {
-                i = lineEnd(i);
-                space();
-            } else if (c == '#' && mysql) {
-                i = lineEnd(i);
+            if (c == '-' && sql.startsWith("--", i) && lexical.dashDashComment(sql, i)
+                    || c == '#' && lexical.hashComments()) {
+                i = Quoting.lineEnd(sql, i);
                 space();
             } else if (c == '/' && sql.startsWith("/*", i)) {
-                i = mysql ? flatCommentEnd(i) : nestedCommentEnd(i);
+                int end = Quoting.blockCommentEnd(sql, i, lexical.nestedComments());
+                i = end < 0 ? n : end;
                 space();
             } else if (c == '\'') {
                 int outBefore = out.length();
                 boolean escapeString = dropStringPrefix();
                 int start = i;
-                i = quotedEnd(i, '\'', mysql || escapeString);
+                i = quotedEnd(i, '\'', lexical.backslashEscapes() || escapeString && lexical.escapeStrings());
                 literal(start, out.length() != outBefore || escapeString);
-            } else if (c == '"' && mysql) {
+            } else if (c == '"' && lexical.doubleQuotedStrings()) {
                 int start = i;
-                i = quotedEnd(i, '"', true);
+                i = quotedEnd(i, '"', lexical.backslashEscapes());
                 literal(start, true);
-            } else if (c == '"' || c == '`' && mysql) {
+            } else if (lexical.quotesName(c)) {
                 int end = quotedEnd(i, c, false);
                 String name = sql.substring(i + 1, Math.max(i + 1, end - 1)).replace(String.valueOf(c) + c, String.valueOf(c));
                 identifier(name, sql.substring(i, end));
                 i = end;
-            } else if (c == '$' && !mysql && !identifierBefore()) {
+            } else if (c == '$' && lexical.dollarQuotes() && !identifierBefore()) {
                 dollar();
             } else if ((Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) && !identifierBefore()) {
                 int start = i;
@@ -216,39 +209,6 @@ public final class SqlNormalizer {
             out.append('$');
             i++;
         }
-    }
-
-    private int lineEnd(int from) {
-        int at = sql.indexOf('\n', from);
-        return at < 0 ? sql.length() : at;
-    }
-
-    /** MySQL: a block comment ends at the first star-slash. */
-    private int flatCommentEnd(int open) {
-        int end = sql.indexOf("*/", open + 2);
-        return end < 0 ? sql.length() : end + 2;
-    }
-
-    /** PostgreSQL: block comments nest, each opening needs its own close. */
-    private int nestedCommentEnd(int open) {
-        int depth = 0;
-        int j = open;
-        int n = sql.length();
-        while (j < n) {
-            if (sql.startsWith("/*", j)) {
-                depth++;
-                j += 2;
-            } else if (sql.startsWith("*/", j)) {
-                depth--;
-                j += 2;
-                if (depth == 0) {
-                    return j;
-                }
-            } else {
-                j++;
-            }
-        }
-        return n;
     }
 
     /** From an opening quote to just past its closing one; a doubled quote, and a backslash where it escapes, stay inside. */

@@ -1,11 +1,13 @@
 package dev.schemabrain.bench;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.engine.Engines;
 import dev.schemabrain.engine.LoggedStatement;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.mining.LogAnalysis;
 import dev.schemabrain.mining.QueryLogMiner;
 import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.store.CatalogRepository;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
@@ -37,6 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("benchmark")
 class MiningBenchmark {
+
+    private static final Lexical POSTGRESQL_LOG = Engines.POSTGRESQL.sqlRules().orElseThrow().logged();
 
     static final int STATEMENTS = 10_000;
     private static final String DB = "sb_mining_bench";
@@ -95,9 +99,9 @@ class MiningBenchmark {
             catalog = s.read(c -> CatalogRepository.catalog(c, sourceId));
         }
         List<LoggedStatement> logged = statements.stream().map(sql -> new LoggedStatement(sql, 1)).toList();
-        LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);   // warm-up
+        LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, POSTGRESQL_LOG);   // warm-up
         t = System.nanoTime();
-        LogAnalysis.Result alone = LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);
+        LogAnalysis.Result alone = LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, POSTGRESQL_LOG);
         long analyzeMillis = (System.nanoTime() - t) / 1_000_000;
         lines.add(String.format(Locale.ROOT, "analysis alone (normalize, JSqlParser, resolve): %d statements in %d ms, %.0f statements/s,"
                 + " parse rate %.1f%%", alone.read(), analyzeMillis, alone.read() * 1000.0 / Math.max(1, analyzeMillis), 100 * alone.parseRate()));

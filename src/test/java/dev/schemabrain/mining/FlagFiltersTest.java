@@ -40,7 +40,7 @@ class FlagFiltersTest {
 
     private static LogAnalysis.Result analyze(String... sql) {
         return LogAnalysis.analyze(java.util.Arrays.stream(sql).map(s -> new LoggedStatement(s, 1)).toList(), CATALOG,
-                List.of("shop"), PiiTags.NONE, SqlNormalizer.Dialect.POSTGRESQL);
+                List.of("shop"), PiiTags.NONE, Lexis.POSTGRESQL);
     }
 
     private static List<String> filters(String sql) {

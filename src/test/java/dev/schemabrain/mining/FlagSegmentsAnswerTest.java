@@ -73,7 +73,6 @@ class FlagSegmentsAnswerTest {
     void aYesNoSegmentBindsInTheColumnsOwnType(String engine) throws Exception {
         String url;
         String schema;
-        SqlNormalizer.Dialect dialect;
         List<String> ddl = new ArrayList<>(List.of(String.format(TABLE, engine.equals("sqlite") ? "INTEGER" : "SMALLINT")));
         ddl.addAll(rows());
         if (engine.equals("sqlite")) {
@@ -85,16 +84,14 @@ class FlagSegmentsAnswerTest {
             }
             url = "sqlite:" + file;
             schema = "main";
-            dialect = SqlNormalizer.Dialect.POSTGRESQL;
         } else {
             schema = TestMariaDb.create("t30_flag_segments", ddl.toArray(String[]::new));
             MARIADB.add(schema);
             url = TestMariaDb.url(schema);
-            dialect = SqlNormalizer.Dialect.MYSQL;
         }
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
         ok(mined.cli("index", "--source", url));
-        mined.mineLog(url, schema, dialect, WORKLOAD.stream().map(sql -> new LoggedStatement(sql, 3)).toList());
+        mined.mineLog(url, schema, WORKLOAD.stream().map(sql -> new LoggedStatement(sql, 3)).toList());
 
         SemanticModel model = mined.semanticLayer();
         Entity tickets = ServerLogSegmentsTest.entity(model, "tickets");

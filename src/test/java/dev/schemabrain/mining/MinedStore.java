@@ -44,13 +44,13 @@ record MinedStore(Path file) {
      * analysed against the store's catalog with {@code schema} as the search path, merged, drafts refreshed, as
      * mine-queries does after reading its engine.
      */
-    void mineLog(String url, String schema, SqlNormalizer.Dialect dialect, List<dev.schemabrain.engine.LoggedStatement> logged)
-            throws Exception {
+    void mineLog(String url, String schema, List<dev.schemabrain.engine.LoggedStatement> logged) throws Exception {
         String sourceId = SourceUrl.parse(url).sourceId();
         try (Store store = Stores.open(StoreLocation.file(file))) {
             dev.schemabrain.catalog.Catalog catalog = store.read(c -> dev.schemabrain.store.CatalogRepository.catalog(c, sourceId));
             dev.schemabrain.pii.PiiTags pii = store.read(dev.schemabrain.store.PiiRepository::tags);
-            LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(schema), pii, dialect);
+            LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(schema), pii,
+                    QueryLogMiner.loggedLexical(SourceUrl.parse(url)));
             store.write(c -> {
                 QueryLogRepository.merge(c, sourceId, java.util.Optional.empty(), analysis.statements(), java.time.Instant.now());
                 dev.schemabrain.store.SemanticLayer.refreshDrafts(c);

@@ -41,7 +41,7 @@ class ObservedSegmentsBlindTest {
         ok(mined.cli("index", "--source", TestPostgres.url(db)));
         List<LoggedStatement> logged = resource(domain + "-workload.sql").lines().filter(l -> !l.isBlank())
                 .map(l -> new LoggedStatement(l, 4)).toList();
-        mined.mineLog(TestPostgres.url(db), domain, SqlNormalizer.Dialect.POSTGRESQL, logged);
+        mined.mineLog(TestPostgres.url(db), domain, logged);
 
         Set<String> wanted = new TreeSet<>();
         resource(domain + "-verdict.txt").lines().filter(l -> !l.isBlank() && !l.startsWith("#"))

@@ -104,23 +104,21 @@ class ObservedSegmentsMiningTest {
         }
     }
 
-    private record Source(String engine, String url, String schema, SqlDialect dialect) {
+    private record Source(String engine, String url, String schema) {
     }
-
-    private enum SqlDialect { POSTGRESQL, MYSQL }
 
     private Source source(String engine) throws Exception {
         if (engine.equals("postgresql")) {
             List<String> sql = new ArrayList<>(TABLES_POSTGRES);
             sql.addAll(data("billing."));
             TestPostgres.createDatabase(PG, sql.toArray(String[]::new));
-            return new Source(engine, TestPostgres.url(PG), "billing", SqlDialect.POSTGRESQL);
+            return new Source(engine, TestPostgres.url(PG), "billing");
         }
         List<String> sql = new ArrayList<>(TABLES_MARIADB);
         sql.addAll(data(""));
         String db = TestMariaDb.create("t30_observed_segments", sql.toArray(String[]::new));
         MARIADB.add(db);
-        return new Source(engine, TestMariaDb.url(db), db, SqlDialect.MYSQL);
+        return new Source(engine, TestMariaDb.url(db), db);
     }
 
     /** 12 customers (enough people for an answer); 60 invoices over the four statuses, every seventh deleted, paid ones with a paid_at. */
@@ -151,8 +149,7 @@ class ObservedSegmentsMiningTest {
             // (On MySQL a double-quoted name is a string: no column either way.)
             logged.add(new LoggedStatement(sql, sql.contains("'draft'") ? 50L * callsEach : callsEach));
         }
-        mined.mineLog(s.url(), s.schema(), s.dialect() == SqlDialect.POSTGRESQL ? SqlNormalizer.Dialect.POSTGRESQL
-                : SqlNormalizer.Dialect.MYSQL, logged);
+        mined.mineLog(s.url(), s.schema(), logged);
     }
 
     private static Entity entity(SemanticModel m, String name) {

@@ -26,7 +26,7 @@ class SearchPathResolutionTest {
             table("public.invoice").columns("invoice_id").pk("invoice_id").build()));
 
     private static LogAnalysis.Result pg(Map<String, List<String>> rolePaths, LoggedStatement... logged) {
-        return LogAnalysis.analyze(List.of(logged), CATALOG, List.of(), rolePaths, PiiTags.NONE, SqlNormalizer.Dialect.POSTGRESQL);
+        return LogAnalysis.analyze(List.of(logged), CATALOG, List.of(), rolePaths, PiiTags.NONE, Lexis.POSTGRESQL);
     }
 
     private static List<String> sql(LogAnalysis.Result r) {
@@ -74,7 +74,7 @@ class SearchPathResolutionTest {
         LogAnalysis.Result r = LogAnalysis.analyze(List.of(
                         new LoggedStatement("SELECT `invoice_id` FROM `invoice` WHERE `customer_id` = ?", 2, null, "public"),
                         new LoggedStatement("SELECT `customer_id` FROM `customer`", 2, null, "public")),
-                CATALOG, List.of("billing"), Map.of(), PiiTags.NONE, SqlNormalizer.Dialect.MYSQL);
+                CATALOG, List.of("billing"), Map.of(), PiiTags.NONE, Lexis.MYSQL);
         assertEquals(List.of("SELECT `invoice_id` FROM public.`invoice` WHERE `customer_id` = ?"), sql(r));
         assertEquals(1, r.unresolved(), "customer is not in the default database public");
     }

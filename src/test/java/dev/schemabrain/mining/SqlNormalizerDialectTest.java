@@ -1,6 +1,5 @@
 package dev.schemabrain.mining;
 
-import dev.schemabrain.mining.SqlNormalizer.Dialect;
 import dev.schemabrain.testing.SecurityFigures;
 import org.junit.jupiter.api.Test;
 
@@ -17,11 +16,11 @@ class SqlNormalizerDialectTest {
     private static final Set<String> CATALOG = Set.of("public", "customer", "first_name", "ssn", "customer_id", "Order Lines");
 
     private static String pg(String sql) {
-        return SqlNormalizer.normalize(sql, Dialect.POSTGRESQL, n -> CATALOG.contains(n));
+        return SqlNormalizer.normalize(sql, Lexis.POSTGRESQL, n -> CATALOG.contains(n));
     }
 
     private static String my(String sql) {
-        return SqlNormalizer.normalize(sql, Dialect.MYSQL, n -> CATALOG.contains(n));
+        return SqlNormalizer.normalize(sql, Lexis.MYSQL, n -> CATALOG.contains(n));
     }
 
     @Test
@@ -70,7 +69,7 @@ class SqlNormalizerDialectTest {
     @Test
     void aMySqlDoubleQuotedStringIsAPlaceholderNotAFailure() {
         SqlNormalizer.Template t = SqlNormalizer.template("SELECT count(*) FROM customer WHERE first_name = \"Jane Roe\" OR ssn = 'x'",
-                Dialect.MYSQL, n -> CATALOG.contains(n));
+                Lexis.MYSQL, n -> CATALOG.contains(n));
         assertEquals(2, t.literals().size(), t.toString());
         assertEquals("SELECT count(*) FROM customer WHERE first_name = ? OR ssn = 'x'", t.render(Set.of(1, 2)));
     }

@@ -25,7 +25,7 @@ class StatementAnalysisTest {
     private static final StatementAnalyzer ANALYZER = new StatementAnalyzer(CHINOOK, List.of("public"));
 
     private static String pg(String sql) {
-        return SqlNormalizer.normalize(sql, SqlNormalizer.Dialect.POSTGRESQL, n -> true);
+        return SqlNormalizer.normalize(sql, Lexis.POSTGRESQL, n -> true);
     }
 
     @Test
@@ -34,7 +34,7 @@ class StatementAnalysisTest {
                 pg("SELECT *\n FROM t WHERE a = 'it''s x@y.org' AND b = E'\\'q' AND c IN (...) AND d = $1"));
         assertEquals("SELECT t1.c2 FROM \"T 3\" WHERE x > ? AND y = ? AND z = ?",
                 pg("SELECT t1.c2 FROM \"T 3\" /* secret@x.org */ WHERE x > 1.5e3 AND y = $tag$a$tag$ -- 42\n AND z = 0x1F"));
-        assertEquals("SELECT ? FROM `t`", SqlNormalizer.normalize("SELECT _utf8mb4'v' FROM `t`", SqlNormalizer.Dialect.MYSQL, n -> false));
+        assertEquals("SELECT ? FROM `t`", SqlNormalizer.normalize("SELECT _utf8mb4'v' FROM `t`", Lexis.MYSQL, n -> false));
         assertEquals(SqlNormalizer.fingerprint("SELECT ?"), SqlNormalizer.fingerprint("SELECT ?"));
     }
 

@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.duckdb;
 
 import dev.schemabrain.sql.guard.SqlRules;
+import dev.schemabrain.sql.lex.Lexical;
 
 import java.util.Set;
 
@@ -10,8 +11,8 @@ import java.util.Set;
  */
 final class DuckDbSqlRules {
 
-    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
-            false, true, true, true, false, false, false, false, '"', false);
+    private static final Lexical LEXICAL = new Lexical(
+            false, true, true, true, false, false, false, false, '"', false, false, false);
 
     private static final Set<String> SCALARS = SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
             "trunc", "even", "gcd", "lcm", "random", "isnan", "isinf",
@@ -24,7 +25,7 @@ final class DuckDbSqlRules {
             "epoch", "epoch_ms", "to_timestamp", "last_day", "monthname", "dayname", "yearweek", "isodow", "age",
             "time_bucket", "date_bin", "try_cast", "json_extract", "json_extract_string"));
 
-    static final SqlRules INSTANCE = new SqlRules("DuckDB", LEXICAL, SCALARS, Set.of(),
+    static final SqlRules INSTANCE = new SqlRules("DuckDB", LEXICAL, LEXICAL, SCALARS, Set.of(),
             Set.of("information_schema", "pg_catalog", "duckdb", "system", "temp"),
             java.util.EnumSet.of(SqlRules.Reading.ALL_AGGREGATES, SqlRules.Reading.WHOLE_ROW_REFERENCES));
 

@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.mysql;
 
 import dev.schemabrain.sql.guard.SqlRules;
+import dev.schemabrain.sql.lex.Lexical;
 
 import java.util.Set;
 
@@ -12,8 +13,12 @@ import java.util.Set;
  */
 final class MySqlSqlRules {
 
-    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
-            false, false, false, false, true, true, false, true, '`', true);
+    private static final Lexical LEXICAL = new Lexical(
+            false, false, false, false, true, true, false, true, '`', true, false, false);
+
+    /** The default sql_mode an application's statements are logged under: backslash escapes, "..." a string. */
+    private static final Lexical LOGGED = new Lexical(
+            true, false, false, false, true, true, false, true, '`', true, true, false);
 
     private static final Set<String> SCALARS = SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
             "truncate", "div", "rand", "conv", "crc32",
@@ -31,7 +36,7 @@ final class MySqlSqlRules {
             "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp", "bit_and", "bit_or", "bit_xor",
             "json_arrayagg", "any_value");
 
-    static final SqlRules INSTANCE = new SqlRules("MySQL", LEXICAL, SCALARS, AGGREGATES,
+    static final SqlRules INSTANCE = new SqlRules("MySQL", LEXICAL, LOGGED, SCALARS, AGGREGATES,
             Set.of("information_schema", "mysql", "performance_schema", "sys"),
             java.util.EnumSet.noneOf(SqlRules.Reading.class));
 

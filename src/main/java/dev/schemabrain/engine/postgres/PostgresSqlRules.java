@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.postgres;
 
 import dev.schemabrain.sql.guard.SqlRules;
+import dev.schemabrain.sql.lex.Lexical;
 
 import java.util.Set;
 
@@ -11,8 +12,9 @@ import java.util.Set;
  */
 final class PostgresSqlRules {
 
-    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
-            false, true, true, true, false, false, false, false, '"', true);
+    /** standard_conforming_strings is on by default since 9.1: a logged statement reads as a pinned one. */
+    private static final Lexical LEXICAL = new Lexical(
+            false, true, true, true, false, false, false, false, '"', true, false, true);
 
     private static final Set<String> SCALARS = SqlRules.union(SqlRules.COMMON_SCALARS, Set.of(
             "trunc", "div", "cbrt", "width_bucket", "random",
@@ -29,7 +31,7 @@ final class PostgresSqlRules {
             "bit_and", "bit_or", "bit_xor", "bool_and", "bool_or", "every", "mode", "percentile_cont",
             "percentile_disc", "any_value");
 
-    static final SqlRules INSTANCE = new SqlRules("PostgreSQL", LEXICAL, SCALARS, AGGREGATES,
+    static final SqlRules INSTANCE = new SqlRules("PostgreSQL", LEXICAL, LEXICAL, SCALARS, AGGREGATES,
             Set.of("pg_catalog", "information_schema", "pg_toast"),
             java.util.EnumSet.of(SqlRules.Reading.WHOLE_ROW_REFERENCES));
 

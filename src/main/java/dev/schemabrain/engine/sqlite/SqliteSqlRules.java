@@ -1,6 +1,7 @@
 package dev.schemabrain.engine.sqlite;
 
 import dev.schemabrain.sql.guard.SqlRules;
+import dev.schemabrain.sql.lex.Lexical;
 
 import java.util.Set;
 
@@ -11,8 +12,8 @@ import java.util.Set;
  */
 final class SqliteSqlRules {
 
-    private static final SqlRules.Lexical LEXICAL = new SqlRules.Lexical(
-            false, false, false, false, false, false, true, true, '"', false);
+    private static final Lexical LEXICAL = new Lexical(
+            false, false, false, false, false, false, true, true, '"', false, false, false);
 
     /** The common scalars SQLite does not have. */
     private static final Set<String> MISSING = Set.of("greatest", "least", "concat_ws", "left", "right", "lpad",
@@ -33,7 +34,7 @@ final class SqliteSqlRules {
     private static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "total", "min", "max", "group_concat",
             "string_agg", "json_group_array");
 
-    static final SqlRules INSTANCE = new SqlRules("SQLite", LEXICAL, SCALARS, AGGREGATES,
+    static final SqlRules INSTANCE = new SqlRules("SQLite", LEXICAL, LEXICAL, SCALARS, AGGREGATES,
             Set.of("temp", "sqlite_temp"),
             java.util.EnumSet.of(SqlRules.Reading.COMPOUND_CTES_RECURSE, SqlRules.Reading.DOUBLE_QUOTED_STRINGS));
 

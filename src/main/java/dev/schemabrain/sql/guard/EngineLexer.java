@@ -1,14 +1,14 @@
 package dev.schemabrain.sql.guard;
 
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.sql.lex.Quoting;
-import dev.schemabrain.sql.lex.SqlLexer;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads a statement SchemaBrain wrote as the engine's lexer would, under {@link SqlRules.Lexical}: the string
+ * Reads a statement SchemaBrain wrote as the engine's lexer would, under its {@link Lexical}: the string
  * literals it holds, or empty when it holds anything SchemaBrain never writes (a comment, a statement end, a
  * dollar quote, an identifier in a quote other than the engine's canonical one, a bracket SQLite reads as a name,
  * a control character) or a literal that does not close.
@@ -18,14 +18,13 @@ final class EngineLexer {
     private EngineLexer() {
     }
 
-    static Optional<List<String>> strings(String sql, SqlRules.Lexical lexical, boolean backslashEscapes) {
+    static Optional<List<String>> strings(String sql, Lexical lexical, boolean backslashEscapes) {
         List<String> strings = new ArrayList<>();
         int n = sql.length();
         int i = 0;
         while (i < n) {
             char c = sql.charAt(i);
             char next = i + 1 < n ? sql.charAt(i + 1) : '\0';
-            boolean wordBefore = i > 0 && SqlLexer.isIdentifierPart(sql.charAt(i - 1));
             if (c < 0x20 && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
                 return Optional.empty();
             } else if (c == '\'') {
@@ -34,7 +33,7 @@ final class EngineLexer {
                     return Optional.empty();
                 }
                 i = end;
-            } else if ((c == 'E' || c == 'e') && next == '\'' && lexical.escapeStrings() && !wordBefore) {
+            } else if (lexical.escapeStringAt(sql, i)) {
                 int end = literal(sql, i + 2, true, strings);
                 if (end < 0) {
                     return Optional.empty();

@@ -1,5 +1,6 @@
 package dev.schemabrain.sql.guard;
 
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.sql.lex.Quoting;
 import dev.schemabrain.sql.lex.SqlLexer;
 
@@ -23,7 +24,7 @@ final class Prescreen {
     /** Deeper nesting of parentheses than any analyst writes; JSqlParser takes seconds on a few thousand levels. */
     static final int MAX_DEPTH = 64;
 
-    static Optional<Refusal> check(String sql, SqlRules.Lexical engine) {
+    static Optional<Refusal> check(String sql, Lexical engine) {
         for (int i = 0; i < sql.length(); i++) {
             char c = sql.charAt(i);
             if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
@@ -45,7 +46,7 @@ final class Prescreen {
         }
     }
 
-    private static Optional<Refusal> read(String sql, SqlRules.Lexical engine, boolean backslashEscapes) {
+    private static Optional<Refusal> read(String sql, Lexical engine, boolean backslashEscapes) {
         List<String> words = new ArrayList<>();
         boolean ended = false;   // a ';' was seen: from here on only blanks, comments and ';' may follow
         int depth = 0;
@@ -67,13 +68,13 @@ final class Prescreen {
                     }
                     i = close;
                 } else if (c == '-' && next == '-') {
-                    char after = i + 2 < n ? sql.charAt(i + 2) : ' ';
-                    if (engine.dashDashNeedsSpace() && !Character.isWhitespace(after)) {
+                    // Refused, not read as the engine would: a reader who takes it for a comment is misled.
+                    if (!engine.dashDashComment(sql, i)) {
                         return Optional.of(Refusal.of(Refusal.Reason.EXECUTABLE_COMMENT,
                                 "MySQL reads '--' without a following space as two minus signs, not a comment;"
                                         + " put a space after '--' or remove it."));
                     }
-                    i = lineEnd(sql, i);
+                    i = Quoting.lineEnd(sql, i);
                 } else if (c == '#' && engine.hashComments()) {
                     return Optional.of(Refusal.of(Refusal.Reason.EXECUTABLE_COMMENT,
                             "MySQL '#' comments are not accepted; use '-- ' comments instead."));
@@ -89,11 +90,10 @@ final class Prescreen {
                     i++;
                 } else if (c == '\'') {
                     i = closed(Quoting.quotedEnd(sql, i + 1, '\'', backslashEscapes));
-                } else if ((c == 'E' || c == 'e') && next == '\'' && engine.escapeStrings()
-                        && (i == 0 || !SqlLexer.isIdentifierPart(sql.charAt(i - 1)))) {
+                } else if (engine.escapeStringAt(sql, i)) {
                     i = closed(Quoting.quotedEnd(sql, i + 2, '\'', true));
                 } else if (c == '"' || c == '`') {
-                    i = closed(Quoting.quotedEnd(sql, i + 1, c, false));
+                    i = closed(Quoting.quotedEnd(sql, i + 1, c, c == '"' && engine.doubleQuotedStrings() && backslashEscapes));
                 } else if (c == '$' && engine.dollarQuotes()
                         && (i == 0 || !SqlLexer.isIdentifierPart(sql.charAt(i - 1)))) {
                     i = dollar(sql, i);
@@ -160,24 +160,16 @@ final class Prescreen {
     }
 
     /** The index after the comment starting at {@code start}, or -1 when it is executable or holds another opener. */
-    private static int blockComment(String sql, int start, SqlRules.Lexical engine) {
+    private static int blockComment(String sql, int start, Lexical engine) {
         int i = start + 2;
         if (sql.startsWith("!", i) || sql.startsWith("M!", i) || sql.startsWith("+", i)) {
             return -1;   // executable, or an optimizer hint: MySQL's SET_VAR hint changes session settings
         }
-        int close = sql.indexOf("*/", i);
-        if (close < 0) {
-            throw new Unterminated();
-        }
-        if (sql.substring(i, close).contains("/*")) {
+        int end = closed(Quoting.blockCommentEnd(sql, start, false));
+        if (sql.substring(i, end - 2).contains("/*")) {
             return -1;   // nests in PostgreSQL and DuckDB, not in MySQL, SQLite or the parser: refused everywhere
         }
-        return close + 2;
-    }
-
-    private static int lineEnd(String sql, int i) {
-        int end = sql.indexOf('\n', i);
-        return end < 0 ? sql.length() : end + 1;
+        return end;
     }
 
     /** Past a literal or quoted name; a reading that does not close it stops here. */

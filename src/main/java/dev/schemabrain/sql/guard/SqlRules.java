@@ -1,5 +1,7 @@
 package dev.schemabrain.sql.guard;
 
+import dev.schemabrain.sql.lex.Lexical;
+
 import java.util.HashSet;
 import java.util.Set;
 
@@ -13,7 +15,7 @@ import java.util.Set;
  * <p>The lexical facts describe the session as SchemaBrain pins it ({@code standard_conforming_strings = on} on
  * PostgreSQL, {@code NO_BACKSLASH_ESCAPES,ANSI_QUOTES} on MySQL and MariaDB), not whatever the server's default is.
  */
-public record SqlRules(String title, Lexical lexical, Set<String> scalars, Set<String> aggregates,
+public record SqlRules(String title, Lexical lexical, Lexical logged, Set<String> scalars, Set<String> aggregates,
                        Set<String> systemSchemas, Set<Reading> readings) {
 
     /** How the engine reads a construct the guard must read the same way. */
@@ -31,6 +33,8 @@ public record SqlRules(String title, Lexical lexical, Set<String> scalars, Set<S
     /**
      * @param title         the engine's name as people write it ("PostgreSQL"), for messages
      * @param lexical       how the engine's lexer reads a statement on a pinned session
+     * @param logged        how it reads one under the server's default settings, as a query log records what
+     *                      applications sent
      * @param scalars       scalar functions a SELECT may call (lower case)
      * @param aggregates    aggregates the engine has (lower case)
      * @param systemSchemas schemas that hold the engine's own catalog (lower case), never a user's table
@@ -61,8 +65,7 @@ public record SqlRules(String title, Lexical lexical, Set<String> scalars, Set<S
 
     /** {@code name} as a quoted identifier in the engine's canonical form. */
     public String quote(String name) {
-        char q = lexical.identifierQuote();
-        return q + name.replace(String.valueOf(q), String.valueOf(q) + q) + q;
+        return lexical.quote(name);
     }
 
     /**
@@ -79,27 +82,6 @@ public record SqlRules(String title, Lexical lexical, Set<String> scalars, Set<S
             return java.util.Optional.of("E'" + value.replace("\\", "\\\\").replace("'", "''") + "'");
         }
         return java.util.Optional.empty();
-    }
-
-    /**
-     * The lexical facts of one engine.
-     *
-     * @param backslashEscapes   a backslash escapes the next character in a plain {@code '...'} literal
-     * @param escapeStrings      {@code E'...'} literals with backslash escapes exist
-     * @param dollarQuotes       {@code $tag$...$tag$} literals exist
-     * @param nestedComments     block comments nest
-     * @param hashComments       {@code #} starts a comment
-     * @param dashDashNeedsSpace {@code --} starts a comment only before a blank (MySQL)
-     * @param bracketIdentifiers {@code [name]} is a quoted identifier (SQLite)
-     * @param backtickIdentifiers {@code `name`} is a quoted identifier
-     * @param identifierQuote    the quote SchemaBrain writes identifiers with
-     * @param backslashBySetting a server setting decides whether a backslash escapes in {@code '...'} (PostgreSQL's
-     *                           standard_conforming_strings, MySQL's NO_BACKSLASH_ESCAPES): the rendering is checked
-     *                           under both readings, so a session whose pin was lost still runs what was checked
-     */
-    public record Lexical(boolean backslashEscapes, boolean escapeStrings, boolean dollarQuotes, boolean nestedComments,
-                   boolean hashComments, boolean dashDashNeedsSpace, boolean bracketIdentifiers,
-                   boolean backtickIdentifiers, char identifierQuote, boolean backslashBySetting) {
     }
 
     /** Schemas refused as a system catalog on every engine: no user table there is worth the doubt. */

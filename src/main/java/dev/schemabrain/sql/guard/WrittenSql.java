@@ -1,5 +1,6 @@
 package dev.schemabrain.sql.guard;
 
+import dev.schemabrain.sql.lex.Lexical;
 import net.sf.jsqlparser.statement.Statement;
 
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.Optional;
  * The last look at the text that is about to reach the database (SPEC §12.1): it must be SchemaBrain's own
  * rendering, read the same way by the engine's lexer and by the parser. Two checks, both fail closed:
  * <ol>
- * <li>the engine's lexical rules ({@link SqlRules.Lexical}) cut the text into the literals SchemaBrain wrote and
+ * <li>the engine's lexical rules ({@link Lexical}) cut the text into the literals SchemaBrain wrote and
  *     nothing else: no comment, no other quoting form, no statement end, the same string values (under both
  *     readings of a backslash where a server setting decides it);</li>
  * <li>the parser reads the text back as a tree whose canonical rendering is the text itself.</li>
@@ -37,7 +38,7 @@ public final class WrittenSql {
     }
 
     private static Optional<Refusal> check(String sql, SqlRules rules, List<String> literals, boolean part) {
-        SqlRules.Lexical lexical = rules.lexical();
+        Lexical lexical = rules.lexical();
         List<String> expected = new ArrayList<>(literals);
         Collections.sort(expected);
         for (boolean backslashes : lexical.backslashBySetting()

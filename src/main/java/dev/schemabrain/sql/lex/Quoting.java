@@ -4,7 +4,8 @@ package dev.schemabrain.sql.lex;
  * Where a quoted run of SQL text ends, the one reading every scanner of statements shares (the tokenizer, the gate's
  * screen and its check of what it wrote, the query-log normalizer): a literal or quoted name closes at its quote
  * unless the quote is doubled, or escaped by a backslash where the engine reads one so; a dollar quote closes at
- * its own tag. A scanner that ended one a character early or late would read the rest as SQL.
+ * its own tag; a comment at its line's end or its star-slash. A scanner that ended one a character early or late
+ * would read the rest as SQL.
  */
 public final class Quoting {
 
@@ -49,5 +50,40 @@ public final class Quoting {
     public static int dollarEnd(String sql, int start, String tag) {
         int end = sql.indexOf(tag, start + tag.length());
         return end < 0 ? -1 : end + tag.length();
+    }
+
+    /** The index of the line break ending a line comment that starts at {@code from}, or the text's length. */
+    public static int lineEnd(String sql, int from) {
+        int at = sql.indexOf('\n', from);
+        return at < 0 ? sql.length() : at;
+    }
+
+    /**
+     * The index just past the block comment opening at {@code open}, or -1 when it does not close: at the first
+     * star-slash, or where comments {@code nested}, at the one closing every opening it holds.
+     */
+    public static int blockCommentEnd(String sql, int open, boolean nested) {
+        if (!nested) {
+            int end = sql.indexOf("*/", open + 2);
+            return end < 0 ? -1 : end + 2;
+        }
+        int depth = 0;
+        int j = open;
+        int n = sql.length();
+        while (j < n) {
+            if (sql.startsWith("/*", j)) {
+                depth++;
+                j += 2;
+            } else if (sql.startsWith("*/", j)) {
+                depth--;
+                j += 2;
+                if (depth == 0) {
+                    return j;
+                }
+            } else {
+                j++;
+            }
+        }
+        return -1;
     }
 }
