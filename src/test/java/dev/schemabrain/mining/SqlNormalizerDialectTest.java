@@ -1,5 +1,7 @@
 package dev.schemabrain.mining;
 
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.testing.SecurityFigures;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +74,18 @@ class SqlNormalizerDialectTest {
                 Lexis.MYSQL, n -> CATALOG.contains(n));
         assertEquals(2, t.literals().size(), t.toString());
         assertEquals("SELECT count(*) FROM customer WHERE first_name = ? OR ssn = 'x'", t.render(Set.of(1, 2)));
+    }
+
+    /**
+     * A MySQL log is read as the server reads an application's statement by default (without ANSI_QUOTES), not as
+     * SchemaBrain's pinned session does: there "..." is a string, on the pinned session a name.
+     */
+    @Test
+    void aMySqlLogIsReadUnderTheServersDefaultsNotThePin() {
+        Lexical pinned = Engines.MYSQL.sqlRules().orElseThrow().lexical();
+        String sql = "SELECT \"Jane Roe\" FROM customer";
+        assertEquals("SELECT ? FROM customer", my(sql));
+        assertEquals("SELECT _q1 FROM customer", SqlNormalizer.normalize(sql, pinned, n -> CATALOG.contains(n)));
     }
 
     @Test
