@@ -45,9 +45,6 @@ public interface QueryLog {
         throw new UnsupportedOperationException("this engine reads no server log");
     }
 
-    /** Whether statement text follows MySQL's lexis ("…" a string, backslash escapes, # comments). */
-    boolean mysqlLexis();
-
     /** Why the statistics cannot be read, if they cannot. */
     Optional<String> problem(Connection c) throws SQLException;
 

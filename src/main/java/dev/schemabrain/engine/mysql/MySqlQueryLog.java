@@ -29,11 +29,6 @@ final class MySqlQueryLog implements QueryLog {
     }
 
     @Override
-    public boolean mysqlLexis() {
-        return true;
-    }
-
-    @Override
     public Optional<String> problem(Connection c) throws SQLException {
         return StatementDigests.problem(c);
     }

@@ -41,11 +41,6 @@ final class PostgresQueryLog implements QueryLog {
     }
 
     @Override
-    public boolean mysqlLexis() {
-        return false;
-    }
-
-    @Override
     public Optional<String> problem(Connection c) throws SQLException {
         return PgStatStatements.problem(c);
     }
