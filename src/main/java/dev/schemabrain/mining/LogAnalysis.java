@@ -69,13 +69,10 @@ public final class LogAnalysis {
     private LogAnalysis() {
     }
 
-    /** Every statement's unqualified names resolved through {@code searchPath} (or the catalog's one schema that has them). */
-    public static Result analyze(List<LoggedStatement> logged, Catalog catalog, List<String> searchPath, PiiTags pii,
-                                 SqlNormalizer.Dialect dialect) {
-        return analyze(logged, catalog, searchPath, Map.of(), pii, dialect);
-    }
-
     /**
+     * Every statement's unqualified names resolved through its role's path, else {@code fallbackPath} (or the
+     * catalog's one schema that has them).
+     *
      * @param fallbackPath the path of statements whose role and database are unknown
      * @param rolePaths    each PostgreSQL role's configured search_path; the {@code SET search_path} statements the
      *                     log holds count too, for their role

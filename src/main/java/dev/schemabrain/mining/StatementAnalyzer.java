@@ -87,10 +87,6 @@ public final class StatementAnalyzer {
     private final PiiTags pii;
     private final Map<QualifiedName, List<Col<ColumnRef>>> columns = new java.util.concurrent.ConcurrentHashMap<>();
 
-    public StatementAnalyzer(Catalog catalog, List<String> searchPath) {
-        this(catalog, SearchPaths.of(catalog, searchPath), PiiTags.NONE);
-    }
-
     StatementAnalyzer(Catalog catalog, SearchPaths paths, PiiTags pii) {
         this.names = new CatalogNames(catalog);
         this.served = KeptLiterals.served(catalog, pii);

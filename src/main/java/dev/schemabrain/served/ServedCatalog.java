@@ -83,33 +83,17 @@ public final class ServedCatalog {
     private final Map<Object, ServedCatalog> views = new ConcurrentHashMap<>();
 
     /**
-     * @param documents     one per table of {@code catalog}, in its order
-     * @param vectors       the int8 vectors of its tables and columns ({@link VectorIndex#builder})
-     * @param queryEmbedder embeds a question; its supplier answers null when no model can be loaded
-     * @param semantic      the entities, joins and metrics of the served sources
-     * @param pii           each column's tag; {@code catalog} must hold no samples of tagged columns
-     * @param blockList     the categories this server refuses and redacts
-     */
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
-                         SemanticModel semantic, PiiTags pii, BlockList blockList) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, () -> null, semantic, pii, blockList, SubjectPolicy.NONE);
-    }
-
-    /**
+     * @param documents       one per table of {@code catalog}, in its order
+     * @param vectors         the int8 vectors of its tables and columns ({@link VectorIndex#builder})
+     * @param queryEmbedder   embeds a question; its supplier answers null when no model can be loaded
      * @param passageEmbedder embeds the metrics' documents for find_relevant_metrics; its supplier answers null when
      *                        no model can be loaded
+     * @param semantic        the entities, joins and metrics of the served sources
+     * @param pii             each column's tag; {@code catalog} must hold no samples of tagged columns
+     * @param blockList       the categories this server refuses and redacts
      * @param subjectPolicy   the operator's data-subject overrides
+     * @param tableSources    the source each table was indexed from, by id: the database a statement on it runs on
      */
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
-                         Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
-                         SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
-                Map.of());
-    }
-
-    /** @param tableSources the source each table was indexed from, by id: the database a statement on it runs on */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,

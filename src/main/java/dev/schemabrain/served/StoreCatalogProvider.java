@@ -74,14 +74,11 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private volatile Loaded loaded;
 
     /**
+     * Metric search is lexical: only questions have an embedder here.
+     *
      * @param queryEmbedder embeds questions; answers null when no model can be loaded (retrieval is then lexical)
      * @param blockList     the server's block list; without one, the store's (from policy apply), else the floor
      */
-    public StoreCatalogProvider(Path store, Supplier<Function<String, float[]>> queryEmbedder, Optional<BlockList> blockList) {
-        this(StoreLocation.file(store), queryEmbedder, blockList);
-    }
-
-    /** Metric search is lexical: only questions have an embedder here. */
     public StoreCatalogProvider(StoreLocation location, Supplier<Function<String, float[]>> queryEmbedder,
                                 Optional<BlockList> blockList) {
         this(location, queryEmbedder, () -> null, blockList);

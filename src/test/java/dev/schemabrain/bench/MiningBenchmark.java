@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -80,7 +82,7 @@ class MiningBenchmark {
         long t = System.nanoTime();
         QueryLogMiner.Report report;
         try (Store s = Stores.open(StoreLocation.file(store))) {
-            report = new QueryLogMiner().mine(SourceUrl.parse(url), s);
+            report = new QueryLogMiner().mine(SourceUrl.parse(url), s, Optional.empty());
         }
         long mineMillis = (System.nanoTime() - t) / 1_000_000;
         LogAnalysis.Result a = report.analysis();
@@ -95,9 +97,9 @@ class MiningBenchmark {
             catalog = s.read(c -> CatalogRepository.catalog(c, sourceId));
         }
         List<LoggedStatement> logged = statements.stream().map(sql -> new LoggedStatement(sql, 1)).toList();
-        LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);   // warm-up
+        LogAnalysis.analyze(logged, catalog, List.of("public"), Map.of(), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);   // warm-up
         t = System.nanoTime();
-        LogAnalysis.Result alone = LogAnalysis.analyze(logged, catalog, List.of("public"), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);
+        LogAnalysis.Result alone = LogAnalysis.analyze(logged, catalog, List.of("public"), Map.of(), PiiTags.NONE, dev.schemabrain.mining.SqlNormalizer.Dialect.POSTGRESQL);
         long analyzeMillis = (System.nanoTime() - t) / 1_000_000;
         lines.add(String.format(Locale.ROOT, "analysis alone (normalize, JSqlParser, resolve): %d statements in %d ms, %.0f statements/s,"
                 + " parse rate %.1f%%", alone.read(), analyzeMillis, alone.read() * 1000.0 / Math.max(1, analyzeMillis), 100 * alone.parseRate()));

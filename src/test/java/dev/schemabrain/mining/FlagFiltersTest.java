@@ -11,6 +11,7 @@ import dev.schemabrain.store.QueryLogRepository;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static dev.schemabrain.testing.TestCatalogs.qn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +41,7 @@ class FlagFiltersTest {
 
     private static LogAnalysis.Result analyze(String... sql) {
         return LogAnalysis.analyze(java.util.Arrays.stream(sql).map(s -> new LoggedStatement(s, 1)).toList(), CATALOG,
-                List.of("shop"), PiiTags.NONE, SqlNormalizer.Dialect.POSTGRESQL);
+                List.of("shop"), Map.of(), PiiTags.NONE, SqlNormalizer.Dialect.POSTGRESQL);
     }
 
     private static List<String> filters(String sql) {

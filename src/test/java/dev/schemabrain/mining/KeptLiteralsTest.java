@@ -13,6 +13,7 @@ import dev.schemabrain.store.QueryLogRepository;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static dev.schemabrain.testing.TestCatalogs.qn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -57,7 +58,7 @@ class KeptLiteralsTest {
 
     /** The example stored for {@code sql}, as mined from a PostgreSQL log that kept its literals. */
     private static String stored(String sql) {
-        LogAnalysis.Result r = LogAnalysis.analyze(List.of(new LoggedStatement(sql, 1)), CATALOG, List.of("billing"), PII,
+        LogAnalysis.Result r = LogAnalysis.analyze(List.of(new LoggedStatement(sql, 1)), CATALOG, List.of("billing"), Map.of(), PII,
                 SqlNormalizer.Dialect.POSTGRESQL);
         assertEquals(1, r.statements().size(), () -> "stored: " + sql + " -> " + r);
         return r.statements().get(0).normalizedSql();
@@ -120,7 +121,7 @@ class KeptLiteralsTest {
                         new LoggedStatement("SELECT sum(total) FROM invoice WHERE status = 'paid'", 5),
                         new LoggedStatement("SELECT count(*) FROM invoice WHERE status = 'paid' AND created_at > $1", 3),
                         new LoggedStatement("SELECT customer_id FROM customer WHERE email = 'jane@example.org'", 2)),
-                CATALOG, List.of("billing"), PII, SqlNormalizer.Dialect.POSTGRESQL);
+                CATALOG, List.of("billing"), Map.of(), PII, SqlNormalizer.Dialect.POSTGRESQL);
         List<ObservedFilter> filters = r.observedFilters();
         assertEquals("billing.invoice.status = 'paid'", filters.get(0).describe());
         assertEquals(2, filters.get(0).statements());

@@ -50,7 +50,7 @@ record MinedStore(Path file) {
         try (Store store = Stores.open(StoreLocation.file(file))) {
             dev.schemabrain.catalog.Catalog catalog = store.read(c -> dev.schemabrain.store.CatalogRepository.catalog(c, sourceId));
             dev.schemabrain.pii.PiiTags pii = store.read(dev.schemabrain.store.PiiRepository::tags);
-            LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(schema), pii, dialect);
+            LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(schema), Map.of(), pii, dialect);
             store.write(c -> {
                 QueryLogRepository.merge(c, sourceId, java.util.Optional.empty(), analysis.statements(), java.time.Instant.now());
                 dev.schemabrain.store.SemanticLayer.refreshDrafts(c);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Status;
@@ -73,7 +74,7 @@ class ObservedJoinsTest {
         store = dir.resolve("store.db");
         assertEquals(0, InProcessCli.run("--store", store.toString(), "index", "--source", TestPostgres.url(DB)).exitCode());
         executor = new QueryExecutor(SourceUrl.parse(TestPostgres.url(DB)), ExecutorSettings.defaults());
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor),
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)),
                 GetMetricTool.DEFAULT_MIN_GROUP_SIZE, ExampleQueries.in(StoreLocation.file(store)));
     }
 

@@ -2,6 +2,7 @@ package dev.schemabrain.served;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.engine.Engines;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +25,7 @@ class ServedCatalogWarmUpTest {
         Path store = dir.resolve("demo.db");
         InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
-        ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow();
+        ServedCatalog served = new StoreCatalogProvider(StoreLocation.file(store), () -> null, Optional.empty()).current().orElseThrow();
         var engine = Engines.SQLITE;
         String sql = served.warmStatement(engine).orElseThrow();
         assertTrue(sql.contains(" JOIN ") && sql.contains(" ORDER BY "), sql);

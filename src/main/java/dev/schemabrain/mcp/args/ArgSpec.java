@@ -33,14 +33,6 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
                       Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
                       List<String> enumValues, Object defaultValue, Integer maxItems, Map<String, ArgSpec> fields) {
 
-    /** A scalar or scalar-array argument, as seed 001 declares them. */
-    public ArgSpec(String name, ArgType type, boolean required, String description, boolean array,
-                   Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
-                   List<String> enumValues, Object defaultValue) {
-        this(name, type, required, description, array, minLength, maxLength, minimum, maximum, enumValues, defaultValue,
-                null, Map.of());
-    }
-
     /*
      * A full canonical constructor rather than a compact one: the enum values and the default are
      * checked with the validator against this very spec, which needs the other fields assigned first.

@@ -51,10 +51,6 @@ public final class ToolDispatcher implements AutoCloseable {
         this(registry, capacity, new CallerRateLimiter(rates.metric()), new CallerRateLimiter(rates.catalog()));
     }
 
-    ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter) {
-        this(registry, capacity, rateLimiter, new CallerRateLimiter(RateLimit.OFF));
-    }
-
     ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter,
                    CallerRateLimiter catalogLimiter) {
         this.registry = registry;
@@ -77,15 +73,10 @@ public final class ToolDispatcher implements AutoCloseable {
      * Runs {@code tool} on its lane and completes with its envelope. Every call is recorded by the
      * registry's audit: before its answer, or for a turned-away call (no data in it) right after.
      *
+     * The caller's reach is what the access policy allows; a role with a metric_rate has that rate for
+     * get_metric instead of the server's.
+     *
      * @param caller the client's name and version, or null
-     */
-    public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller) {
-        return dispatch(tool, arguments, caller, Access.UNRESTRICTED);
-    }
-
-    /**
-     * As {@link #dispatch(String, Map, String)}, for a caller whose reach the access policy limits; a role with
-     * a metric_rate has that rate for get_metric instead of the server's.
      */
     public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller, Access access) {
         boolean touchesSource = registry.tool(tool).map(Tool::spec).map(s -> s.touchesSource()).orElse(false);

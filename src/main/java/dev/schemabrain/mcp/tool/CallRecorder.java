@@ -59,15 +59,11 @@ public final class CallRecorder {
 
     /**
      * Records a call to a served tool answered without running it (the source is busy, the caller is over
-     * its rate); such an answer carries no data, so it is not withheld when this fails (logged).
+     * its rate); such an answer carries no data, so it is not withheld when this fails (logged). Under the
+     * access policy its row names the caller's role.
      *
      * @return whether the row was written
      */
-    public boolean turnedAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
-        return turnedAway(tool, arguments, caller, dev.schemabrain.access.Access.UNRESTRICTED, answer);
-    }
-
-    /** As above, for a caller under the access policy: its row names the role. */
     public boolean turnedAway(String tool, Map<String, Object> arguments, String caller,
                               dev.schemabrain.access.Access access, Envelope answer) {
         try {

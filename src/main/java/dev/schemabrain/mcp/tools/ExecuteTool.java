@@ -22,7 +22,6 @@ import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.mcp.tool.ToolSpec;
 
 import java.util.List;
-import java.util.Optional;
 
 /**
  * execute: runs the rewritten statement of a SQL text that passes the gate (SPEC §11.5) through the one execution
@@ -39,10 +38,6 @@ public final class ExecuteTool extends SqlTool {
             "Use this when no metric answers: runs one read-only SELECT, rewritten to your access, returns rows. "
                     + "Use get_metric instead when a metric fits. After describe_table.",
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
-
-    public ExecuteTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
-        this(catalogs, SourceExecutors.of(executor), minGroupSize);
-    }
 
     public ExecuteTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(SPEC, catalogs, executors, minGroupSize);

@@ -52,10 +52,6 @@ public final class GetExampleQueriesTool extends CatalogTool {
 
     private final ExampleQueries examples;
 
-    public GetExampleQueriesTool(CatalogProvider catalogs) {
-        this(catalogs, ExampleQueries.NONE);
-    }
-
     public GetExampleQueriesTool(CatalogProvider catalogs, ExampleQueries examples) {
         super(SPEC, catalogs);
         this.examples = examples;

@@ -62,10 +62,6 @@ public final class GetMetricTool extends CatalogTool {
 
     private final MetricGate gate;
 
-    public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
-        this(catalogs, SourceExecutors.of(executor), DEFAULT_MIN_GROUP_SIZE);
-    }
-
     /** @param minGroupSize the smallest group of people whose value is shown; 1 shows every group */
     public GetMetricTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(SPEC, catalogs);

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -91,8 +92,8 @@ class AccessEnforcementTest {
         store = Indexed.store(url, dir.resolve("chinook_access.db"));
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
         guarded = StandardTools.registry(new StoreCatalogProvider(store, Optional.of(BlockList.parse(
-                "credential,payment_card,government_id,contact", false))), Optional.of(executor), 5);
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1).audited(new CallAudit() {
+                "credential,payment_card,government_id,contact", false))), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE);
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE).audited(new CallAudit() {
             @Override
             public void beforeSql(ToolCall call, String sqlFingerprint) {
             }
@@ -453,7 +454,7 @@ class AccessEnforcementTest {
                 List.of(new QueryLogRepository.StoredJoin("public", "customer", List.of("support_rep_id"), "public", "employee",
                         List.of("employee_id"))), List.of(new QueryLogRepository.StoredColumn("public", "employee", "last_name",
                 List.of("select", "group_by"))), List.of("count"), List.of());
-        ToolRegistry mined = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1,
+        ToolRegistry mined = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1,
                 (table, column, limit) -> Optional.of(new QueryLogRepository.Page(List.of(staff, sales), 2)));
         Envelope restricted = mined.call("get_example_queries", Map.of("qualified_name", "public.customer"), "test", REP_3);
         assertEquals(1, restricted.data().get("queries").size(), restricted.toJson());
@@ -525,8 +526,8 @@ class AccessEnforcementTest {
                 List.of(), sum.origin(), new MetricKind.Ratio("invoice_total_sum", "invoice_count")));
         ServedCatalog withRatio = new ServedCatalog(base.schemas(), base.catalog(), base.documents(), base.vectors(), () -> null,
                 () -> null, new SemanticModel(model.entities(), model.joins(), metrics), base.pii(), base.blockList(),
-                SubjectPolicy.NONE);
-        ToolRegistry ratio = StandardTools.registry(() -> Optional.of(withRatio), Optional.of(executor), 1);
+                SubjectPolicy.NONE, Map.of());
+        ToolRegistry ratio = StandardTools.registry(() -> Optional.of(withRatio), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
         Role listing = new Role("ratio_only", SALES.stream().map(t -> new TablePattern("public", t)).toList(),
                 Optional.of(Set.of("average_invoice")), ANALYST.rowFilters(), Set.of(), OptionalInt.empty(), Optional.empty());
         Access caller = as(listing, Map.of("rep", "3"));

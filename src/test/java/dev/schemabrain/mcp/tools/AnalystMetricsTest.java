@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.engine.SourceUrl;
@@ -89,7 +90,7 @@ class AnalystMetricsTest {
                 new Indexer().run(SourceUrl.parse(url), source, store, false, IndexListener.SILENT);
             }
             QueryExecutor ex = new QueryExecutor(SourceUrl.parse(url), ExecutorSettings.defaults());
-            s = new Served(url, store, ex, StandardTools.registry(new StoreCatalogProvider(store), Optional.of(ex), 1));
+            s = new Served(url, store, ex, StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(ex)), 1, ExampleQueries.NONE));
             SERVED.put(db, s);
         }
         return s;

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GetMetricArgsTest {
 
     /** No store behind it: a call that got past validation would fail differently (index_not_ready). */
-    private static final ToolRegistry TOOLS = StandardTools.registry(new StoreCatalogProvider(Path.of("target", "no-store.db")));
+    private static final ToolRegistry TOOLS = StandardTools.registry(new StoreCatalogProvider(Path.of("target", "no-store.db")), Optional.empty());
 
     private static final String OPS = "eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null";
 

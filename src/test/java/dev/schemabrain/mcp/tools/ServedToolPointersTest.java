@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,7 +34,7 @@ class ServedToolPointersTest {
         InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database",
                 dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
-        ToolRegistry every = StandardTools.registry(new StoreCatalogProvider(store));
+        ToolRegistry every = StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
         core = ToolGroups.DEFAULT.select(every);
         all = ToolGroups.ALL.select(every);
     }
@@ -91,7 +92,7 @@ class ServedToolPointersTest {
 
     @Test
     void beforeAnythingIsIndexedEveryToolOfTheDefaultSetNamesOnlyServedTools() {
-        ToolRegistry empty = ToolGroups.DEFAULT.select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("none.db"))));
+        ToolRegistry empty = ToolGroups.DEFAULT.select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("none.db")), Optional.empty()));
         Map<String, Map<String, Object>> calls = Map.of(
                 "find_relevant_tables", Map.of("query", "invoices"),
                 "describe_table", Map.of("qualified_name", "main.invoices"),
@@ -111,7 +112,7 @@ class ServedToolPointersTest {
 
     @Test
     void aRecoveryToATableToolOnAServerOfSqlAloneKeepsItsMessageAndNamesNoTool() {
-        ToolRegistry sqlOnly = ToolGroups.parse("sql").select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("demo.db"))));
+        ToolRegistry sqlOnly = ToolGroups.parse("sql").select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("demo.db")), Optional.empty()));
         Envelope full = all.call("validate_query", Map.of("sql", "SELECT * FROM main.invoicez"));
         Envelope lean = sqlOnly.call("validate_query", Map.of("sql", "SELECT * FROM main.invoicez"));
         assertEquals(new Recovery("describe_table", Map.of("qualified_name", "main.invoices"),

@@ -41,14 +41,6 @@ final class CallerGate implements Filter {
         ModernEra.ToolRunner forScope(RequestScope scope);
     }
 
-    CallerGate(RateLimit rate, CallGate gate) {
-        this(rate, gate, Optional.empty());
-    }
-
-    CallerGate(RateLimit rate, CallGate gate, Optional<AccessPolicySource> policy) {
-        this(rate, gate, policy, null, null);
-    }
-
     /**
      * @param policy the access policy: the rows of calls refused here name the caller's role
      * @param modern the 2026-07-28 revision's answers (null: 2025 era only)

@@ -51,13 +51,6 @@ final class StdinGuard implements Runnable {
     /**
      * @param frames the stream the SDK writes its frames to: error frames are written under the same
      *               lock the SDK takes, so frames never interleave
-     */
-    StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
-               CallGate gate) {
-        this(stdin, frames, session, maxLineBytes, gate, null, null, () -> Access.UNRESTRICTED);
-    }
-
-    /**
      * @param modern the 2026-07-28 revision's answers, written here (the SDK's session never sees those messages)
      * @param tools  how such a tools/call reaches its tool; {@code access}: the one caller's reach, per call
      */

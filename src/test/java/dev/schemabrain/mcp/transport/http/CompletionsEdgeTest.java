@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
@@ -89,7 +91,7 @@ class CompletionsEdgeTest {
         executor = new QueryExecutor(SourceUrl.parse("sqlite:" + demo.resolveSibling("demo.sqlite").toAbsolutePath()),
                 new ExecutorSettings(30_000, 10_000, 2, 2_000, null));
         catalogs = new StoreCatalogProvider(store, Optional.empty());
-        registry = StandardTools.registry(catalogs, Optional.of(executor), 5);
+        registry = StandardTools.registry(catalogs, SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE);
         whole = catalogs.current().orElseThrow();
         service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
                 ToolListing.FULL, catalogs, "test"), HttpOptions.loopback(), new Observability(), () -> "static",

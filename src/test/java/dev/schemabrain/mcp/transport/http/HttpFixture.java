@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.McpCore;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
@@ -12,6 +13,7 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.testing.InProcessCli;
@@ -116,8 +118,7 @@ public final class HttpFixture implements AutoCloseable {
         QueryExecutor executor = new QueryExecutor(SourceUrl.parse("sqlite:" + demoDatabase.toAbsolutePath()),
                 new ExecutorSettings(30_000, 10_000, 8, 2_000, null));
         Observability observability = new Observability();
-        ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
-                Optional.of(executor), 5)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
+        ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
                 : dev.schemabrain.mcp.tool.CallAudit.NONE));
         HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
                 "test"), options, observability, () -> "static", Optional.empty(), Optional.empty());
