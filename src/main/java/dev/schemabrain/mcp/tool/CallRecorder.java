@@ -42,13 +42,8 @@ public final class CallRecorder {
 
     /**
      * Records a tools/call that never reached a tool (see {@link CallAudit#rejected}); the caller answers
-     * it with a protocol error. Never throws: a failure to record is logged.
+     * it with a protocol error, for a caller under the access policy. Never throws: a failure to record is logged.
      */
-    public void rejected(String tool, String caller, Object arguments, ErrorKind kind) {
-        rejected(tool, caller, dev.schemabrain.access.Access.UNRESTRICTED, arguments, kind);
-    }
-
-    /** As above, for a caller under the access policy. */
     public void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments, ErrorKind kind) {
         try {
             audit.rejected(tool, caller, access, arguments, kind.wireName());

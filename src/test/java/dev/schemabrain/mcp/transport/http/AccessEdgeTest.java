@@ -128,7 +128,7 @@ class AccessEdgeTest {
                 new JwtSettings(jwks.toString(), ISSUER, AUDIENCE, Optional.empty(), "groups"))));
 
         service = HttpService.start(McpCore.of(ToolRegistry.of(List.of(WHOAMI)),
-                DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test"),
+                DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL, Optional::empty, "test"),
                 HttpOptions.loopback().withAuthFilter(auth), new Observability(), () -> "static",
                 Optional.of(AccessPolicySource.open(policy)), Optional.empty());
     }

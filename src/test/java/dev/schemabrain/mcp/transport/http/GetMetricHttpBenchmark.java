@@ -14,6 +14,7 @@ import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
@@ -117,7 +118,7 @@ class GetMetricHttpBenchmark {
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE)
                 .audited(observability.timed(new AuditedCalls(audit, key, executor.sourceId())));
         HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8),
-                CallerRates.metricOnly(RateLimit.OFF), "bench"), HttpOptions.loopback(), observability, () -> "static",
+                CallerRates.metricOnly(RateLimit.OFF), ToolListing.FULL, Optional::empty, "bench"), HttpOptions.loopback(), observability, () -> "static",
                 Optional.empty(), Optional.empty());
         return new Served(service, audit, executor, registry);
     }

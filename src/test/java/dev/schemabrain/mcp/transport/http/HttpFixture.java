@@ -12,6 +12,7 @@ import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
@@ -120,7 +121,7 @@ public final class HttpFixture implements AutoCloseable {
         Observability observability = new Observability();
         ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
                 : dev.schemabrain.mcp.tool.CallAudit.NONE));
-        HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
+        HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates, ToolListing.FULL, Optional::empty,
                 "test"), options, observability, () -> "static", Optional.empty(), Optional.empty());
         return new HttpFixture(service, audit, registry, executor);
     }

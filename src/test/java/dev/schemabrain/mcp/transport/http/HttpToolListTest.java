@@ -52,7 +52,7 @@ class HttpToolListTest {
     @BeforeAll
     static void start() throws Exception {
         ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(HttpFixture.demoStore(), Optional.empty()), SourceExecutors.of(Optional.empty()), 5, ExampleQueries.NONE);
-        service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF,
+        service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF, ToolListing.FULL, Optional::empty,
                 "test"), HttpOptions.loopback(), new Observability(), VERSION::get, Optional.empty(), Optional.empty());
     }
 

@@ -25,6 +25,7 @@ import dev.schemabrain.auth.JwtVerifier;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -191,7 +192,7 @@ class IdentitySecurityTest {
                     + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
                     + JSON.writeValueAsString(toolsCall(1, "list_metrics", Map.of())) + "\n"
                     + JSON.writeValueAsString(toolsCall(2, "no_such_tool", Map.of())) + "\n";
-            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL, Optional::empty,
                     "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
@@ -405,7 +406,7 @@ class IdentitySecurityTest {
             in.append(JSON.writeValueAsString(JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 999)
                     .put("method", "tools/\u202Elist\u0000\u001b[2J"))).append('\n');
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL, Optional::empty,
                     "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8));
             int held = 0;
