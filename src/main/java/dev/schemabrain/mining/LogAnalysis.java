@@ -11,13 +11,17 @@ import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.StoredColumn;
 import dev.schemabrain.store.QueryLogRepository.StoredJoin;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * The pure part of mining: logged statements in, storable statements and counts out. Skips SchemaBrain's own
@@ -137,7 +141,7 @@ public final class LogAnalysis {
 
     /** The search paths each role set in a logged {@code SET search_path} (PostgreSQL keeps utility statements). */
     private static Map<String, Set<List<String>>> sessionPaths(List<LoggedStatement> logged) {
-        Map<String, Set<List<String>>> out = new java.util.HashMap<>();
+        Map<String, Set<List<String>>> out = new HashMap<>();
         for (LoggedStatement s : logged) {
             if (s.role() != null && !s.fromSchemaBrain()) {
                 SearchPathSetting.ofStatement(s.text())
@@ -152,16 +156,16 @@ public final class LogAnalysis {
      * alias, the tail of a nested comment) that is now replaced, or a literal that is no longer allowed to stay (the
      * catalog stopped showing that value, the column was tagged), so the row must go.
      */
-    public static java.util.function.Predicate<String> storedByAnOlderNormalizer(Catalog catalog, List<String> searchPath,
-                                                                                 PiiTags pii, SqlNormalizer.Dialect dialect) {
+    public static Predicate<String> storedByAnOlderNormalizer(Catalog catalog, List<String> searchPath,
+                                                              PiiTags pii, SqlNormalizer.Dialect dialect) {
         ExampleSql examples = new ExampleSql(catalog, SearchPaths.of(catalog, searchPath), pii, dialect);
         return sql -> !(examples.of(sql, SearchPaths.Context.NONE) instanceof ExampleSql.Outcome.Parsed made
                 && made.sql().equals(sql));
     }
 
-    private static final java.util.regex.Pattern QUERY_OR_WRITE = java.util.regex.Pattern.compile(
+    private static final Pattern QUERY_OR_WRITE = Pattern.compile(
             "^\\(*\\s*(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|REPLACE|VALUES|TABLE)\\b",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE);
 
     /** Whether the statement reads or writes rows; only those are parsed (and count in the parse rate). */
     static boolean queryOrWrite(String normalized) {
@@ -175,11 +179,11 @@ public final class LogAnalysis {
                 earliest(s.firstSeen(), more.firstSeen()), latest(s.lastSeen(), more.lastSeen()));
     }
 
-    private static java.time.Instant earliest(java.time.Instant a, java.time.Instant b) {
+    private static Instant earliest(Instant a, Instant b) {
         return a == null ? b : b == null || a.isBefore(b) ? a : b;
     }
 
-    private static java.time.Instant latest(java.time.Instant a, java.time.Instant b) {
+    private static Instant latest(Instant a, Instant b) {
         return a == null ? b : b == null || a.isAfter(b) ? a : b;
     }
 

@@ -37,12 +37,14 @@ import java.lang.ref.Cleaner;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.Objects;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.List;
@@ -276,14 +278,14 @@ public final class StoreCatalogProvider implements CatalogProvider {
                     BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
                     out.add(Objects.requireNonNullElse(a.fileKey(), a.isRegularFile()));
                     out.add(a.size());
-                    out.add(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS));
+                    out.add(a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
                 } catch (IOException gone) {
                     out.add(null);
                     out.add(-1L);
                     out.add(-1L);
                 }
             }
-            return java.util.Collections.unmodifiableList(out);
+            return Collections.unmodifiableList(out);
         }
 
         private synchronized Optional<String> read(List<Object> files) {

@@ -10,6 +10,7 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.QueryLogRepository;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -40,7 +41,7 @@ class FlagFiltersTest {
                     List.of("order_id"), List.of(), List.of(), null)));
 
     private static LogAnalysis.Result analyze(String... sql) {
-        return LogAnalysis.analyze(java.util.Arrays.stream(sql).map(s -> new LoggedStatement(s, 1)).toList(), CATALOG,
+        return LogAnalysis.analyze(Arrays.stream(sql).map(s -> new LoggedStatement(s, 1)).toList(), CATALOG,
                 List.of("shop"), Map.of(), PiiTags.NONE, SqlNormalizer.Dialect.POSTGRESQL);
     }
 

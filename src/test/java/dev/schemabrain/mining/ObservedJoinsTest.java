@@ -1,6 +1,7 @@
 package dev.schemabrain.mining;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
@@ -86,7 +87,7 @@ class ObservedJoinsTest {
     }
 
     static JsonNode json(Envelope e) throws Exception {
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(e.toJson());
+        return new ObjectMapper().readTree(e.toJson());
     }
 
     @Test

@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +47,7 @@ public final class ToolDispatcher implements AutoCloseable {
     private final ThreadPoolExecutor turnedAwayLane;
     private final CatalogFirst catalogFirst = new CatalogFirst();
     /** One limiter per role metric_rate in use (by its text), each with a bucket per caller. */
-    private final Map<String, CallerRateLimiter> roleLimiters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, CallerRateLimiter> roleLimiters = new ConcurrentHashMap<>();
 
     public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates) {
         this(registry, capacity, new CallerRateLimiter(rates.metric()), new CallerRateLimiter(rates.catalog()));
@@ -163,6 +165,6 @@ public final class ToolDispatcher implements AutoCloseable {
             return t;
         };
         return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                queue == 0 ? new java.util.concurrent.SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), factory, whenFull);
+                queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), factory, whenFull);
     }
 }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tool;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -44,7 +45,7 @@ public final class CallRecorder {
      * Records a tools/call that never reached a tool (see {@link CallAudit#rejected}); the caller answers
      * it with a protocol error, for a caller under the access policy. Never throws: a failure to record is logged.
      */
-    public void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments, ErrorKind kind) {
+    public void rejected(String tool, String caller, Access access, Object arguments, ErrorKind kind) {
         try {
             audit.rejected(tool, caller, access, arguments, kind.wireName());
         } catch (CallAudit.AuditUnavailable | RuntimeException e) {
@@ -60,7 +61,7 @@ public final class CallRecorder {
      * @return whether the row was written
      */
     public boolean turnedAway(String tool, Map<String, Object> arguments, String caller,
-                              dev.schemabrain.access.Access access, Envelope answer) {
+                              Access access, Envelope answer) {
         try {
             audit.completed(new ToolCall(tool, caller, arguments == null ? Map.of() : arguments, audit, access), answer);
             return true;

@@ -36,6 +36,8 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
 
+import java.math.BigDecimal;
+import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
@@ -252,8 +254,8 @@ public final class GetMetricTool extends CatalogTool {
      * re-serializes has the same text as the one sent, and token_estimate describes both.
      */
     private static Object shortest(Object value) {
-        if (value instanceof java.math.BigDecimal d) {
-            java.math.BigDecimal s = d.stripTrailingZeros();
+        if (value instanceof BigDecimal d) {
+            BigDecimal s = d.stripTrailingZeros();
             return s.scale() < 0 ? s.setScale(0) : s;
         }
         return value;
@@ -268,7 +270,7 @@ public final class GetMetricTool extends CatalogTool {
     private static void describe(ObjectNode data, CompiledMetric compiled, MetricPiiCheck.Verdict pii) {
         data.put("sql", compiled.sql());
         ArrayNode params = data.putArray("params");
-        compiled.params().forEach(p -> params.addPOJO(p instanceof java.time.temporal.TemporalAccessor ? p.toString() : p));
+        compiled.params().forEach(p -> params.addPOJO(p instanceof TemporalAccessor ? p.toString() : p));
         data.set("required_joins", Replies.strings(compiled.requiredJoins()));
         data.set("fan_out_joins", Replies.strings(compiled.fanOutJoins()));
         data.set("pii_categories", Replies.strings(pii.propagatedNames()));

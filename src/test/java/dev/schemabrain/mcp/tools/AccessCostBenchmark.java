@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.access.RowFilter;
 import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -59,8 +60,8 @@ class AccessCostBenchmark {
         try (QueryExecutor executor = new QueryExecutor(url, ExecutorSettings.defaults())) {
             ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
             Role analyst = new Role("analyst", BILLING, Optional.empty(), List.of(), Set.of(), OptionalInt.empty(), Optional.empty());
-            Role account = new Role("account", BILLING, Optional.empty(), List.of(new dev.schemabrain.access.RowFilter(
-                    "organizations", "organizations.country", dev.schemabrain.access.RowFilter.Op.IN, "countries")),
+            Role account = new Role("account", BILLING, Optional.empty(), List.of(new RowFilter(
+                    "organizations", "organizations.country", RowFilter.Op.IN, "countries")),
                     Set.of(), OptionalInt.empty(), Optional.empty());
             AccessPolicy policy = new AccessPolicy(Map.of("analyst", analyst, "account", account), Optional.empty());
             Map<String, Access> accesses = new LinkedHashMap<>();

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -87,7 +89,7 @@ class ServedToolPointersTest {
         String text = answer.toJson();
         return ToolGroups.GROUPS.values().stream().flatMap(List::stream).distinct()
                 .filter(t -> !registry.names().contains(t))
-                .filter(t -> java.util.regex.Pattern.compile("\\b" + t + "\\b").matcher(text).find()).toList();
+                .filter(t -> Pattern.compile("\\b" + t + "\\b").matcher(text).find()).toList();
     }
 
     @Test
@@ -102,7 +104,7 @@ class ServedToolPointersTest {
                 "describe_entity", Map.of("name", "invoices"),
                 "get_metric", Map.of("name", "revenue"),
                 "execute", Map.of("sql", "SELECT 1"));
-        assertEquals(java.util.Set.copyOf(empty.names()), calls.keySet());
+        assertEquals(Set.copyOf(empty.names()), calls.keySet());
         calls.forEach((tool, arguments) -> {
             Envelope answer = empty.call(tool, arguments);
             assertEquals("index_not_ready", answer.error().kind().wireName(), tool + ": " + answer);

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -202,7 +203,7 @@ final class StdinGuard implements Runnable {
     }
 
     /** Waits until every 2026-07-28 request read so far has its answer, or {@code limit} passes; returns whether all do. */
-    boolean awaitModernAnswered(java.time.Duration limit) throws InterruptedException {
+    boolean awaitModernAnswered(Duration limit) throws InterruptedException {
         return modernInFlight.await(limit);
     }
 

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -310,13 +312,13 @@ class CompletionsEdgeTest {
         meta.putObject(ModernEra.META_CLIENT_CAPABILITIES);
     }
 
-    java.net.http.HttpRequest.Builder modernPost(ObjectNode message) {
-        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + service.port() + "/mcp"))
+    HttpRequest.Builder modernPost(ObjectNode message) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + service.port() + "/mcp"))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(message.toString()));
+                .POST(HttpRequest.BodyPublishers.ofString(message.toString()));
         HttpEdgeContractTest.routing(message).forEach(b::header);
         return b;
     }

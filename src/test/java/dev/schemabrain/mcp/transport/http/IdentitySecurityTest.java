@@ -48,6 +48,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -435,10 +436,10 @@ class IdentitySecurityTest {
      * (so validation sees it); and a made-up tool name. Keyed "tool#n" (the tool is before the '#').
      */
     private static Map<String, Map<String, Object>> hostileCalls(HttpFixture server) {
-        Map<String, Map<String, Object>> calls = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, Object>> calls = new LinkedHashMap<>();
         for (String name : server.registry.names()) {
             JsonNode schema = JSON.valueToTree(server.registry.tool(name).orElseThrow().spec().arguments().toInputSchema());
-            Map<String, Object> values = new java.util.LinkedHashMap<>();
+            Map<String, Object> values = new LinkedHashMap<>();
             schema.path("properties").properties().forEach(p -> {
                 String type = p.getValue().path("type").asText();
                 if (p.getValue().has("enum")) {
