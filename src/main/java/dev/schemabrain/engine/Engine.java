@@ -1,5 +1,6 @@
 package dev.schemabrain.engine;
 
+import dev.schemabrain.sql.guard.SqlRules;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -74,7 +75,7 @@ public interface Engine extends Dialect {
      * How the guard reads and writes SQL for this engine (SPEC §12.1); empty where nobody has written them down, and
      * then agent SQL is refused there rather than checked by another engine's rules.
      */
-    default Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
+    default Optional<SqlRules> sqlRules() {
         return Optional.empty();
     }
 

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -129,8 +130,8 @@ public final class RowSampler {
      * @param values each read column's raw values, one per row
      */
     public static Table withData(Table table, List<String> read, List<List<String>> values) {
-        Map<String, List<String>> samples = new java.util.HashMap<>();
-        Map<String, List<String>> indexed = new java.util.HashMap<>();
+        Map<String, List<String>> samples = new HashMap<>();
+        Map<String, List<String>> indexed = new HashMap<>();
         for (int i = 0; i < read.size(); i++) {
             List<String> column = values.get(i);
             // Whether the column holds government ids is read from every value read, not only the sampled hundred.

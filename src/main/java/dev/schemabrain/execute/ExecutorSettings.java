@@ -35,8 +35,4 @@ public record ExecutorSettings(int statementTimeoutMs, int maxRows, int maxConcu
     public ExecutorSettings withCostCap(Double cap) {
         return new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent, acquireWaitMs, cap, maxBytes);
     }
-
-    public ExecutorSettings withMaxBytes(long bytes) {
-        return new ExecutorSettings(statementTimeoutMs, maxRows, maxConcurrent, acquireWaitMs, costCap, bytes);
-    }
 }

@@ -11,17 +11,22 @@ import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SourceUrl;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.Connection;
+import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -54,8 +59,8 @@ public final class QueryExecutor implements AutoCloseable {
         }
 
         /** The sentence that says the answer was cut at its byte budget, and how to ask for less; empty if it was not. */
-        public java.util.Optional<String> byteCut() {
-            return cutAtBytes == 0 ? java.util.Optional.empty() : java.util.Optional.of("The answer was cut at " + cutAtBytes
+        public Optional<String> byteCut() {
+            return cutAtBytes == 0 ? Optional.empty() : Optional.of("The answer was cut at " + cutAtBytes
                     + " bytes of cell data (the server's --max-result-bytes) after " + rows.size() + " rows; select fewer"
                     + " or shorter columns (left(), length()), aggregate, or filter to fewer rows.");
         }
@@ -128,7 +133,7 @@ public final class QueryExecutor implements AutoCloseable {
             if (settings.costCap() != null) {
                 Explain estimate = explain(c, query);
                 if (estimate.totalCost() != null && estimate.totalCost() > settings.costCap()) {
-                    throw new ExecutionException(ErrorKind.COST_CAP_EXCEEDED, String.format(java.util.Locale.ROOT,
+                    throw new ExecutionException(ErrorKind.COST_CAP_EXCEEDED, String.format(Locale.ROOT,
                             "The database estimates this query at cost %.0f, above the configured cap of %.0f; narrow it "
                                     + "with filters or a coarser time grain.", estimate.totalCost(), settings.costCap()));
                 }
@@ -305,7 +310,7 @@ public final class QueryExecutor implements AutoCloseable {
         Connection c = lease.connection();
         String begin = engine.beginReadOnly();
         if (begin != null) {
-            try (java.sql.Statement st = c.createStatement()) {
+            try (Statement st = c.createStatement()) {
                 st.execute(begin);
             }
             return true;
@@ -393,13 +398,13 @@ public final class QueryExecutor implements AutoCloseable {
         if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
             return ((Number) v).longValue();
         }
-        if (v instanceof java.math.BigInteger b) {
+        if (v instanceof BigInteger b) {
             return new BigDecimal(b);
         }
         if (v instanceof Float f) {
             return f.doubleValue();
         }
-        if (v instanceof java.sql.Date d) {
+        if (v instanceof Date d) {
             return d.toLocalDate().toString();
         }
         if (v instanceof Timestamp t) {

@@ -7,6 +7,7 @@ import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.FromItem;
@@ -16,6 +17,9 @@ import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectVisitor;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.util.TablesNamesFinder;
 
 import java.security.SecureRandom;
@@ -176,7 +180,7 @@ public final class SqlRewrite {
             Expression condition = expression(g.having());
             // The caller's own HAVING in parentheses: "HAVING a OR b AND rule" would let a escape the rule.
             plain.setHaving(plain.getHaving() == null ? condition
-                    : new AndExpression(new net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<>(
+                    : new AndExpression(new ParenthesedExpressionList<>(
                             plain.getHaving()), condition));
         }
         return new Prepared(select, nonce, values);
@@ -185,7 +189,7 @@ public final class SqlRewrite {
     /** The query a grouping names in {@code select}, or null. */
     private static Select level(Select select, Grouping g) {
         if (g.branch() >= 0) {
-            return select instanceof net.sf.jsqlparser.statement.select.SetOperationList set
+            return select instanceof SetOperationList set
                     && g.branch() < set.getSelects().size() ? set.getSelects().get(g.branch()) : null;
         }
         if (g.cte() == null && g.derived() == null) {
@@ -198,7 +202,7 @@ public final class SqlRewrite {
             if (top.getWithItemsList() == null) {
                 return null;
             }
-            for (net.sf.jsqlparser.statement.select.WithItem<?> w : top.getWithItemsList()) {
+            for (WithItem<?> w : top.getWithItemsList()) {
                 if (w.getAlias() != null && unquote(w.getAlias().getName()).equalsIgnoreCase(unquote(g.cte()))) {
                     return w.getSelect() == null ? null : w.getSelect().getSelect();
                 }
@@ -283,7 +287,7 @@ public final class SqlRewrite {
         }
 
         void apply(Select select) throws Unsafe {
-            select.accept((net.sf.jsqlparser.statement.select.SelectVisitor<Void>) this, null);
+            select.accept((SelectVisitor<Void>) this, null);
             if (!missed.isEmpty()) {
                 // A filtered table somewhere the rewrite does not reach: never run it unfiltered.
                 throw new Unsafe("a filtered table in an unsupported position");
@@ -376,7 +380,7 @@ public final class SqlRewrite {
                     return null;
                 }
             };
-            inner.accept((net.sf.jsqlparser.statement.select.SelectVisitor<Void>) collect, null);
+            inner.accept((SelectVisitor<Void>) collect, null);
             Alias alias = table.getAlias() != null ? table.getAlias() : new Alias(table.getName(), true);
             return new ParenthesedSelect().withSelect(inner).withAlias(alias);
         }

@@ -6,9 +6,12 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Resolves the names a statement wrote to the catalog's own: a qualified table, a table's columns ({@link SearchPaths}
@@ -20,7 +23,7 @@ final class CatalogNames {
     private final Map<String, Table> byQualified = new HashMap<>();
     private final Map<String, Table> byName = new HashMap<>();
     /** Every schema, table and column name, lower-cased: the identifiers a statement may keep. */
-    private final java.util.Set<String> names = new java.util.HashSet<>();
+    private final Set<String> names = new HashSet<>();
 
     CatalogNames(Catalog catalog) {
         for (Table t : catalog.tables()) {
@@ -51,9 +54,9 @@ final class CatalogNames {
     }
 
     /** The table's columns, in the catalog's order. */
-    java.util.List<String> columns(QualifiedName table) {
+    List<String> columns(QualifiedName table) {
         Table t = byName.get(table.toString());
-        return t == null ? java.util.List.of() : t.columns().stream().map(Column::name).toList();
+        return t == null ? List.of() : t.columns().stream().map(Column::name).toList();
     }
 
     private static String key(String schema, String table) {

@@ -10,7 +10,6 @@ import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.pii.Sensitivity;
 
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;

@@ -12,13 +12,17 @@ import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.StoredColumn;
 import dev.schemabrain.store.QueryLogRepository.StoredJoin;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * The pure part of mining: logged statements in, storable statements and counts out. Skips SchemaBrain's own
@@ -77,6 +81,9 @@ public final class LogAnalysis {
     }
 
     /**
+     * Every statement's unqualified names resolved through its role's path, else {@code fallbackPath} (or the
+     * catalog's one schema that has them).
+     *
      * @param fallbackPath the path of statements whose role and database are unknown
      * @param rolePaths    each PostgreSQL role's configured search_path; the {@code SET search_path} statements the
      *                     log holds count too, for their role
@@ -141,7 +148,7 @@ public final class LogAnalysis {
 
     /** The search paths each role set in a logged {@code SET search_path} (PostgreSQL keeps utility statements). */
     private static Map<String, Set<List<String>>> sessionPaths(List<LoggedStatement> logged) {
-        Map<String, Set<List<String>>> out = new java.util.HashMap<>();
+        Map<String, Set<List<String>>> out = new HashMap<>();
         for (LoggedStatement s : logged) {
             if (s.role() != null && !s.fromSchemaBrain()) {
                 SearchPathSetting.ofStatement(s.text())
@@ -163,9 +170,9 @@ public final class LogAnalysis {
                 && made.sql().equals(sql));
     }
 
-    private static final java.util.regex.Pattern QUERY_OR_WRITE = java.util.regex.Pattern.compile(
+    private static final Pattern QUERY_OR_WRITE = Pattern.compile(
             "^\\(*\\s*(SELECT|WITH|INSERT|UPDATE|DELETE|MERGE|REPLACE|VALUES|TABLE)\\b",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE);
 
     /** Whether the statement reads or writes rows; only those are parsed (and count in the parse rate). */
     static boolean queryOrWrite(String normalized) {
@@ -179,11 +186,11 @@ public final class LogAnalysis {
                 earliest(s.firstSeen(), more.firstSeen()), latest(s.lastSeen(), more.lastSeen()));
     }
 
-    private static java.time.Instant earliest(java.time.Instant a, java.time.Instant b) {
+    private static Instant earliest(Instant a, Instant b) {
         return a == null ? b : b == null || a.isBefore(b) ? a : b;
     }
 
-    private static java.time.Instant latest(java.time.Instant a, java.time.Instant b) {
+    private static Instant latest(Instant a, Instant b) {
         return a == null ? b : b == null || a.isAfter(b) ? a : b;
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /** Counts the filters of the stored statements: one {@link ObservedFilter} per column, operator and kept values. */
@@ -40,6 +41,6 @@ final class ObservedFilters {
     /** The filters with when each was last seen: the latest last-seen of the stored statements using it. */
     static List<ObservedFilter> seen(List<ObservedFilter> filters, Map<String, String> lastSeenByFingerprint) {
         return filters.stream().map(f -> f.seen(f.fingerprints().stream().map(lastSeenByFingerprint::get)
-                .filter(java.util.Objects::nonNull).max(String::compareTo).orElse(null))).toList();
+                .filter(Objects::nonNull).max(String::compareTo).orElse(null))).toList();
     }
 }

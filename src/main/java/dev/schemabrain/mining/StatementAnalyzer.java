@@ -66,6 +66,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * Parses a normalized statement with JSqlParser and finds, through CTEs and subqueries, the catalog tables
@@ -79,17 +81,13 @@ public final class StatementAnalyzer {
             "string_agg", "array_agg", "group_concat", "bool_and", "bool_or", "json_agg", "median");
 
     /** Names the engine resolves itself (system catalogs, MySQL's dual): not the catalog's, not unresolved. */
-    private static final java.util.regex.Pattern SYSTEM = java.util.regex.Pattern.compile("(?i)pg_.*|dual");
+    private static final Pattern SYSTEM = Pattern.compile("(?i)pg_.*|dual");
 
     private final CatalogNames names;
     private final CatalogNames served;
     private final SearchPaths paths;
     private final PiiTags pii;
-    private final Map<QualifiedName, List<Col<ColumnRef>>> columns = new java.util.concurrent.ConcurrentHashMap<>();
-
-    public StatementAnalyzer(Catalog catalog, List<String> searchPath) {
-        this(catalog, SearchPaths.of(catalog, searchPath), PiiTags.NONE);
-    }
+    private final Map<QualifiedName, List<Col<ColumnRef>>> columns = new ConcurrentHashMap<>();
 
     StatementAnalyzer(Catalog catalog, SearchPaths paths, PiiTags pii) {
         this.names = new CatalogNames(catalog);

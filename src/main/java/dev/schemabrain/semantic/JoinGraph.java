@@ -166,10 +166,6 @@ public final class JoinGraph {
     /** Per table, its links sorted by neighbour, then foreign-key name: the BFS expansion order. */
     private final Map<QualifiedName, List<Link>> adjacency;
 
-    public JoinGraph(Catalog catalog) {
-        this(catalog, List.of());
-    }
-
     /**
      * With the joins the query log showed, each an edge ({@code via = query_log}) only between two tables no
      * foreign key connects: a foreign key always wins over an observation.

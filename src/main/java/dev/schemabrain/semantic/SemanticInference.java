@@ -50,19 +50,12 @@ public final class SemanticInference {
     }
 
     public SemanticModel infer(Catalog catalog) {
-        return infer(catalog, List.of());
+        return infer(catalog, List.of(), List.of(), (table, column) -> true);
     }
 
     /**
      * With the joins the query log showed: each becomes a join (observed_in_query_log) between its two entities
-     * unless a foreign key already joins them, which always wins.
-     */
-    public SemanticModel infer(Catalog catalog, List<QueryLogJoin> observed) {
-        return infer(catalog, observed, List.of(), (table, column) -> true);
-    }
-
-    /**
-     * With the filters the query log showed too: frequent ones on an entity's own table become draft segments of it
+     * unless a foreign key already joins them, which always wins. With the filters the query log showed too: frequent ones on an entity's own table become draft segments of it
      * ({@link ObservedSegments}), and one on its status ENUM a filtered twin of each unfiltered draft metric
      * ({@link ObservedMetricFilters}).
      *

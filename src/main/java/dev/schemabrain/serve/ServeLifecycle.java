@@ -3,6 +3,7 @@ package dev.schemabrain.serve;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.error.SchemaBrainException;
 import dev.schemabrain.engine.Engine;
 import dev.schemabrain.engine.Engines;
@@ -24,6 +25,7 @@ import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.retrieve.HybridRetriever;
+import dev.schemabrain.sql.guard.SqlGuard;
 
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -33,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -79,7 +82,7 @@ public final class ServeLifecycle implements AutoCloseable {
     private final ReentrantLock closing = new ReentrantLock();
     /** stdin ended: the serving thread is closing, and a signal arriving now waits for it. */
     private volatile boolean stdinEnded;
-    private final List<String> closingSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<String> closingSteps = new CopyOnWriteArrayList<>();
     private final Observability observability = new Observability();
 
     private AuditLog audit;
@@ -175,7 +178,7 @@ public final class ServeLifecycle implements AutoCloseable {
 
     private void warm(ServedCatalog c, ToolRegistry unaudited) {
         try {
-            dev.schemabrain.sql.guard.SqlGuard.check("SELECT 1", dev.schemabrain.engine.Engines.SQLITE.sqlRules().orElseThrow(),
+            SqlGuard.check("SELECT 1", Engines.SQLITE.sqlRules().orElseThrow(),
                     c.catalog());
             if (stopping.getCount() > 0) {   // not when a stop came during the catalog load
                 // The other tools' first calls beside the model's load: an agent's calls after its first search are
@@ -271,7 +274,7 @@ public final class ServeLifecycle implements AutoCloseable {
     private void openIdleSession(QueryExecutor executor) {
         try {
             executor.openIdleSession();
-        } catch (dev.schemabrain.error.ExecutionException e) {
+        } catch (ExecutionException e) {
             synchronized (err) {
                 err.println("schemabrain: warning: cannot reach " + executor.displayUrl() + " (" + e.getMessage()
                         + "); get_metric and execute on its tables fail until it answers. Check its URL and password with"

@@ -13,11 +13,13 @@ import dev.schemabrain.semantic.compile.MetricCompiler;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
+import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
 import dev.schemabrain.store.SchemaSummary;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +28,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Cuts a served catalog to one caller's reach (SPEC §11.4): the one place the access policy's visibility is applied.
@@ -68,11 +71,11 @@ public final class ScopedView {
         Catalog catalog = new Catalog(kept);
         // Drafted descriptions quote sampled values ("for example Bluebird Logistics"): under a row filter those
         // sentences go with the samples.
-        Map<QualifiedName, Redaction> sampled = new java.util.HashMap<>();
+        Map<QualifiedName, Redaction> sampled = new HashMap<>();
         for (Table t : all) {
             if (rowFiltered.contains(t.name())) {
                 sampled.put(t.name(), Redaction.literal(t.columns().stream()
-                        .flatMap(c -> java.util.stream.Stream.concat(c.samples().stream(), c.values().stream())).toList()));
+                        .flatMap(c -> Stream.concat(c.samples().stream(), c.values().stream())).toList()));
             }
         }
         List<TableDocuments> documents = whole.documents().stream().filter(d -> access.sees(d.table()))
@@ -139,7 +142,7 @@ public final class ScopedView {
         SemanticModel model = whole.semantic();
         List<Entity> entities = model.entities().stream().filter(e -> access.sees(e.table()))
                 .map(e -> new Entity(e.name(), redaction.apply(e.description()), e.table(), e.identity(), e.group(),
-                        e.origin(), e.segments().stream().map(g -> new dev.schemabrain.semantic.model.Segment(g.name(),
+                        e.origin(), e.segments().stream().map(g -> new Segment(g.name(),
                                 redaction.apply(g.description()), g.filters(), g.isDefault(), g.observed())).toList()))
                 .toList();
         Set<String> names = entities.stream().map(Entity::name).collect(Collectors.toSet());

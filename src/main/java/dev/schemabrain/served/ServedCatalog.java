@@ -4,6 +4,7 @@ import dev.schemabrain.access.Access;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.NameLookup;
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.catalog.Table;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.pii.MetricPiiCheck;
@@ -28,6 +29,7 @@ import dev.schemabrain.semantic.JoinGraph;
 import dev.schemabrain.semantic.QueryLogJoin;
 import dev.schemabrain.semantic.TimeAxis;
 import dev.schemabrain.semantic.model.ColumnPair;
+import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.SemanticModel;
@@ -36,6 +38,8 @@ import dev.schemabrain.store.SchemaSummary;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,33 +87,17 @@ public final class ServedCatalog {
     private final Map<Object, ServedCatalog> views = new ConcurrentHashMap<>();
 
     /**
-     * @param documents     one per table of {@code catalog}, in its order
-     * @param vectors       the int8 vectors of its tables and columns ({@link VectorIndex#builder})
-     * @param queryEmbedder embeds a question; its supplier answers null when no model can be loaded
-     * @param semantic      the entities, joins and metrics of the served sources
-     * @param pii           each column's tag; {@code catalog} must hold no samples of tagged columns
-     * @param blockList     the categories this server refuses and redacts
-     */
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
-                         SemanticModel semantic, PiiTags pii, BlockList blockList) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, () -> null, semantic, pii, blockList, SubjectPolicy.NONE);
-    }
-
-    /**
+     * @param documents       one per table of {@code catalog}, in its order
+     * @param vectors         the int8 vectors of its tables and columns ({@link VectorIndex#builder})
+     * @param queryEmbedder   embeds a question; its supplier answers null when no model can be loaded
      * @param passageEmbedder embeds the metrics' documents for find_relevant_metrics; its supplier answers null when
      *                        no model can be loaded
+     * @param semantic        the entities, joins and metrics of the served sources
+     * @param pii             each column's tag; {@code catalog} must hold no samples of tagged columns
+     * @param blockList       the categories this server refuses and redacts
      * @param subjectPolicy   the operator's data-subject overrides
+     * @param tableSources    the source each table was indexed from, by id: the database a statement on it runs on
      */
-    public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
-                         VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
-                         Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
-                         SemanticModel semantic, PiiTags pii, BlockList blockList, SubjectPolicy subjectPolicy) {
-        this(schemas, catalog, documents, vectors, queryEmbedder, passageEmbedder, semantic, pii, blockList, subjectPolicy,
-                Map.of());
-    }
-
-    /** @param tableSources the source each table was indexed from, by id: the database a statement on it runs on */
     public ServedCatalog(List<SchemaSummary> schemas, Catalog catalog, List<TableDocuments> documents,
                          VectorIndex vectors, Supplier<Function<String, float[]>> queryEmbedder,
                          Supplier<Function<List<String>, List<float[]>>> passageEmbedder,
@@ -153,7 +141,7 @@ public final class ServedCatalog {
         this.lookup = memoize(() -> new NameLookup(catalog));
         this.joins = memoize(() -> new JoinGraph(catalog, observedJoins(semantic)));
         this.metricSearch = memoize(() -> {
-            Map<String, dev.schemabrain.semantic.model.Entity> entities = new HashMap<>();
+            Map<String, Entity> entities = new HashMap<>();
             semantic.entities().forEach(e -> entities.put(e.name(), e));
             Function<List<String>, List<float[]>> passages = passageEmbedder.get();
             return new MetricSearch(semantic.metrics(), entities, passages, passages == null ? null : queryEmbedder.get());
@@ -207,7 +195,7 @@ public final class ServedCatalog {
     }
 
     /** The tables whose rows belong to an entity {@code access}'s row filters limit (its own, or many-to-one from it). */
-    public java.util.Set<dev.schemabrain.catalog.QualifiedName> rowFiltered(Access access) {
+    public Set<QualifiedName> rowFiltered(Access access) {
         return ScopedView.rowFiltered(this, access);
     }
 
@@ -251,9 +239,9 @@ public final class ServedCatalog {
      * none): a reviewer's preview of an edited draft. Everything else (PII tags, block list, subject policy, so
      * small-cell suppression) is this catalog's; each caller still gets its role's view of it.
      */
-    public ServedCatalog withMetric(dev.schemabrain.semantic.model.Metric metric) {
+    public ServedCatalog withMetric(Metric metric) {
         ServedCatalog w = whole();
-        List<dev.schemabrain.semantic.model.Metric> metrics = new ArrayList<>(w.semantic.metrics().stream()
+        List<Metric> metrics = new ArrayList<>(w.semantic.metrics().stream()
                 .filter(m -> !m.name().equals(metric.name())).toList());
         metrics.add(metric);
         SemanticModel edited = new SemanticModel(w.semantic.entities(), w.semantic.joins(), metrics, w.semantic.reviews());
@@ -272,16 +260,16 @@ public final class ServedCatalog {
     }
 
     /** Each entity with its table, skipping entities whose table the catalog no longer has. */
-    public static Map<String, dev.schemabrain.catalog.Table> entityTables(Catalog catalog, SemanticModel semantic) {
-        Map<String, dev.schemabrain.catalog.Table> out = new java.util.LinkedHashMap<>();
+    public static Map<String, Table> entityTables(Catalog catalog, SemanticModel semantic) {
+        Map<String, Table> out = new LinkedHashMap<>();
         semantic.entities().forEach(e -> catalog.table(e.table()).ifPresent(t -> out.put(e.name(), t)));
         return out;
     }
 
     /** The compiler's view of the classes and the operator's subject_of and person_keys. */
     public static DataSubjects dataSubjects(List<SubjectClasses.Assigned> classes, SubjectPolicy policy) {
-        java.util.Set<String> people = new java.util.HashSet<>();
-        java.util.Set<String> organisations = new java.util.HashSet<>();
+        Set<String> people = new HashSet<>();
+        Set<String> organisations = new HashSet<>();
         for (SubjectClasses.Assigned a : classes) {
             if (a.subjectClass() == SubjectClass.PERSON) {
                 people.add(a.entity());
@@ -328,7 +316,7 @@ public final class ServedCatalog {
      * joined through its first foreign key as an agent writes one (aliases, ON, WHERE, ORDER BY, LIMIT), so the
      * parser's and the binder's paths for these are not first run by the caller's first execute.
      */
-    public java.util.Optional<String> warmStatement(Engine engine) {
+    public Optional<String> warmStatement(Engine engine) {
         return catalog.tables().stream().filter(t -> !t.columns().isEmpty()).findFirst().map(t -> {
             String column = "a." + engine.quote(t.columns().get(0).name());
             String from = engine.qualified(t.name()) + " AS a" + t.foreignKeys().stream()

@@ -37,12 +37,14 @@ import java.lang.ref.Cleaner;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collections;
 import java.util.Objects;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.List;
@@ -74,14 +76,11 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private volatile Loaded loaded;
 
     /**
+     * Metric search is lexical: only questions have an embedder here.
+     *
      * @param queryEmbedder embeds questions; answers null when no model can be loaded (retrieval is then lexical)
      * @param blockList     the server's block list; without one, the store's (from policy apply), else the floor
      */
-    public StoreCatalogProvider(Path store, Supplier<Function<String, float[]>> queryEmbedder, Optional<BlockList> blockList) {
-        this(StoreLocation.file(store), queryEmbedder, blockList);
-    }
-
-    /** Metric search is lexical: only questions have an embedder here. */
     public StoreCatalogProvider(StoreLocation location, Supplier<Function<String, float[]>> queryEmbedder,
                                 Optional<BlockList> blockList) {
         this(location, queryEmbedder, () -> null, blockList);
@@ -279,14 +278,14 @@ public final class StoreCatalogProvider implements CatalogProvider {
                     BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
                     out.add(Objects.requireNonNullElse(a.fileKey(), a.isRegularFile()));
                     out.add(a.size());
-                    out.add(a.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS));
+                    out.add(a.lastModifiedTime().to(TimeUnit.NANOSECONDS));
                 } catch (IOException gone) {
                     out.add(null);
                     out.add(-1L);
                     out.add(-1L);
                 }
             }
-            return java.util.Collections.unmodifiableList(out);
+            return Collections.unmodifiableList(out);
         }
 
         private synchronized Optional<String> read(List<Object> files) {

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -84,7 +85,7 @@ class MiningBenchmark {
         long t = System.nanoTime();
         QueryLogMiner.Report report;
         try (Store s = Stores.open(StoreLocation.file(store))) {
-            report = new QueryLogMiner().mine(SourceUrl.parse(url), s);
+            report = new QueryLogMiner().mine(SourceUrl.parse(url), s, Optional.empty());
         }
         long mineMillis = (System.nanoTime() - t) / 1_000_000;
         LogAnalysis.Result a = report.analysis();

@@ -254,7 +254,7 @@ class ConsoleBrowserIT {
         assertTrue(texts(reject.path("restoreButtons")).contains("Restore " + REJECT), reject::toString);
         // Never served: an agent's get_metric and list_metrics over the same store do not have it.
         ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(
-                new StoreLocation.SqliteFile(dir.resolve("schemabrain.demo.db")), Optional.empty()));
+                new StoreLocation.SqliteFile(dir.resolve("schemabrain.demo.db")), Optional.empty()), Optional.empty());
         JsonNode answer = tools.call("get_metric", Map.of("name", REJECT), "test").toTree();
         assertFalse(answer.path("error").isMissingNode() || answer.path("error").isNull(), answer::toString);
         JsonNode listing = tools.call("list_metrics", Map.of(), "test").toTree();

@@ -87,7 +87,7 @@ class ConsolePiiTest {
                 "127.0.0.1", 0, policyFile, Optional.of(access), Optional.empty()));
         cookie = DemoConsole.signIn(console, DemoConsole.token(console));
         served = new StoreCatalogProvider(store, Optional.empty());
-        tools = StandardTools.registry(served);
+        tools = StandardTools.registry(served, Optional.empty());
         assertTrue(served.current().isPresent(), "the server's catalog is loaded before any change");
     }
 

@@ -9,13 +9,14 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The reference pages a user reads name every tool, argument and error kind the server really has. */
 class ReferenceDocsTest {
 
-    private static final ToolRegistry TOOLS = StandardTools.registry(new StoreCatalogProvider(Path.of("target", "no-store.db")));
+    private static final ToolRegistry TOOLS = StandardTools.registry(new StoreCatalogProvider(Path.of("target", "no-store.db")), Optional.empty());
 
     @Test
     void theToolReferenceHasASectionPerToolNamingEachArgument() throws Exception {

@@ -1,5 +1,6 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
 import dev.schemabrain.engine.Explain;
@@ -14,10 +15,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.math.BigDecimal;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -67,9 +73,9 @@ class QueryExecutorTest {
 
     /** The normalized statements sb_exec executed since the reset whose text contains {@code word}. */
     private static List<String> statementsMentioning(String word) throws Exception {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         try (Connection c = TestPostgres.connect("postgres"); Statement st = c.createStatement();
-             java.sql.ResultSet rs = st.executeQuery("SELECT s.query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
+             ResultSet rs = st.executeQuery("SELECT s.query FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid"
                      + " WHERE d.datname = 'sb_exec' AND s.query LIKE '%" + word + "%'")) {
             while (rs.next()) {
                 out.add(rs.getString(1));
@@ -93,7 +99,7 @@ class QueryExecutorTest {
             List<Object> first = r.rows().get(0);
             assertEquals(9L, first.get(0), url);
             assertEquals("item 9", first.get(1), url);
-            assertEquals(0, new java.math.BigDecimal("11.25").compareTo(new java.math.BigDecimal(first.get(2).toString())), url);
+            assertEquals(0, new BigDecimal("11.25").compareTo(new BigDecimal(first.get(2).toString())), url);
             assertEquals("2024-01-10", first.get(3), url);
         }
     }
@@ -141,7 +147,7 @@ class QueryExecutorTest {
         }
         // What PostgreSQL ran: the two plans, and neither statement itself (each behind SchemaBrain's marker).
         assertEquals(List.of("EXPLAIN", "EXPLAIN"), statementsMentioning("pg_sleep").stream()
-                .map(q -> q.substring(dev.schemabrain.engine.Purpose.STATEMENT_MARKER.length()))
+                .map(q -> q.substring(Purpose.STATEMENT_MARKER.length()))
                 .map(q -> q.substring(0, q.indexOf(' '))).sorted().toList());
     }
 
@@ -175,7 +181,7 @@ class QueryExecutorTest {
 
     static List<String> downSources() throws Exception {
         int closedPort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+        try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
         return List.of("postgresql://postgres@127.0.0.1:" + closedPort + "/x", "mariadb://root@127.0.0.1:" + closedPort + "/x",
@@ -197,7 +203,7 @@ class QueryExecutorTest {
         try (QueryExecutor ex = executor("sqlite:" + missing, ExecutorSettings.defaults())) {
             assertThrows(ExecutionException.class, () -> ex.execute(new BoundQuery("SELECT 1", List.of()), 1));
         }
-        assertFalse(java.nio.file.Files.exists(missing));
+        assertFalse(Files.exists(missing));
     }
 
     @Test

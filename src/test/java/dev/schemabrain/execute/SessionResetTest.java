@@ -1,5 +1,8 @@
 package dev.schemabrain.execute;
 
+import dev.schemabrain.engine.Engine;
+import dev.schemabrain.engine.Engines;
+import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.error.ExecutionException;
@@ -15,7 +18,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -167,14 +177,14 @@ class SessionResetTest {
             Object pid = row(ex, "SELECT pg_backend_pid()").get(0);
             ExecutionException own = assertThrows(ExecutionException.class,
                     () -> row(ex, "SELECT set_config('transaction_read_only', 'off', true), nextval('sb_pool_seq')"));
-            assertTrue(own.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read"), own.getMessage());
+            assertTrue(own.getMessage().toLowerCase(Locale.ROOT).contains("read"), own.getMessage());
             ExecutionException same = assertThrows(ExecutionException.class,
                     () -> row(ex, "SELECT set_config('default_transaction_read_only', 'off', false), nextval('sb_pool_seq')"));
-            assertTrue(same.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read-only"), same.getMessage());
+            assertTrue(same.getMessage().toLowerCase(Locale.ROOT).contains("read-only"), same.getMessage());
             // Set for the session by one call, it is gone by the next (rolled back with its call, and reset besides).
             assertEquals(List.of("off"), row(ex, "SELECT set_config('default_transaction_read_only', 'off', false)"));
             ExecutionException next = assertThrows(ExecutionException.class, () -> row(ex, "SELECT nextval('sb_pool_seq')"));
-            assertTrue(next.getMessage().toLowerCase(java.util.Locale.ROOT).contains("read-only"), next.getMessage());
+            assertTrue(next.getMessage().toLowerCase(Locale.ROOT).contains("read-only"), next.getMessage());
             assertEquals(pid, row(ex, "SELECT pg_backend_pid()").get(0), "all on the one pooled session");
         }
         assertEquals(1L, TestPostgres.count("sb_pool", "SELECT last_value FROM sb_pool_seq"));
@@ -189,8 +199,8 @@ class SessionResetTest {
             st.execute("CREATE SEQUENCE IF NOT EXISTS sb_pool_seq2");
         }
         SourceUrl url = SourceUrl.parse(TestPostgres.url("sb_pool"));
-        dev.schemabrain.engine.Engine engine = dev.schemabrain.engine.Engines.of(url.kind()).orElseThrow();
-        try (Connection c = engine.connect(url, dev.schemabrain.engine.Purpose.query(5_000));
+        Engine engine = Engines.of(url.kind()).orElseThrow();
+        try (Connection c = engine.connect(url, Purpose.query(5_000));
              Statement st = c.createStatement()) {
             st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE");
             c.commit();
@@ -233,12 +243,12 @@ class SessionResetTest {
     void thePoolNeverOpensMoreSessionsThanMaxConcurrentAndClosesIdleOnes() throws Exception {
         try (QueryExecutor ex = new QueryExecutor(SourceUrl.parse(TestPostgres.url("sb_pool")),
                 new ExecutorSettings(5_000, 100, 3, 60_000, null), 200)) {
-            java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(12);
-            List<java.util.concurrent.Future<List<Object>>> answers = new java.util.ArrayList<>();
+            ExecutorService callers = Executors.newFixedThreadPool(12);
+            List<Future<List<Object>>> answers = new ArrayList<>();
             for (int i = 0; i < 120; i++) {
                 answers.add(callers.submit(() -> row(ex, "SELECT pg_backend_pid(), pg_sleep(0.005)")));
             }
-            java.util.Set<Object> backends = new java.util.HashSet<>();
+            Set<Object> backends = new HashSet<>();
             for (var answer : answers) {
                 backends.add(answer.get().get(0));
             }
@@ -281,13 +291,13 @@ class SessionResetTest {
         // DuckDB keeps no session between calls; its file must be free when the answer is back, or the caller's own
         // connection with another configuration is refused. Repeated: a close after the answer loses this race often.
         Path duck = dir.resolve("closed.duckdb");
-        try (Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + duck); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + duck); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t AS SELECT 1 AS x");
         }
         try (QueryExecutor ex = single("duckdb:" + duck)) {
             for (int i = 0; i < 20; i++) {
                 assertEquals(List.of(1L), row(ex, "SELECT x FROM t"));
-                try (Connection mine = java.sql.DriverManager.getConnection("jdbc:duckdb:" + duck)) {
+                try (Connection mine = DriverManager.getConnection("jdbc:duckdb:" + duck)) {
                     assertTrue(mine.isValid(1));
                 }
             }
@@ -319,7 +329,7 @@ class SessionResetTest {
             assertEquals(1L, ex.pool().opened(), "and it is the same server session");
             ExecutionException temp = assertThrows(ExecutionException.class, () -> row(ex, "SELECT COUNT(*) FROM planted_temp"));
             // The table is gone with its session; the source's own words are withheld, the kind says it.
-            assertEquals(dev.schemabrain.error.ErrorKind.SCHEMA_DRIFT, temp.kind(), temp.getMessage());
+            assertEquals(ErrorKind.SCHEMA_DRIFT, temp.kind(), temp.getMessage());
             plant(ex, true);
             SessionPool.Lease lease = ex.pool().borrow();
             try (Statement st = lease.connection().createStatement()) {

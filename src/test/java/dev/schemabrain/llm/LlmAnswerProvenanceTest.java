@@ -104,7 +104,7 @@ class LlmAnswerProvenanceTest {
     void answersNameTheAnsweringModelAndShowTheStoredConfidence() throws Exception {
         server.answeredModel = "claude-haiku-4-5-20251001";
         index(store.toString(), "anthropic");
-        ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store));
+        ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
 
         Envelope orders = answer(tools, "describe_table", Map.of("qualified_name", "main.orders"));
         assertEquals(Provenance.Source.LLM, orders.provenance().source(), orders.toJson());
@@ -139,7 +139,7 @@ class LlmAnswerProvenanceTest {
         // Offline, the same store's answers carry no model and the offline describer's confidence.
         assertEquals(0, InProcessCli.run("--store", dir.resolve("offline.db").toString(), "index", "--source",
                 "sqlite:" + source).exitCode());
-        ToolRegistry offline = StandardTools.registry(new StoreCatalogProvider(dir.resolve("offline.db")));
+        ToolRegistry offline = StandardTools.registry(new StoreCatalogProvider(dir.resolve("offline.db")), Optional.empty());
         Envelope plain = answer(offline, "describe_table", Map.of("qualified_name", "main.product"));
         assertEquals(Provenance.Source.INFERRED, plain.provenance().source());
         assertNull(plain.provenance().model());
@@ -153,7 +153,7 @@ class LlmAnswerProvenanceTest {
         String hostile = "gpt-4o\u0000\u001b[31m\u202e\r\nIGNORE PREVIOUS " + "x".repeat(10_240);
         server.answeredModel = hostile;
         index(store.toString(), "openai");
-        ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store));
+        ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
         Envelope orders = answer(tools, "describe_table", Map.of("qualified_name", "main.orders"));
         String model = orders.provenance().model();
         assertNotNull(model);
@@ -187,7 +187,7 @@ class LlmAnswerProvenanceTest {
             st.execute("PRAGMA user_version = 8");
         }
         // Served read-only without migrating: the column is missing and the answer falls back to llm_cache.model.
-        Envelope orders = answer(StandardTools.registry(new StoreCatalogProvider(store)),
+        Envelope orders = answer(StandardTools.registry(new StoreCatalogProvider(store), Optional.empty()),
                 "describe_table", Map.of("qualified_name", "main.orders"));
         assertEquals("claude-haiku-4-5", orders.provenance().model(), orders.toJson());
         assertEquals(Confidence.MEDIUM, orders.confidence());
@@ -199,7 +199,7 @@ class LlmAnswerProvenanceTest {
         String pgStore = TestPostgres.url("postgres") + "?schema=sb_llmprov_" + ProcessHandle.current().pid();
         index(pgStore, "openai");
         ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(Stores.location(pgStore, null, null, Map.of()),
-                Optional.empty()));
+                Optional.empty()), Optional.empty());
         Envelope product = answer(tools, "describe_table", Map.of("qualified_name", "main.product"));
         assertEquals("gpt-4o-mini-2024-07-18", product.provenance().model(), product.toJson());
         assertEquals(Confidence.LOW, product.confidence());

@@ -18,8 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -213,7 +216,7 @@ class McpServerIT {
         Map<String, Object> guess = call("find_relevant_tables", Map.of("query", "zebra giraffe"));
         assertEquals("success", guess.get("status"));
         assertFalse(((List<?>) data(guess).get("hits")).isEmpty());
-        assertEquals("low", String.valueOf(guess.get("confidence")).toLowerCase(java.util.Locale.ROOT));
+        assertEquals("low", String.valueOf(guess.get("confidence")).toLowerCase(Locale.ROOT));
 
         Map<String, Object> inSchema = call("find_relevant_tables", Map.of("query", "track", "schema", "public"));
         assertEquals("success", inSchema.get("status"));
@@ -517,8 +520,8 @@ class McpServerIT {
     }
 
     private static Map<String, Object> withoutNulls(Map<String, Object> map) {
-        Map<String, Object> copy = new java.util.LinkedHashMap<>(map);
-        copy.values().removeIf(java.util.Objects::isNull);
+        Map<String, Object> copy = new LinkedHashMap<>(map);
+        copy.values().removeIf(Objects::isNull);
         return copy;
     }
 }

@@ -1,6 +1,11 @@
 package dev.schemabrain.mcp;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.audit.ArgsHash;
+import dev.schemabrain.audit.AuditKey;
+import dev.schemabrain.audit.SqlFingerprint;
 import dev.schemabrain.demo.DemoDatabase;
+import dev.schemabrain.error.AuditException;
 import dev.schemabrain.testing.Cli;
 import dev.schemabrain.testing.EnvelopeChecks;
 import dev.schemabrain.testing.McpStdio;
@@ -13,8 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -163,24 +173,24 @@ class PiiEnforcementIT {
     void everyCallIsAuditedRefusalsWithTheirCategoriesAndTheChainVerifies() throws Exception {
         call(client, "list_indexed_schemas", Map.of());
         // One refusal of each kind, each under arguments no other test uses, so its row can be told apart.
-        Map<String, List<String>> refusals = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> refusals = new LinkedHashMap<>();
         Map<String, Object> byGroup = Map.of("name", "users_count", "group_by", List.of("users.email"), "limit", 7);
         Map<String, Object> byExtremum = Map.of("name", "users_earliest_birth", "limit", 7);
         Map<String, Object> byBlock = Map.of("name", "payments_count", "limit", 7,
                 "filters", List.of(Map.of("column", "payments.card_number", "op", "is_null")));
         for (Map<String, Object> args : List.of(byGroup, byExtremum, byBlock)) {
             Map<String, Object> refused = call(client, "get_metric", args);
-            refusals.put(dev.schemabrain.audit.ArgsHash.of(auditKey(), args), (List<String>) error(refused).get("pii_categories"));
+            refusals.put(ArgsHash.of(auditKey(), args), (List<String>) error(refused).get("pii_categories"));
         }
         assertEquals(List.of(List.of("contact"), List.of("demographic_protected"), List.of("payment_card")),
                 List.copyOf(refusals.values()));
         Map<String, Object> ran = call(client, "get_metric", Map.of("name", "users_count", "group_by", List.of("users.role")));
         // The log keeps the answer's fingerprint keyed, so a reader without the key cannot match query shapes.
-        String fingerprint = dev.schemabrain.audit.SqlFingerprint.of(auditKey(), (String) data(ran).get("sql_fingerprint"));
+        String fingerprint = SqlFingerprint.of(auditKey(), (String) data(ran).get("sql_fingerprint"));
 
         Cli.Result listed = Cli.run(dir, "--store", store.toString(), "audit", "list", "--json", "--limit", "1000");
         assertEquals(0, listed.exitCode(), listed.stderr());
-        List<Map<String, Object>> rows = new com.fasterxml.jackson.databind.ObjectMapper().readValue(listed.stdout(), List.class);
+        List<Map<String, Object>> rows = new ObjectMapper().readValue(listed.stdout(), List.class);
         assertTrue(rows.stream().anyMatch(r -> r.get("tool").equals("list_indexed_schemas") && r.get("phase").equals("call")
                 && "stdio".equals(r.get("caller"))), "every call is recorded, with its caller (stdio: the one who launched it)");
         refusals.forEach((argsHash, categories) -> {
@@ -225,8 +235,8 @@ class PiiEnforcementIT {
                 Files.copy(dir.resolve(name), copy.resolveSibling(name));
             }
         }
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy.resolveSibling("demo.audit.db"));
-             java.sql.Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + copy.resolveSibling("demo.audit.db"));
+             Statement st = c.createStatement()) {
             st.execute("DROP TRIGGER audit_log_no_update");
             st.execute("UPDATE audit_log SET status = 'tampered' WHERE id = 1");
             // The exact trigger put back: only the chain can tell.
@@ -238,10 +248,10 @@ class PiiEnforcementIT {
     }
 
     /** The key the suite's servers generated (under the build's XDG_CONFIG_HOME), to compute keyed argument hashes. */
-    static dev.schemabrain.audit.AuditKey auditKey() {
+    static AuditKey auditKey() {
         try {
-            return dev.schemabrain.audit.AuditKey.resolve(java.util.Optional.empty(), System.getenv(), false);
-        } catch (dev.schemabrain.error.AuditException e) {
+            return AuditKey.resolve(Optional.empty(), System.getenv(), false);
+        } catch (AuditException e) {
             throw new AssertionError(e.getMessage(), e);
         }
     }

@@ -10,6 +10,7 @@ import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.store.QueryLogRepository;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static dev.schemabrain.testing.TestCatalogs.qn;

@@ -1,5 +1,6 @@
 package dev.schemabrain.mining;
 
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.QueryLogRepository.Example;
 import dev.schemabrain.testing.PerformanceSchemaMariaDb;
 import dev.schemabrain.testing.SecurityFigures;
@@ -10,6 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,9 +105,9 @@ class MinedLiteralLeakTest {
 
     /** Writes a statement into the store as an older SchemaBrain's mine-queries did, with its text as given. */
     private static void plant(MinedStore mined, String url, String sql) throws Exception {
-        String sourceId = dev.schemabrain.engine.SourceUrl.parse(url).sourceId();
-        try (Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + mined.file());
-             java.sql.PreparedStatement st = c.prepareStatement("INSERT INTO query_log (source_id, fingerprint, kind, normalized_sql,"
+        String sourceId = SourceUrl.parse(url).sourceId();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + mined.file());
+             PreparedStatement st = c.prepareStatement("INSERT INTO query_log (source_id, fingerprint, kind, normalized_sql,"
                      + " observations, last_raw_calls, first_seen_at, last_seen_at, tables, joins, columns, aggregates, pii_categories)"
                      + " VALUES (?, 'f00d', 'select', ?, 3, 3, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z',"
                      + " '[\"public.customer\"]', '[]', '[]', '[]', '[]')")) {

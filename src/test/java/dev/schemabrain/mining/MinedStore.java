@@ -1,16 +1,25 @@
 package dev.schemabrain.mining;
 
+import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.engine.LoggedStatement;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.pii.PiiTags;
+import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.CatalogRepository;
+import dev.schemabrain.store.PiiRepository;
 import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.Example;
+import dev.schemabrain.store.SemanticLayer;
 import dev.schemabrain.store.Store;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.store.Stores;
 import dev.schemabrain.testing.InProcessCli;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -52,17 +61,17 @@ record MinedStore(Path file) {
             LogAnalysis.Result analysis = LogAnalysis.analyze(logged, catalog, List.of(schema), pii,
                     QueryLogMiner.loggedLexical(SourceUrl.parse(url)));
             store.write(c -> {
-                QueryLogRepository.merge(c, sourceId, java.util.Optional.empty(), analysis.statements(), java.time.Instant.now());
-                dev.schemabrain.store.SemanticLayer.refreshDrafts(c);
+                QueryLogRepository.merge(c, sourceId, Optional.empty(), analysis.statements(), Instant.now());
+                SemanticLayer.refreshDrafts(c);
                 return null;
             });
         }
     }
 
     /** The semantic layer the store holds. */
-    dev.schemabrain.semantic.model.SemanticModel semanticLayer() throws Exception {
+    SemanticModel semanticLayer() throws Exception {
         try (Store store = Stores.open(StoreLocation.file(file))) {
-            return store.read(dev.schemabrain.store.SemanticLayer::stored);
+            return store.read(SemanticLayer::stored);
         }
     }
 

@@ -1,9 +1,11 @@
 package dev.schemabrain.mining;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.envelope.Status;
@@ -73,7 +75,7 @@ class ObservedJoinsTest {
         store = dir.resolve("store.db");
         assertEquals(0, InProcessCli.run("--store", store.toString(), "index", "--source", TestPostgres.url(DB)).exitCode());
         executor = new QueryExecutor(SourceUrl.parse(TestPostgres.url(DB)), ExecutorSettings.defaults());
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor),
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)),
                 GetMetricTool.DEFAULT_MIN_GROUP_SIZE, ExampleQueries.in(StoreLocation.file(store)));
     }
 
@@ -85,7 +87,7 @@ class ObservedJoinsTest {
     }
 
     static JsonNode json(Envelope e) throws Exception {
-        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(e.toJson());
+        return new ObjectMapper().readTree(e.toJson());
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.schemabrain.engine.LoggedStatement;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Segment;
 import dev.schemabrain.semantic.model.SemanticModel;
+import dev.schemabrain.store.SqlScript;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +36,7 @@ class ObservedSegmentsBlindTest {
     @ValueSource(strings = {"library", "clinic"})
     void theWorkloadProposesWhatTheVerdictWants(String domain) throws Exception {
         String db = "t30_blind_" + domain;
-        List<String> ddl = dev.schemabrain.store.SqlScript.statements(resource(domain + ".sql"));
+        List<String> ddl = SqlScript.statements(resource(domain + ".sql"));
         TestPostgres.createDatabase(db, ddl.toArray(String[]::new));
         MinedStore mined = new MinedStore(dir.resolve("store.db"));
         ok(mined.cli("index", "--source", TestPostgres.url(db)));

@@ -1,6 +1,7 @@
 package dev.schemabrain.mining;
 
 import dev.schemabrain.catalog.QualifiedName;
+import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.store.QueryLogRepository;
 import dev.schemabrain.store.QueryLogRepository.Example;
 import dev.schemabrain.store.Store;
@@ -21,6 +22,8 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static dev.schemabrain.mining.MinedStore.ok;
@@ -90,7 +93,7 @@ class QueryLogMiningPostgresTest {
         ok(mined.cli("index", "--source", TestPostgres.url(MINED)));
         String out = ok(mined.cli("mine-queries", "--source", TestPostgres.url(MINED)));
         assertTrue(out.contains("parse rate"), out);
-        java.util.regex.Matcher own = java.util.regex.Pattern.compile("\\((\\d+) SchemaBrain's own").matcher(out);
+        Matcher own = Pattern.compile("\\((\\d+) SchemaBrain's own").matcher(out);
         assertTrue(own.find() && Integer.parseInt(own.group(1)) > 0, "pg_stat_statements kept the marker: " + out);
         List<Example> all = stored();
         List<Example> selects = all.stream().filter(e -> e.kind().equals("select")).toList();
@@ -174,8 +177,8 @@ class QueryLogMiningPostgresTest {
         assertTrue(out.contains("examples stored         1 SELECT"), out);
         runWorkload();
         ok(InProcessCli.run("--store", storeUrl, "mine-queries", "--source", TestPostgres.url(MINED)));
-        try (Store s = Stores.open(dev.schemabrain.store.Stores.location(storeUrl, null, null, Map.of()))) {
-            String sourceId = dev.schemabrain.engine.SourceUrl.parse(TestPostgres.url(MINED)).sourceId();
+        try (Store s = Stores.open(Stores.location(storeUrl, null, null, Map.of()))) {
+            String sourceId = SourceUrl.parse(TestPostgres.url(MINED)).sourceId();
             List<Example> all = s.read(c -> QueryLogRepository.all(c, sourceId));
             assertEquals(ChinookWorkload.SELECTS.size() + ChinookWorkload.WRITES.size(), all.size(), "each statement once");
             assertEquals(2L + ChinookWorkload.TOP_RUNS, top(all).observations());

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,7 +63,7 @@ class SearchPathMiningTest {
 
     @Test
     void aWorkloadUnderSetSearchPathIsMinedAndItsExamplesRunAsTheyAre() throws Exception {
-        List<String> setup = new java.util.ArrayList<>(List.of("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+        List<String> setup = new ArrayList<>(List.of("CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
         setup.addAll(SCHEMA);
         TestPostgres.createDatabase(DB, setup.toArray(String[]::new));
         MinedStore mined = new MinedStore(dir.resolve("store.db"));

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static dev.schemabrain.testing.TestCatalogs.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -84,7 +85,7 @@ class SearchPathResolutionTest {
         assertEquals(List.of("$user", "public"), SearchPathSetting.parse("\"$user\", public"));
         assertEquals(List.of("Billing", "sales"), SearchPathSetting.parse("\"Billing\",Sales"));
         assertEquals(List.of("billing"), SearchPathSetting.ofStatement("SET LOCAL search_path TO 'billing';").orElseThrow());
-        assertEquals(java.util.Optional.empty(), SearchPathSetting.ofStatement("SET search_path = DEFAULT"));
-        assertEquals(java.util.Optional.empty(), SearchPathSetting.ofStatement("SET statement_timeout = 5"));
+        assertEquals(Optional.empty(), SearchPathSetting.ofStatement("SET search_path = DEFAULT"));
+        assertEquals(Optional.empty(), SearchPathSetting.ofStatement("SET statement_timeout = 5"));
     }
 }

@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,7 +47,7 @@ class ServerLogMiningTest {
     @BeforeAll
     static void start() throws Exception {
         server = LoggingPostgres.start("stderr,csvlog,jsonlog", "pg.log",
-                java.util.Map.of("shared_preload_libraries", "pg_stat_statements"));
+                Map.of("shared_preload_libraries", "pg_stat_statements"));
         try (Connection c = connect("postgres"); Statement st = c.createStatement()) {
             // A value with spaces does not survive the server's command line: set it the way an operator would.
             st.execute("ALTER SYSTEM SET log_line_prefix = '%m [%p] %q%u@%d '");
@@ -125,7 +127,7 @@ class ServerLogMiningTest {
 
         String before = ok(statistics.cli("mine-queries", "--source", url()));
         // Every file mined before any example runs here (those runs are logged too).
-        java.util.Map<String, String> outs = new java.util.HashMap<>();
+        Map<String, String> outs = new HashMap<>();
         for (String file : formats) {
             outs.put(file, ok(new MinedStore(dir.resolve(file + ".db")).cli("mine-queries", "--source", url(),
                     "--log-file", snapshot.resolve(file).toString())));
@@ -133,7 +135,7 @@ class ServerLogMiningTest {
         List<Example> statisticsSelects = selects(statistics);
         RunnableExamples statisticsRun = RunnableExamples.run(server.server().getPort(), DB, statisticsSelects);
 
-        List<String> storedByFormat = new java.util.ArrayList<>();
+        List<String> storedByFormat = new ArrayList<>();
         for (String file : formats) {
             MinedStore mined = new MinedStore(dir.resolve(file + ".db"));
             String out = outs.get(file);

@@ -1,8 +1,11 @@
 package dev.schemabrain.mining;
 
+import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.engine.Engines;
+import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.sql.lex.Lexical;
 import dev.schemabrain.testing.SecurityFigures;
+import dev.schemabrain.testing.TestCatalogs;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -90,7 +93,8 @@ class SqlNormalizerDialectTest {
 
     @Test
     void placeholdersKeepTheStatementParseable() {
-        StatementAnalyzer analyzer = new StatementAnalyzer(dev.schemabrain.testing.TestCatalogs.chinook(), List.of("public"));
+        Catalog chinook = TestCatalogs.chinook();
+        StatementAnalyzer analyzer = new StatementAnalyzer(chinook, SearchPaths.of(chinook, List.of("public")), PiiTags.NONE);
         assertTrue(analyzer.analyze(pg("SELECT c.email AS \"John Smith 123-45-6789\" FROM customer c")).isPresent());
         assertTrue(analyzer.analyze(my("SELECT `c` . `email` AS `John Smith` FROM `customer` `c`")).isPresent());
         assertEquals(SqlNormalizer.fingerprint(pg("SELECT 1 AS \"Jane Roe\"")), SqlNormalizer.fingerprint(pg("SELECT 2 AS \"John Doe\"")),

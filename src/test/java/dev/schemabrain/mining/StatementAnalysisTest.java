@@ -3,6 +3,7 @@ package dev.schemabrain.mining;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.mining.StatementAnalysis.ColumnRef;
+import dev.schemabrain.pii.PiiTags;
 import dev.schemabrain.semantic.JoinGraph;
 import dev.schemabrain.semantic.QueryLogJoin;
 import dev.schemabrain.semantic.SemanticInference;
@@ -22,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StatementAnalysisTest {
 
     private static final Catalog CHINOOK = TestCatalogs.chinook();
-    private static final StatementAnalyzer ANALYZER = new StatementAnalyzer(CHINOOK, List.of("public"));
+    private static final StatementAnalyzer ANALYZER = new StatementAnalyzer(CHINOOK, SearchPaths.of(CHINOOK, List.of("public")),
+            PiiTags.NONE);
 
     private static String pg(String sql) {
         return SqlNormalizer.normalize(sql, Lexis.POSTGRESQL, n -> true);
@@ -83,7 +85,7 @@ class StatementAnalysisTest {
         assertEquals(JoinGraph.Via.QUERY_LOG, seen.steps().get(0).via());
         assertEquals(ValidationState.DRAFT, seen.steps().get(0).observed());
 
-        List<Join> joins = new SemanticInference(t -> null).infer(CHINOOK, List.of(lineTrack, audit)).joins();
+        List<Join> joins = new SemanticInference(t -> null).infer(CHINOOK, List.of(lineTrack, audit), List.of(), (table, column) -> true).joins();
         assertEquals(1, joins.stream().filter(j -> j.origin().method().wireName().equals("observed_in_query_log")).count(),
                 "only the join no key makes: " + joins);
     }

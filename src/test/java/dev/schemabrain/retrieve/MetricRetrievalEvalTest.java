@@ -29,6 +29,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -211,7 +212,7 @@ class MetricRetrievalEvalTest {
         try (SchemaSource s = Sources.open(source)) {
             new Indexer().run(source, s, store, false, IndexListener.SILENT);
         }
-        return StandardTools.registry(new StoreCatalogProvider(store));
+        return StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
     }
 
     /** A SQLite database from its SQL file, indexed, then the operator's YAML project applied. */

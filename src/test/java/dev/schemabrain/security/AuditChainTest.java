@@ -22,6 +22,7 @@ import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.source.Sources;
 import dev.schemabrain.store.AuditWitnessStore;
 import dev.schemabrain.store.SqliteStore;
+import dev.schemabrain.store.StoreLocation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -501,7 +502,7 @@ class AuditChainTest {
         DemoDatabase.create(demo);
         SourceUrl url = SourceUrl.parse("sqlite:" + demo);
         new Indexer().run(url, Sources.open(url), store(), false, IndexListener.SILENT);
-        StoreCatalogProvider provider = new StoreCatalogProvider(store(), () -> null, Optional.empty());
+        StoreCatalogProvider provider = new StoreCatalogProvider(StoreLocation.file(store()), () -> null, Optional.empty());
         ServedCatalog first = provider.current().orElseThrow();
         try (AuditLog log = AuditLog.open(store(), KEY, Optional.empty())) {
             for (int i = 0; i < 3; i++) {

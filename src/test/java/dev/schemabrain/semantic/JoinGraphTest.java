@@ -36,14 +36,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JoinGraphTest {
 
-    private static final JoinGraph CHINOOK = new JoinGraph(TestCatalogs.chinook());
+    private static final JoinGraph CHINOOK = new JoinGraph(TestCatalogs.chinook(), List.of());
     private static Catalog demoCatalog;
     private static JoinGraph demo;
 
     @BeforeAll
     static void demoGraph(@TempDir java.nio.file.Path dir) throws Exception {
         demoCatalog = TestCatalogs.demo(dir);
-        demo = new JoinGraph(demoCatalog);
+        demo = new JoinGraph(demoCatalog, List.of());
     }
 
     private static Path onlyPath(JoinGraph graph, String a, String b, int maxHops) {
@@ -191,7 +191,7 @@ class JoinGraphTest {
                 table("air.airport").columns("code:text", "name:text").pk("code").build(),
                 table("air.flight").columns("id", "origin:text", "destination:text").pk("id")
                         .fk("flight_origin_fkey", "origin", "air.airport", "code")
-                        .fk("flight_destination_fkey", "destination", "air.airport", "code").build())));
+                        .fk("flight_destination_fkey", "destination", "air.airport", "code").build())), List.of());
         Path path = onlyPath(graph, "air.airport", "air.flight", 6);
         Step step = path.steps().get(0);
         assertEquals("flight_destination_fkey", step.foreignKeyName());
@@ -211,7 +211,7 @@ class JoinGraphTest {
                 table("hr.passport").columns("id", "holder_id").pk("id").unique("holder_id")
                         .fk("passport_holder_fkey", "holder_id", "hr.person", "id").build(),
                 table("hr.visit").columns("id", "person_id").pk("id")
-                        .fk("visit_person_fkey", "person_id", "hr.person", "id").build())));
+                        .fk("visit_person_fkey", "person_id", "hr.person", "id").build())), List.of());
         assertEquals(List.of(Cardinality.ONE_TO_ONE, Cardinality.ONE_TO_ONE, Cardinality.ONE_TO_MANY),
                 graph.neighbours(qn("hr.person")).stream().map(Step::cardinality).toList());
         assertEquals(Cardinality.ONE_TO_ONE, onlyPath(graph, "hr.profile", "hr.person", 1).steps().get(0).cardinality());
@@ -228,7 +228,7 @@ class JoinGraphTest {
                 .fk("playlist_track_playlist_id_fkey", "playlist_id", "public.playlist", "playlist_id")
                 .fk("playlist_track_track_id_fkey", "track_id", "public.track", "track_id")
                 .fk("playlist_track_added_by_fkey", "added_by", "public.employee", "employee_id").build());
-        JoinGraph graph = new JoinGraph(new Catalog(tables));
+        JoinGraph graph = new JoinGraph(new Catalog(tables), List.of());
 
         Path viaAddedBy = onlyPath(graph, "public.employee", "public.playlist", 6);
         assertEquals(List.of(qn("public.employee"), qn("public.playlist_track"), qn("public.playlist")), tablesOf(viaAddedBy));
@@ -246,14 +246,14 @@ class JoinGraphTest {
             List<Table> shuffled = new ArrayList<>(TestCatalogs.chinook().tables());
             Collections.shuffle(shuffled, random);
             shuffled.replaceAll(t -> reversedKeys(t));
-            assertEquals(expected, new JoinGraph(new Catalog(shuffled)).paths(requested, 6));
+            assertEquals(expected, new JoinGraph(new Catalog(shuffled), List.of()).paths(requested, 6));
         }
         List<QualifiedName> demoTables = demoCatalog.tables().stream().map(Table::name).toList();
         JoinPaths all = demo.paths(demoTables, 6);
         for (int run = 0; run < 3; run++) {
             List<Table> shuffled = new ArrayList<>(demoCatalog.tables());
             Collections.shuffle(shuffled, random);
-            assertEquals(all, new JoinGraph(new Catalog(shuffled.stream().map(JoinGraphTest::reversedKeys).toList()))
+            assertEquals(all, new JoinGraph(new Catalog(shuffled.stream().map(JoinGraphTest::reversedKeys).toList()), List.of())
                     .paths(demoTables, 6));
         }
     }
@@ -307,7 +307,7 @@ class JoinGraphTest {
 
     private static JoinGraph sample(String file) throws Exception {
         try (DdlSource source = new DdlSource(SourceUrl.parse("ddl:" + Bench.sampleDb(file)))) {
-            return new JoinGraph(source.introspect(IntrospectionOptions.withoutSamples()));
+            return new JoinGraph(source.introspect(IntrospectionOptions.withoutSamples()), List.of());
         }
     }
 

@@ -10,6 +10,7 @@ import dev.schemabrain.audit.AuditRecord;
 import dev.schemabrain.auth.AuthFilter;
 import dev.schemabrain.auth.BearerTokens;
 import dev.schemabrain.auth.FileTokens;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.transport.http.HttpOptions;
 import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
@@ -85,7 +86,7 @@ class ServeAccessTest {
                 Optional.empty()));
         StringWriter err = new StringWriter();
         ServeLifecycle serve = new ServeLifecycle(settings(Optional.of(http)).withAccessPolicy(
-                AccessPolicySource.open(policy), Caller.named("stdio")), dev.schemabrain.execute.SourceExecutors.NONE, InputStream.nullInputStream(),
+                AccessPolicySource.open(policy), Caller.named("stdio")), SourceExecutors.NONE, InputStream.nullInputStream(),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true), () -> "SIGTERM", () -> false);
         CompletableFuture<Void> running = ServeLifecycleTest.startInBackground(serve);
         try {
@@ -123,7 +124,7 @@ class ServeAccessTest {
                 + "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"list_indexed_schemas\","
                 + "\"arguments\":{}}}\n";
         ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()).withAccessPolicy(AccessPolicySource.open(policy),
-                new Caller("stdio", Optional.of("analyst"), Map.of())), dev.schemabrain.execute.SourceExecutors.NONE,
+                new Caller("stdio", Optional.of("analyst"), Map.of())), SourceExecutors.NONE,
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(new StringWriter(), true),
                 () -> "SIGTERM", () -> false);

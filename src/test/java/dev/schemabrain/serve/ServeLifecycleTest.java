@@ -3,6 +3,7 @@ package dev.schemabrain.serve;
 import dev.schemabrain.audit.AuditDurability;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.store.StoreLocation;
@@ -66,7 +67,7 @@ class ServeLifecycleTest {
                 + CALL + "\n";
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
         StringWriter err = new StringWriter();
-        ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()), dev.schemabrain.execute.SourceExecutors.NONE,
+        ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()), SourceExecutors.NONE,
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(frames, true, StandardCharsets.UTF_8), new PrintWriter(err, true), () -> "SIGTERM",
                 () -> false);
@@ -106,7 +107,7 @@ class ServeLifecycleTest {
     private ServeLifecycle stdioServe(StringWriter err) throws Exception {
         String stdin = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}\n" + CALL + "\n";
-        ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()), dev.schemabrain.execute.SourceExecutors.NONE,
+        ServeLifecycle serve = new ServeLifecycle(settings(Optional.empty()), SourceExecutors.NONE,
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true), () -> "SIGTERM", () -> true);
         serve.start();
@@ -117,7 +118,7 @@ class ServeLifecycleTest {
     void anHttpServeStoppedByItsHookClosesInOrderAndCountsRequestsAndRows() throws Exception {
         long before = rows();
         StringWriter err = new StringWriter();
-        ServeLifecycle serve = new ServeLifecycle(settings(Optional.of(HttpOptions.loopback())), dev.schemabrain.execute.SourceExecutors.NONE,
+        ServeLifecycle serve = new ServeLifecycle(settings(Optional.of(HttpOptions.loopback())), SourceExecutors.NONE,
                 InputStream.nullInputStream(), new PrintStream(OutputStream.nullOutputStream()), new PrintWriter(err, true),
                 () -> "SIGINT", () -> false);
         CompletableFuture<Void> running = startInBackground(serve);

@@ -2,6 +2,9 @@ package dev.schemabrain.served;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.engine.Engines;
+import dev.schemabrain.gate.SqlDecision;
+import dev.schemabrain.gate.SqlGate;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,13 +27,13 @@ class ServedCatalogWarmUpTest {
         Path store = dir.resolve("demo.db");
         InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
-        ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow();
+        ServedCatalog served = new StoreCatalogProvider(StoreLocation.file(store), () -> null, Optional.empty()).current().orElseThrow();
         var engine = Engines.SQLITE;
         String sql = served.warmStatement(engine).orElseThrow();
         assertTrue(sql.contains(" JOIN ") && sql.contains(" ORDER BY "), sql);
-        dev.schemabrain.gate.SqlDecision decision = new dev.schemabrain.gate.SqlGate(engine.sqlRules().orElseThrow(), 5)
+        SqlDecision decision = new SqlGate(engine.sqlRules().orElseThrow(), 5)
                 .check("execute", sql, served, Access.UNRESTRICTED, 10);
-        assertInstanceOf(dev.schemabrain.gate.SqlDecision.Plan.class, decision, () -> sql + " was refused: " + decision);
+        assertInstanceOf(SqlDecision.Plan.class, decision, () -> sql + " was refused: " + decision);
         served.warmUp(engine);   // and the whole warm-up runs on it without a failure
     }
 }

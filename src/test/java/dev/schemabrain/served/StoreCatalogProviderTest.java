@@ -1,6 +1,7 @@
 package dev.schemabrain.served;
 
 import dev.schemabrain.store.AuditWitnessStore;
+import dev.schemabrain.store.StoreLocation;
 import dev.schemabrain.testing.InProcessCli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +30,7 @@ class StoreCatalogProviderTest {
         Path store = dir.resolve("demo.db");
         InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database", dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
-        StoreCatalogProvider provider = new StoreCatalogProvider(store, () -> null, Optional.empty());
+        StoreCatalogProvider provider = new StoreCatalogProvider(StoreLocation.file(store), () -> null, Optional.empty());
 
         ServedCatalog first = provider.current().orElseThrow();
         assertSame(first, provider.current().orElseThrow(), "nothing changed");
@@ -69,7 +70,7 @@ class StoreCatalogProviderTest {
             st.execute("ALTER TABLE catalog_columns DROP COLUMN value_index");   // as a store written before V10 is
             st.execute("PRAGMA user_version = 9");
         }
-        ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow(
+        ServedCatalog served = new StoreCatalogProvider(StoreLocation.file(store), () -> null, Optional.empty()).current().orElseThrow(
                 () -> new AssertionError("a store one migration behind must still be served (serve reads without migrating)"));
         assertTrue(served.catalog().tables().size() > 10, "every table is served");
         assertTrue(served.catalog().tables().stream().flatMap(t -> t.columns().stream()).allMatch(col -> col.values().isEmpty()),
@@ -85,7 +86,7 @@ class StoreCatalogProviderTest {
             st.execute("ALTER TABLE catalog_columns DROP COLUMN domain");   // as a store written before V11 is
             st.execute("PRAGMA user_version = 10");
         }
-        ServedCatalog served = new StoreCatalogProvider(store, () -> null, Optional.empty()).current().orElseThrow(
+        ServedCatalog served = new StoreCatalogProvider(StoreLocation.file(store), () -> null, Optional.empty()).current().orElseThrow(
                 () -> new AssertionError("a store one migration behind must still be served"));
         assertTrue(served.catalog().tables().stream().flatMap(t -> t.columns().stream()).allMatch(col -> col.domain() == null),
                 "no domains before the domain column exists");

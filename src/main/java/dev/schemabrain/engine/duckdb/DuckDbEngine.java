@@ -9,6 +9,7 @@ import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.sql.guard.SqlRules;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,7 +18,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
+import org.duckdb.DuckDBDriver;
 
 /**
  * DuckDB: one file, attached read-only so that nothing can write, migrate or checkpoint it. A long statement
@@ -60,7 +63,7 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
      * load it (and the Flight Recorder it starts) in every process, DuckDB source or not.
      */
     private static final class Driver {
-        static final java.sql.Driver INSTANCE = new org.duckdb.DuckDBDriver();
+        static final java.sql.Driver INSTANCE = new DuckDBDriver();
     }
 
     /** The purpose changes nothing: the database itself is attached read-only, and there is no session to name. */
@@ -156,7 +159,7 @@ public final class DuckDbEngine implements Engine, DateTruncDialect {
     }
 
     @Override
-    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
-        return java.util.Optional.of(DuckDbSqlRules.INSTANCE);
+    public Optional<SqlRules> sqlRules() {
+        return Optional.of(DuckDbSqlRules.INSTANCE);
     }
 }

@@ -11,6 +11,7 @@ import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.sql.guard.SqlRules;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,6 +23,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * MySQL and MariaDB through the MariaDB driver. A query session is made read-only before anything runs,
@@ -161,7 +164,7 @@ public final class MySqlEngine implements Engine {
 
     /** Whether the driver resets a session on this server with COM_RESET_CONNECTION ("10.11.19-MariaDB-0+deb12u1"). */
     static boolean resets(String serverVersion) {
-        java.util.regex.Matcher v = java.util.regex.Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)").matcher(serverVersion);
+        Matcher v = Pattern.compile("^(\\d+)\\.(\\d+)\\.(\\d+)").matcher(serverVersion);
         if (!serverVersion.toLowerCase(Locale.ROOT).contains("mariadb") || !v.find()) {
             return false;
         }
@@ -308,7 +311,7 @@ public final class MySqlEngine implements Engine {
     }
 
     @Override
-    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
-        return java.util.Optional.of(MySqlSqlRules.INSTANCE);
+    public Optional<SqlRules> sqlRules() {
+        return Optional.of(MySqlSqlRules.INSTANCE);
     }
 }

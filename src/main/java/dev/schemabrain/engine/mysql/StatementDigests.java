@@ -8,7 +8,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads MySQL/MariaDB {@code performance_schema.events_statements_summary_by_digest} for one schema (the
@@ -24,16 +28,16 @@ public final class StatementDigests {
      * Every digest run with one of {@code schemas} as its default database, with its count since the last truncate
      * and that database (where its unqualified names live).
      */
-    public static List<LoggedStatement> read(Connection c, java.util.Collection<String> schemas) throws SQLException, SourceException {
-        java.util.Optional<String> problem = problem(c);
+    public static List<LoggedStatement> read(Connection c, Collection<String> schemas) throws SQLException, SourceException {
+        Optional<String> problem = problem(c);
         if (problem.isPresent()) {
             throw new SourceException(problem.get());
         }
         boolean sample = hasSampleText(c);
-        List<String> in = List.copyOf(new java.util.LinkedHashSet<>(schemas));
+        List<String> in = List.copyOf(new LinkedHashSet<>(schemas));
         String sql = "SELECT DIGEST_TEXT, COUNT_STAR" + (sample ? ", QUERY_SAMPLE_TEXT" : ", NULL") + ", SCHEMA_NAME"
                 + " FROM performance_schema.events_statements_summary_by_digest"
-                + " WHERE SCHEMA_NAME IN (" + String.join(", ", java.util.Collections.nCopies(in.size(), "?")) + ")"
+                + " WHERE SCHEMA_NAME IN (" + String.join(", ", Collections.nCopies(in.size(), "?")) + ")"
                 + " AND DIGEST_TEXT IS NOT NULL"
                 // Monitoring, including this reader's own checks above: never an example of how data is used.
                 + " AND DIGEST_TEXT NOT LIKE '%performance_schema%'";
@@ -56,16 +60,16 @@ public final class StatementDigests {
     }
 
     /** Why mine-queries could not read statement digests on this server (doctor asks), or empty when it can. */
-    public static java.util.Optional<String> problem(Connection c) throws SQLException {
+    public static Optional<String> problem(Connection c) throws SQLException {
         if (!enabled(c)) {
-            return java.util.Optional.of("performance_schema is off on this server; set performance_schema=ON in the"
+            return Optional.of("performance_schema is off on this server; set performance_schema=ON in the"
                     + " [mysqld] section of its configuration and restart it.");
         }
         if (!digestsCollected(c)) {
-            return java.util.Optional.of("performance_schema does not collect statement digests; run UPDATE"
+            return Optional.of("performance_schema does not collect statement digests; run UPDATE"
                     + " performance_schema.setup_consumers SET ENABLED = 'YES' WHERE NAME = 'statements_digest'.");
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static boolean enabled(Connection c) throws SQLException {

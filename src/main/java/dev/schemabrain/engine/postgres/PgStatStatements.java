@@ -9,7 +9,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads {@code pg_stat_statements} for the connected database only: on a shared instance the other
@@ -58,16 +61,16 @@ public final class PgStatStatements {
     }
 
     /** Why mine-queries could not read the connected database's statements (doctor asks), or empty when it can. */
-    public static java.util.Optional<String> problem(Connection c) throws SQLException {
+    public static Optional<String> problem(Connection c) throws SQLException {
         String database = c.getCatalog();
         if (!installed(c)) {
-            return java.util.Optional.of(notInstalled(database));
+            return Optional.of(notInstalled(database));
         }
         try (PreparedStatement st = c.prepareStatement("SELECT 1 FROM pg_stat_statements LIMIT 1"); ResultSet rs = st.executeQuery()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (SQLException e) {
             if ("55000".equals(e.getSQLState())) {
-                return java.util.Optional.of(notLoaded(database));
+                return Optional.of(notLoaded(database));
             }
             throw e;
         }
@@ -98,8 +101,8 @@ public final class PgStatStatements {
     }
 
     /** Each role's configured search_path in the connected database (schema names, {@code $user} left as written). */
-    public static java.util.Map<String, List<String>> rolePaths(Connection c) throws SQLException {
-        java.util.Map<String, List<String>> out = new java.util.HashMap<>();
+    public static Map<String, List<String>> rolePaths(Connection c) throws SQLException {
+        Map<String, List<String>> out = new HashMap<>();
         try (PreparedStatement st = c.prepareStatement(ROLE_PATHS); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 String setting = rs.getString(2);

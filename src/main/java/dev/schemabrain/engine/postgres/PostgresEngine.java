@@ -12,6 +12,7 @@ import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.sql.guard.SqlRules;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -210,7 +211,7 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
     }
 
     @Override
-    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
-        return java.util.Optional.of(PostgresSqlRules.INSTANCE);
+    public Optional<SqlRules> sqlRules() {
+        return Optional.of(PostgresSqlRules.INSTANCE);
     }
 }

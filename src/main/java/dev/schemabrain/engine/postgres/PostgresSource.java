@@ -27,9 +27,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * PostgreSQL (12 or newer) introspection from pg_catalog: five set-based queries whatever the
@@ -204,11 +208,11 @@ public final class PostgresSource implements SchemaSource {
     }
 
     @Override
-    public java.util.Optional<String> catalogToken() throws SourceException {
+    public Optional<String> catalogToken() throws SourceException {
         try (Connection connection = connect();
              PreparedStatement st = connection.prepareStatement(CATALOG_TOKEN);
              ResultSet rs = st.executeQuery()) {
-            return rs.next() ? java.util.Optional.ofNullable(rs.getString(1)) : java.util.Optional.empty();
+            return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
         } catch (SQLException e) {
             throw describe(e);
         }
@@ -230,11 +234,11 @@ public final class PostgresSource implements SchemaSource {
         return new Domain(Domain.Kind.ENUM, rs.getString("enum_schema") + "." + name, strings(rs.getArray("enum_labels")));
     }
 
-    private static final java.util.regex.Pattern ANY_ARRAY = java.util.regex.Pattern.compile(
+    private static final Pattern ANY_ARRAY = Pattern.compile(
             "(?s)CHECK \\((.+) = ANY \\(\\(?ARRAY\\[(.*?)\\](?:\\)::[a-z ]+\\[\\])?\\)+");
-    private static final java.util.regex.Pattern ITEM = java.util.regex.Pattern.compile(
+    private static final Pattern ITEM = Pattern.compile(
             "\\G'((?:[^']|'')*)'(?:::[a-z ]+(?:\\(\\d+\\))?)?(?:, |$)");
-    private static final java.util.regex.Pattern LEFT = java.util.regex.Pattern.compile(
+    private static final Pattern LEFT = Pattern.compile(
             "\\(*(\"(?:[^\"]|\"\")+\"|[^()\":]+)\\)*(?:::[a-z ]+)?");
 
     /**
@@ -242,28 +246,28 @@ public final class PostgresSource implements SchemaSource {
      * {@code CHECK (((status)::text = ANY ((ARRAY['a'::character varying, …])::text[])))}, the column being
      * {@code VALUE} in a domain's check; empty for any other condition (a range, a number list, an AND).
      */
-    static java.util.Optional<List<String>> checkList(String definition, String column) {
-        java.util.regex.Matcher m = ANY_ARRAY.matcher(definition == null ? "" : definition.strip());
+    static Optional<List<String>> checkList(String definition, String column) {
+        Matcher m = ANY_ARRAY.matcher(definition == null ? "" : definition.strip());
         if (!m.matches()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        java.util.regex.Matcher left = LEFT.matcher(m.group(1).strip());
+        Matcher left = LEFT.matcher(m.group(1).strip());
         if (!left.matches()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String named = left.group(1).strip();
         named = named.startsWith("\"") ? named.substring(1, named.length() - 1).replace("\"\"", "\"") : named;
         if (!named.equals(column) && !named.equals("VALUE")) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        List<String> labels = new java.util.ArrayList<>();
-        java.util.regex.Matcher item = ITEM.matcher(m.group(2));
+        List<String> labels = new ArrayList<>();
+        Matcher item = ITEM.matcher(m.group(2));
         int end = 0;
         while (end < m.group(2).length() && item.find() && item.start() == end) {
             labels.add(item.group(1).replace("''", "'"));
             end = item.end();
         }
-        return end == m.group(2).length() && !labels.isEmpty() ? java.util.Optional.of(List.copyOf(labels)) : java.util.Optional.empty();
+        return end == m.group(2).length() && !labels.isEmpty() ? Optional.of(List.copyOf(labels)) : Optional.empty();
     }
 
     private List<Table> readCatalog(Connection connection) throws SQLException {
@@ -280,7 +284,7 @@ public final class PostgresSource implements SchemaSource {
                         rs.getString("data_version")));
             }
         }
-        Map<String, Domain> checkLists = new java.util.HashMap<>();
+        Map<String, Domain> checkLists = new HashMap<>();
         try (PreparedStatement st = connection.prepareStatement(CHECKS); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
                 String key = rs.getLong("relid") + "\u0000" + rs.getString("attname");

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -90,7 +91,7 @@ final class SqliteCatalogReader {
 
     private final Connection connection;
     /** CHECK (column IN (…)) lists by lower-cased table name, then column name: SQLite's stand-in for an ENUM. */
-    private final Map<String, Map<String, Domain>> checkLists = new java.util.HashMap<>();
+    private final Map<String, Map<String, Domain>> checkLists = new HashMap<>();
 
     SqliteCatalogReader(Connection connection) {
         this.connection = connection;

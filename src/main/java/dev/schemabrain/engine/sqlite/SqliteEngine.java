@@ -7,6 +7,7 @@ import dev.schemabrain.engine.Failure;
 import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.engine.SourceKind;
 import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.sql.guard.SqlRules;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;
 
@@ -16,11 +17,13 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * SQLite: one file, opened read-only so that nothing can create, migrate or journal it. A long statement
@@ -128,12 +131,12 @@ public final class SqliteEngine implements Engine {
         if (!c.getAutoCommit()) {
             return false;
         }
-        try (java.sql.Statement st = c.createStatement()) {
+        try (Statement st = c.createStatement()) {
             st.execute("ROLLBACK");   // a BEGIN sent as text leaves the JDBC flag alone
         } catch (SQLException none) {
             // No transaction was open.
         }
-        try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT (SELECT COUNT(*) FROM temp.sqlite_master)"
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT (SELECT COUNT(*) FROM temp.sqlite_master)"
                 + " + (SELECT COUNT(*) FROM pragma_database_list WHERE name NOT IN ('main', 'temp'))")) {
             return rs.next() && rs.getLong(1) == 0;
         }
@@ -218,7 +221,7 @@ public final class SqliteEngine implements Engine {
     }
 
     @Override
-    public java.util.Optional<dev.schemabrain.sql.guard.SqlRules> sqlRules() {
-        return java.util.Optional.of(SqliteSqlRules.INSTANCE);
+    public Optional<SqlRules> sqlRules() {
+        return Optional.of(SqliteSqlRules.INSTANCE);
     }
 }

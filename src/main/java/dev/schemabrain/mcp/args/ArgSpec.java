@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,14 +33,6 @@ import java.util.Objects;
 public record ArgSpec(String name, ArgType type, boolean required, String description, boolean array,
                       Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
                       List<String> enumValues, Object defaultValue, Integer maxItems, Map<String, ArgSpec> fields) {
-
-    /** A scalar or scalar-array argument, as seed 001 declares them. */
-    public ArgSpec(String name, ArgType type, boolean required, String description, boolean array,
-                   Integer minLength, Integer maxLength, BigDecimal minimum, BigDecimal maximum,
-                   List<String> enumValues, Object defaultValue) {
-        this(name, type, required, description, array, minLength, maxLength, minimum, maximum, enumValues, defaultValue,
-                null, Map.of());
-    }
 
     /*
      * A full canonical constructor rather than a compact one: the enum values and the default are
@@ -169,14 +162,14 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
         }
         if ((minLength != null || maxLength != null) && type != ArgType.STRING) {
             throw new IllegalArgumentException(where(name) + "minLength/maxLength apply to strings only, not to "
-                    + type.name().toLowerCase(java.util.Locale.ROOT));
+                    + type.name().toLowerCase(Locale.ROOT));
         }
         if (minLength != null && maxLength != null && minLength > maxLength) {
             throw new IllegalArgumentException(where(name) + "minLength " + minLength + " is greater than maxLength " + maxLength);
         }
         if ((minimum != null || maximum != null) && !type.isNumeric()) {
             throw new IllegalArgumentException(where(name) + "minimum/maximum apply to integer and number only, not to "
-                    + type.name().toLowerCase(java.util.Locale.ROOT));
+                    + type.name().toLowerCase(Locale.ROOT));
         }
         if (minimum != null && maximum != null && minimum.compareTo(maximum) > 0) {
             throw new IllegalArgumentException(where(name) + "minimum " + Values.plain(minimum)
@@ -186,7 +179,7 @@ public record ArgSpec(String name, ArgType type, boolean required, String descri
 
     private void checkEnum() {
         if ((type == ArgType.OBJECT || type == ArgType.SCALARS) && !enumValues.isEmpty()) {
-            throw new IllegalArgumentException(where(name) + "enum does not apply to type " + type.name().toLowerCase(java.util.Locale.ROOT));
+            throw new IllegalArgumentException(where(name) + "enum does not apply to type " + type.name().toLowerCase(Locale.ROOT));
         }
         if (type == ArgType.ENUM && enumValues.isEmpty()) {
             throw new IllegalArgumentException(where(name) + "type enum needs a non-empty enum list");

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -163,7 +164,7 @@ public final class Arguments {
         ArgSpec spec = schema.spec(name);
         if (!spec.isReadableAs(as, asArray)) {
             throw new IllegalArgumentException("argument '" + Values.displayName(name) + "' is declared as "
-                    + describe(spec) + ", not read as " + (asArray ? "an array of " : "") + as.name().toLowerCase(java.util.Locale.ROOT));
+                    + describe(spec) + ", not read as " + (asArray ? "an array of " : "") + as.name().toLowerCase(Locale.ROOT));
         }
         Object value = supplied.get(name);
         if (value == null) {
@@ -191,6 +192,6 @@ public final class Arguments {
     }
 
     private static String describe(ArgSpec spec) {
-        return (spec.array() ? "an array of " : "") + spec.type().name().toLowerCase(java.util.Locale.ROOT);
+        return (spec.array() ? "an array of " : "") + spec.type().name().toLowerCase(Locale.ROOT);
     }
 }

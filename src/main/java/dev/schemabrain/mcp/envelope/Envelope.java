@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.math.BigDecimal;
@@ -40,7 +41,7 @@ public record Envelope(@JsonProperty("status") Status status,
     public static final String CHARTER_VERSION = "1.4";
     // Exact decimals: the default node factory strips a decimal's trailing zeros, turning a sum of 66900 into 6.69E+4.
     private static final ObjectMapper JSON = new ObjectMapper()
-            .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
+            .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
 
     /**
      * Builds one answer with a row of each value type a query returns (Long, BigDecimal, Double, Boolean, text, null):

@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.envelope;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ public record Recovery(@JsonProperty("suggested_tool") String suggestedTool,
                        @JsonProperty("widening_hint") String wideningHint) {
 
     public Recovery {
-        suggestedArgs = suggestedArgs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(suggestedArgs));
+        suggestedArgs = suggestedArgs == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(suggestedArgs));
         fuzzyMatches = fuzzyMatches == null ? List.of() : List.copyOf(fuzzyMatches);
         if (fuzzyMatches.size() > 3) {
             throw new IllegalArgumentException("at most 3 fuzzy matches, got " + fuzzyMatches.size());

@@ -126,13 +126,8 @@ public final class CallGate {
     /**
      * A tools/call turned away because its caller is over the request rate: a call like any other to the
      * audit. A known tool's row says refused + policy_blocked, as the metric rate's does; anything else is
-     * an error row of that kind.
+     * an error row of that kind. The caller's reach is {@code callerAccess}.
      */
-    public void recordOverRate(JsonNode message, String caller, RateLimit rate, long retryAfterMillis) {
-        recordOverRate(message, caller, access.get(), rate, retryAfterMillis);
-    }
-
-    /** As above, for a caller whose reach is {@code callerAccess}. */
     public void recordOverRate(JsonNode message, String caller, Access callerAccess, RateLimit rate, long retryAfterMillis) {
         if (!isToolCall(message)) {
             return;

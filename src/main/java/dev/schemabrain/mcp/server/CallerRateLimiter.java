@@ -1,5 +1,9 @@
 package dev.schemabrain.mcp.server;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -68,9 +72,9 @@ public final class CallerRateLimiter {
             return caller;
         }
         try {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(caller.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return "sha256:" + java.util.HexFormat.of().formatHex(digest);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(caller.getBytes(StandardCharsets.UTF_8));
+            return "sha256:" + HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }

@@ -10,6 +10,7 @@ import dev.schemabrain.semantic.model.Metric;
 import io.modelcontextprotocol.spec.McpSchema;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -120,8 +121,8 @@ public final class Completions {
     }
 
     /** Within a tier the shortest name first (the one least typing away), then alphabetical. */
-    private static final java.util.Comparator<String> CLOSEST = java.util.Comparator.comparingInt(String::length)
-            .thenComparing(java.util.Comparator.naturalOrder());
+    private static final Comparator<String> CLOSEST = Comparator.comparingInt(String::length)
+            .thenComparing(Comparator.naturalOrder());
 
     /** Prefix matches, then substring matches, then in-order letter matches. */
     static List<String> rank(List<String> names, String typed) {

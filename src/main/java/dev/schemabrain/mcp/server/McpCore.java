@@ -53,11 +53,6 @@ public final class McpCore implements AutoCloseable {
         return new McpCore(registry, capacity, rates, listing, catalogs, version);
     }
 
-    /** A core with the full listing and no catalog to complete from. */
-    public static McpCore of(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, String version) {
-        return of(registry, capacity, rates, ToolListing.FULL, Optional::empty, version);
-    }
-
     /** Tools always; prompts, and completions of their arguments, when some prompt is served. */
     public McpSchema.ServerCapabilities capabilities() {
         McpSchema.ServerCapabilities.Builder b = McpSchema.ServerCapabilities.builder().tools(false).prompts(false);

@@ -86,19 +86,9 @@ public final class ModernEra {
     /**
      * @param toolsList      the serialized 2025 tools/list result (the cached bytes)
      * @param catalogVersion the served catalog's version, which the list's cache hint is keyed to
+     * @param prompts        the workflows offered as prompts (none: no prompts capability)
+     * @param completions    the prompts' argument completions (completion/complete), from the caller's view of the catalog
      */
-    public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
-                     String serverVersion) {
-        this(gate, toolsList, catalogVersion, instructions, serverVersion, Prompts.forTools(List.of()));
-    }
-
-    /** @param prompts the workflows offered as prompts (none: no prompts capability) */
-    public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
-                     String serverVersion, Prompts prompts) {
-        this(gate, toolsList, catalogVersion, instructions, serverVersion, prompts, Completions.none(prompts));
-    }
-
-    /** @param completions the prompts' argument completions (completion/complete), from the caller's view of the catalog */
     public ModernEra(CallGate gate, Supplier<byte[]> toolsList, Supplier<String> catalogVersion, String instructions,
                      String serverVersion, Prompts prompts, Completions completions) {
         this.prompts = prompts;

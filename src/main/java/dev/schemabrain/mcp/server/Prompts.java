@@ -4,9 +4,11 @@ import io.modelcontextprotocol.spec.McpSchema;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The charter's canonical workflows as MCP prompts, so a client offers them as commands: each is one user
@@ -17,7 +19,7 @@ public final class Prompts {
 
     /** One workflow: its arguments, the tools it needs and the message it becomes. */
     private record Workflow(String name, String title, String description, List<McpSchema.PromptArgument> arguments,
-                            List<String> tools, java.util.function.Function<Map<String, String>, String> text) {
+                            List<String> tools, Function<Map<String, String>, String> text) {
     }
 
     private static final List<Workflow> WORKFLOWS = List.of(
@@ -80,7 +82,7 @@ public final class Prompts {
 
     /** Each served prompt's reference and argument names, for the completions the SDK routes by reference. */
     public Map<String, List<String>> argumentNames() {
-        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> out = new LinkedHashMap<>();
         served.forEach(w -> out.put(w.name(), w.arguments().stream().map(McpSchema.PromptArgument::name).toList()));
         return out;
     }
@@ -113,7 +115,7 @@ public final class Prompts {
                     + "'; prompts/list names " + String.join(", ", served.stream().map(Workflow::name).toList()) + ".");
         }
         Workflow w = found.get();
-        Map<String, String> given = new java.util.LinkedHashMap<>();
+        Map<String, String> given = new LinkedHashMap<>();
         if (arguments != null) {
             arguments.forEach((k, v) -> {
                 if (v != null && !String.valueOf(v).isBlank()) {

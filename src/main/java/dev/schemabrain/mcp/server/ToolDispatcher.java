@@ -9,8 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -45,14 +47,10 @@ public final class ToolDispatcher implements AutoCloseable {
     private final ThreadPoolExecutor turnedAwayLane;
     private final CatalogFirst catalogFirst = new CatalogFirst();
     /** One limiter per role metric_rate in use (by its text), each with a bucket per caller. */
-    private final Map<String, CallerRateLimiter> roleLimiters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, CallerRateLimiter> roleLimiters = new ConcurrentHashMap<>();
 
     public ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates) {
         this(registry, capacity, new CallerRateLimiter(rates.metric()), new CallerRateLimiter(rates.catalog()));
-    }
-
-    ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter) {
-        this(registry, capacity, rateLimiter, new CallerRateLimiter(RateLimit.OFF));
     }
 
     ToolDispatcher(ToolRegistry registry, DispatchCapacity capacity, CallerRateLimiter rateLimiter,
@@ -77,15 +75,10 @@ public final class ToolDispatcher implements AutoCloseable {
      * Runs {@code tool} on its lane and completes with its envelope. Every call is recorded by the
      * registry's audit: before its answer, or for a turned-away call (no data in it) right after.
      *
+     * The caller's reach is what the access policy allows; a role with a metric_rate has that rate for
+     * get_metric instead of the server's.
+     *
      * @param caller the client's name and version, or null
-     */
-    public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller) {
-        return dispatch(tool, arguments, caller, Access.UNRESTRICTED);
-    }
-
-    /**
-     * As {@link #dispatch(String, Map, String)}, for a caller whose reach the access policy limits; a role with
-     * a metric_rate has that rate for get_metric instead of the server's.
      */
     public CompletableFuture<Envelope> dispatch(String tool, Map<String, Object> arguments, String caller, Access access) {
         boolean touchesSource = registry.tool(tool).map(Tool::spec).map(s -> s.touchesSource()).orElse(false);
@@ -172,6 +165,6 @@ public final class ToolDispatcher implements AutoCloseable {
             return t;
         };
         return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                queue == 0 ? new java.util.concurrent.SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), factory, whenFull);
+                queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue), factory, whenFull);
     }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -44,7 +45,7 @@ public final class ToolListCache {
 
         /** The periodic stats line (SPEC §10.1), one line for the log. */
         public String line() {
-            return String.format(java.util.Locale.ROOT, "tools/list stats requests=%d hit_rate=%.1f%% cache_hits=%d"
+            return String.format(Locale.ROOT, "tools/list stats requests=%d hit_rate=%.1f%% cache_hits=%d"
                     + " cache_misses=%d builds=%d build_avg_ms=%.2f build_max_ms=%.2f", requests(), hitRatePct(), hits,
                     misses, builds, buildAvgMs, buildMaxMs);
         }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tool;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 
 /**
@@ -40,7 +41,7 @@ public interface CallAudit {
     }
 
     /** As above, for a caller under the access policy: its row names the role ({@code access}'s). */
-    default void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments,
+    default void rejected(String tool, String caller, Access access, Object arguments,
                           String errorKind) throws AuditUnavailable {
         rejected(tool, caller, arguments, errorKind);
     }

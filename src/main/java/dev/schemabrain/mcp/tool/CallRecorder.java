@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tool;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Recovery;
@@ -42,14 +43,9 @@ public final class CallRecorder {
 
     /**
      * Records a tools/call that never reached a tool (see {@link CallAudit#rejected}); the caller answers
-     * it with a protocol error. Never throws: a failure to record is logged.
+     * it with a protocol error, for a caller under the access policy. Never throws: a failure to record is logged.
      */
-    public void rejected(String tool, String caller, Object arguments, ErrorKind kind) {
-        rejected(tool, caller, dev.schemabrain.access.Access.UNRESTRICTED, arguments, kind);
-    }
-
-    /** As above, for a caller under the access policy. */
-    public void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments, ErrorKind kind) {
+    public void rejected(String tool, String caller, Access access, Object arguments, ErrorKind kind) {
         try {
             audit.rejected(tool, caller, access, arguments, kind.wireName());
         } catch (CallAudit.AuditUnavailable | RuntimeException e) {
@@ -59,17 +55,13 @@ public final class CallRecorder {
 
     /**
      * Records a call to a served tool answered without running it (the source is busy, the caller is over
-     * its rate); such an answer carries no data, so it is not withheld when this fails (logged).
+     * its rate); such an answer carries no data, so it is not withheld when this fails (logged). Under the
+     * access policy its row names the caller's role.
      *
      * @return whether the row was written
      */
-    public boolean turnedAway(String tool, Map<String, Object> arguments, String caller, Envelope answer) {
-        return turnedAway(tool, arguments, caller, dev.schemabrain.access.Access.UNRESTRICTED, answer);
-    }
-
-    /** As above, for a caller under the access policy: its row names the role. */
     public boolean turnedAway(String tool, Map<String, Object> arguments, String caller,
-                              dev.schemabrain.access.Access access, Envelope answer) {
+                              Access access, Envelope answer) {
         try {
             audit.completed(new ToolCall(tool, caller, arguments == null ? Map.of() : arguments, audit, access), answer);
             return true;

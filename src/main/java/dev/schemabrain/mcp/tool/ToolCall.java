@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.tool;
 
 import dev.schemabrain.access.Access;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -19,7 +20,7 @@ public final class ToolCall {
     private final CallAudit audit;
     private final Access access;
     private String sqlFingerprint;
-    private java.util.List<String> rowFiltersApplied = java.util.List.of();
+    private List<String> rowFiltersApplied = List.of();
     private Long rowCount;
     private String sourceId;
 
@@ -80,11 +81,11 @@ public final class ToolCall {
     }
 
     /** Records which of the role's row filters the statement carried ({@code entity.column}), for the audit row. */
-    public void rowFiltersApplied(java.util.List<String> filters) {
-        this.rowFiltersApplied = java.util.List.copyOf(filters);
+    public void rowFiltersApplied(List<String> filters) {
+        this.rowFiltersApplied = List.copyOf(filters);
     }
 
-    public java.util.List<String> rowFiltersApplied() {
+    public List<String> rowFiltersApplied() {
         return rowFiltersApplied;
     }
 

@@ -17,8 +17,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -33,7 +37,7 @@ public final class ToolRegistry {
     /** Valid arguments longer than this (as JSON) are not repeated in a recovery. */
     private static final int MAX_ECHOED_ARGUMENT = 200;
     /** How a tool's name looks in a message: lower-case words joined by underscores. */
-    private static final java.util.regex.Pattern TOOL_NAME = java.util.regex.Pattern.compile("\\b[a-z]+(?:_[a-z]+)+\\b");
+    private static final Pattern TOOL_NAME = Pattern.compile("\\b[a-z]+(?:_[a-z]+)+\\b");
 
     private final Map<String, Tool> tools;
     private final CallRecorder recorder;
@@ -50,7 +54,7 @@ public final class ToolRegistry {
     public interface StandIns {
         StandIns NONE = (absent, served) -> Optional.empty();
 
-        Optional<Pointer> standIn(String absent, java.util.function.Predicate<String> served);
+        Optional<Pointer> standIn(String absent, Predicate<String> served);
     }
 
     private ToolRegistry(Map<String, Tool> tools, CallAudit audit, StandIns standIns, CallsInFlight inFlight) {
@@ -136,7 +140,7 @@ public final class ToolRegistry {
     }
 
     private Envelope withinServed(String answering, Envelope envelope) {
-        java.util.function.Predicate<String> served = tools::containsKey;
+        Predicate<String> served = tools::containsKey;
         boolean hintsServed = envelope.followUpHints().stream().allMatch(served);
         Recovery recovery = envelope.error() == null ? null : envelope.error().recovery();
         boolean recoveryServed = recovery == null || recovery.suggestedTool() == null || served.test(recovery.suggestedTool());
@@ -163,19 +167,19 @@ public final class ToolRegistry {
     }
 
     /** {@code message} with each absent tool it names (a word with an underscore) replaced by its stand-in, if any. */
-    private String messageWithin(String message, java.util.function.Predicate<String> served) {
-        java.util.regex.Matcher words = TOOL_NAME.matcher(message);
+    private String messageWithin(String message, Predicate<String> served) {
+        Matcher words = TOOL_NAME.matcher(message);
         StringBuilder out = new StringBuilder();
         while (words.find()) {
             String word = words.group();
             String to = served.test(word) ? word : standIns.standIn(word, served).map(Pointer::tool).orElse(word);
-            words.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(to));
+            words.appendReplacement(out, Matcher.quoteReplacement(to));
         }
         return words.appendTail(out).toString();
     }
 
     /** {@code recovery} with its absent tool replaced by a stand-in that takes the suggested arguments, or by none. */
-    private Recovery pointedWithin(Recovery recovery, java.util.function.Predicate<String> served) {
+    private Recovery pointedWithin(Recovery recovery, Predicate<String> served) {
         Optional<Pointer> standIn = standIns.standIn(recovery.suggestedTool(), served);
         String tool = null;
         Map<String, Object> arguments = Map.of();
@@ -252,7 +256,7 @@ public final class ToolRegistry {
 
     private static String describe(ArgSpec arg) {
         List<String> facts = new ArrayList<>();
-        facts.add(arg.enumValues().isEmpty() ? arg.type().name().toLowerCase(java.util.Locale.ROOT) + (arg.array() ? " array" : "")
+        facts.add(arg.enumValues().isEmpty() ? arg.type().name().toLowerCase(Locale.ROOT) + (arg.array() ? " array" : "")
                 : String.join("|", arg.enumValues()));
         if (arg.required()) {
             facts.add("required");

@@ -3,6 +3,7 @@ package dev.schemabrain.mcp.tool;
 import dev.schemabrain.mcp.args.ArgSchema;
 
 import java.util.Objects;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -21,11 +22,11 @@ public record ToolSpec(String name, String title, String description, ArgSchema 
      * A retry that drops one of {@code kept} answers a different question with the same look (a metric without the
      * caller's filter is a plausible, wrong number), so an invalid call that loses one points at {@code otherwise}.
      */
-    public record RetryRule(java.util.Set<String> kept, String otherwise) {
-        public static final RetryRule ANY = new RetryRule(java.util.Set.of(), null);
+    public record RetryRule(Set<String> kept, String otherwise) {
+        public static final RetryRule ANY = new RetryRule(Set.of(), null);
 
         public RetryRule {
-            kept = java.util.Set.copyOf(kept);
+            kept = Set.copyOf(kept);
         }
     }
 

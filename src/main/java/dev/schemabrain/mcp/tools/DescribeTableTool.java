@@ -19,6 +19,7 @@ import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.pii.PiiTag;
 import dev.schemabrain.semantic.JoinGraph;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** describe_table: one table's columns, keys and relations. */
@@ -112,7 +113,7 @@ public final class DescribeTableTool extends CatalogTool {
             data.put("note", "Junction table: it links " + table.foreignKeys().stream().map(fk -> fk.target().toString())
                     .distinct().toList() + " many-to-many; joining through it multiplies rows.");
         }
-        List<Description> described = new java.util.ArrayList<>(List.of(documents.description()));
+        List<Description> described = new ArrayList<>(List.of(documents.description()));
         documents.columns().forEach(c -> described.add(c.description()));
         DescriptionProvenance.Shown shown = DescriptionProvenance.of(described);
         return Envelope.success(data, shown.confidence(), shown.provenance(),

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.error.DegradationReason;
+import dev.schemabrain.gate.SqlRewrite;
 import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -21,8 +23,9 @@ import dev.schemabrain.mcp.tool.SideEffects;
 import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.mcp.tool.ToolSpec;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * execute: runs the rewritten statement of a SQL text that passes the gate (SPEC §11.5) through the one execution
@@ -39,10 +42,6 @@ public final class ExecuteTool extends SqlTool {
             "Use this when no metric answers: runs one read-only SELECT, rewritten to your access, returns rows. "
                     + "Use get_metric instead when a metric fits. After describe_table.",
             ARGS, SideEffects.READ, true, true, LatencyHint.SLOW);
-
-    public ExecuteTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
-        this(catalogs, SourceExecutors.of(executor), minGroupSize);
-    }
 
     public ExecuteTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(SPEC, catalogs, executors, minGroupSize);
@@ -88,7 +87,7 @@ public final class ExecuteTool extends SqlTool {
         data.put("row_count", rows.size()).put("truncated", result.truncated());
         result.byteCut().ifPresent(sentence -> data.put("cut_at_bytes", result.cutAtBytes()).put("truncation", sentence));
         describe(data, plan, served);
-        java.util.OptionalLong counted = suppressed(plan, executor);
+        OptionalLong counted = suppressed(plan, executor);
         data.set("assumptions", assumptions(plan, limit, counted));
         if (plan.minGroupSize().isPresent()) {
             // Unknown (null) when the count failed: never a 0 that would pass the answer off as complete.
@@ -102,7 +101,7 @@ public final class ExecuteTool extends SqlTool {
                             + " distinct people are left out" + (counted.isPresent() ? "" : " (how many could not be counted)")
                             + "; group by fewer or coarser columns, or widen the filters.");
             return new Envelope(Status.DEGRADED, data, null, PROVENANCE.confidence(), PROVENANCE,
-                    List.of("validate_query", "list_metrics"), dev.schemabrain.error.DegradationReason.SMALL_GROUPS_SUPPRESSED);
+                    List.of("validate_query", "list_metrics"), DegradationReason.SMALL_GROUPS_SUPPRESSED);
         }
         if (rows.isEmpty() && !result.truncated()) {
             // Not empty when the byte budget left out a first row too large to return: that answer is partial.
@@ -117,9 +116,9 @@ public final class ExecuteTool extends SqlTool {
      * says what it counts), the role's row filters, the small-group rule, the row limit; and that the statement ran
      * as the gate wrote it again.
      */
-    private static ObjectNode assumptions(SqlDecision.Plan plan, int limit, java.util.OptionalLong suppressed) {
+    private static ObjectNode assumptions(SqlDecision.Plan plan, int limit, OptionalLong suppressed) {
         ObjectNode node = Replies.object();
-        List<String> sentence = new java.util.ArrayList<>(List.of("The statement ran as SchemaBrain wrote it again from its"
+        List<String> sentence = new ArrayList<>(List.of("The statement ran as SchemaBrain wrote it again from its"
                 + " checked form; no metric definition applies here, so no status, test-row, soft-delete or currency rule"
                 + " was added: the SQL alone says which rows count"));
         node.put("definition", "the caller's SQL");
@@ -143,20 +142,20 @@ public final class ExecuteTool extends SqlTool {
      * How many groups the small-group rule left out, from the count statement derived from the audited one (same
      * FROM, WHERE and GROUP BY): 0 without the rule, empty when the count failed (the answer then says some may be).
      */
-    private static java.util.OptionalLong suppressed(SqlDecision.Plan plan, QueryExecutor executor) {
+    private static OptionalLong suppressed(SqlDecision.Plan plan, QueryExecutor executor) {
         long total = 0;
-        for (dev.schemabrain.gate.SqlRewrite.Rewritten count : plan.suppressedCount()) {
+        for (SqlRewrite.Rewritten count : plan.suppressedCount()) {
             try {
                 List<List<Object>> rows = executor.execute(new BoundQuery(count.sql(), count.params()), 1)
                         .rows();
                 if (rows.isEmpty() || !(rows.get(0).get(0) instanceof Number n)) {
-                    return java.util.OptionalLong.empty();
+                    return OptionalLong.empty();
                 }
                 total += n.longValue();
             } catch (ExecutionException e) {
-                return java.util.OptionalLong.empty();
+                return OptionalLong.empty();
             }
         }
-        return java.util.OptionalLong.of(total);
+        return OptionalLong.of(total);
     }
 }

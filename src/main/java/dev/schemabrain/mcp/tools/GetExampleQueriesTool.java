@@ -22,6 +22,7 @@ import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.pii.PiiCategory;
 import dev.schemabrain.store.QueryLogRepository;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,10 +52,6 @@ public final class GetExampleQueriesTool extends CatalogTool {
             ARGS, LatencyHint.FAST);
 
     private final ExampleQueries examples;
-
-    public GetExampleQueriesTool(CatalogProvider catalogs) {
-        this(catalogs, ExampleQueries.NONE);
-    }
 
     public GetExampleQueriesTool(CatalogProvider catalogs, ExampleQueries examples) {
         super(SPEC, catalogs);
@@ -150,7 +147,7 @@ public final class GetExampleQueriesTool extends CatalogTool {
 
     /** Whether every table the example reads, joins or names a column of is in the caller's view. */
     private static boolean visible(QueryLogRepository.Example e, ServedCatalog served) {
-        Set<String> tables = new java.util.HashSet<>();
+        Set<String> tables = new HashSet<>();
         served.catalog().tables().forEach(t -> tables.add(t.name().toString()));
         return tables.containsAll(e.tables())
                 && e.joins().stream().allMatch(j -> tables.contains(j.left().toString()) && tables.contains(j.right().toString()))

@@ -36,6 +36,8 @@ import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
 
+import java.math.BigDecimal;
+import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
@@ -61,10 +63,6 @@ public final class GetMetricTool extends CatalogTool {
     public static final int DEFAULT_MIN_GROUP_SIZE = MetricGate.DEFAULT_MIN_GROUP_SIZE;
 
     private final MetricGate gate;
-
-    public GetMetricTool(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
-        this(catalogs, SourceExecutors.of(executor), DEFAULT_MIN_GROUP_SIZE);
-    }
 
     /** @param minGroupSize the smallest group of people whose value is shown; 1 shows every group */
     public GetMetricTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
@@ -202,7 +200,6 @@ public final class GetMetricTool extends CatalogTool {
         }
     }
 
-    /** What to ask instead when groups were too small: a coarser grain, one dimension fewer, or wider filters. */
     /**
      * Whom the suppressed groups count ("customer via invoice.customer_id"), with a person entity outside the caller's
      * view called "people": suppression counts them all the same, but their entity is not named to this caller.
@@ -218,6 +215,7 @@ public final class GetMetricTool extends CatalogTool {
         return out;
     }
 
+    /** What to ask instead when groups were too small: a coarser grain, one dimension fewer, or wider filters. */
     static String wideningHint(MetricRequest request, CompiledMetric compiled, List<String> subjects) {
         List<String> ways = new ArrayList<>();
         String coarser = null;
@@ -256,8 +254,8 @@ public final class GetMetricTool extends CatalogTool {
      * re-serializes has the same text as the one sent, and token_estimate describes both.
      */
     private static Object shortest(Object value) {
-        if (value instanceof java.math.BigDecimal d) {
-            java.math.BigDecimal s = d.stripTrailingZeros();
+        if (value instanceof BigDecimal d) {
+            BigDecimal s = d.stripTrailingZeros();
             return s.scale() < 0 ? s.setScale(0) : s;
         }
         return value;
@@ -272,7 +270,7 @@ public final class GetMetricTool extends CatalogTool {
     private static void describe(ObjectNode data, CompiledMetric compiled, MetricPiiCheck.Verdict pii) {
         data.put("sql", compiled.sql());
         ArrayNode params = data.putArray("params");
-        compiled.params().forEach(p -> params.addPOJO(p instanceof java.time.temporal.TemporalAccessor ? p.toString() : p));
+        compiled.params().forEach(p -> params.addPOJO(p instanceof TemporalAccessor ? p.toString() : p));
         data.set("required_joins", Replies.strings(compiled.requiredJoins()));
         data.set("fan_out_joins", Replies.strings(compiled.fanOutJoins()));
         data.set("pii_categories", Replies.strings(pii.propagatedNames()));

@@ -1,18 +1,22 @@
 package dev.schemabrain.mcp.tools;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.InferenceMethod;
 import dev.schemabrain.catalog.ValidationState;
+import dev.schemabrain.error.DegradationReason;
 import dev.schemabrain.semantic.compile.Assumed;
 import dev.schemabrain.semantic.compile.CompiledMetric;
 import dev.schemabrain.semantic.model.Filter;
+import dev.schemabrain.semantic.model.MetricReview;
 import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.Segment;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -29,7 +33,7 @@ final class MetricAssumptions {
     /** @param suppression the groups left out, or null when none were */
     /** @param review who made the metric's definition theirs and when, if anyone did */
     static ObjectNode of(CompiledMetric compiled, GetMetricTool.Suppression suppression,
-                         java.util.Optional<dev.schemabrain.semantic.model.MetricReview> review) {
+                         Optional<MetricReview> review) {
         ObjectNode node = Replies.object();
         List<String> sentence = new ArrayList<>();
         Origin origin = compiled.metric().origin();
@@ -42,7 +46,7 @@ final class MetricAssumptions {
         Set<String> counted = new LinkedHashSet<>();
         Set<String> excluded = new LinkedHashSet<>();
         Set<String> currency = new LinkedHashSet<>();
-        ArrayNode time = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        ArrayNode time = JsonNodeFactory.instance.arrayNode();
         for (Assumed a : compiled.assumed()) {
             a.counted().forEach(f -> counted.add(describe(f)));
             a.statuses().ifPresent(statuses::add);
@@ -74,7 +78,7 @@ final class MetricAssumptions {
         if (!axes.isEmpty()) {
             sentence.add("it is dated by " + String.join(" and ", new LinkedHashSet<>(axes)));
         }
-        if (compiled.degradation().filter(d -> d == dev.schemabrain.error.DegradationReason.FILTERED_THROUGH_RELATED_ROWS).isPresent()) {
+        if (compiled.degradation().filter(d -> d == DegradationReason.FILTERED_THROUGH_RELATED_ROWS).isPresent()) {
             String related = "a filter on rows reached one-to-many (through " + String.join(", ", compiled.fanOutJoins())
                     + ") keeps only the rows that have at least one matching related row; it is not a plain filter";
             node.put("related_rows", related);

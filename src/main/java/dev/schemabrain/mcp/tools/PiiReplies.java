@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.catalog.Table;
+import dev.schemabrain.retrieve.TableHit;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,7 +51,7 @@ final class PiiReplies {
      * A search hit's {@code best_column} (shown as {@code shownName}), its description (redacted when blocked)
      * and its PII tag as {@code best_column_pii_sensitivity} and {@code best_column_pii_categories}.
      */
-    static void bestColumn(ObjectNode row, ServedCatalog served, dev.schemabrain.retrieve.TableHit hit, String shownName) {
+    static void bestColumn(ObjectNode row, ServedCatalog served, TableHit hit, String shownName) {
         row.put("best_column", shownName);
         if (hit.bestColumn() == null) {
             row.putNull("best_column_description");
@@ -62,7 +64,7 @@ final class PiiReplies {
     }
 
     /** The columns of {@code table} that carry a tag, as {@code [{column, sensitivity, categories}]}. */
-    static ArrayNode taggedColumns(ServedCatalog served, dev.schemabrain.catalog.Table table) {
+    static ArrayNode taggedColumns(ServedCatalog served, Table table) {
         ArrayNode out = Replies.JSON.createArrayNode();
         for (var c : table.columns()) {
             PiiTag tag = tag(served, table.name(), c.name());

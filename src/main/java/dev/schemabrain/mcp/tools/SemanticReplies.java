@@ -3,10 +3,12 @@ package dev.schemabrain.mcp.tools;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.catalog.ValidationState;
 import dev.schemabrain.mcp.envelope.Confidence;
 import dev.schemabrain.mcp.envelope.Provenance;
 import dev.schemabrain.semantic.model.ColumnPair;
 import dev.schemabrain.semantic.model.Entity;
+import dev.schemabrain.semantic.model.Filter;
 import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.Metric;
 import dev.schemabrain.semantic.model.MetricKind;
@@ -14,6 +16,7 @@ import dev.schemabrain.semantic.model.Origin;
 import dev.schemabrain.semantic.model.TimeGrain;
 
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 
 /** How entities, joins and metrics read in tool answers, and the provenance their origin gives. */
@@ -43,9 +46,9 @@ final class SemanticReplies {
 
     /** The provenance of a list: of its least trusted row. */
     static Provenance worstProvenance(Collection<Origin> origins) {
-        return origins.stream().min(java.util.Comparator.comparing(SemanticReplies::confidence))
+        return origins.stream().min(Comparator.comparing(SemanticReplies::confidence))
                 .map(SemanticReplies::provenance)
-                .orElse(provenance(new Origin(InferenceMethod.HEURISTIC, dev.schemabrain.catalog.ValidationState.DRAFT)));
+                .orElse(provenance(new Origin(InferenceMethod.HEURISTIC, ValidationState.DRAFT)));
     }
 
     static void origin(ObjectNode node, Origin origin) {
@@ -67,7 +70,7 @@ final class SemanticReplies {
                 if (g.observed() != null) {
                     // A proposal from the query log, not yet the operator's: say so, and how often it was seen.
                     seg.put("inference_method", InferenceMethod.OBSERVED_IN_QUERY_LOG.wireName())
-                            .put("validation_state", dev.schemabrain.catalog.ValidationState.DRAFT.wireName());
+                            .put("validation_state", ValidationState.DRAFT.wireName());
                     seg.putObject("observed").put("statements", g.observed().statements())
                             .put("observations", g.observed().observations()).put("last_seen", g.observed().lastSeen());
                 }
@@ -145,7 +148,7 @@ final class SemanticReplies {
         return node;
     }
 
-    static ObjectNode filter(ObjectNode node, dev.schemabrain.semantic.model.Filter f) {
+    static ObjectNode filter(ObjectNode node, Filter f) {
         node.put("column", f.column()).put("op", f.op().wireName());
         if (f.comparesColumns()) {
             node.put("other_column", f.otherColumn());

@@ -1,5 +1,8 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.catalog.InferenceMethod;
+import dev.schemabrain.mcp.envelope.Provenance;
+import dev.schemabrain.mcp.envelope.Status;
 import dev.schemabrain.served.CatalogProvider;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -21,10 +24,12 @@ import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.mcp.tool.ToolSpec;
 import dev.schemabrain.sql.guard.OutputColumn;
+import dev.schemabrain.sql.guard.SqlRules;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /** What validate_query and execute share: the gate (SqlGate) for the served source's engine, and the answer's parts. */
 abstract class SqlTool extends CatalogTool {
@@ -80,7 +85,7 @@ abstract class SqlTool extends CatalogTool {
 
     /** @param engine whose rules read the text: PostgreSQL's when the server has no source (nothing runs then) */
     SqlDecision gate(Arguments arguments, ServedCatalog served, ToolCall call, int limit, Engine engine) {
-        Optional<dev.schemabrain.sql.guard.SqlRules> rules = engine.sqlRules();
+        Optional<SqlRules> rules = engine.sqlRules();
         if (rules.isEmpty()) {
             // Fail closed: another engine's rules would check text this engine reads differently.
             return new Refused(ErrorKind.POLICY_BLOCKED, spec().name() + " cannot check SQL for " + engine.title()
@@ -114,7 +119,7 @@ abstract class SqlTool extends CatalogTool {
             ObjectNode out = outputs.addObject().put("name", o.name()).put("aggregate", o.aggregate());
             out.set("values", Replies.strings(o.values().stream().map(Object::toString).toList()));
             out.set("derived", Replies.strings(o.derived().stream().map(Object::toString).toList()));
-            java.util.TreeSet<String> categories = new java.util.TreeSet<>();
+            TreeSet<String> categories = new TreeSet<>();
             o.lineage().forEach(c -> served.pii().tag(c.table(), c.column()).categories()
                     .forEach(p -> categories.add(p.wireName())));
             out.set("pii_categories", Replies.strings(categories));
@@ -132,10 +137,10 @@ abstract class SqlTool extends CatalogTool {
      * The answer is the source's own data, but through SQL the caller wrote: nobody authored or reviewed it as a
      * metric, so it is caller_sql, which caps confidence at MEDIUM (a governed metric's can be HIGH).
      */
-    static final dev.schemabrain.mcp.envelope.Provenance PROVENANCE =
-            dev.schemabrain.mcp.envelope.Provenance.schema(dev.schemabrain.catalog.InferenceMethod.CALLER_SQL);
+    static final Provenance PROVENANCE =
+            Provenance.schema(InferenceMethod.CALLER_SQL);
 
-    static Envelope answered(dev.schemabrain.mcp.envelope.Status status, ObjectNode data) {
+    static Envelope answered(Status status, ObjectNode data) {
         return new Envelope(status, data, null, PROVENANCE.confidence(), PROVENANCE, List.of("list_metrics", "describe_table"),
                 null);
     }

@@ -15,28 +15,14 @@ public final class StandardTools {
     private StandardTools() {
     }
 
-    /** Without a source database: get_metric answers missing_credential. */
-    public static ToolRegistry registry(CatalogProvider catalogs) {
-        return registry(catalogs, Optional.empty());
-    }
-
     public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor) {
-        return registry(catalogs, executor, GetMetricTool.DEFAULT_MIN_GROUP_SIZE);
-    }
-
-    /** @param minGroupSize get_metric's small-cell suppression threshold ({@code serve --min-group-size}) */
-    public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
-        return registry(catalogs, executor, minGroupSize, ExampleQueries.NONE);
-    }
-
-    public static ToolRegistry registry(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize,
-                                        ExampleQueries examples) {
-        return registry(catalogs, SourceExecutors.of(executor), minGroupSize, examples);
+        return registry(catalogs, SourceExecutors.of(executor), GetMetricTool.DEFAULT_MIN_GROUP_SIZE, ExampleQueries.NONE);
     }
 
     /**
-     * @param executors one per source of the store: each statement runs on the database its tables are in
-     * @param examples  where get_example_queries reads the mined query log
+     * @param executors    one per source of the store: each statement runs on the database its tables are in
+     * @param minGroupSize get_metric's small-cell suppression threshold ({@code serve --min-group-size})
+     * @param examples     where get_example_queries reads the mined query log
      */
     public static ToolRegistry registry(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize,
                                         ExampleQueries examples) {

@@ -5,12 +5,15 @@ import dev.schemabrain.mcp.tool.Tool;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Which groups of the standard tools a server serves ({@code serve --tools}). The default, {@code core}, is the
@@ -34,7 +37,7 @@ public record ToolGroups(Set<String> groups) {
         // The default: search, describe, relate, compute a governed metric, and SQL when no metric answers.
         g.put("core", List.of("find_relevant_tables", "describe_table", "suggest_joins", "list_metrics",
                 "find_relevant_metrics", "describe_entity", "get_metric", "execute"));
-        GROUPS = java.util.Collections.unmodifiableMap(g);
+        GROUPS = Collections.unmodifiableMap(g);
     }
 
     /** Every group: each of the standard tools. */
@@ -110,18 +113,18 @@ public record ToolGroups(Set<String> groups) {
     }
 
     /** The served tool that stands in for {@code absent}, following stand-ins until one is served; empty if none. */
-    public static java.util.Optional<ToolRegistry.Pointer> standIn(String absent, java.util.function.Predicate<String> served) {
+    public static Optional<ToolRegistry.Pointer> standIn(String absent, Predicate<String> served) {
         String name = absent;
         Map<String, Object> arguments = null;
         for (int hop = 0; hop < STAND_INS.size() && !served.test(name); hop++) {
             StandIn next = STAND_INS.get(name);
             if (next == null) {
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             name = next.tool();
             // A hop without arguments of its own keeps the last ones (list_entities' query "*" fits find_relevant_tables).
             arguments = next.arguments().isEmpty() && arguments != null ? arguments : next.arguments();
         }
-        return served.test(name) ? java.util.Optional.of(new ToolRegistry.Pointer(name, arguments)) : java.util.Optional.empty();
+        return served.test(name) ? Optional.of(new ToolRegistry.Pointer(name, arguments)) : Optional.empty();
     }
 }

@@ -38,10 +38,6 @@ public final class ValidateQueryTool extends SqlTool {
                     + "nothing. Use get_metric instead when a metric fits (list_metrics). Then: execute.",
             ARGS, SideEffects.READ, true, true, LatencyHint.FAST);
 
-    public ValidateQueryTool(CatalogProvider catalogs, Optional<QueryExecutor> executor, int minGroupSize) {
-        this(catalogs, SourceExecutors.of(executor), minGroupSize);
-    }
-
     public ValidateQueryTool(CatalogProvider catalogs, SourceExecutors executors, int minGroupSize) {
         super(SPEC, catalogs, executors, minGroupSize);
     }

@@ -1,6 +1,5 @@
 package dev.schemabrain.semantic.model;
 
-import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -145,9 +144,5 @@ public sealed interface MetricKind {
 
     static String names() {
         return "simple, ratio, derived, cumulative";
-    }
-
-    static String normal(String text) {
-        return text.strip().toLowerCase(Locale.ROOT);
     }
 }

@@ -7,6 +7,8 @@ import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.NextValExpression;
 import net.sf.jsqlparser.expression.UserVariable;
 import net.sf.jsqlparser.expression.VariableAssignment;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.ForMode;
 import net.sf.jsqlparser.statement.select.ForUpdateClause;
@@ -19,11 +21,13 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -144,7 +148,7 @@ final class AstCensus {
                     }
                 });
             } else if (value instanceof String[] array) {
-                texts.addAll(java.util.Arrays.asList(array));
+                texts.addAll(Arrays.asList(array));
             }
         }
         return texts;
@@ -194,8 +198,8 @@ final class AstCensus {
         if (node instanceof JdbcParameter || node instanceof JdbcNamedParameter) {
             throw Binder.refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "Parameters cannot be bound here; write the value.");
         }
-        boolean mustBeSeen = node instanceof net.sf.jsqlparser.schema.Column || node instanceof Function
-                || node instanceof AnalyticExpression || node instanceof net.sf.jsqlparser.schema.Table
+        boolean mustBeSeen = node instanceof Column || node instanceof Function
+                || node instanceof AnalyticExpression || node instanceof Table
                 || node instanceof Select;
         if (mustBeSeen && !seen.contains(node)) {
             throw Binder.refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The checker could not follow "
@@ -209,6 +213,6 @@ final class AstCensus {
         if (text.length() > 60) {
             text = text.substring(0, 57) + "...";
         }
-        return node.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + " " + text;
+        return node.getClass().getSimpleName().toLowerCase(Locale.ROOT) + " " + text;
     }
 }

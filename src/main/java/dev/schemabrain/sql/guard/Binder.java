@@ -5,6 +5,7 @@ import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Fuzzy;
 import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
+import dev.schemabrain.catalog.TableKind;
 import dev.schemabrain.sql.scope.Scope;
 import dev.schemabrain.sql.scope.Scope.Col;
 import dev.schemabrain.sql.scope.Scope.Source;
@@ -24,7 +25,16 @@ import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.UserVariable;
 import net.sf.jsqlparser.expression.VariableAssignment;
 import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.WindowDefinition;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsBooleanExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.expression.operators.relational.RegExpMatchOperator;
+import net.sf.jsqlparser.expression.operators.relational.SimilarToExpression;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.FromItem;
@@ -302,7 +312,7 @@ final class Binder {
         }
         filter(plain.getWhere(), scope);
         if (plain.getWindowDefinitions() != null) {
-            for (net.sf.jsqlparser.expression.WindowDefinition window : plain.getWindowDefinitions()) {
+            for (WindowDefinition window : plain.getWindowDefinitions()) {
                 seen.add(window);
                 Deriv d = new Deriv();
                 if (window.getPartitionExpressionList() != null) {
@@ -481,8 +491,8 @@ final class Binder {
             }
         }
         Table found = lookupTable(schema, name, table.getFullyQualifiedName());
-        if (found.kind() == dev.schemabrain.catalog.TableKind.VIEW
-                || found.kind() == dev.schemabrain.catalog.TableKind.MATERIALIZED_VIEW) {
+        if (found.kind() == TableKind.VIEW
+                || found.kind() == TableKind.MATERIALIZED_VIEW) {
             // The catalog keeps no view's definition, so its columns' lineage, tags and the row filters of the tables
             // it reads are unknown: a view could show a tagged column under an innocent name.
             throw refuse(Refusal.Reason.UNSUPPORTED_CONSTRUCT, "The table " + found.name() + " is a view, whose"
@@ -838,14 +848,14 @@ final class Binder {
             }
             for (Object node : AstCensus.nodesOutsideQueries(arg)) {
                 Expression predicate = node instanceof WhenClause when ? when.getWhenExpression()
-                        : node instanceof net.sf.jsqlparser.expression.operators.relational.ComparisonOperator
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.LikeExpression
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.InExpression
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.Between
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.IsNullExpression
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.IsBooleanExpression
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.SimilarToExpression
-                        || node instanceof net.sf.jsqlparser.expression.operators.relational.RegExpMatchOperator
+                        : node instanceof ComparisonOperator
+                        || node instanceof LikeExpression
+                        || node instanceof InExpression
+                        || node instanceof Between
+                        || node instanceof IsNullExpression
+                        || node instanceof IsBooleanExpression
+                        || node instanceof SimilarToExpression
+                        || node instanceof RegExpMatchOperator
                         ? (Expression) node : null;
                 if (predicate != null) {
                     Set<ColumnRef> read = expression(predicate, scope).all();

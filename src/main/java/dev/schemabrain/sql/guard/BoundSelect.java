@@ -3,8 +3,11 @@ package dev.schemabrain.sql.guard;
 import dev.schemabrain.catalog.QualifiedName;
 import net.sf.jsqlparser.statement.select.Select;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * A SELECT bound to the catalog.
@@ -25,14 +28,14 @@ import java.util.SortedSet;
  */
 public record BoundSelect(SortedSet<QualifiedName> tables, List<OutputColumn> outputs, SortedSet<ColumnRef> filters,
                           SortedSet<ColumnRef> shaping, SortedSet<ColumnRef> aggregatePredicates, Select ast, List<String> literals,
-                          java.util.Optional<Refusal> unrendered) implements GuardResult {
+                          Optional<Refusal> unrendered) implements GuardResult {
 
     public BoundSelect {
-        tables = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(tables));
+        tables = Collections.unmodifiableSortedSet(new TreeSet<>(tables));
         outputs = List.copyOf(outputs);
-        filters = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(filters));
-        shaping = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(shaping));
+        filters = Collections.unmodifiableSortedSet(new TreeSet<>(filters));
+        shaping = Collections.unmodifiableSortedSet(new TreeSet<>(shaping));
         literals = List.copyOf(literals);
-        aggregatePredicates = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(aggregatePredicates));
+        aggregatePredicates = Collections.unmodifiableSortedSet(new TreeSet<>(aggregatePredicates));
     }
 }

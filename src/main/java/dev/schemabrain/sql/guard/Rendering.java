@@ -12,7 +12,11 @@ import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -42,8 +46,8 @@ final class Rendering {
     private final SqlRules rules;
     private final Map<Table, QualifiedName> bound;
     private final List<String> literals = new ArrayList<>();
-    private final Set<Object> written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    private final Set<String> quotedNames = new java.util.HashSet<>();
+    private final Set<Object> written = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<String> quotedNames = new HashSet<>();
 
     private Rendering(SqlRules rules, Map<Table, QualifiedName> bound) {
         this.rules = rules;
@@ -120,7 +124,7 @@ final class Rendering {
                 throw refuse("a prefixed dollar-quoted literal");
             }
         } else {
-            switch (prefix.toUpperCase(java.util.Locale.ROOT)) {
+            switch (prefix.toUpperCase(Locale.ROOT)) {
                 case "", "N" -> value = raw.replace("''", "'");
                 case "E" -> value = unescape(raw);
                 case "X", "B" -> {

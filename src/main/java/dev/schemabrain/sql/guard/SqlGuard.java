@@ -7,7 +7,10 @@ import net.sf.jsqlparser.statement.Statements;
 import net.sf.jsqlparser.statement.select.Select;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The entry point: one SQL text, the engine it is meant for and the catalog in, a {@link BoundSelect} or a
@@ -58,7 +61,7 @@ public final class SqlGuard {
                 default -> false;
             };
             return Refusal.of(dml ? Refusal.Reason.DML_IN_STATEMENT : Refusal.Reason.NOT_A_SINGLE_SELECT,
-                    dml ? "The statement changes data (" + kind.toUpperCase(java.util.Locale.ROOT)
+                    dml ? "The statement changes data (" + kind.toUpperCase(Locale.ROOT)
                             + "); only SELECT is allowed."
                             : "The statement is not a SELECT (" + kind + "); send one SELECT.");
         }
@@ -94,7 +97,7 @@ public final class SqlGuard {
     /** Where the parser stopped, as line and column, without echoing the text. */
     private static String where(Exception e) {
         String message = String.valueOf(e.getMessage());
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("line (\\d+), column (\\d+)").matcher(message);
+        Matcher m = Pattern.compile("line (\\d+), column (\\d+)").matcher(message);
         return m.find() ? "line " + m.group(1) + ", column " + m.group(2) : "the start";
     }
 }

@@ -2,6 +2,7 @@ package dev.schemabrain.engine.contract;
 
 import dev.schemabrain.embed.WordVocabulary;
 import dev.schemabrain.describe.Words;
+import dev.schemabrain.pii.SubjectPolicy;
 import dev.schemabrain.retrieve.VectorIndex;
 import dev.schemabrain.describe.OfflineDescriber;
 import dev.schemabrain.gate.Refused;
@@ -563,6 +564,7 @@ public abstract class EngineContractTest {
     private ServedCatalog gateView() {
         return new ServedCatalog(List.of(), catalog,
                 new OfflineDescriber(new Words(WordVocabulary.get().words())).describe(catalog),
-                VectorIndex.of(catalog.tables(), Map.of()), () -> null, model, PiiTags.NONE, BlockList.FLOOR);
+                VectorIndex.of(catalog.tables(), Map.of()), () -> null, () -> null, model, PiiTags.NONE, BlockList.FLOOR,
+                SubjectPolicy.NONE, Map.of());
     }
 }

@@ -27,14 +27,14 @@ class ArgSchemaParseTest {
         assertEquals(direct.hashCode(), jsonSchemaLike.hashCode());
         assertEquals(List.of("q", "limit", "tags", "scores", "mode"), List.copyOf(direct.args().keySet()));
 
-        assertEquals(new ArgSpec("q", ArgType.STRING, true, null, false, 3, 64, null, null, List.of(), null), direct.spec("q"));
+        assertEquals(new ArgSpec("q", ArgType.STRING, true, null, false, 3, 64, null, null, List.of(), null, null, Map.of()), direct.spec("q"));
         assertEquals(new ArgSpec("limit", ArgType.INTEGER, false, null, false, null, null,
-                BigDecimal.ONE, BigDecimal.valueOf(100), List.of(), null), direct.spec("limit"));
-        assertEquals(new ArgSpec("tags", ArgType.STRING, false, null, true, 2, null, null, null, List.of(), null), direct.spec("tags"));
+                BigDecimal.ONE, BigDecimal.valueOf(100), List.of(), null, null, Map.of()), direct.spec("limit"));
+        assertEquals(new ArgSpec("tags", ArgType.STRING, false, null, true, 2, null, null, null, List.of(), null, null, Map.of()), direct.spec("tags"));
         assertEquals(new ArgSpec("scores", ArgType.NUMBER, false, null, true, null, null,
-                BigDecimal.ZERO, BigDecimal.ONE, List.of(), null), direct.spec("scores"));
+                BigDecimal.ZERO, BigDecimal.ONE, List.of(), null, null, Map.of()), direct.spec("scores"));
         assertEquals(new ArgSpec("mode", ArgType.ENUM, false, null, false, null, null, null, null,
-                List.of("fast", "accurate"), null), direct.spec("mode"));
+                List.of("fast", "accurate"), null, null, Map.of()), direct.spec("mode"));
     }
 
     @Test

@@ -39,7 +39,7 @@ class NetworkntComparisonTest {
         int calls = 0;
         int invalid = 0;
         int sameMeaning = 0;
-        for (Tool tool : StandardTools.registry(Optional::empty).tools()) {
+        for (Tool tool : StandardTools.registry(Optional::empty, Optional.empty()).tools()) {
             ArgSchema ours = tool.spec().arguments();
             Schema theirs = registry.getSchema(JSON.valueToTree(ours.toStrictSchema()));
             Schema published = registry.getSchema(JSON.valueToTree(ours.toInputSchema()));
@@ -65,7 +65,7 @@ class NetworkntComparisonTest {
             }
         }
         String head = String.format("%d calls over %d tools, %d invalid; the validators disagree on %d; networknt's first message"
-                        + " names the argument in %d of %d%n%n", calls, StandardTools.registry(Optional::empty).tools().size(), invalid,
+                        + " names the argument in %d of %d%n%n", calls, StandardTools.registry(Optional::empty, Optional.empty()).tools().size(), invalid,
                 disagreements.size(), sameMeaning, invalid);
         Path out = Path.of("target", "figures", "arg-validation-networknt.txt");
         Files.createDirectories(out.getParent());

@@ -7,8 +7,11 @@ import dev.schemabrain.catalog.InferenceMethod;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -120,7 +123,7 @@ class EnvelopeTest {
     }
 
     static List<String> iterator(JsonNode node) {
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }
@@ -128,11 +131,11 @@ class EnvelopeTest {
     @Test
     void aWholeDecimalStaysPlainInTheTreeAndItsText() {
         // MariaDB's SUM of cents is a DECIMAL: 66900 was sent as 6.69E+4 once the tree stripped its zeros.
-        com.fasterxml.jackson.databind.node.ObjectNode data = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode();
-        data.putPOJO("sum", new java.math.BigDecimal("66900"));
-        data.putPOJO("avg", new java.math.BigDecimal("112.3"));
-        String text = Envelope.success(data, Confidence.HIGH, Provenance.schema(dev.schemabrain.catalog.InferenceMethod.FK_CONSTRAINT),
-                java.util.List.of("get_metric")).toTree().toString();
-        org.junit.jupiter.api.Assertions.assertTrue(text.contains("\"sum\":66900,") && text.contains("\"avg\":112.3"), text);
+        ObjectNode data = new ObjectMapper().createObjectNode();
+        data.putPOJO("sum", new BigDecimal("66900"));
+        data.putPOJO("avg", new BigDecimal("112.3"));
+        String text = Envelope.success(data, Confidence.HIGH, Provenance.schema(InferenceMethod.FK_CONSTRAINT),
+                List.of("get_metric")).toTree().toString();
+        Assertions.assertTrue(text.contains("\"sum\":66900,") && text.contains("\"avg\":112.3"), text);
     }
 }

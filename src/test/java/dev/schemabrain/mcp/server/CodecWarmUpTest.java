@@ -8,6 +8,7 @@ import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -39,7 +40,7 @@ class CodecWarmUpTest {
         data.putArray("columns").addObject().put("name", "total").put("type", "numeric");
         byte[] answer = json.writeValueAsBytes(new McpSchema.JSONRPCResponse(McpSchema.JSONRPC_VERSION, 7,
                 McpToolAdapter.result(Envelope.empty(data, List.of("describe_table"))), null));
-        assertTrue(new String(answer, java.nio.charset.StandardCharsets.UTF_8).contains("public.invoice"));
+        assertTrue(new String(answer, StandardCharsets.UTF_8).contains("public.invoice"));
         assertEquals(warmed, serializers(mapper),
                 "a real answer found every serializer it needed already built");
     }

@@ -10,6 +10,7 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,7 +25,7 @@ class SerializedEnvelopeTest {
     private static CallToolResult answer() {
         ObjectNode data = JSON.createObjectNode();
         data.put("table", "main.invoices").put("note", "a \"quoted\" value, a tab\t, é and a line\nbreak");
-        data.putArray("amounts").add(new java.math.BigDecimal("66900")).add(0.5);
+        data.putArray("amounts").add(new BigDecimal("66900")).add(0.5);
         return McpToolAdapter.result(Envelope.empty(data, List.of("describe_table")));
     }
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.embed.OnnxEmbedder;
+import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ToolGroups;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
@@ -36,6 +38,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -85,9 +88,9 @@ class ToolChoiceFigures {
                     tools.forEach(t -> served.add(t.name()));
                     List<Question> standIns = questions.stream().map(q -> q.acceptable().stream().anyMatch(served::contains) ? q
                             : new Question(q.id(), q.text(), q.acceptable().stream()
-                                    .flatMap(a -> dev.schemabrain.mcp.tools.ToolGroups.standIn(a, served::contains).stream())
-                                    .map(dev.schemabrain.mcp.tool.ToolRegistry.Pointer::tool)
-                                    .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new)))).toList();
+                                    .flatMap(a -> ToolGroups.standIn(a, served::contains).stream())
+                                    .map(ToolRegistry.Pointer::tool)
+                                    .collect(Collectors.toCollection(LinkedHashSet::new)))).toList();
                     report.set(label + " with stand-ins", score(label + " with stand-ins", tools, standIns, embedder, out));
                 }
             }
@@ -290,7 +293,7 @@ class ToolChoiceFigures {
     private static Set<String> subset() {
         String tools = System.getProperty("schemabrain.toolchoice.tools", "").trim();
         if (tools.equals("core")) {   // the default of serve: ToolGroups.DEFAULT
-            return new LinkedHashSet<>(dev.schemabrain.mcp.tools.ToolGroups.GROUPS.get("core"));
+            return new LinkedHashSet<>(ToolGroups.GROUPS.get("core"));
         }
         return tools.isEmpty() ? Set.of() : new LinkedHashSet<>(List.of(tools.split("\\s*,\\s*")));
     }

@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.args.ArgSchema;
 import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
@@ -92,7 +93,8 @@ class ToolDispatcherTest {
 
     private ToolDispatcher dispatcher(CallerRateLimiter limiter) {
         ToolRegistry registry = ToolRegistry.of(List.of(catalog, slowSource)).audited(recording);
-        dispatcher = new ToolDispatcher(registry, new DispatchCapacity(2, 16, 2, 3), limiter);
+        dispatcher = new ToolDispatcher(registry, new DispatchCapacity(2, 16, 2, 3), limiter,
+                new CallerRateLimiter(RateLimit.OFF));
         return dispatcher;
     }
 
@@ -114,7 +116,7 @@ class ToolDispatcherTest {
         ToolDispatcher d = dispatcher(new CallerRateLimiter(RateLimit.OFF));
         List<CompletableFuture<Envelope>> flood = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            flood.add(d.dispatch("slow_metric", Map.of("name", "m" + i), "agent/1"));
+            flood.add(d.dispatch("slow_metric", Map.of("name", "m" + i), "agent/1", Access.UNRESTRICTED));
         }
         // 2 running and 3 queued are held by the test; the other 15 were answered without running.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -130,7 +132,7 @@ class ToolDispatcherTest {
         assertTrue(busy.error().recovery().suggestedArgs().get("name").toString().startsWith("m"), "the same call, to retry");
 
         // The catalog answers while every admitted source call is still held.
-        assertEquals("success", outcome(d.dispatch("describe_entity", Map.of(), "agent/1")));
+        assertEquals("success", outcome(d.dispatch("describe_entity", Map.of(), "agent/1", Access.UNRESTRICTED)));
         assertEquals(5, flood.stream().filter(f -> !f.isDone()).count());
         // A lane thread counts its run when the tool starts, which may trail the turned-away answers.
         while (sourceRuns.get() < 2 && System.nanoTime() < deadline) {
@@ -156,11 +158,11 @@ class ToolDispatcherTest {
         release.countDown();
         List<String> first = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            first.add(outcome(d.dispatch("slow_metric", Map.of("name", "m"), "agent/1")));
+            first.add(outcome(d.dispatch("slow_metric", Map.of("name", "m"), "agent/1", Access.UNRESTRICTED)));
         }
         assertEquals(List.of("success", "success", "refused/policy_blocked", "refused/policy_blocked",
                 "refused/policy_blocked", "refused/policy_blocked"), first);
-        Envelope refused = d.dispatch("slow_metric", Map.of("name", "m"), "agent/1").join();
+        Envelope refused = d.dispatch("slow_metric", Map.of("name", "m"), "agent/1", Access.UNRESTRICTED).join();
         assertEquals(Status.REFUSED, refused.status());
         assertEquals("slow_metric is limited to 1 call per second per caller (bursts of up to 2), and this caller (its credential)"
                 + " has used its allowance; retry in 1.0 s.", refused.error().message());
@@ -168,10 +170,10 @@ class ToolDispatcherTest {
         assertTrue(refused.error().recovery().suggestedRewrite().startsWith("wait 1.0 s"));
         assertEquals(List.of("describe_entity"), refused.followUpHints(), "a tool that answers meanwhile");
 
-        assertEquals("success", outcome(d.dispatch("describe_entity", Map.of(), "agent/1")), "catalog calls have their own budget");
-        assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "other/1")), "another caller has its own");
+        assertEquals("success", outcome(d.dispatch("describe_entity", Map.of(), "agent/1", Access.UNRESTRICTED)), "catalog calls have their own budget");
+        assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "other/1", Access.UNRESTRICTED)), "another caller has its own");
         now.addAndGet(1_000_000_000L);
-        assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "agent/1")), "after the wait");
+        assertEquals("success", outcome(d.dispatch("slow_metric", Map.of("name", "m"), "agent/1", Access.UNRESTRICTED)), "after the wait");
         d.close();
         assertEquals(5, audited.stream().filter(a -> a.equals("slow_metric agent/1 refused/policy_blocked")).count());
         assertFalse(audited.isEmpty());
@@ -186,18 +188,18 @@ class ToolDispatcherTest {
         release.countDown();
         List<String> probe = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            probe.add(outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:alice")));
+            probe.add(outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:alice", Access.UNRESTRICTED)));
         }
         assertEquals(List.of("success", "success", "success", "refused/policy_blocked", "refused/policy_blocked"), probe);
-        Envelope refused = dispatcher.dispatch("describe_entity", Map.of(), "token:alice").join();
+        Envelope refused = dispatcher.dispatch("describe_entity", Map.of(), "token:alice", Access.UNRESTRICTED).join();
         assertTrue(refused.error().message().startsWith("describe_entity is limited to 10 calls per second per caller"
                 + " (bursts of up to 3)"), refused.error().message());
         assertTrue(refused.error().message().contains("retry in 100 ms"), refused.error().message());
-        assertEquals("success", outcome(dispatcher.dispatch("slow_metric", Map.of("name", "m"), "token:alice")),
+        assertEquals("success", outcome(dispatcher.dispatch("slow_metric", Map.of("name", "m"), "token:alice", Access.UNRESTRICTED)),
                 "the metric budget is separate");
-        assertEquals("success", outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:bob")), "another caller has its own");
+        assertEquals("success", outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:bob", Access.UNRESTRICTED)), "another caller has its own");
         now.addAndGet(100_000_000L);
-        assertEquals("success", outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:alice")), "after the wait");
+        assertEquals("success", outcome(dispatcher.dispatch("describe_entity", Map.of(), "token:alice", Access.UNRESTRICTED)), "after the wait");
         dispatcher.close();
         assertEquals(3, audited.stream().filter(a -> a.equals("describe_entity token:alice refused/policy_blocked")).count(),
                 "a refused probe leaves its audit row");

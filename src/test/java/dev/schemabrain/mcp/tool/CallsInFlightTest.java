@@ -6,6 +6,7 @@ import dev.schemabrain.mcp.args.Arguments;
 import dev.schemabrain.mcp.envelope.Envelope;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -88,7 +89,7 @@ class CallsInFlightTest {
     void aBudgetedGiveWayStopsWaitingOnceItHasWaitedItsBudget() {
         CallsInFlight calls = new CallsInFlight();
         calls.enter();   // a load that never ends
-        Runnable pace = calls.givingWayFor(java.time.Duration.ofMillis(300));
+        Runnable pace = calls.givingWayFor(Duration.ofMillis(300));
         long[] waited = new long[3];
         for (int i = 0; i < 3; i++) {
             long start = System.nanoTime();

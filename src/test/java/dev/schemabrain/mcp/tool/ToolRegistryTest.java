@@ -8,6 +8,7 @@ import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Status;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,7 +82,7 @@ class ToolRegistryTest {
 
     @Test
     void everyCallIsRecordedAndAnAnswerWithoutItsRecordIsWithheld() {
-        List<String> recorded = new java.util.ArrayList<>();
+        List<String> recorded = new ArrayList<>();
         CallAudit recording = new CallAudit() {
             @Override
             public void beforeSql(ToolCall call, String sqlFingerprint) {

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.access.RowFilter;
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
@@ -56,10 +58,10 @@ class AccessCostBenchmark {
         SourceUrl url = SourceUrl.parse("sqlite:" + DemoDatabase.ensure(dir.resolve("cost.sqlite")));
         Path store = Indexed.store(url, dir.resolve("cost.db"));
         try (QueryExecutor executor = new QueryExecutor(url, ExecutorSettings.defaults())) {
-            ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1);
+            ToolRegistry tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
             Role analyst = new Role("analyst", BILLING, Optional.empty(), List.of(), Set.of(), OptionalInt.empty(), Optional.empty());
-            Role account = new Role("account", BILLING, Optional.empty(), List.of(new dev.schemabrain.access.RowFilter(
-                    "organizations", "organizations.country", dev.schemabrain.access.RowFilter.Op.IN, "countries")),
+            Role account = new Role("account", BILLING, Optional.empty(), List.of(new RowFilter(
+                    "organizations", "organizations.country", RowFilter.Op.IN, "countries")),
                     Set.of(), OptionalInt.empty(), Optional.empty());
             AccessPolicy policy = new AccessPolicy(Map.of("analyst", analyst, "account", account), Optional.empty());
             Map<String, Access> accesses = new LinkedHashMap<>();

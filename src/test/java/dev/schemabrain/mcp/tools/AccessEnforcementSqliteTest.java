@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
@@ -60,7 +61,7 @@ class AccessEnforcementSqliteTest {
         SourceUrl url = SourceUrl.parse("sqlite:" + DemoDatabase.ensure(dir.resolve("access-demo.sqlite")));
         Path store = Indexed.store(url, dir.resolve("access-demo.db"));
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1);
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
     }
 
     @AfterAll

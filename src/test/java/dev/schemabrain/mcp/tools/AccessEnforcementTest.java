@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +50,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -91,8 +96,8 @@ class AccessEnforcementTest {
         store = Indexed.store(url, dir.resolve("chinook_access.db"));
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
         guarded = StandardTools.registry(new StoreCatalogProvider(store, Optional.of(BlockList.parse(
-                "credential,payment_card,government_id,contact", false))), Optional.of(executor), 5);
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1).audited(new CallAudit() {
+                "credential,payment_card,government_id,contact", false))), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE);
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE).audited(new CallAudit() {
             @Override
             public void beforeSql(ToolCall call, String sqlFingerprint) {
             }
@@ -301,7 +306,7 @@ class AccessEnforcementTest {
             calls.add(Map.entry("execute", Map.of("sql", sql)));
             calls.add(Map.entry("validate_query", Map.of("sql", sql)));
         }
-        Set<String> covered = new java.util.TreeSet<>();
+        Set<String> covered = new TreeSet<>();
         int answered = 0;
         for (Map.Entry<String, Map<String, Object>> c : calls) {
             Envelope answer = call(REP_3, c.getKey(), new HashMap<>(c.getValue()));
@@ -311,7 +316,7 @@ class AccessEnforcementTest {
             for (String typed : strings(c.getValue())) {
                 json = json.replace(typed.toLowerCase(Locale.ROOT), "");
                 // A query names its tables as schema.table: a refusal may repeat those, as any refusal by name does.
-                java.util.regex.Matcher named = java.util.regex.Pattern.compile("public\\.[a-z_]+")
+                Matcher named = Pattern.compile("public\\.[a-z_]+")
                         .matcher(typed.toLowerCase(Locale.ROOT));
                 while (named.find()) {
                     json = json.replace(named.group(), "");
@@ -324,7 +329,7 @@ class AccessEnforcementTest {
         }
         System.out.println("ATTACK " + calls.size() + " calls, " + answered + " answered with data");
         assertTrue(answered >= 40, "most calls are answered, so the scan reads real answers: " + answered);
-        Set<String> every = new java.util.TreeSet<>();
+        Set<String> every = new TreeSet<>();
         tools.tools().forEach(t -> every.add(t.spec().name()));
         assertEquals(every, covered, "every tool was attacked");
     }
@@ -453,7 +458,7 @@ class AccessEnforcementTest {
                 List.of(new QueryLogRepository.StoredJoin("public", "customer", List.of("support_rep_id"), "public", "employee",
                         List.of("employee_id"))), List.of(new QueryLogRepository.StoredColumn("public", "employee", "last_name",
                 List.of("select", "group_by"))), List.of("count"), List.of());
-        ToolRegistry mined = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1,
+        ToolRegistry mined = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1,
                 (table, column, limit) -> Optional.of(new QueryLogRepository.Page(List.of(staff, sales), 2)));
         Envelope restricted = mined.call("get_example_queries", Map.of("qualified_name", "public.customer"), "test", REP_3);
         assertEquals(1, restricted.data().get("queries").size(), restricted.toJson());
@@ -506,10 +511,10 @@ class AccessEnforcementTest {
         assertFalse(byCountry.isError(), byCountry.toJson());
         assertEquals(List.of("customer.support_rep_id"), last("get_metric").rowFiltersApplied(), byCountry.toJson());
         Set<String> countries = byKey(byCountry, "invoice.billing_country", "track_count").keySet();
-        Set<String> rep3 = new java.util.TreeSet<>();
+        Set<String> rep3 = new TreeSet<>();
         hand("SELECT DISTINCT i.billing_country FROM invoice i JOIN customer c ON c.customer_id = i.customer_id"
                 + " WHERE c.support_rep_id = 3").forEach(r -> rep3.add(r.get(0).toString()));
-        Set<String> everyone = new java.util.TreeSet<>();
+        Set<String> everyone = new TreeSet<>();
         hand("SELECT DISTINCT billing_country FROM invoice").forEach(r -> everyone.add(r.get(0).toString()));
         assertEquals(rep3, countries, "only the countries of rep 3's invoices");
         assertTrue(everyone.size() > rep3.size(), "other reps' countries exist to leak");
@@ -525,8 +530,8 @@ class AccessEnforcementTest {
                 List.of(), sum.origin(), new MetricKind.Ratio("invoice_total_sum", "invoice_count")));
         ServedCatalog withRatio = new ServedCatalog(base.schemas(), base.catalog(), base.documents(), base.vectors(), () -> null,
                 () -> null, new SemanticModel(model.entities(), model.joins(), metrics), base.pii(), base.blockList(),
-                SubjectPolicy.NONE);
-        ToolRegistry ratio = StandardTools.registry(() -> Optional.of(withRatio), Optional.of(executor), 1);
+                SubjectPolicy.NONE, Map.of());
+        ToolRegistry ratio = StandardTools.registry(() -> Optional.of(withRatio), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
         Role listing = new Role("ratio_only", SALES.stream().map(t -> new TablePattern("public", t)).toList(),
                 Optional.of(Set.of("average_invoice")), ANALYST.rowFilters(), Set.of(), OptionalInt.empty(), Optional.empty());
         Access caller = as(listing, Map.of("rep", "3"));
@@ -535,7 +540,7 @@ class AccessEnforcementTest {
         BigDecimal expected = decimal(hand("SELECT sum(i.total) / count(*) FROM invoice i JOIN customer c"
                 + " ON c.customer_id = i.customer_id WHERE c.support_rep_id = 3").get(0).get(0));
         assertEquals(0, expected.compareTo(decimal(avg.data().get("rows").get(0).get("average_invoice").asText())
-                .setScale(expected.scale(), java.math.RoundingMode.HALF_UP)), avg.toJson());
+                .setScale(expected.scale(), RoundingMode.HALF_UP)), avg.toJson());
         Envelope part = ratio.call("get_metric", Map.of("name", "invoice_count"), "test", caller);
         assertEquals(ErrorKind.ALLOWLIST_VIOLATION, part.error() == null ? null : part.error().kind(), part.toJson());
         Envelope listed = ratio.call("list_metrics", Map.of(), "test", caller);

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.access.AccessPolicy;
@@ -76,7 +77,7 @@ class AccessRedTeamTest {
         SourceUrl url = SourceUrl.parse("sqlite:" + database);
         Path store = Indexed.store(url, dir.resolve("rt.db"));
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1);
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
 
         // A second entity over organizations, as an authored model or a dbt import can declare.
         Path second = dir.resolve("rt-two.db");
@@ -97,7 +98,7 @@ class AccessRedTeamTest {
                 return null;
             });
         }
-        twoEntities = StandardTools.registry(new StoreCatalogProvider(second), Optional.of(executor), 1);
+        twoEntities = StandardTools.registry(new StoreCatalogProvider(second), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
 
         // Three French organisations' tickets filed by a user of an American one: two paths to organizations disagree.
         Path copy = dir.resolve("rt-moved.sqlite");
@@ -108,7 +109,7 @@ class AccessRedTeamTest {
                     + " support_tickets t JOIN organizations o ON o.id = t.organization_id WHERE o.country = 'FR' LIMIT 3)");
         }
         moved = new QueryExecutor(SourceUrl.parse("sqlite:" + copy), ExecutorSettings.defaults());
-        movedTickets = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(moved), 1);
+        movedTickets = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(moved)), 1, ExampleQueries.NONE);
     }
 
     @AfterAll

@@ -1,7 +1,9 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.POJONode;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
@@ -33,6 +35,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -89,7 +92,7 @@ class AnalystMetricsTest {
                 new Indexer().run(SourceUrl.parse(url), source, store, false, IndexListener.SILENT);
             }
             QueryExecutor ex = new QueryExecutor(SourceUrl.parse(url), ExecutorSettings.defaults());
-            s = new Served(url, store, ex, StandardTools.registry(new StoreCatalogProvider(store), Optional.of(ex), 1));
+            s = new Served(url, store, ex, StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(ex)), 1, ExampleQueries.NONE));
             SERVED.put(db, s);
         }
         return s;
@@ -164,7 +167,7 @@ class AnalystMetricsTest {
 
     /** A number to nine significant digits (engines differ in an average's scale), anything else as text. */
     static String canonical(Object v) {
-        if (v instanceof com.fasterxml.jackson.databind.node.POJONode p) {
+        if (v instanceof POJONode p) {
             v = p.getPojo();
         } else if (v instanceof JsonNode n) {
             v = n.isNull() ? null : n.isNumber() ? n.decimalValue() : n.asText();
@@ -241,7 +244,7 @@ class AnalystMetricsTest {
 
     /** A filter value as the reply holds it: a POJO (a List, Boolean, Long or String) or plain JSON. */
     private static Object plain(JsonNode v) {
-        if (v instanceof com.fasterxml.jackson.databind.node.POJONode p) {
+        if (v instanceof POJONode p) {
             return p.getPojo();
         }
         if (v.isArray()) {
@@ -390,7 +393,7 @@ class AnalystMetricsTest {
         // The agent reads list_metrics: a metric called revenue, its time axis and the dimensions it can be grouped by.
         JsonNode revenue = null;
         for (JsonNode m : northwind.call("list_metrics", Map.of()).data().get("metrics")) {
-            if (m.get("description").asText().toLowerCase(java.util.Locale.ROOT).contains("revenue")) {
+            if (m.get("description").asText().toLowerCase(Locale.ROOT).contains("revenue")) {
                 revenue = m;
             }
         }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -126,7 +127,7 @@ class AnswerAssumptionsTest {
 
     @Test
     void aStatusColumnKeepsEveryValueItHoldsNotOnlyThoseOfTheFirstRows() {
-        var status = served.catalog().table(dev.schemabrain.catalog.QualifiedName.of("public", "booking")).orElseThrow()
+        var status = served.catalog().table(QualifiedName.of("public", "booking")).orElseThrow()
                 .column("status").orElseThrow();
         assertTrue(status.values().containsAll(List.of("pending", "completed", "cancelled")), status.values().toString());
     }

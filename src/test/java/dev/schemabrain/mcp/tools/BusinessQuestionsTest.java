@@ -1,7 +1,11 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.semantic.TypedFiltersAcceptanceTest;
 import dev.schemabrain.served.StoreCatalogProvider;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.ExecutorSettings;
 import dev.schemabrain.execute.QueryExecutor;
@@ -14,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -284,7 +289,7 @@ class BusinessQuestionsTest {
                     ShopAnalyticsTest.shopRows(db);
                 }
                 case "sb_questions_billing" -> TestPostgres.createDatabase(db,
-                        dev.schemabrain.semantic.TypedFiltersAcceptanceTest.ddl("postgresql").toArray(String[]::new));
+                        TypedFiltersAcceptanceTest.ddl("postgresql").toArray(String[]::new));
                 case "sb_questions_hr" -> {
                     List<String> all = new ArrayList<>(DataSubjectsTest.DDL);
                     all.addAll(DataSubjectsTest.rows());
@@ -335,13 +340,13 @@ class BusinessQuestionsTest {
     }
 
     /** Exact decimals: a default ObjectMapper would read an average as a double and lose its last digits. */
-    static final com.fasterxml.jackson.databind.ObjectMapper EXACT = new com.fasterxml.jackson.databind.ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    static final ObjectMapper EXACT = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
-    static JsonNode json(dev.schemabrain.mcp.envelope.Envelope e) {
+    static JsonNode json(Envelope e) {
         try {
             return EXACT.readTree(e.toJson());
-        } catch (java.io.IOException x) {
+        } catch (IOException x) {
             throw new AssertionError(x);
         }
     }
@@ -425,7 +430,7 @@ class BusinessQuestionsTest {
                 && recovery.path("suggested_tool").asText().equals("get_metric")
                 && recovery.path("suggested_args").path("name").asText().equals(name)) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> retry = new com.fasterxml.jackson.databind.ObjectMapper().convertValue(
+            Map<String, Object> retry = new ObjectMapper().convertValue(
                     recovery.path("suggested_args"), Map.class);
             calls.add(q.schema() + " | " + q.question() + " | recovery " + retry);
             answer = json(s.tools().call("get_metric", retry));

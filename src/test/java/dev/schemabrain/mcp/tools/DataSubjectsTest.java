@@ -3,6 +3,7 @@ package dev.schemabrain.mcp.tools;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.served.ServedCatalog;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.execute.ExecutorSettings;
@@ -15,6 +16,7 @@ import dev.schemabrain.pii.SubjectClass;
 import dev.schemabrain.pii.SubjectClasses;
 import dev.schemabrain.engine.SchemaSource;
 import dev.schemabrain.source.Sources;
+import dev.schemabrain.testing.InProcessCli;
 import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -162,8 +166,8 @@ class DataSubjectsTest {
 
     static JsonNode json(Envelope e) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(e.toJson());
-        } catch (java.io.IOException x) {
+            return new ObjectMapper().readTree(e.toJson());
+        } catch (IOException x) {
             throw new AssertionError(x);
         }
     }
@@ -313,31 +317,31 @@ class DataSubjectsTest {
     void theOperatorOverridesAClassAndPolicyShowListsThem() throws Exception {
         Served s = served("postgresql");
         String store = s.store().toString();
-        dev.schemabrain.testing.InProcessCli.Result shown = dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "show");
+        InProcessCli.Result shown = InProcessCli.run("--store", store, "policy", "show");
         assertEquals(0, shown.exitCode(), shown.stderr());
         assertTrue(shown.stdout().matches("(?s).*#\\s+employee\\s+person\\s+heuristic.*"), shown.stdout());
         assertTrue(shown.stdout().matches("(?s).*#\\s+payslip\\s+none\\s+heuristic.*"), shown.stdout());
 
         Path policy = dir.resolve("subjects.yaml");
-        java.nio.file.Files.writeString(policy, "subjects:\n  employe: none\n");
-        dev.schemabrain.testing.InProcessCli.Result typo = dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "apply",
+        Files.writeString(policy, "subjects:\n  employe: none\n");
+        InProcessCli.Result typo = InProcessCli.run("--store", store, "policy", "apply",
                 policy.toString());
         assertEquals(2, typo.exitCode(), typo.stdout());
         assertTrue(typo.stderr().contains("employe") && typo.stderr().contains("did you mean employee"), typo.stderr());
 
         String gross = metric(s, "payslip", "sum", "gross_amount");
-        java.nio.file.Files.writeString(policy, "subjects:\n  employee: none\n");
-        assertEquals(0, dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "apply", policy.toString()).exitCode());
+        Files.writeString(policy, "subjects:\n  employee: none\n");
+        assertEquals(0, InProcessCli.run("--store", store, "policy", "apply", policy.toString()).exitCode());
         try {
             JsonNode open = json(s.call("name", gross, "group_by", List.of("payslip.employee_id")));
             assertEquals("success", open.path("status").asText(), "the operator said employees are not people: " + open);
             assertEquals(40, open.path("data").path("rows").size());
-            dev.schemabrain.testing.InProcessCli.Result after = dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "show");
+            InProcessCli.Result after = InProcessCli.run("--store", store, "policy", "show");
             assertTrue(after.stdout().contains("subjects:") && after.stdout().matches("(?s).*#\\s+employee\\s+none\\s+operator.*"),
                     after.stdout());
         } finally {
-            java.nio.file.Files.writeString(policy, "columns: {}\n");
-            dev.schemabrain.testing.InProcessCli.run("--store", store, "policy", "apply", policy.toString());
+            Files.writeString(policy, "columns: {}\n");
+            InProcessCli.run("--store", store, "policy", "apply", policy.toString());
         }
         assertAllSuppressed(json(s.call("name", gross, "group_by", List.of("payslip.employee_id"))), "the draft is back");
     }

@@ -9,12 +9,14 @@ import dev.schemabrain.execute.QueryExecutor;
 import dev.schemabrain.mcp.tool.ToolRegistry;
 import dev.schemabrain.testing.Indexed;
 import dev.schemabrain.testing.IndexedSqlite;
+import dev.schemabrain.testing.TestMariaDb;
 import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -102,8 +104,8 @@ class GateClassesTest {
             }
         }
         duckdb = served(SourceUrl.parse("duckdb:" + duck), "duck.db");
-        maria = dev.schemabrain.testing.TestMariaDb.create("sb_gate_classes", all.toArray(String[]::new));
-        mariadb = served(SourceUrl.parse(dev.schemabrain.testing.TestMariaDb.url(maria)), "maria.db");
+        maria = TestMariaDb.create("sb_gate_classes", all.toArray(String[]::new));
+        mariadb = served(SourceUrl.parse(TestMariaDb.url(maria)), "maria.db");
     }
 
     /** The four engines, each with the same schema and rows: every attack is tried on each. */
@@ -122,7 +124,7 @@ class GateClassesTest {
     static void close() throws Exception {
         executors.forEach(QueryExecutor::close);
         if (maria != null) {
-            dev.schemabrain.testing.TestMariaDb.drop(maria);
+            TestMariaDb.drop(maria);
         }
     }
 
@@ -290,7 +292,7 @@ class GateClassesTest {
         answer.path("data").path("rows").forEach(r -> {
             List<String> rest = new ArrayList<>();
             for (int i = 1; i < r.size(); i++) {
-                rest.add(new java.math.BigDecimal(r.get(i).asText()).stripTrailingZeros().toPlainString());
+                rest.add(new BigDecimal(r.get(i).asText()).stripTrailingZeros().toPlainString());
             }
             got.put(r.get(0).asText(), String.join("|", rest));
         });
@@ -305,7 +307,7 @@ class GateClassesTest {
             while (rs.next()) {
                 List<String> rest = new ArrayList<>();
                 for (int i = 2; i <= n; i++) {
-                    rest.add(new java.math.BigDecimal(rs.getString(i)).stripTrailingZeros().toPlainString());
+                    rest.add(new BigDecimal(rs.getString(i)).stripTrailingZeros().toPlainString());
                 }
                 expected.put(rs.getString(1), String.join("|", rest));
             }

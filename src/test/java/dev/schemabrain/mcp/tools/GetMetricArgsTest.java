@@ -13,8 +13,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GetMetricArgsTest {
 
     /** No store behind it: a call that got past validation would fail differently (index_not_ready). */
-    private static final ToolRegistry TOOLS = StandardTools.registry(new StoreCatalogProvider(Path.of("target", "no-store.db")));
+    private static final ToolRegistry TOOLS = StandardTools.registry(new StoreCatalogProvider(Path.of("target", "no-store.db")), Optional.empty());
 
     private static final String OPS = "eq, ne, lt, lte, gt, gte, in, not_in, is_null, not_null";
 
@@ -38,7 +42,7 @@ class GetMetricArgsTest {
     }
 
     static Map<String, Object> filter(String column, String op, Object value) {
-        Map<String, Object> f = new java.util.LinkedHashMap<>();
+        Map<String, Object> f = new LinkedHashMap<>();
         f.put("column", column);
         f.put("op", op);
         f.put("value", value);
@@ -58,7 +62,7 @@ class GetMetricArgsTest {
                 Arguments.of(Map.of("filters", List.of(Map.of("op", "eq", "value", 1))), "missing required argument 'filters[0].column'"),
                 Arguments.of(Map.of("filters", List.of(Map.of("column", "invoice.total", "op", "eq", "value", 1, "and", "1=1"))),
                         "unknown argument 'filters[0].and'"),
-                Arguments.of(Map.of("filters", java.util.Collections.nCopies(101, ok)), "argument 'filters' array length must be <= 100"),
+                Arguments.of(Map.of("filters", Collections.nCopies(101, ok)), "argument 'filters' array length must be <= 100"),
                 Arguments.of(Map.of("order_by", List.of(Map.of("column", "invoice_total_sum", "direction", "DESC"))),
                         "argument 'order_by[0].direction' must be one of the enum values: asc, desc"),
                 Arguments.of(Map.of("order_by", List.of("invoice_total_sum")), "argument 'order_by[0]' must be an object"));
@@ -67,7 +71,7 @@ class GetMetricArgsTest {
     @ParameterizedTest
     @MethodSource("badCalls")
     void aMalformedFilterOrOrderingIsAnInvalidArgumentWithTheSeedsMessage(Map<String, Object> bad, String message) {
-        Map<String, Object> call = new java.util.HashMap<>(bad);
+        Map<String, Object> call = new HashMap<>(bad);
         call.put("name", "invoice_total_sum");
         Envelope e = TOOLS.call("get_metric", call);
         assertEquals(ErrorKind.INVALID_ARGUMENT, e.error().kind(), e::toJson);

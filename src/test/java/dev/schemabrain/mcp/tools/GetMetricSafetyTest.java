@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -218,7 +219,7 @@ class GetMetricSafetyTest {
                 while (true) {
                     try {
                         others.add(small.getPostgresDatabase().getConnection());
-                    } catch (java.sql.SQLException full) {
+                    } catch (SQLException full) {
                         break;
                     }
                 }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -56,11 +57,11 @@ class MetricRecoveryTest {
             new Indexer().run(url, source, store, false, IndexListener.SILENT);
         }
         executor = new QueryExecutor(url, ExecutorSettings.defaults());
-        tools = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor), 1);
+        tools = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(executor)), 1, ExampleQueries.NONE);
         // A server whose source is down: port 1 on this machine refuses at once.
         QueryExecutor down = new QueryExecutor(SourceUrl.parse("postgresql://127.0.0.1:1/chinook?user=nobody"),
                 ExecutorSettings.defaults());
-        offline = StandardTools.registry(new StoreCatalogProvider(store), Optional.of(down), 1);
+        offline = StandardTools.registry(new StoreCatalogProvider(store), SourceExecutors.of(Optional.of(down)), 1, ExampleQueries.NONE);
     }
 
     @AfterAll

@@ -24,6 +24,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -50,7 +51,7 @@ class SemanticSearchAndPagingTest {
             new Indexer().run(url, source, store, false, IndexListener.SILENT);
         }
         catalogs = new StoreCatalogProvider(store);
-        tools = StandardTools.registry(catalogs);
+        tools = StandardTools.registry(catalogs, Optional.empty());
     }
 
     private static List<String> names(Envelope e, String field) {

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,7 +36,7 @@ class ServedToolPointersTest {
         InProcessCli.Result demo = InProcessCli.run("--store", store.toString(), "demo", "--events", "none", "--database",
                 dir.resolve("demo.sqlite").toString());
         assertEquals(0, demo.exitCode(), demo.stderr());
-        ToolRegistry every = StandardTools.registry(new StoreCatalogProvider(store));
+        ToolRegistry every = StandardTools.registry(new StoreCatalogProvider(store), Optional.empty());
         core = ToolGroups.DEFAULT.select(every);
         all = ToolGroups.ALL.select(every);
     }
@@ -86,12 +89,12 @@ class ServedToolPointersTest {
         String text = answer.toJson();
         return ToolGroups.GROUPS.values().stream().flatMap(List::stream).distinct()
                 .filter(t -> !registry.names().contains(t))
-                .filter(t -> java.util.regex.Pattern.compile("\\b" + t + "\\b").matcher(text).find()).toList();
+                .filter(t -> Pattern.compile("\\b" + t + "\\b").matcher(text).find()).toList();
     }
 
     @Test
     void beforeAnythingIsIndexedEveryToolOfTheDefaultSetNamesOnlyServedTools() {
-        ToolRegistry empty = ToolGroups.DEFAULT.select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("none.db"))));
+        ToolRegistry empty = ToolGroups.DEFAULT.select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("none.db")), Optional.empty()));
         Map<String, Map<String, Object>> calls = Map.of(
                 "find_relevant_tables", Map.of("query", "invoices"),
                 "describe_table", Map.of("qualified_name", "main.invoices"),
@@ -101,7 +104,7 @@ class ServedToolPointersTest {
                 "describe_entity", Map.of("name", "invoices"),
                 "get_metric", Map.of("name", "revenue"),
                 "execute", Map.of("sql", "SELECT 1"));
-        assertEquals(java.util.Set.copyOf(empty.names()), calls.keySet());
+        assertEquals(Set.copyOf(empty.names()), calls.keySet());
         calls.forEach((tool, arguments) -> {
             Envelope answer = empty.call(tool, arguments);
             assertEquals("index_not_ready", answer.error().kind().wireName(), tool + ": " + answer);
@@ -111,7 +114,7 @@ class ServedToolPointersTest {
 
     @Test
     void aRecoveryToATableToolOnAServerOfSqlAloneKeepsItsMessageAndNamesNoTool() {
-        ToolRegistry sqlOnly = ToolGroups.parse("sql").select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("demo.db"))));
+        ToolRegistry sqlOnly = ToolGroups.parse("sql").select(StandardTools.registry(new StoreCatalogProvider(dir.resolve("demo.db")), Optional.empty()));
         Envelope full = all.call("validate_query", Map.of("sql", "SELECT * FROM main.invoicez"));
         Envelope lean = sqlOnly.call("validate_query", Map.of("sql", "SELECT * FROM main.invoicez"));
         assertEquals(new Recovery("describe_table", Map.of("qualified_name", "main.invoices"),

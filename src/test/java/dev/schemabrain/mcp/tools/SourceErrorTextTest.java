@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +44,7 @@ class SourceErrorTextTest {
     @TempDir
     static Path dir;
     static String maria;
-    static final java.util.List<QueryExecutor> OPEN = new java.util.ArrayList<>();
+    static final List<QueryExecutor> OPEN = new ArrayList<>();
 
     @BeforeAll
     static void databases() throws Exception {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,8 +87,8 @@ class SpiderExecuteFigures {
             List<List<String>> expected = SqlAnswers.sqliteRows(file, sql);
             boolean ordered = sql.toUpperCase().contains("ORDER BY");
             if (!ordered) {
-                got.sort(java.util.Comparator.comparing(Object::toString));
-                expected.sort(java.util.Comparator.comparing(Object::toString));
+                got.sort(Comparator.comparing(Object::toString));
+                expected.sort(Comparator.comparing(Object::toString));
             }
             if (got.equals(expected)) {
                 same++;

@@ -1,13 +1,29 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.engine.SchemaSource;
+import dev.schemabrain.engine.SourceUrl;
+import dev.schemabrain.execute.QueryExecutor;
+import dev.schemabrain.index.IndexListener;
+import dev.schemabrain.index.Indexer;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.CallAudit;
+import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.source.Sources;
 
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,26 +113,26 @@ final class SqlAnswers {
      * Indexes {@code url} into {@code store} and serves the standard tools over {@code executor}, adding to {@code left}
      * the fingerprint of each statement about to leave for the database (the audit's before-SQL hook).
      */
-    static ToolRegistry servedAndAudited(dev.schemabrain.engine.SourceUrl url, java.nio.file.Path store,
-                                         dev.schemabrain.execute.QueryExecutor executor, List<String> left) throws Exception {
-        try (dev.schemabrain.engine.SchemaSource source = dev.schemabrain.source.Sources.open(url)) {
-            new dev.schemabrain.index.Indexer().run(url, source, store, false, dev.schemabrain.index.IndexListener.SILENT);
+    static ToolRegistry servedAndAudited(SourceUrl url, Path store,
+                                         QueryExecutor executor, List<String> left) throws Exception {
+        try (SchemaSource source = Sources.open(url)) {
+            new Indexer().run(url, source, store, false, IndexListener.SILENT);
         }
-        return StandardTools.registry(new StoreCatalogProvider(store), java.util.Optional.of(executor))
-                .audited(new dev.schemabrain.mcp.tool.CallAudit() {
+        return StandardTools.registry(new StoreCatalogProvider(store), Optional.of(executor))
+                .audited(new CallAudit() {
                     @Override
-                    public void beforeSql(dev.schemabrain.mcp.tool.ToolCall call, String fingerprint) {
+                    public void beforeSql(ToolCall call, String fingerprint) {
                         left.add(fingerprint);
                     }
 
                     @Override
-                    public void completed(dev.schemabrain.mcp.tool.ToolCall call, dev.schemabrain.mcp.envelope.Envelope result) {
+                    public void completed(ToolCall call, Envelope result) {
                     }
                 });
     }
 
     /** Every row of {@code rs}, numbers in their shortest form, as {@link #rows(JsonNode)} reads an answer's. */
-    static List<List<String>> rows(java.sql.ResultSet rs) throws java.sql.SQLException {
+    static List<List<String>> rows(ResultSet rs) throws SQLException {
         List<List<String>> rows = new ArrayList<>();
         while (rs.next()) {
             List<String> row = new ArrayList<>();
@@ -129,10 +145,10 @@ final class SqlAnswers {
     }
 
     /** The rows SQLite itself answers for {@code sql} on {@code file}, numbers in their shortest form. */
-    static List<List<String>> sqliteRows(java.nio.file.Path file, String sql) throws java.sql.SQLException {
+    static List<List<String>> sqliteRows(Path file, String sql) throws SQLException {
         List<List<String>> rows = new ArrayList<>();
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
-             java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 List<String> row = new ArrayList<>();
                 for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {

@@ -16,14 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -221,7 +224,7 @@ class SqlToolsDuckDbTest {
     }
 
     static List<List<String>> duck(String sql) throws Exception {
-        java.util.Properties readOnly = new java.util.Properties();
+        Properties readOnly = new Properties();
         readOnly.setProperty("duckdb.read_only", "true");
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + file, readOnly); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(sql)) {
@@ -230,7 +233,7 @@ class SqlToolsDuckDbTest {
     }
 
     private static String sha256(Path path) throws Exception {
-        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(Files.readAllBytes(path)));
     }
 }

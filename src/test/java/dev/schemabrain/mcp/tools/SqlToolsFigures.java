@@ -5,6 +5,7 @@ import dev.schemabrain.execute.BoundQuery;
 import dev.schemabrain.mcp.envelope.Envelope;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,7 +36,7 @@ class SqlToolsFigures {
 
     @Test
     void overheadOverTheBareQuery() throws Exception {
-        SqlToolsPostgresTest.dir = java.nio.file.Files.createTempDirectory("sqltools-figures");
+        SqlToolsPostgresTest.dir = Files.createTempDirectory("sqltools-figures");
         SqlToolsPostgresTest.serve();
         StringBuilder out = new StringBuilder("validate_query and execute over the bare query (PostgreSQL Chinook, ms)\n");
         int warm = 100;

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.engine.Purpose;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
@@ -21,11 +22,13 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -231,7 +234,7 @@ class SqlToolsMariaDbTest {
             log = ownLog(admin, since);
         }
         List<String> parsed = new ArrayList<>();
-        java.util.Map<Long, Boolean> readOnly = new java.util.HashMap<>();
+        Map<Long, Boolean> readOnly = new HashMap<>();
         for (Logged l : log) {
             if (!List.of("Query", "Prepare", "Execute").contains(l.command())) {
                 continue;   // Connect, Quit, Close stmt
@@ -272,10 +275,10 @@ class SqlToolsMariaDbTest {
         assertEquals("412", maria("SELECT count(*) FROM invoice").get(0).get(0), "invoice is intact");
     }
 
-    private static final String MARKER = dev.schemabrain.engine.Purpose.STATEMENT_MARKER;
+    private static final String MARKER = Purpose.STATEMENT_MARKER;
 
     /** What the driver and the read-only session send around each statement. */
-    private static final java.util.regex.Pattern SETUP = java.util.regex.Pattern.compile("(?is)set sql_mode=CONCAT\\(.*"
+    private static final Pattern SETUP = Pattern.compile("(?is)set sql_mode=CONCAT\\(.*"
             + "|SET SESSION TRANSACTION READ ONLY|SET SESSION max_statement_time = [0-9.]+|set autocommit=[01]"
             + "|START TRANSACTION READ ONLY|ROLLBACK|COMMIT"
             // A pooled session's reset: the driver's own state back (read-write, then limited again before any use).

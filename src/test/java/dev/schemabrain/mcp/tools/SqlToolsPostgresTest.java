@@ -23,9 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +97,7 @@ class SqlToolsPostgresTest {
     static List<String> statements(String pattern) throws Exception {
         List<String> seen = new ArrayList<>();
         try (Connection c = TestPostgres.connect("postgres");
-             java.sql.PreparedStatement st = c.prepareStatement("SELECT query FROM pg_stat_statements s JOIN pg_database d"
+             PreparedStatement st = c.prepareStatement("SELECT query FROM pg_stat_statements s JOIN pg_database d"
                      + " ON d.oid = s.dbid WHERE d.datname = ? AND query LIKE ?")) {
             st.setString(1, DB);
             st.setString(2, pattern);
@@ -264,7 +266,7 @@ class SqlToolsPostgresTest {
         String mineCust = "(SELECT * FROM customer WHERE support_rep_id = 3)";
         String mineLines = "(SELECT * FROM invoice_line WHERE invoice_id IN (SELECT invoice_id FROM invoice WHERE"
                 + " customer_id IN (SELECT customer_id FROM customer WHERE support_rep_id = 3)))";
-        Map<String, String> byChain = new java.util.LinkedHashMap<>();
+        Map<String, String> byChain = new LinkedHashMap<>();
         byChain.put("SELECT count(*) FROM invoice", "SELECT count(*) FROM " + mineInv + " x");
         byChain.put("SELECT sum(i.total) FROM invoice i LEFT JOIN customer c ON c.customer_id = i.customer_id",
                 "SELECT sum(i.total) FROM " + mineInv + " i LEFT JOIN " + mineCust + " c ON c.customer_id = i.customer_id");

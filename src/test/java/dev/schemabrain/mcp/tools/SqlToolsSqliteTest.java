@@ -1,5 +1,8 @@
 package dev.schemabrain.mcp.tools;
 
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.tool.CallAudit;
+import dev.schemabrain.mcp.tool.ToolCall;
 import dev.schemabrain.served.StoreCatalogProvider;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.access.Access;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,7 +109,7 @@ class SqlToolsSqliteTest {
             assertEquals("refused", e.path("status").asText(), () -> sql + ": " + e);
             assertFalse(e.path("error").path("recovery").path("suggested_rewrite").asText().isBlank(), sql);
         }
-        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(file)), "the SQLite file is unchanged");
+        assertTrue(Arrays.equals(before, Files.readAllBytes(file)), "the SQLite file is unchanged");
     }
 
     @Test
@@ -144,14 +148,14 @@ class SqlToolsSqliteTest {
     void theAuditRecordsEveryStatementThatLeavesByAFingerprintWithoutItsLiterals() throws Exception {
         List<String> before = new ArrayList<>();
         List<String> completed = new ArrayList<>();
-        ToolRegistry audited = tools.audited(new dev.schemabrain.mcp.tool.CallAudit() {
+        ToolRegistry audited = tools.audited(new CallAudit() {
             @Override
-            public void beforeSql(dev.schemabrain.mcp.tool.ToolCall call, String fingerprint) {
+            public void beforeSql(ToolCall call, String fingerprint) {
                 before.add(fingerprint);
             }
 
             @Override
-            public void completed(dev.schemabrain.mcp.tool.ToolCall call, dev.schemabrain.mcp.envelope.Envelope result) {
+            public void completed(ToolCall call, Envelope result) {
                 completed.add(call.tool() + ":" + result.status().name());
             }
         });

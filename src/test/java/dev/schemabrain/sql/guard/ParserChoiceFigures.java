@@ -3,11 +3,13 @@ package dev.schemabrain.sql.guard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.Column;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.engine.sqlite.SqliteSource;
 import dev.schemabrain.source.ddl.DdlSource;
 import dev.schemabrain.testing.Bench;
+import dev.schemabrain.testing.TestPostgres;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
@@ -32,12 +34,18 @@ import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.Planner;
 import org.junit.jupiter.api.Test;
+import org.sqlite.SQLiteConfig;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -405,9 +413,9 @@ class ParserChoiceFigures {
         }
         tally.deparsed++;
         Path file = Bench.root().resolve("spider/database").resolve(q.db()).resolve(q.db() + ".sqlite");
-        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+        SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
-        try (java.sql.Connection c = config.createConnection("jdbc:sqlite:" + file)) {
+        try (Connection c = config.createConnection("jdbc:sqlite:" + file)) {
             List<List<String>> original = rows(c, q.sql());
             List<List<String>> rendered = rows(c, bound.ast().toString());
             if (original.equals(rendered)) {
@@ -415,15 +423,15 @@ class ParserChoiceFigures {
             } else {
                 tally.deparseMisses.add(q.sql() + "\n      rendered " + bound.ast());
             }
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             tally.deparseMisses.add(q.sql() + "\n      rendered " + bound.ast() + "\n      " + e.getMessage());
         }
     }
 
     /** The analyst PostgreSQL queries, original text against rendering, on a real PostgreSQL: {bound, same rows}. */
-    private static int[] deparseOnPostgres(Map<String, Catalog> catalogs) throws java.sql.SQLException {
-        dev.schemabrain.testing.TestPostgres.loadSample("chinook", "chinook.sql");
-        dev.schemabrain.testing.TestPostgres.loadSample("guard_figures_northwind", "northwind.sql");
+    private static int[] deparseOnPostgres(Map<String, Catalog> catalogs) throws SQLException {
+        TestPostgres.loadSample("chinook", "chinook.sql");
+        TestPostgres.loadSample("guard_figures_northwind", "northwind.sql");
         int bound = 0;
         int same = 0;
         for (Query q : ANALYST) {
@@ -433,26 +441,26 @@ class ParserChoiceFigures {
             }
             bound++;
             String database = q.db().equals("chinook") ? "chinook" : "guard_figures_northwind";
-            try (java.sql.Connection c = dev.schemabrain.testing.TestPostgres.connect(database)) {
+            try (Connection c = TestPostgres.connect(database)) {
                 List<List<String>> original = new ArrayList<>(rows(c, q.sql()));
                 List<List<String>> rendered = new ArrayList<>(rows(c, b.ast().toString()));
-                original.sort(java.util.Comparator.comparing(Object::toString));
-                rendered.sort(java.util.Comparator.comparing(Object::toString));
+                original.sort(Comparator.comparing(Object::toString));
+                rendered.sort(Comparator.comparing(Object::toString));
                 if (original.equals(rendered)) {
                     same++;
                 } else {
                     System.out.println("rendering differs: " + q.sql() + "\n  " + b.ast());
                 }
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 System.out.println("rendering fails: " + q.sql() + "\n  " + b.ast() + "\n  " + e.getMessage());
             }
         }
         return new int[] {bound, same};
     }
 
-    private static List<List<String>> rows(java.sql.Connection c, String sql) throws java.sql.SQLException {
+    private static List<List<String>> rows(Connection c, String sql) throws SQLException {
         List<List<String>> rows = new ArrayList<>();
-        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
             while (rs.next() && rows.size() < 2000) {
                 List<String> row = new ArrayList<>();
@@ -530,7 +538,7 @@ class ParserChoiceFigures {
                     @Override
                     public RelDataType getRowType(RelDataTypeFactory types) {
                         RelDataTypeFactory.Builder row = types.builder();
-                        for (dev.schemabrain.catalog.Column c : t.columns()) {
+                        for (Column c : t.columns()) {
                             row.add(c.name(), types.createTypeWithNullability(types.createSqlType(type(c.dataType())), true));
                         }
                         return row.build();

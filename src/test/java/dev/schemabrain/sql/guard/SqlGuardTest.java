@@ -1,6 +1,7 @@
 package dev.schemabrain.sql.guard;
 
 import dev.schemabrain.catalog.Catalog;
+import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.engine.IntrospectionOptions;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.engine.sqlite.SqliteSource;
@@ -14,9 +15,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -148,7 +151,7 @@ class SqlGuardTest {
             BoundSelect whole = bound(engine == TestEngine.POSTGRESQL ? "SELECT json_build_object('row', c) FROM customers c"
                     : "SELECT c::text FROM customers c", engine);
             Set<String> shown = whole.outputs().get(0).values().stream().map(ColumnRef::column)
-                    .collect(java.util.stream.Collectors.toSet());
+                    .collect(Collectors.toSet());
             assertTrue(shown.contains("email") && shown.contains("id"), shown::toString);
             assertTrue(bound("SELECT c::text FROM customers c", engine).outputs().get(0).values().size() > 2);
         }
@@ -208,7 +211,7 @@ class SqlGuardTest {
 
         BoundSelect star = bound("SELECT * FROM (SELECT * FROM api_keys) k", TestEngine.SQLITE);
         assertEquals(Set.of("api_keys.secret"), names(star.outputs().get(2).values()), "copying the secrets table out");
-        assertEquals(Set.of(dev.schemabrain.catalog.QualifiedName.of("main", "api_keys")), star.tables());
+        assertEquals(Set.of(QualifiedName.of("main", "api_keys")), star.tables());
 
         BoundSelect scalar = bound("SELECT c.name, (SELECT k.secret FROM api_keys k WHERE k.customer_id = c.id) AS s"
                 + " FROM customers c", TestEngine.POSTGRESQL);
@@ -383,7 +386,7 @@ class SqlGuardTest {
     @Test
     void parserBombsAreRefusedQuickly() {
         String parens = "SELECT " + "(".repeat(5000) + "phone" + ")".repeat(5000) + " FROM customers";
-        String ors = "SELECT phone FROM customers WHERE " + String.join(" OR ", java.util.Collections.nCopies(6000, "id = 1"));
+        String ors = "SELECT phone FROM customers WHERE " + String.join(" OR ", Collections.nCopies(6000, "id = 1"));
         for (String sql : List.of(parens, ors)) {
             long start = System.nanoTime();
             Refusal r = refused(sql, TestEngine.POSTGRESQL);

@@ -1,7 +1,9 @@
 package dev.schemabrain.engine.postgres.log;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,7 +49,7 @@ final class LinePrefix {
     static Optional<LinePrefix> of(String prefix) {
         StringBuilder re = new StringBuilder("^");
         boolean optional = false;
-        java.util.Set<String> named = new java.util.HashSet<>();
+        Set<String> named = new HashSet<>();
         for (int i = 0; i < prefix.length(); i++) {
             char ch = prefix.charAt(i);
             if (ch != '%') {
@@ -82,7 +84,7 @@ final class LinePrefix {
         return Optional.of(new LinePrefix(prefix, Pattern.compile(re.toString(), Pattern.DOTALL)));
     }
 
-    private static String part(char escape, java.util.Set<String> named) {
+    private static String part(char escape, Set<String> named) {
         return switch (escape) {
             case 'm' -> group("time", STAMP + "\\.\\d+(?: [^ \\]]+)?", named);
             case 't' -> group("time", STAMP + "(?: [^ \\]]+)?", named);
@@ -101,7 +103,7 @@ final class LinePrefix {
         };
     }
 
-    private static String group(String name, String pattern, java.util.Set<String> named) {
+    private static String group(String name, String pattern, Set<String> named) {
         return named.add(name) ? "(?<" + name + ">" + pattern + ")" : "(?:" + pattern + ")";
     }
 

@@ -17,6 +17,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 
 /**
  * The last filter before the SDK, after authentication: names the caller (the auth filter's
@@ -39,14 +40,6 @@ final class CallerGate implements Filter {
     @FunctionalInterface
     interface ModernTools {
         ModernEra.ToolRunner forScope(RequestScope scope);
-    }
-
-    CallerGate(RateLimit rate, CallGate gate) {
-        this(rate, gate, Optional.empty());
-    }
-
-    CallerGate(RateLimit rate, CallGate gate, Optional<AccessPolicySource> policy) {
-        this(rate, gate, policy, null, null);
     }
 
     /**
@@ -133,7 +126,7 @@ final class CallerGate implements Filter {
         ModernEra.Answer answer;
         try {
             answer = modern.answer(rpc.message(), headers, scope.identity(), scope.access(policy), tools.forScope(scope)).join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             Replies.rpcError(response, HttpServletResponse.SC_INTERNAL_SERVER_ERROR, JsonRpcFrames.INTERNAL_ERROR,
                     "The tool failed before it could answer; retry, and if it persists see the server log.");
             return;

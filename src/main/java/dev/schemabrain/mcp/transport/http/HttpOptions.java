@@ -3,7 +3,9 @@ package dev.schemabrain.mcp.transport.http;
 import dev.schemabrain.mcp.server.RateLimit;
 import jakarta.servlet.Filter;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -92,13 +94,13 @@ public record HttpOptions(String host, int port, List<String> allowedOrigins, in
     /** Whether {@code host} names this machine only (a name that does not resolve is not loopback). */
     public static boolean isLoopback(String host) {
         try {
-            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (!a.isLoopbackAddress()) {
                     return false;
                 }
             }
             return true;
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return false;
         }
     }

@@ -1,6 +1,8 @@
 package dev.schemabrain.mcp.transport.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.schemabrain.auth.AuthFilter;
+import dev.schemabrain.mcp.server.ChangedLine;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.EnvelopeOutputCheck;
 import dev.schemabrain.mcp.server.Instructions;
@@ -45,6 +47,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -77,7 +80,7 @@ public final class HttpService implements AutoCloseable {
     /** The newest protocol the SDK negotiates; it accepts 2025-06-18 and 2025-03-26 too. */
     static final String PROTOCOL_VERSION = ProtocolVersions.MCP_2025_11_25;
     /** A connection with no bytes either way for this long is closed (docs/http.md, Robustness). */
-    static final java.time.Duration IDLE_TIMEOUT = java.time.Duration.ofSeconds(30);
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
     /** A request body arriving slower than this is refused 408 (slowloris); a real client sends it at once. */
     static final long MIN_REQUEST_BYTES_PER_S = 1024;
 
@@ -194,9 +197,9 @@ public final class HttpService implements AutoCloseable {
         context.addServlet(new ServletHolder(transport), MCP_PATH);
         beside.ifPresent(b -> context.addServlet(new ServletHolder(b.servlet()), b.prefix() + "*"));
         // RFC 9728: where a client that got 401 learns which authorization server to ask; it needs no credential.
-        options.authFilter().filter(f -> f instanceof dev.schemabrain.auth.AuthFilter)
-                .map(f -> ((dev.schemabrain.auth.AuthFilter) f).metadataServlet())
-                .ifPresent(metadata -> dev.schemabrain.auth.AuthFilter.METADATA_PATHS
+        options.authFilter().filter(f -> f instanceof AuthFilter)
+                .map(f -> ((AuthFilter) f).metadataServlet())
+                .ifPresent(metadata -> AuthFilter.METADATA_PATHS
                         .forEach(path -> context.addServlet(new ServletHolder(metadata), path)));
         context.addServlet(new ServletHolder(new ObservabilityServlet(observability, false, figuresFor(options.authFilter()))),
                 HEALTH_PATH);
@@ -225,7 +228,7 @@ public final class HttpService implements AutoCloseable {
         });
         long every = options.statsInterval().toMillis();
         if (every > 0) {
-            stats.scheduleAtFixedRate(new dev.schemabrain.mcp.server.ChangedLine(observability::statsLine, LOG::info),
+            stats.scheduleAtFixedRate(new ChangedLine(observability::statsLine, LOG::info),
                     every, every, TimeUnit.MILLISECONDS);
         }
         return new HttpService(jetty, mcp, dispatcher, stats, observability);
@@ -273,11 +276,11 @@ public final class HttpService implements AutoCloseable {
      * Who sees /health's figures on the main listener: anyone when no authentication is configured (the
      * listener is then loopback only), else a request with a valid credential; the rest get liveness only.
      */
-    private static Predicate<HttpServletRequest> figuresFor(java.util.Optional<Filter> auth) {
+    private static Predicate<HttpServletRequest> figuresFor(Optional<Filter> auth) {
         if (auth.isEmpty()) {
             return r -> true;
         }
-        if (auth.get() instanceof dev.schemabrain.auth.AuthFilter filter) {
+        if (auth.get() instanceof AuthFilter filter) {
             return r -> filter.identify(r).isPresent();
         }
         return r -> false;

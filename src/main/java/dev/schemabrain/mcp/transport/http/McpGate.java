@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -84,7 +85,7 @@ final class McpGate implements Filter {
             return;
         }
         String type = request.getContentType();
-        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             closeAfter(response);
             Replies.refuse(response, HttpServletResponse.SC_UNSUPPORTED_MEDIA_TYPE,
                     "An MCP message is sent as Content-Type: application/json.");

@@ -1,5 +1,7 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.access.Access;
+import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.tool.CallAudit;
@@ -114,7 +116,7 @@ public final class Observability {
     void sourceCallEnded(Envelope answer) {
         sourceInFlight.decrementAndGet();
         if (answer != null && answer.error() != null
-                && answer.error().kind() == dev.schemabrain.error.ErrorKind.SOURCE_BUSY) {
+                && answer.error().kind() == ErrorKind.SOURCE_BUSY) {
             sourceBusy.increment();
         }
     }
@@ -138,7 +140,7 @@ public final class Observability {
             }
 
             @Override
-            public void rejected(String tool, String caller, dev.schemabrain.access.Access access, Object arguments,
+            public void rejected(String tool, String caller, Access access, Object arguments,
                                  String errorKind) throws AuditUnavailable {
                 time(() -> audit.rejected(tool, caller, access, arguments, errorKind));
             }

@@ -25,11 +25,6 @@ final class StatelessTools {
     private StatelessTools() {
     }
 
-    static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
-                                                       Observability observability) {
-        return specifications(registry, dispatcher, observability, Optional.empty());
-    }
-
     /** @param policy the access policy in force; each call's reach is its credential's role under it */
     static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
                                                        Observability observability, Optional<AccessPolicySource> policy) {

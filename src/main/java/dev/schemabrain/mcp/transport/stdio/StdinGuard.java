@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -51,13 +52,6 @@ final class StdinGuard implements Runnable {
     /**
      * @param frames the stream the SDK writes its frames to: error frames are written under the same
      *               lock the SDK takes, so frames never interleave
-     */
-    StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
-               CallGate gate) {
-        this(stdin, frames, session, maxLineBytes, gate, null, null, () -> Access.UNRESTRICTED);
-    }
-
-    /**
      * @param modern the 2026-07-28 revision's answers, written here (the SDK's session never sees those messages)
      * @param tools  how such a tools/call reaches its tool; {@code access}: the one caller's reach, per call
      */
@@ -209,7 +203,7 @@ final class StdinGuard implements Runnable {
     }
 
     /** Waits until every 2026-07-28 request read so far has its answer, or {@code limit} passes; returns whether all do. */
-    boolean awaitModernAnswered(java.time.Duration limit) throws InterruptedException {
+    boolean awaitModernAnswered(Duration limit) throws InterruptedException {
         return modernInFlight.await(limit);
     }
 

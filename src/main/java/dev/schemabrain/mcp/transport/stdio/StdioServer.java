@@ -136,7 +136,7 @@ public final class StdioServer {
             } else if (!transport.awaitAnswered(ANSWER_GRACE)) {
                 log.warn("calls still running {} s after stdin closed; stopping anyway", ANSWER_GRACE.toSeconds());
             }
-            server.closeGracefully().onErrorResume(e -> Mono.empty()).block(java.time.Duration.ofSeconds(10));
+            server.closeGracefully().onErrorResume(e -> Mono.empty()).block(Duration.ofSeconds(10));
         } catch (IllegalStateException timedOut) {
             LoggerFactory.getLogger(StdioServer.class).warn("the MCP session did not close within 10 s; stopping anyway");
         } finally {

@@ -23,14 +23,9 @@ final class StdioTools {
     /**
      * One specification per tool, the definitions presented as {@code listing} says; each call goes through
      * {@code dispatcher}, which runs it on its own lane instead of the SDK's shared pool (see
-     * {@link ToolDispatcher}), and its answer is sent from that lane.
+     * {@link ToolDispatcher}), and its answer is sent from that lane. {@code access}: the stdio caller's reach
+     * under the policy in force, asked once per call.
      */
-    static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
-                                                              ToolListing listing) {
-        return specifications(registry, dispatcher, listing, () -> Access.UNRESTRICTED);
-    }
-
-    /** As above; {@code access}: the stdio caller's reach under the policy in force, asked once per call. */
     static List<AsyncToolSpecification> specifications(ToolRegistry registry, ToolDispatcher dispatcher,
                                                               ToolListing listing, Supplier<Access> access) {
         List<AsyncToolSpecification> specs = new ArrayList<>();

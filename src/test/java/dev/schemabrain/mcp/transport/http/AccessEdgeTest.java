@@ -48,6 +48,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,7 +74,7 @@ class AccessEdgeTest {
 
     static RSAKey key;
     static HttpService service;
-    static Map<String, String> tokens = new java.util.HashMap<>();
+    static Map<String, String> tokens = new HashMap<>();
 
     /** Answers the reach its call carries: role, denial, bound row filters. */
     static final Tool WHOAMI = new Tool() {
@@ -128,7 +129,7 @@ class AccessEdgeTest {
                 new JwtSettings(jwks.toString(), ISSUER, AUDIENCE, Optional.empty(), "groups"))));
 
         service = HttpService.start(McpCore.of(ToolRegistry.of(List.of(WHOAMI)),
-                DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, "test"),
+                DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL, Optional::empty, "test"),
                 HttpOptions.loopback().withAuthFilter(auth), new Observability(), () -> "static",
                 Optional.of(AccessPolicySource.open(policy)), Optional.empty());
     }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.served.ServedCatalog;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,7 +93,7 @@ class CompletionsEdgeTest {
         executor = new QueryExecutor(SourceUrl.parse("sqlite:" + demo.resolveSibling("demo.sqlite").toAbsolutePath()),
                 new ExecutorSettings(30_000, 10_000, 2, 2_000, null));
         catalogs = new StoreCatalogProvider(store, Optional.empty());
-        registry = StandardTools.registry(catalogs, Optional.of(executor), 5);
+        registry = StandardTools.registry(catalogs, SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE);
         whole = catalogs.current().orElseThrow();
         service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
                 ToolListing.FULL, catalogs, "test"), HttpOptions.loopback(), new Observability(), () -> "static",
@@ -308,13 +312,13 @@ class CompletionsEdgeTest {
         meta.putObject(ModernEra.META_CLIENT_CAPABILITIES);
     }
 
-    java.net.http.HttpRequest.Builder modernPost(ObjectNode message) {
-        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create("http://127.0.0.1:" + service.port() + "/mcp"))
+    HttpRequest.Builder modernPost(ObjectNode message) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + service.port() + "/mcp"))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(message.toString()));
+                .POST(HttpRequest.BodyPublishers.ofString(message.toString()));
         HttpEdgeContractTest.routing(message).forEach(b::header);
         return b;
     }

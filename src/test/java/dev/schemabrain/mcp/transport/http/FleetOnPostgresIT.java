@@ -10,7 +10,9 @@ import dev.schemabrain.testing.TestPostgres;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -52,7 +54,7 @@ class FleetOnPostgresIT {
         String schema = "fleet_" + ProcessHandle.current().pid();
         String store = TestPostgres.url("postgres") + "?schema=" + schema;
         byte[] raw = new byte[AuditKey.MIN_BYTES];
-        new java.security.SecureRandom().nextBytes(raw);
+        new SecureRandom().nextBytes(raw);
         Map<String, String> env = Map.of(AuditKey.ENV, HexFormat.of().formatHex(raw),
                 "XDG_CONFIG_HOME", dir.resolve("config").toString(), "SB_DEMO_URL", "sqlite:" + demo);
         Cli.Result indexed = Cli.run(dir, env, "--store", store, "index", "--source", "sqlite:" + demo);
@@ -123,7 +125,7 @@ class FleetOnPostgresIT {
                     RawMcpClient mcp = new RawMcpClient(fleet.get(instance).url);
                     try {
                         mcp.initialize("kill-c" + client);
-                    } catch (java.io.IOException gone) {
+                    } catch (IOException gone) {
                         // On a loaded machine a client of the instance about to die may start only after the kill.
                         if (instance != 0) {
                             survivorsFailed.add(gone.toString());
@@ -139,7 +141,7 @@ class FleetOnPostgresIT {
                             if (killed.get() && instance != 0) {
                                 afterKill.incrementAndGet();
                             }
-                        } catch (java.io.IOException gone) {
+                        } catch (IOException gone) {
                             if (instance != 0) {
                                 survivorsFailed.add(gone.toString());
                             }

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.schemabrain.audit.AuditKey;
@@ -13,7 +14,9 @@ import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.testing.Indexed;
@@ -112,10 +115,10 @@ class GetMetricHttpBenchmark {
         AuditKey key = AuditKey.of(new byte[AuditKey.MIN_BYTES]);
         AuditLog audit = AuditLog.open(store, key, Optional.empty());
         Observability observability = new Observability();
-        ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), Optional.of(executor), 5)
+        ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE)
                 .audited(observability.timed(new AuditedCalls(audit, key, executor.sourceId())));
         HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8),
-                CallerRates.metricOnly(RateLimit.OFF), "bench"), HttpOptions.loopback(), observability, () -> "static",
+                CallerRates.metricOnly(RateLimit.OFF), ToolListing.FULL, Optional::empty, "bench"), HttpOptions.loopback(), observability, () -> "static",
                 Optional.empty(), Optional.empty());
         return new Served(service, audit, executor, registry);
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -126,7 +128,7 @@ class HostileFramesTest {
         System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
         try {
             StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2),
-                    CallerRates.metricOnly(new RateLimit(1, 1)), "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
+                    CallerRates.metricOnly(new RateLimit(1, 1)), ToolListing.FULL, Optional::empty, "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(out, true, StandardCharsets.UTF_8));
         } finally {

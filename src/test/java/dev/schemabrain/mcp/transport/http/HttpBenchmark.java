@@ -3,6 +3,7 @@ package dev.schemabrain.mcp.transport.http;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -53,7 +55,7 @@ class HttpBenchmark {
                 lines.add(String.format(Locale.ROOT, "describe_table over HTTP, concurrency %d%s: %.0f calls/s, %.3f ms CPU"
                                 + " per call, p50 %.2f ms, p95 %.2f ms, p99 %.2f ms (%d calls); audit append p99 %s ms", concurrency,
                         audited ? "" : " (audit off)", total / seconds, cpuMs, ms(nanos, 0.50), ms(nanos, 0.95), ms(nanos, 0.99), total,
-                        ((java.util.Map<?, ?>) server.service.observability().summary().get("audit")).get("append_p99_ms")));
+                        ((Map<?, ?>) server.service.observability().summary().get("audit")).get("append_p99_ms")));
             }
         }
         Path out = Path.of("target", "bench", "http.txt");
@@ -63,7 +65,7 @@ class HttpBenchmark {
     }
 
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 

@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.McpCore;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.AuditLog;
@@ -11,8 +12,12 @@ import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
+import dev.schemabrain.mcp.tool.CallAudit;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
+import dev.schemabrain.mcp.tools.ToolGroups;
 import dev.schemabrain.served.StoreCatalogProvider;
 import dev.schemabrain.testing.InProcessCli;
 import io.modelcontextprotocol.client.McpClient;
@@ -100,26 +105,25 @@ public final class HttpFixture implements AutoCloseable {
     }
 
     /** A server of only {@code groups}' tools, as {@code serve --tools} (or its default) gives. */
-    public static HttpFixture start(HttpOptions options, dev.schemabrain.mcp.tools.ToolGroups groups) throws Exception {
+    public static HttpFixture start(HttpOptions options, ToolGroups groups) throws Exception {
         return start(options, true, CallerRates.OFF, groups);
     }
 
     private static HttpFixture start(HttpOptions options, boolean audited, CallerRates rates) throws Exception {
-        return start(options, audited, rates, dev.schemabrain.mcp.tools.ToolGroups.ALL);
+        return start(options, audited, rates, ToolGroups.ALL);
     }
 
     private static HttpFixture start(HttpOptions options, boolean audited, CallerRates rates,
-                                     dev.schemabrain.mcp.tools.ToolGroups groups) throws Exception {
+                                     ToolGroups groups) throws Exception {
         Path store = demoStore();
         AuditKey key = AuditKey.of(new byte[AuditKey.MIN_BYTES]);
         AuditLog audit = AuditLog.open(store, key, Optional.empty());
         QueryExecutor executor = new QueryExecutor(SourceUrl.parse("sqlite:" + demoDatabase.toAbsolutePath()),
                 new ExecutorSettings(30_000, 10_000, 8, 2_000, null));
         Observability observability = new Observability();
-        ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()),
-                Optional.of(executor), 5)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
-                : dev.schemabrain.mcp.tool.CallAudit.NONE));
-        HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates,
+        ToolRegistry registry = groups.select(StandardTools.registry(new StoreCatalogProvider(store, Optional.empty()), SourceExecutors.of(Optional.of(executor)), 5, ExampleQueries.NONE)).audited(observability.timed(audited ? new AuditedCalls(audit, key, executor.sourceId())
+                : CallAudit.NONE));
+        HttpService service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(8), rates, ToolListing.FULL, Optional::empty,
                 "test"), options, observability, () -> "static", Optional.empty(), Optional.empty());
         return new HttpFixture(service, audit, registry, executor);
     }

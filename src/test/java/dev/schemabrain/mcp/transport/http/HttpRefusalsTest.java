@@ -1,5 +1,9 @@
 package dev.schemabrain.mcp.transport.http;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -118,11 +122,11 @@ class HttpRefusalsTest {
     @Test
     void aHostOtherThanLoopbackIsMisdirected() throws Exception {
         // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 sends its own Host.
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.service.port())) {
+        try (Socket socket = new Socket("127.0.0.1", server.service.port())) {
             socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: evil.example:" + server.service.port()
                     + "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: "
-                    + PING.length() + "\r\nConnection: close\r\n\r\n" + PING).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream())).readLine();
+                    + PING.length() + "\r\nConnection: close\r\n\r\n" + PING).getBytes(StandardCharsets.US_ASCII));
+            String status = new BufferedReader(new InputStreamReader(socket.getInputStream())).readLine();
             assertEquals("HTTP/1.1 421 Misdirected Request", status);
         }
     }
@@ -147,7 +151,7 @@ class HttpRefusalsTest {
         for (int i = 0; i < 30; i++) {
             HttpResponse<String> refused = one.send(post(server, big).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(413, refused.statusCode());
-            assertEquals(java.util.Optional.of("close"), refused.headers().firstValue("Connection"), "the server says it closes");
+            assertEquals(Optional.of("close"), refused.headers().firstValue("Connection"), "the server says it closes");
             HttpResponse<String> next = one.send(post(server, PING).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, next.statusCode(), "request " + i + " after a 413 on the same client");
         }

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -157,7 +158,7 @@ class HttpRobustnessIT {
         }
         // Slowloris: a byte of JSON whitespace per trickler every 200 ms, for as long as the server listens.
         // Never idle and never done, so only the minimum data rate can end these.
-        java.util.concurrent.ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
+        ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
         boolean[] cut = new boolean[tricklers.size()];
         trickle.scheduleAtFixedRate(() -> {
             for (int i = 0; i < tricklers.size(); i++) {

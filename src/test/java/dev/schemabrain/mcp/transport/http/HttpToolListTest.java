@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.execute.SourceExecutors;
 import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -7,6 +8,7 @@ import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.tool.ToolRegistry;
+import dev.schemabrain.mcp.tools.ExampleQueries;
 import dev.schemabrain.mcp.tools.StandardTools;
 import dev.schemabrain.served.StoreCatalogProvider;
 import io.modelcontextprotocol.client.McpClient;
@@ -49,9 +51,8 @@ class HttpToolListTest {
 
     @BeforeAll
     static void start() throws Exception {
-        ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(HttpFixture.demoStore(), Optional.empty()),
-                Optional.empty(), 5);
-        service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF,
+        ToolRegistry registry = StandardTools.registry(new StoreCatalogProvider(HttpFixture.demoStore(), Optional.empty()), SourceExecutors.of(Optional.empty()), 5, ExampleQueries.NONE);
+        service = HttpService.start(McpCore.of(registry, DispatchCapacity.forMaxConcurrentQueries(4), CallerRates.OFF, ToolListing.FULL, Optional::empty,
                 "test"), HttpOptions.loopback(), new Observability(), VERSION::get, Optional.empty(), Optional.empty());
     }
 

@@ -6,8 +6,10 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.Filter;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -122,8 +124,8 @@ class HttpToolsTest {
         }
     }
 
-    private static void assertThrows(Class<? extends Throwable> type, org.junit.jupiter.api.function.Executable call) {
-        Throwable thrown = org.junit.jupiter.api.Assertions.assertThrows(Throwable.class, call);
+    private static void assertThrows(Class<? extends Throwable> type, Executable call) {
+        Throwable thrown = Assertions.assertThrows(Throwable.class, call);
         assertTrue(type.isInstance(thrown) || type.isInstance(thrown.getCause()), () -> "threw " + thrown);
     }
 }

@@ -25,6 +25,7 @@ import dev.schemabrain.auth.JwtVerifier;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.RateLimit;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -191,7 +193,7 @@ class IdentitySecurityTest {
                     + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
                     + JSON.writeValueAsString(toolsCall(1, "list_metrics", Map.of())) + "\n"
                     + JSON.writeValueAsString(toolsCall(2, "no_such_tool", Map.of())) + "\n";
-            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL, Optional::empty,
                     "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)),
                     new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
@@ -405,7 +407,7 @@ class IdentitySecurityTest {
             in.append(JSON.writeValueAsString(JSON.createObjectNode().put("jsonrpc", "2.0").put("id", 999)
                     .put("method", "tools/\u202Elist\u0000\u001b[2J"))).append('\n');
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF,
+            StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), CallerRates.OFF, ToolListing.FULL, Optional::empty,
                     "test"), Duration.ZERO, () -> Access.UNRESTRICTED,
                     new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8));
             int held = 0;
@@ -434,10 +436,10 @@ class IdentitySecurityTest {
      * (so validation sees it); and a made-up tool name. Keyed "tool#n" (the tool is before the '#').
      */
     private static Map<String, Map<String, Object>> hostileCalls(HttpFixture server) {
-        Map<String, Map<String, Object>> calls = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, Object>> calls = new LinkedHashMap<>();
         for (String name : server.registry.names()) {
             JsonNode schema = JSON.valueToTree(server.registry.tool(name).orElseThrow().spec().arguments().toInputSchema());
-            Map<String, Object> values = new java.util.LinkedHashMap<>();
+            Map<String, Object> values = new LinkedHashMap<>();
             schema.path("properties").properties().forEach(p -> {
                 String type = p.getValue().path("type").asText();
                 if (p.getValue().has("enum")) {

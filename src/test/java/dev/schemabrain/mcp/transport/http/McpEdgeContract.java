@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.audit.AuditEntry;
 import dev.schemabrain.audit.AuditLog;
 import dev.schemabrain.audit.AuditRecord;
+import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.CallerRates;
 import dev.schemabrain.mcp.server.JsonRpcFrames;
 import dev.schemabrain.mcp.server.ModernEra;
@@ -122,7 +123,7 @@ abstract class McpEdgeContract {
         ObjectNode message = call(1, "list_metrics", JSON.createObjectNode());
         message.put("jsonrpc", "1.0");
         Outcome o = run(message);
-        assertEquals(List.of("rpc -32600 " + dev.schemabrain.mcp.server.CallGate.NOT_JSON_RPC), o.answers());
+        assertEquals(List.of("rpc -32600 " + CallGate.NOT_JSON_RPC), o.answers());
         assertEquals(List.of("list_metrics call error invalid_argument"), o.rows());
     }
 
@@ -131,7 +132,7 @@ abstract class McpEdgeContract {
         ObjectNode message = call(1, "list_metrics", JSON.createObjectNode());
         message.remove("jsonrpc");
         Outcome o = run(message);
-        assertEquals(List.of("rpc -32600 " + dev.schemabrain.mcp.server.CallGate.NOT_JSON_RPC), o.answers());
+        assertEquals(List.of("rpc -32600 " + CallGate.NOT_JSON_RPC), o.answers());
         assertEquals(List.of("list_metrics call error invalid_argument"), o.rows());
     }
 
@@ -142,7 +143,7 @@ abstract class McpEdgeContract {
         Outcome o = run(message);
         assertEquals(1, o.answers().size(), o.answers()::toString);
         // HTTP answers it with status 400 as well; the JSON-RPC error and the audit row are the same on both.
-        assertTrue(o.answers().get(0).endsWith("rpc -32600 " + dev.schemabrain.mcp.server.JsonRpcFrames.BAD_ID),
+        assertTrue(o.answers().get(0).endsWith("rpc -32600 " + JsonRpcFrames.BAD_ID),
                 o.answers()::toString);
         assertEquals(List.of("list_metrics call error invalid_argument"), o.rows());
     }

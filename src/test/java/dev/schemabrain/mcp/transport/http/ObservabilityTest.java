@@ -1,6 +1,8 @@
 package dev.schemabrain.mcp.transport.http;
 
+import dev.schemabrain.mcp.envelope.Envelope;
 import dev.schemabrain.mcp.tool.CallAudit;
+import dev.schemabrain.mcp.tool.ToolCall;
 import io.micrometer.core.instrument.MockClock;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +28,11 @@ class ObservabilityTest {
         o.finished(System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(25), "initialize", false);
         CallAudit slow = o.timed(new CallAudit() {
             @Override
-            public void beforeSql(dev.schemabrain.mcp.tool.ToolCall call, String sqlFingerprint) {
+            public void beforeSql(ToolCall call, String sqlFingerprint) {
             }
 
             @Override
-            public void completed(dev.schemabrain.mcp.tool.ToolCall call, dev.schemabrain.mcp.envelope.Envelope result) {
+            public void completed(ToolCall call, Envelope result) {
                 try {
                     Thread.sleep(25);
                 } catch (InterruptedException e) {

@@ -8,8 +8,10 @@ import io.modelcontextprotocol.spec.McpSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -46,7 +48,7 @@ class ServeToolsTest {
     void withoutToolsTheServerListsTheCoreInAtMost8000Bytes() throws Exception {
         Path store = dir.resolve("core.db");
         Files.copy(HttpFixture.pristineDemoStore(), store);
-        List<String> command = new java.util.ArrayList<>(McpStdio.serveCommand(store));
+        List<String> command = new ArrayList<>(McpStdio.serveCommand(store));
         command.subList(command.size() - 2, command.size()).clear();   // no --tools: what a user's client gets
         StringBuffer stderr = new StringBuffer();
         McpSyncClient client = McpStdio.client(io.modelcontextprotocol.client.transport.ServerParameters.builder(command.get(0))
@@ -55,8 +57,8 @@ class ServeToolsTest {
             McpSchema.ListToolsResult listed = client.listTools();
             assertEquals(List.of("find_relevant_tables", "describe_table", "suggest_joins", "describe_entity", "list_metrics",
                     "find_relevant_metrics", "get_metric", "execute"), listed.tools().stream().map(McpSchema.Tool::name).toList());
-            int bytes = McpStdio.JSON.writeValueAsString(java.util.Map.of("tools", listed.tools())).getBytes(
-                    java.nio.charset.StandardCharsets.UTF_8).length;
+            int bytes = McpStdio.JSON.writeValueAsString(Map.of("tools", listed.tools())).getBytes(
+                    StandardCharsets.UTF_8).length;
             assertTrue(bytes <= 8_000, "the default tools/list is " + bytes + " bytes");
             // An answer of the core points only at core tools: describe_column's stand-in is describe_table.
             McpSchema.CallToolResult described = McpStdio.call(client, "describe_table", Map.of("qualified_name", "main.invoices"));

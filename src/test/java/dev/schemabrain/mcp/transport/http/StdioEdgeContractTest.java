@@ -7,6 +7,7 @@ import dev.schemabrain.mcp.server.McpCore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.schemabrain.mcp.server.DispatchCapacity;
+import dev.schemabrain.mcp.server.ToolListing;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 
 import java.io.ByteArrayInputStream;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The edge's contract over stdio: the real {@link StdioServer} in this JVM, on the same registry and audit
@@ -50,7 +52,7 @@ class StdioEdgeContractTest extends McpEdgeContract {
             in.append(message).append('\n');
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RATES, "test"),
+        StdioServer.run(McpCore.of(fixture.registry, DispatchCapacity.forMaxConcurrentQueries(2), RATES, ToolListing.FULL, Optional::empty, "test"),
                 Duration.ZERO, () -> Access.UNRESTRICTED,
                 new ByteArrayInputStream(in.toString().getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8));

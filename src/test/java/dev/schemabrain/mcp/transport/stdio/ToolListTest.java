@@ -1,5 +1,6 @@
 package dev.schemabrain.mcp.transport.stdio;
 
+import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
@@ -70,7 +71,7 @@ class ToolListTest {
         List<String> passed = new ArrayList<>();
         StdinGuard guard = new StdinGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), frames,
                 message -> passed.add(message.toString()), 1 << 20,
-                new CallGate(ToolRegistry.of(List.of()), () -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8)));
+                new CallGate(ToolRegistry.of(List.of()), () -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8)), null, null, () -> Access.UNRESTRICTED);
         guard.run();
         return List.of(lines(frames.toString(StandardCharsets.UTF_8)), passed);
     }
