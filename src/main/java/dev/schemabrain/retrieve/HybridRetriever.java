@@ -1,5 +1,7 @@
 package dev.schemabrain.retrieve;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.ForeignKey;
@@ -46,6 +48,8 @@ import java.util.stream.IntStream;
  * works as {@code keyword}.
  */
 public final class HybridRetriever implements TableRetriever {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HybridRetriever.class);
 
     /** Which signals rank. */
     public enum Mode {
@@ -104,7 +108,8 @@ public final class HybridRetriever implements TableRetriever {
     private final List<TableDocuments> documents;
     private final LexicalIndex lexical;
     private final Function<String, float[]> queryEmbedder;
-    private final boolean dense;
+    /** Turned off for good when the questions' embeddings do not fit the store's vectors (another model). */
+    private volatile boolean dense;
     private final VectorIndex vectors;
     private final int[][] neighbours;
     /** The tables each table's foreign keys point at. */
@@ -250,9 +255,14 @@ public final class HybridRetriever implements TableRetriever {
         FutureTask<Lexical> lexicalPart = dense ? Helper.fork(lexicalWork) : new FutureTask<>(lexicalWork);
         float[] q = dense ? queryEmbedder.apply(query) : null;
         if (q != null && q.length != vectors.dimension()) {
-            // The int8 scans would compare the first components only and rank silently wrong.
-            throw new IllegalStateException("the store's vectors have " + vectors.dimension() + " dimensions and the"
-                    + " embedding model gives " + q.length + "; index the store again with the embedder this process uses.");
+            // The int8 scans would compare the first components only and rank silently wrong: keywords only, said once.
+            Helper.join(lexicalPart);
+            if (dense) {
+                dense = false;
+                LOG.warn("the store's vectors have {} dimensions and the embedding model gives {}: searching by keywords"
+                        + " only; index the store again with the embedder this process uses", vectors.dimension(), q.length);
+            }
+            return search(query, limit, schema);
         }
         Lexical found = Helper.join(lexicalPart);
         double[] lex = new double[n];
