@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Process start to the first answered tools/call over stdio: spawn the server, send initialize, initialized and one
-call at once, and time until the call's answer arrives. Run it in a directory holding a store (after
+"""Process start to the initialize answer and to the first answered tools/call over stdio: spawn the server, send
+initialize, initialized and one call at once, and time until each answer arrives. Run it in a directory holding a store (after
 `./schemabrain demo`), with the server's command line as arguments:
 
     python3 bench/stdio-startup.py ./schemabrain serve --store schemabrain.db
@@ -27,11 +27,14 @@ def once():
                 {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": args}}]
     p.stdin.write(("\n".join(json.dumps(m) for m in messages) + "\n").encode())
     p.stdin.flush()
+    initialized = None
     while True:
         line = p.stdout.readline()
         if not line:
             sys.exit("the server closed stdout before answering the call")
         answer = json.loads(line)
+        if answer.get("id") == 0:
+            initialized = time.perf_counter() - started
         if answer.get("id") == 1:
             break
     elapsed = time.perf_counter() - started
@@ -40,9 +43,10 @@ def once():
         sys.exit("the call failed, so the time would not be a start-up: %s" % why)
     p.stdin.close()
     p.wait()
-    return elapsed
+    return initialized, elapsed
 
 
-runs = sorted(once() for _ in range(int(os.environ.get("RUNS", "5"))))
-print("start -> first %s: median %.0f ms (min %.0f, max %.0f; %d runs)"
-      % (tool, runs[len(runs) // 2] * 1000, runs[0] * 1000, runs[-1] * 1000, len(runs)))
+pairs = [once() for _ in range(int(os.environ.get("RUNS", "5")))]
+for name, runs in (("initialize", sorted(i for i, _ in pairs)), ("first " + tool, sorted(c for _, c in pairs))):
+    print("start -> %s: median %.0f ms (min %.0f, max %.0f; %d runs)"
+          % (name, runs[len(runs) // 2] * 1000, runs[0] * 1000, runs[-1] * 1000, len(runs)))

@@ -25,6 +25,8 @@ import dev.schemabrain.access.AccessPolicySource;
 import dev.schemabrain.access.Caller;
 import dev.schemabrain.audit.AuditKey;
 import dev.schemabrain.audit.WitnessFile;
+import dev.schemabrain.mcp.server.Handshake;
+import dev.schemabrain.mcp.transport.stdio.StdioDoor;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import dev.schemabrain.pii.BlockList;
 import dev.schemabrain.serve.BesideMcp;
@@ -240,6 +242,15 @@ final class ServeCommand implements Callable<Integer> {
     private int serve(CountDownLatch done) throws InterruptedException, SchemaBrainException {
         ToolGroups groups = tools == null ? ToolGroups.DEFAULT : toolGroups();
         Optional<HttpOptions> http = transport == Transport.http ? Optional.of(httpOptions()) : Optional.empty();
+        PrintStream frames = System.out;
+        // Over stdio the client's initialize is answered now, from the tools' names alone: what it waits for first is
+        // the JVM's start, not the store's, the audit log's or the sources' (a call sent meanwhile waits for them).
+        Optional<StdioDoor> door = Optional.empty();
+        if (http.isEmpty()) {
+            // Nothing but frames may reach the real stdout; anything else printed lands on stderr.
+            System.setOut(System.err);
+            door = Optional.of(StdioDoor.open(System.in, frames, Handshake.forTools(groups.names(), Version.get())));
+        }
         Optional<AccessPolicySource> policy = accessPolicy();
         checkConsole(http, policy);
         List<SourceUrl> given = sources.resolve(main.env, main.err());
@@ -277,11 +288,13 @@ final class ServeCommand implements Callable<Integer> {
         if (console) {
             settings = settings.withBeside(teamConsole(http.get(), policy.get(), key.get()));
         }
-        PrintStream frames = System.out;
-        // Nothing but the SDK may write to the real stdout; anything else printed lands on stderr.
-        System.setOut(System.err);
-        try (ServeLifecycle serve = new ServeLifecycle(settings, executors, System.in, frames, main.err(),
-                ExitSignals::received, ExitSignals::stopping)) {
+        if (http.isPresent()) {
+            System.setOut(System.err);
+        }
+        try (ServeLifecycle serve = door.isPresent()
+                ? new ServeLifecycle(settings, executors, door.get(), main.err(), ExitSignals::received, ExitSignals::stopping)
+                : new ServeLifecycle(settings, executors, System.in, frames, main.err(), ExitSignals::received,
+                        ExitSignals::stopping)) {
             try {
                 serve.start();
             } catch (ServeLifecycle.CannotListen e) {

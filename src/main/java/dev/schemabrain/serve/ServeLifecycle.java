@@ -15,6 +15,7 @@ import dev.schemabrain.mcp.transport.http.Observability;
 import dev.schemabrain.mcp.server.AuditedCalls;
 import dev.schemabrain.mcp.server.DispatchCapacity;
 import dev.schemabrain.mcp.server.McpCore;
+import dev.schemabrain.mcp.transport.stdio.StdioDoor;
 import dev.schemabrain.mcp.transport.stdio.StdioServer;
 import dev.schemabrain.mcp.tool.CallsInFlight;
 import dev.schemabrain.gate.SqlGate;
@@ -63,6 +64,8 @@ public final class ServeLifecycle implements AutoCloseable {
     private final SourceExecutors executors;
     private final InputStream stdin;
     private final PrintStream frames;
+    /** Stdin opened before this serve was built (it answers initialize meanwhile); null: opened at {@link #awaitStop}. */
+    private final StdioDoor door;
     private final PrintWriter err;
     private final Supplier<String> stopReason;
     private final BooleanSupplier processStopping;
@@ -107,10 +110,22 @@ public final class ServeLifecycle implements AutoCloseable {
     public ServeLifecycle(ServeSettings settings, SourceExecutors executors, InputStream stdin,
                           PrintStream frames, PrintWriter err, Supplier<String> stopReason,
                           BooleanSupplier processStopping) {
+        this(settings, executors, stdin, frames, null, err, stopReason, processStopping);
+    }
+
+    /** Over stdio, through {@code door}: opened at the process's start, it has answered initialize meanwhile. */
+    public ServeLifecycle(ServeSettings settings, SourceExecutors executors, StdioDoor door, PrintWriter err,
+                          Supplier<String> stopReason, BooleanSupplier processStopping) {
+        this(settings, executors, null, null, door, err, stopReason, processStopping);
+    }
+
+    private ServeLifecycle(ServeSettings settings, SourceExecutors executors, InputStream stdin, PrintStream frames,
+                           StdioDoor door, PrintWriter err, Supplier<String> stopReason, BooleanSupplier processStopping) {
         this.settings = settings;
         this.executors = executors;
         this.stdin = stdin;
         this.frames = frames;
+        this.door = door;
         this.err = err;
         this.stopReason = stopReason;
         this.processStopping = processStopping;
@@ -317,7 +332,9 @@ public final class ServeLifecycle implements AutoCloseable {
             Map<String, Object> totals = observability.summary();
             stopped = totals.get("total_requests") + " requests (" + totals.get("total_errors") + " errors)";
         } else {
-            StdioServer.run(core(), settings.statsInterval(), this::stdioAccess, stdin, frames);
+            McpCore core = core();
+            StdioServer.run(core, settings.statsInterval(), this::stdioAccess,
+                    door != null ? door : StdioDoor.open(stdin, frames, core.handshake()));
             stdinEnded = true;
             closingSteps.add("stopped accepting");
             stopped = "stdin closed";

@@ -229,6 +229,35 @@ class StdioRobustnessIT {
     }
 
     /**
+     * What a client waits for first is the JVM's start: initialize is answered while the store cannot even be read
+     * (another process holds it exclusively), and a call sent then waits for the store and answers from it.
+     */
+    @Test
+    void initializeIsAnsweredWhileTheStoreIsHeldAndACallSentThenWaitsAndAnswersFromIt() throws Exception {
+        indexShop();
+        try (Connection holder = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("schemabrain.db"));
+             Statement st = holder.createStatement()) {
+            st.execute("PRAGMA locking_mode=EXCLUSIVE");
+            st.execute("BEGIN EXCLUSIVE");
+            st.execute("CREATE TABLE held_by_the_test (x INTEGER)");
+            start();
+            initialize("2025-11-25");
+            send("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"describe_table\","
+                    + "\"arguments\":{\"qualified_name\":\"main.customers\"}}}");
+            assertEquals(null, frames.poll(1500, TimeUnit.MILLISECONDS), "the call waits while the store is held");
+            st.execute("ROLLBACK");
+        }
+        JsonNode call = next();
+        assertEquals(2, call.path("id").asInt(), "the next frame answers the call: initialize was answered once");
+        JsonNode envelope = JSON.readTree(call.at("/result/content/0/text").asText());
+        assertEquals("success", envelope.path("status").asText(), envelope.toString());
+        Set<String> columns = new HashSet<>();
+        envelope.at("/data/columns").forEach(c -> columns.add(c.path("name").asText()));
+        assertEquals(Set.of("id", "name", "city"), columns, envelope.toString());
+        assertOnlyFrames();
+    }
+
+    /**
      * The SDK's stdio client sends SIGTERM as it closes, right after the last answer: the rows of the calls
      * answered last must be witnessed in the store all the same, or cutting them off the log would go unseen.
      */

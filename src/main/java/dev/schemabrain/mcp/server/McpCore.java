@@ -27,7 +27,7 @@ public final class McpCore implements AutoCloseable {
     private final ToolDispatcher dispatcher;
     private final Prompts prompts;
     private final Completions completions;
-    private final String instructions;
+    private final Handshake handshake;
 
     private McpCore(ToolRegistry registry, DispatchCapacity capacity, CallerRates rates, ToolListing listing,
                     CatalogProvider catalogs, String version) {
@@ -39,7 +39,7 @@ public final class McpCore implements AutoCloseable {
         this.dispatcher = new ToolDispatcher(registry, capacity, rates);
         this.prompts = Prompts.forTools(registry.names());
         this.completions = new Completions(catalogs, prompts);
-        this.instructions = Instructions.forTools(registry.names());
+        this.handshake = Handshake.forTools(registry.names(), version);
     }
 
     /**
@@ -53,10 +53,13 @@ public final class McpCore implements AutoCloseable {
         return new McpCore(registry, capacity, rates, listing, catalogs, version);
     }
 
-    /** Tools always; prompts, and completions of their arguments, when some prompt is served. */
+    /** What initialize answers; a transport may answer it from this before the server is built. */
+    public Handshake handshake() {
+        return handshake;
+    }
+
     public McpSchema.ServerCapabilities capabilities() {
-        McpSchema.ServerCapabilities.Builder b = McpSchema.ServerCapabilities.builder().tools(false).prompts(false);
-        return prompts.isEmpty() ? b.build() : b.completions().build();
+        return handshake.capabilities();
     }
 
     /** The door's checks, for a transport whose caller is known per call ({@code access}) or per request (empty). */
@@ -66,7 +69,7 @@ public final class McpCore implements AutoCloseable {
 
     /** The 2026-07-28 protocol's stateless requests, answered from the same parts. */
     public ModernEra modernEra(CallGate gate, Supplier<byte[]> listed, Supplier<String> catalogVersion) {
-        return new ModernEra(gate, listed, catalogVersion, instructions, version, prompts, completions);
+        return new ModernEra(gate, listed, catalogVersion, handshake.instructions(), version, prompts, completions);
     }
 
     public ToolRegistry registry() {
@@ -102,7 +105,7 @@ public final class McpCore implements AutoCloseable {
     }
 
     public String instructions() {
-        return instructions;
+        return handshake.instructions();
     }
 
     /** Stops the dispatcher's lanes. */

@@ -99,10 +99,16 @@ public record ToolGroups(Set<String> groups) {
         return new ToolGroups(out);
     }
 
-    /** The tools of these groups, in {@code all}'s order. */
-    public ToolRegistry select(ToolRegistry all) {
+    /** The names of these groups' tools: what is served, known before any tool is built. */
+    public Set<String> names() {
         Set<String> names = new LinkedHashSet<>();
         groups.forEach(g -> names.addAll(GROUPS.get(g)));
+        return names;
+    }
+
+    /** The tools of these groups, in {@code all}'s order. */
+    public ToolRegistry select(ToolRegistry all) {
+        Set<String> names = names();
         List<Tool> kept = new ArrayList<>();
         for (Tool t : all.tools()) {
             if (names.contains(t.spec().name())) {

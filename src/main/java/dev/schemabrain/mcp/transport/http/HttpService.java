@@ -147,7 +147,7 @@ public final class HttpService implements AutoCloseable {
                 .contextExtractor(HttpService::context)
                 .build();
         McpStatelessAsyncServer mcp = McpServer.async(transport)
-                .serverInfo("schemabrain", version)
+                .serverInfo(core.handshake().serverInfo())
                 .instructions(core.instructions())
                 .capabilities(core.capabilities())
                 .jsonMapper(json)

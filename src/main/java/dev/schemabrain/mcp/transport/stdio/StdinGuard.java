@@ -1,10 +1,17 @@
 package dev.schemabrain.mcp.transport.stdio;
 
+import dev.schemabrain.error.ErrorKind;
+import dev.schemabrain.mcp.envelope.Envelope;
+import dev.schemabrain.mcp.envelope.Recovery;
+import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.server.CallGate;
+import dev.schemabrain.mcp.server.Handshake;
 import dev.schemabrain.mcp.server.JsonRpcFrames;
+import dev.schemabrain.mcp.server.McpToolAdapter;
 import dev.schemabrain.mcp.server.ModernEra;
 import dev.schemabrain.access.Access;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -17,9 +24,13 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Consumer;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * Reads stdin for the MCP session ({@link StdioSessionTransport}). The SDK's stdio transport ends the
@@ -29,6 +40,10 @@ import java.util.function.Supplier;
  * runaway client cannot exhaust memory. End of input ends the session: {@link #awaitEnd()}. What a
  * tools/call must be, and the audit row of one refused, is the {@link CallGate}'s, asked under
  * {@link StdioServer#CALLER} (never a name the client chose), as the HTTP transport asks it.
+ * <p>
+ * The guard reads from the process's start, before the server is built: initialize is answered at once from the
+ * {@link Handshake} (the SDK's own answer to it, once the server is built, is dropped), and a call sent then waits
+ * for the server, so what a client sees first is the JVM's start, not the store's.
  */
 final class StdinGuard implements Runnable {
 
@@ -38,33 +53,64 @@ final class StdinGuard implements Runnable {
     private final OutputStream frames;
     private final int maxLineBytes;
     private final ObjectMapper json = new ObjectMapper();
-    private final Consumer<McpSchema.JSONRPCMessage> session;
     private static final byte[] NEWLINE = {'\n'};
+    /** A name a retry may point to: an unknown one is the server's to judge once it is built. */
+    private static final Pattern TOOL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
     private final CountDownLatch ended = new CountDownLatch(1);
-    private final CallGate gate;
-    private final ModernEra modern;
-    private final ModernEra.ToolRunner tools;
-    private final Supplier<Access> access;
+    private final Early early;
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private volatile Parts parts;
+    /**
+     * Read before the server was built and not handed to it yet, in order: the initialize answered early (whose
+     * answer from the SDK is then dropped) and notifications. Only the reader thread touches it.
+     */
+    private final List<JsonNode> held = new ArrayList<>();
+    private boolean initializeHeld;       // only the reader thread touches it
     private final InFlight modernInFlight = new InFlight();
     private boolean initialized;          // only the reader thread touches it
     private volatile boolean started;     // the client sent notifications/initialized
 
     /**
-     * @param frames the stream the SDK writes its frames to: error frames are written under the same
-     *               lock the SDK takes, so frames never interleave
-     * @param modern the 2026-07-28 revision's answers, written here (the SDK's session never sees those messages)
-     * @param tools  how such a tools/call reaches its tool; {@code access}: the one caller's reach, per call
+     * Where messages go once the server is built.
+     *
+     * @param session the SDK's session; its frames are written under the lock of the guard's {@code frames}
+     * @param modern  the 2026-07-28 revision's answers, written here (the SDK's session never sees those messages)
+     * @param tools   how such a tools/call reaches its tool; {@code access}: the one caller's reach, per call
      */
-    StdinGuard(InputStream stdin, OutputStream frames, Consumer<McpSchema.JSONRPCMessage> session, int maxLineBytes,
-               CallGate gate, ModernEra modern, ModernEra.ToolRunner tools, Supplier<Access> access) {
-        this.modern = modern;
-        this.tools = tools;
-        this.access = access;
-        this.session = session;
-        this.gate = gate;
+    record Parts(Session session, CallGate gate, ModernEra modern, ModernEra.ToolRunner tools,
+                 Supplier<Access> access) {
+    }
+
+    /** The SDK's session, as the guard sees it. */
+    @FunctionalInterface
+    interface Session {
+        /** Hands one message to the session. */
+        void deliver(McpSchema.JSONRPCMessage message);
+
+        /** The session's answer to the request {@code id} (an initialize answered early) is not written, once. */
+        default void dropAnswerTo(Object id) {
+        }
+    }
+
+    /**
+     * What is answered before the server is built: initialize (from {@code handshake}, in the SDK's negotiation of
+     * {@code protocolVersions}) and ping. Any other request waits for the server, at most {@code bound}.
+     */
+    record Early(Handshake handshake, List<String> protocolVersions, Duration bound) {
+    }
+
+    /** @param frames the stream the SDK writes its frames to: the guard's own are written under the same lock */
+    StdinGuard(InputStream stdin, OutputStream frames, int maxLineBytes, Early early) {
         this.stdin = stdin;
         this.frames = frames;
         this.maxLineBytes = maxLineBytes;
+        this.early = early;
+    }
+
+    /** The server is built: messages held for it, and every later one, go to {@code parts}. */
+    void ready(Parts parts) {
+        this.parts = parts;
+        ready.countDown();
     }
 
     void awaitEnd() throws InterruptedException {
@@ -143,18 +189,40 @@ final class StdinGuard implements Runnable {
             reply(null, JsonRpcFrames.INVALID_REQUEST, "Invalid Request: expected one JSON-RPC object per line (batches are not supported).");
             return;
         }
+        Parts p = parts;
+        if (p == null) {
+            if (answeredEarly(message)) {
+                return;
+            }
+            p = awaitParts();
+            if (p == null) {
+                stillStarting(message);
+                return;
+            }
+        }
+        if (!held.isEmpty()) {
+            List<JsonNode> before = List.copyOf(held);
+            held.clear();
+            for (JsonNode m : before) {
+                handle(m, p);
+            }
+        }
+        handle(message, p);
+    }
+
+    private void handle(JsonNode message, Parts p) {
         JsonNode id = message.get("id");
         JsonNode replyId = id != null && (id.isTextual() || id.isIntegralNumber()) ? id : null;
-        CallGate.Refusal malformed = gate.shape(message, StdioServer.CALLER);
+        CallGate.Refusal malformed = p.gate().shape(message, StdioServer.CALLER);
         if (malformed != null) {
             reply(replyId, malformed.code(), malformed.message());
             return;
         }
-        if (modern != null && ModernEra.claims(message, ModernEra.Headers.NONE)) {
-            answerModern(message);
+        if (p.modern() != null && ModernEra.claims(message, ModernEra.Headers.NONE)) {
+            answerModern(message, p);
             return;
         }
-        CallGate.Refusal refusal = gate.screen(message, StdioServer.CALLER);
+        CallGate.Refusal refusal = p.gate().screen(message, StdioServer.CALLER);
         if (refusal != null) {
             // A notification is never answered, refused or not.
             if (message.has("id")) {
@@ -166,24 +234,101 @@ final class StdinGuard implements Runnable {
         try {
             parsed = typed(message);
         } catch (IOException | RuntimeException e) {
-            gate.recordMalformed(message, StdioServer.CALLER);
+            p.gate().recordMalformed(message, StdioServer.CALLER);
             reply(replyId, JsonRpcFrames.INVALID_REQUEST, "Invalid Request: the message does not have the shape of a JSON-RPC 2.0 request.");
             return;
         }
         String method = message.path("method").asText("");
         if (initialized && replyId != null && method.equals("tools/list")) {
-            write(gate.toolsList(replyId), NEWLINE);
+            write(p.gate().toolsList(replyId), NEWLINE);
             return;
+        }
+        if (method.equals("initialize") && initializeHeld && !initialized && parsed instanceof McpSchema.JSONRPCRequest r) {
+            p.session().dropAnswerTo(r.id());   // answered early, from the same handshake
         }
         initialized |= method.equals("initialize");
         started |= method.equals("notifications/initialized");
-        session.accept(parsed);
+        p.session().deliver(parsed);
+    }
+
+    /**
+     * Before the server is built: initialize and ping are answered at once, a notification is held in order; returns
+     * false for anything else, which waits for the server.
+     */
+    private boolean answeredEarly(JsonNode message) {
+        String method = message.path("method").asText("");
+        JsonNode id = message.get("id");
+        if (id == null) {
+            if (message.has("method")) {
+                held.add(message);
+                return true;
+            }
+            return false;
+        }
+        if (!(id.isTextual() || id.isIntegralNumber())) {
+            return false;
+        }
+        if (method.equals("ping")) {
+            write(JsonRpcFrames.result(id, "{}".getBytes(StandardCharsets.UTF_8)), NEWLINE);
+            return true;
+        }
+        if (!method.equals("initialize") || initializeHeld || !message.path("params").isObject()
+                || ModernEra.claims(message, ModernEra.Headers.NONE)) {
+            return false;
+        }
+        String requested = message.path("params").path("protocolVersion").asText("");
+        try {
+            byte[] result = json.writeValueAsBytes(early.handshake().answer(requested, early.protocolVersions()));
+            write(JsonRpcFrames.result(id, result), NEWLINE);
+        } catch (IOException e) {
+            return false;   // the SDK answers it once the server is built
+        }
+        initializeHeld = true;
+        held.add(message);
+        return true;
+    }
+
+    /** The server's parts, waiting at most the early bound; null if it is not built by then. */
+    private Parts awaitParts() {
+        try {
+            return ready.await(early.bound().toMillis(), TimeUnit.MILLISECONDS) ? parts : null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** A request read while the server is still starting, past the bound: a call is told to retry, as is any other. */
+    private void stillStarting(JsonNode message) {
+        JsonNode id = message.get("id");
+        if (id == null) {
+            held.add(message);
+            return;
+        }
+        String why = "The server is still starting (opening its store and audit log); retry in a few seconds.";
+        JsonNode params = message.path("params");
+        String tool = params.path("name").asText("");
+        if (!message.path("method").asText("").equals("tools/call") || !(id.isTextual() || id.isIntegralNumber())
+                || !TOOL_NAME.matcher(tool).matches()) {
+            reply(id.isTextual() || id.isIntegralNumber() ? id : null, JsonRpcFrames.INTERNAL_ERROR, why);
+            return;
+        }
+        Map<String, Object> arguments = params.path("arguments").isObject()
+                ? json.convertValue(params.path("arguments"), new TypeReference<Map<String, Object>>() { })
+                : Map.of();
+        Envelope answer = Envelope.error(ToolError.of(ErrorKind.INDEX_NOT_READY, why, Recovery.call(tool, arguments)),
+                List.of(tool));
+        try {
+            write(JsonRpcFrames.result(id, json.writeValueAsBytes(McpToolAdapter.result(answer))), NEWLINE);
+        } catch (IOException e) {
+            reply(id, JsonRpcFrames.INTERNAL_ERROR, why);
+        }
     }
 
     /** A 2026-07-28 message: no session to start, each answered on its own (a tool's answer from its lane). */
-    private void answerModern(JsonNode message) {
+    private void answerModern(JsonNode message, Parts p) {
         modernInFlight.started();
-        modern.answer(message, ModernEra.Headers.NONE, StdioServer.CALLER, access.get(), tools)
+        p.modern().answer(message, ModernEra.Headers.NONE, StdioServer.CALLER, p.access().get(), p.tools())
                 .whenComplete((answer, failure) -> {
                     try {
                         if (failure != null) {

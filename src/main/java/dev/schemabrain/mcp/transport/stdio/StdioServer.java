@@ -67,15 +67,22 @@ public final class StdioServer {
     private StdioServer() {
     }
 
+    /** Serves {@code core} over stdin and stdout until stdin ends: {@link #run(McpCore, Duration, Supplier, StdioDoor)}. */
+    public static void run(McpCore core, Duration statsInterval, Supplier<Access> access, InputStream stdin,
+                           PrintStream stdout) throws InterruptedException {
+        run(core, statsInterval, access, StdioDoor.open(stdin, stdout, core.handshake()));
+    }
+
     /**
-     * Serves {@code core} over stdin and stdout until stdin ends.
+     * Serves {@code core} through {@code door}, opened earlier (it answers initialize until the server is built),
+     * until stdin ends.
      *
      * @param statsInterval how often the tools/list stats line goes to the log (stderr); zero: never
      * @param access        the reach of the one caller over stdio (serve --role/--claim under --access-policy), asked
      *                      once per call so a reloaded policy counts
      */
-    public static void run(McpCore core, Duration statsInterval, Supplier<Access> access, InputStream stdin,
-                           PrintStream stdout) throws InterruptedException {
+    public static void run(McpCore core, Duration statsInterval, Supplier<Access> access, StdioDoor door)
+            throws InterruptedException {
         McpJsonMapper json = core.json();
         // The definitions do not read the catalog, so one version key serves the whole session.
         ToolListCache toolList = core.toolList();
@@ -89,7 +96,7 @@ public final class StdioServer {
             stats.scheduleAtFixedRate(new ChangedLine(() -> toolList.stats().line(), STATS::info), every, every,
                     TimeUnit.MILLISECONDS);
         }
-        StdioSessionTransport transport = new StdioSessionTransport(json, stdout);
+        StdioSessionTransport transport = new StdioSessionTransport(json, door.stdout());
         ToolRegistry registry = core.registry();
         ToolDispatcher dispatcher = core.dispatcher();
         Supplier<byte[]> listed = () -> toolList.bytes(TOOLS_VERSION);
@@ -97,12 +104,11 @@ public final class StdioServer {
         Prompts prompts = core.prompts();
         Completions completions = core.completions();
         ModernEra modern = core.modernEra(gate, listed, () -> TOOLS_VERSION);
-        StdinGuard guard = new StdinGuard(stdin, stdout, transport::deliver, MAX_LINE_BYTES, gate, modern,
-                StdioTools.modern(dispatcher, access), access);
+        StdinGuard guard = door.guard();
         // The asynchronous server: tool calls run on the dispatcher's lanes, not on the SDK's shared pool,
         // and each answer is written by the lane that produced it.
         McpAsyncServer server = McpServer.async(transport)
-                .serverInfo("schemabrain", core.version())
+                .serverInfo(core.handshake().serverInfo())
                 .instructions(core.instructions())
                 .capabilities(core.capabilities())
                 .jsonMapper(json)
@@ -116,9 +122,7 @@ public final class StdioServer {
                 .jsonSchemaValidator(new EnvelopeOutputCheck())
                 .tools(StdioTools.specifications(registry, dispatcher, core.listing(), access))
                 .build();
-        Thread reader = new Thread(guard, "schemabrain-stdin");
-        reader.setDaemon(true);
-        reader.start();
+        guard.ready(new StdinGuard.Parts(transport, gate, modern, StdioTools.modern(dispatcher, access), access));
         try {
             guard.awaitEnd();
             if (!guard.awaitModernAnswered(ANSWER_GRACE)) {

@@ -13,6 +13,7 @@ import reactor.core.publisher.Mono;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The one MCP session of a stdio server, fed by {@link StdinGuard} with messages it has already parsed
@@ -21,7 +22,7 @@ import java.time.Duration;
  * handled on the reader's thread and an answer is written on the thread that produced it, under the lock
  * the guard's own frames take, so frames never interleave.
  */
-final class StdioSessionTransport implements McpServerTransportProvider {
+final class StdioSessionTransport implements McpServerTransportProvider, StdinGuard.Session {
 
     private static final Logger LOG = LoggerFactory.getLogger(StdioSessionTransport.class);
 
@@ -29,6 +30,8 @@ final class StdioSessionTransport implements McpServerTransportProvider {
     private final OutputStream frames;
     private final InFlight inFlight = new InFlight();
     private volatile McpServerSession session;
+    /** The id of the initialize answered before the server was built: the SDK's answer to it is not written again. */
+    private volatile Object answeredEarly;
 
     StdioSessionTransport(McpJsonMapper json, OutputStream frames) {
         this.json = json;
@@ -40,8 +43,19 @@ final class StdioSessionTransport implements McpServerTransportProvider {
         this.session = sessionFactory.create(new Transport());
     }
 
+    /** The protocol versions the SDK's session speaks over this transport, newest last. */
+    static List<String> protocolVersionsSpoken() {
+        return new StdioSessionTransport(null, OutputStream.nullOutputStream()).protocolVersions();
+    }
+
+    @Override
+    public void dropAnswerTo(Object id) {
+        answeredEarly = id;
+    }
+
     /** Hands one message to the session; the call returns once the session has taken it, not when it is answered. */
-    void deliver(McpSchema.JSONRPCMessage message) {
+    @Override
+    public void deliver(McpSchema.JSONRPCMessage message) {
         McpServerSession current = session;
         if (current == null) {
             LOG.warn("a message arrived before the MCP session was set up; it was dropped");
@@ -95,6 +109,11 @@ final class StdioSessionTransport implements McpServerTransportProvider {
 
     /** Compact JSON never holds a raw newline (one inside a string is escaped), so one frame is one line. */
     private void write(McpSchema.JSONRPCMessage message) {
+        Object early = answeredEarly;
+        if (early != null && message instanceof McpSchema.JSONRPCResponse r && early.equals(r.id())) {
+            answeredEarly = null;
+            return;
+        }
         byte[] bytes;
         try {
             bytes = json.writeValueAsBytes(message);

@@ -2,6 +2,7 @@ package dev.schemabrain.mcp.transport.stdio;
 
 import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.server.CallGate;
+import dev.schemabrain.mcp.server.Handshake;
 import dev.schemabrain.mcp.server.ToolListCache;
 import dev.schemabrain.mcp.server.ToolListing;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,9 +71,11 @@ class ToolListTest {
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
         String input = String.join("\n", lines) + "\n";
         List<String> passed = new ArrayList<>();
-        StdinGuard guard = new StdinGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), frames,
-                message -> passed.add(message.toString()), 1 << 20,
-                new CallGate(ToolRegistry.of(List.of()), () -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8)), null, null, () -> Access.UNRESTRICTED);
+        StdinGuard guard = new StdinGuard(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), frames, 1 << 20,
+                new StdinGuard.Early(Handshake.forTools(List.of(), "test"), List.of("2025-06-18"), Duration.ZERO));
+        guard.ready(new StdinGuard.Parts(message -> passed.add(message.toString()),
+                new CallGate(ToolRegistry.of(List.of()), () -> "{\"tools\":[]}".getBytes(StandardCharsets.UTF_8)), null, null,
+                () -> Access.UNRESTRICTED));
         guard.run();
         return List.of(lines(frames.toString(StandardCharsets.UTF_8)), passed);
     }
