@@ -4,6 +4,7 @@ import dev.schemabrain.demo.DemoDatabase;
 import dev.schemabrain.engine.SourceUrl;
 import dev.schemabrain.testing.Cli;
 import dev.schemabrain.testing.McpStdio;
+import dev.schemabrain.testing.ServedJar;
 import dev.schemabrain.testing.TestPostgres;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -13,6 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -92,6 +97,47 @@ class PostgresStoreIT {
         } finally {
             client.closeGracefully();
         }
+    }
+
+    /**
+     * Over HTTP the catalog loads after the listener answers: initialize is answered while the catalog cannot be read
+     * (a transaction holds one of its tables), and a call made then waits for the load and answers from the catalog.
+     */
+    @Test
+    void overHttpInitializeIsAnsweredWhileTheCatalogLoadsAndACallMadeThenWaitsForIt() throws Exception {
+        String schema = freshSchema();
+        String store = storeUrl(schema);
+        Cli.Result indexed = cli("--store", store, "index", "--source", source);
+        assertEquals(0, indexed.exitCode(), indexed.stderr());
+        HttpClient http = HttpClient.newHttpClient();
+        try (Connection holder = TestPostgres.connect("postgres"); Statement st = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            st.execute("LOCK TABLE " + schema + ".catalog_foreign_keys IN ACCESS EXCLUSIVE MODE");
+            try (ServedJar served = ServedJar.start(store, work, Map.of(), List.of(), false)) {
+                HttpResponse<String> init = http.send(post(served, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
+                        + "\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                        + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}"), HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, init.statusCode(), init.body());
+                assertTrue(init.body().contains("\"serverInfo\":{\"name\":\"schemabrain\""), init.body());
+                CompletableFuture<HttpResponse<String>> call = http.sendAsync(post(served, "{\"jsonrpc\":\"2.0\",\"id\":2,"
+                        + "\"method\":\"tools/call\",\"params\":{\"name\":\"describe_table\",\"arguments\":"
+                        + "{\"qualified_name\":\"main.users\"}}}"), HttpResponse.BodyHandlers.ofString());
+                Thread.sleep(1500);
+                assertFalse(call.isDone(), "the call waits while the catalog cannot be read");
+                holder.rollback();
+                HttpResponse<String> answered = call.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertEquals(200, answered.statusCode(), answered.body());
+                assertTrue(answered.body().contains("\\\"status\\\":\\\"success\\\""), answered.body());
+                assertTrue(answered.body().contains("email"), answered.body());
+            }
+        }
+    }
+
+    private static HttpRequest post(ServedJar served, String body) {
+        return HttpRequest.newBuilder(URI.create(served.url + "/mcp"))
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2025-06-18")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
     }
 
     @Test
