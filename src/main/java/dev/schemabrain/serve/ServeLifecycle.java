@@ -160,7 +160,9 @@ public final class ServeLifecycle implements AutoCloseable {
         try {
             // A reload makes a new catalog object: its identity is the version tools/list is cached under.
             service = HttpService.start(core(), settings.http().get(), observability,
-                    () -> catalogs.current().map(c -> Integer.toHexString(System.identityHashCode(c))).orElse("none"),
+                    // Without waiting: tools/list does not read the catalog, and is answered while the first one loads.
+                    () -> catalogs.currentWithoutWaiting().map(c -> Integer.toHexString(System.identityHashCode(c)))
+                            .orElse("none"),
                     settings.accessPolicy(), beside);
         } catch (Exception e) {
             throw new CannotListen(e);
@@ -177,6 +179,8 @@ public final class ServeLifecycle implements AutoCloseable {
         warm = new Thread(() -> {
             try {
                 catalogs.current().ifPresent(c -> warm(c, unaudited));
+            } catch (CatalogProvider.StillLoading e) {
+                // A caller's call is loading it: the warm-up has nothing to add.
             } finally {
                 warmed.countDown();
             }

@@ -45,6 +45,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.List;
@@ -74,6 +76,10 @@ public final class StoreCatalogProvider implements CatalogProvider {
     private final Optional<BlockList> blockList;
     private final VersionProbe probe;
     private volatile Loaded loaded;
+    private final ReentrantLock loading = new ReentrantLock();
+    private volatile Duration loadWait = LOAD_WAIT;
+    /** A large catalog loads in seconds; a store that does not answer for this long is better said than waited on. */
+    static final Duration LOAD_WAIT = Duration.ofSeconds(30);
 
     /**
      * Metric search is lexical: only questions have an embedder here.
@@ -139,7 +145,16 @@ public final class StoreCatalogProvider implements CatalogProvider {
         if (fresh(l, version)) {
             return l.catalog;
         }
-        synchronized (this) {
+        // A call waits for a load under way (the server's first, or after a re-index) for a bound, not for ever.
+        try {
+            if (!loading.tryLock(loadWait.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new StillLoading("the catalog is still loading after " + loadWait.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StillLoading("interrupted while the catalog loads");
+        }
+        try {
             l = loaded;
             if (fresh(l, version)) {
                 return l.catalog;
@@ -148,7 +163,20 @@ public final class StoreCatalogProvider implements CatalogProvider {
             l = new Loaded(version.isPresent() ? List.of() : stamp(), version, load());
             loaded = l;
             return l.catalog;
+        } finally {
+            loading.unlock();
         }
+    }
+
+    @Override
+    public Optional<ServedCatalog> currentWithoutWaiting() {
+        Loaded l = loaded;
+        return loading.isLocked() ? (l == null ? Optional.empty() : l.catalog) : current();
+    }
+
+    /** How long a call waits for a load under way before it is told to retry; tests shorten it. */
+    void waitForLoadsAtMost(Duration bound) {
+        loadWait = bound;
     }
 
     /** Whether {@code l} still serves the store: the same version, or for a store without one the same files. */

@@ -62,7 +62,12 @@ public final class Completions {
         if (names == null || !prompts.takes(prompt, argument)) {
             return empty;
         }
-        Optional<ServedCatalog> served = catalogs.current();
+        Optional<ServedCatalog> served;
+        try {
+            served = catalogs.current();
+        } catch (CatalogProvider.StillLoading e) {
+            return empty;   // a hint, not an answer: none rather than a wait past the bound
+        }
         if (served.isEmpty()) {
             return empty;
         }

@@ -11,7 +11,8 @@ import dev.schemabrain.mcp.tool.ToolSpec;
 import java.util.Optional;
 
 /**
- * A tool that answers from the indexed catalog: index_not_ready when nothing is indexed, otherwise
+ * A tool that answers from the indexed catalog: index_not_ready when nothing is indexed or the catalog is still
+ * loading past the bound a call waits for it, otherwise
  * {@link #answer} on the current snapshot.
  */
 abstract class CatalogTool implements Tool {
@@ -31,7 +32,12 @@ abstract class CatalogTool implements Tool {
 
     @Override
     public final Envelope call(Arguments arguments, ToolCall call) {
-        Optional<ServedCatalog> served = catalogs.current();
+        Optional<ServedCatalog> served;
+        try {
+            served = catalogs.current();
+        } catch (CatalogProvider.StillLoading e) {
+            return Replies.stillLoading(spec.name(), arguments.raw());
+        }
         // Every tool answers from the caller's view: what its role may not see is not there to list, score or suggest.
         return served.isEmpty() ? Replies.indexNotReady() : answer(arguments, served.get().scopedTo(call.access()), call);
     }

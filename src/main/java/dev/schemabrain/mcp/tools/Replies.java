@@ -38,6 +38,13 @@ final class Replies {
                 Recovery.call("list_indexed_schemas", Map.of())), List.of("list_indexed_schemas"));
     }
 
+    /** The catalog is still loading (a large one, or a slow store) past the bound a call waits: the same call, shortly. */
+    static Envelope stillLoading(String tool, Map<String, Object> arguments) {
+        return Envelope.error(ToolError.of(ErrorKind.INDEX_NOT_READY,
+                "The catalog is still loading (a large catalog or a slow store); retry the same call in a few seconds.",
+                Recovery.call(tool, arguments)), List.of(tool));
+    }
+
     /** A search of nothing but white space: there is nothing to rank by, so it is the caller's to fix. */
     static Envelope blankQuery(String tool) {
         return Envelope.error(ToolError.of(ErrorKind.INVALID_ARGUMENT, "Invalid arguments for " + tool
