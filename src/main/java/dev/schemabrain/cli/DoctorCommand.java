@@ -265,12 +265,22 @@ final class DoctorCommand implements Callable<Integer> {
             int dimension = Embedders.shared().embedQuery("doctor").length;
             return new Check(Status.OK, "embeddings: " + Embedders.MODEL_ID + " loads (" + dimension + " dimensions)");
         } catch (RuntimeException e) {
-            return new Check(Status.FAIL, "embeddings: the model does not load (" + e.getMessage() + "); search falls back"
-                    + " to keywords only: check the jar is whole and the platform is one onnxruntime supports.");
+            return new Check(Status.FAIL, embeddingsFailure(Embedders.choice(), e.getMessage()));
         } finally {
             // No native code may run while the JVM exits (see Embedders).
             Embedders.closeShared();
         }
+    }
+
+    /** The line for an embedder that does not load: only bge-small runs native code (onnxruntime). */
+    static String embeddingsFailure(String choice, String message) {
+        if (!Embedders.BGE_SMALL.equals(choice) && !Embedders.STATIC.equals(choice)) {
+            return "embeddings: " + message + " Until then search falls back to keywords only.";
+        }
+        String advice = Embedders.STATIC.equals(choice) ? "check the jar is whole."
+                : "check the jar is whole and the platform is one onnxruntime supports, or choose the static embedder ("
+                + Embedders.CHOICE_ENV + "=" + Embedders.STATIC + ", no native code) and index the store again.";
+        return "embeddings: the model does not load (" + message + "); search falls back to keywords only: " + advice;
     }
 
     private List<Check> source(SourceUrl url) {

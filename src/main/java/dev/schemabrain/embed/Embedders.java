@@ -48,7 +48,7 @@ public final class Embedders {
     }
 
     /** The embedder named by the property or the environment, lower-cased; {@value #BGE_SMALL} when neither is set. */
-    static String choice() {
+    public static String choice() {
         String named = System.getProperty(CHOICE_PROPERTY);
         if (named == null || named.isBlank()) {
             named = System.getenv(CHOICE_ENV);

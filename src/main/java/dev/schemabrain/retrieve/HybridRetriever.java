@@ -9,6 +9,7 @@ import dev.schemabrain.catalog.QualifiedName;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.describe.TableDocuments;
 import dev.schemabrain.describe.Words;
+import dev.schemabrain.embed.Embedders;
 import dev.schemabrain.store.DocumentKey;
 
 import java.util.ArrayList;
@@ -32,16 +33,16 @@ import java.util.stream.IntStream;
 /**
  * Table retrieval (SPEC §4). Three signals, each min-max normalized over the candidate tables:
  * BM25 over one document per table (its sentence and every column sentence), the best cosine between
- * the question and the table's column vectors, and the cosine to the table's own vector; fused as
- * {@code 0.5·lexical + 0.5·column + 0.8·table}, then a table gains 0.3 × its best foreign-key
- * neighbour's score (the tables a question joins come up together) and 0.25 × the best score in its
+ * the question and the table's column vectors, and the cosine to the table's own vector; fused as (with
+ * bge-small's {@link FusionWeights}) {@code 0.5·lexical + 0.5·column + 0.8·table}, then a table gains 0.3 × its best
+ * foreign-key neighbour's score (the tables a question joins come up together) and 0.25 × the best score in its
  * schema (a coherent schema beats scattered matches when many databases are searched at once). When the question
  * names a value, tables of its holder's schema far from the holder by foreign keys lose a little ({@link ValueDistance}).
  * <p>
  * The displayed score is the fused score relative to the top one times the best absolute match
  * quality among the hits (the share of the question's words the table contains, and how high its cosine is), so it
- * lies in [0, 1] and a question nothing answers well scores low. The weights were chosen on half of
- * the Spider dev databases and checked on the other half; nothing is specific to any schema.
+ * lies in [0, 1] and a question nothing answers well scores low. The weights are the embedding model's own
+ * ({@link FusionWeights}); nothing is specific to any schema.
  * <p>
  * Modes: {@code embedding} is the seed's baseline (max cosine over column vectors); {@code keyword}
  * is BM25 with the same neighbour and schema terms. Without vectors (or a query model) the hybrid
@@ -60,32 +61,13 @@ public final class HybridRetriever implements TableRetriever {
         }
     }
 
-    static final double LEXICAL = 0.5;
-    static final double COLUMN = 0.5;
-    static final double TABLE = 0.8;
-    static final double NEIGHBOUR = 0.3;
-    static final double SCHEMA = 0.25;
     static final double COVERAGE_SHARE = 0.25;
-    /** Added to the fused score of a table holding a value the question names (a phrase of two words or more). */
-    static final double VALUE = 0.8;
-    /** A one-word value is weaker evidence than a phrase. */
-    static final double ONE_WORD_VALUE = 0.6;
-    /** Added to a table whose foreign key points at a table holding a named value: the value filters its rows. */
-    static final double VALUE_REFERRER = 0.2;
     /** The match quality a named value vouches for on its own (a phrase; a single word scales it down). */
     static final double VALUE_QUALITY = 0.6;
-    /**
-     * Added to the fused score of a table recording money ({@link MoneyWords}) when the question asks about money;
-     * its match quality counts the money words as its own.
-     */
-    static final double MONEY = 0.8;
     /** The confidence is the best match quality among this many top tables, whatever the limit. */
     static final int CONFIDENCE_WINDOW = 5;
     /** With no evidence at all the ranked list is still returned, its scores scaled by this floor (confidence LOW). */
     static final double NO_EVIDENCE = 0.05;
-    /** Cosines of bge-small-en-v1.5 between a question and a matching / non-matching description. */
-    static final double COSINE_LOW = 0.60;
-    static final double COSINE_HIGH = 0.75;
     /** Above this many candidate tables only the best by table cosine or BM25 have their columns scanned. */
     static final int PREFILTER = 1000;
     /** With the table graph: how many nearest tables it is asked for (its search beam), as many as BM25 adds. */
@@ -104,6 +86,7 @@ public final class HybridRetriever implements TableRetriever {
             "would", "should", "get", "also", "than", "those");
 
     private final Mode mode;
+    private final FusionWeights w;
     private final List<Table> tables;
     private final List<TableDocuments> documents;
     private final LexicalIndex lexical;
@@ -145,13 +128,21 @@ public final class HybridRetriever implements TableRetriever {
         this(mode, catalog, documents, VectorIndex.of(catalog.tables(), vectors), queryEmbedder);
     }
 
+    /** With the weights of the embedder this process uses ({@link Embedders#MODEL_ID}). */
+    public HybridRetriever(Mode mode, Catalog catalog, List<TableDocuments> documents, VectorIndex vectors,
+                           Function<String, float[]> queryEmbedder) {
+        this(mode, catalog, documents, vectors, queryEmbedder, FusionWeights.forModel(Embedders.MODEL_ID));
+    }
+
     /**
      * @param vectors the vectors of {@code catalog}'s tables and columns, in its order (one index can serve every
      *                mode of a catalog)
+     * @param weights the fusion weights of the model that embedded them
      */
     public HybridRetriever(Mode mode, Catalog catalog, List<TableDocuments> documents, VectorIndex vectors,
-                           Function<String, float[]> queryEmbedder) {
+                           Function<String, float[]> queryEmbedder, FusionWeights weights) {
         this.mode = mode;
+        this.w = weights;
         this.tables = catalog.tables();
         this.documents = List.copyOf(documents);
         if (documents.size() != tables.size()) {
@@ -203,7 +194,7 @@ public final class HybridRetriever implements TableRetriever {
         }
         moneyColumn = tables.stream().mapToInt(MoneyWords::moneyColumn).toArray();
         moneyTerms = lexical.analyze(MoneyWords.WORDS).stream().filter(w -> !lexical.holds(w)).collect(Collectors.toUnmodifiableSet());
-        valueDistance = new ValueDistance(neighbours, schemaOf);
+        valueDistance = new ValueDistance(neighbours, schemaOf, weights.twoSteps(), weights.far());
         joinCompletion = new JoinCompletion(neighbours);
         this.dense = vectors.dimension() > 0 && queryEmbedder != null && mode != Mode.KEYWORD;
         this.queryEmbedder = queryEmbedder;
@@ -308,8 +299,8 @@ public final class HybridRetriever implements TableRetriever {
         return best;
     }
 
-    private static double valueStrength(ValueIndex.Match match) {
-        return match == null ? 0 : match.words() >= 2 ? 1 : ONE_WORD_VALUE;
+    private double valueStrength(ValueIndex.Match match) {
+        return match == null ? 0 : match.words() >= 2 ? 1 : w.oneWordValue();
     }
 
     /** A table's own name and its columns' names as words, for the lexical own-name field. */
@@ -424,7 +415,7 @@ public final class HybridRetriever implements TableRetriever {
             double[] c = minmax(col);
             double[] t = minmax(tab);
             for (int k = 0; k < n; k++) {
-                fused[k] = LEXICAL * l[k] + COLUMN * c[k] + TABLE * t[k];
+                fused[k] = w.lexical() * l[k] + w.column() * c[k] + w.table() * t[k];
             }
         } else {
             fused = l;
@@ -438,9 +429,9 @@ public final class HybridRetriever implements TableRetriever {
             for (int j : references[candidates[k]]) {
                 referred = Math.max(referred, valueOf[j]);
             }
-            fused[k] += VALUE * valueOf[candidates[k]] + VALUE_REFERRER * referred;
+            fused[k] += w.value() * valueOf[candidates[k]] + w.valueReferrer() * referred;
             if (money && moneyColumn[candidates[k]] >= 0) {
-                fused[k] += MONEY;
+                fused[k] += w.money();
                 bestColumn[k] = moneyColumn[candidates[k]];
             }
         }
@@ -457,7 +448,7 @@ public final class HybridRetriever implements TableRetriever {
                     neighbour = Math.max(neighbour, fused[at[j]]);
                 }
             }
-            score[k] = fused[k] + NEIGHBOUR * neighbour;
+            score[k] = fused[k] + w.neighbour() * neighbour;
         }
         double[] bestInSchema = new double[schemaCount];
         Arrays.fill(bestInSchema, -Double.MAX_VALUE);
@@ -466,7 +457,7 @@ public final class HybridRetriever implements TableRetriever {
             bestInSchema[schemaId] = Math.max(bestInSchema[schemaId], score[k]);
         }
         for (int k = 0; k < n; k++) {
-            score[k] += SCHEMA * bestInSchema[schemaOf[candidates[k]]];
+            score[k] += w.schema() * bestInSchema[schemaOf[candidates[k]]];
         }
         boolean[] holds = new boolean[n];
         for (int k = 0; k < n; k++) {
@@ -559,7 +550,7 @@ public final class HybridRetriever implements TableRetriever {
     private double matchQuality(List<String> terms, int t, double col, double tab, boolean holdsAskedMoney) {
         double coverage = coverage(terms, t, holdsAskedMoney);
         return dense
-                ? COVERAGE_SHARE * coverage + (1 - COVERAGE_SHARE) * clamp((Math.max(col, tab) - COSINE_LOW) / (COSINE_HIGH - COSINE_LOW))
+                ? COVERAGE_SHARE * coverage + (1 - COVERAGE_SHARE) * clamp((Math.max(col, tab) - w.cosineLow()) / (w.cosineHigh() - w.cosineLow()))
                 : coverage;
     }
 

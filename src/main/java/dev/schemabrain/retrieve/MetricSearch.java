@@ -1,6 +1,8 @@
 package dev.schemabrain.retrieve;
 
 import dev.schemabrain.describe.Words;
+import dev.schemabrain.embed.Embedders;
+import dev.schemabrain.embed.StaticEmbedder;
 import dev.schemabrain.embed.Vectors;
 import dev.schemabrain.semantic.model.Entity;
 import dev.schemabrain.semantic.model.Measure;
@@ -52,6 +54,12 @@ public final class MetricSearch {
     static final double NO_MATCH_COSINE = 0.5;
     /** A metric this close to the question matches it fully: the golden set's answers lay between 0.48 and 0.78. */
     static final double FULL_MATCH_COSINE = 0.75;
+    /**
+     * The two levels for the static embedder, whose cosines spread lower: bge-small's moved to the same percentiles of
+     * Spider dev's matching and non-matching tables (0.40 and 0.35 found the same metrics; 0.45 fewer).
+     */
+    static final double STATIC_NO_MATCH_COSINE = 0.40;
+    static final double STATIC_FULL_MATCH_COSINE = 0.73;
     /** How much a grouping word weighs in BM25 against a word of the measure. */
     static final float GROUPING = 0.3f;
     /** A grouping phrase: the two words after "by", "per", "each", "every" or "across". */
@@ -76,6 +84,9 @@ public final class MetricSearch {
      * place a period ("last month", "this year"), which the time grain answers: "last" would meet "last name".
      */
     private final Set<String> notMeasured;
+    /** The cosine levels of the embedder this process uses. */
+    private final double noMatch = staticModel() ? STATIC_NO_MATCH_COSINE : NO_MATCH_COSINE;
+    private final double fullMatch = staticModel() ? STATIC_FULL_MATCH_COSINE : FULL_MATCH_COSINE;
 
     /**
      * @param entities        the entities by name, for their descriptions
@@ -93,6 +104,10 @@ public final class MetricSearch {
         boolean dense = passageEmbedder != null && queryEmbedder != null && !metrics.isEmpty();
         this.vectors = dense ? embed(parts, passageEmbedder) : null;
         this.queryEmbedder = dense ? queryEmbedder : null;
+    }
+
+    private static boolean staticModel() {
+        return StaticEmbedder.MODEL_ID.equals(Embedders.MODEL_ID);
     }
 
     /** Each distinct text embedded once: metrics of one entity share its description. */
@@ -145,7 +160,7 @@ public final class MetricSearch {
                     + (inTime && dated(metrics.get(i)) ? DATED : 0);
         }
         List<Integer> matches = IntStream.range(0, n)
-                .filter(i -> bm25[i] > 0 || (vectors != null && cosine[i] >= NO_MATCH_COSINE)).boxed()
+                .filter(i -> bm25[i] > 0 || (vectors != null && cosine[i] >= noMatch)).boxed()
                 .sorted(Comparator.<Integer>comparingDouble(i -> -fused[i]).thenComparing(i -> metrics.get(i).name()))
                 .limit(limit).toList();
         if (matches.isEmpty()) {
@@ -189,7 +204,7 @@ public final class MetricSearch {
         if (vectors == null) {
             return coverage;
         }
-        double closeness = HybridRetriever.clamp((cosine - NO_MATCH_COSINE) / (FULL_MATCH_COSINE - NO_MATCH_COSINE));
+        double closeness = HybridRetriever.clamp((cosine - noMatch) / (fullMatch - noMatch));
         return HybridRetriever.COVERAGE_SHARE * coverage + (1 - HybridRetriever.COVERAGE_SHARE) * closeness;
     }
 

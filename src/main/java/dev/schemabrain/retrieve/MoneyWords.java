@@ -20,7 +20,8 @@ final class MoneyWords {
      * usually asked of a price list.
      */
     static final String WORDS = "revenue revenues sales income earn earns earned earning earnings takings turnover"
-            + " spend spends spent spending money gross profit profits paid payment payments billed invoiced gmv";
+            + " spend spends spent spending money gross profit profits paid payment payments billed invoiced gmv"
+            + " sold sell sells selling";
 
     private MoneyWords() {
     }

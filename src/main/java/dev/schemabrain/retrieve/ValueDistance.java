@@ -25,14 +25,23 @@ final class ValueDistance {
 
     private final int[][] neighbours;
     private final int[] schemaOf;
+    private final double twoSteps;
+    private final double far;
 
     /**
      * @param neighbours each table's foreign-key neighbours, both directions, by table position
      * @param schemaOf   each table's schema as a small number
      */
     ValueDistance(int[][] neighbours, int[] schemaOf) {
+        this(neighbours, schemaOf, TWO_STEPS, FAR);
+    }
+
+    /** With other amounts than {@link #TWO_STEPS} and {@link #FAR} (an embedder's own profile). */
+    ValueDistance(int[][] neighbours, int[] schemaOf, double twoSteps, double far) {
         this.neighbours = neighbours;
         this.schemaOf = schemaOf;
+        this.twoSteps = twoSteps;
+        this.far = far;
     }
 
     /**
@@ -75,7 +84,7 @@ final class ValueDistance {
         for (int k = 0; k < candidates.length; k++) {
             int t = candidates[k];
             if (anchoredSchema[schemaOf[t]]) {
-                penalty[k] = steps[t] < 0 ? FAR : steps[t] >= 2 ? TWO_STEPS : 0;
+                penalty[k] = steps[t] < 0 ? far : steps[t] >= 2 ? twoSteps : 0;
             }
         }
         return penalty;

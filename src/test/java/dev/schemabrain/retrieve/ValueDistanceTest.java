@@ -39,4 +39,11 @@ class ValueDistanceTest {
         double[] penalty = distance.penalties(candidates, new boolean[]{true, false, false}, at);
         assertArrayEquals(new double[]{0, ValueDistance.FAR, ValueDistance.FAR}, penalty, 1e-9);
     }
+
+    @Test
+    void anEmbeddersProfileSetsTheAmounts() {
+        ValueDistance profiled = new ValueDistance(NEIGHBOURS, SCHEMA, 0.0, 0.5);
+        double[] penalty = profiled.penalties(ALL, new boolean[]{true, false, false, false, false, false}, ALL);
+        assertArrayEquals(new double[]{0, 0, 0, 0.5, 0.5, 0}, penalty, 1e-9);
+    }
 }
