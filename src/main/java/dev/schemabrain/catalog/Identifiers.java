@@ -3,19 +3,29 @@ package dev.schemabrain.catalog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /** Small helpers over identifier spelling. */
 public final class Identifiers {
+
+    // Compiled once: a metric's compile spells every column of its entity's table this way, per call.
+    private static final Pattern LOWER_THEN_UPPER = Pattern.compile("([a-z0-9])([A-Z])");
+    private static final Pattern UPPER_RUN_THEN_WORD = Pattern.compile("([A-Z]+)([A-Z][a-z])");
+    private static final Pattern NOT_ALNUM = Pattern.compile("[^a-z0-9]+");
+    private static final Pattern EDGE_UNDERSCORES = Pattern.compile("^_+|_+$");
 
     private Identifiers() {
     }
 
     /** {@code InvoiceLine}, {@code invoiceLine} and {@code invoice-line} all become {@code invoice_line}. */
     public static String toSnakeCase(String name) {
-        String spaced = name
-                .replaceAll("([a-z0-9])([A-Z])", "$1_$2")
-                .replaceAll("([A-Z]+)([A-Z][a-z])", "$1_$2");
-        return spaced.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        String spaced = UPPER_RUN_THEN_WORD.matcher(LOWER_THEN_UPPER.matcher(name).replaceAll("$1_$2")).replaceAll("$1_$2");
+        return snake(spaced.toLowerCase(Locale.ROOT));
+    }
+
+    /** Runs of anything but a-z and 0-9 as one underscore, none at either end: {@code lower} is lower-case already. */
+    public static String snake(String lower) {
+        return EDGE_UNDERSCORES.matcher(NOT_ALNUM.matcher(lower).replaceAll("_")).replaceAll("");
     }
 
     /** The lower-case words of an identifier: {@code billingEmail} and {@code billing_email} → [billing, email]. */

@@ -13,6 +13,10 @@ public enum TypeClass {
     TEMPORAL, BOOLEAN, NUMBER, TEXT, CATEGORICAL, OTHER;
 
     private static final Pattern WORDS = Pattern.compile("[\\s(),]+");
+    private static final Pattern TINYINT_ONE = Pattern.compile("tinyint\\s*\\(\\s*1\\s*\\).*");
+    private static final Pattern SIZED_NUMBER = Pattern.compile("(u?int|float|decimal|numeric)\\d+");
+    private static final Pattern ANY_INT = Pattern.compile("[a-z ]*int[a-z ]*");
+    private static final Pattern BIT_ONE = Pattern.compile("bit(\\s*\\(\\s*1\\s*\\))?");
     private static final Set<String> BOOLEANS = Set.of("bool", "boolean");
     private static final Set<String> TEXTS = Set.of("char", "character", "varchar", "nchar", "nvarchar", "varchar2",
             "nvarchar2", "text", "tinytext", "mediumtext", "longtext", "ntext", "string", "clob", "nclob", "uuid", "json",
@@ -39,7 +43,7 @@ public enum TypeClass {
         if (t.startsWith("enum(") || t.startsWith("enum (") || t.startsWith("set(") || t.equals("enum")) {
             return CATEGORICAL;
         }
-        if (t.matches("tinyint\\s*\\(\\s*1\\s*\\).*") || t.matches("bit(\\s*\\(\\s*1\\s*\\))?")) {
+        if (TINYINT_ONE.matcher(t).matches() || BIT_ONE.matcher(t).matches()) {
             return BOOLEAN;
         }
         String[] words = WORDS.split(t);
@@ -55,7 +59,7 @@ public enum TypeClass {
             }
         }
         for (String w : words) {
-            if (NUMBERS.contains(w) || w.matches("(u?int|float|decimal|numeric)\\d+")) {
+            if (NUMBERS.contains(w) || SIZED_NUMBER.matcher(w).matches()) {
                 return NUMBER;
             }
         }
@@ -65,7 +69,7 @@ public enum TypeClass {
             }
         }
         // SQLite's affinity rules: a declared type containing INT is an integer, CHAR/CLOB/TEXT text, REAL/FLOA/DOUB real.
-        if (t.matches("[a-z ]*int[a-z ]*") && !t.contains("interval") && !t.contains("point")) {
+        if (ANY_INT.matcher(t).matches() && !t.contains("interval") && !t.contains("point")) {
             return NUMBER;
         }
         return OTHER;

@@ -10,7 +10,6 @@ import dev.schemabrain.semantic.model.FilterOp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -179,6 +178,6 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
     }
 
     static String words(String name) {
-        return Identifiers.toSnakeCase(name).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        return Identifiers.toSnakeCase(name);   // lower-case, alphanumeric runs joined by one underscore
     }
 }
