@@ -10,6 +10,8 @@ import dev.schemabrain.semantic.model.FilterOp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -85,7 +87,42 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
             "(^|_)(deleted|removed|deletion|retired|delisted|offboarded|deactivated|decommissioned)(_|$)");
     private static final Pattern CURRENCY = Pattern.compile("(^|_)(currency|ccy)(_|$)");
 
+    /**
+     * Read once per entity and table object: a metric's compile asks on every get_metric (its entity's table and its
+     * parents'), and a served catalog's tables never change; a reload brings new objects. Bounded, so the tables of
+     * catalogs served before are not kept for long.
+     */
+    private static final Map<Seen, RowSignals> SEEN = new ConcurrentHashMap<>();
+    private static final int SEEN_AT_MOST = 4_096;
+
+    /** A table by identity: a record's equals and hash would walk every column on each lookup. */
+    private record Seen(String entity, Table table) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Seen other && other.table == table && other.entity.equals(entity);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * System.identityHashCode(table) + entity.hashCode();
+        }
+    }
+
     static RowSignals of(String entity, Table t) {
+        Seen key = new Seen(entity, t);
+        RowSignals known = SEEN.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (SEEN.size() >= SEEN_AT_MOST) {
+            SEEN.clear();
+        }
+        RowSignals read = read(entity, t);
+        SEEN.put(key, read);
+        return read;
+    }
+
+    private static RowSignals read(String entity, Table t) {
         Optional<Status> status = Optional.empty();
         List<Exclusion> exclusions = new ArrayList<>();
         Optional<String> currency = Optional.empty();
