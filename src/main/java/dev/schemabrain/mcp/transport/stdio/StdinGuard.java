@@ -265,14 +265,15 @@ final class StdinGuard implements Runnable {
             }
             return false;
         }
-        if (!(id.isTextual() || id.isIntegralNumber())) {
+        // Only what the server would take as it is: anything else waits, so it gets one answer, the server's.
+        if (!(id.isTextual() || id.isIntegralNumber()) || !"2.0".equals(message.path("jsonrpc").asText(null))) {
             return false;
         }
         if (method.equals("ping")) {
             write(JsonRpcFrames.result(id, "{}".getBytes(StandardCharsets.UTF_8)), NEWLINE);
             return true;
         }
-        if (!method.equals("initialize") || initializeHeld || !message.path("params").isObject()
+        if (!method.equals("initialize") || initializeHeld || !message.path("params").path("protocolVersion").isTextual()
                 || ModernEra.claims(message, ModernEra.Headers.NONE)) {
             return false;
         }

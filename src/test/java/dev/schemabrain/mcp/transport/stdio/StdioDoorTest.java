@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -173,6 +174,19 @@ class StdioDoorTest {
             JsonNode list = p.next();
             assertEquals(11, list.path("id").asInt());
             assertFalse(list.path("error").path("message").asText().isEmpty(), list.toString());
+        }
+    }
+
+    @Test
+    void anInitializeTheServerWouldRefuseIsNotAnsweredEarlySoItGetsOneAnswerTheRefusal() throws Exception {
+        try (Pipes p = new Pipes()) {
+            McpCore core = core();
+            StdioDoor door = StdioDoor.open(p.stdin, p.stdout, core.handshake());
+            p.send(INITIALIZE.formatted("2025-06-18").replace("\"jsonrpc\":\"2.0\",", ""));
+            serve(core, door);
+            JsonNode refused = p.next();
+            assertEquals(-32600, refused.at("/error/code").asInt(), "the first frame is the refusal: " + refused);
+            assertNull(p.lines.poll(500, TimeUnit.MILLISECONDS), "and no other answer follows it");
         }
     }
 
