@@ -34,7 +34,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the access policy file (SPEC §11.4, {@code serve --access-policy}):
+ * Reads the access policy file ({@code serve --access-policy}):
  * <pre>
  * version: 1
  * roles:

@@ -1,5 +1,5 @@
 /**
- * Who may see what (SPEC §11.4): the access policy's roles, a caller's identity with the role and claims
+ * Who may see what: the access policy's roles, a caller's identity with the role and claims
  * its credential carries, and the {@link dev.schemabrain.access.Access} every tool consults. Depends on the
  * catalog model only; the edge resolves an Access per call, the tools enforce it.
  */

@@ -1,7 +1,7 @@
 package dev.schemabrain.audit;
 
 /**
- * When an append returns relative to the fsync that makes its row survive a power cut (SPEC §10.3).
+ * When an append returns relative to the fsync that makes its row survive a power cut.
  * Either way a killed process keeps every committed row, get_metric's {@code started} row is fsynced
  * before its SQL leaves, and concurrent appends share one fsync.
  */
@@ -11,7 +11,7 @@ public enum AuditDurability {
     /**
      * Only a {@code started} row waits for its fsync; other appends return once committed and a flusher fsyncs
      * them within 10 ms, so a power cut (not a killed process) can lose the last 10 ms or so of rows. The server's default:
-     * SPEC §10.3 asks only the started row to be durable before its SQL, and an fsync on every answer's path
+     * The contract asks only the started row to be durable before its SQL, and an fsync on every answer's path
      * cost describe_table over stdio about 1.4 ms of its p50 and most of its p99.
      */
     STARTED_ROWS;

@@ -5,12 +5,12 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * What one audit row says about a call (SPEC §9.2). Nullable: sourceId, caller, errorKind, argsHash,
+ * What one audit row says about a call. Nullable: sourceId, caller, errorKind, argsHash,
  * sqlFingerprint, rowCount, durationMs.
  *
  * @param phase         a whole call, or the row before a metric's SQL leaves and the one after it
  * @param piiCategories a refusal's blocked categories, or what a metric touched
- * @param role          the caller's role under the access policy (SPEC §11.4); null without a policy or a role
+ * @param role          the caller's role under the access policy; null without a policy or a role
  * @param rowFilters    the role's row filters the statement carried ({@code entity.column}); empty for none
  */
 public record AuditEntry(String sourceId, String caller, String tool, Phase phase, String status, String errorKind,

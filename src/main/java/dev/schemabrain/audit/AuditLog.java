@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The keyed, hash-chained, append-only audit log (SPEC §9.2), an SQLite file beside the store
+ * The keyed, hash-chained, append-only audit log, an SQLite file beside the store
  * ({@code schemabrain.db} → {@code schemabrain.audit.db}). Each batch of appends is one immediate
  * transaction that reads the chain's head and writes the next rows, so concurrent callers, threads or
  * processes still form one linear chain; a killed process leaves either a whole batch or none of it.
@@ -24,7 +24,7 @@ import java.util.OptionalLong;
  * refused, not repaired. Before every append the server checks that the file at the path is still the one
  * it opened.
  *
- * <p>Durability (SPEC §10.3): a commit writes the rows into the WAL, which a killed process keeps; an
+ * <p>Durability: a commit writes the rows into the WAL, which a killed process keeps; an
  * fsync of the WAL makes them survive a power cut too. A get_metric {@code started} row is fsynced before
  * its append returns (so before the SQL leaves); every other row returns once written, and a flusher
  * thread fsyncs whatever was written since its last fsync within 10 ms, one fsync for every row written

@@ -31,9 +31,9 @@ public final class AuthFilter implements Filter {
 
     /** The request attribute naming the authenticated caller (a String); the HTTP server audits and rate-limits it. */
     public static final String CALLER_ATTRIBUTE = "dev.schemabrain.caller";
-    /** The endpoint the filter protects (SPEC §10.1); the metadata's {@code resource} names it. */
+    /** The endpoint the filter protects; the metadata's {@code resource} names it. */
     public static final String MCP_PATH = "/mcp";
-    /** Where {@link #metadataServlet()} belongs: the SPEC's path, and RFC 9728's path-suffixed form for {@code /mcp}. */
+    /** Where {@link #metadataServlet()} belongs: /.well-known/oauth-protected-resource, and RFC 9728's path-suffixed form for {@code /mcp}. */
     public static final List<String> METADATA_PATHS = List.of("/.well-known/oauth-protected-resource",
             "/.well-known/oauth-protected-resource" + MCP_PATH);
 

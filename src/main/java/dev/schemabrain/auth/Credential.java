@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What an accepted credential says about its bearer (SPEC §11.4), and nothing the client wrote: the identity
+ * What an accepted credential says about its bearer, and nothing the client wrote: the identity
  * ({@code token:NAME}, {@code jwt:ISSUER#SUB}), the roles it carries (a token's one role; a JWT's role claim,
  * in its order) and its other claims as text. Holds no part of the credential.
  */

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * One stored token: its name, when it was made, the hex SHA-256 of the token (never the token), and the role
- * and claims its bearer gets under an access policy (SPEC §11.4; not secrets, shown by {@code token list}).
+ * and claims its bearer gets under an access policy (not secrets, shown by {@code token list}).
  */
 public record TokenEntry(String name, Instant createdAt, String sha256, Optional<String> role, Map<String, String> claims) {
 

@@ -10,7 +10,7 @@ sealed interface Verdict {
 
     /**
      * Accepted: the caller's identity, with its kind so that a token and a JWT subject of the same name
-     * stay two callers (SPEC §11.4): {@code token:NAME} or {@code jwt:ISSUER#SUB}.
+     * stay two callers: {@code token:NAME} or {@code jwt:ISSUER#SUB}.
      */
     record Caller(String name, List<String> roles, Map<String, String> claims) implements Verdict {
 

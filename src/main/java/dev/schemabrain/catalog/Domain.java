@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * The values a column may hold, as its database declares them (SPEC §11.2): a PostgreSQL ENUM or a
+ * The values a column may hold, as its database declares them: a PostgreSQL ENUM or a
  * domain over one, a MySQL/MariaDB {@code ENUM}/{@code SET}, a {@code tinyint(1)} boolean, or a
  * {@code CHECK (x IN (…))} list. A column with a domain is a categorical (or yes/no) dimension, never a
  * number, and a filter value outside it is the caller's error.

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * Resolves the names callers send (SPEC §6: {@code schema.table}, {@code schema.table.column}, an
+ * Resolves the names callers send ({@code schema.table}, {@code schema.table.column}, an
  * unqualified name when it is unique) against a catalog, with "did you mean" suggestions when
  * nothing matches.
  *

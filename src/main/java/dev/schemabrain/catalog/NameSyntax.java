@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The identifier rules of the tool surface (SPEC §6): a dotted name whose parts each match
+ * The identifier rules of the tool surface: a dotted name whose parts each match
  * {@code ^[A-Za-z_][A-Za-z0-9_$]*$} and are at most 63 characters, the whole input at most 512.
  *
  * <p>Extension: a part may be double-quoted ({@code public."Order Details"}) to address catalog

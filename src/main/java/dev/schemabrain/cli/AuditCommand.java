@@ -32,7 +32,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** {@code schemabrain audit verify|list|head}: the keyed, hash-chained audit log of every tool call (SPEC §9.2). */
+/** {@code schemabrain audit verify|list|head}: the keyed, hash-chained audit log of every tool call. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = "The audit log: one keyed, hash-chained row per tool call, and one before each metric query's SQL leaves.")
 final class AuditCommand extends CommandGroup {
@@ -162,7 +162,7 @@ final class AuditCommand extends CommandGroup {
         if (limit < 1) {
             throw new UserError("--limit must be at least 1.");
         }
-        // Rows of earlier builds kept the plain fingerprint; later ones its HMAC (SPEC §10.3).
+        // Rows of earlier builds kept the plain fingerprint; later ones its HMAC.
         List<String> fingerprints = fingerprint == null ? List.of() : List.of(fingerprint,
                 SqlFingerprint.of(AuditKey.resolve(Optional.ofNullable(keyFile), main.env, false), fingerprint));
         List<AuditRecord> rows;

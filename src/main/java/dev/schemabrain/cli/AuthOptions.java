@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * How the HTTP service authenticates callers (SPEC §10.2): SchemaBrain bearer tokens, a JWT resource
+ * How the HTTP service authenticates callers: SchemaBrain bearer tokens, a JWT resource
  * server, or both. Tokens are checked when {@code --tokens-file} is given or the store holds a token;
  * JWTs when {@code --jwt-jwks} is given.
  */

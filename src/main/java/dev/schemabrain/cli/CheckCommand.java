@@ -18,7 +18,7 @@ import picocli.CommandLine.ParentCommand;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain check}: the live source's tables and columns against the store's (SPEC §10.7). */
+/** {@code schemabrain check}: the live source's tables and columns against the store's. */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Compare the live source's tables and columns with what the store indexed, writing nothing; with"
                 + " --source or --url-env repeated, each source with the tables the store indexed from it.",

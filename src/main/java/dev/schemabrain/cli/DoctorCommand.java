@@ -46,7 +46,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
-/** {@code schemabrain doctor}: one line per check of what serving needs (SPEC §10.7). */
+/** {@code schemabrain doctor}: one line per check of what serving needs. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Check what serving needs, one line each: Java, the store (readable, indexed), the embedding model,"
                 + " the source (reachable; the keys the role sees, and the GRANT it lacks where it sees none; the role read-only, else the GRANTs of a read-only role; the database wall: no"
@@ -226,7 +226,7 @@ final class DoctorCommand implements Callable<Integer> {
 
     /**
      * The audit log and the store can be rolled back together to an older backup; only a head kept
-     * outside both shows it (SPEC §10.3), so a server without one gets a warning.
+     * outside both shows it, so a server without one gets a warning.
      */
     private Check auditWitness() {
         Optional<WitnessFile> w = WitnessFile.configured(auditWitness, main.env);
@@ -340,7 +340,7 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /**
-     * The database's own wall behind the gate (SPEC §12.1): the serving role holds no power that reads past column
+     * The database's own wall behind the gate: the serving role holds no power that reads past column
      * privileges, and the database refuses it the columns serve withholds, tried with a query that reads no row.
      */
     private List<Check> wall(SourceUrl url, Engine engine, ColumnGrants grants, Connection c) {

@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain eval}: scores table retrieval on the store against a question file (SPEC §4). */
+/** {@code schemabrain eval}: scores table retrieval on the store against a question file. */
 @Command(name = "eval", mixinStandardHelpOptions = true,
         description = {"Score table retrieval on the store against a question file.",
                 "Reports recall@1/3/5/10, full@k (all expected tables in the top k), MRR of the first expected table"

@@ -24,7 +24,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain grants}: the database's own wall behind the gate, as column privileges (SPEC §12.1). */
+/** {@code schemabrain grants}: the database's own wall behind the gate, as column privileges. */
 @Command(name = "grants", mixinStandardHelpOptions = true,
         description = {"Write the SQL that lets the serving role SELECT only the columns SchemaBrain serves, so that SQL"
                 + " the gate never saw is refused by the database too (PostgreSQL, MySQL/MariaDB).",

@@ -26,7 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
-/** {@code schemabrain init}: registers the server in the MCP clients' configuration files (SPEC §10.7). */
+/** {@code schemabrain init}: registers the server in the MCP clients' configuration files. */
 @Command(name = "init", mixinStandardHelpOptions = true, resourceBundle = "dev.schemabrain.cli.InitCommand",
         description = {"Register this server in an MCP client's configuration: Claude Desktop, Claude Code, Cursor, VS Code"
                 + " or Windsurf (user-level files; docs/cli.md lists them).",

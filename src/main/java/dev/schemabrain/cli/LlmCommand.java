@@ -10,7 +10,7 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code schemabrain llm ledger}: what LLM enrichment cost, per index run and model (SPEC §10.6). */
+/** {@code schemabrain llm ledger}: what LLM enrichment cost, per index run and model. */
 @Command(name = "llm", mixinStandardHelpOptions = true, description = "LLM enrichment: the cost ledger.")
 final class LlmCommand extends CommandGroup {
 

@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 
-/** {@code index}'s LLM options (SPEC §10.6); without --llm, or without a key for a vendor endpoint, nothing is asked. */
+/** {@code index}'s LLM options; without --llm, or without a key for a vendor endpoint, nothing is asked. */
 final class LlmIndexOptions {
 
     @Option(names = "--llm", paramLabel = "anthropic|openai", description = "Describe changed tables with a model:"

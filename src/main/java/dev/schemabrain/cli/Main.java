@@ -43,7 +43,7 @@ public final class Main implements Runnable {
     private static final Set<String> VALUED = Set.of("--store", "--store-schema", "--store-url-env",
             "--audit-log");
 
-    /** Exit code of a command line picocli refuses and of a bug (the SPEC's error code); the root's comes from its kind. */
+    /** Exit code of a command line picocli refuses and of a bug (docs/cli.md, exit codes); the root's comes from its kind. */
     public static final int EXIT_FAILURE = 2;
 
     @Option(names = "--store", scope = ScopeType.INHERIT, paramLabel = "PATH|URL", defaultValue = "schemabrain.db",

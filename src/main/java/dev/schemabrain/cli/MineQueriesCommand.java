@@ -21,7 +21,7 @@ import java.util.Optional;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain mine-queries}: the source's query log into the store (SPEC §10.5). */
+/** {@code schemabrain mine-queries}: the source's query log into the store. */
 @Command(name = "mine-queries", mixinStandardHelpOptions = true,
         description = {"Read the source's statement statistics (PostgreSQL pg_stat_statements, MySQL/MariaDB"
                 + " performance_schema digests) into the store: examples for get_example_queries, observed joins for"

@@ -35,7 +35,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** {@code schemabrain policy show|apply|tag|tags}: the operator's PII policy (SPEC §8). */
+/** {@code schemabrain policy show|apply|tag|tags}: the operator's PII policy. */
 @Command(name = "policy", mixinStandardHelpOptions = true,
         description = "The PII policy: the categories the server blocks and the operator's column tags, which win over"
                 + " the classifier's and survive re-indexing; and 'policy explain', what a role of the access policy reaches.")
@@ -55,7 +55,7 @@ final class PolicyCommand extends CommandGroup {
                 + (s.block().isEmpty() ? " (the catastrophic floor; no policy applied)" : "")
                 + "; " + s.tags().tagged().size() + " columns tagged (policy tags lists them)");
         out.print(new PiiPolicy(s.block(), columns, s.subjects()).toYaml());
-        // Every entity's data-subject class, drafted or the operator's (SPEC §11.1), as comments: the file keeps only overrides.
+        // Every entity's data-subject class, drafted or the operator's, as comments: the file keeps only overrides.
         List<SubjectClasses.Assigned> classes = s.subjectClasses();
         out.println("# data subjects in force (" + classes.size() + " entities; override with subjects: in the policy):");
         for (SubjectClasses.Assigned a : classes) {

@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain probe}: one look at a running MCP HTTP server (SPEC §10.1). */
+/** {@code schemabrain probe}: one look at a running MCP HTTP server. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = {"Measure a running MCP Streamable HTTP server once: health, tools/list size, call latency.",
                 "Prints as JSON on stdout: GET /health, the tools/list payload size, and the latency (p50/p95/p99) of a"

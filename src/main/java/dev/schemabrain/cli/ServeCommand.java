@@ -462,7 +462,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** A planted store, or one indexed from another database than a --source, is refused before serving. */
     private void checkStore(List<SourceUrl> urls) throws SchemaBrainException {
-        // A mistyped directory would otherwise serve an empty catalog and lose the audit log (SPEC §10.7).
+        // A mistyped directory would otherwise serve an empty catalog and lose the audit log.
         Path dir = Stores.file(main.store()).map(f -> f.toAbsolutePath().getParent())
                 .orElse(null);
         if (dir != null && !Files.isDirectory(dir)) {

@@ -30,7 +30,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * {@code schemabrain store copy}: move a store between a SQLite file and PostgreSQL (SPEC §10.4);
+ * {@code schemabrain store copy}: move a store between a SQLite file and PostgreSQL;
  * {@code store backup}: one consistent copy of a SQLite store and its audit log.
  */
 @Command(name = "store", mixinStandardHelpOptions = true,

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-/** {@code schemabrain sweep}: throughput and tail latency per concurrency, and what to run at (SPEC §10.1). */
+/** {@code schemabrain sweep}: throughput and tail latency per concurrency, and what to run at. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Find the concurrency an MCP Streamable HTTP server sustains within a latency SLO.",
                 "Load an MCP Streamable HTTP server at each concurrency in turn with one read-only call and print,"

@@ -17,7 +17,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-/** {@code schemabrain token create|list|revoke}: bearer tokens for the HTTP service (SPEC §10.2). */
+/** {@code schemabrain token create|list|revoke}: bearer tokens for the HTTP service. */
 @Command(name = "token", mixinStandardHelpOptions = true,
         description = "Bearer tokens for 'serve --transport http': only each token's SHA-256 is kept, in the store"
                 + " or in --tokens-file.")

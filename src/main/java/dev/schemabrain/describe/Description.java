@@ -23,7 +23,7 @@ public record Description(String text, DescriptionOrigin origin, LlmDraft draft)
     }
 
     /**
-     * The model behind an LLM description (SPEC §10.6).
+     * The model behind an LLM description.
      *
      * @param model    the model id, cleaned by {@link #cleanModel} so an endpoint's answer cannot put control
      *                 characters or an unbounded string into an agent's answer

@@ -2,11 +2,11 @@ package dev.schemabrain.describe;
 
 import java.util.Locale;
 
-/** Where a description came from (SPEC §3); shown in the order database comment, semantic YAML, LLM, offline. */
+/** Where a description came from; shown in the order database comment, semantic YAML, LLM, offline. */
 public enum DescriptionOrigin {
     /** The database's own COMMENT. */
     DB_COMMENT,
-    /** The LLM enricher (SPEC §10.6): a draft, suggested by a model. */
+    /** The LLM enricher: a draft, suggested by a model. */
     LLM,
     /** The offline describer, from names, types, keys and sample shapes. */
     HEURISTIC;

@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Describes every table and column without a network or a key (SPEC §3): one sentence each from
+ * Describes every table and column without a network or a key: one sentence each from
  * names (words split, abbreviations expanded), types, keys, foreign-key targets, junction notes and
  * sample values, and the database's own comments, which win where they exist. A pure function of the
  * catalog, so re-running it costs nothing and its output can be compared to decide what to re-embed.

@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * The database's own wall behind the gate (SPEC §12.1): column privileges that let the serving role SELECT only the
+ * The database's own wall behind the gate: column privileges that let the serving role SELECT only the
  * columns SchemaBrain serves, so SQL the gate never saw is refused by the database too. One implementation per engine
  * with roles; a file engine has none ({@link Engine#columnGrants}).
  */

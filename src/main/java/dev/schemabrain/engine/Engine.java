@@ -72,7 +72,7 @@ public interface Engine extends Dialect {
     String beginReadOnly();
 
     /**
-     * How the guard reads and writes SQL for this engine (SPEC §12.1); empty where nobody has written them down, and
+     * How the guard reads and writes SQL for this engine; empty where nobody has written them down, and
      * then agent SQL is refused there rather than checked by another engine's rules.
      */
     default Optional<SqlRules> sqlRules() {

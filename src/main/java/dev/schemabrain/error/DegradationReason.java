@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 public enum DegradationReason {
     FAN_OUT_JOIN, MISSING_ORDER_BY_WITH_LIMIT, TIME_DIMENSION_UNAVAILABLE,
-    /** Charter 1.4: groups about fewer than K people were left out of the answer (SPEC §11.1). */
+    /** Charter 1.4: groups about fewer than K people were left out of the answer. */
     SMALL_GROUPS_SUPPRESSED,
     /**
      * A filter on an entity reached one-to-many (payments filtered on their refunds' dates) keeps the rows that have at

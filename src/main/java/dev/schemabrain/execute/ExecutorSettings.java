@@ -1,7 +1,7 @@
 package dev.schemabrain.execute;
 
 /**
- * Limits of the executor (SPEC §2, §7).
+ * Limits of the executor.
  *
  * @param statementTimeoutMs how long one statement may run
  * @param maxRows            rows returned at most, whatever a call asks

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The only path by which SQL reaches a source (SPEC §7). Each call borrows a session that is read-only and
+ * The only path by which SQL reaches a source. Each call borrows a session that is read-only and
  * time-limited and runs one statement in a read-only transaction, rolled back by the reset: begun by a statement of
  * the engine's ({@link Engine#beginReadOnly}), or by the driver with the call's first statement (PostgreSQL: no
  * round trip before the call's SQL). Sessions are pooled (at most

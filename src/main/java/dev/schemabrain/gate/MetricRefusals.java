@@ -87,7 +87,7 @@ public final class MetricRefusals {
                 case GROUP_BY, TIME_DIMENSION -> {
                     why = (refusal.use() == MetricPiiCheck.Use.GROUP_BY ? "it groups by " : "its time dimension is ") + column
                             + ", a column tagged " + categories + ", and each group would expose a personal value";
-                    // Not the owner's identity: one group per person would be suppressed whole (SPEC §11.1).
+                    // Not the owner's identity: one group per person would be suppressed whole.
                     boolean time = refusal.use() == MetricPiiCheck.Use.TIME_DIMENSION;
                     List<String> instead = untagged(served, owner.map(Entity::name).orElse(metricEntity), time);
                     rewrite = instead.isEmpty() ? (time ? "use an untagged date as time_dimension" : "group by an untagged column")
@@ -190,7 +190,7 @@ public final class MetricRefusals {
     /**
      * The caller's own call again, every argument kept (filters, grain, time dimension, via, order, limit) with
      * {@code key} set to {@code value} (none when {@code key} is null), so a suggested retry never drops a valid
-     * filter and answers another question (SPEC §11.2). Empty when an argument could not be echoed as written
+     * filter and answers another question. Empty when an argument could not be echoed as written
      * (longer than an echo may be); the caller then points at describe_entity instead.
      */
     public static Optional<Map<String, Object>> retryArgs(MetricRequest request, String key, Object value) {

@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A caller's row filters as the metric compiler applies them (SPEC §11.4): each bound to the caller's claim as a
+ * A caller's row filters as the metric compiler applies them: each bound to the caller's claim as a
  * parameter, ANDed into every aggregate whose rows reach its entity ({@link RowScope}); one whose claim the credential
  * lacks refuses every such request (policy_blocked: the request is fine, the credential is not).
  */

@@ -37,7 +37,7 @@ import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
- * Everything between a caller's SQL text and the statement that may run (SPEC §11.5), shared by validate_query and
+ * Everything between a caller's SQL text and the statement that may run, shared by validate_query and
  * execute: the guard's parse and bind, the caller's allow-list and row filters, the disclosure rules over each
  * column's lineage, small-cell suppression by distinct people per group, and the rewrite. Either a {@link Plan} or
  * the refusal envelope; nothing here touches the source.
@@ -54,7 +54,7 @@ import java.util.function.UnaryOperator;
  *     an equality or a range test, so the strictest rule applies), and so does one in GROUP BY, ORDER BY or
  *     PARTITION BY;</li>
  * <li>a query that lists rows (no GROUP BY, not all aggregates, or a window) of a table whose rows are about
- *     people (a person entity, or a fact whose subject is one, SPEC §11.1) refuses: each row is a group of one;</li>
+ *     people (a person entity, or a fact whose subject is one) refuses: each row is a group of one;</li>
  * <li>an aggregate over such rows runs with {@code HAVING count(DISTINCT subject) >= K} ANDed in, so groups of
  *     fewer than K people are left out (not listed), an ungrouped total included; when the subject key is not
  *     on a table of the top-level FROM (or passed on by a CTE or subquery there), it refuses and points at

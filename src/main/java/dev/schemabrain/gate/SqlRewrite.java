@@ -34,7 +34,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The statement that runs instead of the caller's text (SPEC §11.5): the guard's rendering, re-parsed into a tree
+ * The statement that runs instead of the caller's text: the guard's rendering, re-parsed into a tree
  * of our own, with each reference to a row-filtered table replaced by a filtered subselect under the same alias,
  * a HAVING that leaves out small groups, and the LIMIT. Filter values become bound parameters, never text.
  */

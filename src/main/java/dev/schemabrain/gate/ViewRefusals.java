@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The refusal for a named object outside the caller's role (SPEC §11.4), built once for every tool:
+ * The refusal for a named object outside the caller's role, built once for every tool:
  * {@code allowlist_violation} with a widening hint saying which role or allow entry would open it.
  * <p>
  * A qualified table name ({@code schema.table}) outside the role's allow list is refused whether or not the table

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 
 /**
  * Compares a fresh catalog with what the store holds and decides, object by object, what a
- * re-index must write (SPEC §3): unchanged → nothing; semantic change → rewrite so the description
+ * re-index must write: unchanged → nothing; semantic change → rewrite so the description
  * is redone; structural change → rewrite and stamp {@code schema_changed_at}; missing → deprecate;
  * deprecated for longer than the retention → purge.
  */

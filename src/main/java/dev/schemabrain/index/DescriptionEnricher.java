@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The seam for descriptions better than the offline describer's (the LLM enricher, SPEC §10.6): it
+ * The seam for descriptions better than the offline describer's (the LLM enricher): it
  * sees the catalog after PII classification and answers descriptions to lay over the offline ones,
  * plus the store work to commit with the run. It never fails a run.
  */

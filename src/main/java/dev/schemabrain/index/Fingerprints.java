@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Content-addressed fingerprints (SPEC §3). The structural hash covers what the database declares;
+ * Content-addressed fingerprints. The structural hash covers what the database declares;
  * the semantic hash adds what a description is written from (samples, comments, sibling context)
  * and the describer's version, so changing the describer invalidates every description.
  */

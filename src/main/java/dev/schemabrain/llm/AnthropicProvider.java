@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** The Anthropic Messages API with the {@code record_descriptions} tool forced (SPEC §10.6). */
+/** The Anthropic Messages API with the {@code record_descriptions} tool forced. */
 public final class AnthropicProvider extends HttpProvider {
 
     public static final String DEFAULT_URL = "https://api.anthropic.com";

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
- * The LLM enricher (SPEC §10.6): one request per table whose document, prompt version or model changed
+ * The LLM enricher: one request per table whose document, prompt version or model changed
  * since its last description; the rest reuse their stored sentences at no cost. Requests run on
  * {@code workers} threads under a hard per-run cap; a table that fails keeps its offline description,
  * and an unreachable endpoint stops all requests. Nothing here fails an index run.

@@ -1,6 +1,6 @@
 package dev.schemabrain.llm;
 
-/** One wire format (SPEC §10.6): a table document in, its descriptions out. */
+/** One wire format: a table document in, its descriptions out. */
 public interface LlmProvider {
 
     /** anthropic | openai, as the ledger records it. */

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** OpenAI-compatible chat completions in JSON mode (OpenAI, Ollama, vLLM, LM Studio; SPEC §10.6). */
+/** OpenAI-compatible chat completions in JSON mode (OpenAI, Ollama, vLLM, LM Studio). */
 public final class OpenAiProvider extends HttpProvider {
 
     public static final String DEFAULT_URL = "https://api.openai.com";

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Output hygiene (SPEC §10.6): at most 300 characters, control characters stripped, unknown column
+ * Output hygiene: at most 300 characters, control characters stripped, unknown column
  * names ignored, missing or empty ones left to the offline describer; an answer any of whose texts reads as
  * instructions to an agent is refused whole (the model that wrote one was steered, so none of it is trusted).
  */

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The user message of one request: the table as one JSON document (SPEC §10.6). Comments and samples
+ * The user message of one request: the table as one JSON document. Comments and samples
  * travel as JSON string values, never as prompt text, and the system prompt says they are data. The
  * cache key is the document without the row estimate (which moves without the meaning moving).
  */
@@ -63,7 +63,7 @@ public record TablePrompt(Table table, String document, String cacheKey, boolean
         return new TablePrompt(table, json(sent), key, grounded);
     }
 
-    /** SPEC §10.6: MEDIUM when the model had comments, samples or foreign keys to go on, else LOW. */
+    /** MEDIUM when the model had comments, samples or foreign keys to go on, else LOW. */
     public String confidence() {
         return grounded ? "medium" : "low";
     }

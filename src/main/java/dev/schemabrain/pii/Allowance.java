@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * A use of one column the operator permits in {@code pii_policy.yaml} (SPEC §10.8), lifting one
+ * A use of one column the operator permits in {@code pii_policy.yaml}, lifting one
  * disclosure rule for that column only: for a tagged column one of the metric rules, for an untagged one what
  * {@link ChannelPolicy} withholds by default (samples of free text, value-index entries). An allowance never lifts the block list: a blocked category
  * (the catastrophic floor included) is refused in every role whatever is allowed.

@@ -12,7 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What the channels beyond the tags may carry of a column (issue 29): applied at index time before anything is
+ * What the channels beyond the tags may carry of a column: applied at index time before anything is
  * stored, described, embedded or sent to a model, and again when a store is served (a store written before this
  * rule still holds what it withheld).
  * <ul>

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The disclosure rules (SPEC §8, §10.8): whether a metric query may run, given every column it reads
+ * The disclosure rules: whether a metric query may run, given every column it reads
  * and the role each plays. One place decides, so a new role or operator cannot slip past a rule kept
  * elsewhere. The query's PII set is the union of the categories of the columns it touches. Per use:
  * <ul>
@@ -55,7 +55,7 @@ public final class MetricPiiCheck {
 
     /**
      * Direct identifiers: a value of one of these names a person by itself, so even an equality test on
-     * it is a disclosure (SPEC §10.8).
+     * it is a disclosure.
      */
     public static final Set<PiiCategory> DIRECT_IDENTIFIERS = Set.copyOf(EnumSet.of(PiiCategory.CONTACT,
             PiiCategory.CREDENTIAL, PiiCategory.PAYMENT_CARD, PiiCategory.GOVERNMENT_ID, PiiCategory.ONLINE_IDENTIFIER,
@@ -104,7 +104,7 @@ public final class MetricPiiCheck {
     }
 
     /**
-     * @param cleared categories the caller's access role sees in clear (SPEC §11.4): no rule of use refuses them (the
+     * @param cleared categories the caller's access role sees in clear: no rule of use refuses them (the
      *                block list in force already leaves them out; the catastrophic floor is never cleared)
      */
     public static Verdict check(List<ColumnUse> uses, PiiTags tags, BlockList blockList, Set<PiiCategory> cleared) {

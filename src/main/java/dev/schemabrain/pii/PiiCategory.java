@@ -4,7 +4,7 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
-/** The twelve PII categories of SPEC §8. */
+/** The twelve PII categories (docs/pii.md). */
 public enum PiiCategory {
     CONTACT(Sensitivity.PII),
     FINANCIAL(Sensitivity.CONFIDENTIAL),

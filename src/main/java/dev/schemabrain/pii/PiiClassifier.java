@@ -18,7 +18,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Tags a column with PII categories (SPEC §8) from its name, type and sample values.
+ * Tags a column with PII categories from its name, type and sample values.
  *
  * <p>Name rules match whole words of the name as the describer splits it ({@code pin} never fires on
  * {@code shipping}; {@code passwordhash} reads "password hash"; a three-letter word only a run-together split
@@ -109,7 +109,7 @@ public final class PiiClassifier {
                 "personal_id_number", "personal_number", "identity_number", "identity_card", "id_card",
                 "resident_registration_number", "citizen_id", "known_traveler_number", "known_traveller_number",
                 "redress_number", "travel_document", "id_document", "identity_document",
-                // abbreviations of licence, passport, tax and social-security references (issue 51)
+                // abbreviations of licence, passport, tax and social-security references
                 "dl_number", "drv_lic", "drv_license", "drv_licence", "driver_lic", "drivers_lic", "lic_number",
                 "soc_sec", "soc_sec_number", "soc_ins", "social_insurance", "social_insurance_number", "ni_number",
                 "tax_ref", "tax_reference", "tax_reference_number", "utr", "unique_taxpayer_reference", "itin", "ptin",

@@ -3,7 +3,7 @@ package dev.schemabrain.pii;
 import java.util.Collection;
 import java.util.Locale;
 
-/** How sensitive a column is, in increasing order (SPEC §8). */
+/** How sensitive a column is, in increasing order. */
 public enum Sensitivity {
     PUBLIC, INTERNAL, CONFIDENTIAL, PII;
 

@@ -3,7 +3,7 @@ package dev.schemabrain.pii;
 import java.util.Locale;
 
 /**
- * What the rows of an entity are (SPEC §11.1): individual people, organisations, or neither. Small-cell
+ * What the rows of an entity are: individual people, organisations, or neither. Small-cell
  * suppression counts people only; an organisation's tagged column (a billing e-mail) stays protected as a
  * column but does not make its rows people.
  */

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Drafts a table's {@link SubjectClass} from its columns, their PII tags and its name (SPEC §11.1).
+ * Drafts a table's {@link SubjectClass} from its columns, their PII tags and its name.
  * <p>
  * Evidence, strongest first:
  * <ul>

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The operator's word on data subjects in {@code pii_policy.yaml} (SPEC §11.1), keyed by entity name:
+ * The operator's word on data subjects in {@code pii_policy.yaml}, keyed by entity name:
  * <pre>
  * subjects:    {customer: person, account: organisation, actor: none}
  * subject_of:  {payment: customer}                 # whose fact a payment is, where two people are reachable

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * Table retrieval (SPEC §4). Three signals, each min-max normalized over the candidate tables:
+ * Table retrieval. Three signals, each min-max normalized over the candidate tables:
  * BM25 over one document per table (its sentence and every column sentence), the best cosine between
  * the question and the table's column vectors, and the cosine to the table's own vector; fused as (with
  * bge-small's {@link FusionWeights}) {@code 0.5·lexical + 0.5·column + 0.8·table}, then a table gains 0.3 × its best

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 
 /**
  * The tables of a catalog joined by their foreign keys (and, where none connects two tables, by the joins the
- * query log showed), for {@code suggest_joins} (SPEC §6).
+ * query log showed), for {@code suggest_joins}.
  *
  * <p>Undirected: a foreign key joins its two tables whichever way a path walks it, and each step
  * keeps the key's own direction and columns. Paths are shortest by hop count. Among equally short

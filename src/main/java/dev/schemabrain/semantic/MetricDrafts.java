@@ -26,7 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The metrics an analyst would draft for one entity (issue 19): the count of its rows; a sum of each amount, quantity
+ * The metrics an analyst would draft for one entity: the count of its rows; a sum of each amount, quantity
  * or total and an average of each money total (average order value); an average of each price, rate, percentage or
  * duration ({@link MeasureMeaning}); a snapshot (balance, MRR, stock) summed on an undated entity, averaged on a dated
  * one, and on a table of snapshots ({@link SnapshotMoment}) also summed at each thing's last snapshot of the period;

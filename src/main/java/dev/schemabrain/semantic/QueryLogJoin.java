@@ -18,7 +18,7 @@ import java.util.Optional;
 public record QueryLogJoin(QualifiedName many, List<String> manyColumns, QualifiedName one, List<String> oneColumns,
                            ValidationState state) {
 
-    /** Observations from which an observed join is trusted at MEDIUM confidence (SPEC §10.5). */
+    /** Observations from which an observed join is trusted at MEDIUM confidence. */
     public static final long FREQUENT = 5;
 
     public QueryLogJoin {

@@ -31,7 +31,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * Drafts a semantic model from the catalog at index time (SPEC §7): an entity per non-junction table
+ * Drafts a semantic model from the catalog at index time: an entity per non-junction table
  * with a primary key (and per link table that carries facts of its own, such as a quantity); a join per foreign key between two entities (fk_constraint, applied; cardinality
  * from the keys on the referencing side); a many-to-many bridge across each junction table; and
  * suggested metrics by meaning ({@link MetricDrafts}), each with the event time of its entity or of the entity its

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Cuts a served catalog to one caller's reach (SPEC §11.4): the one place the access policy's visibility is applied.
+ * Cuts a served catalog to one caller's reach: the one place the access policy's visibility is applied.
  * Tools answer from the cut view as from any catalog, so a hidden table cannot surface through a listing, a search
  * score, a join path, a neighbour or a "did you mean".
  */

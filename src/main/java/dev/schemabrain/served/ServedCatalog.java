@@ -249,7 +249,7 @@ public final class ServedCatalog {
                 w.pii, w.blockList, w.subjectPolicy, w.tableSources);
     }
 
-    /** Every entity's data-subject class (SPEC §11.1), drafted once per served catalog. */
+    /** Every entity's data-subject class, drafted once per served catalog. */
     public List<SubjectClasses.Assigned> subjectClasses() {
         return subjectClasses.get();
     }

@@ -196,7 +196,7 @@ public final class StoreCatalogProvider implements CatalogProvider {
                 StoreSnapshot snapshot = StoreSnapshot.read(c);
                 PiiTags pii = PiiRepository.tags(c).withAllowances(PiiAllowanceRepository.allowances(c));
                 // Overrides applied since the last index may tag columns whose samples are still stored.
-                // A store indexed before issue 29 may still hold comments, free-text samples and person values.
+                // A store indexed before the channel policy existed may still hold comments, free-text samples and person values.
                 Catalog catalog = ChannelPolicy.apply(pii.withoutTaggedSamples(snapshot.catalog()), pii);
                 BlockList block = blockList.isPresent() ? blockList.get()
                         : PiiRepository.blockList(c).orElse(BlockList.FLOOR);

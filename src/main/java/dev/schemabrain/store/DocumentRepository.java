@@ -36,7 +36,7 @@ public final class DocumentRepository {
     }
 
     /**
-     * Who wrote a table's LLM descriptions (SPEC §10.6).
+     * Who wrote a table's LLM descriptions.
      *
      * @param model      the model the answer named, else the one asked
      * @param confidence {@code medium} or {@code low}, as the index run derived it

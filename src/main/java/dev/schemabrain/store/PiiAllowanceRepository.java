@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The operator's per-column allowances (SPEC §10.8), one JSON row in {@code pii_settings}
+ * The operator's per-column allowances, one JSON row in {@code pii_settings}
  * ({@code [{"schema": …, "table": …, "column": …, "allow": ["group_by"]}, …]}): replaced by {@code policy apply|tag} with the
  * overrides, read by the server with the tags. Kept in the settings table so no migration is needed.
  */

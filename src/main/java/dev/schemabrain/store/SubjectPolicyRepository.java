@@ -11,7 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The operator's data-subject overrides (SPEC §11.1), one row in {@code pii_settings} holding the policy's
+ * The operator's data-subject overrides, one row in {@code pii_settings} holding the policy's
  * {@code subjects}, {@code subject_of} and {@code person_keys} as JSON: replaced by {@code policy apply}, read by the
  * server with the tags. Kept in the settings table so no migration is needed.
  */

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The caller's role and the row filters its statement carried, in the audit row and in what its hash covers
- * (SPEC §11.4): a log written before roles still verifies, read as it is and after it gains the role columns;
+ *: a log written before roles still verifies, read as it is and after it gains the role columns;
  * a role changed, added or taken away breaks the chain.
  */
 class AuditRolesTest {

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A token's role and claims (SPEC §11.4) in both token homes, in stores and files written before roles, and on the CLI. */
+/** A token's role and claims in both token homes, in stores and files written before roles, and on the CLI. */
 class TokenRolesTest {
 
     @TempDir

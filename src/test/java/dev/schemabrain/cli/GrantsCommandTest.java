@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code schemabrain grants} and doctor's wall check against a real PostgreSQL (embedded) and the MariaDB server: after
  * {@code grants --apply}, SQL sent straight over JDBC as the serving role (SQL the gate never saw) cannot read a blocked
- * column, while a served one and count(*) still work (SPEC §12.1).
+ * column, while a served one and count(*) still work.
  */
 class GrantsCommandTest {
 

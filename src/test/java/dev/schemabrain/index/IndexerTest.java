@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Re-index behaviour (SPEC §3) on a real SQLite source and a real store file. */
+/** Re-index behaviour on a real SQLite source and a real store file. */
 class IndexerTest {
 
     @TempDir

@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC §10.6 in the answers: after {@code index --llm} against a real HTTP server, the MCP tools (called
+ * Description provenance in the answers: after {@code index --llm} against a real HTTP server, the MCP tools (called
  * through the tool registry, as the server dispatches them) name the model that wrote a description and
  * show the confidence the index run derived: MEDIUM for a table with comments, samples or foreign keys,
  * LOW for one with nothing to go on. A hostile model name in the endpoint's answer reaches no answer

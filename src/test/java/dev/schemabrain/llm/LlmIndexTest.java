@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code index --llm} (SPEC §10.6) against a real HTTP server speaking both vendors' wire formats, on a
+ * {@code index --llm} against a real HTTP server speaking both vendors' wire formats, on a
  * real SQLite source and store: descriptions and provenance land in the store, unchanged tables are never
  * asked again, the cap holds across runs, workers overlap, PII samples never leave, and a dead or
  * misbehaving endpoint never fails the run.

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The disclosure rules (SPEC §10.8) as a matrix: every role a column can play in a metric against every
+ * The disclosure rules as a matrix: every role a column can play in a metric against every
  * class of column — untagged, a direct identifier (contact), a tagged quasi-identifier that is not direct
  * (a birth date, demographic_protected), a blocked floor category (credential) — with the answer written
  * out by hand, then the operator's allowances lifting exactly one rule each and never the block list.

@@ -35,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Disclosure control as a hostile agent meets it (issue 12, items 1–3; SPEC §10.8): a real MCP client
+ * Disclosure control as a hostile agent meets it (issue 12, items 1–3): a real MCP client
  * over stdio against the packaged server on the demo database, trying every way we know to read one
  * person's value out of aggregates. Each path is run for real and its answer compared with the truth read
  * from the database directly; a path "holds" when the agent learns nothing personal. The tally goes to
@@ -280,7 +280,7 @@ class PiiLeakageIT {
     @Test
     void smallGroupsOfPeopleAreLeftOut() throws Exception {
         // Users counted by country, city and company: the red-team's 53-of-56 singleton groups. The demo's
-        // organizations carry tagged columns (street, postal code) but are organisations, not people (SPEC §11.1):
+        // organizations carry tagged columns (street, postal code) but are organisations, not people:
         // a group is shown when it holds at least five users, and a suppressed group is not listed at all.
         List<Executable> exact = new ArrayList<>();   // one grouping's wrong value does not hide the other's
         for (List<String> grouping : List.of(List.of("organizations.country", "organizations.city", "organizations.name"),

@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Semantic layer v2 (SPEC §11.3) on a subscription business written for this test and not in the repository:
+ * Semantic layer v2 on a subscription business written for this test and not in the repository:
  * accounts (two test accounts, one soft-deleted), subscriptions with trials, invoices in three currencies with a
  * monthly FX table, invoice lines by product category, payments with failed attempts, refunds, and monthly MRR
  * snapshots. The semantic layer is a YAML project (read as `apply` reads it); every metric type's answer equals

@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Small-cell suppression compiled into the metric's own SELECT (SPEC §10.8), on real SQLite (the demo),
+ * Small-cell suppression compiled into the metric's own SELECT, on real SQLite (the demo),
  * PostgreSQL (Chinook) and MariaDB (Chinook's customers and invoices): what the database returns for a
  * group of fewer than K people is NULL with the flag 1, and every other group equals hand-written SQL.
  * The hand-written SQL here is the plain aggregate plus a per-group count of people; the expected
@@ -199,7 +199,7 @@ class SmallCellsAcceptanceTest {
         assertTrue(suppressed[0] > 0 && suppressed[0] < suppressed[1], "small countries only: " + suppressed[0]);
     }
 
-    /** Chinook with a ratio and a running total over its revenue draft (SPEC §11.3). */
+    /** Chinook with a ratio and a running total over its revenue draft. */
     static Source combined(String engine) throws Exception {
         Source c = chinook(engine);
         List<Metric> metrics = new ArrayList<>(c.model().metrics());

@@ -66,7 +66,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Typed dimensions and filters (SPEC §11.2) on a small SaaS billing schema written for this test (not one of the
+ * Typed dimensions and filters on a small SaaS billing schema written for this test (not one of the
  * sample databases): PostgreSQL ENUM types (one under a domain), MariaDB ENUM and tinyint(1), SQLite CHECK lists.
  * Each engine reads the domains, and a metric filtered by and grouped by ENUM columns returns exactly what
  * hand-written SQL returns there; a typo gets invalid_argument with the domain's nearest value.

@@ -44,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Whole serves in this JVM under an access policy (SPEC §11.4): the role a call is served and audited under is
+ * Whole serves in this JVM under an access policy: the role a call is served and audited under is
  * its credential's (a token's over HTTP, --role over stdio), whatever the client calls itself; a credential
  * without a role, with default_role none, is audited as reaching nothing; audit list --role finds the rows.
  */

@@ -116,7 +116,7 @@ public final class MySqlEngine implements Engine {
         if (purpose.limited()) {
             try (Statement st = c.createStatement()) {
                 st.execute("SET SESSION TRANSACTION READ ONLY");
-                // The lexical rules the guard assumes (SPEC §12.1): a backslash in '...' is an ordinary character and
+                // The lexical rules the guard assumes: a backslash in '...' is an ordinary character and
                 // "name" is a name, whatever the server's default sql_mode.
                 st.execute("SET SESSION sql_mode = CONCAT(@@session.sql_mode, '," + PINNED_SQL_MODE + "')");
                 boolean mariadb = c.getMetaData().getDatabaseProductVersion().toLowerCase(Locale.ROOT).contains("mariadb");

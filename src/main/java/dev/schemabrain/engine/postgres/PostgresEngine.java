@@ -97,7 +97,7 @@ public final class PostgresEngine implements Engine, DateTruncDialect {
         // 9.0), so DISCARD ALL between calls resets it to schemabrain, not to an empty name in pg_stat_activity.
         props.setProperty("assumeMinServerVersion", "12");
         props.setProperty("readOnly", "true");
-        // standard_conforming_strings: a backslash in '...' is an ordinary character, as the guard reads it (SPEC §12.1).
+        // standard_conforming_strings: a backslash in '...' is an ordinary character, as the guard reads it.
         props.setProperty("options", "-c default_transaction_read_only=on -c standard_conforming_strings=on"
                 + (purpose.limited() ? " -c statement_timeout=" + purpose.statementTimeoutMs() : ""));
         // A read-only connection without autocommit: the driver begins each call's transaction as BEGIN READ ONLY, sent

@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A tool's declared arguments (seed 001, SPEC §9.4): parsed from either seed shape, used to validate
+ * A tool's declared arguments (seed 001): parsed from either seed shape, used to validate
  * calls strictly and to generate the MCP {@code inputSchema}, so the two can't drift apart.
  *
  * @param args the arguments by name, in declaration order

@@ -16,7 +16,7 @@ public enum Confidence {
 
     /**
      * confirmed → HIGH; applied + a trusted method → HIGH, other applied → MEDIUM; draft + a trusted
-     * method → MEDIUM, other draft → LOW (SPEC §5).
+     * method → MEDIUM, other draft → LOW.
      */
     public static Confidence derive(ValidationState state, InferenceMethod method) {
         Objects.requireNonNull(state, "state");

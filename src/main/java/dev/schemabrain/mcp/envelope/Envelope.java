@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The one shape every tool answers with (SPEC §5, charter 1.3). Construction enforces the
+ * The one shape every tool answers with (charter 1.3). Construction enforces the
  * invariants, so an envelope that exists is a valid one:
  * <ul>
  *   <li>{@code error} is set iff status is error or refused, and then {@code data} is null;</li>

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The charter lint (SPEC §9.6): every tool's description follows the three rules (starts "Use this
+ * The charter lint: every tool's description follows the three rules (starts "Use this
  * when", says when to use a neighbour instead, names another tool) within 500 characters, and its happy
  * path answers with an envelope that validates against the published outputSchema.
  */

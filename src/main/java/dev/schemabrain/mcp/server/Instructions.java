@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code initialize} instructions: how the envelope works and the canonical workflows of the
- * charter (seed 000 §5), keeping only the workflows whose tools this server actually offers.
+ * charter, keeping only the workflows whose tools this server actually offers.
  */
 public final class Instructions {
 

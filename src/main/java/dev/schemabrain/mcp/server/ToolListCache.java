@@ -43,7 +43,7 @@ public final class ToolListCache {
             return requests() == 0 ? 0 : Math.round(1000.0 * hits / requests()) / 10.0;
         }
 
-        /** The periodic stats line (SPEC §10.1), one line for the log. */
+        /** The periodic stats line, one line for the log. */
         public String line() {
             return String.format(Locale.ROOT, "tools/list stats requests=%d hit_rate=%.1f%% cache_hits=%d"
                     + " cache_misses=%d builds=%d build_avg_ms=%.2f build_max_ms=%.2f", requests(), hitRatePct(), hits,

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * How tools/list presents the tools. Compact mode ({@code serve --compact-tools}, SPEC §10.1) is for
+ * How tools/list presents the tools. Compact mode ({@code serve --compact-tools}) is for
  * clients that pay per token: descriptions capped at 140 characters, and the inputSchema keys a client
  * does not need to build a valid call (description, examples, title, default) left out. Validation is
  * unchanged: the server still holds every call to the full declaration.

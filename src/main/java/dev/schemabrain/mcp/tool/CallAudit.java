@@ -4,7 +4,7 @@ import dev.schemabrain.access.Access;
 import dev.schemabrain.mcp.envelope.Envelope;
 
 /**
- * Where tool calls are recorded (SPEC §9.2): a row before a call's SQL leaves and a row with every
+ * Where tool calls are recorded: a row before a call's SQL leaves and a row with every
  * call's outcome. A call whose record cannot be written does not run its SQL, and its answer is withheld.
  */
 public interface CallAudit {

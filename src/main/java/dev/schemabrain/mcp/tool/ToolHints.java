@@ -1,8 +1,8 @@
 package dev.schemabrain.mcp.tool;
 
 /**
- * The MCP tool annotations a tool's declared side effects map to (charter table, with SPEC §6's
- * refinement that {@code openWorldHint} is true only for tools that reach the source database).
+ * The MCP tool annotations a tool's declared side effects map to, with one
+ * refinement: {@code openWorldHint} is true only for tools that reach the source database.
  */
 public record ToolHints(boolean readOnly, boolean destructive, boolean idempotent, boolean openWorld) {
 

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * hint in {@code _meta}).
  *
  * @param touchesSource whether a call can reach the source database (not only the store)
- * @param retry         which arguments a suggested retry of an invalid call must keep (SPEC §11.2)
+ * @param retry         which arguments a suggested retry of an invalid call must keep
  */
 public record ToolSpec(String name, String title, String description, ArgSchema arguments,
                        SideEffects sideEffects, boolean touchesSource, boolean idempotent, LatencyHint latency,

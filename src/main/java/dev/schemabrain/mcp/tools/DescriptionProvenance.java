@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * The provenance of an answer's descriptions, by its weakest one: the database's own comments are
  * schema facts (HIGH); the offline describer's sentences are heuristic inferences (MEDIUM); an LLM's
  * sentences are drafts a model suggested, named with the model, MEDIUM when the table had comments,
- * samples or foreign keys to go on and LOW otherwise (SPEC §10.6). The confidence is the weakest
+ * samples or foreign keys to go on and LOW otherwise. The confidence is the weakest
  * description's.
  */
 final class DescriptionProvenance {

@@ -6,7 +6,7 @@ import dev.schemabrain.catalog.Domain;
 import dev.schemabrain.pii.PiiTag;
 
 /**
- * A column's declared values in describe_entity and describe_column (SPEC §11.2): {@code "domain": "enum"} and
+ * A column's declared values in describe_entity and describe_column: {@code "domain": "enum"} and
  * {@code "values": [...]}, so an agent writes a filter the compiler accepts. A PII-tagged column's values are
  * withheld as its samples are.
  */

@@ -28,7 +28,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * execute: runs the rewritten statement of a SQL text that passes the gate (SPEC §11.5) through the one execution
+ * execute: runs the rewritten statement of a SQL text that passes the gate through the one execution
  * path (read-only session, statement timeout, row cap, EXPLAIN cost cap), never the caller's text.
  */
 public final class ExecuteTool extends SqlTool {
@@ -94,7 +94,7 @@ public final class ExecuteTool extends SqlTool {
             data.putPOJO("suppressed_groups", counted.isPresent() ? counted.getAsLong() : null);
         }
         if (counted.isEmpty() || counted.getAsLong() > 0) {
-            // The withheld groups are not listed, only counted (SPEC §11.1).
+            // The withheld groups are not listed, only counted.
             data.putObject("suppression").put("min_group_size", plan.minGroupSize().getAsInt())
                     .putPOJO("suppressed_groups", counted.isPresent() ? counted.getAsLong() : null)
                     .put("widening_hint", "Groups about fewer than " + plan.minGroupSize().getAsInt()

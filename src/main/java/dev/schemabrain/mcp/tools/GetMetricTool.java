@@ -46,8 +46,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * get_metric: a metric of the semantic layer, compiled to one read-only SELECT and run by the executor
- * (SPEC §6–7). The only tool that reaches the source database; nothing the caller writes becomes SQL.
+ * get_metric: a metric of the semantic layer, compiled to one read-only SELECT and run by the executor.
+ * The only tool that reaches the source database; nothing the caller writes becomes SQL.
  */
 public final class GetMetricTool extends CatalogTool {
 
@@ -112,7 +112,7 @@ public final class GetMetricTool extends CatalogTool {
             ArrayNode rows = data.putArray("rows");
             int suppressed = 0;
             for (List<Object> row : result.rows()) {
-                // A suppressed group is left out whole: its keys would say who is in it (SPEC §11.1).
+                // A suppressed group is left out whole: its keys would say who is in it.
                 if (compiled.suppresses() && flagged(row.get(compiled.columns().size()))) {
                     suppressed++;
                     continue;

@@ -24,7 +24,7 @@ import dev.schemabrain.mcp.tool.ToolSpec;
 import java.util.Optional;
 
 /**
- * validate_query: what execute would do with a SQL text, running nothing against the data (SPEC §11.5): the
+ * validate_query: what execute would do with a SQL text, running nothing against the data: the
  * refusal, or the tables, outputs with PII roles, the rewritten statement and a cost class from EXPLAIN (never
  * EXPLAIN ANALYZE, never the row estimate).
  */

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The scores of one eval run (SPEC §4): recall@k and full@k for k = 1, 3, 5, 10, MRR of the first
+ * The scores of one eval run: recall@k and full@k for k = 1, 3, 5, 10, MRR of the first
  * expected table, and query latency.
  */
 public record EvalResult(int n, Map<Integer, Double> recall, Map<Integer, Double> full, double mrr,
@@ -15,7 +15,7 @@ public record EvalResult(int n, Map<Integer, Double> recall, Map<Integer, Double
 
     public static final int[] KS = {1, 3, 5, 10};
 
-    /** Exactly the keys SPEC §4 gives. */
+    /** Exactly the keys `eval --json` documents (docs/cli.md). */
     public String toJson() {
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = json.createObjectNode().put("n", n);

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Scores a retriever against questions (SPEC §4). Names compare case-insensitively. */
+/** Scores a retriever against questions. Names compare case-insensitively. */
 public final class Evaluation {
 
     static final int DEPTH = 10;

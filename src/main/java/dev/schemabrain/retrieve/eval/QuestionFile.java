@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads the two question formats of SPEC §4: a golden file
+ * Reads the two question formats: a golden file
  * {@code {version:"1", schema_description, questions:[{id, question, expected_tables:[schema.table…]}]}}
  * or a Spider-format list {@code [{db_id, question, gold_tables:[table…]}]}, where each expected table
  * becomes {@code db_id.table}.

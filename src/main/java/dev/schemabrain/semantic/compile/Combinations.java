@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Metrics made of metrics (SPEC §11.3), as {@link Aggregate}s over their parts' aggregates.
+ * Metrics made of metrics, as {@link Aggregate}s over their parts' aggregates.
  * <ul>
  * <li><b>ratio</b> and <b>derived</b>: each part is aggregated by the same keys, the parts are stacked
  *     ({@code UNION ALL}) and regrouped by key, so a group one part lacks still meets the other (a month without

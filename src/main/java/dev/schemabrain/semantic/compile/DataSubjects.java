@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The data subjects as the compiler sees them (SPEC §11.1), by entity name: which entities are people and
+ * The data subjects as the compiler sees them, by entity name: which entities are people and
  * which organisations (decided outside the compiler, by the classifier and the operator), whose fact an entity
  * is where the operator said so, and the person keys that have no foreign key ({@code timesheet.employee_ref}).
  *

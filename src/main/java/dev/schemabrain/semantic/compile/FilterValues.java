@@ -24,7 +24,7 @@ import java.util.Set;
 /**
  * Turns a filter value from JSON into the bound parameter its column's type wants, so the database
  * compares like with like: numbers for number columns, dates for date columns (as the engine's dialect
- * binds them: ISO text on SQLite), a declared label for a column with a {@link Domain} (SPEC §11.2), text
+ * binds them: ISO text on SQLite), a declared label for a column with a {@link Domain}, text
  * otherwise. A value that does not fit is the caller's error, whoever wrote it: a caller, an operator's
  * YAML or an import.
  */

@@ -41,7 +41,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Compiles a metric request into one SELECT (SPEC §7, §11.3). Every identifier in the statement comes from
+ * Compiles a metric request into one SELECT. Every identifier in the statement comes from
  * the catalog (a reference the caller wrote is only used to look one up) and is quoted; every value the
  * caller gave is a bound parameter; there is always a LIMIT and never a {@code ;}. Result columns are
  * aliased by position, so no caller text reaches the SQL even as an alias.

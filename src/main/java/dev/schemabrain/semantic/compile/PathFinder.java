@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Paths between entities over the model's joins, walked either way (SPEC §7). A path that never fans out wins over
+ * Paths between entities over the model's joins, walked either way. A path that never fans out wins over
  * those that do, then the shortest; two equally short ones are ambiguous unless {@code via} names a join that only
  * one of them uses.
  */

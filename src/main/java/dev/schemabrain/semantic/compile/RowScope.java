@@ -5,7 +5,7 @@ import dev.schemabrain.semantic.model.Filter;
 import java.util.Objects;
 
 /**
- * An access role's row filter as the compiler applies it (SPEC §11.4): ANDed, as bound parameters, into every simple
+ * An access role's row filter as the compiler applies it: ANDed, as bound parameters, into every simple
  * aggregate whose rows reach {@code entity}. Rows reach an entity when it is the aggregate's own, when a chain of
  * many-to-one joins leads to it (an invoice belongs to one customer), when the request joins it anyway (a group_by
  * or filter on its columns), or when the statement's join path passes through an entity whose rows reach it. {@code filter} is null when it cannot be applied (the caller's credential lacks its

@@ -32,7 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The aggregate of one simple metric (SPEC §7, §11.3) as an {@link Aggregate}. Every identifier comes from the
+ * The aggregate of one simple metric as an {@link Aggregate}. Every identifier comes from the
  * catalog and is quoted; every caller value is a parameter.
  * <ul>
  * <li>Joins walked towards "one" are LEFT JOINs (a row with no partner still counts, in a NULL group); joins that

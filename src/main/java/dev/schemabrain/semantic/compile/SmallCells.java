@@ -1,7 +1,7 @@
 package dev.schemabrain.semantic.compile;
 
 /**
- * Small-cell suppression (SPEC §11.1): a group about fewer than {@code minGroupSize} distinct people gets no
+ * Small-cell suppression: a group about fewer than {@code minGroupSize} distinct people gets no
  * value and is left out of the answer. The compiler writes the test into the same SELECT, so a suppressed
  * value never leaves the database.
  *

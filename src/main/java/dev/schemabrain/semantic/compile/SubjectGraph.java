@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * How each fact reaches the person it is about (SPEC §11.1), walked once per served catalog and cached per entity.
+ * How each fact reaches the person it is about, walked once per served catalog and cached per entity.
  * <p>
  * A fact's subject is the nearest person entity reachable by many-to-one steps (foreign keys, declared joins and
  * person keys without a foreign key), at most {@value #MAX_DEPTH} steps away. A walk stops at the first person

@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What small-cell suppression counts in one query (SPEC §11.1): distinct people, never rows.
+ * What small-cell suppression counts in one query: distinct people, never rows.
  * <ul>
  * <li>the subject of the metric's rows ({@link SubjectGraph}), through many-to-one LEFT JOINs of its own, which
  *     never repeat a row, so it is the same people whichever column expresses the grouping

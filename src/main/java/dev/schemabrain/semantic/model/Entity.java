@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A business entity: one table and the columns that identify a row of it (SPEC §7), with its named
- * segments (§11.3).
+ * A business entity: one table and the columns that identify a row of it, with its named
+ * segments.
  *
  * @param group optional grouping for listings (for example the schema); may be null
  */

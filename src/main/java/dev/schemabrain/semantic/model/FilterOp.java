@@ -2,7 +2,7 @@ package dev.schemabrain.semantic.model;
 
 import java.util.Locale;
 
-/** Filter operators (SPEC §6). */
+/** Filter operators. */
 public enum FilterOp {
     EQ, NE, LT, LTE, GT, GTE, IN, NOT_IN, IS_NULL, NOT_NULL;
 

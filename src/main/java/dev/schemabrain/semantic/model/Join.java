@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A named, canonical way to join two entities (SPEC §7). {@code on} pairs a source-entity column with
+ * A named, canonical way to join two entities. {@code on} pairs a source-entity column with
  * a target-entity column; a join through a link table has {@code bridge} instead and an empty
  * {@code on}.
  */

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A named number over an entity (SPEC §7, §11.3). A simple metric aggregates its {@code measure}; a
+ * A named number over an entity. A simple metric aggregates its {@code measure}; a
  * ratio, derived or cumulative one combines other metrics ({@link MetricKind}) and has no measure of its
  * own. {@code entity} is where the metric is listed and whose columns it is grouped and filtered by.
  *

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What a metric is made of (SPEC §11.3): a measure over its entity's rows ({@link Simple}), or other
+ * What a metric is made of: a measure over its entity's rows ({@link Simple}), or other
  * metrics combined — a quotient ({@link Ratio}), arithmetic ({@link Derived}), or a running total or
  * trailing window over the time axis ({@link Cumulative}).
  */

@@ -5,7 +5,7 @@ import dev.schemabrain.catalog.ValidationState;
 
 import java.util.Objects;
 
-/** Where a semantic object came from and how far it has been validated (SPEC §5's two axes). */
+/** Where a semantic object came from and how far it has been validated: two axes. */
 public record Origin(InferenceMethod method, ValidationState state) {
 
     public static final Origin HEURISTIC_DRAFT = new Origin(InferenceMethod.HEURISTIC, ValidationState.DRAFT);

@@ -44,7 +44,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The semantic objects in the shape of their YAML files (SPEC §7), both ways, through the
+ * The semantic objects in the shape of their YAML files, both ways, through the
  * {@link SemanticFiles} records. Reading is strict: {@code version: 1}, required keys present, no unknown
  * keys, names that are identifiers, known enums; each failure names the file, the key path and the line.
  * The store keeps the same shape as JSON.

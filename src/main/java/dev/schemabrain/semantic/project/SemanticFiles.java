@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
 /**
- * The shape of each semantic object's file (SPEC §7) as Jackson binds it, keys in snake_case; the
+ * The shape of each semantic object's file as Jackson binds it, keys in snake_case; the
  * store keeps the same shape as JSON. Values stay text here: {@link SemanticCodec} checks them and
  * maps them to the model, so a bad value gets a message that says what to write.
  */

@@ -41,7 +41,7 @@ import java.util.stream.Stream;
 
 /**
  * A semantic project on disk: {@code DIR/entities/*.yaml}, {@code DIR/joins/*.yaml},
- * {@code DIR/metrics/*.yaml}, one object per file (SPEC §7). Reading checks every file's shape;
+ * {@code DIR/metrics/*.yaml}, one object per file. Reading checks every file's shape;
  * {@link #check} checks the objects against the indexed catalog; {@link #merge} and {@link #diff}
  * say what applying the project does to the stored layer.
  */

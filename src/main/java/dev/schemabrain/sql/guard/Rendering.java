@@ -23,7 +23,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * What runs is what was checked (SPEC §12.1): the checked tree is written out again by SchemaBrain, never the
+ * What runs is what was checked: the checked tree is written out again by SchemaBrain, never the
  * caller's bytes. Every string literal is re-emitted in its engine's one canonical form from the value the guard
  * read, every table bound to the catalog under its catalog name, every other name in the engine's own quotes (or as
  * a plain word); then every text left anywhere in the tree must be a plain word or symbol, so a raw field of a node

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * The entry point: one SQL text, the engine it is meant for and the catalog in, a {@link BoundSelect} or a
  * {@link Refusal} out. Order: the raw-text screen, the parse (exactly one statement, a SELECT), the bind with
  * lineage, the census of the whole tree, then its rendering: literals and names rewritten in the engine's canonical
- * forms (SPEC §12.1), so what runs is SchemaBrain's text, never the caller's. Stateless and thread-safe.
+ * forms, so what runs is SchemaBrain's text, never the caller's. Stateless and thread-safe.
  */
 public final class SqlGuard {
 

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The last look at the text that is about to reach the database (SPEC §12.1): it must be SchemaBrain's own
+ * The last look at the text that is about to reach the database: it must be SchemaBrain's own
  * rendering, read the same way by the engine's lexer and by the parser. Two checks, both fail closed:
  * <ol>
  * <li>the engine's lexical rules ({@link Lexical}) cut the text into the literals SchemaBrain wrote and

@@ -1,5 +1,5 @@
 /**
- * The parse, bind and lineage core behind SQL sent through the boundary (SPEC §11.5): one SELECT, parsed by
+ * The parse, bind and lineage core behind SQL sent through the boundary: one SELECT, parsed by
  * JSqlParser, screened (one statement, no DML, no locking, no executable comments, no INTO, no system catalogs,
  * an allow-list of functions per engine) and bound to the catalog, with each output column's source columns
  * (through aliases, expressions, subqueries, CTEs, joins, windows and set operations) and the columns filters

@@ -27,7 +27,7 @@ class ToolListSizeTest {
     static final int COMPACT_CEILING = 12_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** SPEC §11.6: what {@code serve} lists without {@code --tools}. */
+    /** What {@code serve} lists without {@code --tools}. */
     static final int DEFAULT_CEILING = 8_000;
 
     static byte[] served(ToolListing listing) {

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC §11.4 on the demo database, a real SQLite file: a finance role sees billing but not users, payments or
+ * Access enforcement on the demo database, a real SQLite file: a finance role sees billing but not users, payments or
  * activity, and only the organizations of the countries its claim lists (an IN row filter two many-to-one hops
  * from invoices). Its number equals hand-written SQL with the same WHERE.
  */

@@ -60,7 +60,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC §11.4 enforced, on Chinook in real PostgreSQL: an analyst whose role allows the sales tables but not employee
+ * Access enforcement on Chinook in real PostgreSQL: an analyst whose role allows the sales tables but not employee
  * or playlist, with invoices limited to the customers of support rep 3 (the claim {@code rep}). Its metrics equal
  * hand-written SQL with the same WHERE; its own filter cannot widen the row filter; the hidden tables are refused by
  * name and absent from every answer; a caller without the claim, or without a role, is refused.

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Data subjects (SPEC §11.1) through get_metric with the default K = 5, on a human-resources schema nobody tuned
+ * Data subjects through get_metric with the default K = 5, on a human-resources schema nobody tuned
  * for, on real PostgreSQL and MariaDB: a person two foreign keys away, a payslip's row id, a person key without a
  * foreign key, suppressed groups that must not name anyone, a dry run that must not estimate what it suppresses;
  * and the analyst's side: company-wide totals equal hand-written SQL.

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * An answer's provenance is its weakest description's: an LLM draft (with its model), then the offline
  * describer, then comments; its confidence is the weakest description's, an LLM draft's being the one
- * SPEC §10.6 derived at index time (MEDIUM grounded, LOW otherwise).
+ * Description provenance derived at index time (MEDIUM grounded, LOW otherwise).
  */
 class DescriptionProvenanceTest {
 

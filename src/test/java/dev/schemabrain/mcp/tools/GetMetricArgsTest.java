@@ -78,7 +78,7 @@ class GetMetricArgsTest {
         assertTrue(e.error().message().startsWith("Invalid arguments for get_metric: " + message + ". Allowed arguments:"),
                 e.error().message());
         if (bad.containsKey("filters")) {
-            // Dropping the caller's filters would answer another question with the same look (SPEC §11.2).
+            // Dropping the caller's filters would answer another question with the same look.
             assertEquals("list_metrics", e.error().recovery().suggestedTool(), e::toJson);
             assertEquals(Map.of(), e.error().recovery().suggestedArgs());
         } else {

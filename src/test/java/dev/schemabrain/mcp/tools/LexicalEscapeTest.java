@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What runs is what was checked (SPEC §12.1), on the four real engines: statements whose literals or quoted names
+ * What runs is what was checked, on the four real engines: statements whose literals or quoted names
  * the parser reads one way and the engine another (an escape string with a backslash before a quote, a backslash in
  * a standard string on MySQL's default sql_mode, a bracketed name on SQLite, dollar quotes, Unicode escapes) never
  * bring back a planted social security number or e-mail, and a generated corpus of literal and name forms either is

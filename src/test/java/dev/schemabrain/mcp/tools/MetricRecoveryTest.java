@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Recoveries fail closed (SPEC §11.2): every error path of get_metric is walked with a call that also carries a
+ * Recoveries fail closed: every error path of get_metric is walked with a call that also carries a
  * valid filter, group_by and time grain, and every {@code recovery.suggested_args} that is a get_metric call must
  * keep them (a call without the filter answers a different question with the same look); otherwise the recovery
  * must point at another tool. Following a get_metric recovery must then not come back with a number that drops them.

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The analyst's side of data subjects (SPEC §11.1) with the default K = 5 on real PostgreSQL: a shop with two
+ * The analyst's side of data subjects with the default K = 5 on real PostgreSQL: a shop with two
  * clerks sees its revenue (Pagila with 60 customers over six months), Northwind's freight by shipper and its top
  * accounts by revenue are answered (companies are organisations, not people), each equal to hand-written SQL;
  * revenue by clerk stays withheld.

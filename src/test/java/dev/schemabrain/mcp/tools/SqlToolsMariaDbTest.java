@@ -283,7 +283,7 @@ class SqlToolsMariaDbTest {
             + "|START TRANSACTION READ ONLY|ROLLBACK|COMMIT"
             // A pooled session's reset: the driver's own state back (read-write, then limited again before any use).
             + "|SET SESSION TRANSACTION READ WRITE|SET SESSION sql_mode = CONCAT\\(@@global\\.sql_mode, .*|USE `[^`]+`"
-            // The guard's lexical rules pinned on every query session (SPEC §12.1).
+            // The guard's lexical rules pinned on every query session.
             + "|SET SESSION sql_mode = CONCAT\\(@@session\\.sql_mode, ',NO_BACKSLASH_ESCAPES,ANSI_QUOTES'\\)");
 
     private static String scalar(Statement st, String sql) throws Exception {

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-/** The SPEC §4 metrics on rankings whose scores can be worked out by hand, and both question formats. */
+/** The retrieval metrics on rankings whose scores can be worked out by hand, and both question formats. */
 class EvaluationTest {
 
     @TempDir

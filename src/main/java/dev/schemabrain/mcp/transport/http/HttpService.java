@@ -62,7 +62,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * {@code serve --transport http} (SPEC §10.1): MCP Streamable HTTP on /mcp through the SDK's stateless
+ * {@code serve --transport http}: MCP Streamable HTTP on /mcp through the SDK's stateless
  * servlet transport in embedded Jetty, plus /health and /metrics. Stateless, so any number of instances
  * on one store can sit behind a round-robin balancer: nothing of a client is kept between requests (the
  * session id it is given only carries its initialize name back).

@@ -14,7 +14,7 @@ import java.util.Optional;
 /**
  * What one HTTP request to /mcp carries from the filters to the tool handler and back to the request
  * log: who calls, which JSON-RPC method and tool, and the tool's answer status. Never arguments.
- * Who calls is the credential's identity and nothing else (SPEC §11.4): the client's initialize
+ * Who calls is the credential's identity and nothing else: the client's initialize
  * name and session id are the client's own words, kept apart as untrusted detail for the request log.
  */
 final class RequestScope {

@@ -60,7 +60,7 @@ public final class StdioServer {
 
     /**
      * The caller of every call over stdio, for its audit row and its metric rate: the one who launched the
-     * process. Not the client's initialize name, which is the client's own word (SPEC §11.4).
+     * process. Not the client's initialize name, which is the client's own word.
      */
     public static final String CALLER = "stdio";
 

@@ -58,7 +58,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC §11.4 at the HTTP edge, in a real Jetty with real tokens and real signed JWTs: the Access a tool
+ * Access enforcement at the HTTP edge, in a real Jetty with real tokens and real signed JWTs: the Access a tool
  * receives is the credential's role and claims under the policy in force, and nothing the client writes
  * (clientInfo, headers other than the credential, arguments) changes it. A probe tool answers what it got.
  */

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC §10.4 through the packaged jar: three {@code serve --transport http} processes on one PostgreSQL
+ * A fleet on one PostgreSQL store through the packaged jar: three {@code serve --transport http} processes on one PostgreSQL
  * store, one audit chain. 300 concurrent calls spread over them are all answered and all audited in a
  * chain {@code audit verify} accepts; a re-index while they serve reaches each of them; {@code kill -9}
  * of one under load leaves the other two answering and the chain verifying.

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC §10.3: {@code kill -9} of {@code serve --transport http} (the packaged jar) while 16 clients call
+ * Durability: {@code kill -9} of {@code serve --transport http} (the packaged jar) while 16 clients call
  * describe_table and find_relevant_tables leaves an audit chain that {@code audit verify} accepts, and
  * every call a client got an answer to has its row. Three kills, at three depths of the load, on one store
  * (each restart appends to the chain the previous kill left).
