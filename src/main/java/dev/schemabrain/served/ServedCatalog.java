@@ -78,6 +78,8 @@ public final class ServedCatalog {
     /** The whole catalog when this is one caller's view of it (null when it is the whole), and that caller's reach. */
     private final ServedCatalog whole;
     private final Map<QualifiedName, String> tableSources;
+    /** How many sources the tables come from: asked by every get_metric and execute to route the statement. */
+    private final int sourceCount;
     private final Access access;
     /** The PII categories this view's role sees in clear (none for the whole catalog). */
     private final Set<PiiCategory> cleared;
@@ -119,6 +121,7 @@ public final class ServedCatalog {
                           Set<PiiCategory> cleared, SemanticModel compilable) {
         this.whole = whole;
         this.tableSources = Map.copyOf(tableSources);
+        this.sourceCount = (int) this.tableSources.values().stream().distinct().count();
         this.compilable = compilable;
         this.cleared = Set.copyOf(cleared);
         this.access = access;
@@ -226,7 +229,7 @@ public final class ServedCatalog {
 
     /** How many sources the catalog's tables were indexed from (0 for a catalog not read from a store). */
     public int sourceCount() {
-        return (int) tableSources.values().stream().distinct().count();
+        return sourceCount;
     }
 
     /** The id of the source {@code table} was indexed from; empty for a catalog not read from a store. */
