@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -81,6 +82,15 @@ public final class Parents {
      */
     public static boolean required(SemanticModel model, Function<QualifiedName, Optional<Table>> tables, String base,
                                    List<String> joins) {
+        return everyStep(model, tables, base, joins, Parents::keyNeverNull);
+    }
+
+    /**
+     * Whether each step of {@code joins}, walked from {@code base} (no bridge), passes {@code step}, given the table the
+     * step leaves and its key columns on that side.
+     */
+    public static boolean everyStep(SemanticModel model, Function<QualifiedName, Optional<Table>> tables, String base,
+                                    List<String> joins, BiPredicate<Table, List<String>> step) {
         String at = base;
         for (String name : joins) {
             Optional<Join> join = model.join(name);
@@ -90,14 +100,16 @@ public final class Parents {
             }
             Join j = join.get();
             boolean forward = j.sourceEntity().equals(at);
-            for (var pair : j.on()) {
-                String key = forward ? pair.source() : pair.target();
-                if (from.get().column(key).map(c -> c.nullable()).orElse(true)) {
-                    return false;
-                }
+            if (!step.test(from.get(), j.on().stream().map(p -> forward ? p.source() : p.target()).toList())) {
+                return false;
             }
             at = j.other(at);
         }
         return true;
+    }
+
+    /** Whether every column of {@code key} is in {@code table} and never null. */
+    public static boolean keyNeverNull(Table table, List<String> key) {
+        return key.stream().allMatch(k -> table.column(k).map(c -> !c.nullable()).orElse(false));
     }
 }

@@ -4,7 +4,6 @@ import dev.schemabrain.catalog.Catalog;
 import dev.schemabrain.catalog.Column;
 import dev.schemabrain.catalog.Table;
 import dev.schemabrain.semantic.model.Entity;
-import dev.schemabrain.semantic.model.Join;
 import dev.schemabrain.semantic.model.SemanticModel;
 
 import java.util.ArrayList;
@@ -75,25 +74,8 @@ public record TimeAxis(List<Candidate> candidates, boolean tied) {
      * or entry, as invoice_line). A customer's nullable support_rep_id does not make the rep's hire date the customer's.
      */
     private static boolean partOf(Catalog catalog, SemanticModel model, String base, List<String> joins) {
-        String at = base;
-        for (String name : joins) {
-            Optional<Join> join = model.join(name);
-            Optional<Table> table = model.entity(at).map(Entity::table).flatMap(catalog::table);
-            if (join.isEmpty() || table.isEmpty() || join.get().bridge() != null) {
-                return false;
-            }
-            Join j = join.get();
-            boolean forward = j.sourceEntity().equals(at);
-            List<String> key = j.on().stream().map(p -> forward ? p.source() : p.target()).toList();
-            Table child = table.get();
-            boolean required = key.stream().allMatch(k -> child.column(k).map(c -> !c.nullable()).orElse(false));
-            boolean line = child.primaryKey().containsAll(key) || LINE.matcher(child.name().table().toLowerCase(Locale.ROOT)).find();
-            if (!required || !line) {
-                return false;
-            }
-            at = j.other(at);
-        }
-        return true;
+        return Parents.everyStep(model, catalog::table, base, joins, (child, key) -> Parents.keyNeverNull(child, key)
+                && (child.primaryKey().containsAll(key) || LINE.matcher(child.name().table().toLowerCase(Locale.ROOT)).find()));
     }
 
     private static final Pattern LINE = Pattern.compile("(^|_)(line|lines|item|items|detail|details|entry|entries|position|positions)(_|$)");
