@@ -79,10 +79,6 @@ public final class QueryLogMiner {
                 "an engine with a query log has SQL rules")).logged();
     }
 
-    public Report mine(SourceUrl url, Store store) throws SourceException, StoreException, UserError {
-        return mine(url, store, Optional.empty());
-    }
-
     /** Refuses server log files for a source whose engine writes none SchemaBrain reads (before any file or store is opened). */
     public static void requireServerLog(SourceUrl url) throws UserError {
         if (!Engines.of(url.kind()).flatMap(Engine::queryLog).map(QueryLog::readsServerLog).orElse(false)) {
