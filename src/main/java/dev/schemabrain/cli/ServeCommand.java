@@ -51,6 +51,7 @@ import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** {@code schemabrain serve}: the MCP server over the store. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -246,10 +247,13 @@ final class ServeCommand implements Callable<Integer> {
         // Over stdio the client's initialize is answered now, from the tools' names alone: what it waits for first is
         // the JVM's start, not the store's, the audit log's or the sources' (a call sent meanwhile waits for them).
         Optional<StdioDoor> door = Optional.empty();
+        // Set once serving: a signal before that (the client has its initialize answer already) stops the start.
+        AtomicReference<ServeLifecycle> serving = new AtomicReference<>();
         if (http.isEmpty()) {
             // Nothing but frames may reach the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
             door = Optional.of(StdioDoor.open(System.in, frames, Handshake.forTools(groups.names(), Version.get())));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopStdio(serving.get()), "schemabrain-audit-settle"));
         }
         Optional<AccessPolicySource> policy = accessPolicy();
         checkConsole(http, policy);
@@ -305,7 +309,7 @@ final class ServeCommand implements Callable<Integer> {
             if (http.isPresent()) {
                 serveHttp(serve, http.get(), done);
             } else {
-                serveStdio(serve);
+                serveStdio(serve, serving);
             }
         }
         return 0;
@@ -316,13 +320,29 @@ final class ServeCommand implements Callable<Integer> {
      * durable and witnessed, or cutting them off the log would go unseen. Stopped by a signal, this thread never
      * returns from run(): the hook says the last line itself, or waits for this thread if stdin had closed too.
      */
-    private void serveStdio(ServeLifecycle serve) throws InterruptedException, SchemaBrainException {
+    private void serveStdio(ServeLifecycle serve, AtomicReference<ServeLifecycle> serving)
+            throws InterruptedException, SchemaBrainException {
         // Only once every option and file is accepted: a refusal stays one sentence.
         printRegistration();
-        Thread settle = new Thread(serve::stopNow, "schemabrain-audit-settle");
-        Runtime.getRuntime().addShutdownHook(settle);
+        serving.set(serve);
         serve.awaitStop();
         serve.finish();
+    }
+
+    /**
+     * The stdio serve's shutdown hook, from the moment stdin is read. Serving, the serve settles its audit log and says
+     * the last line ({@link ServeLifecycle#stopNow()}); still starting, a signal is said in two lines (no call has been
+     * answered, so no audit row is owed); a start refused in a sentence of its own says nothing more.
+     */
+    private void stopStdio(ServeLifecycle serve) {
+        if (serve != null) {
+            serve.stopNow();
+        } else if (ExitSignals.stopping()) {
+            main.err().println("schemabrain: stopping (" + ExitSignals.received() + ") while starting");
+            main.err().println("schemabrain: stopped after " + ExitSignals.received() + " while starting, before any call"
+                    + " was answered.");
+            main.err().flush();
+        }
     }
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
