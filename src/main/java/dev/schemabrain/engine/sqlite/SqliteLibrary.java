@@ -48,6 +48,10 @@ public final class SqliteLibrary {
         Path dir = null;
         try {
             dir = Files.createTempDirectory("schemabrain-sqlite"); // owner-only on POSIX
+            // A signal during the copy or the load ends the JVM before the finally below: the exit deletes them then
+            // (the later registered first, so the file before its directory).
+            dir.toFile().deleteOnExit();
+            dir.resolve(name).toFile().deleteOnExit();
             try (InputStream in = SqliteLibrary.class.getResourceAsStream(resource.get())) {
                 Files.copy(in, dir.resolve(name));
             }
