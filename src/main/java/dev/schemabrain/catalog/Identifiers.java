@@ -24,7 +24,7 @@ public final class Identifiers {
     }
 
     /** Runs of anything but a-z and 0-9 as one underscore, none at either end: {@code lower} is lower-case already. */
-    public static String snake(String lower) {
+    private static String snake(String lower) {
         return EDGE_UNDERSCORES.matcher(NOT_ALNUM.matcher(lower).replaceAll("_")).replaceAll("");
     }
 

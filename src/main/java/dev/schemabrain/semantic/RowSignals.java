@@ -128,7 +128,7 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
         Optional<String> currency = Optional.empty();
         List<String> currencies = List.of();
         for (Column c : t.columns()) {
-            String name = words(c.name());
+            String name = Identifiers.toSnakeCase(c.name());
             String ref = entity + "." + c.name();
             Optional<Status> s = status(ref, name, c);
             if (s.isPresent() && (status.isEmpty() || status.get().settled().isEmpty() && !s.get().settled().isEmpty())) {
@@ -150,8 +150,8 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
         }
         List<String> values = known(c);
         List<String> settled = values.stream().filter(RowSignals::isSettled).toList();
-        List<String> live = values.stream().filter(v -> LIVE.contains(words(v))).toList();
-        boolean speaksOfMoney = values.stream().anyMatch(v -> Arrays.stream(words(v).split("_"))
+        List<String> live = values.stream().filter(v -> LIVE.contains(Identifiers.toSnakeCase(v))).toList();
+        boolean speaksOfMoney = values.stream().anyMatch(v -> Arrays.stream(Identifiers.toSnakeCase(v).split("_"))
                 .anyMatch(w -> SETTLED.contains(w) || UNSETTLED.contains(w)));
         if (!named && !speaksOfMoney) {
             return Optional.empty();
@@ -162,7 +162,7 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
 
     /** A value that says the transaction went through: a settled word and no word undoing it. */
     static boolean isSettled(String value) {
-        List<String> w = Arrays.asList(words(value).split("_"));
+        List<String> w = Arrays.asList(Identifiers.toSnakeCase(value).split("_"));
         return w.stream().anyMatch(SETTLED::contains) && w.stream().noneMatch(UNSETTLED::contains);
     }
 
@@ -211,10 +211,6 @@ record RowSignals(String entity, Optional<Status> status, List<Exclusion> exclus
 
     /** A column that says when a row stopped being in use (deleted_at, retired_at): never the time a row happened. */
     static boolean endsLife(String columnName) {
-        return NO_LONGER.matcher(words(columnName)).find();
-    }
-
-    static String words(String name) {
-        return Identifiers.toSnakeCase(name);   // lower-case, alphanumeric runs joined by one underscore
+        return NO_LONGER.matcher(Identifiers.toSnakeCase(columnName)).find();
     }
 }

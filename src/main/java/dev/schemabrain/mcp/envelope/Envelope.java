@@ -1,6 +1,7 @@
 package dev.schemabrain.mcp.envelope;
 
 import dev.schemabrain.error.DegradationReason;
+import dev.schemabrain.error.ErrorKind;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -13,6 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -101,6 +103,14 @@ public record Envelope(@JsonProperty("status") Status status,
 
     public static Envelope error(ToolError error, List<String> hints) {
         return new Envelope(error.kind().isRefusal() ? Status.REFUSED : Status.ERROR, null, error, null, null, hints, null);
+    }
+
+    /**
+     * A call that came too early (the server still starting, its catalog still loading), saying {@code why}:
+     * index_not_ready, with the same call again as the recovery.
+     */
+    public static Envelope notReadyYet(String why, String tool, Map<String, Object> arguments) {
+        return error(ToolError.of(ErrorKind.INDEX_NOT_READY, why, Recovery.call(tool, arguments)), List.of(tool));
     }
 
     /** The MCP {@code isError} flag: true for error and refused. */

@@ -40,9 +40,8 @@ final class Replies {
 
     /** The catalog is still loading (a large one, or a slow store) past the bound a call waits: the same call, shortly. */
     static Envelope stillLoading(String tool, Map<String, Object> arguments) {
-        return Envelope.error(ToolError.of(ErrorKind.INDEX_NOT_READY,
-                "The catalog is still loading (a large catalog or a slow store); retry the same call in a few seconds.",
-                Recovery.call(tool, arguments)), List.of(tool));
+        return Envelope.notReadyYet("The catalog is still loading (a large catalog or a slow store); retry the same call"
+                + " in a few seconds.", tool, arguments);
     }
 
     /** A search of nothing but white space: there is nothing to rank by, so it is the caller's to fix. */

@@ -1,9 +1,6 @@
 package dev.schemabrain.mcp.transport.stdio;
 
-import dev.schemabrain.error.ErrorKind;
 import dev.schemabrain.mcp.envelope.Envelope;
-import dev.schemabrain.mcp.envelope.Recovery;
-import dev.schemabrain.mcp.envelope.ToolError;
 import dev.schemabrain.mcp.server.CallGate;
 import dev.schemabrain.mcp.server.Handshake;
 import dev.schemabrain.mcp.server.JsonRpcFrames;
@@ -317,8 +314,7 @@ final class StdinGuard implements Runnable {
         Map<String, Object> arguments = params.path("arguments").isObject()
                 ? json.convertValue(params.path("arguments"), new TypeReference<Map<String, Object>>() { })
                 : Map.of();
-        Envelope answer = Envelope.error(ToolError.of(ErrorKind.INDEX_NOT_READY, why, Recovery.call(tool, arguments)),
-                List.of(tool));
+        Envelope answer = Envelope.notReadyYet(why, tool, arguments);
         try {
             write(JsonRpcFrames.result(id, json.writeValueAsBytes(McpToolAdapter.result(answer))), NEWLINE);
         } catch (IOException e) {
