@@ -17,7 +17,7 @@ import java.util.List;
  */
 public final class StaticEmbedder implements Embedder {
 
-    public static final String MODEL_ID = "bge-small-en-v1.5-static-256";
+    public static final String MODEL_ID = "bge-small-en-v1.5-static-256-trained";
     static final String RESOURCE = "/embed/static-bge-small-256.bin";
 
     private final StaticTable table;
@@ -31,7 +31,7 @@ public final class StaticEmbedder implements Embedder {
         this.unknown = table.vocabulary.indexOf(WordPieceTokenizer.UNKNOWN);
     }
 
-    /** Reads the table from the class path (8.7 MB, kept as read: the rows are not copied). */
+    /** Reads the table from the class path (25 MB, kept as read: the rows are not copied). */
     public static StaticEmbedder load() throws EmbeddingException {
         URL url = StaticEmbedder.class.getResource(RESOURCE);
         if (url == null) {

@@ -5,23 +5,26 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.zip.CRC32;
 
 /**
  * The static embedding table ({@link StaticTableGenerator} writes it, {@link StaticEmbedder} reads it): one int8 row
  * per vocabulary token with its own scale, the vocabulary itself, and the projection that made the rows (mean,
- * principal components, token weights) so a row can be recomputed from the model and checked.
+ * principal components, token weights) and which rows training then moved, so an untrained row can be recomputed
+ * from the model and checked.
  *
  * <p>Layout, big-endian: magic "SBST", version, rows, dims, source dims, CRC32 of the vocabulary; the vocabulary (its
  * length, then the tokens joined by '\n', UTF-8); the row scales (float32 each); the rows (rows x dims int8); then
- * the projection: mean (source dims float32), components (dims x source dims float32), weights (rows float32); last
- * a CRC32 of everything before it.
+ * the projection: mean (source dims float32), components (dims x source dims float32), weights (rows float32); the
+ * rows training moved (a bit per row, little-endian, rows / 8 rounded up bytes); last a CRC32 of everything before it.
  */
 final class StaticTable {
 
     static final int MAGIC = 0x53425354; // "SBST"
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     final List<String> vocabulary;
     final int dims;
@@ -34,9 +37,11 @@ final class StaticTable {
     final float[] mean;
     final float[] components;
     final float[] weights;
+    /** The rows training moved away from the model's projection; null when read without the projection. */
+    final BitSet trained;
 
     StaticTable(List<String> vocabulary, int dims, int sourceDims, float[] scales, byte[] rows, int rowOffset,
-                float[] mean, float[] components, float[] weights) {
+                float[] mean, float[] components, float[] weights, BitSet trained) {
         this.vocabulary = vocabulary;
         this.dims = dims;
         this.sourceDims = sourceDims;
@@ -46,6 +51,7 @@ final class StaticTable {
         this.mean = mean;
         this.components = components;
         this.weights = weights;
+        this.trained = trained;
     }
 
     /** The CRC32 of the vocabulary: a table only fits the tokenizer it was made with. */
@@ -76,13 +82,22 @@ final class StaticTable {
 
     /** The weighted projection of a model vector, as the generator computes the row of token {@code id} before rounding. */
     float[] project(float[] source, int id) {
+        float[] out = projectUnweighted(source);
+        for (int k = 0; k < dims; k++) {
+            out[k] *= weights[id];
+        }
+        return out;
+    }
+
+    /** A model vector in the table's space: centred and projected on the principal components. */
+    float[] projectUnweighted(float[] source) {
         float[] out = new float[dims];
         for (int k = 0; k < dims; k++) {
             double s = 0;
             for (int j = 0; j < sourceDims; j++) {
                 s += (source[j] - mean[j]) * (double) components[k * sourceDims + j];
             }
-            out[k] = (float) (s * weights[id]);
+            out[k] = (float) s;
         }
         return out;
     }
@@ -108,6 +123,7 @@ final class StaticTable {
                 out.writeFloat(f);
             }
         }
+        out.write(Arrays.copyOf(trained.toByteArray(), (vocabulary.size() + 7) / 8));
         out.flush();
         CRC32 crc = new CRC32();
         crc.update(bytes.toByteArray());
@@ -151,17 +167,20 @@ final class StaticTable {
             int rowOffset = b.position();
             b.position(rowOffset + n * dims);
             if (!projection) {
-                return new StaticTable(vocabulary, dims, sourceDims, scales, all, rowOffset, null, null, null);
+                return new StaticTable(vocabulary, dims, sourceDims, scales, all, rowOffset, null, null, null, null);
             }
             float[] mean = floats(b, sourceDims);
             float[] components = floats(b, dims * sourceDims);
             float[] weights = floats(b, n);
+            byte[] bits = new byte[(n + 7) / 8];
+            b.get(bits);
+            BitSet trained = BitSet.valueOf(bits);
             CRC32 crc = new CRC32();
             crc.update(all, 0, b.position());
             if ((int) crc.getValue() != b.getInt()) {
                 throw new IOException("the table's checksum does not match");
             }
-            return new StaticTable(vocabulary, dims, sourceDims, scales, all, rowOffset, mean, components, weights);
+            return new StaticTable(vocabulary, dims, sourceDims, scales, all, rowOffset, mean, components, weights, trained);
         } catch (java.nio.BufferUnderflowException e) {
             throw new IOException("the table is truncated", e);
         }

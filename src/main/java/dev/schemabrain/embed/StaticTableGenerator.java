@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,17 +26,29 @@ import java.util.concurrent.Future;
 /**
  * Distils bge-small into the static table {@link StaticEmbedder} reads, in the manner of model2vec: every vocabulary
  * token runs through the model once, alone between [CLS] and [SEP] (its CLS vector, unit length, as the embedder
- * pools a text); PCA down to {@value #DIMS} dimensions; each row weighted by log(1 + frequency rank), the rank being
- * the token's place after "the" (BERT's word ids run roughly by frequency, special tokens and single characters
- * first, which get the lowest weight); then int8 with one scale per row.
+ * pools a text); so does every English word of {@value #DEFAULT_WORDS} that WordPiece splits into pieces, as one
+ * text, and gets a row of its own ("attrition" is not the mean of "at", "##tri" and "##tion"); PCA down to
+ * {@value #DIMS} dimensions; each row weighted by log(1 + frequency rank), the rank being the token's place after
+ * "the" (BERT's word ids run roughly by frequency, special tokens and single characters first, which get the lowest
+ * weight) and the added words ranked after every token, most common first. The rows are then trained on WordNet's
+ * glosses ({@link StaticTableTrainer}) and rounded to int8 with one scale per row; the table marks the rows training
+ * moved, so the others can be checked against the model.
  *
- * <p>Usage: {@code StaticTableGenerator [OUT] [THREADS]}; OUT defaults to {@value #DEFAULT_OUT}. Run from a build
- * that has converted the model (target/classes on the class path). About two minutes on two cores.
+ * <p>The table's vocabulary is the WordPiece vocabulary followed by the added words. WordPiece's longest match
+ * first then takes a whole added word before its pieces, so the tokenizer needs no other change.
+ *
+ * <p>Usage: {@code StaticTableGenerator [OUT] [THREADS] [WORDS] [WORDNET] [CACHE]}: OUT defaults to
+ * {@value #DEFAULT_OUT}, WORDS to {@value #DEFAULT_WORDS}, WORDNET (the directory of WordNet 3.0's data files) to
+ * {@value #DEFAULT_WORDNET}; CACHE, a file, keeps the model's vectors of the WordNet texts between runs. Run from the
+ * repository's root with a build that has converted the model (target/classes on the class path). About 12 minutes
+ * on two cores: distilling 1.6, embedding the WordNet texts 9, training 1.5.
  */
 public final class StaticTableGenerator {
 
     static final int DIMS = 256;
     static final String DEFAULT_OUT = "src/main/resources" + StaticEmbedder.RESOURCE;
+    static final String DEFAULT_WORDS = "src/build/embed/english-words.txt";
+    static final String DEFAULT_WORDNET = "/usr/share/wordnet";
     static final int CLS = 101;
     static final int SEP = 102;
 
@@ -45,21 +58,77 @@ public final class StaticTableGenerator {
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : DEFAULT_OUT);
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : Runtime.getRuntime().availableProcessors();
+        Path wordFile = Path.of(args.length > 2 ? args[2] : DEFAULT_WORDS);
+        Path wordNet = Path.of(args.length > 3 ? args[3] : DEFAULT_WORDNET);
+        Path cache = args.length > 4 ? Path.of(args[4]) : null;
+        if (!Files.isRegularFile(wordNet.resolve("data.noun"))) {
+            System.err.println("WordNet's data files are not in " + wordNet + "; install them (Debian: apt-get install"
+                    + " wordnet-base) or name their directory as the fourth argument.");
+            System.exit(2);
+        }
         long start = System.nanoTime();
-        List<String> vocabulary = vocabulary();
+        List<String> tokens = vocabulary();
+        List<String> added = addedWords(tokens, words(wordFile));
+        List<String> vocabulary = new ArrayList<>(tokens);
+        vocabulary.addAll(added);
+        WordPieceTokenizer tokenizer = new WordPieceTokenizer(tokens);
+        int[][] texts = new int[vocabulary.size()][];
+        for (int i = 0; i < texts.length; i++) {
+            texts[i] = i < tokens.size() ? new int[] {i} : tokenizer.ids(vocabulary.get(i));
+        }
         float[][] vectors;
         try (TokenModel model = TokenModel.load()) {
-            int[] ids = new int[vocabulary.size()];
-            Arrays.setAll(ids, i -> i);
-            vectors = model.vectors(ids, threads);
+            vectors = model.vectors(texts, threads);
         }
         long embedded = System.nanoTime();
-        byte[] table = build(vocabulary, vectors).toBytes();
+        StaticTable projection = projection(vocabulary, tokens.size(), vectors);
+        float[] rows = rows(projection, vectors);
+        System.out.printf("%d tokens and %d words distilled in %.1f s%n", tokens.size(), added.size(),
+                (embedded - start) / 1e9);
+        List<String> corpus = StaticTableTrainer.wordNetTexts(wordNet);
+        float[][] corpusVectors = StaticTableTrainer.modelVectors(corpus, cache);
+        long corpusEmbedded = System.nanoTime();
+        System.out.printf("%d WordNet texts embedded in %.1f s%n", corpus.size(), (corpusEmbedded - embedded) / 1e9);
+        StaticTableTrainer.Result trained = StaticTableTrainer.train(rows, projection, corpus, corpusVectors,
+                StaticTableTrainer.DEFAULTS);
+        long end = System.nanoTime();
+        System.out.printf("trained %d rows in %.1f s: held-out cosine %.4f -> %.4f%n", trained.rows().cardinality(),
+                (end - corpusEmbedded) / 1e9, trained.before(), trained.after());
+        byte[] table = quantize(projection, rows, trained.rows()).toBytes();
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.write(out, table);
-        long end = System.nanoTime();
-        System.out.printf("%d tokens embedded in %.1f s, PCA and quantization %.1f s; wrote %s (%d bytes)%n",
-                vocabulary.size(), (embedded - start) / 1e9, (end - embedded) / 1e9, out, table.length);
+        System.out.printf("wrote %s (%d bytes) in %.1f min%n", out, table.length, (System.nanoTime() - start) / 6e10);
+    }
+
+    /** The words of a word list, one a line, in order; lines starting with '#' are comments. */
+    static List<String> words(Path file) throws IOException {
+        List<String> words = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            String word = line.strip();
+            if (!word.isEmpty() && !word.startsWith("#")) {
+                words.add(word);
+            }
+        }
+        return words;
+    }
+
+    /** The words, in order, that the WordPiece vocabulary lacks as whole tokens and spells without [UNK]. */
+    static List<String> addedWords(List<String> tokens, List<String> words) {
+        WordPieceTokenizer tokenizer = new WordPieceTokenizer(tokens);
+        java.util.Set<String> known = new java.util.HashSet<>(tokens);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int unknown = tokens.indexOf(WordPieceTokenizer.UNKNOWN);
+        List<String> added = new ArrayList<>();
+        for (String word : words) {
+            if (!word.equals(WordPieceTokenizer.normalize(word)) || known.contains(word) || !seen.add(word)) {
+                continue;
+            }
+            int[] ids = tokenizer.ids(word);
+            if (ids.length > 1 && Arrays.stream(ids).noneMatch(id -> id == unknown)) {
+                added.add(word);
+            }
+        }
+        return added;
     }
 
     /** The WordPiece vocabulary in id order, from the model's tokenizer.json. */
@@ -97,7 +166,7 @@ public final class StaticTableGenerator {
         }
     }
 
-    /** Zipf-like weights: log(1 + rank), rank 1 for everything up to "the", then one more per id. */
+    /** Zipf-like weights: log(1 + rank), rank 1 for everything up to "the", then one more per id (added words last). */
     static float[] weights(List<String> vocabulary) {
         int first = vocabulary.indexOf("the");
         float[] w = new float[vocabulary.size()];
@@ -107,22 +176,60 @@ public final class StaticTableGenerator {
         return w;
     }
 
-    /** PCA of the vectors, weighting and int8 rounding. */
-    static StaticTable build(List<String> vocabulary, float[][] vectors) {
+    /** PCA of the vectors of the first {@code fitted} rows (the model's own tokens), weighting and int8 rounding. */
+    static StaticTable build(List<String> vocabulary, int fitted, float[][] vectors) {
+        StaticTable projection = projection(vocabulary, fitted, vectors);
+        return quantize(projection, rows(projection, vectors), new BitSet());
+    }
+
+    /** The weighted projections of the vectors, row after row. */
+    static float[] rows(StaticTable projection, float[][] vectors) {
+        float[] rows = new float[vectors.length * DIMS];
+        for (int i = 0; i < vectors.length; i++) {
+            System.arraycopy(projection.project(vectors[i], i), 0, rows, i * DIMS, DIMS);
+        }
+        return rows;
+    }
+
+    /** The table of {@code rows} in int8, one scale per row, with the projection that made them. */
+    static StaticTable quantize(StaticTable projection, float[] rows, BitSet trained) {
+        int n = projection.vocabulary.size();
+        float[] scales = new float[n];
+        byte[] bytes = new byte[n * DIMS];
+        for (int i = 0; i < n; i++) {
+            float max = 0;
+            for (int k = 0; k < DIMS; k++) {
+                max = Math.max(max, Math.abs(rows[i * DIMS + k]));
+            }
+            float scale = max / 127f;
+            scales[i] = scale;
+            for (int k = 0; k < DIMS; k++) {
+                bytes[i * DIMS + k] = scale == 0 ? 0 : (byte) Math.round(rows[i * DIMS + k] / scale);
+            }
+        }
+        return new StaticTable(projection.vocabulary, DIMS, projection.sourceDims, scales, bytes, 0, projection.mean,
+                projection.components, projection.weights, trained);
+    }
+
+    /** The PCA of the first {@code fitted} vectors and the rows' weights; a table without rows. */
+    static StaticTable projection(List<String> vocabulary, int fitted, float[][] vectors) {
         int n = vectors.length;
+        int m = fitted; // the added words are projected, not fitted: the tokens' rows stay as they were
         int source = vectors[0].length;
         double[] mean = new double[source];
-        for (float[] v : vectors) {
+        for (int i = 0; i < m; i++) {
+            float[] v = vectors[i];
             for (int j = 0; j < source; j++) {
                 mean[j] += v[j];
             }
         }
         for (int j = 0; j < source; j++) {
-            mean[j] /= n;
+            mean[j] /= m;
         }
         double[][] cov = new double[source][source];
         double[] c = new double[source];
-        for (float[] v : vectors) {
+        for (int i = 0; i < m; i++) {
+            float[] v = vectors[i];
             for (int j = 0; j < source; j++) {
                 c[j] = v[j] - mean[j];
             }
@@ -136,7 +243,7 @@ public final class StaticTableGenerator {
         }
         for (int a = 0; a < source; a++) {
             for (int b = a; b < source; b++) {
-                cov[a][b] /= n - 1;
+                cov[a][b] /= m - 1;
                 cov[b][a] = cov[a][b];
             }
         }
@@ -163,23 +270,7 @@ public final class StaticTableGenerator {
         for (int j = 0; j < source; j++) {
             meanF[j] = (float) mean[j];
         }
-        float[] weights = weights(vocabulary);
-        StaticTable projection = new StaticTable(vocabulary, DIMS, source, null, null, 0, meanF, components, weights);
-        float[] scales = new float[n];
-        byte[] rows = new byte[n * DIMS];
-        for (int i = 0; i < n; i++) {
-            float[] y = projection.project(vectors[i], i);
-            float max = 0;
-            for (float x : y) {
-                max = Math.max(max, Math.abs(x));
-            }
-            float scale = max / 127f;
-            scales[i] = scale;
-            for (int k = 0; k < DIMS; k++) {
-                rows[i * DIMS + k] = scale == 0 ? 0 : (byte) Math.round(y[k] / scale);
-            }
-        }
-        return new StaticTable(vocabulary, DIMS, source, scales, rows, 0, meanF, components, weights);
+        return new StaticTable(vocabulary, DIMS, source, null, null, 0, meanF, components, weights(vocabulary), null);
     }
 
     /**
@@ -275,14 +366,26 @@ public final class StaticTableGenerator {
 
         /** The unit CLS vector of [CLS] id [SEP], one model call per token as the embedder calls it per text. */
         float[] vector(int id) throws OrtException {
+            return vector(new int[] {id});
+        }
+
+        /** The unit CLS vector of [CLS] ids [SEP]: a text's tokens, run as the embedder runs one passage. */
+        float[] vector(int[] text) throws OrtException {
             OrtEnvironment env = OrtEnvironment.getEnvironment();
-            long[][] ids = {{CLS, id, SEP}};
+            long[][] ids = new long[1][text.length + 2];
+            ids[0][0] = CLS;
+            for (int i = 0; i < text.length; i++) {
+                ids[0][i + 1] = text[i];
+            }
+            ids[0][text.length + 1] = SEP;
+            long[][] mask = new long[1][ids[0].length];
+            Arrays.fill(mask[0], 1);
             Map<String, OnnxTensor> inputs = new HashMap<>();
             try {
                 inputs.put("input_ids", OnnxTensor.createTensor(env, ids));
-                inputs.put("attention_mask", OnnxTensor.createTensor(env, new long[][] {{1, 1, 1}}));
+                inputs.put("attention_mask", OnnxTensor.createTensor(env, mask));
                 if (session.getInputNames().contains("token_type_ids")) {
-                    inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {{0, 0, 0}}));
+                    inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[1][ids[0].length]));
                 }
                 try (OrtSession.Result result = session.run(inputs)) {
                     float[][][] hidden = (float[][][]) result.get(0).getValue();
@@ -293,19 +396,19 @@ public final class StaticTableGenerator {
             }
         }
 
-        /** The vectors of {@code ids} in order, over {@code threads} threads. */
-        float[][] vectors(int[] ids, int threads) throws Exception {
+        /** The vectors of {@code texts} (each a text's token ids) in order, over {@code threads} threads. */
+        float[][] vectors(int[][] texts, int threads) throws Exception {
             ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads));
             try {
-                float[][] out = new float[ids.length][];
+                float[][] out = new float[texts.length][];
                 List<Future<?>> parts = new ArrayList<>();
                 int chunk = 256;
-                for (int from = 0; from < ids.length; from += chunk) {
+                for (int from = 0; from < texts.length; from += chunk) {
                     int lo = from;
-                    int hi = Math.min(ids.length, from + chunk);
+                    int hi = Math.min(texts.length, from + chunk);
                     parts.add(pool.submit(() -> {
                         for (int i = lo; i < hi; i++) {
-                            out[i] = vector(ids[i]);
+                            out[i] = vector(texts[i]);
                         }
                         return null;
                     }));

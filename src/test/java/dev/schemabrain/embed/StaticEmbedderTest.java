@@ -62,6 +62,8 @@ class StaticEmbedderTest {
                 {"employee hire date", "staff start date", "album title"},
                 {"album title", "record name of the artist", "shipment tracking number"},
                 {"city population", "number of inhabitants of the town", "product unit price"},
+                {"employee attrition", "staff turnover", "invoice total"},
+                {"open vacancies", "unfilled positions", "album title"},
         };
         for (String[] t : triples) {
             float near = similarity(t[0], t[1]);
@@ -72,7 +74,20 @@ class StaticEmbedderTest {
     }
 
     @Test
+    void aWordTheModelsVocabularySplitsHasItsOwnRow() throws Exception {
+        List<String> tokens = StaticTableGenerator.vocabulary();
+        int attrition = embedder.tokenIds("attrition")[0];
+        assertEquals(1, embedder.tokenIds("Attrition").length);
+        assertTrue(attrition >= tokens.size(), "an added row, after the model's " + tokens.size() + " tokens");
+        assertArrayEquals(new int[] {attrition, tokens.indexOf("##s")}, embedder.tokenIds("attritions"),
+                "longest match first takes the whole word, then its inflection");
+        assertArrayEquals(new int[] {tokens.indexOf("customer"), tokens.indexOf("_"), tokens.indexOf("email")},
+                embedder.tokenIds("customer_email"), "the model's own tokens keep their ids");
+    }
+
+    @Test
     void theTokenizerSplitsTextsAsTheModelsTokenizerDoes() throws Exception {
+        WordPieceTokenizer tokenizer = new WordPieceTokenizer(StaticTableGenerator.vocabulary());
         List<String> texts = List.of("customer_email", "CountryLanguage.percentage", "Café crème brûlée",
                 "naïve résumé", "order-id #42 (USD $3.50)", "北京 city", "supercalifragilisticexpialidocious",
                 "tab\tand\nnewline", "emoji 🙂 text", "x".repeat(120) + " tail", "don't stop", "ÅNGSTRÖM");
@@ -80,7 +95,7 @@ class StaticEmbedderTest {
              HuggingFaceTokenizer reference = HuggingFaceTokenizer.newInstance(json, Map.of("padding", "false"))) {
             for (String text : texts) {
                 long[] expected = reference.encode(text, false, false).getIds();
-                int[] actual = embedder.tokenIds(text);
+                int[] actual = tokenizer.ids(text);
                 assertEquals(Arrays.toString(expected), Arrays.toString(Arrays.stream(actual).asLongStream().toArray()), text);
             }
         }
