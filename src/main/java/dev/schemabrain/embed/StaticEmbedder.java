@@ -27,8 +27,8 @@ public final class StaticEmbedder implements Embedder {
 
     private StaticEmbedder(StaticTable table) {
         this.table = table;
-        this.tokenizer = new WordPieceTokenizer(table.vocabulary);
-        this.unknown = table.vocabulary.indexOf(WordPieceTokenizer.UNKNOWN);
+        this.tokenizer = new WordPieceTokenizer(table.joinedVocabulary);
+        this.unknown = tokenizer.unknownId();
     }
 
     /** Reads the table from the class path (25 MB, kept as read: the rows are not copied). */

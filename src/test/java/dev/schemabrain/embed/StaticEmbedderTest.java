@@ -86,6 +86,29 @@ class StaticEmbedderTest {
     }
 
     @Test
+    void everyTokenOfTheTableIsFoundUnderItsFirstId() throws Exception {
+        StaticTable table;
+        try (InputStream in = StaticEmbedder.class.getResourceAsStream(StaticEmbedder.RESOURCE)) {
+            table = StaticTable.read(in.readAllBytes(), true);
+        }
+        WordPieceTokenizer tokenizer = new WordPieceTokenizer(table.joinedVocabulary);
+        Map<String, Integer> first = new java.util.HashMap<>();
+        for (int i = 0; i < table.vocabulary.size(); i++) {
+            first.putIfAbsent(table.vocabulary.get(i), i);
+        }
+        for (int i = 0; i < table.vocabulary.size(); i++) {
+            assertEquals(first.get(table.vocabulary.get(i)), tokenizer.tokenId(table.vocabulary.get(i)), "token " + i);
+        }
+        for (String absent : List.of("", "##", "attritionx", "##attrition", "customer ", "[unk]")) {
+            assertEquals(-1, tokenizer.tokenId(absent), absent);
+        }
+        WordPieceTokenizer repeated = new WordPieceTokenizer(List.of("[UNK]", "a", "##b", "a"));
+        assertEquals(1, repeated.tokenId("a"), "a repeated token keeps its first id");
+        assertEquals(2, repeated.tokenId("##b"));
+        assertArrayEquals(new int[] {1, 2}, repeated.ids("ab"));
+    }
+
+    @Test
     void theTokenizerSplitsTextsAsTheModelsTokenizerDoes() throws Exception {
         WordPieceTokenizer tokenizer = new WordPieceTokenizer(StaticTableGenerator.vocabulary());
         List<String> texts = List.of("customer_email", "CountryLanguage.percentage", "Café crème brûlée",
