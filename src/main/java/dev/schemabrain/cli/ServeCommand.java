@@ -249,12 +249,35 @@ final class ServeCommand implements Callable<Integer> {
         Optional<StdioDoor> door = Optional.empty();
         // Set once serving: a signal before that (the client has its initialize answer already) stops the start.
         AtomicReference<ServeLifecycle> serving = new AtomicReference<>();
+        Thread stdioHook = null;
         if (http.isEmpty()) {
             // Nothing but frames may reach the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
             door = Optional.of(StdioDoor.open(System.in, frames, Handshake.forTools(groups.names(), Version.get())));
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopStdio(serving.get()), "schemabrain-audit-settle"));
+            stdioHook = new Thread(() -> stopStdio(serving.get()), "schemabrain-audit-settle");
+            Runtime.getRuntime().addShutdownHook(stdioHook);
         }
+        try {
+            return serve(groups, http, frames, door, serving, done);
+        } finally {
+            if (stdioHook != null) {
+                forget(stdioHook);
+            }
+        }
+    }
+
+    /** Leaves the stdio hook out of a JVM's exit once its serve has ended (in-process runs, tests, leave many). */
+    private static void forget(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException stopping) {
+            // The JVM is already stopping: the hook runs, as it should.
+        }
+    }
+
+    private int serve(ToolGroups groups, Optional<HttpOptions> http, PrintStream frames, Optional<StdioDoor> door,
+                      AtomicReference<ServeLifecycle> serving, CountDownLatch done)
+            throws InterruptedException, SchemaBrainException {
         Optional<AccessPolicySource> policy = accessPolicy();
         checkConsole(http, policy);
         List<SourceUrl> given = sources.resolve(main.env, main.err());

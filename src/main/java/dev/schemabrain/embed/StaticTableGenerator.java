@@ -17,8 +17,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -115,8 +117,8 @@ public final class StaticTableGenerator {
     /** The words, in order, that the WordPiece vocabulary lacks as whole tokens and spells without [UNK]. */
     static List<String> addedWords(List<String> tokens, List<String> words) {
         WordPieceTokenizer tokenizer = new WordPieceTokenizer(tokens);
-        java.util.Set<String> known = new java.util.HashSet<>(tokens);
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> known = new HashSet<>(tokens);
+        Set<String> seen = new HashSet<>();
         int unknown = tokens.indexOf(WordPieceTokenizer.UNKNOWN);
         List<String> added = new ArrayList<>();
         for (String word : words) {

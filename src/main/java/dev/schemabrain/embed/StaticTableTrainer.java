@@ -1,9 +1,12 @@
 package dev.schemabrain.embed;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +49,7 @@ final class StaticTableTrainer {
         Set<String> texts = new LinkedHashSet<>();
         for (String part : List.of("noun", "verb", "adj", "adv")) {
             Path file = dir.resolve("data." + part);
-            try (BufferedReader in = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     if (line.startsWith(" ")) {
@@ -106,7 +109,7 @@ final class StaticTableTrainer {
     /** bge-small's passage vectors of the texts, read from {@code cache} when it holds them, else made and saved. */
     static float[][] modelVectors(List<String> texts, Path cache) throws Exception {
         if (cache != null && Files.exists(cache)) {
-            try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(cache)))) {
+            try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(cache)))) {
                 int n = in.readInt();
                 int d = in.readInt();
                 if (n == texts.size()) {
@@ -131,7 +134,7 @@ final class StaticTableTrainer {
             }
         }
         if (cache != null) {
-            try (DataOutputStream o = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(cache)))) {
+            try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(cache)))) {
                 o.writeInt(out.length);
                 o.writeInt(out[0].length);
                 for (float[] v : out) {

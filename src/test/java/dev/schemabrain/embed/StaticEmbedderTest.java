@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -92,7 +93,7 @@ class StaticEmbedderTest {
             table = StaticTable.read(in.readAllBytes(), true);
         }
         WordPieceTokenizer tokenizer = new WordPieceTokenizer(table.joinedVocabulary);
-        Map<String, Integer> first = new java.util.HashMap<>();
+        Map<String, Integer> first = new HashMap<>();
         for (int i = 0; i < table.vocabulary.size(); i++) {
             first.putIfAbsent(table.vocabulary.get(i), i);
         }

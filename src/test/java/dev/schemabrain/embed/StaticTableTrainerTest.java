@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,7 +70,7 @@ class StaticTableTrainerTest {
         }
         StaticTableTrainer.Result result = StaticTableTrainer.train(rows, DIMS, texts, targets,
                 new StaticTableTrainer.Settings(3, 0.01f, 0, 1));
-        assertEquals(Set.of(0, 1, 2), result.rows().stream().boxed().collect(java.util.stream.Collectors.toSet()));
+        assertEquals(Set.of(0, 1, 2), result.rows().stream().boxed().collect(Collectors.toSet()));
         for (int d = 0; d < DIMS; d++) {
             assertEquals(before[3 * DIMS + d], rows[3 * DIMS + d], "row 3 is in no text");
         }
