@@ -100,8 +100,7 @@ final class ConsoleCommand implements Callable<Integer> {
             throw new UserError(SchemaBrainException.Kind.UNAVAILABLE, "Cannot listen on " + host + ":" + port + " ("
                     + e.getMessage() + "); pass --port with a free port, or --port 0.", e);
         }
-        try (console) {
-            Runtime.getRuntime().addShutdownHook(new Thread(console::close, "schemabrain-console-stop"));
+        try (console; ShutdownHook hook = ShutdownHook.register("schemabrain-console-stop", console::close)) {
             // The one place the token appears: this terminal, as Jupyter prints its URL.
             main.out().println("schemabrain: the console is at " + console.loginUrl());
             main.out().println("schemabrain: open that URL once in a browser on this machine; it signs you in and is then spent.");

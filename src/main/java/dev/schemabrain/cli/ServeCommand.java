@@ -249,29 +249,19 @@ final class ServeCommand implements Callable<Integer> {
         Optional<StdioDoor> door = Optional.empty();
         // Set once serving: a signal before that (the client has its initialize answer already) stops the start.
         AtomicReference<ServeLifecycle> serving = new AtomicReference<>();
-        Thread stdioHook = null;
+        ShutdownHook stdioHook = null;
         if (http.isEmpty()) {
             // Nothing but frames may reach the real stdout; anything else printed lands on stderr.
             System.setOut(System.err);
             door = Optional.of(StdioDoor.open(System.in, frames, Handshake.forTools(groups.names(), Version.get())));
-            stdioHook = new Thread(() -> stopStdio(serving.get()), "schemabrain-audit-settle");
-            Runtime.getRuntime().addShutdownHook(stdioHook);
+            stdioHook = ShutdownHook.register("schemabrain-audit-settle", () -> stopStdio(serving.get()));
         }
         try {
             return serve(groups, http, frames, door, serving, done);
         } finally {
             if (stdioHook != null) {
-                forget(stdioHook);
+                stdioHook.close();
             }
-        }
-    }
-
-    /** Leaves the stdio hook out of a JVM's exit once its serve has ended (in-process runs, tests, leave many). */
-    private static void forget(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException stopping) {
-            // The JVM is already stopping: the hook runs, as it should.
         }
     }
 
@@ -370,7 +360,7 @@ final class ServeCommand implements Callable<Integer> {
 
     /** Serves until SIGTERM: the shutdown hook stops Jetty, and waits for this thread to close the audit log. */
     private void serveHttp(ServeLifecycle serve, HttpOptions options, CountDownLatch done) throws InterruptedException {
-        Thread hook = new Thread(() -> {
+        try (ShutdownHook hook = ShutdownHook.register("schemabrain-http-stop", () -> {
             serve.stopNow();
             try {
                 // Until call() has closed the audit log and said so (the JVM ends when the hook returns).
@@ -378,8 +368,13 @@ final class ServeCommand implements Callable<Integer> {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }, "schemabrain-http-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        })) {
+            announceAndRun(serve, options);
+        }
+    }
+
+    /** Says where the server listens and how to register it, then serves until stopped. */
+    private void announceAndRun(ServeLifecycle serve, HttpOptions options) throws InterruptedException {
         String url = "http://" + hostForUrl(options.host()) + ":" + serve.port().getAsInt() + "/mcp";
         String metrics = serve.metricsPort().isPresent()
                 ? "metrics at http://" + hostForUrl(options.metricsListen().get().getHostString()) + ":"
