@@ -178,12 +178,6 @@ public final class StaticTableGenerator {
         return w;
     }
 
-    /** PCA of the vectors of the first {@code fitted} rows (the model's own tokens), weighting and int8 rounding. */
-    static StaticTable build(List<String> vocabulary, int fitted, float[][] vectors) {
-        StaticTable projection = projection(vocabulary, fitted, vectors);
-        return quantize(projection, rows(projection, vectors), new BitSet());
-    }
-
     /** The weighted projections of the vectors, row after row. */
     static float[] rows(StaticTable projection, float[][] vectors) {
         float[] rows = new float[vectors.length * DIMS];

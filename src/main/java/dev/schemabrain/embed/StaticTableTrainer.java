@@ -197,13 +197,7 @@ final class StaticTableTrainer {
                 if (ids.length == 0) {
                     continue;
                 }
-                Arrays.fill(sum, 0);
-                for (int id : ids) {
-                    int o = id * dims;
-                    for (int d = 0; d < dims; d++) {
-                        sum[d] += rows[o + d];
-                    }
-                }
+                sumOfRows(rows, dims, ids, sum);
                 double norm2 = 0;
                 double dot = 0;
                 float[] target = targets[t];
@@ -239,6 +233,17 @@ final class StaticTableTrainer {
         return new Result(before, meanCosine(rows, dims, texts, targets, holdOut), moved);
     }
 
+    /** Sets {@code sum} to the sum of the rows of {@code ids}: a text's vector before its length is scaled away. */
+    private static void sumOfRows(float[] rows, int dims, int[] ids, float[] sum) {
+        Arrays.fill(sum, 0);
+        for (int id : ids) {
+            int o = id * dims;
+            for (int d = 0; d < dims; d++) {
+                sum[d] += rows[o + d];
+            }
+        }
+    }
+
     static double meanCosine(float[] rows, int dims, int[][] texts, float[][] targets, int[] which) {
         double total = 0;
         int counted = 0;
@@ -247,12 +252,7 @@ final class StaticTableTrainer {
             if (texts[t].length == 0) {
                 continue;
             }
-            Arrays.fill(sum, 0);
-            for (int id : texts[t]) {
-                for (int d = 0; d < dims; d++) {
-                    sum[d] += rows[id * dims + d];
-                }
-            }
+            sumOfRows(rows, dims, texts[t], sum);
             total += Vectors.dot(Vectors.normalize(sum), targets[t]);
             counted++;
         }
